@@ -1,0 +1,53 @@
+# pushcheck — build, test, run, bench.  `make run` and `make test` are all a fresh machine needs.
+SWIFT      ?= swift
+CONFIG     ?= debug
+BUILD_DIR  ?= .build
+SWIFTFLAGS ?= --scratch-path $(BUILD_DIR)
+BIN         = $(BUILD_DIR)/$(CONFIG)/pushcheck
+
+# pkg-config name => Debian package that provides it
+PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev \
+       yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev
+# header => Debian package (libraries without a .pc file)
+HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
+# command => Debian package (peers used by tests and benchmarks)
+TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
+        nghttpd:nghttp2-server xmllint:libxml2-utils
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test run bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for pair in $(TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; done; \
+	for pair in $(PKGS); do pc=$${pair%%:*}; pkg=$${pair##*:}; \
+	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
+	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
+	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
+	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$$(echo $$missing)" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "make deps: all system packages present"; fi
+
+build: deps
+	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
+
+test: deps
+	$(SWIFT) build $(SWIFTFLAGS) --build-tests
+	$(SWIFT) test $(SWIFTFLAGS) --skip-build
+
+run: build
+	$(BIN) demo
+
+bench: deps
+	$(SWIFT) build $(SWIFTFLAGS) -c release
+	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
+
+clean:
+	rm -rf $(BUILD_DIR) Reports/*.xml

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "pushcheck",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pushcheck", targets: ["pushcheck"]),
+    ],
+    targets: [
+        // MARK: C libraries from Debian -dev packages (see `make deps`)
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        .systemLibrary(name: "CLinux"),
+
+        // MARK: pure value types and protocol logic
+        .target(name: "PushModel"),
+        .target(name: "YAMLSource", dependencies: ["CYAML"]),
+
+        // MARK: crypto and transports
+        .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto"]),
+
+        // MARK: gateways
+        .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+
+        // MARK: command line
+        .executableTarget(
+            name: "pushcheck",
+            dependencies: ["APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource"]
+        ),
+
+        // MARK: tests
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
+        .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto"]),
+        .testTarget(
+            name: "APNsGatewayTests",
+            dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

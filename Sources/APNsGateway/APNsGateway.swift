@@ -1,0 +1,1 @@
+// APNsGateway: placeholder until the module's first real file lands.

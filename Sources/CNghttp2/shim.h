@@ -1,0 +1,4 @@
+#ifndef PUSHCHECK_CNGHTTP2_SHIM_H
+#define PUSHCHECK_CNGHTTP2_SHIM_H
+#include <nghttp2/nghttp2.h>
+#endif

@@ -1,0 +1,1 @@
+// HTTPClient: placeholder until the module's first real file lands.

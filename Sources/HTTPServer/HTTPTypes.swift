@@ -1,0 +1,160 @@
+import Synchronization
+
+/// The HTTP version a request arrived on.
+public enum HTTPVersion: String, Sendable, Equatable {
+    case http1_1 = "HTTP/1.1"
+    case http2 = "HTTP/2"
+}
+
+/// One header field as it came off the wire: lowercased name, value untouched, order and duplicates kept.
+public struct HTTPField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name.lowercased()
+        self.value = value
+    }
+}
+
+/// A complete request (headers and whole body), as the transport hands it to a handler.
+public struct HTTPRequest: Sendable {
+    public var version: HTTPVersion
+    /// `:method` (HTTP/2) or the request-line method (HTTP/1.1).
+    public var method: String
+    /// `:path` including any query string.
+    public var path: String
+    /// `:authority` or the `Host` header.
+    public var authority: String?
+    /// `:scheme` (HTTP/2); `nil` on HTTP/1.1.
+    public var scheme: String?
+    /// Regular header fields (no pseudo-headers), lowercased names, wire order, duplicates kept.
+    public var headers: [HTTPField]
+    public var body: [UInt8]
+    /// HTTP/2 stream id; `nil` on HTTP/1.1.
+    public var streamID: Int32?
+
+    public init(
+        version: HTTPVersion, method: String, path: String, authority: String? = nil, scheme: String? = nil,
+        headers: [HTTPField] = [], body: [UInt8] = [], streamID: Int32? = nil
+    ) {
+        self.version = version
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.scheme = scheme
+        self.headers = headers
+        self.body = body
+        self.streamID = streamID
+    }
+
+    /// All values of a header, in wire order.
+    public func values(_ name: String) -> [String] {
+        let n = name.lowercased()
+        return headers.filter { $0.name == n }.map(\.value)
+    }
+
+    /// The first value of a header.
+    public func value(_ name: String) -> String? {
+        let n = name.lowercased()
+        return headers.first { $0.name == n }?.value
+    }
+}
+
+/// What the connection should do after a response has been written.
+public enum ConnectionAction: Sendable, Equatable {
+    /// HTTP/2: send GOAWAY (last stream = the highest processed) with this error code and debug data,
+    /// finish in-flight streams, then close. HTTP/1.1: `Connection: close` and close.
+    case goAway(errorCode: UInt32, debugData: [UInt8])
+    /// Close the socket right away, without GOAWAY (a dropped connection).
+    case drop
+    /// HTTP/2: send a SETTINGS frame with this SETTINGS_MAX_CONCURRENT_STREAMS.
+    case setMaxConcurrentStreams(UInt32)
+}
+
+/// A complete response.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Regular header fields (lowercased names). `content-length` is added by the transport.
+    public var headers: [HTTPField]
+    public var body: [UInt8]
+    /// Applied after this response has been queued.
+    public var actions: [ConnectionAction]
+
+    public init(status: Int, headers: [HTTPField] = [], body: [UInt8] = [], actions: [ConnectionAction] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.actions = actions
+    }
+}
+
+/// How a connection reached us.
+public enum TransportSecurity: Sendable, Equatable {
+    case cleartext
+    /// `alpn` is the negotiated protocol (`nil` when the client offered none);
+    /// `peerCertificateDER` is the verified client certificate (mutual TLS), if any.
+    case tls(alpn: String?, peerCertificateDER: [UInt8]?)
+}
+
+/// Type-keyed per-connection storage for handlers (e.g. the APNs JWT binding).
+public protocol ConnectionStorageKey {
+    associatedtype Value: Sendable
+    static var defaultValue: Value { get }
+}
+
+/// Facts about one accepted connection, plus storage that lives as long as the connection.
+/// Safe to use from any thread.
+public final class ConnectionContext: Sendable {
+    /// Unique within the process.
+    public let id: UInt64
+    /// Name of the listener that accepted it (e.g. `"sandbox"`, `"production"`, `"control"`).
+    public let listenerName: String
+    public let remoteAddress: String
+    public let localPort: Int
+    public let security: TransportSecurity
+    public let version: HTTPVersion
+
+    private let storage = Mutex<[ObjectIdentifier: any Sendable]>([:])
+
+    public init(
+        id: UInt64, listenerName: String, remoteAddress: String, localPort: Int, security: TransportSecurity,
+        version: HTTPVersion
+    ) {
+        self.id = id
+        self.listenerName = listenerName
+        self.remoteAddress = remoteAddress
+        self.localPort = localPort
+        self.security = security
+        self.version = version
+    }
+
+    /// Reads and mutates the value stored under `key` atomically.
+    public func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
+        try storage.withLock { dict in
+            var value = (dict[ObjectIdentifier(key)] as? K.Value) ?? K.defaultValue
+            defer { dict[ObjectIdentifier(key)] = value }
+            return try body(&value)
+        }
+    }
+}
+
+/// Completes one request. Call `respond` exactly once, from any thread, now or later (delays are fine).
+public struct HTTPResponder: Sendable {
+    private let send: @Sendable (HTTPResponse) -> Void
+    public init(_ send: @escaping @Sendable (HTTPResponse) -> Void) { self.send = send }
+    public func respond(_ response: HTTPResponse) { send(response) }
+}
+
+/// Application logic behind a listener. Called on a loop thread: do not block; respond later for delays.
+public protocol HTTPHandler: Sendable {
+    /// Called once when a connection is accepted (after the TLS handshake). Returns the initial
+    /// SETTINGS_MAX_CONCURRENT_STREAMS for HTTP/2 (`nil`: the listener's default).
+    func connectionOpened(_ context: ConnectionContext) -> UInt32?
+    func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder)
+    func connectionClosed(_ context: ConnectionContext)
+}
+
+extension HTTPHandler {
+    public func connectionOpened(_ context: ConnectionContext) -> UInt32? { nil }
+    public func connectionClosed(_ context: ConnectionContext) {}
+}

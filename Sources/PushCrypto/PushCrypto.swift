@@ -1,0 +1,1 @@
+// PushCrypto: placeholder until the module's first real file lands.

@@ -1,0 +1,1 @@
+// PushModel: placeholder until the module's first real file lands.

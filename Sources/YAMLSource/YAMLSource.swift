@@ -1,0 +1,1 @@
+// YAMLSource: placeholder until the module's first real file lands.

@@ -1,0 +1,4 @@
+import Testing
+@testable import APNsGateway
+
+@Test func APNsGatewayBuilds() {}

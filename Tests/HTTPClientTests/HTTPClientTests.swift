@@ -1,0 +1,4 @@
+import Testing
+@testable import HTTPClient
+
+@Test func HTTPClientBuilds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import PushCrypto
+
+@Test func PushCryptoBuilds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import YAMLSource
+
+@Test func YAMLSourceBuilds() {}
