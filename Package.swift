@@ -30,12 +30,14 @@ let package = Package(
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
 
         // MARK: command line
-        .executableTarget(
-            name: "pushcheck",
+        .target(
+            name: "PushcheckCommands",
             dependencies: ["APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource"]
         ),
+        .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
+        .testTarget(name: "PushcheckCommandsTests", dependencies: ["PushcheckCommands"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
