@@ -1,0 +1,66 @@
+import Foundation
+
+/// The `pushcheck` entry point: dispatches to a subcommand and turns errors into exit codes.
+public enum Pushcheck {
+    public static let version = "0.1.0"
+
+    static let commands: [any PushcheckCommand.Type] = []
+
+    static var usage: String {
+        var text = """
+            OVERVIEW: pushcheck \(version) — end-to-end push-notification testing: mock APNs over real HTTP/2 + TLS.
+
+            USAGE: pushcheck <command> [options]
+                   pushcheck <command> --help
+
+            COMMANDS:
+
+            """
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+        for command in commands {
+            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract + "\n"
+        }
+        text += "\nOPTIONS:\n  --help     Show this help.\n  --version  Print the version.\n"
+        return text
+    }
+
+    /// Runs `pushcheck` with `arguments` (without the program name) and returns the exit code.
+    public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
+        guard let first = arguments.first else {
+            console.err("pushcheck: error: missing command\n\n" + usage)
+            return ExitCode.usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            console.out(usage)
+            return ExitCode.success
+        case "--version":
+            console.out("pushcheck \(version)")
+            return ExitCode.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            let guess = commands.map { ($0.name, editDistance(first, $0.name)) }.min { $0.1 < $1.1 }
+            let hint = guess.map { $0.1 <= 2 ? " (did you mean '\($0.0)'?)" : "" } ?? ""
+            console.err("pushcheck: error: unknown command '\(first)'\(hint)\n\n" + usage)
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            console.out(command.help)
+            return ExitCode.success
+        }
+        do {
+            let parsed = try ParsedArguments.parse(rest, options: command.options)
+            return try await command.run(parsed, console: console)
+        } catch let error as UsageError {
+            console.err("pushcheck \(command.name): error: \(error.message)\n\nUSAGE: \(command.synopsis)\n"
+                + "See 'pushcheck \(command.name) --help'.")
+            return ExitCode.usage
+        } catch {
+            console.err("pushcheck \(command.name): error: \(error)")
+            return ExitCode.harness
+        }
+    }
+}
