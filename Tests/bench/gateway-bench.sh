@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# make bench: pushcheck's APNs gateway vs nghttpd under the same h2load load, plus RSS over 1M requests.
+# Usage: Tests/bench/gateway-bench.sh PATH/TO/pushcheck
+# Env: BENCH_N (default 200000), BENCH_FLAGS (default "-c 4 -m 64 -t 1"), BENCH_RSS_N (default 1000000).
+set -euo pipefail
+BIN=${1:?usage: gateway-bench.sh PATH/TO/pushcheck}
+N=${BENCH_N:-200000}
+FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
+RSS_N=${BENCH_RSS_N:-1000000}
+WORK=$(mktemp -d)
+SERVE_PID=""; NGHTTPD_PID=""
+cleanup() {
+  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
+  [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
+TOKEN=$(printf '%064x' 42)
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey_$KID.p8" 2>/dev/null
+cat > "$WORK/serve.yaml" <<YAML
+apns:
+  keys:
+    - team_id: $TEAM
+      key_id: $KID
+      private_key: AuthKey_$KID.p8
+  tokens:
+    - token: "$TOKEN"
+      topic: $TOPIC
+      environment: sandbox
+  log:
+    capacity: 10000
+YAML
+printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
+JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
+
+"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" > "$WORK/ready.json" 2> "$WORK/serve.log" &
+SERVE_PID=$!
+for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
+[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
+SANDBOX=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apns"]["sandbox"])' "$WORK/ready.json")
+
+# nghttpd serves a static 200 for the same path, over TLS with a P-256 certificate like ours.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
+mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$TOKEN"
+NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
+NGHTTPD_PID=$!
+sleep 0.5
+
+H=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
+run_h2load() { # url n -> prints req/s, fails unless every request got 2xx
+  local out; out=$(h2load -n "$2" $FLAGS "${H[@]}" "$1" 2>&1)
+  local ok; ok=$(echo "$out" | awk '/status codes:/{print $3}')
+  local rps; rps=$(echo "$out" | awk '/^finished in/{print $4}')
+  if [ "$ok" != "$2" ]; then echo "h2load against $1: only $ok of $2 requests got 2xx" >&2; echo "$out" | tail -8 >&2; return 1; fi
+  echo "$rps"
+}
+rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
+hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
+
+echo "== throughput: h2load -n $N $FLAGS, valid push (registered token, ES256 JWT, full validation)"
+run_h2load "$SANDBOX/3/device/$TOKEN" 20000 > /dev/null   # warm-up
+RSS_WARM=$(rss_kb)
+OURS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N")
+REF=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N")
+printf 'pushcheck gateway: %s req/s\nnghttpd (static):  %s req/s\nratio: %.2f (target >= 0.50)\n' \
+  "$OURS" "$REF" "$(python3 -c "print($OURS/$REF)")"
+
+echo "== memory: $RSS_N more requests"
+run_h2load "$SANDBOX/3/device/$TOKEN" "$RSS_N" > /dev/null
+RSS_END=$(rss_kb)
+printf 'RSS after warm-up: %d KiB; after %d more requests: %d KiB (growth %+d KiB); peak (VmHWM): %d KiB\n' \
+  "$RSS_WARM" "$RSS_N" "$RSS_END" "$((RSS_END - RSS_WARM))" "$(hwm_kb)"
