@@ -1,0 +1,53 @@
+/// `apns-push-type`: the 11 push types in Apple's table, with the topic suffix each requires.
+public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
+    case alert
+    case background
+    case complication
+    case controls
+    case fileprovider
+    case liveactivity
+    case location
+    case mdm
+    case pushtotalk
+    case voip
+    case widgets
+
+    /// What must follow the bundle ID in `apns-topic` (empty: the bare bundle ID).
+    /// `mdm` uses the MDM certificate's UID topic as-is, so it has no suffix either.
+    public var topicSuffix: String {
+        switch self {
+        case .alert, .background, .mdm: return ""
+        case .complication: return ".complication"
+        case .controls: return ".push-type.controls"
+        case .fileprovider: return ".pushkit.fileprovider"
+        case .liveactivity: return ".push-type.liveactivity"
+        case .location: return ".location-query"
+        case .pushtotalk: return ".voip-ptt"
+        case .voip: return ".voip"
+        case .widgets: return ".push-type.widgets"
+        }
+    }
+
+    /// Largest payload APNs accepts for this type: 5120 bytes for VoIP, 4096 otherwise.
+    public var maxPayloadBytes: Int { self == .voip ? 5120 : 4096 }
+
+    /// Only usable with token (JWT) authentication.
+    public var requiresTokenAuth: Bool { self == .location }
+
+    /// All non-empty suffixes, longest first (so `.voip-ptt` wins over `.voip`).
+    public static let knownSuffixes: [(suffix: String, type: APNsPushType)] = allCases
+        .filter { !$0.topicSuffix.isEmpty }
+        .map { ($0.topicSuffix, $0) }
+        .sorted { $0.suffix.count > $1.suffix.count }
+
+    /// The push type a topic's suffix implies (`nil` for a bare bundle ID).
+    public static func impliedBy(topic: String) -> APNsPushType? {
+        knownSuffixes.first { topic.hasSuffix($0.suffix) && topic.count > $0.suffix.count }?.type
+    }
+
+    /// The bundle ID part of a topic: the topic without any known push-type suffix.
+    public static func bundleID(ofTopic topic: String) -> String {
+        if let t = impliedBy(topic: topic) { return String(topic.dropLast(t.topicSuffix.count)) }
+        return topic
+    }
+}

@@ -1,0 +1,137 @@
+/// A JSON value: parse from bytes, serialize with sorted object keys (deterministic output),
+/// and look up by dotted path (`aps.alert.title`, `items.0.id`).
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The value at a dotted path; array elements are addressed by decimal index. `nil` if absent.
+    public subscript(path path: String) -> JSONValue? {
+        if path.isEmpty { return self }
+        var current: JSONValue = self
+        for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case .object(let o):
+                guard let next = o[String(part)] else { return nil }
+                current = next
+            case .array(let a):
+                guard let i = Int(part), a.indices.contains(i) else { return nil }
+                current = a[i]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The value for a key if this is an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var doubleValue: Double? { if case .number(let d) = self { return d } else { return nil } }
+    public var intValue: Int? {
+        if case .number(let d) = self, d.rounded() == d, abs(d) < 9.0e15 { return Int(d) }
+        return nil
+    }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var isNull: Bool { self == .null }
+
+    /// A short rendering for messages: strings unquoted, everything else as compact JSON.
+    public var displayString: String {
+        if case .string(let s) = self { return s }
+        return serialized()
+    }
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+// MARK: - Serialization
+
+extension JSONValue {
+    /// Compact JSON with object keys sorted by their UTF-8 bytes. Integral numbers print without `.0`.
+    public func serialized() -> String {
+        var out: [UInt8] = []
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `serialized()` as UTF-8 bytes.
+    public func serializedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out += Array("null".utf8)
+        case .bool(let b): out += Array((b ? "true" : "false").utf8)
+        case .number(let d): out += Array(JSONValue.format(d).utf8)
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                v.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            for (i, key) in o.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                o[key]!.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func format(_ d: Double) -> String {
+        if !d.isFinite { return "null" }
+        if d.rounded() == d, abs(d) < 9.0e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                out += Array("\\u00".utf8)
+                out.append(hex[Int(c >> 4)])
+                out.append(hex[Int(c & 0xF)])
+            default: out.append(c)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

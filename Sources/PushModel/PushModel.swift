@@ -1,1 +1,0 @@
-// PushModel: placeholder until the module's first real file lands.
