@@ -17,4 +17,6 @@ static inline CURLcode pc_easy_getinfo_double(CURL *c, CURLINFO i, double *v) { 
 static inline CURLcode pc_easy_getinfo_ptr(CURL *c, CURLINFO i, void **v) { return curl_easy_getinfo(c, i, v); }
 static inline CURLMcode pc_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 static inline CURLMcode pc_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+/* HTTPClient additions */
+static inline CURLcode pc_easy_getinfo_off(CURL *c, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(c, i, v); }
 #endif

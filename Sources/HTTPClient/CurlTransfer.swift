@@ -1,0 +1,315 @@
+import CCurl
+import Foundation
+
+/// The result a submitter waits for.
+typealias TransferResult = Result<ClientResponse, HTTPClientError>
+
+/// One curl easy handle and everything it points at (header list, error buffer, received bytes).
+/// Lives on the loop thread only: created, driven and destroyed there.
+final class CurlTransfer {
+    let id: UInt64
+    let easy: UnsafeMutableRawPointer
+    private let request: ClientRequest
+    private let configuration: HTTPClientConfiguration
+    private let continuation: CheckedContinuation<TransferResult, Never>
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var finished = false
+
+    // Filled by the callbacks while curl runs the transfer.
+    private var body: [UInt8] = []
+    private var headers: [ClientHeader] = []
+    private var blockStatus = 0
+    private var currentURL: String
+    private var redirects: [ClientRedirect] = []
+
+    /// The address curl reports in `CURLMsg.easy_handle`, used as the key of in-flight transfers.
+    var key: UInt { UInt(bitPattern: easy) }
+
+    private init(
+        id: UInt64, easy: UnsafeMutableRawPointer, request: ClientRequest, configuration: HTTPClientConfiguration,
+        continuation: CheckedContinuation<TransferResult, Never>
+    ) {
+        self.id = id
+        self.easy = easy
+        self.request = request
+        self.configuration = configuration
+        self.continuation = continuation
+        self.currentURL = request.url
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        if !finished { continuation.resume(returning: .failure(.shutDown)) }
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// Builds a configured easy handle, or resumes the continuation with the setup error and returns nil.
+    static func make(
+        id: UInt64, request: ClientRequest, configuration: HTTPClientConfiguration,
+        continuation: CheckedContinuation<TransferResult, Never>
+    ) -> CurlTransfer? {
+        guard let easy = curl_easy_init() else {
+            continuation.resume(returning: .failure(.configuration("curl_easy_init failed (out of memory?)")))
+            return nil
+        }
+        let transfer = CurlTransfer(
+            id: id, easy: easy, request: request, configuration: configuration, continuation: continuation)
+        do throws(HTTPClientError) {
+            try transfer.configure()
+            return transfer
+        } catch {
+            transfer.finish(.failure(error))
+            return nil
+        }
+    }
+
+    /// Resumes the waiting caller exactly once.
+    func finish(_ result: TransferResult) {
+        guard !finished else { return }
+        finished = true
+        continuation.resume(returning: result)
+    }
+
+    // MARK: - setup
+
+    private func configure() throws(HTTPClientError) {
+        let c = configuration
+        try set(CURLOPT_URL, request.url)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try check(pc_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        try check(pc_easy_setopt_datafn(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback), CURLOPT_WRITEFUNCTION)
+        try check(pc_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me), CURLOPT_WRITEDATA)
+        try check(pc_easy_setopt_datafn(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), CURLOPT_HEADERFUNCTION)
+        try check(pc_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me), CURLOPT_HEADERDATA)
+
+        switch c.httpVersion {
+        case .http2, .best: try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+        case .http1_1: try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        }
+        try set(CURLOPT_PIPEWAIT, c.preferMultiplexing ? 1 : 0)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, c.connectTimeout.curlMilliseconds)
+        try set(CURLOPT_TIMEOUT_MS, (request.timeout ?? c.totalTimeout).curlMilliseconds)
+        switch c.redirects {
+        case .none:
+            try set(CURLOPT_FOLLOWLOCATION, 0)
+        case .follow(let limit):
+            try set(CURLOPT_FOLLOWLOCATION, 1)
+            try set(CURLOPT_MAXREDIRS, limit)
+        }
+
+        if let roots = c.trustRoots {
+            // Only these roots: drop curl's built-in file/dir so the blob is the whole truth.
+            try check(pc_easy_setopt_str(easy, CURLOPT_CAINFO, nil), CURLOPT_CAINFO)
+            try check(pc_easy_setopt_str(easy, CURLOPT_CAPATH, nil), CURLOPT_CAPATH)
+            try setBlob(CURLOPT_CAINFO_BLOB, roots.pemBundle)
+        }
+        if let cert = c.clientCertificate {
+            try setBlob(CURLOPT_SSLCERT_BLOB, cert.certificatePEM)
+            try set(CURLOPT_SSLCERTTYPE, "PEM")
+            try setBlob(CURLOPT_SSLKEY_BLOB, cert.privateKeyPEM)
+            try set(CURLOPT_SSLKEYTYPE, "PEM")
+        }
+        if c.insecureSkipVerify {
+            try set(CURLOPT_SSL_VERIFYPEER, 0)
+            try set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+
+        try configureMethodAndBody()
+        try configureHeaders()
+    }
+
+    private func configureMethodAndBody() throws(HTTPClientError) {
+        let method = request.method.uppercased()
+        let hasBody = !request.body.isEmpty
+        switch method {
+        case "GET" where !hasBody:
+            try set(CURLOPT_HTTPGET, 1)
+        case "HEAD" where !hasBody:
+            try set(CURLOPT_NOBODY, 1)
+        default:
+            if method == "POST" || hasBody {
+                try set(CURLOPT_POST, 1)
+                try check(
+                    pc_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)),
+                    CURLOPT_POSTFIELDSIZE_LARGE)
+                var bytes = request.body
+                bytes.append(0)  // COPYPOSTFIELDS copies POSTFIELDSIZE bytes; the NUL only guards an empty body
+                let code = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        pc_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, $0)
+                    }
+                }
+                try check(code, CURLOPT_COPYPOSTFIELDS)
+            }
+            if method != "POST" {
+                try set(CURLOPT_CUSTOMREQUEST, method)
+            }
+        }
+    }
+
+    private func configureHeaders() throws(HTTPClientError) {
+        var lines: [String] = []
+        for header in request.headers {
+            // "Name;" is curl's spelling for a header with an empty value ("Name:" would delete it).
+            lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
+        }
+        let named = Set(request.headers.map { $0.name.lowercased() })
+        // curl adds these on its own for POST bodies; a test harness must send only what it was told to.
+        if !named.contains("content-type") { lines.append("Content-Type:") }
+        if !named.contains("expect") { lines.append("Expect:") }
+        for line in lines {
+            guard let list = curl_slist_append(headerList, line) else {
+                throw .configuration("curl_slist_append failed for header '\(line)'")
+            }
+            headerList = list
+        }
+        try check(pc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(HTTPClientError) {
+        try check(pc_easy_setopt_long(easy, option, value), option)
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(HTTPClientError) {
+        try check(pc_easy_setopt_str(easy, option, value), option)
+    }
+
+    private func setBlob(_ option: CURLoption, _ bytes: [UInt8]) throws(HTTPClientError) {
+        var copy = bytes
+        let code = copy.withUnsafeMutableBytes { raw in
+            var blob = curl_blob(data: raw.baseAddress, len: raw.count, flags: UInt32(CURL_BLOB_COPY))
+            return pc_easy_setopt_blob(easy, option, &blob)
+        }
+        try check(code, option)
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPClientError) {
+        guard code == CURLE_OK else {
+            let text = String(cString: curl_easy_strerror(code))
+            throw .configuration("curl rejected option \(option.rawValue) for \(request.url): \(text)")
+        }
+    }
+
+    // MARK: - callbacks (loop thread, inside curl_multi_perform)
+
+    fileprivate func received(body chunk: UnsafeRawBufferPointer) {
+        body.append(contentsOf: chunk)
+    }
+
+    fileprivate func received(headerLine raw: UnsafeRawBufferPointer) {
+        var line = String(decoding: raw, as: UTF8.self)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        if line.hasPrefix("HTTP/") {
+            // A new response starts (after a redirect or a 1xx): only the last one is returned.
+            let parts = line.split(separator: " ", maxSplits: 2)
+            blockStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            headers = []
+            body = []
+        } else if line.isEmpty {
+            recordRedirectIfFollowed()
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append(ClientHeader(name, value))
+        }
+    }
+
+    private func recordRedirectIfFollowed() {
+        guard case .follow = configuration.redirects, [301, 302, 303, 307, 308].contains(blockStatus),
+            let location = headers.first(where: { $0.name == "location" })?.value
+        else { return }
+        let target = URL(string: location, relativeTo: URL(string: currentURL))?.absoluteString ?? location
+        redirects.append(ClientRedirect(status: blockStatus, from: currentURL, to: target))
+        currentURL = target
+    }
+
+    // MARK: - completion
+
+    /// Called when curl reports the transfer done; builds the response or the error and resumes the caller.
+    func complete(_ code: CURLcode) {
+        guard code == CURLE_OK else {
+            var detail = String(cString: errorBuffer)
+            if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
+            var limit = 0
+            if case .follow(let l) = configuration.redirects { limit = l }
+            finish(.failure(classify(code, detail: detail, redirectLimit: limit)))
+            return
+        }
+        let version = negotiatedVersion()
+        if configuration.httpVersion == .http2, version != .http2 {
+            finish(.failure(.unexpectedHTTPVersion(url: request.url, expected: "HTTP/2", got: version.rawValue)))
+            return
+        }
+        let response = ClientResponse(
+            status: long(CURLINFO_RESPONSE_CODE), headers: headers, body: body, httpVersion: version,
+            effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? request.url, redirects: redirects,
+            remoteIP: string(CURLINFO_PRIMARY_IP) ?? "", remotePort: long(CURLINFO_PRIMARY_PORT),
+            localPort: long(CURLINFO_LOCAL_PORT), newConnections: long(CURLINFO_NUM_CONNECTS),
+            timings: ClientTimings(
+                connect: micros(CURLINFO_CONNECT_TIME_T), tlsHandshake: micros(CURLINFO_APPCONNECT_TIME_T),
+                total: micros(CURLINFO_TOTAL_TIME_T)))
+        finish(.success(response))
+    }
+
+    private func classify(_ code: CURLcode, detail: String, redirectLimit: Int) -> HTTPClientError {
+        // A server that rejects our client certificate does so with a TLS alert after the handshake
+        // (TLS 1.3), which curl reports as a receive/send error: call it what it is.
+        if code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR,
+            detail.contains("SSL") || detail.contains("alert")
+        {
+            return .tlsFailure(url: request.url, detail: detail)
+        }
+        return HTTPClientError.from(code, url: request.url, detail: detail, redirectLimit: redirectLimit)
+    }
+
+    private func negotiatedVersion() -> ClientHTTPVersion {
+        switch long(CURLINFO_HTTP_VERSION) {
+        case Int(CURL_HTTP_VERSION_1_0): return .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): return .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): return .http2
+        case Int(CURL_HTTP_VERSION_3): return .http3
+        default: return .unknown
+        }
+    }
+
+    private func long(_ info: CURLINFO) -> Int {
+        var value = 0
+        return pc_easy_getinfo_long(easy, info, &value) == CURLE_OK ? value : 0
+    }
+
+    private func string(_ info: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard pc_easy_getinfo_str(easy, info, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    private func micros(_ info: CURLINFO) -> Duration {
+        var value: curl_off_t = 0
+        guard pc_easy_getinfo_off(easy, info, &value) == CURLE_OK else { return .zero }
+        return .microseconds(value)
+    }
+}
+
+// C callbacks capture nothing: the transfer arrives as user data, unretained (the loop owns it
+// until curl has finished with the handle).
+private let curlWriteCallback: pc_data_callback = { data, size, count, user in
+    guard let user else { return 0 }
+    let bytes = size * count
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+    transfer.received(body: UnsafeRawBufferPointer(start: data, count: bytes))
+    return bytes
+}
+
+private let curlHeaderCallback: pc_data_callback = { data, size, count, user in
+    guard let user else { return 0 }
+    let bytes = size * count
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+    transfer.received(headerLine: UnsafeRawBufferPointer(start: data, count: bytes))
+    return bytes
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Which HTTP version the client asks for.
+public enum HTTPVersionPolicy: Sendable, Equatable {
+    /// HTTP/2 negotiated with ALPN over TLS; a response on any other version fails with
+    /// `HTTPClientError.unexpectedHTTPVersion`. Cleartext URLs are refused the same way.
+    case http2
+    /// HTTP/2 without TLS and without upgrade (h2c "prior knowledge").
+    case http2PriorKnowledge
+    /// HTTP/1.1 only (ALPN offers only `http/1.1`).
+    case http1_1
+    /// HTTP/2 over TLS when the server agrees, otherwise HTTP/1.1 (what a browser does).
+    case best
+}
+
+/// Whether and how far redirects are followed.
+public enum RedirectPolicy: Sendable, Equatable {
+    /// Return 3xx responses as they are.
+    case none
+    /// Follow up to `limit` redirects; one more fails with `HTTPClientError.tooManyRedirects`.
+    case follow(limit: Int)
+}
+
+/// A client certificate for mutual TLS (APNs certificate-based auth), as PEM.
+public struct ClientCertificate: Sendable, Equatable {
+    /// PEM certificate (chain), leaf first.
+    public var certificatePEM: [UInt8]
+    /// PEM private key (PKCS#8 or traditional), unencrypted.
+    public var privateKeyPEM: [UInt8]
+
+    public init(certificatePEM: [UInt8], privateKeyPEM: [UInt8]) {
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+    }
+
+    /// Reads both PEM files now.
+    public init(certificateFile: String, privateKeyFile: String) throws(HTTPClientError) {
+        self.certificatePEM = try readFile(certificateFile, what: "client certificate")
+        self.privateKeyPEM = try readFile(privateKeyFile, what: "client private key")
+    }
+}
+
+/// Which certificate authorities the client trusts.
+public struct TrustRoots: Sendable, Equatable {
+    /// Concatenated PEM certificates (what curl gets as `CURLOPT_CAINFO_BLOB`).
+    public var pemBundle: [UInt8]
+
+    public init(pemBundle: [UInt8]) { self.pemBundle = pemBundle }
+
+    /// The system bundle Debian ships (`ca-certificates`).
+    public static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
+
+    /// Trusts only the CAs in these PEM files (e.g. pushcheck's local CA), optionally plus the system roots.
+    /// Everything is read now, so later file changes do not matter.
+    public static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots {
+        var bundle: [UInt8] = []
+        for path in paths {
+            bundle += try readFile(path, what: "CA certificate")
+            bundle.append(UInt8(ascii: "\n"))
+        }
+        if includingSystemRoots {
+            bundle += try readFile(systemBundlePath, what: "system CA bundle")
+        }
+        return TrustRoots(pemBundle: bundle)
+    }
+
+    /// Trusts these PEM certificates (already in memory), optionally plus the system roots.
+    public static func pem(_ pems: [[UInt8]], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots {
+        var bundle: [UInt8] = []
+        for pem in pems {
+            bundle += pem
+            bundle.append(UInt8(ascii: "\n"))
+        }
+        if includingSystemRoots {
+            bundle += try readFile(systemBundlePath, what: "system CA bundle")
+        }
+        return TrustRoots(pemBundle: bundle)
+    }
+
+    /// Only the system roots (a browser's view of the world).
+    public static func system() throws(HTTPClientError) -> TrustRoots {
+        try files([], includingSystemRoots: true)
+    }
+}
+
+/// Everything an `HTTPClient` needs to know up front.
+public struct HTTPClientConfiguration: Sendable {
+    /// CAs that may sign server certificates. `nil`: curl's built-in default (the system bundle).
+    public var trustRoots: TrustRoots?
+    /// Sent when a server asks for a client certificate.
+    public var clientCertificate: ClientCertificate?
+    public var httpVersion: HTTPVersionPolicy
+    public var redirects: RedirectPolicy
+    public var connectTimeout: Duration
+    /// Limit for a whole transfer (a request can override it).
+    public var totalTimeout: Duration
+    /// Connections kept per host; with HTTP/2 one connection carries many concurrent requests.
+    public var maxConnectionsPerHost: Int
+    /// Ask curl to wait for an HTTP/2 connection to multiplex on rather than open another one.
+    public var preferMultiplexing: Bool
+    /// Skip certificate verification entirely. Only for diagnosing; never the default.
+    public var insecureSkipVerify: Bool
+
+    public init(
+        trustRoots: TrustRoots? = nil,
+        clientCertificate: ClientCertificate? = nil,
+        httpVersion: HTTPVersionPolicy = .best,
+        redirects: RedirectPolicy = .none,
+        connectTimeout: Duration = .seconds(10),
+        totalTimeout: Duration = .seconds(30),
+        maxConnectionsPerHost: Int = 4,
+        preferMultiplexing: Bool = true,
+        insecureSkipVerify: Bool = false
+    ) {
+        self.trustRoots = trustRoots
+        self.clientCertificate = clientCertificate
+        self.httpVersion = httpVersion
+        self.redirects = redirects
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.preferMultiplexing = preferMultiplexing
+        self.insecureSkipVerify = insecureSkipVerify
+    }
+
+    /// A provider talking to APNs: HTTP/2 required, no redirects, one connection per host.
+    public static func apnsProvider(trustRoots: TrustRoots?, clientCertificate: ClientCertificate? = nil) -> Self {
+        HTTPClientConfiguration(
+            trustRoots: trustRoots, clientCertificate: clientCertificate, httpVersion: .http2, redirects: .none,
+            maxConnectionsPerHost: 1)
+    }
+
+    /// A web view: HTTP/2 or 1.1, follows up to 10 redirects.
+    public static func webView(trustRoots: TrustRoots?) -> Self {
+        HTTPClientConfiguration(trustRoots: trustRoots, httpVersion: .best, redirects: .follow(limit: 10))
+    }
+}
+
+func readFile(_ path: String, what: String) throws(HTTPClientError) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw .configuration("cannot read \(what) file '\(path)': check that it exists and is readable")
+    }
+    return [UInt8](data)
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a tiny positive timeout never becomes "no timeout" (0).
+    var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let ms = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(1, Int(ms))
+    }
+}
