@@ -33,4 +33,29 @@ static inline int pc_SSL_TLSEXT_ERR_OK(void) { return SSL_TLSEXT_ERR_OK; }
 static inline int pc_SSL_TLSEXT_ERR_NOACK(void) { return SSL_TLSEXT_ERR_NOACK; }
 static inline int pc_SSL_TLSEXT_ERR_ALERT_FATAL(void) { return SSL_TLSEXT_ERR_ALERT_FATAL; }
 static inline unsigned long pc_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e); }
+
+/* PushCrypto: key generation, stacks and frees hidden behind macros. */
+static inline EVP_PKEY *pc_EVP_EC_gen(const char *curve) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve); }
+static inline EVP_PKEY *pc_EVP_RSA_gen(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }
+static inline int pc_MBSTRING_UTF8(void) { return MBSTRING_UTF8; }
+static inline void pc_OPENSSL_free(void *p) { OPENSSL_free(p); }
+static inline int pc_sk_GENERAL_NAME_num(const GENERAL_NAMES *sk) { return sk_GENERAL_NAME_num(sk); }
+static inline GENERAL_NAME *pc_sk_GENERAL_NAME_value(const GENERAL_NAMES *sk, int i) { return sk_GENERAL_NAME_value(sk, i); }
+static inline int pc_GENERAL_NAME_type(const GENERAL_NAME *g) { return g->type; }
+static inline ASN1_STRING *pc_GENERAL_NAME_string(const GENERAL_NAME *g) { return g->d.ia5; }
+static inline int pc_GEN_DNS(void) { return GEN_DNS; }
+static inline int pc_GEN_IPADD(void) { return GEN_IPADD; }
+static inline STACK_OF(X509) *pc_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int pc_sk_X509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
+static inline X509 *pc_sk_X509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
+static inline int pc_sk_X509_push(STACK_OF(X509) *sk, X509 *x) { return sk_X509_push(sk, x); }
+static inline void pc_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
+static inline void pc_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
+static inline void pc_X509V3_set_ctx_nodb(X509V3_CTX *ctx) { X509V3_set_ctx_nodb(ctx); }
+
+/* HTTPServer: chain certificates and client-certificate verification. */
+static inline long pc_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) { return SSL_CTX_add1_chain_cert(ctx, x); }
+static inline int pc_SSL_VERIFY_PEER(void) { return SSL_VERIFY_PEER; }
+static inline int pc_SSL_VERIFY_NONE(void) { return SSL_VERIFY_NONE; }
+static inline uint64_t pc_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
 #endif

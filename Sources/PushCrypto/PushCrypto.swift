@@ -1,1 +1,0 @@
-// PushCrypto: placeholder until the module's first real file lands.

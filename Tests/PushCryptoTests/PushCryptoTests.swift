@@ -1,4 +1,0 @@
-import Testing
-@testable import PushCrypto
-
-@Test func PushCryptoBuilds() {}
