@@ -13,8 +13,52 @@
 #include <signal.h>
 #include <errno.h>
 #include <unistd.h>
+#include <pthread.h>
 
 static inline int pc_errno(void) { return errno; }
 static inline int pc_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL, flags); }
 static inline int pc_fcntl_getfl(int fd) { return fcntl(fd, F_GETFL); }
+
+/* HTTPServer: packed epoll_event and socket helpers without importer fiddling. */
+static inline int pc_epoll_add(int epfd, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event ev; ev.events = events; ev.data.u64 = token;
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+static inline int pc_epoll_mod(int epfd, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event ev; ev.events = events; ev.data.u64 = token;
+    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
+}
+static inline int pc_epoll_del(int epfd, int fd) { return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL); }
+static inline int pc_epoll_wait(int epfd, struct epoll_event *evs, int max, int timeout_ms) {
+    return epoll_wait(epfd, evs, max, timeout_ms);
+}
+static inline uint64_t pc_epoll_event_token(const struct epoll_event *evs, int i) { return evs[i].data.u64; }
+static inline uint32_t pc_epoll_event_events(const struct epoll_event *evs, int i) { return evs[i].events; }
+static inline uint32_t pc_EPOLLIN(void) { return EPOLLIN; }
+static inline uint32_t pc_EPOLLOUT(void) { return EPOLLOUT; }
+static inline uint32_t pc_EPOLLERR(void) { return EPOLLERR; }
+static inline uint32_t pc_EPOLLHUP(void) { return EPOLLHUP; }
+static inline uint32_t pc_EPOLLRDHUP(void) { return EPOLLRDHUP; }
+static inline int pc_socket_stream_nonblock(int family) {
+    return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+static inline int pc_accept_nonblock(int fd, struct sockaddr_storage *addr, socklen_t *len) {
+    return accept4(fd, (struct sockaddr *)addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+static inline int pc_eventfd_nonblock(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+static inline int pc_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+static inline int pc_setsockopt_int(int fd, int level, int name, int value) {
+    return setsockopt(fd, level, name, &value, sizeof(value));
+}
+static inline int pc_SOL_SOCKET(void) { return SOL_SOCKET; }
+static inline int pc_SO_REUSEADDR(void) { return SO_REUSEADDR; }
+static inline int pc_SO_REUSEPORT(void) { return SO_REUSEPORT; }
+static inline int pc_IPPROTO_TCP(void) { return IPPROTO_TCP; }
+static inline int pc_TCP_NODELAY(void) { return TCP_NODELAY; }
+static inline int pc_signalfd_for(const int *signals, int count) {
+    sigset_t mask; sigemptyset(&mask);
+    for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
+    if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0) return -1;
+    return signalfd(-1, &mask, SFD_CLOEXEC);
+}
 #endif

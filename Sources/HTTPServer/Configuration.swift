@@ -1,0 +1,87 @@
+/// Whether a TLS listener asks the client for a certificate (mutual TLS).
+public enum ClientCertificatePolicy: Sendable, Equatable {
+    /// No client certificate is requested.
+    case none
+    /// A certificate is requested but not required; any certificate is accepted. The handler sees its DER in
+    /// `ConnectionContext.security` and, in `ConnectionContext.clientCertificateTrusted`, whether it chains to
+    /// one of `trustedCAPEMs`.
+    case request(trustedCAPEMs: [String])
+}
+
+/// TLS material of a listener.
+public struct TLSConfiguration: Sendable, Equatable {
+    /// Leaf certificate first, then intermediates, PEM.
+    public var certificateChainPEM: String
+    public var privateKeyPEM: String
+    public var clientCertificates: ClientCertificatePolicy
+
+    public init(certificateChainPEM: String, privateKeyPEM: String, clientCertificates: ClientCertificatePolicy = .none) {
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
+        self.clientCertificates = clientCertificates
+    }
+}
+
+/// One listening socket (per loop) and the handler behind it.
+public struct ListenerConfiguration: Sendable {
+    /// Reported in `ConnectionContext.listenerName` and `BoundListener.name`.
+    public var name: String
+    /// Numeric IPv4 or IPv6 address. Loopback by default: nothing listens beyond it unless asked.
+    public var host: String
+    /// 0 picks an ephemeral port (see `BoundListener.port`).
+    public var port: Int
+    /// `nil`: cleartext (h2c with prior knowledge and HTTP/1.1 on the same port).
+    public var tls: TLSConfiguration?
+    /// Default HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (a handler may choose a per-connection value).
+    public var maxConcurrentStreams: UInt32
+    /// A connection with no traffic and no request in flight for this long is closed.
+    public var idleTimeout: Duration
+    /// Larger request bodies get 413 (the connection survives on HTTP/2).
+    public var maxBodySize: Int
+    /// Total bytes of header names and values accepted per request; more gets 431.
+    public var maxHeaderListSize: Int
+    public var handler: any HTTPHandler
+
+    public init(
+        name: String, host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
+        maxConcurrentStreams: UInt32 = 1000, idleTimeout: Duration = .seconds(300), maxBodySize: Int = 1 << 20,
+        maxHeaderListSize: Int = 64 * 1024, handler: any HTTPHandler
+    ) {
+        self.name = name
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.idleTimeout = idleTimeout
+        self.maxBodySize = maxBodySize
+        self.maxHeaderListSize = maxHeaderListSize
+        self.handler = handler
+    }
+}
+
+/// A listener after `start()`: where it actually listens.
+public struct BoundListener: Sendable, Equatable {
+    public var name: String
+    public var host: String
+    public var port: Int
+    /// `"https"` or `"http"`.
+    public var scheme: String
+    /// e.g. `https://127.0.0.1:43123` (IPv6 hosts are bracketed).
+    public var url: String
+}
+
+/// Counters across all listeners, for benchmarks and `serve`'s status output.
+public struct HTTPServerStats: Sendable, Equatable {
+    public var openConnections: Int = 0
+    public var acceptedConnections: Int = 0
+    public var requestsServed: Int = 0
+    public var http2Connections: Int = 0
+    public var http1Connections: Int = 0
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (s, a) = components
+        return s * 1_000_000_000 + a / 1_000_000_000
+    }
+}

@@ -1,0 +1,195 @@
+import CHTTPParser
+
+/// HTTP/1.1 server engine over `http_parser`: keep-alive, Content-Length and chunked bodies, one request at a
+/// time (pipelined bytes wait in `input` until the current response is queued). Loop-confined.
+final class HTTP1Session: ProtocolSession {
+    /// The request being parsed.
+    struct Partial {
+        var url: [UInt8] = []
+        var headers: [HTTPField] = []
+        var field: [UInt8] = []
+        var value: [UInt8] = []
+        var inValue = false
+        var body: [UInt8] = []
+        var headerBytes = 0
+        var headersTooLarge = false
+        var bodyTooLarge = false
+
+        mutating func finishField() {
+            guard !field.isEmpty else { return }
+            headers.append(HTTPField(String(decoding: field, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            field = []
+            value = []
+        }
+    }
+
+    private var parser = http_parser()
+    private var settings = http_parser_settings()
+    private var input: [UInt8] = []
+    private var output: [UInt8] = []
+    private var partial = Partial()
+    private var completed: HTTPRequest?
+    private var completedKeepAlive = true
+    private var awaitingResponse = false
+    private var currentIsHead = false
+    private var currentKeepAlive = true
+    private var closing = false
+    let limits: RequestLimits
+    private let onRequest: (HTTPRequest) -> Void
+
+    init(limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
+        self.limits = limits
+        self.onRequest = onRequest
+        http_parser_settings_init(&settings)
+        settings.on_message_begin = { p in h1(p).partial = Partial(); return 0 }
+        settings.on_url = { p, at, n in h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0 }
+        settings.on_header_field = { p, at, n in h1(p).headerField(bytes(at, n)); return 0 }
+        settings.on_header_value = { p, at, n in h1(p).headerValue(bytes(at, n)); return 0 }
+        settings.on_headers_complete = { p in h1(p).partial.finishField(); return 0 }
+        settings.on_body = { p, at, n in h1(p).bodyChunk(bytes(at, n)); return 0 }
+        settings.on_message_complete = { p in h1(p).messageComplete(); return 0 }
+        resetParser()
+    }
+
+    private func resetParser() {
+        http_parser_init(&parser, HTTP_REQUEST)
+        parser.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if closing { return true }
+        input.append(contentsOf: bytes)
+        parseAvailable()
+        return true
+    }
+
+    func produceOutput(into out: inout [UInt8], limit: Int) {
+        guard !output.isEmpty else { return }
+        out.append(contentsOf: output)
+        output = []
+    }
+
+    var isFinished: Bool { closing && output.isEmpty && !awaitingResponse }
+
+    var inFlightRequests: Int { awaitingResponse ? 1 : 0 }
+
+    func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
+        guard awaitingResponse else { return false }
+        awaitingResponse = false
+        let close = !currentKeepAlive || closing
+            || response.actions.contains { if case .goAway = $0 { true } else { false } }
+        write(response, head: currentIsHead, close: close)
+        if close { closing = true } else { parseAvailable() }
+        return true
+    }
+
+    func goAway(errorCode: UInt32, debugData: [UInt8]) {
+        closing = true
+        input = []
+    }
+
+    func setMaxConcurrentStreams(_ value: UInt32) {}
+
+    // MARK: parsing
+
+    private func parseAvailable() {
+        while !awaitingResponse && !closing && !input.isEmpty {
+            let consumed = input.withUnsafeBytes { raw in
+                raw.withMemoryRebound(to: CChar.self) { http_parser_execute(&parser, &settings, $0.baseAddress, $0.count) }
+            }
+            let errno = http_errno(rawValue: parser.http_errno)
+            input.removeFirst(min(consumed, input.count))
+            if errno == HPE_PAUSED || completed != nil {
+                resetParser()
+                if let request = completed {
+                    completed = nil
+                    dispatch(request)
+                }
+            } else if errno != HPE_OK {
+                input = []
+                let status = errno == HPE_HEADER_OVERFLOW ? 431 : 400
+                write(HTTPResponse(status: status), head: false, close: true)
+                closing = true
+            } else if parser.upgrade == 1 {
+                // An Upgrade (e.g. h2c) request is served as plain HTTP/1.1; the parser stopped after it.
+                resetParser()
+            }
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest) {
+        currentIsHead = request.method == "HEAD"
+        currentKeepAlive = completedKeepAlive
+        awaitingResponse = true
+        if partial.headersTooLarge {
+            _ = respond(stream: nil, HTTPResponse(status: 431))
+        } else if partial.bodyTooLarge {
+            _ = respond(stream: nil, HTTPResponse(status: 413))
+        } else {
+            onRequest(request)
+        }
+    }
+
+    fileprivate func headerField(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if partial.inValue {
+            partial.finishField()
+            partial.inValue = false
+        }
+        count(chunk.count)
+        if !partial.headersTooLarge { partial.field.append(contentsOf: chunk) }
+    }
+
+    fileprivate func headerValue(_ chunk: UnsafeBufferPointer<UInt8>) {
+        partial.inValue = true
+        count(chunk.count)
+        if !partial.headersTooLarge { partial.value.append(contentsOf: chunk) }
+    }
+
+    private func count(_ n: Int) {
+        partial.headerBytes += n
+        if partial.headerBytes > limits.maxHeaderListSize {
+            partial.headersTooLarge = true
+            partial.field = []
+            partial.value = []
+        }
+    }
+
+    fileprivate func bodyChunk(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if partial.bodyTooLarge || partial.body.count + chunk.count > limits.maxBodySize {
+            partial.bodyTooLarge = true
+            partial.body = []
+        } else {
+            partial.body.append(contentsOf: chunk)
+        }
+    }
+
+    fileprivate func messageComplete() {
+        let method = String(cString: http_method_str(http_method(rawValue: parser.method)))
+        let authority = partial.headers.first { $0.name == "host" }?.value
+        completed = HTTPRequest(
+            version: .http1_1, method: method, path: String(decoding: partial.url, as: UTF8.self),
+            authority: authority, headers: partial.headers, body: partial.body)
+        completedKeepAlive = http_should_keep_alive(&parser) != 0
+        http_parser_pause(&parser, 1)
+    }
+
+    private func write(_ response: HTTPResponse, head: Bool, close: Bool) {
+        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+        for field in response.headers where !hopByHopHeaders.contains(field.name) {
+            text += "\(field.name): \(field.value)\r\n"
+        }
+        text += "content-length: \(response.body.count)\r\n"
+        if close { text += "connection: close\r\n" }
+        text += "\r\n"
+        output.append(contentsOf: text.utf8)
+        if !head { output.append(contentsOf: response.body) }
+    }
+}
+
+private func h1(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1Session {
+    Unmanaged<HTTP1Session>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
+}
+
+private func bytes(_ at: UnsafePointer<CChar>?, _ n: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: UnsafeRawPointer(at)?.assumingMemoryBound(to: UInt8.self), count: n)
+}

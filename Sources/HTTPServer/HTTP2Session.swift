@@ -1,0 +1,285 @@
+import CNghttp2
+
+/// HTTP/2 server engine over one `nghttp2_session` (memory in, memory out). Loop-confined: nghttp2 sessions
+/// are not thread-safe, and every callback below runs inside `receive` or `produceOutput` on the loop thread.
+final class HTTP2Session: ProtocolSession {
+    /// A request being assembled from HEADERS/CONTINUATION/DATA.
+    struct IncomingStream {
+        var method = ""
+        var path = ""
+        var authority: String?
+        var scheme: String?
+        var headers: [HTTPField] = []
+        var body: [UInt8] = []
+        var headerBytes = 0
+        var headersTooLarge = false
+        var bodyTooLarge = false
+        var dispatched = false
+    }
+
+    /// A response body being handed to nghttp2 by the data provider.
+    struct OutgoingBody {
+        var bytes: [UInt8]
+        var offset = 0
+    }
+
+    private var session: OpaquePointer?
+    private(set) var streams: [Int32: IncomingStream] = [:]
+    private var bodies: [Int32: OutgoingBody] = [:]
+    private var awaiting: Set<Int32> = []
+    private var fatal = false
+    let limits: RequestLimits
+    private let onRequest: (HTTPRequest) -> Void
+
+    /// - Parameter onRequest: called on the loop thread for every complete, acceptable request.
+    init(maxConcurrentStreams: UInt32, limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
+        self.limits = limits
+        self.onRequest = onRequest
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, h2OnBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, h2OnHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, h2OnDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, h2OnFrameRecv)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, h2OnStreamClose)
+        var option: OpaquePointer?
+        nghttp2_option_new(&option)
+        defer { nghttp2_option_del(option) }
+        // A server never accepts pushed streams; PRIORITY frames are parsed and ignored by default.
+        nghttp2_option_set_max_reserved_remote_streams(option, 0)
+        nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                                   value: maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                                   value: UInt32(clamping: limits.maxHeaderListSize)),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+    }
+
+    deinit { nghttp2_session_del(session) }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0, !fatal else { return !fatal }
+        let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if rv < 0 {
+            fatal = true
+            return false
+        }
+        return true
+    }
+
+    func produceOutput(into out: inout [UInt8], limit: Int) {
+        while out.count < limit && !fatal {
+            var data: UnsafePointer<UInt8>?
+            let n = nghttp2_session_mem_send(session, &data)
+            if n < 0 {
+                fatal = true
+                return
+            }
+            guard n > 0, let data else { return }
+            out.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
+        }
+    }
+
+    var isFinished: Bool {
+        fatal || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+    }
+
+    var inFlightRequests: Int { awaiting.count }
+
+    func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
+        guard let stream, awaiting.remove(stream) != nil else { return false }
+        submit(response, on: stream)
+        return true
+    }
+
+    func goAway(errorCode: UInt32, debugData: [UInt8]) {
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        debugData.withUnsafeBufferPointer {
+            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
+                                      $0.baseAddress, $0.count)
+        }
+    }
+
+    func setMaxConcurrentStreams(_ value: UInt32) {
+        var entry = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+    }
+
+    // MARK: callback bodies (called through the file-level trampolines)
+
+    fileprivate func beginHeaders(stream: Int32) {
+        streams[stream] = IncomingStream()
+    }
+
+    fileprivate func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard var s = streams[stream] else { return }
+        s.headerBytes += name.count + value.count + 32
+        if s.headerBytes > limits.maxHeaderListSize { s.headersTooLarge = true }
+        if !s.headersTooLarge || name.first == UInt8(ascii: ":") {
+            let n = String(decoding: name, as: UTF8.self)
+            let v = String(decoding: value, as: UTF8.self)
+            switch n {
+            case ":method": s.method = v
+            case ":path": s.path = v
+            case ":authority": s.authority = v
+            case ":scheme": s.scheme = v
+            default:
+                if !n.hasPrefix(":") && !s.headersTooLarge { s.headers.append(HTTPField(n, v)) }
+            }
+        }
+        streams[stream] = s
+    }
+
+    fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
+        guard var s = streams[stream] else { return }
+        if s.bodyTooLarge || s.body.count + chunk.count > limits.maxBodySize {
+            s.bodyTooLarge = true
+            s.body = []
+        } else {
+            s.body.append(contentsOf: chunk)
+        }
+        streams[stream] = s
+    }
+
+    fileprivate func endOfRequest(stream: Int32) {
+        guard var s = streams[stream], !s.dispatched else { return }
+        s.dispatched = true
+        let request = HTTPRequest(
+            version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
+            headers: s.headers, body: s.body, streamID: stream)
+        s.body = []
+        streams[stream] = s
+        if s.headersTooLarge {
+            submit(HTTPResponse(status: 431), on: stream)
+        } else if s.bodyTooLarge {
+            submit(HTTPResponse(status: 413), on: stream)
+        } else {
+            awaiting.insert(stream)
+            onRequest(request)
+        }
+    }
+
+    fileprivate func streamClosed(_ stream: Int32) {
+        streams[stream] = nil
+        bodies[stream] = nil
+        awaiting.remove(stream)
+    }
+
+    fileprivate func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+        guard var body = bodies[stream] else { return (0, true) }
+        let n = min(length, body.bytes.count - body.offset)
+        body.bytes.withUnsafeBufferPointer { src in
+            buf.update(from: src.baseAddress! + body.offset, count: n)
+        }
+        body.offset += n
+        if body.offset >= body.bytes.count {
+            bodies[stream] = nil
+            return (n, true)
+        }
+        bodies[stream] = body
+        return (n, false)
+    }
+
+    private func submit(_ response: HTTPResponse, on stream: Int32) {
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        for field in response.headers where !hopByHopHeaders.contains(field.name) {
+            fields.append((field.name, field.value))
+        }
+        fields.append(("content-length", String(response.body.count)))
+        var allocations: [UnsafeMutablePointer<UInt8>] = []
+        defer { allocations.forEach { $0.deallocate() } }
+        func copy(_ s: String) -> (UnsafeMutablePointer<UInt8>, Int) {
+            let bytes = Array(s.utf8)
+            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            p.initialize(from: bytes, count: bytes.count)
+            allocations.append(p)
+            return (p, bytes.count)
+        }
+        var nva = fields.map { name, value -> nghttp2_nv in
+            let (n, nl) = copy(name)
+            let (v, vl) = copy(value)
+            return nghttp2_nv(name: n, value: v, namelen: nl, valuelen: vl, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        }
+        if response.body.isEmpty {
+            _ = nghttp2_submit_response(session, stream, &nva, nva.count, nil)
+        } else {
+            bodies[stream] = OutgoingBody(bytes: response.body)
+            var provider = nghttp2_data_provider()
+            provider.read_callback = h2ReadBody
+            if nghttp2_submit_response(session, stream, &nva, nva.count, &provider) != 0 {
+                bodies[stream] = nil
+            }
+        }
+    }
+}
+
+// MARK: - nghttp2 trampolines: capture nothing, find the session through user_data.
+
+private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session {
+    Unmanaged<HTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
+    frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue)
+}
+
+private func h2OnBeginHeaders(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+    owner(userData).beginHeaders(stream: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private func h2OnHeader(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ namelen: Int,
+    _ value: UnsafePointer<UInt8>?, _ valuelen: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+    owner(userData).header(
+        stream: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: namelen),
+        value: UnsafeBufferPointer(start: value, count: valuelen))
+    return 0
+}
+
+private func h2OnDataChunk(
+    _ session: OpaquePointer?, _ flags: UInt8, _ stream: Int32, _ data: UnsafePointer<UInt8>?, _ len: Int,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    owner(userData).data(stream: stream, UnsafeBufferPointer(start: data, count: len))
+    return 0
+}
+
+private func h2OnFrameRecv(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame else { return 0 }
+    let type = frame.pointee.hd.type
+    let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+    if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
+        owner(userData).endOfRequest(stream: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private func h2OnStreamClose(
+    _ session: OpaquePointer?, _ stream: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    owner(userData).streamClosed(stream)
+    return 0
+}
+
+private func h2ReadBody(
+    _ session: OpaquePointer?, _ stream: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ length: Int,
+    _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let buf else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    let (n, eof) = owner(userData).readBody(stream: stream, into: buf, length: length)
+    if eof { dataFlags?.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+    return n
+}

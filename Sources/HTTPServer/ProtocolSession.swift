@@ -1,0 +1,49 @@
+/// What a connection needs from its HTTP/1.1 or HTTP/2 protocol engine. Loop-confined; no I/O inside:
+/// bytes in through `receive`, bytes out through `produceOutput`.
+protocol ProtocolSession: AnyObject {
+    /// Feeds decrypted bytes. Returns `false` when the connection must be closed (after flushing output).
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Appends pending output to `out`, stopping once `out` holds at least `limit` bytes (backpressure).
+    func produceOutput(into out: inout [UInt8], limit: Int)
+    /// The session has nothing more to do: close once output is flushed.
+    var isFinished: Bool { get }
+    /// Requests handed to the handler and not answered yet.
+    var inFlightRequests: Int { get }
+    /// Queues the response for `stream` (`nil` on HTTP/1.1). Returns false if nothing was waiting for it.
+    func respond(stream: Int32?, _ response: HTTPResponse) -> Bool
+    /// HTTP/2: GOAWAY then finish in-flight streams. HTTP/1.1: close after the current response.
+    func goAway(errorCode: UInt32, debugData: [UInt8])
+    /// HTTP/2: SETTINGS_MAX_CONCURRENT_STREAMS. HTTP/1.1: ignored.
+    func setMaxConcurrentStreams(_ value: UInt32)
+}
+
+/// Limits shared by both protocol engines.
+struct RequestLimits {
+    var maxBodySize: Int
+    var maxHeaderListSize: Int
+}
+
+/// Reason phrases for HTTP/1.1 status lines.
+func reasonPhrase(_ status: Int) -> String {
+    switch status {
+    case 200: "OK"
+    case 201: "Created"
+    case 204: "No Content"
+    case 400: "Bad Request"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 405: "Method Not Allowed"
+    case 410: "Gone"
+    case 413: "Payload Too Large"
+    case 429: "Too Many Requests"
+    case 431: "Request Header Fields Too Large"
+    case 500: "Internal Server Error"
+    case 503: "Service Unavailable"
+    default: "Status \(status)"
+    }
+}
+
+/// Header names that belong to one hop and must not be copied into a response of either version.
+let hopByHopHeaders: Set<String> = [
+    "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length",
+]
