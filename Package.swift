@@ -29,6 +29,14 @@ let package = Package(
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
 
+        // MARK: simulated iPhone
+        .target(name: "Provisioning", dependencies: ["COpenSSL", "PushModel"]),
+        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel"]),
+
+        // MARK: reports (JUnit XML, console output, shard merge)
+        .target(name: "Reports", dependencies: ["CXML2"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2"], exclude: ["Golden", "Schema"]),
+
         // MARK: command line
         .target(
             name: "PushcheckCommands",
@@ -39,6 +47,8 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "PushcheckCommandsTests", dependencies: ["PushcheckCommands"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
+        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
+        .testTarget(name: "DeviceSimulatorTests", dependencies: ["DeviceSimulator", "Provisioning"]),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto"]),

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The outcome of `registerForRemoteNotifications()` as far as signing decides it.
+public enum RegistrationCheck: Sendable, Equatable {
+    /// A token can be issued for this environment.
+    case allowed(APSEnvironment)
+    /// Registration fails with `ProvisioningFinding.apsEntitlementErrorMessage`; the findings say why.
+    case denied([ProvisioningFinding])
+}
+
+/// The provisioning and capability rules, shared by the simulated device and `doctor`.
+/// Pure functions: no I/O, time passed in.
+public enum ProvisioningChecks {
+    /// Why installing `app` signed with `profile` on device `udid` at `now` would fail (empty = installs).
+    public static func installFindings(
+        profile: ProvisioningProfile, app: AppSigningConfiguration, udid: String, now: Date
+    ) -> [ProvisioningFinding] {
+        var findings: [ProvisioningFinding] = []
+        if !profile.provisions(udid: udid) {
+            findings.append(.udidNotProvisioned(udid: udid, profileName: profile.name, profileType: profile.type))
+        }
+        if profile.expirationDate <= now {
+            findings.append(.profileExpired(profileName: profile.name, expiredAt: profile.expirationDate))
+        }
+        if !profile.appID.matches(bundleID: app.bundleID) {
+            findings.append(.appIDMismatch(appID: profile.appID, bundleID: app.bundleID))
+        }
+        if !profile.teamID.isEmpty, !app.teamID.isEmpty, profile.teamID != app.teamID {
+            findings.append(.teamMismatch(profileTeam: profile.teamID, appTeam: app.teamID))
+        }
+        if let appEnv = app.apsEnvironment, let profileEnv = profile.apsEnvironment, appEnv != profileEnv {
+            findings.append(.entitlementNotAllowed(
+                key: "aps-environment", appValue: appEnv.rawValue, profileValue: profileEnv.rawValue))
+        }
+        return findings
+    }
+
+    /// Whether registering for remote notifications yields a token, and for which environment.
+    public static func registration(profile: ProvisioningProfile, app: AppSigningConfiguration) -> RegistrationCheck {
+        var findings: [ProvisioningFinding] = []
+        if profile.appID.isWildcard { findings.append(.wildcardAppID(appID: profile.appID)) }
+        if profile.apsEnvironment == nil { findings.append(.profileLacksPush(profileName: profile.name)) }
+        if app.apsEnvironment == nil { findings.append(.missingAPSEntitlement(bundleID: app.bundleID)) }
+        guard findings.isEmpty, let env = app.apsEnvironment else { return .denied(findings) }
+        return .allowed(env)
+    }
+
+    /// Capability warnings that do not block registration but lose pushes.
+    /// - Parameters:
+    ///   - implementsFetchHandler: the app implements `didReceiveRemoteNotification:fetchCompletionHandler:`.
+    ///   - firebaseSenderID: the FCM sender id when the app uses Firebase Messaging, else nil.
+    ///   - forwardsAPNsTokenToFirebase: the app sets `Messaging.messaging().apnsToken` itself.
+    public static func capabilityFindings(
+        app: AppSigningConfiguration, implementsFetchHandler: Bool, firebaseSenderID: String?,
+        forwardsAPNsTokenToFirebase: Bool
+    ) -> [ProvisioningFinding] {
+        var findings: [ProvisioningFinding] = []
+        if implementsFetchHandler, !app.hasRemoteNotificationBackgroundMode {
+            findings.append(.remoteNotificationBackgroundModeMissing(bundleID: app.bundleID))
+        }
+        if let sender = firebaseSenderID, !firebaseReceivesAPNsToken(app: app, forwards: forwardsAPNsTokenToFirebase) {
+            findings.append(.apnsTokenNotForwardedToFirebase(senderID: sender))
+        }
+        return findings
+    }
+
+    /// Whether the Firebase SDK learns the APNs token: by swizzling, or because the app forwards it.
+    public static func firebaseReceivesAPNsToken(app: AppSigningConfiguration, forwards: Bool) -> Bool {
+        app.firebaseAppDelegateProxyEnabled || forwards
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// One diagnosed misconfiguration: the cause, what a developer would see on a real device, and the fix
+/// (device.md §3.4). The same values are produced by the simulated device and by `doctor`.
+public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
+    /// The profile neither lists the device's UDID nor provisions all devices.
+    case udidNotProvisioned(udid: String, profileName: String, profileType: ProfileType)
+    /// The profile's `ExpirationDate` has passed.
+    case profileExpired(profileName: String, expiredAt: Date)
+    /// The profile's App ID does not cover the bundle id.
+    case appIDMismatch(appID: AppID, bundleID: String)
+    /// The profile belongs to another team than the app's signing team.
+    case teamMismatch(profileTeam: String, appTeam: String)
+    /// The app signs with an `aps-environment` the profile does not allow (different value).
+    case entitlementNotAllowed(key: String, appValue: String, profileValue: String)
+    /// The app's signed entitlements have no `aps-environment` (Push Notifications capability missing).
+    case missingAPSEntitlement(bundleID: String)
+    /// The profile has no `aps-environment` (App ID not push-enabled, or profile made before enabling it).
+    case profileLacksPush(profileName: String)
+    /// The App ID is a wildcard; wildcard App IDs cannot use APNs.
+    case wildcardAppID(appID: AppID)
+    /// The app implements the fetch handler but `UIBackgroundModes` lacks `remote-notification`.
+    case remoteNotificationBackgroundModeMissing(bundleID: String)
+    /// Swizzling is off and the app does not hand the APNs token to Firebase.
+    case apnsTokenNotForwardedToFirebase(senderID: String)
+
+    /// How bad the finding is: errors block install or registration, warnings only lose some pushes.
+    public enum Severity: String, Sendable { case error, warning }
+
+    /// The exact message iOS reports when registration fails for lack of the entitlement.
+    public static let apsEntitlementErrorMessage =
+        "no valid \u{201C}aps-environment\u{201D} entitlement string found for application"
+
+    /// A stable identifier for reports and assertions (`udid-not-provisioned`, …).
+    public var code: String {
+        switch self {
+        case .udidNotProvisioned: return "udid-not-provisioned"
+        case .profileExpired: return "profile-expired"
+        case .appIDMismatch: return "app-id-mismatch"
+        case .teamMismatch: return "team-mismatch"
+        case .entitlementNotAllowed: return "entitlement-not-allowed"
+        case .missingAPSEntitlement: return "missing-aps-entitlement"
+        case .profileLacksPush: return "profile-lacks-push"
+        case .wildcardAppID: return "wildcard-app-id"
+        case .remoteNotificationBackgroundModeMissing: return "background-mode-missing"
+        case .apnsTokenNotForwardedToFirebase: return "apns-token-not-forwarded"
+        }
+    }
+
+    public var severity: Severity {
+        switch self {
+        case .remoteNotificationBackgroundModeMissing, .apnsTokenNotForwardedToFirebase: return .warning
+        default: return .error
+        }
+    }
+
+    /// What is wrong, in terms of the files.
+    public var cause: String {
+        switch self {
+        case .udidNotProvisioned(let udid, let name, let type):
+            return type == .appStore
+                ? "profile '\(name)' is an App Store profile: it provisions no devices, so device \(udid) cannot install this build"
+                : "profile '\(name)' (\(type.rawValue)) does not list device \(udid) in ProvisionedDevices"
+        case .profileExpired(let name, let at):
+            return "profile '\(name)' expired on \(ISO8601DateFormatter().string(from: at))"
+        case .appIDMismatch(let appID, let bundleID):
+            return "the profile's App ID \(appID) does not match bundle id \(bundleID)"
+        case .teamMismatch(let profileTeam, let appTeam):
+            return "the profile belongs to team \(profileTeam) but the app is signed by team \(appTeam)"
+        case .entitlementNotAllowed(let key, let appValue, let profileValue):
+            return "the app signs \(key)=\(appValue) but the profile only allows \(key)=\(profileValue)"
+        case .missingAPSEntitlement(let bundleID):
+            return "the app \(bundleID) is signed without the aps-environment entitlement (Push Notifications capability missing)"
+        case .profileLacksPush(let name):
+            return "profile '\(name)' has no aps-environment entitlement (its App ID is not push-enabled)"
+        case .wildcardAppID(let appID):
+            return "the App ID \(appID) is a wildcard; wildcard App IDs cannot use APNs"
+        case .remoteNotificationBackgroundModeMissing:
+            return "UIBackgroundModes does not contain remote-notification, so background pushes never wake the app"
+        case .apnsTokenNotForwardedToFirebase:
+            return "FirebaseAppDelegateProxyEnabled is NO and the app does not set Messaging.messaging().apnsToken"
+        }
+    }
+
+    /// What a developer would see on a real device or in Xcode.
+    public var symptom: String {
+        switch self {
+        case .udidNotProvisioned:
+            return "install/launch refused; Xcode: \"A valid provisioning profile for this executable was not found.\""
+        case .profileExpired:
+            return "cannot install; an already-installed ad hoc/enterprise build stops launching"
+        case .appIDMismatch, .teamMismatch:
+            return "install refused; Xcode: \"A valid provisioning profile for this executable was not found.\""
+        case .entitlementNotAllowed:
+            return "install refused; Xcode: \"The executable was signed with invalid entitlements.\""
+        case .missingAPSEntitlement, .profileLacksPush, .wildcardAppID:
+            return "didFailToRegisterForRemoteNotificationsWithError: NSCocoaErrorDomain Code=3000 \""
+                + Self.apsEntitlementErrorMessage + "\"; no device token"
+        case .remoteNotificationBackgroundModeMissing:
+            return "console: You've implemented -[<UIApplicationDelegate> application:didReceiveRemoteNotification:"
+                + "fetchCompletionHandler:], but you still need to add \"remote-notification\" to the list of your "
+                + "supported UIBackgroundModes in your Info.plist.; the handler never runs in the background "
+                + "(APNs still answers 200)"
+        case .apnsTokenNotForwardedToFirebase(let senderID):
+            return "[I-FCM002022] APNS device token not set before retrieving FCM Token for Sender ID '\(senderID)'. "
+                + "Notifications to this FCM Token will not be delivered over APNS."
+        }
+    }
+
+    /// What to change.
+    public var fix: String {
+        switch self {
+        case .udidNotProvisioned(let udid, _, _):
+            return "register \(udid) in the developer portal, regenerate the development/ad hoc profile and re-sign"
+        case .profileExpired:
+            return "renew the profile (and signing certificate if it expired too) and rebuild"
+        case .appIDMismatch(_, let bundleID):
+            return "use a profile whose App ID is <team>.\(bundleID), or change the bundle id to match"
+        case .teamMismatch:
+            return "sign with a profile of the app's team (or change the team in the signing settings)"
+        case .entitlementNotAllowed:
+            return "regenerate the profile after enabling the capability, or let Xcode write the entitlement from the profile"
+        case .missingAPSEntitlement:
+            return "add the Push Notifications capability in Xcode (writes aps-environment to the .entitlements)"
+        case .profileLacksPush:
+            return "enable Push Notifications for the App ID in the developer portal and regenerate the profile"
+        case .wildcardAppID:
+            return "create an explicit App ID matching the bundle id, enable Push Notifications, and use its profile"
+        case .remoteNotificationBackgroundModeMissing:
+            return "enable Background Modes ▸ Remote notifications (adds remote-notification to UIBackgroundModes)"
+        case .apnsTokenNotForwardedToFirebase:
+            return "set Messaging.messaging().apnsToken in didRegisterForRemoteNotificationsWithDeviceToken, or enable swizzling"
+        }
+    }
+
+    public var description: String { "\(severity.rawValue) \(code): \(cause) — symptom: \(symptom) — fix: \(fix)" }
+}
