@@ -1,1 +1,0 @@
-// APNsGateway: placeholder until the module's first real file lands.

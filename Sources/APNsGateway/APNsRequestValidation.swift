@@ -1,0 +1,142 @@
+import Foundation
+import HTTPServer
+import PushModel
+
+/// The header facts of a request that passed the syntactic checks (no auth, no registry yet).
+public struct APNsParsedRequest: Sendable, Equatable {
+    public var token: DeviceToken
+    /// The `apns-id` the client sent (lowercase), or `nil` (the gateway then generates one).
+    public var apnsID: String?
+    /// `apns-expiration` in UNIX seconds; `nil` when absent.
+    public var expiration: Int64?
+    public var priority: APNsPriority
+    /// Whether `apns-priority` was sent (background pushes default to 5 when it is not).
+    public var priorityWasSent: Bool
+    /// The push type sent, or the one implied by the topic suffix when the header is absent.
+    public var pushType: APNsPushType
+    public var pushTypeWasSent: Bool
+    /// `apns-topic`, `nil` when absent (allowed only with a certificate).
+    public var topic: String?
+    public var collapseID: String?
+    /// The `authorization` header, as sent.
+    public var authorization: String?
+    public var payload: [UInt8]
+}
+
+/// The syntactic request rules of the APNs provider API, free of I/O and state.
+///
+/// Check order (first failure wins):
+/// 1. `:method` is `POST` → 405 MethodNotAllowed
+/// 2. `:path` is `/3/device/<token>` → 404 BadPath; empty token → MissingDeviceToken; not even-length hex → BadDeviceToken
+/// 3. a repeated `apns-*` or `authorization` header → DuplicateHeaders
+/// 4. `apns-id` → BadMessageId, `apns-expiration` → BadExpirationDate, `apns-priority` → BadPriority,
+///    `apns-push-type` → InvalidPushType, `apns-collapse-id` → BadCollapseId
+/// Auth, topic and payload rules come after (see `APNsGateway.evaluate`).
+public enum APNsRequestValidation {
+    static let pathPrefix = "/3/device/"
+    static let singletonHeaders: Set<String> = [
+        "apns-id", "apns-expiration", "apns-priority", "apns-push-type", "apns-topic", "apns-collapse-id",
+        "authorization",
+    ]
+
+    /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
+    public static func tokenSegment(ofPath path: String) -> String? {
+        let p = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
+        guard p.hasPrefix(pathPrefix) else { return nil }
+        let rest = String(p.dropFirst(pathPrefix.count))
+        guard !rest.contains("/") else { return nil }
+        return rest
+    }
+
+    /// Applies checks 1–4 above.
+    public static func parse(_ request: HTTPRequest) -> Result<APNsParsedRequest, APNsReason> {
+        guard request.method == "POST" else { return .failure(.methodNotAllowed) }
+        guard let segment = tokenSegment(ofPath: request.path) else { return .failure(.badPath) }
+        guard !segment.isEmpty else { return .failure(.missingDeviceToken) }
+        guard let token = DeviceToken(hex: segment) else { return .failure(.badDeviceToken) }
+
+        var seen: Set<String> = []
+        for field in request.headers where singletonHeaders.contains(field.name) || field.name.hasPrefix("apns-") {
+            if !seen.insert(field.name).inserted { return .failure(.duplicateHeaders) }
+        }
+
+        var apnsID: String?
+        if let id = request.value("apns-id") {
+            guard isCanonicalLowercaseUUID(id) else { return .failure(.badMessageId) }
+            apnsID = id
+        }
+        var expiration: Int64?
+        if let e = request.value("apns-expiration") {
+            guard let v = Int64(e), v >= 0, e.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                return .failure(.badExpirationDate)
+            }
+            expiration = v
+        }
+        var priority = APNsPriority.immediate
+        let prioritySent = request.value("apns-priority") != nil
+        if let p = request.value("apns-priority") {
+            guard let v = APNsPriority(headerValue: p) else { return .failure(.badPriority) }
+            priority = v
+        }
+        let topic = request.value("apns-topic")
+        var pushType: APNsPushType
+        let typeSent = request.value("apns-push-type") != nil
+        if let t = request.value("apns-push-type") {
+            guard let v = APNsPushType(rawValue: t) else { return .failure(.invalidPushType) }
+            pushType = v
+        } else {
+            pushType = topic.flatMap { APNsPushType.impliedBy(topic: $0) } ?? .alert
+        }
+        if !prioritySent, pushType == .background { priority = .conserve }
+        let collapse = request.value("apns-collapse-id")
+        if let c = collapse, c.utf8.count > 64 { return .failure(.badCollapseId) }
+
+        return .success(
+            APNsParsedRequest(
+                token: token, apnsID: apnsID, expiration: expiration, priority: priority, priorityWasSent: prioritySent,
+                pushType: pushType, pushTypeWasSent: typeSent, topic: topic, collapseID: collapse,
+                authorization: request.value("authorization"), payload: request.body))
+    }
+
+    /// Topic rules that need no credentials: background + priority 10 → BadPriority;
+    /// topic suffix must match the push type → BadTopic.
+    public static func checkTopicShape(_ r: APNsParsedRequest, topic: String) -> APNsReason? {
+        if r.pushType == .background, r.priority == .immediate { return .badPriority }
+        if r.pushType == .mdm { return nil }
+        let suffix = r.pushType.topicSuffix
+        if suffix.isEmpty {
+            if APNsPushType.impliedBy(topic: topic) != nil { return .badTopic }
+        } else {
+            guard topic.hasSuffix(suffix), topic.count > suffix.count else { return .badTopic }
+            // `.voip` must not be read from a `.voip-ptt` topic and vice versa.
+            if APNsPushType.impliedBy(topic: topic) != r.pushType { return .badTopic }
+        }
+        return nil
+    }
+
+    /// Payload rules: empty → PayloadEmpty; over 4096 (5120 VoIP) → PayloadTooLarge;
+    /// not a JSON object → PayloadEmpty (the closest reason Apple documents).
+    public static func checkPayload(_ payload: [UInt8], pushType: APNsPushType) -> Result<JSONValue, APNsReason> {
+        if payload.isEmpty { return .failure(.payloadEmpty) }
+        if payload.count > pushType.maxPayloadBytes { return .failure(.payloadTooLarge) }
+        guard let json = try? JSONValue.parse(payload), case .object = json else { return .failure(.payloadEmpty) }
+        return .success(json)
+    }
+
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
+    public static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard u.count == 36 else { return false }
+        for (i, c) in u.enumerated() {
+            if [8, 13, 18, 23].contains(i) {
+                if c != UInt8(ascii: "-") { return false }
+            } else if !((0x30...0x39).contains(c) || (0x61...0x66).contains(c)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A fresh lowercase UUID.
+    public static func newLowercaseUUID() -> String { UUID().uuidString.lowercased() }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PushModel
+
+/// The facts of a client certificate that APNs certificate authentication needs.
+/// PushCrypto's X.509 reader produces them (see `APNsGatewayConfiguration.certificateInspector`).
+public struct APNsClientCertificate: Sendable, Equatable {
+    /// Subject `UID`: the app's bundle ID, the certificate's default topic.
+    public var uid: String
+    /// Extra topics from Apple's 1.2.840.113635.100.6.3.6 extension (`com.app.voip`, `com.app.complication`, …).
+    public var extensionTopics: [String]
+    /// Endpoints the certificate may use (Apple's development/production OIDs).
+    public var environments: Set<APNsEnvironment>
+    public var notBefore: Date
+    public var notAfter: Date
+    /// Whether the issuer is one the gateway trusts (and the certificate is not revoked).
+    public var isTrusted: Bool
+
+    public init(
+        uid: String, extensionTopics: [String] = [], environments: Set<APNsEnvironment> = [.sandbox, .production],
+        notBefore: Date = .distantPast, notAfter: Date = .distantFuture, isTrusted: Bool = true
+    ) {
+        self.uid = uid
+        self.extensionTopics = extensionTopics
+        self.environments = environments
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.isTrusted = isTrusted
+    }
+
+    /// Every topic the certificate may push to: its UID plus the extension topics.
+    public var allowedTopics: Set<String> { Set([uid] + extensionTopics) }
+}
+
+/// Certificate-authentication rules, free of I/O. Order: BadCertificate (untrusted, not yet valid,
+/// expired by the injected clock) → BadCertificateEnvironment → InvalidPushType (`location` is
+/// token-auth only) → MissingTopic (no `apns-topic` and the certificate has several topics;
+/// with a single-topic certificate the UID is used) → BadTopic (suffix ≠ push type)
+/// → TopicDisallowed (same bundle ID but the certificate lacks that topic) / BadTopic (another bundle ID).
+public enum CertificateAuthRules {
+    /// Returns the effective topic on success.
+    public static func authorize(
+        _ cert: APNsClientCertificate, request: APNsParsedRequest, endpoint: APNsEnvironment, now: Date
+    ) -> Result<String, APNsReason> {
+        guard cert.isTrusted, now >= cert.notBefore, now <= cert.notAfter else { return .failure(.badCertificate) }
+        guard cert.environments.contains(endpoint) else { return .failure(.badCertificateEnvironment) }
+        if request.pushType.requiresTokenAuth { return .failure(.invalidPushType) }
+        let topic: String
+        if let t = request.topic {
+            topic = t
+        } else if cert.extensionTopics.filter({ $0 != cert.uid }).isEmpty {
+            topic = cert.uid
+        } else {
+            return .failure(.missingTopic)
+        }
+        if let shape = APNsRequestValidation.checkTopicShape(request, topic: topic) { return .failure(shape) }
+        guard cert.allowedTopics.contains(topic) else {
+            return .failure(APNsPushType.bundleID(ofTopic: topic) == cert.uid ? .topicDisallowed : .badTopic)
+        }
+        return .success(topic)
+    }
+}
+
+/// Token-authentication topic rules: the topic's bundle ID must be covered by a topic-specific key,
+/// and by the team's bundle IDs when those are configured; otherwise TopicDisallowed.
+public enum TokenTopicRules {
+    public static func authorize(topic: String, provider: AuthorizedProvider, teamTopics: Set<String>?) -> APNsReason? {
+        let bundle = APNsPushType.bundleID(ofTopic: topic)
+        if let keyTopics = provider.keyTopics, !keyTopics.contains(bundle) { return .topicDisallowed }
+        if let teamTopics, !teamTopics.contains(bundle) { return .topicDisallowed }
+        return nil
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPServer
+import PushModel
+
+/// How a request authenticated.
+public enum APNsAuthKind: Sendable, Equatable {
+    case none
+    case token(teamID: String, keyID: String)
+    case certificate(uid: String)
+
+    var json: JSONValue {
+        switch self {
+        case .none: return ["kind": "none"]
+        case .token(let team, let kid): return ["kind": "token", "teamID": .string(team), "keyID": .string(kid)]
+        case .certificate(let uid): return ["kind": "certificate", "uid": .string(uid)]
+        }
+    }
+}
+
+/// One request the gateway answered.
+public struct APNsLogEntry: Sendable, Equatable {
+    /// 1, 2, 3 … in arrival order (never reused, even after the ring buffer wraps).
+    public var sequence: UInt64
+    public var endpoint: APNsEnvironment
+    public var connectionID: UInt64
+    public var method: String
+    public var path: String
+    public var headers: [HTTPField]
+    public var payload: [UInt8]
+    public var token: DeviceToken?
+    public var topic: String?
+    public var pushType: APNsPushType?
+    public var status: Int
+    public var reason: String?
+    public var apnsID: String
+    public var apnsUniqueID: String?
+    public var auth: APNsAuthKind
+    public var receivedAt: Date
+    /// `receivedAt` plus any injected delay.
+    public var answeredAt: Date
+    /// A fault changed the answer (forced status, GOAWAY, drop or delay).
+    public var faultApplied: Bool
+
+    /// The entry as one JSON object (the JSON-lines format).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "sequence": .number(Double(sequence)), "endpoint": .string(endpoint.rawValue),
+            "connection": .number(Double(connectionID)), "method": .string(method), "path": .string(path),
+            "headers": .array(headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
+            "payload": .string(String(decoding: payload, as: UTF8.self)), "status": .number(Double(status)),
+            "apnsID": .string(apnsID), "auth": auth.json,
+            "receivedAt": .number(receivedAt.timeIntervalSince1970 * 1000),
+            "answeredAt": .number(answeredAt.timeIntervalSince1970 * 1000), "fault": .bool(faultApplied),
+        ]
+        if let token { o["token"] = .string(token.hex) }
+        if let topic { o["topic"] = .string(topic) }
+        if let pushType { o["pushType"] = .string(pushType.rawValue) }
+        if let reason { o["reason"] = .string(reason) }
+        if let apnsUniqueID { o["apnsUniqueID"] = .string(apnsUniqueID) }
+        return .object(o)
+    }
+}
+
+/// A filter for `APNsGateway.log(matching:)`; `nil` fields match everything.
+public struct APNsLogQuery: Sendable, Equatable {
+    public var token: DeviceToken?
+    public var topic: String?
+    public var apnsID: String?
+    public var apnsUniqueID: String?
+    public var endpoint: APNsEnvironment?
+    public var status: Int?
+
+    public init(
+        token: DeviceToken? = nil, topic: String? = nil, apnsID: String? = nil, apnsUniqueID: String? = nil,
+        endpoint: APNsEnvironment? = nil, status: Int? = nil
+    ) {
+        self.token = token
+        self.topic = topic
+        self.apnsID = apnsID
+        self.apnsUniqueID = apnsUniqueID
+        self.endpoint = endpoint
+        self.status = status
+    }
+
+    public func matches(_ e: APNsLogEntry) -> Bool {
+        (token == nil || e.token == token) && (topic == nil || e.topic == topic)
+            && (apnsID == nil || e.apnsID == apnsID) && (apnsUniqueID == nil || e.apnsUniqueID == apnsUniqueID)
+            && (endpoint == nil || e.endpoint == endpoint) && (status == nil || e.status == status)
+    }
+}
+
+/// A bounded ring buffer of log entries (oldest dropped first). Pure value.
+public struct APNsDeliveryLog: Sendable {
+    public let capacity: Int
+    private var buffer: [APNsLogEntry] = []
+    private var head = 0
+    public private(set) var nextSequence: UInt64 = 1
+    /// Entries dropped because the buffer was full.
+    public private(set) var evicted: UInt64 = 0
+
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// Assigns the next sequence number and appends.
+    @discardableResult
+    public mutating func append(_ entry: APNsLogEntry) -> APNsLogEntry {
+        var e = entry
+        e.sequence = nextSequence
+        nextSequence += 1
+        if buffer.count < capacity {
+            buffer.append(e)
+        } else {
+            buffer[head] = e
+            head = (head + 1) % capacity
+            evicted += 1
+        }
+        return e
+    }
+
+    /// All kept entries, oldest first.
+    public var entries: [APNsLogEntry] { Array(buffer[head...] + buffer[..<head]) }
+
+    public func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
+
+    public mutating func removeAll() {
+        buffer = []
+        head = 0
+    }
+}
+
+/// Appends log entries as JSON lines to a file. One writer; calls are serialized by the gateway.
+final class JSONLinesAppender: Sendable {
+    private let handle: FileHandle
+
+    init(path: String) throws(APNsConfigurationError) {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw .cannotOpenLogFile(path: path, detail: "cannot create the file")
+            }
+        }
+        guard let h = FileHandle(forWritingAtPath: path) else {
+            throw .cannotOpenLogFile(path: path, detail: "cannot open it for writing")
+        }
+        h.seekToEndOfFile()
+        handle = h
+    }
+
+    func append(_ entry: APNsLogEntry) {
+        var line = entry.json.serializedBytes()
+        line.append(0x0A)
+        try? handle.write(contentsOf: line)
+    }
+
+    deinit { try? handle.close() }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PushModel
+
+/// Something the gateway does instead of (or on top of) answering normally.
+public enum APNsFaultAction: Sendable, Equatable {
+    /// Answer `seconds` later (evaluated normally; the loop is never blocked).
+    case delay(seconds: TimeInterval)
+    /// Answer with this status and reason instead of evaluating (e.g. 503 Shutdown, 500, 429).
+    case respond(status: Int, reason: String)
+    /// Evaluate normally; the response to the `afterRequests`-th matching request carries
+    /// GOAWAY with `{"reason":…}` debug data, then the connection closes.
+    case goAway(reason: String, afterRequests: Int)
+    /// Close the connection without answering and without GOAWAY.
+    case dropConnection
+
+    /// `.respond` with an Apple reason and its status.
+    public static func reject(_ reason: APNsReason) -> APNsFaultAction {
+        .respond(status: reason.status, reason: reason.rawValue)
+    }
+}
+
+/// Which requests a fault applies to.
+public struct APNsFaultScope: Sendable, Equatable {
+    /// `nil`: both endpoints.
+    public var endpoint: APNsEnvironment?
+    /// `nil`: every device token.
+    public var token: DeviceToken?
+    public init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil) {
+        self.endpoint = endpoint
+        self.token = token
+    }
+}
+
+/// A fault with a scope and a count ("next N requests"); `remaining == nil` lasts until cleared.
+public struct APNsFault: Sendable, Equatable {
+    public var id: Int = 0
+    public var scope: APNsFaultScope
+    public var action: APNsFaultAction
+    public var remaining: Int?
+    /// Matching requests seen so far (drives `.goAway(afterRequests:)`).
+    public var seen: Int = 0
+
+    public init(_ action: APNsFaultAction, scope: APNsFaultScope = APNsFaultScope(), count: Int? = nil) {
+        self.action = action
+        self.scope = scope
+        self.remaining = count
+    }
+}
+
+/// The faults that apply to one request, after counts were consumed.
+public struct APNsFaultEffect: Sendable, Equatable {
+    public var delay: TimeInterval = 0
+    public var forced: (status: Int, reason: String)?
+    public var goAwayReason: String?
+    public var drop = false
+
+    public static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
+        a.delay == b.delay && a.forced?.status == b.forced?.status && a.forced?.reason == b.forced?.reason
+            && a.goAwayReason == b.goAwayReason && a.drop == b.drop
+    }
+}
+
+/// The active faults. Pure value; per-token faults are listed before endpoint-wide ones when matching.
+public struct APNsFaultTable: Sendable, Equatable {
+    public private(set) var faults: [APNsFault] = []
+    private var nextID = 1
+
+    public init(_ faults: [APNsFault] = []) {
+        for f in faults { add(f) }
+    }
+
+    /// Adds a fault and returns its id (for `remove`).
+    @discardableResult
+    public mutating func add(_ fault: APNsFault) -> Int {
+        var f = fault
+        f.id = nextID
+        nextID += 1
+        faults.append(f)
+        return f.id
+    }
+
+    public mutating func remove(id: Int) { faults.removeAll { $0.id == id } }
+    public mutating func removeAll() { faults.removeAll() }
+
+    /// Combines every matching fault into one effect and consumes their counts. A forced answer or
+    /// drop from a token-scoped fault wins over an endpoint-wide one; delays add up.
+    public mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
+        var effect = APNsFaultEffect()
+        let order = faults.indices.sorted { (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0) }
+        for i in order {
+            let f = faults[i]
+            if let e = f.scope.endpoint, e != endpoint { continue }
+            if let t = f.scope.token, t != token { continue }
+            if let r = f.remaining, r <= 0 { continue }
+            var consumed = true
+            switch f.action {
+            case .delay(let s): effect.delay += s
+            case .respond(let status, let reason):
+                if effect.forced == nil && !effect.drop { effect.forced = (status, reason) } else { consumed = false }
+            case .dropConnection:
+                if effect.forced == nil && !effect.drop { effect.drop = true } else { consumed = false }
+            case .goAway(let reason, let after):
+                faults[i].seen += 1
+                if faults[i].seen >= max(1, after) {
+                    effect.goAwayReason = reason
+                    faults[i].seen = 0
+                } else {
+                    consumed = false
+                }
+            }
+            if consumed, let r = faults[i].remaining { faults[i].remaining = r - 1 }
+        }
+        faults.removeAll { ($0.remaining ?? 1) <= 0 }
+        return effect
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPServer
+import PushCrypto
+import PushModel
+
+/// What one connection has learnt from provider tokens so far (kept in `ConnectionContext` storage).
+public struct ProviderTokenConnectionState: Sendable, Equatable {
+    /// Team bound by the first valid token.
+    public var teamID: String?
+    /// Key bound by the first valid token.
+    public var boundKeyID: String?
+    /// The token string currently in use and the key that signed it.
+    public var currentToken: String?
+    public var currentKeyID: String?
+    /// When the connection last switched to a new token (the first valid token counts).
+    public var lastSwitch: Date?
+    /// How many valid token switches the connection made (1 after the first valid token).
+    public var switches: Int = 0
+
+    public init() {}
+}
+
+/// `ConnectionContext` storage key for the provider-token binding.
+public enum ProviderTokenBindingKey: ConnectionStorageKey {
+    public static var defaultValue: ProviderTokenConnectionState { ProviderTokenConnectionState() }
+}
+
+/// A request's provider identity after the token rules passed.
+public struct AuthorizedProvider: Sendable, Equatable {
+    public var teamID: String
+    public var keyID: String
+    /// `nil`: team-scoped key; otherwise the bundle IDs a topic-specific key covers.
+    public var keyTopics: Set<String>?
+    /// True when this request carried the connection's first valid token (lift the one-stream limit).
+    public var isFirstValidToken: Bool
+}
+
+/// The JWT rules of APNs token authentication, free of I/O. Order:
+/// MissingProviderToken (absent/blank/not `bearer`) → InvalidProviderToken (structure, `alg` ≠ ES256,
+/// unknown `kid`, bad signature, `iss` ≠ key's team, `iat` more than 1 h in the future)
+/// → BadEnvironmentKeyIdInToken → ExpiredProviderToken (`iat` more than 3600 s old)
+/// → UnrelatedKeyIdInToken (another, unrelated key than the connection's first)
+/// → TooManyProviderTokenUpdates (new token < 20 min after the previous switch).
+public struct ProviderTokenRules: Sendable {
+    public static let maxTokenAge: TimeInterval = 3600
+    public static let minTokenUpdateInterval: TimeInterval = 20 * 60
+
+    public var keys: [String: APNsProviderKey]
+
+    public init(keys: [APNsProviderKey]) {
+        self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The bearer token in an `authorization` value, or `nil` when missing, blank or not `bearer`.
+    public static func bearerToken(_ authorization: String?) -> String? {
+        guard let a = authorization?.trimmingCharacters(in: .whitespaces), a.count > 7 else { return nil }
+        guard a.prefix(7).lowercased() == "bearer " else { return nil }
+        let t = a.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return t.isEmpty ? nil : t
+    }
+
+    /// Applies the rules and, on success, updates the connection `state`.
+    public func authenticate(
+        authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
+    ) -> Result<AuthorizedProvider, APNsReason> {
+        guard let token = Self.bearerToken(authorization) else { return .failure(.missingProviderToken) }
+        let sameAsCurrent = token == state.currentToken
+        let key: APNsProviderKey
+        let iat: Int64
+        if sameAsCurrent, let kid = state.currentKeyID, let k = keys[kid], let d = DecodedProviderToken.decode(token) {
+            // Already verified on this connection: skip the signature, keep the time rules.
+            key = k
+            iat = d.issuedAt
+        } else {
+            guard let d = DecodedProviderToken.decode(token), d.algorithm == "ES256", let k = keys[d.keyID],
+                k.publicKey.isValidSignature(raw: d.signature, for: d.signingInput),
+                d.issuer == k.teamID
+            else { return .failure(.invalidProviderToken) }
+            key = k
+            iat = d.issuedAt
+        }
+        let nowSeconds = now.timeIntervalSince1970
+        if Double(iat) > nowSeconds + Self.maxTokenAge { return .failure(.invalidProviderToken) }
+        if let env = key.environment, env != endpoint { return .failure(.badEnvironmentKeyIdInToken) }
+        if nowSeconds - Double(iat) > Self.maxTokenAge { return .failure(.expiredProviderToken) }
+
+        if let boundKey = state.boundKeyID, boundKey != key.keyID, !related(boundKey, key) {
+            return .failure(.unrelatedKeyIdInToken)
+        }
+        var first = false
+        if !sameAsCurrent {
+            if let last = state.lastSwitch, now.timeIntervalSince(last) < Self.minTokenUpdateInterval {
+                return .failure(.tooManyProviderTokenUpdates)
+            }
+            if state.boundKeyID == nil {
+                state.boundKeyID = key.keyID
+                state.teamID = key.teamID
+                first = true
+            }
+            state.currentToken = token
+            state.currentKeyID = key.keyID
+            state.lastSwitch = now
+            state.switches += 1
+        }
+        return .success(
+            AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))
+    }
+
+    /// Two keys may share a connection when they are both team-scoped keys of one team
+    /// (Apple allows two per environment, for rotation) or declared related topic-specific keys.
+    func related(_ boundKeyID: String, _ key: APNsProviderKey) -> Bool {
+        guard let bound = keys[boundKeyID], bound.teamID == key.teamID else { return false }
+        if bound.isTeamScoped && key.isTeamScoped { return true }
+        return bound.relatedKeyID == key.keyID || key.relatedKeyID == bound.keyID
+    }
+}

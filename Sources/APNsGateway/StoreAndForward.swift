@@ -1,0 +1,153 @@
+import Foundation
+import PushModel
+import Synchronization
+
+/// A push APNs accepted, as it travels on to the device.
+public struct DeliveredPush: Sendable, Equatable {
+    public var environment: APNsEnvironment
+    public var token: DeviceToken
+    public var topic: String
+    public var pushType: APNsPushType
+    public var priority: APNsPriority
+    public var apnsID: String
+    /// Set on sandbox only, as with real APNs.
+    public var apnsUniqueID: String?
+    public var collapseID: String?
+    /// `apns-expiration`: `nil` absent, `0` (epoch) one attempt only.
+    public var expiration: Date?
+    public var payload: [UInt8]
+    public var json: JSONValue
+    public var receivedAt: Date
+
+    public init(
+        environment: APNsEnvironment, token: DeviceToken, topic: String, pushType: APNsPushType,
+        priority: APNsPriority, apnsID: String, apnsUniqueID: String?, collapseID: String?, expiration: Date?,
+        payload: [UInt8], json: JSONValue, receivedAt: Date
+    ) {
+        self.environment = environment
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.apnsID = apnsID
+        self.apnsUniqueID = apnsUniqueID
+        self.collapseID = collapseID
+        self.expiration = expiration
+        self.payload = payload
+        self.json = json
+        self.receivedAt = receivedAt
+    }
+}
+
+/// Receives pushes the gateway hands over (the simulated iPhone implements this). Called outside
+/// the gateway's locks, on the thread that accepted the push or brought the device online.
+public protocol PushDeliveryConsumer: Sendable {
+    func deliver(_ push: DeliveredPush)
+}
+
+/// What happened to an accepted push.
+public enum DeliveryDisposition: String, Sendable, Equatable {
+    /// Handed to the consumers.
+    case delivered
+    /// Device offline: kept until it comes online or `apns-expiration` passes.
+    case stored
+    /// Device offline and `apns-expiration: 0`: one attempt only, so dropped.
+    case droppedNoStorage
+    /// Stored, but the expiration passed before the device came online.
+    case droppedExpired
+    /// Stored, then replaced by a newer push for the same token and topic (APNs keeps only the latest).
+    case superseded
+}
+
+/// One entry of the store-and-forward history.
+public struct DeliveryEvent: Sendable, Equatable {
+    public var push: DeliveredPush
+    public var disposition: DeliveryDisposition
+    public var at: Date
+}
+
+/// Online/offline devices and the pushes stored for offline ones. Pure value; the gateway holds it in a Mutex.
+public struct StoreAndForward: Sendable {
+    /// How long a push without `apns-expiration` is stored (Apple: "up to 30 days").
+    public static let defaultRetention: TimeInterval = 30 * 24 * 3600
+
+    struct Key: Hashable {
+        var token: DeviceToken
+        var topic: String
+    }
+
+    public var onlineByDefault: Bool
+    public var historyCapacity: Int
+    var online: [DeviceToken: Bool] = [:]
+    var stored: [Key: DeliveredPush] = [:]
+    public private(set) var history: [DeliveryEvent] = []
+
+    public init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
+        self.onlineByDefault = onlineByDefault
+        self.historyCapacity = historyCapacity
+    }
+
+    public func isOnline(_ token: DeviceToken) -> Bool { online[token] ?? onlineByDefault }
+
+    /// The pushes currently stored for `token`, oldest first.
+    public func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
+        stored.filter { $0.key.token == token }.map(\.value).sorted { $0.receivedAt < $1.receivedAt }
+    }
+
+    /// Handles an accepted push; returns it when it must be handed to the consumers now.
+    public mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
+        if isOnline(push.token) {
+            record(push, .delivered, now)
+            return [push]
+        }
+        if push.expiration == Date(timeIntervalSince1970: 0) {
+            record(push, .droppedNoStorage, now)
+            return []
+        }
+        let key = Key(token: push.token, topic: push.topic)
+        if let old = stored[key] { record(old, .superseded, now) }
+        stored[key] = push
+        record(push, .stored, now)
+        return []
+    }
+
+    /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.
+    public mutating func setOnline(_ token: DeviceToken, _ isOnline: Bool, now: Date) -> [DeliveredPush] {
+        online[token] = isOnline
+        guard isOnline else { return [] }
+        var out: [DeliveredPush] = []
+        for push in storedPushes(for: token) {
+            stored[Key(token: token, topic: push.topic)] = nil
+            let deadline = push.expiration ?? push.receivedAt.addingTimeInterval(Self.defaultRetention)
+            if deadline < now {
+                record(push, .droppedExpired, now)
+            } else {
+                record(push, .delivered, now)
+                out.append(push)
+            }
+        }
+        return out
+    }
+
+    /// Drops every stored push and the history; devices return to the default online state.
+    public mutating func reset() {
+        online = [:]
+        stored = [:]
+        history = []
+    }
+
+    mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
+        history.append(DeliveryEvent(push: push, disposition: d, at: at))
+        if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
+    }
+}
+
+/// A consumer that keeps every push it receives (for tests and the runner).
+public final class RecordingConsumer: PushDeliveryConsumer {
+    private let received = Mutex<[DeliveredPush]>([])
+    public init() {}
+    public func deliver(_ push: DeliveredPush) { received.withLock { $0.append(push) } }
+    /// Everything received so far, in order.
+    public var pushes: [DeliveredPush] { received.withLock { $0 } }
+    public func removeAll() { received.withLock { $0.removeAll() } }
+}
