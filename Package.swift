@@ -24,7 +24,7 @@ let package = Package(
         // MARK: crypto and transports
         .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser"]),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto", "PushModel"]),
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "DeviceSimulatorTests", dependencies: ["DeviceSimulator", "Provisioning"]),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel"]),
         .testTarget(
             name: "APNsGatewayTests",
             dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient"],
