@@ -1,0 +1,156 @@
+import CYAML
+
+/// One libyaml parse event, copied out of C memory.
+enum ParseEvent {
+    case streamStart
+    case streamEnd
+    case documentStart(SourcePosition)
+    case documentEnd
+    case scalar(YAMLScalar, anchor: String?, tag: String?, start: SourcePosition, end: SourcePosition)
+    case sequenceStart(anchor: String?, tag: String?, start: SourcePosition)
+    case sequenceEnd(end: SourcePosition)
+    case mappingStart(anchor: String?, tag: String?, start: SourcePosition)
+    case mappingEnd(end: SourcePosition)
+    case alias(String, start: SourcePosition, end: SourcePosition)
+}
+
+/// Owns one `yaml_parser_t` and the input bytes it reads (libyaml keeps pointers
+/// to both, so both live at stable heap addresses until `deinit`).
+///
+/// Not thread-safe and not `Sendable`: created, used and dropped within one load call.
+final class LibYAMLParser {
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private let input: UnsafeMutableBufferPointer<UInt8>
+    private let source: SourceText
+
+    init(bytes: [UInt8], source: SourceText) {
+        self.source = source
+        parser = .allocate(capacity: 1)
+        parser.initialize(to: yaml_parser_t())
+        input = .allocate(capacity: max(1, bytes.count))
+        _ = input.initialize(from: bytes)
+        // yaml_parser_initialize only fails on malloc failure.
+        _ = yaml_parser_initialize(parser)
+        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+    }
+
+    deinit {
+        yaml_parser_delete(parser)
+        parser.deallocate()
+        input.deallocate()
+    }
+
+    /// The next event, or a `.syntax` error translated from libyaml's problem/context marks.
+    func next() throws(SourceError) -> ParseEvent {
+        var event = yaml_event_t()
+        guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+        defer { yaml_event_delete(&event) }
+        let start = Self.position(event.start_mark)
+        let end = Self.position(event.end_mark)
+        switch event.type {
+        case YAML_STREAM_START_EVENT: return .streamStart
+        case YAML_STREAM_END_EVENT: return .streamEnd
+        case YAML_DOCUMENT_START_EVENT: return .documentStart(start)
+        case YAML_DOCUMENT_END_EVENT: return .documentEnd
+        case YAML_ALIAS_EVENT:
+            return .alias(Self.string(event.data.alias.anchor) ?? "", start: start, end: end)
+        case YAML_SCALAR_EVENT:
+            let s = event.data.scalar
+            let value = s.value.map {
+                String(decoding: UnsafeBufferPointer(start: $0, count: s.length), as: UTF8.self)
+            } ?? ""
+            return .scalar(
+                YAMLScalar(value, style: Self.style(s.style)), anchor: Self.string(s.anchor),
+                tag: Self.string(s.tag), start: start, end: end)
+        case YAML_SEQUENCE_START_EVENT:
+            let s = event.data.sequence_start
+            return .sequenceStart(anchor: Self.string(s.anchor), tag: Self.string(s.tag), start: start)
+        case YAML_SEQUENCE_END_EVENT: return .sequenceEnd(end: end)
+        case YAML_MAPPING_START_EVENT:
+            let m = event.data.mapping_start
+            return .mappingStart(anchor: Self.string(m.anchor), tag: Self.string(m.tag), start: start)
+        case YAML_MAPPING_END_EVENT: return .mappingEnd(end: end)
+        default:
+            throw SourceError(.syntax, "syntax error: unexpected libyaml event", at: range(start, end))
+        }
+    }
+
+    func range(_ start: SourcePosition, _ end: SourcePosition) -> SourceRange {
+        SourceRange(file: source.file, start: start, end: end, source: source)
+    }
+
+    // MARK: - Conversions
+
+    private static func position(_ mark: yaml_mark_t) -> SourcePosition {
+        SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+
+    private static func style(_ style: yaml_scalar_style_t) -> YAMLScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: return .literal
+        case YAML_FOLDED_SCALAR_STYLE: return .folded
+        default: return .plain
+        }
+    }
+
+    // MARK: - Errors
+
+    private func syntaxError() -> SourceError {
+        let p = parser.pointee
+        let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
+        if p.error == YAML_READER_ERROR {
+            let at = positionOfByte(p.problem_offset)
+            return SourceError(
+                .syntax, "syntax error: \(problem)", at: range(at, at),
+                suggestion: "save the file as UTF-8 (without control characters)")
+        }
+        var at = Self.position(p.problem_mark)
+        let context = p.context.map { String(cString: $0) }
+        let contextAt = Self.position(p.context_mark)
+        var suggestion: String?
+        let offending = source.line(at.line).flatMap { line -> Unicode.Scalar? in
+            let scalars = Array(line.unicodeScalars)
+            return at.column - 1 < scalars.count ? scalars[at.column - 1] : nil
+        }
+        if problem.hasPrefix("found unexpected end of stream"), context != nil, contextAt < at {
+            // An unclosed quote or bracket: the useful spot is where it opened.
+            at = contextAt
+            suggestion = "close what starts here before the end of the file"
+        } else if offending == "\t" || problem.contains("tab") {
+            suggestion = "indent with spaces: YAML does not allow tabs for indentation"
+        } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context" {
+            suggestion = "check this line's indentation against the keys above it"
+        }
+        var expected: String?
+        if let context {
+            expected = contextAt == at ? context : "\(context) (started at \(contextAt))"
+        }
+        return SourceError(
+            .syntax, "syntax error: \(problem)", at: range(at, at), expected: expected, suggestion: suggestion)
+    }
+
+    /// Converts a byte offset (libyaml reader errors) to line:column in Unicode scalars.
+    private func positionOfByte(_ offset: Int) -> SourcePosition {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, input.count)
+        while index < end {
+            let byte = input[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Loads YAML (and JSON, which goes through the same parser) into position-carrying
+/// `YAMLNode` trees.
+///
+/// Every failure is a `SourceError` pointing into the file; loading stops at the first one.
+public enum YAMLLoader {
+    /// Loads a file that must contain exactly one document (an empty file gives a null scalar).
+    /// - Parameter path: used as-is in error messages, so pass it relative to the working directory.
+    public static func load(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+        try single(read(path), file: path, limits: limits)
+    }
+
+    /// Loads every `---`-separated document of a file (none for an empty file).
+    public static func loadAll(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
+        let bytes = try read(path)
+        return try parse(bytes, source: SourceText(file: path, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
+    }
+
+    /// Loads text that must contain exactly one document (empty text gives a null scalar).
+    /// A second document is a `.multipleDocuments` error at its `---`.
+    /// - Parameter file: the name shown in errors.
+    public static func load(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+        try single(Array(string.utf8), file: file, limits: limits)
+    }
+
+    private static func single(_ bytes: [UInt8], file: String, limits: YAMLLimits) throws(SourceError) -> YAMLNode {
+        let source = SourceText(file: file, bytes: bytes)
+        let documents = try parse(bytes, source: source, limits: limits, stopAfter: 2)
+        if documents.count > 1 {
+            throw SourceError(
+                .multipleDocuments, "more than one document", at: documents[1].start,
+                expected: "expected a single document",
+                suggestion: "remove the '---' separator, or split the file")
+        }
+        return documents.first?.node
+            ?? YAMLNode(.scalar(YAMLScalar("")), range: SourceRange(
+                file: file, start: .init(line: 1, column: 1), end: .init(line: 1, column: 1), source: source))
+    }
+
+    /// Loads every `---`-separated document of `string` (none for empty text).
+    public static func loadAll(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
+        let bytes = Array(string.utf8)
+        return try parse(bytes, source: SourceText(file: file, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
+    }
+
+    /// The directory that relative `include:` paths in `file` are resolved against.
+    public static func baseDirectory(of file: String) -> String {
+        let directory = (file as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
+    /// Resolves an `include:` path written in `file`: absolute paths stay, relative
+    /// ones are taken from the including file's directory (not the working directory).
+    public static func resolve(include path: String, from file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let joined = (baseDirectory(of: file) as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    // MARK: - Internals
+
+    private struct Document {
+        var node: YAMLNode
+        var start: SourceRange
+    }
+
+    /// Reads raw bytes: invalid UTF-8 is left for libyaml to report with its position.
+    private static func read(_ path: String) throws(SourceError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            let message = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a file" : "cannot read file"
+            let help = !exists
+                ? "check the path (relative paths start at \(FileManager.default.currentDirectoryPath))"
+                : isDirectory.boolValue ? "name a .yaml file inside it" : "check the file's permissions"
+            throw SourceError(.io, message, at: .wholeFile(path), suggestion: help)
+        }
+        return [UInt8](data)
+    }
+
+    private static func parse(
+        _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int
+    ) throws(SourceError) -> [Document] {
+        let parser = LibYAMLParser(bytes: JSONCompatibility.prepare(bytes), source: source)
+        var documents: [Document] = []
+        while true {
+            switch try parser.next() {
+            case .streamEnd:
+                return documents
+            case .documentStart(let start):
+                let node = try DocumentBuilder.buildDocument(from: parser, limits: limits)
+                let startRange = parser.range(start, SourcePosition(line: start.line, column: start.column + 3))
+                let fallback = YAMLNode(.scalar(YAMLScalar("")), range: parser.range(start, start))
+                documents.append(Document(node: node ?? fallback, start: startRange))
+                if documents.count >= stopAfter { return documents }
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// A mapping node checked against a schema's key list, with typed accessors that
+/// turn every mistake into a `SourceError` at the right spot:
+///
+/// ```swift
+/// let m = try node.mapping(allowedKeys: ["team_id", "port", "faults"])
+/// let team = try m.required("team_id", as: String.self)
+/// let port = try m.optional("port", as: Int.self) ?? 2197
+/// let faults = try m.optionalMapping("faults", allowedKeys: ["drop", "delay"])
+/// ```
+///
+/// An explicit `null` value (`port:` or `port: ~`) counts as absent for `optional…`.
+public struct YAMLMapping: Sendable {
+    /// The mapping node itself.
+    public let node: YAMLNode
+    /// Its pairs, in order.
+    public let pairs: [YAMLPair]
+
+    /// Wraps a mapping node without checking keys.
+    public init(_ node: YAMLNode) throws(SourceError) {
+        guard let pairs = node.pairs else { throw node.typeMismatch(expected: "a mapping") }
+        self.node = node
+        self.pairs = pairs
+    }
+
+    /// Where the mapping is (missing-key errors point here).
+    public var range: SourceRange { node.range }
+    /// The keys, in order.
+    public var keys: [String] { pairs.map(\.keyString) }
+
+    /// True when `key` is present (even with a null value).
+    public func contains(_ key: String) -> Bool { pairs.contains { $0.keyString == key } }
+
+    /// The value node for `key`, if present.
+    public subscript(key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.value }
+
+    /// The key node for `key` (for errors about the key itself).
+    public func keyNode(_ key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.key }
+
+    /// Throws `.unknownKey` at the first key not in `allowed`, listing them, with a did-you-mean.
+    public func checkKeys(allowed: [String]) throws(SourceError) {
+        for pair in pairs where !allowed.contains(pair.keyString) {
+            throw SourceError(
+                .unknownKey, "unknown key '\(pair.keyString)'", at: pair.key.range,
+                expected: "expected one of: \(allowed.joined(separator: ", "))",
+                suggestion: Spelling.closest(to: pair.keyString, in: allowed.filter { !contains($0) })
+                    .map { "did you mean '\($0)'?" })
+        }
+    }
+
+    // MARK: - Typed values
+
+    /// The value of a required key; `.missingKey` at the mapping if absent or null.
+    public func required<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T {
+        guard let value = self[key], !value.isNull || T.self == YAMLNode.self else { throw missing(key) }
+        return try decode(key, value, as: T.self)
+    }
+
+    /// The value of an optional key, or nil when absent or null.
+    public func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T? {
+        guard let value = self[key], !value.isNull else { return nil }
+        return try decode(key, value, as: T.self)
+    }
+
+    /// The value of an optional key, or `defaultValue` when absent or null.
+    public func optional<T: YAMLDecodable>(
+        _ key: String, as type: T.Type = T.self, default defaultValue: T
+    ) throws(SourceError) -> T {
+        try optional(key, as: T.self) ?? defaultValue
+    }
+
+    /// A required string restricted to `allowed` (did-you-mean on a near miss).
+    public func required(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String {
+        guard let value = self[key], !value.isNull else { throw missing(key, allowed: allowed) }
+        do { return try value.oneOf(allowed) } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    /// An optional string restricted to `allowed`.
+    public func optional(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String? {
+        guard let value = self[key], !value.isNull else { return nil }
+        do { return try value.oneOf(allowed) } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    // MARK: - Nested collections
+
+    /// A required nested mapping, checked against `allowedKeys` when given.
+    public func requiredMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
+        guard let value = self[key] else { throw missing(key) }
+        do { return try value.mapping(allowedKeys: allowedKeys) } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    /// An optional nested mapping (nil when absent or null), checked against `allowedKeys` when given.
+    public func optionalMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping? {
+        guard let value = self[key], !value.isNull else { return nil }
+        do { return try value.mapping(allowedKeys: allowedKeys) } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    /// The items of a required sequence.
+    public func requiredSequence(_ key: String) throws(SourceError) -> [YAMLNode] {
+        guard let value = self[key] else { throw missing(key) }
+        do { return try value.sequence() } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    /// The items of an optional sequence (nil when absent or null).
+    public func optionalSequence(_ key: String) throws(SourceError) -> [YAMLNode]? {
+        guard let value = self[key], !value.isNull else { return nil }
+        do { return try value.sequence() } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    /// Which one of `keys` is present, for "a step is one of send / expect / run".
+    /// Throws `.missingKey` when none is, `.invalidValue` at the second when two are.
+    public func exactlyOne(of keys: [String]) throws(SourceError) -> String {
+        let present = pairs.filter { keys.contains($0.keyString) }
+        guard let first = present.first else {
+            throw SourceError(
+                .missingKey, "missing one of: \(keys.joined(separator: ", "))", at: range,
+                expected: "expected exactly one of: \(keys.joined(separator: ", "))")
+        }
+        if present.count > 1 {
+            throw SourceError(
+                .invalidValue, "'\(first.keyString)' and '\(present[1].keyString)' cannot be combined",
+                at: present[1].key.range, expected: "expected exactly one of: \(keys.joined(separator: ", "))",
+                suggestion: "split them into separate entries")
+        }
+        return first.keyString
+    }
+
+    // MARK: - Errors
+
+    private func decode<T: YAMLDecodable>(_ key: String, _ value: YAMLNode, as: T.Type) throws(SourceError) -> T {
+        do { return try T.decode(from: value) } catch { throw contextualize(error, key: key, value: value) }
+    }
+
+    private func missing(_ key: String, allowed: [String]? = nil) -> SourceError {
+        var expected = "expected key '\(key)' in this mapping"
+        if let allowed { expected += " (one of: \(allowed.joined(separator: ", ")))" }
+        let at = keyNode(key)?.range ?? range
+        return SourceError(
+            .missingKey, contains(key) ? "key '\(key)' has no value" : "missing required key '\(key)'", at: at,
+            expected: expected)
+    }
+
+    /// Names the key in errors that are about the value itself ("wrong type for 'port'").
+    private func contextualize(_ error: SourceError, key: String, value: YAMLNode) -> SourceError {
+        guard error.range == value.range, error.kind == .typeMismatch || error.kind == .invalidValue else { return error }
+        var error = error
+        switch error.message {
+        case "wrong type": error.message = "wrong type for '\(key)'"
+        case "invalid value": error.message = "invalid value for '\(key)'"
+        default:
+            if error.message.hasPrefix("invalid ") { error.message += " for '\(key)'" }
+        }
+        return error
+    }
+}
+
+extension YAMLNode {
+    /// This node as a mapping; when `allowedKeys` is given, any other key is an
+    /// `.unknownKey` error with a did-you-mean.
+    public func mapping(allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
+        let mapping = try YAMLMapping(self)
+        if let allowedKeys { try mapping.checkKeys(allowed: allowedKeys) }
+        return mapping
+    }
+}

@@ -1,1 +1,0 @@
-// YAMLSource: placeholder until the module's first real file lands.
