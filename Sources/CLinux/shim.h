@@ -61,4 +61,9 @@ static inline int pc_signalfd_for(const int *signals, int count) {
     if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0) return -1;
     return signalfd(-1, &mask, SFD_CLOEXEC);
 }
+static inline void pc_block_termination_signals(void) {
+    sigset_t mask; sigemptyset(&mask);
+    sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM); sigaddset(&mask, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &mask, NULL);
+}
 #endif

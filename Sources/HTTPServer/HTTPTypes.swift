@@ -113,12 +113,15 @@ public final class ConnectionContext: Sendable {
     public let localPort: Int
     public let security: TransportSecurity
     public let version: HTTPVersion
+    /// Mutual TLS: `true` when the client certificate in `security` chains to one of the listener's
+    /// `trustedCAPEMs`. Any certificate is accepted; the handler decides what an untrusted one means.
+    public let clientCertificateTrusted: Bool
 
     private let storage = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
     public init(
         id: UInt64, listenerName: String, remoteAddress: String, localPort: Int, security: TransportSecurity,
-        version: HTTPVersion
+        version: HTTPVersion, clientCertificateTrusted: Bool = false
     ) {
         self.id = id
         self.listenerName = listenerName
@@ -126,6 +129,7 @@ public final class ConnectionContext: Sendable {
         self.localPort = localPort
         self.security = security
         self.version = version
+        self.clientCertificateTrusted = clientCertificateTrusted
     }
 
     /// Reads and mutates the value stored under `key` atomically.

@@ -1,0 +1,246 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One accepted socket: optional TLS, protocol detection (ALPN, then the first bytes), one protocol engine,
+/// an output buffer with backpressure, and idle tracking. Owned by its loop's `LoopState`; loop thread only.
+final class Connection {
+    /// Stop reading (and stop pulling from the engine) while this many bytes wait for the socket.
+    static let highWater = 256 * 1024
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    let id: UInt64
+    let fd: Int32
+    let listener: ListenerRuntime
+    unowned let state: LoopState
+    let remoteAddress: String
+    private let tls: TLSSession?
+    private(set) var session: (any ProtocolSession)?
+    private(set) var context: ConnectionContext?
+    private var sniffed: [UInt8] = []
+    private var out: [UInt8] = []
+    private var outOffset = 0
+    private var interest: UInt32 = 0
+    private var closeWhenFlushed = false
+    private(set) var closed = false
+    private(set) var lastActivity = monotonicNow()
+
+    init(id: UInt64, fd: Int32, listener: ListenerRuntime, state: LoopState, remoteAddress: String) {
+        self.id = id
+        self.fd = fd
+        self.listener = listener
+        self.state = state
+        self.remoteAddress = remoteAddress
+        tls = listener.tls.flatMap { TLSSession(context: $0) }
+        interest = pc_EPOLLIN()
+        _ = pc_epoll_add(state.loop.epollFD, fd, interest, id)
+    }
+
+    private var pending: Int { out.count - outOffset }
+
+    /// Idle: nothing in flight and no traffic for the listener's idle timeout.
+    func isIdle(now: Int64) -> Bool {
+        (session?.inFlightRequests ?? 0) == 0 && now - lastActivity > listener.config.idleTimeout.nanoseconds
+    }
+
+    // MARK: events
+
+    func handle(events: UInt32) {
+        if events & (pc_EPOLLIN() | pc_EPOLLERR() | pc_EPOLLHUP()) != 0 { readAvailable() }
+        if !closed && events & pc_EPOLLOUT() != 0 { flush() }
+    }
+
+    private func readAvailable() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        for _ in 0..<8 where !closed && interest & pc_EPOLLIN() != 0 {
+            let result: IOResult<Int>
+            do {
+                result = try buffer.withUnsafeMutableBytes { raw throws(HTTPServerError) in
+                    try syscall("read") { read(fd, raw.baseAddress, raw.count) }
+                }
+            } catch {
+                return close()
+            }
+            guard case .done(let n) = result else { break }
+            if n == 0 { return close() }
+            lastActivity = monotonicNow()
+            buffer.withUnsafeBytes { received(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        if !closed { flush() }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        guard let tls else { return plaintext(bytes) }
+        tls.feed(bytes)
+        if !tls.handshakeComplete {
+            switch tls.handshake() {
+            case .inProgress:
+                tls.drainCiphertext(into: &out)
+                return
+            case .failed:
+                tls.drainCiphertext(into: &out)  // the alert, if any
+                closeWhenFlushed = true
+                return
+            case .done:
+                tls.drainCiphertext(into: &out)
+                switch tls.negotiatedALPN {
+                case "h2": startSession(.http2)
+                case "http/1.1": startSession(.http1_1)
+                default: break  // no ALPN: the first bytes decide
+                }
+            }
+        }
+        var plain: [UInt8] = []
+        let (closedByPeer, _) = tls.readPlaintext(into: &plain)
+        if !plain.isEmpty { plain.withUnsafeBytes { plaintext($0) } }
+        if closedByPeer { closeWhenFlushed = true }
+    }
+
+    private func plaintext(_ bytes: UnsafeRawBufferPointer) {
+        if closeWhenFlushed { return }
+        guard let session else {
+            sniffed.append(contentsOf: bytes)
+            let n = min(sniffed.count, Self.preface.count)
+            if sniffed[0..<n].elementsEqual(Self.preface[0..<n]) {
+                if n < Self.preface.count { return }
+                startSession(.http2)
+            } else {
+                startSession(.http1_1)
+            }
+            let buffered = sniffed
+            sniffed = []
+            return buffered.withUnsafeBytes { plaintext($0) }
+        }
+        if !session.receive(bytes) { closeWhenFlushed = true }
+    }
+
+    private func startSession(_ version: HTTPVersion) {
+        let security: TransportSecurity
+        var trusted = false
+        if let tls {
+            let peer = tls.peerCertificate
+            trusted = peer?.trusted ?? false
+            security = .tls(alpn: tls.negotiatedALPN, peerCertificateDER: peer?.der)
+        } else {
+            security = .cleartext
+        }
+        let context = ConnectionContext(
+            id: id, listenerName: listener.config.name, remoteAddress: remoteAddress, localPort: listener.port,
+            security: security, version: version, clientCertificateTrusted: trusted)
+        self.context = context
+        let handler = listener.config.handler
+        let initialStreams = handler.connectionOpened(context) ?? listener.config.maxConcurrentStreams
+        let limits = RequestLimits(
+            maxBodySize: listener.config.maxBodySize, maxHeaderListSize: listener.config.maxHeaderListSize)
+        let loop = state.loop
+        let id = self.id
+        let dispatch: (HTTPRequest) -> Void = { request in
+            let responder = HTTPResponder { response in
+                loop.execute { $0.connections[id]?.respond(stream: request.streamID, response) }
+            }
+            handler.handle(request, context: context, responder: responder)
+        }
+        switch version {
+        case .http2:
+            session = HTTP2Session(maxConcurrentStreams: initialStreams, limits: limits, onRequest: dispatch)
+        case .http1_1:
+            session = HTTP1Session(limits: limits, onRequest: dispatch)
+        }
+        state.stats.protocolSelected(version)
+    }
+
+    // MARK: responses and actions
+
+    func respond(stream: Int32?, _ response: HTTPResponse) {
+        guard let session, !closed, session.respond(stream: stream, response) else { return }
+        state.stats.requestServed()
+        lastActivity = monotonicNow()
+        var drop = false
+        for action in response.actions {
+            switch action {
+            case .goAway(let code, let debug): session.goAway(errorCode: code, debugData: debug)
+            case .setMaxConcurrentStreams(let n): session.setMaxConcurrentStreams(n)
+            case .drop: drop = true
+            }
+        }
+        if drop {
+            flush()  // best effort: whatever the socket takes right now
+            return close()
+        }
+        flush()
+    }
+
+    /// Graceful shutdown: HTTP/2 gets GOAWAY(NO_ERROR) and finishes in-flight streams; HTTP/1.1 closes after
+    /// the current response; a connection still handshaking or sniffing closes now.
+    func beginShutdown() {
+        guard let session else { return close() }
+        session.goAway(errorCode: 0, debugData: [])
+        flush()
+    }
+
+    /// Idle timeout: say goodbye on HTTP/2, then close without waiting.
+    func closeIdle() {
+        session?.goAway(errorCode: 0, debugData: Array("idle timeout".utf8))
+        flush()
+        close()
+    }
+
+    // MARK: output
+
+    func flush() {
+        guard !closed else { return }
+        while true {
+            if pending < Self.highWater, let session {
+                var plain: [UInt8] = []
+                session.produceOutput(into: &plain, limit: Self.highWater)
+                if !plain.isEmpty {
+                    if let tls {
+                        tls.write(plain)
+                        tls.drainCiphertext(into: &out)
+                    } else {
+                        out.append(contentsOf: plain)
+                    }
+                }
+            }
+            if pending == 0 { break }
+            let result: IOResult<Int>
+            do {
+                result = try out.withUnsafeBytes { raw throws(HTTPServerError) in
+                    try syscall("write") { send(fd, raw.baseAddress! + outOffset, raw.count - outOffset, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                return close()
+            }
+            guard case .done(let n) = result else { break }
+            outOffset += n
+            lastActivity = monotonicNow()
+            if outOffset == out.count {
+                out.removeAll(keepingCapacity: true)
+                outOffset = 0
+            }
+        }
+        if outOffset > 65536 {
+            out.removeFirst(outOffset)
+            outOffset = 0
+        }
+        let finished = closeWhenFlushed || (session?.isFinished ?? false)
+        if finished && pending == 0 { return close() }
+        var wanted: UInt32 = 0
+        if pending > 0 { wanted |= pc_EPOLLOUT() }
+        if pending < Self.highWater && !finished { wanted |= pc_EPOLLIN() }
+        if wanted != interest {
+            interest = wanted
+            _ = pc_epoll_mod(state.loop.epollFD, fd, wanted, id)
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = pc_epoll_del(state.loop.epollFD, fd)
+        Glibc.close(fd)
+        state.connectionClosed(self)
+        if let context { listener.config.handler.connectionClosed(context) }
+    }
+}
