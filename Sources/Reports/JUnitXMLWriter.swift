@@ -1,0 +1,177 @@
+import Foundation
+
+/// Renders a `TestReport` as JUnit XML (flat `testsuites > testsuite > testcase`).
+///
+/// The output validates against the windyroad strict Ant schema relaxed only where documented in
+/// `Tests/ReportsTests/Schema/junit-pushcheck.xsd`. Rendering is pure; `write(_:to:)` is the only I/O.
+///
+/// Choices:
+/// - Totals on `testsuites` and `testsuite` are computed from the cases at render time.
+/// - `time` is seconds with exactly three decimals, computed without locale or exponent.
+/// - `timestamp` is UTC `YYYY-MM-DDTHH:MM:SS` without a zone, as the strict schema demands.
+/// - `package=""` on every suite (the schema requires it; empty keeps Jenkins from prefixing the name)
+///   and `id` counts from 0.
+/// - Run-wide properties are written first in every suite's `<properties>`, then the suite's own,
+///   with exact duplicates dropped.
+/// - A case's earlier attempts follow its outcome element: `flakyFailure`/`flakyError` when it finally
+///   passed, `rerunFailure`/`rerunError` when it finally failed or errored (Surefire's convention).
+public enum JUnitXMLWriter {
+    /// The XML document for `report`.
+    public static func render(_ report: TestReport) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let totals = report.totals
+        out += "<testsuites" + attributes([
+            ("name", report.name.isEmpty ? "pushcheck" : report.name),
+            ("tests", String(totals.tests)),
+            ("failures", String(totals.failures)),
+            ("errors", String(totals.errors)),
+            ("skipped", String(totals.skipped)),
+            ("time", formatSeconds(totals.time)),
+        ])
+        if report.suites.isEmpty {
+            return out + "/>\n"
+        }
+        out += ">\n"
+        for (id, suite) in report.suites.enumerated() {
+            renderSuite(suite, id: id, runProperties: report.properties, into: &out)
+        }
+        return out + "</testsuites>\n"
+    }
+
+    /// Renders `report` and writes it atomically to `url` (temporary file in the same directory, then rename).
+    public static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
+        try AtomicFile.write(Data(render(report).utf8), to: url)
+    }
+
+    /// Seconds as `%.3f` in the POSIX locale, never in exponent notation; negative and non-finite become 0.
+    public static func formatSeconds(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds > 0 else { return "0.000" }
+        let millis = (seconds * 1000).rounded()
+        guard millis < 9.0e15 else { return "9000000000000.000" }
+        let whole = Int64(millis)
+        let fraction = String(whole % 1000)
+        return "\(whole / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` in UTC, without a zone designator.
+    public static func formatTimestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
+        return "\(paddedYear)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+            + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+
+    private static func renderSuite(
+        _ suite: TestSuiteReport, id: Int, runProperties: [ReportProperty], into out: inout String
+    ) {
+        let totals = suite.totals
+        var attrs: [(String, String)] = [
+            ("name", nonBlank(suite.name, or: "unnamed")),
+            ("package", ""),
+            ("id", String(id)),
+            ("tests", String(totals.tests)),
+            ("failures", String(totals.failures)),
+            ("errors", String(totals.errors)),
+            ("skipped", String(totals.skipped)),
+            ("time", formatSeconds(totals.time)),
+            ("timestamp", formatTimestamp(suite.timestamp)),
+            ("hostname", nonBlank(suite.hostname, or: "localhost")),
+        ]
+        if let file = suite.file { attrs.append(("file", file)) }
+        out += "  <testsuite" + attributes(attrs) + ">\n"
+
+        var seen = Set<ReportProperty>()
+        let properties = (runProperties + suite.properties).filter { seen.insert($0).inserted }
+        if properties.isEmpty {
+            out += "    <properties/>\n"
+        } else {
+            out += "    <properties>\n"
+            for property in properties {
+                out += "      <property" + attributes([("name", nonBlank(property.name, or: "unnamed")),
+                                                        ("value", property.value)]) + "/>\n"
+            }
+            out += "    </properties>\n"
+        }
+        for testCase in suite.cases {
+            renderCase(testCase, into: &out)
+        }
+        out += "    " + element("system-out", text: suite.systemOut)
+        out += "    " + element("system-err", text: suite.systemErr)
+        out += "  </testsuite>\n"
+    }
+
+    private static func renderCase(_ testCase: TestCaseReport, into out: inout String) {
+        var attrs: [(String, String)] = [
+            ("name", nonBlank(testCase.name, or: "unnamed")),
+            ("classname", nonBlank(testCase.classname, or: "unnamed")),
+            ("time", formatSeconds(testCase.time)),
+        ]
+        if let file = testCase.file { attrs.append(("file", file)) }
+        if let line = testCase.line, line > 0 { attrs.append(("line", String(line))) }
+
+        var body = ""
+        let passed: Bool
+        switch testCase.outcome {
+        case .passed:
+            passed = true
+        case let .failure(problem):
+            passed = false
+            body += "      " + problemElement("failure", problem)
+        case let .error(problem):
+            passed = false
+            body += "      " + problemElement("error", problem)
+        case let .skipped(message):
+            passed = false
+            body += "      <skipped" + attributes([("message", message)]) + "/>\n"
+        }
+        for attempt in testCase.retries {
+            body += retryElement(attempt, finallyPassed: passed)
+        }
+        if !testCase.systemOut.isEmpty { body += "      " + element("system-out", text: testCase.systemOut) }
+        if !testCase.systemErr.isEmpty { body += "      " + element("system-err", text: testCase.systemErr) }
+
+        out += "    <testcase" + attributes(attrs)
+        out += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+    }
+
+    private static func problemElement(_ name: String, _ problem: ProblemReport) -> String {
+        let open = "<\(name)" + attributes([("message", problem.message), ("type", nonBlank(problem.type, or: name))])
+        if problem.detail.isEmpty { return open + "/>\n" }
+        return open + ">" + XMLText.escapeText(problem.detail) + "</\(name)>\n"
+    }
+
+    private static func retryElement(_ attempt: RetryAttempt, finallyPassed: Bool) -> String {
+        let name: String
+        switch (attempt.kind, finallyPassed) {
+        case (.failure, true): name = "flakyFailure"
+        case (.error, true): name = "flakyError"
+        case (.failure, false): name = "rerunFailure"
+        case (.error, false): name = "rerunError"
+        }
+        let problem = attempt.problem
+        var out = "      <\(name)" + attributes([("message", problem.message),
+                                                 ("type", nonBlank(problem.type, or: "failure"))]) + ">\n"
+        out += "        " + element("stackTrace", text: problem.detail)
+        if !attempt.systemOut.isEmpty { out += "        " + element("system-out", text: attempt.systemOut) }
+        if !attempt.systemErr.isEmpty { out += "        " + element("system-err", text: attempt.systemErr) }
+        return out + "      </\(name)>\n"
+    }
+
+    private static func element(_ name: String, text: String) -> String {
+        if text.isEmpty { return "<\(name)/>\n" }
+        return "<\(name)>" + XMLText.escapeText(text) + "</\(name)>\n"
+    }
+
+    private static func attributes(_ pairs: [(String, String)]) -> String {
+        pairs.map { " \($0.0)=\"\(XMLText.escapeAttribute($0.1))\"" }.joined()
+    }
+
+    /// The schema types these attributes as non-empty tokens; whitespace-only collapses to empty.
+    private static func nonBlank(_ value: String, or fallback: String) -> String {
+        XMLText.sanitize(value).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? fallback : value
+    }
+}

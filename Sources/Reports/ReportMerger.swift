@@ -1,0 +1,91 @@
+import Foundation
+
+/// Combines shard reports (`junit-<i>-of-<N>.xml`) into one report.
+///
+/// Suites with the same name are combined into one suite (cases appended in input order, properties
+/// unioned without exact duplicates, earliest timestamp, first hostname and file, transcripts joined).
+/// Totals are never copied from the inputs; they are recomputed from the cases when written.
+/// The same scenario (classname + name) in two inputs is an error: it almost always means a shard
+/// file was passed twice.
+public enum ReportMerger {
+    /// Reads every file (in the given order; see `orderedShardFiles(_:)`) and merges them.
+    public static func merge(reports urls: [URL]) throws(ReportsError) -> TestReport {
+        guard !urls.isEmpty else { throw .noInputs }
+        var located: [JUnitXMLReader.Located] = []
+        for url in urls {
+            located.append(try JUnitXMLReader.readLocated(contentsOf: url))
+        }
+        return try merge(located)
+    }
+
+    /// Merges already-parsed reports; `sources` names each one for duplicate messages.
+    public static func merge(_ reports: [TestReport], sources: [String]) throws(ReportsError) -> TestReport {
+        guard !reports.isEmpty else { throw .noInputs }
+        let located = reports.enumerated().map { index, report in
+            JUnitXMLReader.Located(
+                report: report, caseLines: report.suites.map { Array(repeating: 0, count: $0.cases.count) },
+                path: index < sources.count ? sources[index] : "report \(index + 1)")
+        }
+        return try merge(located)
+    }
+
+    /// Sorts shard files by shard index (`junit-2-of-10.xml` before `junit-10-of-10.xml`);
+    /// names that are not shard files keep their relative order, after the shard files.
+    public static func orderedShardFiles(_ urls: [URL]) -> [URL] {
+        let keyed = urls.enumerated().map { offset, url in
+            (key: ShardSelector.shardIndex(fromFileName: url.lastPathComponent) ?? Int.max, offset: offset, url: url)
+        }
+        return keyed.sorted { ($0.key, $0.offset) < ($1.key, $1.offset) }.map(\.url)
+    }
+
+    private static func merge(_ inputs: [JUnitXMLReader.Located]) throws(ReportsError) -> TestReport {
+        var merged = inputs[0].report
+        merged.suites = []
+        merged.properties = []
+        var suiteIndex: [String: Int] = [:]
+        var firstSeen: [String: String] = [:]  // "classname\u{0}name" → path
+
+        for input in inputs {
+            merged.timestamp = min(merged.timestamp, input.report.timestamp)
+            merged.properties = union(merged.properties, input.report.properties)
+            for (position, suite) in input.report.suites.enumerated() {
+                for (caseNumber, testCase) in suite.cases.enumerated() {
+                    let key = testCase.classname + "\u{0}" + testCase.name
+                    if let first = firstSeen[key] {
+                        throw .duplicateCase(
+                            classname: testCase.classname, name: testCase.name, path: input.path,
+                            line: input.caseLines[position][caseNumber], firstPath: first)
+                    }
+                    firstSeen[key] = input.path
+                }
+                if let index = suiteIndex[suite.name] {
+                    combine(&merged.suites[index], with: suite)
+                } else {
+                    suiteIndex[suite.name] = merged.suites.count
+                    merged.suites.append(suite)
+                }
+            }
+        }
+        return merged
+    }
+
+    private static func combine(_ target: inout TestSuiteReport, with other: TestSuiteReport) {
+        target.cases += other.cases
+        target.timestamp = min(target.timestamp, other.timestamp)
+        target.properties = union(target.properties, other.properties)
+        if target.file == nil { target.file = other.file }
+        target.systemOut = joined(target.systemOut, other.systemOut)
+        target.systemErr = joined(target.systemErr, other.systemErr)
+    }
+
+    private static func union(_ first: [ReportProperty], _ second: [ReportProperty]) -> [ReportProperty] {
+        var seen = Set(first)
+        return first + second.filter { seen.insert($0).inserted }
+    }
+
+    private static func joined(_ first: String, _ second: String) -> String {
+        if first.isEmpty { return second }
+        if second.isEmpty { return first }
+        return first.hasSuffix("\n") ? first + second : first + "\n" + second
+    }
+}

@@ -1,0 +1,93 @@
+/// Errors from `--shard i/N`.
+public enum ShardError: Error, Equatable, CustomStringConvertible {
+    /// The text is not `i/N`.
+    case malformed(String)
+    /// `N` is below 1.
+    case countTooSmall(Int)
+    /// `i` is outside `1...N`.
+    case indexOutOfRange(index: Int, count: Int)
+
+    public var description: String {
+        switch self {
+        case let .malformed(text):
+            return "--shard '\(text)': expected i/N with whole numbers, e.g. --shard 2/4 (shards count from 1)."
+        case let .countTooSmall(count):
+            return "--shard: the shard count must be at least 1, got \(count)."
+        case let .indexOutOfRange(index, count):
+            return "--shard \(index)/\(count): the shard index must be between 1 and \(count) (shards count from 1)."
+        }
+    }
+}
+
+/// Picks this shard's scenarios: a scenario belongs to shard `i` of `N` when
+/// `fnv1a64(suitePath, 0x00, scenarioName) % N == i - 1`.
+///
+/// The split depends only on the two strings (UTF-8 bytes, FNV-1a 64-bit, not Swift's per-process
+/// seeded `Hasher`), so every machine agrees on it and a scenario stays on its shard while others are
+/// added or removed. Pass `suitePath` as the repository-relative path (`Suites/checkout.yaml`) so the
+/// split does not depend on the checkout directory. Shards are disjoint and together cover every
+/// scenario; they are balanced only statistically.
+public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
+    /// 1-based shard index.
+    public let index: Int
+    /// Number of shards.
+    public let count: Int
+
+    /// A shard `index` (1-based) of `count`.
+    public init(index: Int, count: Int) throws(ShardError) {
+        guard count >= 1 else { throw .countTooSmall(count) }
+        guard (1...count).contains(index) else { throw .indexOutOfRange(index: index, count: count) }
+        self.index = index
+        self.count = count
+    }
+
+    /// The whole set as one shard.
+    public static let all = try! ShardSelector(index: 1, count: 1)
+
+    /// Parses the value of `--shard`, `i/N` (1-based), e.g. `2/4`. Surrounding spaces are allowed.
+    public static func parse(_ text: String) throws(ShardError) -> ShardSelector {
+        let trimmed = text.trimmedForMessage
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let index = Int(parts[0]), let count = Int(parts[1])
+        else { throw .malformed(text) }
+        return try ShardSelector(index: index, count: count)
+    }
+
+    /// True when the scenario `scenarioName` of the suite at `suitePath` runs on this shard.
+    public func includes(suitePath: String, scenarioName: String) -> Bool {
+        Self.shard(suitePath: suitePath, scenarioName: scenarioName, count: count) == index
+    }
+
+    /// The 1-based shard of `count` that owns the scenario.
+    public static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
+        let hash = fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8))
+        return Int(hash % UInt64(max(count, 1))) + 1
+    }
+
+    /// The report file name for this shard: `junit-<i>-of-<N>.xml`.
+    public var reportFileName: String { "junit-\(index)-of-\(count).xml" }
+
+    /// The shard index in a `junit-<i>-of-<N>.xml` name, or nil for other names.
+    public static func shardIndex(fromFileName name: String) -> Int? {
+        guard name.hasPrefix("junit-"), name.hasSuffix(".xml") else { return nil }
+        let middle = name.dropFirst("junit-".count).dropLast(".xml".count)
+        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), Int(parts[2]) != nil else { return nil }
+        return index
+    }
+
+    /// `i/N`.
+    public var description: String { "\(index)/\(count)" }
+
+    /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,105 @@
+/// Text cleaning and escaping for XML 1.0 output.
+///
+/// Rules (see reference/runner.md §2b):
+/// - ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL|ESC \`, two-byte `ESC x`, and the
+///   8-bit CSI U+009B) are removed entirely: colour codes carry no information in a report.
+/// - Any other character outside `#x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF`
+///   (NUL and other C0 controls, U+FFFE, U+FFFF) is replaced with U+FFFD so the reader sees that
+///   something was there. Lone surrogates cannot occur in a Swift `String`: decoding invalid UTF-8
+///   already turns them into U+FFFD.
+/// - Text is escaped (`&amp; &lt; &gt;`), never wrapped in CDATA, so `]]>` needs no special case.
+///   In attributes `"` and tab/LF/CR are escaped too, so that attribute-value normalization keeps them.
+public enum XMLText {
+    /// Returns `text` without ANSI escape sequences and with XML-illegal characters replaced by U+FFFD.
+    public static func sanitize(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}" || scalar == "\u{9B}" {
+                index = endOfEscapeSequence(scalars, from: index)
+                continue
+            }
+            out.append(isLegal(scalar) ? scalar : "\u{FFFD}")
+            index += 1
+        }
+        return String(out)
+    }
+
+    /// True when `scalar` may appear in an XML 1.0 document.
+    public static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: return true
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+
+    /// Sanitized and escaped for element content.
+    public static func escapeText(_ text: String) -> String {
+        escape(sanitize(text), attribute: false)
+    }
+
+    /// Sanitized and escaped for a double-quoted attribute value.
+    public static func escapeAttribute(_ text: String) -> String {
+        escape(sanitize(text), attribute: true)
+    }
+
+    private static func escape(_ text: String, attribute: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "\t" where attribute: out += "&#9;"
+            case "\n" where attribute: out += "&#10;"
+            case "\r": out += "&#13;"  // a literal CR is turned into LF by every parser
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Index just past the escape sequence starting at `start` (which holds ESC or U+009B).
+    private static func endOfEscapeSequence(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start + 1
+        let isCSI: Bool
+        if scalars[start] == "\u{9B}" {
+            isCSI = true
+        } else {
+            guard index < scalars.count else { return index }
+            let next = scalars[index]
+            if next == "[" {
+                isCSI = true
+                index += 1
+            } else if next == "]" || next == "P" || next == "X" || next == "^" || next == "_" {
+                // OSC / DCS / SOS / PM / APC: a string ended by BEL or ST (ESC \).
+                index += 1
+                while index < scalars.count {
+                    if scalars[index] == "\u{07}" { return index + 1 }
+                    if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "\\" {
+                        return index + 2
+                    }
+                    index += 1
+                }
+                return index
+            } else {
+                isCSI = false
+            }
+        }
+        if isCSI {
+            // Parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, one final byte 0x40–0x7E.
+            while index < scalars.count, (0x20...0x3F).contains(scalars[index].value) { index += 1 }
+            if index < scalars.count, (0x40...0x7E).contains(scalars[index].value) { index += 1 }
+            return index
+        }
+        // Two-character escapes (ESC 7, ESC c, ESC ( B …): intermediates then one final byte.
+        while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+        if index < scalars.count, (0x30...0x7E).contains(scalars[index].value) { index += 1 }
+        return index
+    }
+}

@@ -1,0 +1,92 @@
+import CXML2
+
+// This file must not import Foundation (see JUnitSchema.swift): it turns libxml2's tree into plain
+// Swift values so that the JUnit reader never touches C.
+
+/// An XML element as plain values: name, attributes, direct text, children, and its source line.
+struct XMLElementNode: Sendable, Equatable {
+    var name: String
+    var attributes: [String: String]
+    /// Concatenated text and CDATA children (entity-decoded).
+    var text: String
+    var children: [XMLElementNode]
+    var line: Int
+
+    /// The first child element called `name`.
+    func child(_ name: String) -> XMLElementNode? { children.first { $0.name == name } }
+}
+
+/// Why a document could not be turned into a tree.
+struct XMLTreeFailure: Error {
+    var line: Int
+    var message: String
+}
+
+enum XMLTree {
+    /// Parses `bytes` (no network, no external entities, no entity expansion) into a tree.
+    static func parse(_ bytes: [UInt8], sourceName: String) throws(XMLTreeFailure) -> XMLElementNode {
+        xmlInitParser()
+        guard !bytes.isEmpty else { throw XMLTreeFailure(line: 1, message: "the file is empty") }
+        guard let parser = xmlNewParserCtxt() else {
+            throw XMLTreeFailure(line: 0, message: "libxml2 could not create a parser")
+        }
+        defer { xmlFreeParserCtxt(parser) }
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_HUGE.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let doc = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                xmlCtxtReadMemory(parser, $0.baseAddress, Int32($0.count), sourceName, nil, options)
+            }
+        }
+        guard let doc else {
+            let failure = XMLParseFailure(parser: parser)
+            throw XMLTreeFailure(line: failure.line, message: failure.message)
+        }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc) else {
+            throw XMLTreeFailure(line: 1, message: "the document has no root element")
+        }
+        return convert(root)
+    }
+
+    private static func convert(_ node: xmlNodePtr) -> XMLElementNode {
+        var attributes: [String: String] = [:]
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let name = string(current.pointee.name)
+            var value = ""
+            var valueNode = current.pointee.children
+            while let part = valueNode {
+                value += string(part.pointee.content)
+                valueNode = part.pointee.next
+            }
+            attributes[name] = value
+            attribute = current.pointee.next
+        }
+        var text = ""
+        var children: [XMLElementNode] = []
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE: children.append(convert(current))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: text += string(current.pointee.content)
+            default: break
+            }
+            child = current.pointee.next
+        }
+        return XMLElementNode(
+            name: string(node.pointee.name), attributes: attributes, text: text, children: children,
+            line: Int(xmlGetLineNo(node)))
+    }
+
+    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+}
