@@ -1,0 +1,163 @@
+import Foundation
+import HTTPServer
+import PushModel
+
+/// Per-connection cache of the client certificate's facts (inspected once).
+enum CertificateFactsKey: ConnectionStorageKey {
+    struct Value: Sendable {
+        var inspected = false
+        var facts: APNsClientCertificate?
+    }
+    static var defaultValue: Value { Value() }
+}
+
+extension APNsGateway {
+    /// Evaluates one request as APNs would, without sockets. Order of checks:
+    /// faults (drop / forced answer) → method, path, token syntax, duplicate headers, header syntax
+    /// (`APNsRequestValidation.parse`) → authentication (certificate if the connection has one,
+    /// else provider token) → topic (MissingTopic, suffix vs push type, background priority,
+    /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
+    public func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment) -> APNsOutcome {
+        let now = clock.now()
+        let pathToken = APNsRequestValidation.tokenSegment(ofPath: request.path).flatMap { DeviceToken(hex: $0) }
+        let sentID = request.value("apns-id").flatMap { APNsRequestValidation.isCanonicalLowercaseUUID($0) ? $0 : nil }
+        var outcome = APNsOutcome(
+            status: 200, reason: nil, apnsID: sentID ?? APNsRequestValidation.newLowercaseUUID(), apnsUniqueID: nil,
+            timestamp: nil, delay: 0, actions: [], push: nil, auth: .none)
+        let effect = state.withLock { $0.faults.apply(endpoint: endpoint, token: pathToken) }
+        outcome.delay = effect.delay
+        var parsed: APNsParsedRequest?
+        var topic: String?
+        if effect.drop {
+            outcome.status = 500
+            outcome.actions = [.drop]
+        } else if let forced = effect.forced {
+            outcome.status = forced.status
+            outcome.reason = forced.reason
+        } else {
+            let decision = decide(request, connection: connection, endpoint: endpoint, now: now)
+            outcome.auth = decision.auth
+            parsed = decision.parsed
+            topic = decision.topic
+            switch decision.result {
+            case .failure(let rejection):
+                outcome.status = rejection.reason.status
+                outcome.reason = rejection.reason.rawValue
+                outcome.timestamp = rejection.timestamp
+            case .success(let accepted):
+                if endpoint == .sandbox { outcome.apnsUniqueID = APNsRequestValidation.newLowercaseUUID() }
+                var push = accepted
+                push.apnsID = outcome.apnsID
+                push.apnsUniqueID = outcome.apnsUniqueID
+                outcome.push = push
+            }
+            if decision.firstValidToken {
+                outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
+            }
+        }
+        if let r = effect.goAwayReason {
+            outcome.actions.append(.goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
+        }
+        if let push = outcome.push {
+            let due = state.withLock { $0.store.accept(push, now: now) }
+            hand(due)
+        }
+        appendToLog(
+            APNsLogEntry(
+                sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
+                headers: request.headers, payload: request.body, token: parsed?.token ?? pathToken, topic: topic,
+                pushType: parsed?.pushType, status: outcome.status,
+                reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
+                apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
+                answeredAt: now.addingTimeInterval(outcome.delay),
+                faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0))
+        return outcome
+    }
+
+    struct Rejection: Error {
+        var reason: APNsReason
+        var timestamp: Date?
+    }
+
+    struct Decision {
+        var result: Result<DeliveredPush, Rejection>
+        var auth: APNsAuthKind = .none
+        var parsed: APNsParsedRequest?
+        var topic: String?
+        var firstValidToken = false
+    }
+
+    func decide(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment, now: Date) -> Decision {
+        func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
+            var d = d
+            d.result = .failure(Rejection(reason: r, timestamp: timestamp))
+            return d
+        }
+        var d = Decision(result: .failure(Rejection(reason: .internalServerError)))
+        let parsed: APNsParsedRequest
+        switch APNsRequestValidation.parse(request) {
+        case .failure(let r): return reject(r, d)
+        case .success(let p): parsed = p
+        }
+        d.parsed = parsed
+        d.topic = parsed.topic
+        let snapshot = state.withLock { (rules: $0.tokenRules, teamTopics: $0.teamTopics) }
+
+        let topic: String
+        if case .tls(_, let der?) = connection.security, !der.isEmpty {
+            let facts = connection.withValue(CertificateFactsKey.self) { cache -> APNsClientCertificate? in
+                if !cache.inspected {
+                    cache.facts = configuration.certificateInspector?(der)
+                    cache.inspected = true
+                }
+                return cache.facts
+            }
+            guard let facts else { return reject(.badCertificate, d) }
+            d.auth = .certificate(uid: facts.uid)
+            switch CertificateAuthRules.authorize(facts, request: parsed, endpoint: endpoint, now: now) {
+            case .failure(let r): return reject(r, d)
+            case .success(let t): topic = t
+            }
+        } else {
+            let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
+                snapshot.rules.authenticate(
+                    authorization: parsed.authorization, endpoint: endpoint, now: now, state: &binding)
+            }
+            let provider: AuthorizedProvider
+            switch auth {
+            case .failure(let r): return reject(r, d)
+            case .success(let p): provider = p
+            }
+            d.auth = .token(teamID: provider.teamID, keyID: provider.keyID)
+            d.firstValidToken = provider.isFirstValidToken
+            guard let t = parsed.topic, !t.isEmpty else { return reject(.missingTopic, d) }
+            if let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r, d) }
+            if let r = TokenTopicRules.authorize(topic: t, provider: provider, teamTopics: snapshot.teamTopics[provider.teamID]) {
+                return reject(r, d)
+            }
+            topic = t
+        }
+        d.topic = topic
+
+        let json: JSONValue
+        switch APNsRequestValidation.checkPayload(parsed.payload, pushType: parsed.pushType) {
+        case .failure(let r): return reject(r, d)
+        case .success(let j): json = j
+        }
+
+        let verdict: DeviceTokenVerdict = state.withLock { s in
+            let v = s.registry.check(token: parsed.token, topic: topic, environment: endpoint, now: now)
+            if v == .accepted, !s.limiter.allow(parsed.token, now: now) { return .rejected(.tooManyRequests, timestamp: nil) }
+            return v
+        }
+        if case .rejected(let r, let ts) = verdict { return reject(r, d, timestamp: ts) }
+
+        d.result = .success(
+            DeliveredPush(
+                environment: endpoint, token: parsed.token, topic: topic, pushType: parsed.pushType,
+                priority: parsed.priority, apnsID: "", apnsUniqueID: nil, collapseID: parsed.collapseID,
+                expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: parsed.payload,
+                json: json, receivedAt: now))
+        return d
+    }
+}

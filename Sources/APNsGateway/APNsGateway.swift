@@ -1,0 +1,158 @@
+import Foundation
+import HTTPServer
+import PushModel
+import Synchronization
+
+/// The mock APNs provider API: validation, token and certificate auth, device-token registry,
+/// rate limits, faults, store-and-forward and a delivery log. Use it in-process through
+/// `evaluate(_:connection:endpoint:)` or on sockets through `handler(for:)`.
+public final class APNsGateway: Sendable {
+    struct State: Sendable {
+        var tokenRules: ProviderTokenRules
+        var teamTopics: [String: Set<String>]
+        var registry: DeviceTokenRegistry
+        var limiter: PerTokenRateLimiter
+        var faults: APNsFaultTable
+        var store: StoreAndForward
+        var log: APNsDeliveryLog
+        var maxConcurrentStreams: UInt32
+        var oneStreamUntilValidToken: Bool
+    }
+
+    /// The time source for every rule (JWT age, token expiry, rate limits, storage).
+    public let clock: any PushClock
+    /// The configuration the gateway started with (what `reset()` returns to).
+    public let configuration: APNsGatewayConfiguration
+    let state: Mutex<State>
+    let consumers = Mutex<[any PushDeliveryConsumer]>([])
+    let appender: Mutex<JSONLinesAppender?>
+
+    /// Builds a gateway; fails only when the log file cannot be opened.
+    public init(configuration: APNsGatewayConfiguration = APNsGatewayConfiguration(), clock: any PushClock = SystemClock())
+        throws(APNsConfigurationError)
+    {
+        self.clock = clock
+        self.configuration = configuration
+        self.state = Mutex(Self.initialState(configuration))
+        if let path = configuration.logFilePath {
+            appender = Mutex(try JSONLinesAppender(path: path))
+        } else {
+            appender = Mutex(nil)
+        }
+    }
+
+    static func initialState(_ c: APNsGatewayConfiguration) -> State {
+        State(
+            tokenRules: ProviderTokenRules(keys: c.providerKeys), teamTopics: c.teamTopics,
+            registry: DeviceTokenRegistry(c.deviceTokens, acceptUnknownTokens: c.acceptUnknownTokens),
+            limiter: PerTokenRateLimiter(limit: c.rateLimit), faults: APNsFaultTable(c.faults),
+            store: StoreAndForward(onlineByDefault: c.devicesOnlineByDefault, historyCapacity: c.deliveryHistoryCapacity),
+            log: APNsDeliveryLog(capacity: c.logCapacity), maxConcurrentStreams: c.maxConcurrentStreams,
+            oneStreamUntilValidToken: c.oneStreamUntilValidToken)
+    }
+
+    /// The `HTTPHandler` to mount on the listener for `endpoint`.
+    public func handler(for endpoint: APNsEnvironment) -> APNsHTTPHandler {
+        APNsHTTPHandler(gateway: self, endpoint: endpoint)
+    }
+
+    /// Initial SETTINGS_MAX_CONCURRENT_STREAMS for a new connection: 1 for connections without a
+    /// client certificate (until a valid provider token), otherwise the configured maximum.
+    public func initialMaxConcurrentStreams(for connection: ConnectionContext) -> UInt32 {
+        let (maxStreams, oneStream) = state.withLock { ($0.maxConcurrentStreams, $0.oneStreamUntilValidToken) }
+        if case .tls(_, let cert?) = connection.security, !cert.isEmpty { return maxStreams }
+        return oneStream ? 1 : maxStreams
+    }
+
+    // MARK: Runtime control
+
+    /// Adds or replaces a device token.
+    public func registerToken(_ entry: RegisteredDeviceToken) { state.withLock { $0.registry.register(entry) } }
+
+    /// Marks a token unregistered (410 Unregistered with `at`, default now). False if unknown.
+    @discardableResult
+    public func unregisterToken(_ token: DeviceToken, at date: Date? = nil) -> Bool {
+        let when = date ?? clock.now()
+        return state.withLock { $0.registry.unregister(token, at: when) }
+    }
+
+    /// Forgets a token (BadDeviceToken afterwards).
+    public func removeToken(_ token: DeviceToken) { state.withLock { $0.registry.remove(token) } }
+
+    /// The registry's current content.
+    public var registeredTokens: [RegisteredDeviceToken] {
+        state.withLock { Array($0.registry.entries.values) }.sorted { $0.token.hex < $1.token.hex }
+    }
+
+    /// Load-test mode on/off.
+    public func setAcceptUnknownTokens(_ on: Bool) { state.withLock { $0.registry.acceptUnknownTokens = on } }
+
+    /// Adds or replaces a provider key.
+    public func addProviderKey(_ key: APNsProviderKey) { state.withLock { $0.tokenRules.keys[key.keyID] = key } }
+
+    /// Sets the bundle IDs a team may push to (`nil`: any).
+    public func setTeamTopics(_ teamID: String, _ topics: Set<String>?) {
+        state.withLock { $0.teamTopics[teamID] = topics }
+    }
+
+    /// Sets or clears (`nil`) the per-token rate limit.
+    public func setRateLimit(_ limit: APNsRateLimit?) {
+        state.withLock {
+            $0.limiter.limit = limit
+            $0.limiter.reset()
+        }
+    }
+
+    /// Adds a fault; returns its id for `removeFault`.
+    @discardableResult
+    public func addFault(_ fault: APNsFault) -> Int { state.withLock { $0.faults.add(fault) } }
+    public func removeFault(id: Int) { state.withLock { $0.faults.remove(id: id) } }
+    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+    /// The active faults with their remaining counts.
+    public var activeFaults: [APNsFault] { state.withLock { $0.faults.faults } }
+
+    /// Adds a receiver of accepted pushes.
+    public func addConsumer(_ consumer: any PushDeliveryConsumer) { consumers.withLock { $0.append(consumer) } }
+    public func removeAllConsumers() { consumers.withLock { $0.removeAll() } }
+
+    /// Brings a device online (stored pushes are handed over, expired ones dropped) or offline.
+    public func setDeviceOnline(_ token: DeviceToken, _ online: Bool) {
+        let now = clock.now()
+        let due = state.withLock { $0.store.setOnline(token, online, now: now) }
+        hand(due)
+    }
+
+    public func isDeviceOnline(_ token: DeviceToken) -> Bool { state.withLock { $0.store.isOnline(token) } }
+
+    /// Pushes stored for an offline device, oldest first.
+    public func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
+        state.withLock { $0.store.storedPushes(for: token) }
+    }
+
+    /// What happened to accepted pushes (delivered, stored, dropped, superseded), oldest first.
+    public var deliveryHistory: [DeliveryEvent] { state.withLock { $0.store.history } }
+
+    /// Log entries matching `query`, oldest first.
+    public func log(matching query: APNsLogQuery = APNsLogQuery()) -> [APNsLogEntry] {
+        state.withLock { $0.log.entries(matching: query) }
+    }
+
+    public func clearLog() { state.withLock { $0.log.removeAll() } }
+
+    /// Back to the configuration: tokens, keys, faults, limits; log, storage and history emptied.
+    /// Consumers stay attached.
+    public func reset() { state.withLock { $0 = Self.initialState(configuration) } }
+
+    func hand(_ pushes: [DeliveredPush]) {
+        guard !pushes.isEmpty else { return }
+        let targets = consumers.withLock { $0 }
+        for p in pushes {
+            for c in targets { c.deliver(p) }
+        }
+    }
+
+    func appendToLog(_ entry: APNsLogEntry) {
+        let stored = state.withLock { $0.log.append(entry) }
+        appender.withLock { $0?.append(stored) }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PushModel
+
+/// Everything that shapes the mock's answers. A value: build it, hand it to `APNsGateway`, change the
+/// running gateway through its methods.
+public struct APNsGatewayConfiguration: Sendable {
+    /// Provider (.p8) keys by key ID.
+    public var providerKeys: [APNsProviderKey] = []
+    /// Bundle IDs each team may push to (team ID → bundle IDs). A team not listed may push to any topic.
+    public var teamTopics: [String: Set<String>] = [:]
+    /// Turns a client certificate (DER) into the facts certificate auth needs; `nil` from it → BadCertificate.
+    /// Without an inspector every certificate connection gets BadCertificate.
+    public var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)?
+    /// Known device tokens.
+    public var deviceTokens: [RegisteredDeviceToken] = []
+    /// Load-test mode: unknown device tokens are accepted.
+    public var acceptUnknownTokens = false
+    /// Per-device-token limit (TooManyRequests); `nil` = off.
+    public var rateLimit: APNsRateLimit?
+    /// Faults active from the start.
+    public var faults: [APNsFault] = []
+    /// How many requests the in-memory delivery log keeps.
+    public var logCapacity = 10_000
+    /// Also append every log entry to this JSON-lines file.
+    public var logFilePath: String?
+    /// SETTINGS_MAX_CONCURRENT_STREAMS once authenticated (Pushy's default: 1500).
+    public var maxConcurrentStreams: UInt32 = 1500
+    /// Token connections start with one stream until a request carries a valid token (as APNs does).
+    public var oneStreamUntilValidToken = true
+    /// Whether devices are online (pushes delivered at once) unless set offline.
+    public var devicesOnlineByDefault = true
+    /// How many store-and-forward events are kept.
+    public var deliveryHistoryCapacity = 10_000
+
+    public init() {}
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPServer
+import PushModel
+
+/// The gateway's answer to one request, before it is written to a socket.
+public struct APNsOutcome: Sendable {
+    public var status: Int
+    /// The `reason` for errors (an Apple string, or whatever a forced fault says).
+    public var reason: String?
+    /// `apns-id` echoed or generated (lowercase UUID).
+    public var apnsID: String
+    /// `apns-unique-id`, sandbox successes only.
+    public var apnsUniqueID: String?
+    /// For 410: when the token stopped being valid.
+    public var timestamp: Date?
+    /// Answer this much later (injected latency).
+    public var delay: TimeInterval
+    /// Connection actions (GOAWAY, drop, SETTINGS).
+    public var actions: [ConnectionAction]
+    /// The accepted push (success only).
+    public var push: DeliveredPush?
+    public var auth: APNsAuthKind
+
+    /// The Apple reason, when `reason` is one.
+    public var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
+
+    /// The HTTP response APNs would send.
+    public var response: HTTPResponse {
+        var headers = [HTTPField("apns-id", apnsID)]
+        if let apnsUniqueID { headers.append(HTTPField("apns-unique-id", apnsUniqueID)) }
+        var body: [UInt8] = []
+        if let reason {
+            headers.append(HTTPField("content-type", "application/json"))
+            var o: [String: JSONValue] = ["reason": .string(reason)]
+            if let timestamp { o["timestamp"] = .number((timestamp.timeIntervalSince1970 * 1000).rounded(.down)) }
+            body = JSONValue.object(o).serializedBytes()
+        }
+        return HTTPResponse(status: status, headers: headers, body: body, actions: actions)
+    }
+}
