@@ -67,11 +67,12 @@ struct DocumentBuilder {
                 if stack.contains(where: { $0.anchor == name }) {
                     throw SourceError(
                         .badAlias, "alias '*\(name)' refers to a node that contains it", at: here,
-                        expected: "an alias to a complete node", suggestion: "recursive structures are not supported")
+                        expected: "the anchored node is still open here",
+                        suggestion: "recursive structures are not supported")
                 }
                 throw SourceError(
                     .badAlias, "unknown anchor '\(name)'", at: here,
-                    expected: "an anchor defined earlier with '&\(name)'",
+                    expected: "no '&\(name)' anchor is defined before this alias",
                     suggestion: Spelling.closest(to: name, in: anchors.keys.sorted()).map { "did you mean '*\($0)'?" })
             }
             try count(target.weight, at: here)

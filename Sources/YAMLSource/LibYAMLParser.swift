@@ -124,6 +124,9 @@ final class LibYAMLParser {
             suggestion = "close what starts here before the end of the file"
         } else if offending == "\t" || problem.contains("tab") {
             suggestion = "indent with spaces: YAML does not allow tabs for indentation"
+        } else if problem.hasPrefix("did not find expected ',' or"), context != nil {
+            let bracket = problem.hasSuffix("]") ? "[" : "{"
+            suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
         } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context" {
             suggestion = "check this line's indentation against the keys above it"
         }

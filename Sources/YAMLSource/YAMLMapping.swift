@@ -131,12 +131,15 @@ public struct YAMLMapping: Sendable {
     }
 
     private func missing(_ key: String, allowed: [String]? = nil) -> SourceError {
-        var expected = "expected key '\(key)' in this mapping"
-        if let allowed { expected += " (one of: \(allowed.joined(separator: ", ")))" }
-        let at = keyNode(key)?.range ?? range
+        let allowedText = allowed.map { " (one of: \($0.joined(separator: ", ")))" } ?? ""
+        if let keyNode = keyNode(key) {
+            return SourceError(
+                .missingKey, "key '\(key)' has no value", at: keyNode.range,
+                expected: "expected a value for '\(key)'\(allowedText)")
+        }
         return SourceError(
-            .missingKey, contains(key) ? "key '\(key)' has no value" : "missing required key '\(key)'", at: at,
-            expected: expected)
+            .missingKey, "missing required key '\(key)'", at: range,
+            expected: "expected key '\(key)' in this mapping\(allowedText)")
     }
 
     /// Names the key in errors that are about the value itself ("wrong type for 'port'").

@@ -1,4 +1,0 @@
-import Testing
-@testable import YAMLSource
-
-@Test func YAMLSourceBuilds() {}
