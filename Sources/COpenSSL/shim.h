@@ -35,6 +35,11 @@ static inline int pc_SSL_TLSEXT_ERR_ALERT_FATAL(void) { return SSL_TLSEXT_ERR_AL
 static inline unsigned long pc_ERR_GET_REASON(unsigned long e) { return ERR_GET_REASON(e); }
 
 /* PushCrypto: key generation, stacks and frees hidden behind macros. */
+#include <openssl/provider.h>
+/* Loads the default and legacy providers (RC2/3DES PKCS#12 files from macOS Keychain need legacy). 1 on success. */
+static inline int pc_load_legacy_provider(void) {
+    return OSSL_PROVIDER_load(NULL, "default") != NULL && OSSL_PROVIDER_load(NULL, "legacy") != NULL;
+}
 static inline EVP_PKEY *pc_EVP_EC_gen(const char *curve) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve); }
 static inline EVP_PKEY *pc_EVP_RSA_gen(unsigned int bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits); }
 static inline int pc_MBSTRING_UTF8(void) { return MBSTRING_UTF8; }
