@@ -125,7 +125,7 @@ final class LibYAMLParser {
         } else if offending == "\t" || problem.contains("tab") {
             suggestion = "indent with spaces: YAML does not allow tabs for indentation"
         } else if problem.hasPrefix("did not find expected ',' or"), context != nil {
-            let bracket = problem.hasSuffix("]") ? "[" : "{"
+            let bracket = problem.hasSuffix("]'") ? "[" : "{"
             suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
         } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context" {
             suggestion = "check this line's indentation against the keys above it"

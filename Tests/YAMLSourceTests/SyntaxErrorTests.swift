@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import YAMLSource
+
+/// libyaml's problem/context marks (0-based) become 1-based SourceErrors.
+@Suite struct SyntaxErrorTests {
+    @Test func badIndentation() {
+        let error = expectError { try load("apns:\n  team_id: T\n key_id: K\n", file: "Suites/ind.yaml") }
+        #expect(error?.kind == .syntax)
+        #expect(
+            error?.rendered() == """
+                error: syntax error: did not find expected key
+                  --> Suites/ind.yaml:3:2
+                   |
+                 3 |  key_id: K
+                   |  ^ while parsing a block mapping (started at 1:1)
+                   |
+                   = help: check this line's indentation against the keys above it
+                """)
+    }
+
+    @Test func unclosedQuotePointsWhereTheQuoteOpens() {
+        let error = expectError { try load("name: x\nalert: \"hello\nbody: y\n") }
+        #expect(error?.kind == .syntax)
+        #expect(
+            error?.rendered() == """
+                error: syntax error: found unexpected end of stream
+                  --> t.yaml:2:8
+                   |
+                 2 | alert: "hello
+                   |        ^ while scanning a quoted scalar
+                   |
+                   = help: close what starts here before the end of the file
+                """)
+    }
+
+    @Test func tabIndentation() {
+        let error = expectError { try load("steps:\n\t- send: x\n") }
+        #expect(error?.kind == .syntax)
+        #expect(
+            error?.rendered() == """
+                error: syntax error: found character that cannot start any token
+                  --> t.yaml:2:1
+                   |
+                 2 | \t- send: x
+                   | ^ while scanning for the next token
+                   |
+                   = help: indent with spaces: YAML does not allow tabs for indentation
+                """)
+    }
+
+    @Test func unclosedFlowSequence() {
+        let error = expectError { try load("a: [1, 2\nb: 3\n") }
+        #expect(error?.line == 2)
+        #expect(error?.column == 2)
+        #expect(error?.expected == "while parsing a flow sequence (started at 1:4)")
+        #expect(error?.suggestion == "add the missing ',' or close the '[' opened at 1:4")
+    }
+
+    @Test func syntaxErrorAfterJapaneseCountsCharacters() {
+        let error = expectError { try load("名前: 通知\n説明: \"閉じていない\n") }
+        #expect(error?.line == 2)
+        #expect(error?.column == 5)
+        #expect(error?.rendered().contains("\n   |       ^ while scanning a quoted scalar\n") == true)
+    }
+
+    @Test func invalidUTF8IsReportedWithItsPosition() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("yamlsource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.yaml").path
+        try Data([0x61, 0x3A, 0x20, 0x31, 0x0A, 0x62, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
+        let error = expectError { try YAMLLoader.load(path: path) }
+        #expect(error?.kind == .syntax)
+        #expect(error?.message == "syntax error: incomplete UTF-8 octet sequence")
+        #expect(error?.line == 2)
+        #expect(error?.column == 7)
+    }
+
+    @Test func mappingValueInPlainScalar() {
+        let error = expectError { try load("alert: title: x\n") }
+        #expect(error?.message == "syntax error: mapping values are not allowed in this context")
+        #expect(error?.line == 1)
+        #expect(error?.column == 13)
+    }
+}
