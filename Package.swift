@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
         .testTarget(name: "DeviceSimulatorTests", dependencies: ["DeviceSimulator", "Provisioning"]),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
+        .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel"]),
         .testTarget(

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import PushModel
+
+@Suite struct JSONValueTests {
+    @Test func parsesAndLooksUpPaths() throws {
+        let v = try JSONValue.parse(#"{"aps":{"alert":{"title":"Hi","body":"there"},"badge":3},"items":[{"id":"x"},2.5,null,true]}"#)
+        #expect(v[path: "aps.alert.title"] == "Hi")
+        #expect(v[path: "aps.badge"]?.intValue == 3)
+        #expect(v[path: "items.0.id"] == "x")
+        #expect(v[path: "items.1"]?.doubleValue == 2.5)
+        #expect(v[path: "items.2"] == .null)
+        #expect(v[path: "items.3"]?.boolValue == true)
+        #expect(v[path: "items.9"] == nil)
+        #expect(v[path: "aps.missing"] == nil)
+        #expect(v[path: "aps.badge.deeper"] == nil)
+        #expect(v[path: ""] == v)
+    }
+
+    @Test func serializesWithSortedKeys() throws {
+        let v: JSONValue = ["b": 1, "a": ["z": true, "y": nil], "c": "q\"\n\u{1}", "d": 1.5, "e": [1, -2]]
+        #expect(v.serialized() == #"{"a":{"y":null,"z":true},"b":1,"c":"q\"\n\u0001","d":1.5,"e":[1,-2]}"#)
+        #expect(try JSONValue.parse(v.serialized()) == v)
+    }
+
+    @Test func unicodeEscapes() throws {
+        #expect(try JSONValue.parse(#""\u00e9\ud83d\ude00\/""#) == .string("é😀/"))
+        #expect(try JSONValue.parse(Array("\"é\"".utf8)) == .string("é"))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "tru", "\"abc", "{\"a\":1}x", "\"\\ud83d\"", "[1 2]", "\"\u{1}\"",
+        "{1:2}", "-", "1e",
+    ])
+    func rejectsInvalid(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func numbers() throws {
+        #expect(try JSONValue.parse("-0.5e2") == .number(-50))
+        #expect(try JSONValue.parse("1234567890123") .serialized() == "1234567890123")
+        #expect(JSONValue.number(0.25).serialized() == "0.25")
+    }
+
+    @Test func rejectsDeepNesting() {
+        let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
+    }
+}

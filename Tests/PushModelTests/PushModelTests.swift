@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import PushModel
+
+@Suite struct APNsReasonTests {
+    /// Apple's table, status → reasons (reference §1.4).
+    static let table: [Int: [String]] = [
+        400: [
+            "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+            "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+            "MissingTopic", "PayloadEmpty", "TopicDisallowed",
+        ],
+        403: [
+            "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden", "InvalidProviderToken",
+            "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
+        ],
+        404: ["BadPath"], 405: ["MethodNotAllowed"], 410: ["ExpiredToken", "Unregistered"], 413: ["PayloadTooLarge"],
+        429: ["TooManyProviderTokenUpdates", "TooManyRequests"], 500: ["InternalServerError"],
+        503: ["ServiceUnavailable", "Shutdown"],
+    ]
+
+    @Test func everyAppleReasonHasItsStatus() {
+        var all: Set<String> = []
+        for (status, reasons) in Self.table {
+            for r in reasons {
+                all.insert(r)
+                #expect(APNsReason(rawValue: r)?.status == status, "\(r)")
+            }
+        }
+        #expect(Set(APNsReason.allCases.map(\.rawValue)) == all)
+    }
+
+    @Test func retryRules() {
+        #expect(!APNsReason.unregistered.isRetryable)
+        #expect(!APNsReason.payloadTooLarge.isRetryable)
+        #expect(APNsReason.tooManyRequests.isRetryable)
+        #expect(APNsReason.shutdown.isRetryable)
+        #expect(!APNsReason.badTopic.isRetryable)
+    }
+}
+
+@Suite struct PushTypeTests {
+    @Test(arguments: [
+        (APNsPushType.alert, ""), (.background, ""), (.complication, ".complication"),
+        (.controls, ".push-type.controls"), (.fileprovider, ".pushkit.fileprovider"),
+        (.liveactivity, ".push-type.liveactivity"), (.location, ".location-query"), (.mdm, ""),
+        (.pushtotalk, ".voip-ptt"), (.voip, ".voip"), (.widgets, ".push-type.widgets"),
+    ])
+    func suffixes(type: APNsPushType, suffix: String) {
+        #expect(type.topicSuffix == suffix)
+        if !suffix.isEmpty {
+            #expect(APNsPushType.impliedBy(topic: "com.example.app" + suffix) == type)
+            #expect(APNsPushType.bundleID(ofTopic: "com.example.app" + suffix) == "com.example.app")
+        }
+    }
+
+    @Test func elevenTypesAndLimits() {
+        #expect(APNsPushType.allCases.count == 11)
+        #expect(APNsPushType.voip.maxPayloadBytes == 5120)
+        #expect(APNsPushType.alert.maxPayloadBytes == 4096)
+        #expect(APNsPushType.impliedBy(topic: "com.example.app") == nil)
+        #expect(APNsPushType.impliedBy(topic: ".voip") == nil)
+    }
+
+    @Test func priorities() {
+        #expect(APNsPriority(headerValue: "10") == .immediate)
+        #expect(APNsPriority(headerValue: "5") == .conserve)
+        #expect(APNsPriority(headerValue: "1") == .powerConsiderations)
+        for bad in ["0", "2", "010", " 5", "high", ""] { #expect(APNsPriority(headerValue: bad) == nil, "\(bad)") }
+    }
+}
+
+@Suite struct DeviceTokenTests {
+    @Test func acceptsAnyEvenLengthHex() {
+        #expect(DeviceToken(hex: "AB")?.hex == "ab")
+        #expect(DeviceToken(hex: String(repeating: "0f", count: 32)) != nil)
+        #expect(DeviceToken(hex: String(repeating: "ab", count: 100)) != nil)
+        for bad in ["", "a", "abc", "zz", "ab cd", "0x12"] { #expect(DeviceToken(hex: bad) == nil, "\(bad)") }
+    }
+
+    @Test func bytesRoundTrip() {
+        let t = DeviceToken(bytes: [0x00, 0xff, 0x10])!
+        #expect(t.hex == "00ff10")
+        #expect(t.bytes == [0x00, 0xff, 0x10])
+        #expect(DeviceToken(bytes: []) == nil)
+        #expect(DeviceToken(hex: "00FF10") == t)
+    }
+}
+
+@Suite struct ClockTests {
+    @Test func manualClockMovesOnlyWhenTold() {
+        let c = ManualClock()
+        let t0 = c.now()
+        #expect(c.now() == t0)
+        c.advance(by: 3600)
+        #expect(c.now().timeIntervalSince(t0) == 3600)
+        c.set(Date(timeIntervalSince1970: 5))
+        #expect(c.now() == Date(timeIntervalSince1970: 5))
+    }
+}
