@@ -74,9 +74,13 @@ public final class IncrementalReport: Sendable {
         try flush()
     }
 
-    /// Records that a scenario started (so an interruption reports it as an error, not as not-run).
-    public func caseStarted(suite: String, name: String, at date: Date = Date()) {
-        state.withLock { $0.started[Key(suite: suite, name: name)] = date }
+    /// Records that a scenario started and rewrites the file, so that if the process dies now the
+    /// scenario shows as an interrupted error rather than as not run.
+    public func caseStarted(suite: String, name: String, at date: Date = Date()) throws(ReportsError) {
+        try state.withLock { (state: inout State) throws(ReportsError) in
+            state.started[Key(suite: suite, name: name)] = date
+            try JUnitXMLWriter.write(Self.snapshot(of: state), to: url)
+        }
     }
 
     /// Records a finished scenario and rewrites the file. A scenario not in the plan is appended to its
@@ -130,6 +134,8 @@ public final class IncrementalReport: Sendable {
             var suite = TestSuiteReport(
                 name: planned.name, file: planned.file, timestamp: state.header.timestamp,
                 hostname: state.header.hostname, properties: planned.properties)
+            let starts = planned.cases.compactMap { state.started[Key(suite: planned.name, name: $0.name)] }
+            suite.timestamp = starts.min() ?? state.header.timestamp
             for plannedCase in planned.cases {
                 let key = Key(suite: planned.name, name: plannedCase.name)
                 total += 1
@@ -139,7 +145,6 @@ public final class IncrementalReport: Sendable {
                     unfinished += 1
                     suite.cases.append(placeholder(for: plannedCase, suite: planned, started: state.started[key] != nil))
                 }
-                if let start = state.started[key] { suite.timestamp = min(suite.timestamp, start) }
             }
             report.suites.append(suite)
         }
