@@ -203,8 +203,10 @@ final class CurlTransfer {
     }
 
     fileprivate func received(headerLine raw: UnsafeRawBufferPointer) {
-        var line = String(decoding: raw, as: UTF8.self)
-        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        // Trim CR LF as bytes: in a Swift String "\r\n" is one Character, which hasSuffix("\n") misses.
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<end]), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             // A new response starts (after a redirect or a 1xx): only the last one is returned.
             let parts = line.split(separator: " ", maxSplits: 2)

@@ -1,0 +1,153 @@
+import Foundation
+import PushCrypto
+import PushModel
+
+/// The `apns-*` headers of one notification. Values are strings so tests can send invalid ones
+/// (`apns-priority: 7`); the typed initializer covers the normal case.
+public struct APNsRequestHeaders: Sendable, Equatable {
+    public var topic: String?
+    public var pushType: String?
+    public var priority: String?
+    /// UNIX seconds; `"0"` means deliver once or not at all.
+    public var expiration: String?
+    /// Canonical lowercase UUID.
+    public var id: String?
+    public var collapseID: String?
+    /// Replaces the signer's `authorization` value verbatim (e.g. `"bearer garbage"`), for negative tests.
+    public var authorizationOverride: String?
+    /// Sent after the others, in order; a name already used above is sent twice (DuplicateHeaders tests).
+    public var extra: [ClientHeader]
+
+    public init(
+        topic: String? = nil, pushType: APNsPushType? = nil, priority: APNsPriority? = nil, expiration: Int? = nil,
+        id: String? = nil, collapseID: String? = nil, authorizationOverride: String? = nil, extra: [ClientHeader] = []
+    ) {
+        self.topic = topic
+        self.pushType = pushType?.rawValue
+        self.priority = priority.map { String($0.rawValue) }
+        self.expiration = expiration.map(String.init)
+        self.id = id
+        self.collapseID = collapseID
+        self.authorizationOverride = authorizationOverride
+        self.extra = extra
+    }
+
+    /// The header fields in the order they are sent.
+    public var fields: [ClientHeader] {
+        var out: [ClientHeader] = []
+        if let topic { out.append(ClientHeader("apns-topic", topic)) }
+        if let pushType { out.append(ClientHeader("apns-push-type", pushType)) }
+        if let priority { out.append(ClientHeader("apns-priority", priority)) }
+        if let expiration { out.append(ClientHeader("apns-expiration", expiration)) }
+        if let id { out.append(ClientHeader("apns-id", id)) }
+        if let collapseID { out.append(ClientHeader("apns-collapse-id", collapseID)) }
+        return out + extra
+    }
+}
+
+/// How a provider proves who it is.
+public enum APNsAuthentication: Sendable {
+    /// `authorization: bearer <JWT>` on every request.
+    case token(APNsProviderTokenSigner)
+    /// Mutual TLS with the provider certificate (no `authorization` header).
+    case certificate(ClientCertificate)
+    /// Neither (to test `MissingProviderToken`).
+    case none
+}
+
+/// What APNs answered.
+public struct APNsResponse: Sendable {
+    public var status: Int
+    /// `reason` from the JSON body, as sent.
+    public var reasonText: String?
+    /// `reasonText` when it is one of Apple's documented reasons.
+    public var reason: APNsReason? { reasonText.flatMap(APNsReason.init(rawValue:)) }
+    public var apnsID: String?
+    /// Only the sandbox returns it.
+    public var apnsUniqueID: String?
+    /// For 410: milliseconds since the epoch when the token stopped being valid.
+    public var timestamp: Int64?
+    /// The whole HTTP response (version, connection, timings).
+    public var http: ClientResponse
+
+    public init(_ http: ClientResponse) {
+        self.http = http
+        status = http.status
+        apnsID = http.value("apns-id")
+        apnsUniqueID = http.value("apns-unique-id")
+        let json = (try? JSONSerialization.jsonObject(with: Data(http.body))) as? [String: Any]
+        reasonText = json?["reason"] as? String
+        timestamp = (json?["timestamp"] as? NSNumber)?.int64Value
+    }
+}
+
+/// Why an APNs send failed before an answer came back.
+public enum APNsClientError: Error, Equatable, CustomStringConvertible {
+    /// The request never got a response (connect, TLS, timeout, not HTTP/2).
+    case transport(HTTPClientError)
+    /// The provider token could not be signed (check the `.p8` key).
+    case providerToken(JWTError)
+    /// The device token or URL cannot form a request path.
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .transport(let error): return "APNs request failed: \(error)"
+        case .providerToken(let error): return "could not sign the APNs provider token: \(error)"
+        case .invalidRequest(let message): return "invalid APNs request: \(message)"
+        }
+    }
+}
+
+/// A provider's view of APNs: `POST /3/device/<token>` over one multiplexed HTTP/2 connection.
+public final class APNsClient: Sendable {
+    /// e.g. `https://localhost:2197` (no trailing slash needed).
+    public let baseURL: String
+    public let authentication: APNsAuthentication
+    /// The underlying client (one connection pool, HTTP/2 required unless configured otherwise).
+    public let client: HTTPClient
+
+    /// A client with its own connection. `httpVersion` may be `.http2PriorKnowledge` for an h2c mock.
+    public init(
+        baseURL: String, authentication: APNsAuthentication, trustRoots: TrustRoots?,
+        httpVersion: HTTPVersionPolicy = .http2, timeout: Duration = .seconds(30)
+    ) throws(HTTPClientError) {
+        var certificate: ClientCertificate?
+        if case .certificate(let cert) = authentication { certificate = cert }
+        var configuration = HTTPClientConfiguration.apnsProvider(trustRoots: trustRoots, clientCertificate: certificate)
+        configuration.httpVersion = httpVersion
+        configuration.totalTimeout = timeout
+        self.baseURL = baseURL
+        self.authentication = authentication
+        self.client = try HTTPClient(configuration: configuration)
+    }
+
+    /// Sends one notification. Any HTTP status is a response; only transport or signing trouble throws.
+    public func send(deviceToken: String, payload: [UInt8], headers: APNsRequestHeaders = APNsRequestHeaders())
+        async throws(APNsClientError) -> APNsResponse
+    {
+        guard !deviceToken.contains("/"), !deviceToken.contains(" ") else {
+            throw .invalidRequest("device token '\(deviceToken)' contains '/' or a space")
+        }
+        var fields: [ClientHeader] = []
+        if let override = headers.authorizationOverride {
+            fields.append(ClientHeader("authorization", override))
+        } else if case .token(let signer) = authentication {
+            do { fields.append(ClientHeader("authorization", "bearer \(try signer.currentToken())")) } catch {
+                throw .providerToken(error)
+            }
+        }
+        fields += headers.fields
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        let request = ClientRequest(method: "POST", url: "\(base)/3/device/\(deviceToken)", headers: fields, body: payload)
+        do { return APNsResponse(try await client.execute(request)) } catch { throw .transport(error) }
+    }
+
+    /// Sends a payload given as a JSON string.
+    public func send(deviceToken: String, json: String, headers: APNsRequestHeaders = APNsRequestHeaders())
+        async throws(APNsClientError) -> APNsResponse
+    {
+        try await send(deviceToken: deviceToken, payload: Array(json.utf8), headers: headers)
+    }
+}

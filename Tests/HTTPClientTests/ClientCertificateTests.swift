@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import HTTPClient
+
+/// Mutual TLS: a python server that requires a client certificate signed by the test CA.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct ClientCertificateTests {
+    @Test func clientCertificateIsPresentedAndVerified() async throws {
+        let certs = try TestCertificates.get()
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let server = try startPythonServer(in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+        defer { server.stop() }
+        let url = "https://localhost:\(server.port)/echo"
+        let roots = try TrustRoots.files([certs.caPEM])
+
+        let withCert = try HTTPClient(
+            configuration: HTTPClientConfiguration(
+                trustRoots: roots,
+                clientCertificate: try ClientCertificate(certificateFile: certs.clientCert, privateKeyFile: certs.clientKey),
+                totalTimeout: .seconds(10)))
+        let response = try await withCert.execute(.get(url))
+        #expect(response.status == 200)
+        let echo = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        #expect(echo?["peer"] as? String == "pushcheck-client")
+
+        let withoutCert = try HTTPClient(
+            configuration: HTTPClientConfiguration(trustRoots: roots, totalTimeout: .seconds(10)))
+        await #expect {
+            _ = try await withoutCert.execute(.get(url))
+        } throws: { error in
+            guard case .tlsFailure = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
+
+    @Test func unreadableCertificateFileIsAConfigurationError() {
+        #expect {
+            _ = try ClientCertificate(certificateFile: "/nonexistent/client.pem", privateKeyFile: "/nonexistent/key.pem")
+        } throws: { error in
+            guard case .configuration(let message) = error as? HTTPClientError else { return false }
+            return message.contains("/nonexistent/client.pem")
+        }
+    }
+}

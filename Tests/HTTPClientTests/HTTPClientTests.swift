@@ -1,4 +1,0 @@
-import Testing
-@testable import HTTPClient
-
-@Test func HTTPClientBuilds() {}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@testable import HTTPClient
+
+/// Cancellation and shutdown end requests promptly with typed errors.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct LifecycleTests {
+    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let server = try startPythonServer(in: dir)
+        defer { server.stop() }
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(20)))
+
+        let url = "http://127.0.0.1:\(server.port)/slow"
+        let task = Task { () -> HTTPClientError? in
+            do throws(HTTPClientError) {
+                _ = try await client.execute(.get(url))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome == .cancelled)
+    }
+
+    @Test func requestsAfterShutdownFail() async throws {
+        let client = try HTTPClient()
+        client.shutdown()
+        await #expect(throws: HTTPClientError.shutDown) {
+            _ = try await client.execute(.get("http://127.0.0.1:1/"))
+        }
+    }
+}
