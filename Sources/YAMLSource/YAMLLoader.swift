@@ -52,10 +52,29 @@ public enum YAMLLoader {
 
     /// Resolves an `include:` path written in `file`: absolute paths stay, relative
     /// ones are taken from the including file's directory (not the working directory).
+    /// `.` and `..` are folded lexically (`Suites/a/../b.yaml` → `Suites/b.yaml`), so the
+    /// result stays relative when `file` is, and reads well in error messages.
     public static func resolve(include path: String, from file: String) -> String {
-        if path.hasPrefix("/") { return path }
-        let joined = (baseDirectory(of: file) as NSString).appendingPathComponent(path)
-        return (joined as NSString).standardizingPath
+        if path.hasPrefix("/") { return normalize(path) }
+        let directory = baseDirectory(of: file)
+        return normalize(directory == "." ? path : directory + "/" + path)
+    }
+
+    private static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", absolute {
+                continue  // "/.." is "/"
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     // MARK: - Internals
