@@ -1,8 +1,9 @@
 /// Apple's APNs certificate extensions (Apple WWDR CPS; OIDs under 1.2.840.113635.100.6.3).
 ///
-/// Encodings, as found in Pushy (jchambers/pushy `ApnsTestCertificates.java`, `TopicUtil.java`):
-/// - `…6.3.1` (development/sandbox) and `…6.3.2` (production) are marker extensions; their value is
-///   not read by any client we found. We write DER NULL (`05 00`).
+/// Encodings, as found in Pushy (jchambers/pushy `ApnsTestCertificates.java`, `TopicUtil.java`) and in
+/// xipki's "Apple WWDR" certificate profile (`certprofileAppleWwdr`):
+/// - `…6.3.1` (development/sandbox) and `…6.3.2` (production) are non-critical marker extensions whose
+///   value is a constant DER NULL (`05 00`); clients only test for their presence.
 /// - `…6.3.6` (topics) is, in OpenSSL config terms, `ASN1:SEQUENCE:apns_topics` with items
 ///   `UTF8String:<bundle id>`, `SEQWRAP,UTF8String:app`, `UTF8String:<bundle id>.voip`,
 ///   `SEQWRAP,UTF8String:voip`, … i.e. `SEQUENCE { UTF8String topic, SEQUENCE { UTF8String kind }, … }`.

@@ -45,3 +45,19 @@ extension JWT {
         return try encode(header, .header) + "." + encode(claims, .claims)
     }
 }
+
+extension JWT {
+    /// Makes the RS256 assertion a Google service account sends to its `token_uri` (JWT-bearer grant),
+    /// as google-auth does: claims `iss` = client email, `aud` = `https://oauth2.googleapis.com/token`
+    /// (fixed even when `token_uri` points elsewhere), `scope` = space-joined scopes, `iat`, `exp` = iat + 3600.
+    public static func googleServiceAccountAssertion(
+        clientEmail: String, scopes: [String], issuedAt: Int, privateKeyID: String? = nil, key: RSAPrivateKey,
+        audience: String = "https://oauth2.googleapis.com/token"
+    ) throws(JWTError) -> String {
+        let claims: [String: Any] = [
+            "iss": clientEmail, "aud": audience, "scope": scopes.joined(separator: " "),
+            "iat": issuedAt, "exp": issuedAt + 3600,
+        ]
+        return try signRS256(claims: claims, keyID: privateKeyID, key: key)
+    }
+}

@@ -95,4 +95,17 @@ import Testing
             try jwt.verifyES256(using: try P256PrivateKey.generate().publicKey)
         }
     }
+
+    @Test func googleServiceAccountAssertionHasGoogleAuthClaims() throws {
+        let key = try RSAPrivateKey.generate()
+        let token = try JWT.googleServiceAccountAssertion(
+            clientEmail: "svc@p.iam.gserviceaccount.com", scopes: ["https://www.googleapis.com/auth/cloud-platform", "https://www.googleapis.com/auth/firebase.messaging"],
+            issuedAt: 1_700_000_000, privateKeyID: "k1", key: key)
+        let jwt = try JWT(compact: token)
+        try jwt.verifyRS256(using: key.publicKey)
+        #expect(jwt.keyID == "k1" && jwt.issuer == "svc@p.iam.gserviceaccount.com" && jwt.issuedAt == 1_700_000_000)
+        #expect(jwt.claims["aud"] as? String == "https://oauth2.googleapis.com/token")
+        #expect(jwt.claims["exp"] as? Int == 1_700_003_600)
+        #expect(jwt.claims["scope"] as? String == "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/firebase.messaging")
+    }
 }
