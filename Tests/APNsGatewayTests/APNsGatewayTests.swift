@@ -1,4 +1,0 @@
-import Testing
-@testable import APNsGateway
-
-@Test func APNsGatewayBuilds() {}
