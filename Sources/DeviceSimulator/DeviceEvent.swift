@@ -1,0 +1,169 @@
+import Foundation
+import Provisioning
+import PushModel
+
+/// One observable thing on the simulated device. The log is ordered by `sequence`; `at` is the
+/// injected clock's time, so the same inputs give the same log.
+public struct DeviceEvent: Sendable, Equatable, CustomStringConvertible {
+    /// 1, 2, 3, … in the order things happened.
+    public var sequence: Int
+    /// The simulated clock when it happened.
+    public var at: Date
+    /// The app concerned, if any.
+    public var bundleID: String?
+    public var kind: DeviceEventKind
+
+    public var description: String { "#\(sequence) \(bundleID ?? "device"): \(kind)" }
+}
+
+/// An app callback, with the arguments the app would get.
+public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
+    /// `application(_:didFinishLaunchingWithOptions:)`; `remoteNotification` is `launchOptions[.remoteNotification]`.
+    case didFinishLaunching(remoteNotification: JSONValue?)
+    /// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`.
+    case didRegisterForRemoteNotifications(token: DeviceToken)
+    /// `application(_:didFailToRegisterForRemoteNotificationsWithError:)`.
+    case didFailToRegisterForRemoteNotifications(error: String)
+    /// `userNotificationCenter(_:willPresent:withCompletionHandler:)` and the options it answered.
+    case willPresent(userInfo: JSONValue, options: PresentationOptions)
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` and the state it ran in.
+    case didReceiveRemoteNotification(userInfo: JSONValue, state: AppState)
+    /// Deprecated `application(_:didReceiveRemoteNotification:)`.
+    case legacyDidReceiveRemoteNotification(userInfo: JSONValue)
+    /// `userNotificationCenter(_:didReceive:withCompletionHandler:)`.
+    case didReceiveResponse(actionID: String, userInfo: JSONValue)
+    /// `application(_:performActionFor:completionHandler:)` for a home-screen quick action.
+    case performQuickAction(type: String)
+
+    /// The default action identifier (a tap).
+    public static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// The dismiss action identifier.
+    public static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
+
+    /// A short name for assertions: `willPresent`, `didReceiveRemoteNotification`, …
+    public var name: String {
+        switch self {
+        case .didFinishLaunching: return "didFinishLaunching"
+        case .didRegisterForRemoteNotifications: return "didRegisterForRemoteNotifications"
+        case .didFailToRegisterForRemoteNotifications: return "didFailToRegisterForRemoteNotifications"
+        case .willPresent: return "willPresent"
+        case .didReceiveRemoteNotification: return "didReceiveRemoteNotification"
+        case .legacyDidReceiveRemoteNotification: return "legacyDidReceiveRemoteNotification"
+        case .didReceiveResponse: return "didReceiveResponse"
+        case .performQuickAction: return "performQuickAction"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .didFinishLaunching(let n): return "didFinishLaunching(remoteNotification: \(n?.serialized() ?? "nil"))"
+        case .didRegisterForRemoteNotifications(let t): return "didRegisterForRemoteNotifications(\(t.hex))"
+        case .didFailToRegisterForRemoteNotifications(let e): return "didFailToRegisterForRemoteNotifications(\(e))"
+        case .willPresent(let u, let o): return "willPresent(\(u.serialized())) -> \(o)"
+        case .didReceiveRemoteNotification(let u, let s): return "didReceiveRemoteNotification[\(s.rawValue)](\(u.serialized()))"
+        case .legacyDidReceiveRemoteNotification(let u): return "legacyDidReceiveRemoteNotification(\(u.serialized()))"
+        case .didReceiveResponse(let a, let u): return "didReceiveResponse(\(a), \(u.serialized()))"
+        case .performQuickAction(let t): return "performQuickAction(\(t))"
+        }
+    }
+}
+
+/// Why a push (or part of it) had no effect.
+public enum DropReason: String, Sendable, Equatable {
+    case appNotInstalled = "app-not-installed"
+    case tokenNotRegistered = "token-not-registered"
+    case deviceOffline = "device-offline"
+    case notAuthorized = "not-authorized"
+    case noRemoteNotificationBackgroundMode = "no-remote-notification-background-mode"
+    case noFetchHandler = "no-fetch-handler"
+    case appForceQuit = "app-force-quit"
+    case noWillPresentDelegate = "no-willPresent-delegate"
+    case presentationSilenced = "willPresent-answered-no-display"
+    case heldPushReplaced = "held-push-replaced"
+    case heldPushDiscarded = "held-push-discarded"
+    case fcmTokenNotMapped = "fcm-token-not-mapped-to-apns"
+    /// The tap response at a cold start was lost because the delegate was set after launch finished.
+    case responseMissedDelegateSetLate = "response-missed-delegate-set-after-launch"
+}
+
+/// How a notification was presented.
+public struct Presentation: Sendable, Equatable, CustomStringConvertible {
+    public var banner: Bool
+    public var list: Bool
+    public var sound: String?
+    /// Provisional (quiet) delivery: list only.
+    public var quiet: Bool
+    public init(banner: Bool, list: Bool, sound: String?, quiet: Bool) {
+        self.banner = banner
+        self.list = list
+        self.sound = sound
+        self.quiet = quiet
+    }
+    public var description: String {
+        "banner=\(banner) list=\(list) sound=\(sound ?? "none")" + (quiet ? " quiet" : "")
+    }
+}
+
+/// Everything that can be observed.
+public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
+    case installed
+    case installFailed([ProvisioningFinding])
+    case launchRefused([ProvisioningFinding])
+    case capabilityWarning(ProvisioningFinding)
+    case registered(token: DeviceToken, environment: APSEnvironment)
+    case registrationFailed([ProvisioningFinding])
+    case fcmTokenIssued(fcmToken: String, mappedToAPNs: Bool)
+    case authorizationChanged(NotificationSettings)
+    case stateChanged(from: AppState, to: AppState, reason: AppTransitionReason)
+    case pushReceived(apnsID: String, kind: PushKind)
+    case pushDropped(apnsID: String, reason: DropReason)
+    case backgroundPushHeld(apnsID: String)
+    case callback(AppCallback)
+    case fetchCompleted(result: FetchResult, duration: TimeInterval)
+    case appTerminated(reason: String)
+    case serviceExtensionRan(modified: Bool, duration: TimeInterval)
+    case serviceExtensionTimedOut(duration: TimeInterval)
+    case notificationPresented(id: String, content: NotificationContent, presentation: Presentation)
+    case notificationReplaced(id: String, collapseID: String)
+    case notificationRemoved(id: String, reason: String)
+    case badgeChanged(Int?)
+    case contentExtensionShown(extensionName: String, category: String)
+    case contentExtensionHandledAction(extensionName: String, actionID: String, response: ContentExtensionResponse)
+    case urlOpened(url: String, by: String)
+    case navigation(NavigationEvent)
+    case offlineChanged(online: Bool)
+    case rebooted
+
+    public var description: String {
+        switch self {
+        case .installed: return "installed"
+        case .installFailed(let f): return "install failed: " + f.map(\.code).joined(separator: ", ")
+        case .launchRefused(let f): return "launch refused: " + f.map(\.code).joined(separator: ", ")
+        case .capabilityWarning(let f): return "warning \(f.code): \(f.symptom)"
+        case .registered(let t, let e): return "registered token \(t.hex) (\(e.rawValue))"
+        case .registrationFailed(let f): return "registration failed: " + f.map(\.code).joined(separator: ", ")
+        case .fcmTokenIssued(let t, let m): return "FCM token \(t) mapped=\(m)"
+        case .authorizationChanged(let s): return "authorization \(s.status.rawValue)"
+        case .stateChanged(let a, let b, let r): return "state \(a.rawValue) -> \(b.rawValue) (\(r.rawValue))"
+        case .pushReceived(let id, let k): return "push \(id) received (\(k.rawValue))"
+        case .pushDropped(let id, let r): return "push \(id) dropped: \(r.rawValue)"
+        case .backgroundPushHeld(let id): return "background push \(id) held"
+        case .callback(let c): return "callback \(c)"
+        case .fetchCompleted(let r, let d): return "fetch completed \(r.rawValue) after \(d)s"
+        case .appTerminated(let r): return "app terminated: \(r)"
+        case .serviceExtensionRan(let m, let d): return "service extension ran (modified=\(m), \(d)s)"
+        case .serviceExtensionTimedOut(let d): return "service extension overran (\(d)s): original content shown"
+        case .notificationPresented(let id, let c, let p):
+            return "notification \(id) presented '\(c.title ?? "")' / '\(c.body ?? "")' \(p)"
+        case .notificationReplaced(let id, let cid): return "notification \(id) replaced (collapse-id \(cid))"
+        case .notificationRemoved(let id, let r): return "notification \(id) removed (\(r))"
+        case .badgeChanged(let b): return "badge \(b.map(String.init) ?? "cleared")"
+        case .contentExtensionShown(let n, let c): return "content extension \(n) for category \(c)"
+        case .contentExtensionHandledAction(let n, let a, let r): return "content extension \(n) handled \(a) -> \(r)"
+        case .urlOpened(let u, let by): return "opened \(u) (\(by))"
+        case .navigation(let n): return "navigation \(n)"
+        case .offlineChanged(let o): return o ? "online" : "offline"
+        case .rebooted: return "rebooted"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Provisioning
+import PushModel
+
+/// A notification in Notification Center.
+public struct PresentedNotification: Sendable, Equatable {
+    /// `n1`, `n2`, … in delivery order.
+    public var id: String
+    public var bundleID: String
+    public var content: NotificationContent
+    public var collapseID: String?
+    public var deliveredAt: Date
+    public var presentation: Presentation
+}
+
+/// One installed app on the device.
+public struct InstalledApp: Sendable, Equatable {
+    public var declaration: AppDeclaration
+    public var state: AppState = .notRunning
+    public var settings: NotificationSettings = .notDetermined
+    public var token: DeviceToken?
+    public var environment: APSEnvironment?
+    public var fcmToken: String?
+    public var fcmMappedToAPNs = false
+    public var badge: Int?
+    public var router: Router
+    var heldPush: IncomingPush?
+    var wakes: [Date] = []
+    var generation: Int
+
+    init(declaration: AppDeclaration, generation: Int) {
+        self.declaration = declaration
+        self.router = Router(declaration.navigation)
+        self.generation = generation
+    }
+}
+
+/// The whole device as a value: every operation is a mutating function taking the time, appending to
+/// the event log. `SimulatedDevice` wraps it behind a `Mutex`.
+public struct DeviceState: Sendable, Equatable {
+    public let name: String
+    public let udid: String
+    public let iosVersion: String
+    public var rules: DeviceRules
+    public internal(set) var online = true
+    public internal(set) var apps: [String: InstalledApp] = [:]
+    public internal(set) var notificationCenter: [PresentedNotification] = []
+    public internal(set) var events: [DeviceEvent] = []
+    let tokens: TokenGenerator
+    var installs = 0
+    var notificationCounter = 0
+
+    public init(name: String, udid: String, iosVersion: String, seed: UInt64, rules: DeviceRules = DeviceRules()) {
+        self.name = name
+        self.udid = udid
+        self.iosVersion = iosVersion
+        self.rules = rules
+        self.tokens = TokenGenerator(seed: seed)
+    }
+
+    mutating func log(_ kind: DeviceEventKind, _ bundleID: String?, _ now: Date) {
+        events.append(DeviceEvent(sequence: events.count + 1, at: now, bundleID: bundleID, kind: kind))
+    }
+
+    mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {
+        guard let from = apps[bundleID]?.state, from != to else { return }
+        apps[bundleID]!.state = to
+        log(.stateChanged(from: from, to: to, reason: reason), bundleID, now)
+    }
+
+    // MARK: install and registration
+
+    /// Installs `app`, running the provisioning install checks. Returns the findings (empty = installed).
+    @discardableResult
+    public mutating func install(_ app: AppDeclaration, now: Date) -> [ProvisioningFinding] {
+        let findings = ProvisioningChecks.installFindings(profile: app.profile, app: app.signing, udid: udid, now: now)
+        guard findings.isEmpty else {
+            log(.installFailed(findings), app.bundleID, now)
+            return findings
+        }
+        installs += 1
+        apps[app.bundleID] = InstalledApp(declaration: app, generation: installs)
+        log(.installed, app.bundleID, now)
+        for f in ProvisioningChecks.capabilityFindings(
+            app: app.signing, implementsFetchHandler: app.delegate.implementsFetchHandler, firebaseSenderID: nil,
+            forwardsAPNsTokenToFirebase: false)
+        {
+            log(.capabilityWarning(f), app.bundleID, now)
+        }
+        return []
+    }
+
+    /// Removes an app; its token stops working.
+    public mutating func uninstall(_ bundleID: String, now: Date) {
+        guard apps.removeValue(forKey: bundleID) != nil else { return }
+        notificationCenter.removeAll { $0.bundleID == bundleID }
+        log(.notificationRemoved(id: "*", reason: "app uninstalled"), bundleID, now)
+    }
+
+    /// The user answers the permission prompt (or changes Settings).
+    public mutating func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String, now: Date) {
+        guard apps[bundleID] != nil else { return }
+        apps[bundleID]!.settings = settings
+        log(.authorizationChanged(settings), bundleID, now)
+    }
+
+    /// `registerForRemoteNotifications()`: a token bound to the bundle id and the signed environment,
+    /// or the Code=3000 failure. Also issues the FCM token when the app uses Firebase.
+    @discardableResult
+    public mutating func registerForRemoteNotifications(_ bundleID: String, now: Date) -> RegistrationCheck? {
+        guard let app = apps[bundleID] else { return nil }
+        let check = ProvisioningChecks.registration(profile: app.declaration.profile, app: app.declaration.signing)
+        switch check {
+        case .denied(let findings):
+            log(.registrationFailed(findings), bundleID, now)
+            let error = "Error Domain=NSCocoaErrorDomain Code=3000 \"" + ProvisioningFinding.apsEntitlementErrorMessage + "\""
+            log(.callback(.didFailToRegisterForRemoteNotifications(error: error)), bundleID, now)
+        case .allowed(let env):
+            let token = tokens.apnsToken(udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)
+            apps[bundleID]!.token = token
+            apps[bundleID]!.environment = env
+            log(.registered(token: token, environment: env), bundleID, now)
+            log(.callback(.didRegisterForRemoteNotifications(token: token)), bundleID, now)
+            if let fb = app.declaration.firebase {
+                let fcm = tokens.fcmToken(udid: udid, bundleID: bundleID, senderID: fb.senderID, generation: app.generation)
+                let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
+                apps[bundleID]!.fcmToken = fcm
+                apps[bundleID]!.fcmMappedToAPNs = mapped
+                log(.fcmTokenIssued(fcmToken: fcm, mappedToAPNs: mapped), bundleID, now)
+                for f in ProvisioningChecks.capabilityFindings(
+                    app: app.declaration.signing, implementsFetchHandler: false, firebaseSenderID: fb.senderID,
+                    forwardsAPNsTokenToFirebase: fb.forwardsAPNsToken)
+                {
+                    log(.capabilityWarning(f), bundleID, now)
+                }
+            }
+        }
+        return check
+    }
+
+    // MARK: device
+
+    /// Network on/off. While offline, `deliver` refuses pushes (the gateway stores them).
+    public mutating func setOnline(_ online: Bool, now: Date) {
+        guard self.online != online else { return }
+        self.online = online
+        log(.offlineChanged(online: online), nil, now)
+    }
+
+    /// Reboot: every app stops (force-quit ones become launchable again); held pushes are discarded.
+    public mutating func reboot(now: Date) {
+        log(.rebooted, nil, now)
+        for id in apps.keys.sorted() {
+            discardHeldPush(id, now)
+            setState(id, .notRunning, .reboot, now)
+        }
+    }
+
+    mutating func discardHeldPush(_ bundleID: String, _ now: Date) {
+        if let held = apps[bundleID]?.heldPush {
+            apps[bundleID]!.heldPush = nil
+            log(.pushDropped(apnsID: held.apnsID, reason: .heldPushDiscarded), bundleID, now)
+        }
+    }
+
+    mutating func nextNotificationID() -> String {
+        notificationCounter += 1
+        return "n\(notificationCounter)"
+    }
+}

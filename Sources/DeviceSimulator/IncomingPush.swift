@@ -1,0 +1,118 @@
+import PushModel
+
+/// A push as it reaches the device from the APNs gateway: the JSON payload (with `aps` and the custom
+/// keys beside it, exactly what the app's `userInfo` will hold) and the headers that matter on-device.
+public struct IncomingPush: Sendable, Equatable {
+    /// The bundle id (the `apns-topic` without a push-type suffix).
+    public var bundleID: String
+    /// The device token the provider addressed.
+    public var token: DeviceToken?
+    /// The full payload.
+    public var payload: JSONValue
+    /// `apns-push-type`.
+    public var pushType: APNsPushType?
+    /// `apns-priority`.
+    public var priority: APNsPriority?
+    /// `apns-collapse-id`: a later push with the same id replaces the displayed one.
+    public var collapseID: String?
+    /// `apns-id`, for correlating with the gateway's log.
+    public var apnsID: String
+
+    public init(bundleID: String, token: DeviceToken? = nil, payload: JSONValue, pushType: APNsPushType? = nil,
+                priority: APNsPriority? = nil, collapseID: String? = nil, apnsID: String = "") {
+        self.bundleID = bundleID
+        self.token = token
+        self.payload = payload
+        self.pushType = pushType
+        self.priority = priority
+        self.collapseID = collapseID
+        self.apnsID = apnsID
+    }
+
+    /// The `aps` dictionary, read.
+    public var aps: APSDictionary { APSDictionary(payload: payload) }
+}
+
+/// What kind of push a payload is (device.md §1.1 rows a–c).
+public enum PushKind: String, Sendable, Equatable {
+    /// `alert`/`sound`/`badge`, no `content-available`.
+    case alert
+    /// `content-available: 1` only.
+    case background
+    /// Both.
+    case alertAndBackground = "alert+background"
+    /// Neither (nothing to show, nothing to wake for).
+    case empty
+}
+
+/// Read access to `aps` (device.md §2.3): alert title/subtitle/body, badge, sound, category, thread,
+/// `content-available`, `mutable-content`, `interruption-level`.
+public struct APSDictionary: Sendable, Equatable {
+    public let raw: JSONValue?
+
+    public init(payload: JSONValue) { raw = payload["aps"] }
+
+    private var alert: JSONValue? { raw?["alert"] }
+    public var title: String? { alert?["title"]?.stringValue }
+    public var subtitle: String? { alert?["subtitle"]?.stringValue }
+    /// `alert.body`, or the alert itself when it is a string.
+    public var body: String? { alert?.stringValue ?? alert?["body"]?.stringValue }
+    /// Whether `alert` carries something to show (title, subtitle or body) — the service extension's trigger.
+    public var hasAlertText: Bool { title != nil || subtitle != nil || body != nil }
+    public var badge: Int? { raw?["badge"]?.intValue }
+    /// `sound` as a name; the critical-alert dictionary form yields its `name`.
+    public var sound: String? { raw?["sound"]?.stringValue ?? raw?["sound"]?["name"]?.stringValue }
+    public var category: String? { raw?["category"]?.stringValue }
+    public var threadID: String? { raw?["thread-id"]?.stringValue }
+    public var interruptionLevel: String? { raw?["interruption-level"]?.stringValue }
+    /// Only the number 1 counts (`content-available: 0` is not an "off" but is not a wake request either).
+    public var contentAvailable: Bool { raw?["content-available"]?.intValue == 1 }
+    public var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }
+    /// Whether there is anything user-facing: alert text, a sound or a badge.
+    public var isUserFacing: Bool { hasAlertText || sound != nil || badge != nil }
+
+    public var kind: PushKind {
+        switch (isUserFacing, contentAvailable) {
+        case (true, true): return .alertAndBackground
+        case (true, false): return .alert
+        case (false, true): return .background
+        case (false, false): return .empty
+        }
+    }
+}
+
+/// The content of a delivered notification (`UNNotificationContent`), after any service extension.
+public struct NotificationContent: Sendable, Equatable {
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    public var badge: Int?
+    public var sound: String?
+    public var categoryID: String?
+    public var threadID: String?
+    public var interruptionLevel: String?
+    /// The payload as the app will see it in `userInfo`.
+    public var userInfo: JSONValue
+
+    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
+                sound: String? = nil, categoryID: String? = nil, threadID: String? = nil,
+                interruptionLevel: String? = nil, userInfo: JSONValue = .object([:])) {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.badge = badge
+        self.sound = sound
+        self.categoryID = categoryID
+        self.threadID = threadID
+        self.interruptionLevel = interruptionLevel
+        self.userInfo = userInfo
+    }
+
+    /// The content the system builds from a payload.
+    public init(payload: JSONValue) {
+        let aps = APSDictionary(payload: payload)
+        self.init(title: aps.title, subtitle: aps.subtitle, body: aps.body, badge: aps.badge, sound: aps.sound,
+                  categoryID: aps.category, threadID: aps.threadID, interruptionLevel: aps.interruptionLevel,
+                  userInfo: payload)
+    }
+}

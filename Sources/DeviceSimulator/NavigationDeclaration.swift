@@ -1,0 +1,173 @@
+import PushModel
+
+/// The type a route expects a payload key to have.
+public enum RouteValueType: String, Sendable, Equatable, CaseIterable {
+    case string, number, integer, boolean, url, object, array
+
+    /// Whether `value` has this type.
+    public func accepts(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object), (.array, .array): return true
+        case (.integer, .number): return value.intValue != nil
+        case (.url, .string(let s)):
+            guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
+            return s[..<colon].allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+        default: return false
+        }
+    }
+}
+
+/// A payload key a route needs, by dotted path (`aps.alert.title`, `url`, `item.id`).
+public struct RouteKey: Sendable, Equatable {
+    public var path: String
+    public var type: RouteValueType
+    public init(_ path: String, _ type: RouteValueType) {
+        self.path = path
+        self.type = type
+    }
+}
+
+/// Where a pushed screen's title comes from.
+public enum TitleSource: Sendable, Equatable {
+    case fixed(String)
+    /// A string at a payload path (the route fails if it is missing or not a string).
+    case fromKey(String)
+}
+
+/// A screen a route pushes.
+public struct ScreenPush: Sendable, Equatable {
+    public var screen: String
+    public var title: TitleSource?
+    public init(_ screen: String, title: TitleSource? = nil) {
+        self.screen = screen
+        self.title = title
+    }
+}
+
+/// An alert (`UIAlertController`) with its buttons.
+public struct AlertDeclaration: Sendable, Equatable {
+    public var title: String
+    public var message: String
+    public var buttons: [String]
+    /// The button that goes ahead (pops the screen for a back confirmation).
+    public var confirmButton: String
+    public init(title: String, message: String, buttons: [String] = ["OK", "Cancel"], confirmButton: String = "OK") {
+        self.title = title
+        self.message = message
+        self.buttons = buttons
+        self.confirmButton = confirmButton
+    }
+}
+
+/// How a payload reached the app's routing code.
+public enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
+    /// `didReceive response` with the default action (includes the tap that cold-launched the app).
+    case tap
+    /// `willPresent` while in the foreground.
+    case foreground
+    /// `didReceive response` with a custom action.
+    case action
+    /// A home-screen quick action (3D Touch shortcut).
+    case quickAction = "quick-action"
+    /// App launch (splash decides the first screen).
+    case launch
+}
+
+/// One route: when it applies, what it needs from the payload, and where it takes the user.
+public struct RouteDeclaration: Sendable, Equatable {
+    public var name: String
+    public var triggers: [RouteTrigger]
+    /// Applies only when `aps.category` equals this.
+    public var category: String?
+    /// Applies only for this action identifier (trigger `.action`).
+    public var actionID: String?
+    /// Applies only for this quick action type (trigger `.quickAction`).
+    public var quickActionType: String?
+    /// Applies only when this payload key is present.
+    public var whenKeyPresent: String?
+    /// Applies only when this screen is on top (the "before" code of seed 003).
+    public var whenCurrentScreen: String?
+    /// Applies only in this login state (nil = either).
+    public var whenLoggedIn: Bool?
+    /// Keys that must be present with the given types, else a routing failure names the key.
+    public var requiredKeys: [RouteKey]
+    /// Logged-out users are sent to the login screen first; the route runs after login.
+    public var requiresLogin: Bool
+    /// Tab to select (index).
+    public var tab: Int?
+    /// Pop to the root before pushing.
+    public var resetStack: Bool
+    public var push: [ScreenPush]
+    public var alert: AlertDeclaration?
+    /// A payload key with a URL the top screen's web view loads.
+    public var openURLFromKey: String?
+
+    public init(name: String, triggers: [RouteTrigger] = [.tap], category: String? = nil, actionID: String? = nil,
+                quickActionType: String? = nil, whenKeyPresent: String? = nil, whenCurrentScreen: String? = nil,
+                whenLoggedIn: Bool? = nil, requiredKeys: [RouteKey] = [], requiresLogin: Bool = false, tab: Int? = nil,
+                resetStack: Bool = true, push: [ScreenPush] = [], alert: AlertDeclaration? = nil,
+                openURLFromKey: String? = nil) {
+        self.name = name
+        self.triggers = triggers
+        self.category = category
+        self.actionID = actionID
+        self.quickActionType = quickActionType
+        self.whenKeyPresent = whenKeyPresent
+        self.whenCurrentScreen = whenCurrentScreen
+        self.whenLoggedIn = whenLoggedIn
+        self.requiredKeys = requiredKeys
+        self.requiresLogin = requiresLogin
+        self.tab = tab
+        self.resetStack = resetStack
+        self.push = push
+        self.alert = alert
+        self.openURLFromKey = openURLFromKey
+    }
+
+    /// Declared keys plus those used for titles and URLs.
+    public var allRequiredKeys: [RouteKey] {
+        var keys = requiredKeys
+        for p in push { if case .fromKey(let path) = p.title, !keys.contains(where: { $0.path == path }) { keys.append(RouteKey(path, .string)) } }
+        if let u = openURLFromKey, !keys.contains(where: { $0.path == u }) { keys.append(RouteKey(u, .url)) }
+        return keys
+    }
+}
+
+/// A screen the app can show.
+public struct ScreenDeclaration: Sendable, Equatable {
+    public var id: String
+    public var title: String?
+    /// If set, Back shows this alert first (seed 002).
+    public var confirmBack: AlertDeclaration?
+    public init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil) {
+        self.id = id
+        self.title = title
+        self.confirmBack = confirmBack
+    }
+}
+
+/// The app's navigation: tabs, screens, routes, quick actions, login.
+public struct NavigationDeclaration: Sendable, Equatable {
+    public var tabs: [String]
+    public var initialTab: Int
+    public var screens: [ScreenDeclaration]
+    public var routes: [RouteDeclaration]
+    /// Quick action types the app declares (each routed with trigger `.quickAction`).
+    public var quickActions: [String]
+    /// The screen shown when a route requires login and the user is logged out.
+    public var loginScreen: String?
+    public var startsLoggedIn: Bool
+
+    public init(tabs: [String] = [], initialTab: Int = 0, screens: [ScreenDeclaration] = [], routes: [RouteDeclaration] = [],
+                quickActions: [String] = [], loginScreen: String? = nil, startsLoggedIn: Bool = true) {
+        self.tabs = tabs
+        self.initialTab = initialTab
+        self.screens = screens
+        self.routes = routes
+        self.quickActions = quickActions
+        self.loginScreen = loginScreen
+        self.startsLoggedIn = startsLoggedIn
+    }
+
+    public func screen(_ id: String) -> ScreenDeclaration? { screens.first { $0.id == id } }
+}

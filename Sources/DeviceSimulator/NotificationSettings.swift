@@ -1,0 +1,85 @@
+/// `UNAuthorizationStatus` (device.md §1.4).
+public enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
+    case notDetermined = "not-determined"
+    case denied
+    case provisional
+    case authorized
+}
+
+/// An app's notification settings on the device: the authorization and its sub-settings.
+public struct NotificationSettings: Sendable, Equatable {
+    public var status: AuthorizationStatus
+    /// Banners / lock screen (`alertSetting`).
+    public var alert: Bool
+    public var sound: Bool
+    public var badge: Bool
+    /// Whether delivered notifications are kept in Notification Center (`notificationCenterSetting`).
+    public var notificationCenter: Bool
+
+    public init(status: AuthorizationStatus, alert: Bool = true, sound: Bool = true, badge: Bool = true,
+                notificationCenter: Bool = true) {
+        self.status = status
+        self.alert = alert
+        self.sound = sound
+        self.badge = badge
+        self.notificationCenter = notificationCenter
+    }
+
+    /// Everything allowed.
+    public static let authorized = NotificationSettings(status: .authorized)
+    /// The state before the app asks.
+    public static let notDetermined = NotificationSettings(status: .notDetermined)
+    /// The user refused.
+    public static let denied = NotificationSettings(status: .denied)
+    /// Quiet delivery granted without a prompt.
+    public static let provisional = NotificationSettings(status: .provisional)
+
+    /// Whether user-facing content may be shown at all (and the service extension employed).
+    public var alertsEnabled: Bool {
+        switch status {
+        case .authorized: return alert || notificationCenter
+        case .provisional: return true
+        case .notDetermined, .denied: return false
+        }
+    }
+}
+
+/// `UNNotificationPresentationOptions` returned from `willPresent` (device.md §1.3); raw values as Apple's.
+public struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let badge = PresentationOptions(rawValue: 1)
+    public static let sound = PresentationOptions(rawValue: 2)
+    /// Deprecated in iOS 14 ("Use List | Banner"); shows banner and list.
+    public static let alert = PresentationOptions(rawValue: 4)
+    public static let list = PresentationOptions(rawValue: 8)
+    public static let banner = PresentationOptions(rawValue: 16)
+
+    /// Parses names such as `banner`, `sound`, `list`, `badge`, `alert`.
+    public init?(names: [String]) {
+        var o: PresentationOptions = []
+        for n in names {
+            switch n.lowercased() {
+            case "badge": o.insert(.badge)
+            case "sound": o.insert(.sound)
+            case "alert": o.insert(.alert)
+            case "list": o.insert(.list)
+            case "banner": o.insert(.banner)
+            default: return nil
+            }
+        }
+        self = o
+    }
+
+    public var names: [String] {
+        var out: [String] = []
+        if contains(.badge) { out.append("badge") }
+        if contains(.sound) { out.append("sound") }
+        if contains(.alert) { out.append("alert") }
+        if contains(.list) { out.append("list") }
+        if contains(.banner) { out.append("banner") }
+        return out
+    }
+
+    public var description: String { "[" + names.joined(separator: ", ") + "]" }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Provisioning
+import PushModel
+import Synchronization
+
+/// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
+///
+/// All behaviour lives in `DeviceState` (a value, no I/O); this class holds it behind a `Mutex` and
+/// stamps every operation with the injected clock. Each operation returns the events it added.
+public final class SimulatedDevice: Sendable {
+    private let state: Mutex<DeviceState>
+    /// The clock events are stamped with.
+    public let clock: any PushClock
+
+    /// - Parameters:
+    ///   - seed: makes tokens reproducible; the same seed and inputs give the same tokens and log.
+    public init(name: String, udid: String, iosVersion: String = "17.5", seed: UInt64, clock: any PushClock,
+                rules: DeviceRules = DeviceRules()) {
+        self.state = Mutex(DeviceState(name: name, udid: udid, iosVersion: iosVersion, seed: seed, rules: rules))
+        self.clock = clock
+    }
+
+    /// Runs `body` on the state with the current time and returns its result and the events it added.
+    public func perform<T>(_ body: (inout DeviceState, Date) throws(InteractionError) -> T) throws(InteractionError)
+        -> (result: T, events: [DeviceEvent])
+    {
+        let now = clock.now()
+        return try state.withLock { (s: inout DeviceState) throws(InteractionError) -> (result: T, events: [DeviceEvent]) in
+            let before = s.events.count
+            let r = try body(&s, now)
+            return (r, Array(s.events[before...]))
+        }
+    }
+
+    private func run(_ body: (inout DeviceState, Date) -> Void) -> [DeviceEvent] {
+        let now = clock.now()
+        return state.withLock { s in
+            let before = s.events.count
+            body(&s, now)
+            return Array(s.events[before...])
+        }
+    }
+
+    /// A copy of the whole state (apps, notification center, event log).
+    public var snapshot: DeviceState { state.withLock { $0 } }
+    /// The ordered event log.
+    public var events: [DeviceEvent] { state.withLock { $0.events } }
+    public var udid: String { state.withLock { $0.udid } }
+
+    /// Installs an app (provisioning install checks); returns the findings that refused it (empty = installed).
+    @discardableResult
+    public func install(_ app: AppDeclaration) -> [ProvisioningFinding] {
+        let now = clock.now()
+        return state.withLock { $0.install(app, now: now) }
+    }
+
+    /// Registers the app for remote notifications; nil when the app is not installed.
+    @discardableResult
+    public func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
+        let now = clock.now()
+        return state.withLock { $0.registerForRemoteNotifications(bundleID, now: now) }
+    }
+
+    /// The app's current APNs token, its environment and the FCM registration, if any.
+    public func registration(of bundleID: String) -> (token: DeviceToken?, environment: APSEnvironment?, fcmToken: String?, fcmMapped: Bool) {
+        state.withLock { s in
+            let a = s.apps[bundleID]
+            return (a?.token, a?.environment, a?.fcmToken, a?.fcmMappedToAPNs ?? false)
+        }
+    }
+
+    /// Entry point for the APNs gateway.
+    @discardableResult
+    public func deliver(_ push: IncomingPush) -> (disposition: DeliveryDisposition, events: [DeviceEvent]) {
+        let now = clock.now()
+        return state.withLock { s in
+            let before = s.events.count
+            let d = s.deliver(push, now: now)
+            return (d, Array(s.events[before...]))
+        }
+    }
+
+    @discardableResult public func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String) -> [DeviceEvent] {
+        run { $0.setNotificationSettings(settings, for: bundleID, now: $1) }
+    }
+    @discardableResult public func launch(_ bundleID: String) -> [DeviceEvent] { run { _ = $0.launch(bundleID, now: $1) } }
+    @discardableResult public func moveToBackground(_ bundleID: String) -> [DeviceEvent] { run { $0.moveToBackground(bundleID, now: $1) } }
+    @discardableResult public func suspend(_ bundleID: String) -> [DeviceEvent] { run { $0.suspend(bundleID, now: $1) } }
+    @discardableResult public func terminate(_ bundleID: String) -> [DeviceEvent] { run { $0.terminate(bundleID, now: $1) } }
+    @discardableResult public func forceQuit(_ bundleID: String) -> [DeviceEvent] { run { $0.forceQuit(bundleID, now: $1) } }
+    @discardableResult public func reboot() -> [DeviceEvent] { run { $0.reboot(now: $1) } }
+    @discardableResult public func setOnline(_ online: Bool) -> [DeviceEvent] { run { $0.setOnline(online, now: $1) } }
+    @discardableResult public func performQuickAction(_ bundleID: String, type: String) -> [DeviceEvent] {
+        run { $0.performQuickAction(bundleID, type: type, now: $1) }
+    }
+    @discardableResult public func pressBack(_ bundleID: String) -> [DeviceEvent] { run { $0.pressBack(bundleID, now: $1) } }
+    @discardableResult public func answerAlert(_ bundleID: String, button: String) -> [DeviceEvent] {
+        run { _ = $0.answerAlert(bundleID, button: button, now: $1) }
+    }
+    @discardableResult public func logIn(_ bundleID: String) -> [DeviceEvent] { run { $0.logIn(bundleID, now: $1) } }
+
+    @discardableResult public func tap(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
+        try perform { (s, now) throws(InteractionError) in try s.tap(notificationID, now: now) }.events
+    }
+    @discardableResult public func chooseAction(_ actionID: String, on notificationID: String) throws(InteractionError) -> [DeviceEvent] {
+        try perform { (s, now) throws(InteractionError) in try s.chooseAction(actionID, on: notificationID, now: now) }.events
+    }
+    @discardableResult public func dismiss(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
+        try perform { (s, now) throws(InteractionError) in try s.dismiss(notificationID, now: now) }.events
+    }
+}
