@@ -228,6 +228,27 @@ import Testing
                 """)
     }
 
+    @Test func caretLinesUpAfterFullWidthPunctuation() throws {
+        // The seed app's confirmation alert: 25 wide characters (incl. 。 and ？) before the bad key.
+        let line = "expect_alert: {title: 確認, message: 入力内容が保存されていません。編集を終了しますか？, buttns: [OK, キャンセル]}"
+        let root = try load(line + "\n", file: "Suites/back.yaml")
+        let error = expectError {
+            try root.mapping().requiredMapping("expect_alert", allowedKeys: ["title", "message", "buttons"])
+        }
+        #expect(error?.column == 63)  // characters, not bytes and not cells
+        let indent = String(repeating: " ", count: 22 + 4 + 11 + 50 + 2)
+        #expect(
+            error?.rendered() == """
+                error: unknown key 'buttns'
+                  --> Suites/back.yaml:1:63
+                   |
+                 1 | \(line)
+                   | \(indent)^^^^^^ expected one of: title, message, buttons
+                   |
+                   = help: did you mean 'buttons'?
+                """)
+    }
+
     @Test func caretCopiesTabsBeforeTheSpot() {
         let error = expectError { try load("{\n\t\"a\": 1,\n\t\"b\" 2\n}\n", file: "x.json") }
         #expect(
