@@ -75,4 +75,17 @@ import Testing
         #expect(key.publicKey.bits == 2048)
         #expect(try RSAPublicKey(pem: key.publicKey.pem) == key.publicKey)
     }
+
+    @Test func p8WithCRLFAndNoTrailingNewlineLoads() throws {
+        let key = try P256PrivateKey.generate()
+        let windows = key.pkcs8PEM.replacingOccurrences(of: "\n", with: "\r\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try P256PrivateKey(pem: windows) == key)
+    }
+
+    @Test func derSignatureConversionRejectsBadInput() throws {
+        #expect(throws: ECDSASignature.ConversionError.wrongRawLength(63)) { try ECDSASignature.derFromRaw(Array(repeating: 1, count: 63)) }
+        #expect(throws: ECDSASignature.ConversionError.invalidDER) { try ECDSASignature.rawFromDER([0x30, 0x03, 0x02, 0x01]) }
+        let raw = (1...64).map { UInt8($0) }
+        #expect(try ECDSASignature.rawFromDER(ECDSASignature.derFromRaw(raw)) == raw)
+    }
 }
