@@ -9,9 +9,12 @@ public struct ProviderTokenConnectionState: Sendable, Equatable {
     public var teamID: String?
     /// Key bound by the first valid token.
     public var boundKeyID: String?
-    /// The token string currently in use and the key that signed it.
+    /// The token string last accepted on this connection and its key (its signature is not checked again).
     public var currentToken: String?
+    public var currentTokenKeyID: String?
+    /// Key and `iat` of the token in use: a token with other values is a "token update".
     public var currentKeyID: String?
+    public var currentIssuedAt: Int64?
     /// When the connection last switched to a new token (the first valid token counts).
     public var lastSwitch: Date?
     /// How many valid token switches the connection made (1 after the first valid token).
@@ -41,6 +44,8 @@ public struct AuthorizedProvider: Sendable, Equatable {
 /// → BadEnvironmentKeyIdInToken → ExpiredProviderToken (`iat` more than 3600 s old)
 /// → UnrelatedKeyIdInToken (another, unrelated key than the connection's first)
 /// → TooManyProviderTokenUpdates (new token < 20 min after the previous switch).
+/// A "new token" is one with another `kid` or `iat`; re-signing the same claims (ES256 signatures
+/// differ on every signing) is not an update.
 public struct ProviderTokenRules: Sendable {
     public static let maxTokenAge: TimeInterval = 3600
     public static let minTokenUpdateInterval: TimeInterval = 20 * 60
@@ -67,7 +72,7 @@ public struct ProviderTokenRules: Sendable {
         let sameAsCurrent = token == state.currentToken
         let key: APNsProviderKey
         let iat: Int64
-        if sameAsCurrent, let kid = state.currentKeyID, let k = keys[kid], let d = DecodedProviderToken.decode(token) {
+        if sameAsCurrent, let kid = state.currentTokenKeyID, let k = keys[kid], let d = DecodedProviderToken.decode(token) {
             // Already verified on this connection: skip the signature, keep the time rules.
             key = k
             iat = d.issuedAt
@@ -88,7 +93,7 @@ public struct ProviderTokenRules: Sendable {
             return .failure(.unrelatedKeyIdInToken)
         }
         var first = false
-        if !sameAsCurrent {
+        if key.keyID != state.currentKeyID || iat != state.currentIssuedAt {
             if let last = state.lastSwitch, now.timeIntervalSince(last) < Self.minTokenUpdateInterval {
                 return .failure(.tooManyProviderTokenUpdates)
             }
@@ -97,11 +102,13 @@ public struct ProviderTokenRules: Sendable {
                 state.teamID = key.teamID
                 first = true
             }
-            state.currentToken = token
             state.currentKeyID = key.keyID
+            state.currentIssuedAt = iat
             state.lastSwitch = now
             state.switches += 1
         }
+        state.currentToken = token
+        state.currentTokenKeyID = key.keyID
         return .success(
             AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))
     }

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPServer
+import PushModel
+import Testing
+
+@testable import APNsGateway
+
+@Suite struct CertificateAuthTests {
+    /// Certificates are identified by their first DER byte in these tests; the inspector maps them to facts.
+    static let facts: [UInt8: APNsClientCertificate] = [
+        1: APNsClientCertificate(uid: Fixture.topic),
+        2: APNsClientCertificate(
+            uid: Fixture.topic, extensionTopics: [Fixture.topic, "com.example.app.voip", "com.example.app.complication"]),
+        3: APNsClientCertificate(uid: Fixture.topic, environments: [.production]),
+        4: APNsClientCertificate(uid: Fixture.topic, isTrusted: false),
+        5: APNsClientCertificate(uid: Fixture.topic, notAfter: Date(timeIntervalSince1970: 1_767_225_600 + 10)),
+        6: APNsClientCertificate(uid: Fixture.topic, notBefore: Date(timeIntervalSince1970: 1_767_225_600 + 10)),
+    ]
+
+    let f = Fixture { c in
+        c.certificateInspector = { der in der.first.flatMap { CertificateAuthTests.facts[$0] } }
+    }
+
+    func send(cert: UInt8, omit: Set<String> = ["authorization"], headers: [(String, String)] = [], endpoint: APNsEnvironment = .sandbox)
+        -> APNsOutcome
+    {
+        let token = endpoint == .sandbox ? Fixture.sandboxToken : Fixture.productionToken
+        return f.send(
+            f.request(token: token.hex, headers: headers, omit: omit), on: Fixture.connection(certificate: [cert]),
+            endpoint: endpoint)
+    }
+
+    @Test func singleTopicCertificateUsesItsUID() throws {
+        let o = send(cert: 1, omit: ["authorization", "apns-topic"])
+        #expect(o.status == 200)
+        #expect(o.auth == .certificate(uid: Fixture.topic))
+        #expect(try #require(o.push).topic == Fixture.topic)
+    }
+
+    @Test func authorizationHeaderIsIgnored() {
+        #expect(send(cert: 1, omit: [], headers: [("authorization", "bearer garbage")]).status == 200)
+    }
+
+    @Test func multiTopicCertificateNeedsTopic() {
+        #expect(send(cert: 2, omit: ["authorization", "apns-topic"]).appleReason == .missingTopic)
+        #expect(send(cert: 2).status == 200)
+        #expect(send(cert: 2, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).status == 200)
+        #expect(send(cert: 2, headers: [("apns-push-type", "complication"), ("apns-topic", "com.example.app.complication")]).status == 200)
+    }
+
+    @Test func topicsOutsideTheCertificate() {
+        // Same app, topic not in the certificate's extension.
+        #expect(send(cert: 1, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).appleReason == .topicDisallowed)
+        #expect(send(cert: 2, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]).appleReason == .topicDisallowed)
+        // Another app entirely.
+        #expect(send(cert: 1, headers: [("apns-topic", "com.other.app")]).appleReason == .badTopic)
+        // Suffix that does not fit the push type.
+        #expect(send(cert: 2, headers: [("apns-push-type", "voip")]).appleReason == .badTopic)
+    }
+
+    @Test func locationIsTokenOnly() {
+        #expect(send(cert: 2, headers: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")]).appleReason == .invalidPushType)
+    }
+
+    @Test func environmentTrustAndValidity() {
+        #expect(send(cert: 3).appleReason == .badCertificateEnvironment)
+        #expect(send(cert: 3, endpoint: .production).status == 200)
+        #expect(send(cert: 4).appleReason == .badCertificate)
+        #expect(send(cert: 9).appleReason == .badCertificate)  // inspector cannot read it
+        #expect(send(cert: 6).appleReason == .badCertificate)  // not yet valid
+        #expect(send(cert: 5).status == 200)
+        f.clock.advance(by: 11)
+        #expect(send(cert: 5).appleReason == .badCertificate)  // expired by the injected clock
+        #expect(send(cert: 6).status == 200)
+    }
+
+    @Test func noInspectorMeansBadCertificate() {
+        let g = Fixture()
+        #expect(g.send(g.request(), on: Fixture.connection(certificate: [1])).appleReason == .badCertificate)
+    }
+}
