@@ -29,7 +29,9 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
 public final class SourceText: Sendable {
     /// The file name as given to the loader (used in `-->` lines).
     public let file: String
-    /// The lines of the file without their line terminators (`\n`, `\r\n` or `\r`).
+    /// The lines of the file without their terminators. Breaks are those libyaml counts:
+    /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
+    /// dropped (libyaml does not count it as a column).
     public let lines: [String]
 
     /// Decodes `bytes` as UTF-8 (invalid sequences become U+FFFD) and splits them into lines.
@@ -43,11 +45,13 @@ public final class SourceText: Sendable {
         var lines: [String] = []
         var current = String.UnicodeScalarView()
         var previousWasCR = false
-        for scalar in text.unicodeScalars {
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        for scalar in scalars {
             if scalar == "\n" {
                 if !previousWasCR { lines.append(String(current)); current = .init() }
                 previousWasCR = false
-            } else if scalar == "\r" {
+            } else if scalar == "\r" || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 lines.append(String(current)); current = .init()
                 previousWasCR = true
             } else {

@@ -45,6 +45,19 @@ import Testing
         #expect(root.range.source?.line(3) == "  c: 2")
     }
 
+    @Test func byteOrderMarkIsNotAColumn() throws {
+        let root = try load("\u{FEFF}port: abc\n")
+        let error = expectError { try root.mapping().required("port", as: Int.self) }
+        #expect(error?.column == 7)
+        #expect(error?.rendered().contains("\n 1 | port: abc\n   |       ^^^ expected") == true)
+    }
+
+    @Test func unicodeLineSeparatorsCountAsLinesLikeLibyaml() throws {
+        let root = try load("a: 1\u{2028}b: x\n")
+        #expect(at(root["b"]) == "2:4")
+        #expect(root.range.source?.line(2) == "b: x")
+    }
+
     @Test func blockScalarsKeepStyleAndStart() throws {
         let root = try load("body: |\n  line one\n  line two\nfolded: >\n  a\n  b\n")
         #expect(root["body"]?.scalar == YAMLScalar("line one\nline two\n", style: .literal))
