@@ -6,6 +6,9 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     case couldNotConnect(url: String, detail: String)
     /// The TLS handshake failed: untrusted or expired certificate, wrong host name, rejected client certificate.
     case tlsFailure(url: String, detail: String)
+    /// The server closed or reset the connection before a complete response. With TLS 1.3 this is also
+    /// how a rejected client certificate looks when the server's alert is lost with the connection.
+    case connectionClosed(url: String, detail: String)
     /// The connect or total timeout ran out.
     case timeout(url: String, detail: String)
     /// More redirects than the policy allows.
@@ -30,6 +33,9 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         case .tlsFailure(let url, let detail):
             return "TLS handshake with \(url) failed: \(detail) (check that the client trusts the server's CA, "
                 + "the certificate names the host, and any client certificate is accepted)"
+        case .connectionClosed(let url, let detail):
+            return "\(url) closed the connection before answering: \(detail) (check the server's log; "
+                + "a server that requires a client certificate does this when none or an untrusted one is sent)"
         case .timeout(let url, let detail):
             return "request to \(url) timed out: \(detail) (raise the timeout or check the server)"
         case .tooManyRedirects(let url, let limit, let detail):
@@ -54,6 +60,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotConnect(url: url, detail: detail)
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            return .connectionClosed(url: url, detail: detail)
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout(url: url, detail: detail)
         case CURLE_TOO_MANY_REDIRECTS:

@@ -27,6 +27,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(200, b"arrived")
             else:
                 self.reply(302, b"", [("Location", "/hop/%d" % (n - 1))])
+        elif self.path.startswith("/3/device/"):
+            peer = dict(x[0] for x in self.connection.getpeercert()["subject"])["commonName"]
+            doc = {"reason": "Unregistered", "timestamp": 1767225600000}
+            self.reply(410, json.dumps(doc).encode(), [("Content-Type", "application/json"),
+                       ("apns-id", self.headers.get("apns-id", "")), ("x-peer", peer),
+                       ("x-authorization", self.headers.get("authorization", "none"))])
         elif self.path == "/slow":
             time.sleep(5)
             self.reply(200, b"late")

@@ -39,6 +39,29 @@ struct TransportTests {
         #expect(response.effectiveURL == "https://localhost:\(server.port)/index.html")
     }
 
+    @Test func localCAWorksAlongsideTheSystemRoots() async throws {
+        let certs = try TestCertificates.get()
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
+        defer { server.stop() }
+
+        let roots = try TrustRoots.files([certs.caPEM], includingSystemRoots: true)
+        let system = try TrustRoots.system()
+        #expect(roots.pemBundle.count > system.pemBundle.count)
+        let webView = try HTTPClient(configuration: .webView(trustRoots: roots))
+        let response = try await webView.execute(.get("https://localhost:\(server.port)/index.html"))
+        #expect(response.status == 200)
+        // The system roots alone do not know the local CA.
+        await #expect {
+            _ = try await HTTPClient(configuration: .webView(trustRoots: system))
+                .execute(.get("https://localhost:\(server.port)/index.html"))
+        } throws: { error in
+            guard case .tlsFailure = error as? HTTPClientError else { return false }
+            return true
+        }
+    }
+
     @Test func untrustedServerCertificateIsATLSFailure() async throws {
         let certs = try TestCertificates.get()
         let dir = try TempDir()
