@@ -20,7 +20,11 @@ public enum ShardError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Picks this shard's scenarios: a scenario belongs to shard `i` of `N` when
-/// `fnv1a64(suitePath, 0x00, scenarioName) % N == i - 1`.
+/// `fmix64(fnv1a64(suitePath ‖ 0x00 ‖ scenarioName)) % N == i - 1`.
+///
+/// The MurmurHash3 finalizer `fmix64` is applied because FNV-1a alone mixes the last bytes poorly:
+/// `fnv1a64 % 4` depends only on the low two bits of each byte, so "check a" and "check e" (0x61, 0x65)
+/// would always share a shard.
 ///
 /// The split depends only on the two strings (UTF-8 bytes, FNV-1a 64-bit, not Swift's per-process
 /// seeded `Hasher`), so every machine agrees on it and a scenario stays on its shard while others are
@@ -42,7 +46,12 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The whole set as one shard.
-    public static let all = try! ShardSelector(index: 1, count: 1)
+    public static let all = ShardSelector(validIndex: 1, count: 1)
+
+    private init(validIndex: Int, count: Int) {
+        self.index = validIndex
+        self.count = count
+    }
 
     /// Parses the value of `--shard`, `i/N` (1-based), e.g. `2/4`. Surrounding spaces are allowed.
     public static func parse(_ text: String) throws(ShardError) -> ShardSelector {
@@ -62,7 +71,7 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
 
     /// The 1-based shard of `count` that owns the scenario.
     public static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
-        let hash = fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8))
+        let hash = finalize(fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8)))
         return Int(hash % UInt64(max(count, 1))) + 1
     }
 
@@ -80,6 +89,17 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
 
     /// `i/N`.
     public var description: String { "\(index)/\(count)" }
+
+    /// MurmurHash3's 64-bit finalizer: every input bit affects every output bit.
+    public static func finalize(_ value: UInt64) -> UInt64 {
+        var k = value
+        k ^= k >> 33
+        k = k &* 0xff51_afd7_ed55_8ccd
+        k ^= k >> 33
+        k = k &* 0xc4ce_b9fe_1a85_ec53
+        k ^= k >> 33
+        return k
+    }
 
     /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
     public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
