@@ -1,0 +1,101 @@
+import Foundation
+import HTTPServer
+import PushModel
+import Testing
+
+@testable import APNsGateway
+
+@Suite struct StoreAndForwardTests {
+    let f = Fixture()
+    var token: DeviceToken { Fixture.sandboxToken }
+
+    func push(_ body: String, expiration: Int64? = nil, topic: String = Fixture.topic, type: String = "alert") -> APNsOutcome {
+        var h = [("apns-topic", topic), ("apns-push-type", type)]
+        if let expiration { h.append(("apns-expiration", String(expiration))) }
+        return f.send(f.request(headers: h, body: body))
+    }
+
+    var now: Int64 { Int64(f.clock.now().timeIntervalSince1970) }
+
+    @Test func onlineDeviceGetsPushAtOnce() {
+        #expect(push(#"{"n":1}"#).status == 200)
+        #expect(f.consumer.pushes.map { $0.json["n"] } == [1])
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.delivered])
+    }
+
+    @Test func offlineKeepsLatestPerTopicUntilOnline() {
+        f.gateway.setDeviceOnline(token, false)
+        #expect(!f.gateway.isDeviceOnline(token))
+        #expect(push(#"{"n":1}"#, expiration: now + 100).status == 200)
+        f.clock.advance(by: 1)
+        #expect(push(#"{"n":2}"#, expiration: now + 100).status == 200)
+        f.clock.advance(by: 1)
+        #expect(push(#"{"n":3}"#, topic: "com.example.app.voip", type: "voip").status == 200)
+        #expect(f.consumer.pushes.isEmpty)
+        #expect(f.gateway.storedPushes(for: token).map { $0.json["n"] } == [2, 3])
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.map { $0.json["n"] } == [2, 3])
+        #expect(f.gateway.storedPushes(for: token).isEmpty)
+        #expect(
+            f.gateway.deliveryHistory.map(\.disposition) == [.stored, .superseded, .stored, .stored, .delivered, .delivered])
+    }
+
+    @Test func expirationZeroIsDroppedWhenOffline() {
+        f.gateway.setDeviceOnline(token, false)
+        #expect(push(#"{"n":1}"#, expiration: 0).status == 200)
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.isEmpty)
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.droppedNoStorage])
+        // Online, expiration 0 is delivered (one attempt succeeds).
+        #expect(push(#"{"n":2}"#, expiration: 0).status == 200)
+        #expect(f.consumer.pushes.count == 1)
+    }
+
+    @Test func expiredWhileOfflineIsDropped() {
+        f.gateway.setDeviceOnline(token, false)
+        _ = push(#"{"n":1}"#, expiration: now + 10)
+        f.clock.advance(by: 11)
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.isEmpty)
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.stored, .droppedExpired])
+    }
+
+    @Test func noExpirationIsKeptThirtyDays() {
+        f.gateway.setDeviceOnline(token, false)
+        _ = push(#"{"n":1}"#)
+        f.clock.advance(by: 29 * 24 * 3600)
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.count == 1)
+        f.gateway.setDeviceOnline(token, false)
+        _ = push(#"{"n":2}"#)
+        f.clock.advance(by: 31 * 24 * 3600)
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.count == 1)
+    }
+
+    @Test func rejectedPushesAreNotDelivered() {
+        _ = f.send(f.request(body: ""))
+        #expect(f.consumer.pushes.isEmpty)
+        #expect(f.gateway.deliveryHistory.isEmpty)
+    }
+
+    @Test func devicesOfflineByDefault() {
+        let g = Fixture { $0.devicesOnlineByDefault = false }
+        _ = g.send(g.request())
+        #expect(g.consumer.pushes.isEmpty)
+        g.gateway.setDeviceOnline(Fixture.sandboxToken, true)
+        #expect(g.consumer.pushes.count == 1)
+    }
+
+    @Test func resetReturnsToConfiguration() {
+        f.gateway.setDeviceOnline(token, false)
+        _ = push(#"{"n":1}"#)
+        f.gateway.removeToken(token)
+        f.gateway.reset()
+        #expect(f.gateway.storedPushes(for: token).isEmpty)
+        #expect(f.gateway.isDeviceOnline(token))
+        #expect(f.gateway.log().isEmpty)
+        #expect(push(#"{"n":2}"#).status == 200)
+        #expect(f.consumer.pushes.count == 1)
+    }
+}
