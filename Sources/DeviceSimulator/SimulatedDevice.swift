@@ -21,11 +21,12 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Runs `body` on the state with the current time and returns its result and the events it added.
-    public func perform<T>(_ body: (inout DeviceState, Date) throws(InteractionError) -> T) throws(InteractionError)
+    @discardableResult
+    public func perform<T, E: Error>(_ body: (inout DeviceState, Date) throws(E) -> T) throws(E)
         -> (result: T, events: [DeviceEvent])
     {
         let now = clock.now()
-        return try state.withLock { (s: inout DeviceState) throws(InteractionError) -> (result: T, events: [DeviceEvent]) in
+        return try state.withLock { (s: inout DeviceState) throws(E) -> (result: T, events: [DeviceEvent]) in
             let before = s.events.count
             let r = try body(&s, now)
             return (r, Array(s.events[before...]))
