@@ -4,6 +4,20 @@ import Foundation
 /// `YAMLNode` trees.
 ///
 /// Every failure is a `SourceError` pointing into the file; loading stops at the first one.
+///
+/// ```swift
+/// let root = try YAMLLoader.load(path: "Suites/basic.yaml")
+/// let suite = try root.mapping(allowedKeys: ["name", "include", "scenarios"])
+/// let name = try suite.required("name", as: String.self)
+/// for node in try suite.requiredSequence("scenarios") {
+///     let scenario = try node.mapping(allowedKeys: ["name", "steps", "timeout"])
+///     let timeout = try scenario.optional("timeout", as: Duration.self) ?? .seconds(10)
+/// }
+/// // on failure: print(error.rendered(color: isTTY)) and exit 2
+/// ```
+///
+/// In functions declared `throws(SourceError)`, closures that `try` must be annotated
+/// (`{ (node: YAMLNode) throws(SourceError) in … }`): Swift 6.3 infers `any Error` for them.
 public enum YAMLLoader {
     /// Loads a file that must contain exactly one document (an empty file gives a null scalar).
     /// - Parameter path: used as-is in error messages, so pass it relative to the working directory.

@@ -14,12 +14,16 @@ public struct YAMLMapping: Sendable {
     public let node: YAMLNode
     /// Its pairs, in order.
     public let pairs: [YAMLPair]
+    /// The key this mapping is the value of, when reached through `requiredMapping`/`optionalMapping`;
+    /// missing-key errors point at it (`apns:`) rather than at the mapping's first line.
+    public let parentKey: YAMLNode?
 
     /// Wraps a mapping node without checking keys.
-    public init(_ node: YAMLNode) throws(SourceError) {
+    public init(_ node: YAMLNode, parentKey: YAMLNode? = nil) throws(SourceError) {
         guard let pairs = node.pairs else { throw node.typeMismatch(expected: "a mapping") }
         self.node = node
         self.pairs = pairs
+        self.parentKey = parentKey
     }
 
     /// Where the mapping is (missing-key errors point here).
@@ -49,7 +53,8 @@ public struct YAMLMapping: Sendable {
 
     // MARK: - Typed values
 
-    /// The value of a required key; `.missingKey` at the mapping if absent or null.
+    /// The value of a required key; `.missingKey` at the parent key (or the mapping) if
+    /// absent, at the key if its value is null.
     public func required<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T {
         guard let value = self[key], !value.isNull || T.self == YAMLNode.self else { throw missing(key) }
         return try decode(key, value, as: T.self)
@@ -85,13 +90,13 @@ public struct YAMLMapping: Sendable {
     /// A required nested mapping, checked against `allowedKeys` when given.
     public func requiredMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
         guard let value = self[key] else { throw missing(key) }
-        do { return try value.mapping(allowedKeys: allowedKeys) } catch { throw contextualize(error, key: key, value: value) }
+        return try nested(key, value, allowedKeys: allowedKeys)
     }
 
     /// An optional nested mapping (nil when absent or null), checked against `allowedKeys` when given.
     public func optionalMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping? {
         guard let value = self[key], !value.isNull else { return nil }
-        do { return try value.mapping(allowedKeys: allowedKeys) } catch { throw contextualize(error, key: key, value: value) }
+        return try nested(key, value, allowedKeys: allowedKeys)
     }
 
     /// The items of a required sequence.
@@ -126,6 +131,13 @@ public struct YAMLMapping: Sendable {
 
     // MARK: - Errors
 
+    private func nested(_ key: String, _ value: YAMLNode, allowedKeys: [String]?) throws(SourceError) -> YAMLMapping {
+        let mapping: YAMLMapping
+        do { mapping = try YAMLMapping(value, parentKey: keyNode(key)) } catch { throw contextualize(error, key: key, value: value) }
+        if let allowedKeys { try mapping.checkKeys(allowed: allowedKeys) }
+        return mapping
+    }
+
     private func decode<T: YAMLDecodable>(_ key: String, _ value: YAMLNode, as: T.Type) throws(SourceError) -> T {
         do { return try T.decode(from: value) } catch { throw contextualize(error, key: key, value: value) }
     }
@@ -136,6 +148,11 @@ public struct YAMLMapping: Sendable {
             return SourceError(
                 .missingKey, "key '\(key)' has no value", at: keyNode.range,
                 expected: "expected a value for '\(key)'\(allowedText)")
+        }
+        if let parentKey, let parentName = parentKey.scalar?.value {
+            return SourceError(
+                .missingKey, "missing required key '\(key)'", at: parentKey.range,
+                expected: "expected key '\(key)' under '\(parentName)'\(allowedText)")
         }
         return SourceError(
             .missingKey, "missing required key '\(key)'", at: range,

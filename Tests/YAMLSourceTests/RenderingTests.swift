@@ -86,17 +86,31 @@ import Testing
                 """)
     }
 
-    @Test func missingKeyPointsAtTheMapping() throws {
-        let root = try load("apns:\n  key_id: ABC\n")
+    @Test func missingKeyPointsAtTheParentKey() throws {
+        let root = try load("name: x\napns:\n  key_id: ABC\n")
         let error = expectError { try root.mapping().requiredMapping("apns").required("team_id", as: String.self) }
         #expect(error?.kind == .missingKey)
         #expect(
             error?.rendered() == """
                 error: missing required key 'team_id'
-                  --> t.yaml:2:3
+                  --> t.yaml:2:1
                    |
-                 2 |   key_id: ABC
-                   |   ^ expected key 'team_id' in this mapping
+                 2 | apns:
+                   | ^^^^ expected key 'team_id' under 'apns'
+                   |
+                """)
+    }
+
+    @Test func missingKeyInASequenceItemPointsAtTheItem() throws {
+        let items = try load("steps:\n  - key_id: ABC\n").mapping().requiredSequence("steps")
+        let error = expectError { try items[0].mapping().required("team_id", as: String.self) }
+        #expect(
+            error?.rendered() == """
+                error: missing required key 'team_id'
+                  --> t.yaml:2:5
+                   |
+                 2 |   - key_id: ABC
+                   |     ^ expected key 'team_id' in this mapping
                    |
                 """)
     }
