@@ -23,8 +23,10 @@ final class HTTP1Session: ProtocolSession {
         }
     }
 
-    private var parser = http_parser()
-    private var settings = http_parser_settings()
+    // Heap-allocated: callbacks read the parser while `http_parser_execute` runs, which Swift's exclusivity
+    // checking forbids for a stored `var` passed inout.
+    private let parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
+    private let settings = UnsafeMutablePointer<http_parser_settings>.allocate(capacity: 1)
     private var input: [UInt8] = []
     private var output: [UInt8] = []
     private var partial = Partial()
@@ -40,20 +42,25 @@ final class HTTP1Session: ProtocolSession {
     init(limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
         self.limits = limits
         self.onRequest = onRequest
-        http_parser_settings_init(&settings)
-        settings.on_message_begin = { p in h1(p).partial = Partial(); return 0 }
-        settings.on_url = { p, at, n in h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0 }
-        settings.on_header_field = { p, at, n in h1(p).headerField(bytes(at, n)); return 0 }
-        settings.on_header_value = { p, at, n in h1(p).headerValue(bytes(at, n)); return 0 }
-        settings.on_headers_complete = { p in h1(p).partial.finishField(); return 0 }
-        settings.on_body = { p, at, n in h1(p).bodyChunk(bytes(at, n)); return 0 }
-        settings.on_message_complete = { p in h1(p).messageComplete(); return 0 }
+        http_parser_settings_init(settings)
+        settings.pointee.on_message_begin = { p in h1(p).partial = Partial(); return 0 }
+        settings.pointee.on_url = { p, at, n in h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0 }
+        settings.pointee.on_header_field = { p, at, n in h1(p).headerField(bytes(at, n)); return 0 }
+        settings.pointee.on_header_value = { p, at, n in h1(p).headerValue(bytes(at, n)); return 0 }
+        settings.pointee.on_headers_complete = { p in h1(p).partial.finishField(); return 0 }
+        settings.pointee.on_body = { p, at, n in h1(p).bodyChunk(bytes(at, n)); return 0 }
+        settings.pointee.on_message_complete = { p in h1(p).messageComplete(); return 0 }
         resetParser()
     }
 
+    deinit {
+        parser.deallocate()
+        settings.deallocate()
+    }
+
     private func resetParser() {
-        http_parser_init(&parser, HTTP_REQUEST)
-        parser.data = Unmanaged.passUnretained(self).toOpaque()
+        http_parser_init(parser, HTTP_REQUEST)
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -95,9 +102,9 @@ final class HTTP1Session: ProtocolSession {
     private func parseAvailable() {
         while !awaitingResponse && !closing && !input.isEmpty {
             let consumed = input.withUnsafeBytes { raw in
-                raw.withMemoryRebound(to: CChar.self) { http_parser_execute(&parser, &settings, $0.baseAddress, $0.count) }
+                raw.withMemoryRebound(to: CChar.self) { http_parser_execute(parser, settings, $0.baseAddress, $0.count) }
             }
-            let errno = http_errno(rawValue: parser.http_errno)
+            let errno = http_errno(rawValue: parser.pointee.http_errno)
             input.removeFirst(min(consumed, input.count))
             if errno == HPE_PAUSED || completed != nil {
                 resetParser()
@@ -110,7 +117,7 @@ final class HTTP1Session: ProtocolSession {
                 let status = errno == HPE_HEADER_OVERFLOW ? 431 : 400
                 write(HTTPResponse(status: status), head: false, close: true)
                 closing = true
-            } else if parser.upgrade == 1 {
+            } else if parser.pointee.upgrade == 1 {
                 // An Upgrade (e.g. h2c) request is served as plain HTTP/1.1; the parser stopped after it.
                 resetParser()
             }
@@ -164,13 +171,13 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func messageComplete() {
-        let method = String(cString: http_method_str(http_method(rawValue: parser.method)))
+        let method = String(cString: http_method_str(http_method(rawValue: parser.pointee.method)))
         let authority = partial.headers.first { $0.name == "host" }?.value
         completed = HTTPRequest(
             version: .http1_1, method: method, path: String(decoding: partial.url, as: UTF8.self),
             authority: authority, headers: partial.headers, body: partial.body)
-        completedKeepAlive = http_should_keep_alive(&parser) != 0
-        http_parser_pause(&parser, 1)
+        completedKeepAlive = http_should_keep_alive(parser) != 0
+        http_parser_pause(parser, 1)
     }
 
     private func write(_ response: HTTPResponse, head: Bool, close: Bool) {
