@@ -78,6 +78,10 @@ final class CurlTransfer {
 
     private func configure() throws(HTTPClientError) {
         let c = configuration
+        if c.httpVersion == .http2, request.url.lowercased().hasPrefix("http://") {
+            // Without TLS there is no ALPN, so curl would speak HTTP/1.1: refuse before sending anything.
+            throw .unexpectedHTTPVersion(url: request.url, expected: "HTTP/2", got: "HTTP/1.1")
+        }
         try set(CURLOPT_URL, request.url)
         try set(CURLOPT_NOSIGNAL, 1)
         try check(pc_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
@@ -114,6 +118,9 @@ final class CurlTransfer {
             try set(CURLOPT_SSLCERTTYPE, "PEM")
             try setBlob(CURLOPT_SSLKEY_BLOB, cert.privateKeyPEM)
             try set(CURLOPT_SSLKEYTYPE, "PEM")
+        }
+        if let agent = c.userAgent {
+            try set(CURLOPT_USERAGENT, agent)
         }
         if c.insecureSkipVerify {
             try set(CURLOPT_SSL_VERIFYPEER, 0)

@@ -100,6 +100,8 @@ public struct HTTPClientConfiguration: Sendable {
     public var preferMultiplexing: Bool
     /// Skip certificate verification entirely. Only for diagnosing; never the default.
     public var insecureSkipVerify: Bool
+    /// `User-Agent` sent with every request (`nil`: none; a request header of that name wins).
+    public var userAgent: String?
 
     public init(
         trustRoots: TrustRoots? = nil,
@@ -110,7 +112,8 @@ public struct HTTPClientConfiguration: Sendable {
         totalTimeout: Duration = .seconds(30),
         maxConnectionsPerHost: Int = 4,
         preferMultiplexing: Bool = true,
-        insecureSkipVerify: Bool = false
+        insecureSkipVerify: Bool = false,
+        userAgent: String? = nil
     ) {
         self.trustRoots = trustRoots
         self.clientCertificate = clientCertificate
@@ -121,6 +124,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.preferMultiplexing = preferMultiplexing
         self.insecureSkipVerify = insecureSkipVerify
+        self.userAgent = userAgent
     }
 
     /// A provider talking to APNs: HTTP/2 required, no redirects, one connection per host.
@@ -130,9 +134,12 @@ public struct HTTPClientConfiguration: Sendable {
             maxConnectionsPerHost: 1)
     }
 
-    /// A web view: HTTP/2 or 1.1, follows up to 10 redirects.
+    /// A web view: HTTP/2 or 1.1, follows up to 10 redirects, identifies as mobile Safari.
     public static func webView(trustRoots: TrustRoots?) -> Self {
-        HTTPClientConfiguration(trustRoots: trustRoots, httpVersion: .best, redirects: .follow(limit: 10))
+        HTTPClientConfiguration(
+            trustRoots: trustRoots, httpVersion: .best, redirects: .follow(limit: 10),
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+                + "(KHTML, like Gecko) Mobile/15E148 pushcheck")
     }
 }
 

@@ -138,7 +138,20 @@ struct TestCertificates: Sendable {
         }
     }()
 
-    static func get() throws -> TestCertificates { try shared.get() }
+    static func get() throws -> TestCertificates {
+        let certificates = try shared.get()
+        _ = removeAtExit
+        return certificates
+    }
+
+    /// Registers (once) removal of the certificate directory when the test process exits.
+    private static let removeAtExit: Void = {
+        atexit {
+            if case .success(let certificates) = TestCertificates.shared {
+                try? FileManager.default.removeItem(atPath: certificates.dir)
+            }
+        }
+    }()
 
     private init() throws {
         dir = try TempDir().path

@@ -52,6 +52,7 @@ struct TransportTests {
         let webView = try HTTPClient(configuration: .webView(trustRoots: roots))
         let response = try await webView.execute(.get("https://localhost:\(server.port)/index.html"))
         #expect(response.status == 200)
+        #expect(server.log().contains("user-agent: Mozilla/5.0 (iPhone;"))
         // The system roots alone do not know the local CA.
         await #expect {
             _ = try await HTTPClient(configuration: .webView(trustRoots: system))
