@@ -9,8 +9,9 @@ public struct APNsGatewayConfiguration: Sendable {
     /// Bundle IDs each team may push to (team ID → bundle IDs). A team not listed may push to any topic.
     public var teamTopics: [String: Set<String>] = [:]
     /// Turns a client certificate (DER) into the facts certificate auth needs; `nil` from it → BadCertificate.
-    /// Without an inspector every certificate connection gets BadCertificate.
-    public var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)?
+    /// Default: PushCrypto's X.509 reader, trusting whatever the TLS layer verified. Use
+    /// `APNsClientCertificate.inspector(trustedCAPEMs:)` to require specific issuing CAs.
+    public var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? = APNsClientCertificate.inspector()
     /// Known device tokens.
     public var deviceTokens: [RegisteredDeviceToken] = []
     /// Load-test mode: unknown device tokens are accepted.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PushModel
+import PushCrypto
 import Testing
 
 @testable import APNsGateway
@@ -74,8 +75,61 @@ import Testing
         #expect(send(cert: 6).status == 200)
     }
 
-    @Test func noInspectorMeansBadCertificate() {
+    @Test func unreadableCertificateIsBad() {
         let g = Fixture()
         #expect(g.send(g.request(), on: Fixture.connection(certificate: [1])).appleReason == .badCertificate)
+    }
+}
+
+/// Real certificates from PushCrypto's test CA, read by the default inspector.
+@Suite struct RealCertificateTests {
+    static let ca = try! CertificateAuthority.generate(commonName: "pushcheck test CA")
+    static let otherCA = try! CertificateAuthority.generate(commonName: "someone else")
+
+    static func cert(
+        _ ca: CertificateAuthority = ca, environments: APNsCertificateEnvironments = .both, topics: [String]? = nil,
+        notAfter: Date = Date(timeIntervalSince1970: 1_767_225_600 + 86400)
+    ) -> [UInt8] {
+        try! ca.issueAPNsClientCertificate(
+            APNsClientCertificateRequest(
+                bundleID: Fixture.topic, teamID: Fixture.team, environments: environments, topics: topics,
+                notBefore: Date(timeIntervalSince1970: 1_767_225_600 - 86400), notAfter: notAfter)
+        ).der
+    }
+
+    let f = Fixture { $0.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: [RealCertificateTests.ca.certificatePEM]) }
+
+    func status(_ der: [UInt8], endpoint: APNsEnvironment = .sandbox, headers: [(String, String)] = []) -> (Int, APNsReason?) {
+        let token = endpoint == .sandbox ? Fixture.sandboxToken : Fixture.productionToken
+        let o = f.send(f.request(token: token.hex, headers: headers, omit: ["authorization"]), on: Fixture.connection(certificate: der), endpoint: endpoint)
+        return (o.status, o.appleReason)
+    }
+
+    @Test func appleShapedCertificate() {
+        let der = Self.cert()
+        let facts = APNsClientCertificate(der: der, trustedCAPEMs: [])
+        #expect(facts?.uid == Fixture.topic)
+        #expect(facts?.environments == [.sandbox, .production])
+        #expect(facts?.allowedTopics == [Fixture.topic, "com.example.app.voip", "com.example.app.complication"])
+        #expect(status(der) == (200, nil))
+        #expect(status(der, endpoint: .production) == (200, nil))
+        #expect(status(der, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]) == (200, nil))
+        #expect(status(der, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]).1 == .topicDisallowed)
+    }
+
+    @Test func environmentFromAppleOIDs() {
+        let dev = Self.cert(environments: .sandbox)
+        #expect(status(dev) == (200, nil))
+        #expect(status(dev, endpoint: .production).1 == .badCertificateEnvironment)
+        let prod = Self.cert(environments: .production)
+        #expect(status(prod).1 == .badCertificateEnvironment)
+    }
+
+    @Test func untrustedOrExpired() {
+        #expect(status(Self.cert(Self.otherCA)).1 == .badCertificate)
+        let shortLived = Self.cert(notAfter: Date(timeIntervalSince1970: 1_767_225_600 + 60))
+        #expect(status(shortLived) == (200, nil))
+        f.clock.advance(by: 61)
+        #expect(status(Self.cert(notAfter: Date(timeIntervalSince1970: 1_767_225_600 + 60))).1 == .badCertificate)
     }
 }
