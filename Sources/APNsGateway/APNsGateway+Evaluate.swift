@@ -112,7 +112,10 @@ extension APNsGateway {
                 }
                 return cache.facts
             }
-            guard let facts else { return reject(.badCertificate, d) }
+            guard var facts else { return reject(.badCertificate, d) }
+            if configuration.requireTransportTrustedCertificates && !connection.clientCertificateTrusted {
+                facts.isTrusted = false
+            }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(facts, request: parsed, endpoint: endpoint, now: now) {
             case .failure(let r): return reject(r, d)

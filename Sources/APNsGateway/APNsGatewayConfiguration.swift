@@ -12,6 +12,9 @@ public struct APNsGatewayConfiguration: Sendable {
     /// Default: PushCrypto's X.509 reader, trusting whatever the TLS layer verified. Use
     /// `APNsClientCertificate.inspector(trustedCAPEMs:)` to require specific issuing CAs.
     public var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? = APNsClientCertificate.inspector()
+    /// A client certificate the listener did not verify against its trusted CAs
+    /// (`ConnectionContext.clientCertificateTrusted == false`) gets BadCertificate.
+    public var requireTransportTrustedCertificates = true
     /// Known device tokens.
     public var deviceTokens: [RegisteredDeviceToken] = []
     /// Load-test mode: unknown device tokens are accepted.

@@ -75,6 +75,16 @@ import Testing
         #expect(send(cert: 6).status == 200)
     }
 
+    @Test func certificateTheListenerDidNotTrust() {
+        let o = f.send(f.request(omit: ["authorization"]), on: Fixture.connection(certificate: [1], trusted: false))
+        #expect(o.appleReason == .badCertificate)
+        let lax = Fixture { c in
+            c.certificateInspector = { der in der.first.flatMap { CertificateAuthTests.facts[$0] } }
+            c.requireTransportTrustedCertificates = false
+        }
+        #expect(lax.send(lax.request(omit: ["authorization"]), on: Fixture.connection(certificate: [1], trusted: false)).status == 200)
+    }
+
     @Test func unreadableCertificateIsBad() {
         let g = Fixture()
         #expect(g.send(g.request(), on: Fixture.connection(certificate: [1])).appleReason == .badCertificate)

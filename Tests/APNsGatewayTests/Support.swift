@@ -63,14 +63,15 @@ struct Fixture {
 
     static let ids = Mutex<UInt64>(0)
 
-    static func connection(certificate: [UInt8]? = nil, listener: String = "sandbox") -> ConnectionContext {
+    static func connection(certificate: [UInt8]? = nil, listener: String = "sandbox", trusted: Bool = true) -> ConnectionContext {
         let id = ids.withLock {
             $0 += 1
             return $0
         }
         return ConnectionContext(
             id: id, listenerName: listener, remoteAddress: "127.0.0.1", localPort: 443,
-            security: .tls(alpn: "h2", peerCertificateDER: certificate), version: .http2)
+            security: .tls(alpn: "h2", peerCertificateDER: certificate), version: .http2,
+            clientCertificateTrusted: trusted && certificate != nil)
     }
 }
 

@@ -1,0 +1,210 @@
+import Foundation
+import PushModel
+import YAMLSource
+
+/// The `apns:` section of `pushcheck serve`'s config (and, later, of a suite's world), decoded with
+/// every mistake reported at its `file:line:col`.
+///
+/// ```yaml
+/// apns:
+///   keys:
+///     - key_id: KEY1234567          # 10 characters, as in AuthKey_KEY1234567.p8
+///       team_id: TEAM123456
+///       private_key: AuthKey_KEY1234567.p8   # or public_key: key.pub.pem (paths relative to this file)
+///       environment: sandbox        # optional: key scoped to one environment
+///       topics: [com.example.app]   # optional: topic-specific key
+///   teams: { TEAM123456: [com.example.app] }   # optional: bundle IDs each team may push to
+///   tokens:
+///     - token: 7c1f…                # hex
+///       topic: com.example.app
+///       environment: sandbox
+///       unregistered_at: 2026-01-01T00:00:00Z   # optional → 410 Unregistered with this timestamp
+///       expires_at: 2026-06-01T00:00:00Z        # optional → 410 ExpiredToken from then on
+///   accept_unknown_tokens: false
+///   rate_limit: { burst: 10, per_second: 1 }    # per device token → 429 TooManyRequests
+///   faults:
+///     - { respond: 503, reason: ServiceUnavailable, endpoint: production, count: 3 }
+///     - { delay: 250ms, token: 7c1f… }
+///     - { goaway: Shutdown, after_requests: 100 }
+///     - { drop: true, count: 1 }
+///   log: { capacity: 10000, file: apns-log.jsonl }
+///   max_concurrent_streams: 1500
+///   one_stream_until_valid_token: true
+///   devices_online: true
+///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
+/// ```
+extension APNsGatewayConfiguration {
+    public static let yamlKeys = [
+        "keys", "teams", "tokens", "accept_unknown_tokens", "rate_limit", "faults", "log",
+        "max_concurrent_streams", "one_stream_until_valid_token", "devices_online", "client_certificate_cas",
+    ]
+
+    /// Decodes an `apns:` mapping. Relative paths resolve against `file`'s directory.
+    /// `clientCertificateCAs` receives the PEM text of the `client_certificate_cas` files (the TLS
+    /// listener must request certificates from those issuers).
+    public static func decode(
+        _ m: YAMLMapping, file: String, clientCertificateCAs: inout [String]
+    ) throws(SourceError) -> APNsGatewayConfiguration {
+        try m.checkKeys(allowed: yamlKeys)
+        var config = APNsGatewayConfiguration()
+        for node in try m.optionalSequence("keys") ?? [] {
+            config.providerKeys.append(try decodeKey(node, file: file))
+        }
+        if let teams = try m.optionalMapping("teams") {
+            for pair in teams.pairs {
+                config.teamTopics[pair.keyString] = Set(try [String].decode(from: pair.value))
+            }
+        }
+        for node in try m.optionalSequence("tokens") ?? [] {
+            config.deviceTokens.append(try decodeToken(node))
+        }
+        config.acceptUnknownTokens = try m.optional("accept_unknown_tokens", as: Bool.self) ?? false
+        if let limit = try m.optionalMapping("rate_limit", allowedKeys: ["burst", "per_second"]) {
+            let burst = try m.positive(limit, "burst")
+            let rate = try limit.required("per_second", as: Double.self)
+            guard rate > 0 else { throw limit["per_second"]!.invalidValue(expected: "expected a rate above 0") }
+            config.rateLimit = APNsRateLimit(burst: burst, perSecond: rate)
+        }
+        for node in try m.optionalSequence("faults") ?? [] {
+            config.faults.append(try decodeFault(node))
+        }
+        if let log = try m.optionalMapping("log", allowedKeys: ["capacity", "file"]) {
+            config.logCapacity = try m.positive(log, "capacity", default: config.logCapacity)
+            config.logFilePath = try log.optional("file", as: String.self).map { YAMLLoader.resolve(include: $0, from: file) }
+        }
+        if let streams = try m.optional("max_concurrent_streams", as: Int.self) {
+            guard (1...Int(UInt32.max)).contains(streams) else {
+                throw m["max_concurrent_streams"]!.invalidValue(expected: "expected a stream count of at least 1")
+            }
+            config.maxConcurrentStreams = UInt32(streams)
+        }
+        config.oneStreamUntilValidToken = try m.optional("one_stream_until_valid_token", as: Bool.self) ?? true
+        config.devicesOnlineByDefault = try m.optional("devices_online", as: Bool.self) ?? true
+        for node in try m.optionalSequence("client_certificate_cas") ?? [] {
+            let path = YAMLLoader.resolve(include: try String.decode(from: node), from: file)
+            clientCertificateCAs.append(try readFile(path, node: node))
+        }
+        if !clientCertificateCAs.isEmpty {
+            config.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: clientCertificateCAs)
+        }
+        return config
+    }
+
+    private static func decodeKey(_ node: YAMLNode, file: String) throws(SourceError) -> APNsProviderKey {
+        let k = try node.mapping(allowedKeys: ["key_id", "team_id", "private_key", "public_key", "environment", "topics", "related_key_id"])
+        let keyID = try k.required("key_id", as: String.self)
+        let teamID = try k.required("team_id", as: String.self)
+        let which = try k.exactlyOne(of: ["private_key", "public_key"])
+        let pathNode = k[which]!
+        let path = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
+        let pem = try readFile(path, node: pathNode)
+        let environment = try k.optional("environment", as: APNsEnvironment.self)
+        let topics = try k.optional("topics", as: [String].self).map(Set.init)
+        do {
+            return try APNsProviderKey(
+                keyID: keyID, teamID: teamID, pem: pem, environment: environment, topics: topics,
+                relatedKeyID: try k.optional("related_key_id", as: String.self))
+        } catch {
+            throw SourceError(
+                .invalidValue, "cannot use '\(path)' as the key for \(keyID)", at: pathNode.range,
+                expected: "expected an EC P-256 key in PEM (the .p8 file Apple gave you, or its public key)",
+                suggestion: "\(error)")
+        }
+    }
+
+    private static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
+        let t = try node.mapping(allowedKeys: ["token", "topic", "environment", "unregistered_at", "expires_at"])
+        let token = try t.required("token", as: DeviceToken.self)
+        return RegisteredDeviceToken(
+            token: token, topic: try t.required("topic", as: String.self),
+            environment: try t.optional("environment", as: APNsEnvironment.self) ?? .sandbox,
+            unregisteredAt: try t.optional("unregistered_at", as: YAMLDate.self)?.date,
+            expiresAt: try t.optional("expires_at", as: YAMLDate.self)?.date)
+    }
+
+    private static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
+        let f = try node.mapping(allowedKeys: ["respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count"])
+        let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
+        let action: APNsFaultAction
+        switch kind {
+        case "respond":
+            let status = try f.required("respond", as: Int.self)
+            guard (200...599).contains(status) else { throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)") }
+            let reasonNode = f["reason"]
+            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(APNsReason.allCases.map(\.rawValue)) }
+            action = .respond(status: status, reason: reason ?? defaultReason(for: status))
+        case "delay":
+            let duration = try f.required("delay", as: Duration.self)
+            action = .delay(seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        case "goaway":
+            let reason = try f["goaway"]!.oneOf(APNsReason.allCases.map(\.rawValue))
+            action = .goAway(reason: reason, afterRequests: try f.optional("after_requests", as: Int.self) ?? 0)
+        default:
+            guard try f.required("drop", as: Bool.self) else {
+                throw f["drop"]!.invalidValue(expected: "expected 'drop: true'", suggestion: "remove the fault to turn it off")
+            }
+            action = .dropConnection
+        }
+        let scope = APNsFaultScope(
+            endpoint: try f.optional("endpoint", as: APNsEnvironment.self),
+            token: try f.optional("token", as: DeviceToken.self))
+        let count = try f.optional("count", as: Int.self)
+        if let count, count < 1 { throw f["count"]!.invalidValue(expected: "expected a count of at least 1") }
+        return APNsFault(action, scope: scope, count: count)
+    }
+
+    /// The reason APNs gives with a status when the config names none.
+    static func defaultReason(for status: Int) -> String {
+        switch status {
+        case 429: return APNsReason.tooManyRequests.rawValue
+        case 500: return APNsReason.internalServerError.rawValue
+        case 503: return APNsReason.serviceUnavailable.rawValue
+        default: return APNsReason.allCases.first { $0.status == status }?.rawValue ?? APNsReason.internalServerError.rawValue
+        }
+    }
+
+    private static func readFile(_ path: String, node: YAMLNode) throws(SourceError) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw SourceError(
+                .io, "cannot read '\(path)'", at: node.range, expected: "expected a readable file",
+                suggestion: "paths are relative to the config file's directory")
+        }
+        return text
+    }
+}
+
+extension YAMLMapping {
+    fileprivate func positive(_ m: YAMLMapping, _ key: String, default value: Int? = nil) throws(SourceError) -> Int {
+        guard let n = try (value == nil ? m.required(key, as: Int.self) : m.optional(key, as: Int.self)) ?? value else {
+            throw SourceError(.missingKey, "missing required key '\(key)'", at: m.range)
+        }
+        guard n >= 1 else { throw m[key]!.invalidValue(expected: "expected a whole number of at least 1") }
+        return n
+    }
+}
+
+extension DeviceToken: YAMLDecodable {
+    public static func decode(from node: YAMLNode) throws(SourceError) -> DeviceToken {
+        let text = try String.decode(from: node)
+        guard let token = DeviceToken(hex: text) else {
+            throw node.invalidValue(expected: "expected a device token in hex (an even number of 0-9a-f characters)")
+        }
+        return token
+    }
+}
+
+extension APNsEnvironment: YAMLDecodable {}
+
+/// A point in time in YAML: ISO 8601 (`2026-01-01T00:00:00Z`) or milliseconds since the epoch (as in APNs' 410 `timestamp`).
+struct YAMLDate: YAMLDecodable {
+    var date: Date
+    static func decode(from node: YAMLNode) throws(SourceError) -> YAMLDate {
+        if case .int(let ms)? = node.value { return YAMLDate(date: Date(timeIntervalSince1970: Double(ms) / 1000)) }
+        let text = try String.decode(from: node)
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return YAMLDate(date: date) }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return YAMLDate(date: date) }
+        throw node.invalidValue(expected: "expected an ISO 8601 time such as 2026-01-01T00:00:00Z, or milliseconds since 1970")
+    }
+}
