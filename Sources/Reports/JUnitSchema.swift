@@ -14,7 +14,7 @@ public final class JUnitSchema {
     /// Loads and compiles the XSD at `path`.
     public init(xsdPath path: String) throws(ReportsError) {
         self.path = path
-        xmlInitParser()
+        LibXML2.initialized
         guard let parserContext = xmlSchemaNewParserCtxt(path) else {
             throw .schemaUnusable(path: path, reason: "libxml2 could not create a schema parser")
         }

@@ -241,4 +241,12 @@ public struct TestReport: Sendable, Equatable {
 
     /// Every case, suite by suite.
     public var allCases: [TestCaseReport] { suites.flatMap(\.cases) }
+
+    /// This machine's host name for `hostname`, or `localhost` when it cannot be determined.
+    public static func currentHostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
 }

@@ -22,10 +22,16 @@ struct XMLTreeFailure: Error {
     var message: String
 }
 
+/// libxml2's one-time global set-up, run exactly once (a `static let` is initialised atomically):
+/// `xmlInitParser` is not safe to race from several threads.
+enum LibXML2 {
+    static let initialized: Void = xmlInitParser()
+}
+
 enum XMLTree {
     /// Parses `bytes` (no network, no external entities, no entity expansion) into a tree.
     static func parse(_ bytes: [UInt8], sourceName: String) throws(XMLTreeFailure) -> XMLElementNode {
-        xmlInitParser()
+        LibXML2.initialized
         guard !bytes.isEmpty else { throw XMLTreeFailure(line: 1, message: "the file is empty") }
         guard let parser = xmlNewParserCtxt() else {
             throw XMLTreeFailure(line: 0, message: "libxml2 could not create a parser")

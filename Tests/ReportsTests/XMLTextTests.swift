@@ -27,3 +27,12 @@ import Testing
         #expect(XMLText.escapeAttribute("a<\"b\">&\n\t\r") == "a&lt;&quot;b&quot;&gt;&amp;&#10;&#9;&#13;")
     }
 }
+
+@Suite struct HostnameTests {
+    @Test func currentHostnameIsAUsableToken() {
+        let name = TestReport.currentHostname()
+        #expect(!name.isEmpty)
+        #expect(!name.contains { $0.isWhitespace })
+        #expect(name.unicodeScalars.allSatisfy(XMLText.isLegal))
+    }
+}
