@@ -18,6 +18,16 @@ public enum ReportMerger {
         return try merge(located)
     }
 
+    /// `merge-reports` in one call: orders the shard files, merges them, writes the result atomically
+    /// to `output`, and returns the merged report (its `totals` give the exit code).
+    @discardableResult
+    public static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
+        let inputs = orderedShardFiles(urls.filter { $0.standardizedFileURL != output.standardizedFileURL })
+        let merged = try merge(reports: inputs)
+        try JUnitXMLWriter.write(merged, to: output)
+        return merged
+    }
+
     /// Merges already-parsed reports; `sources` names each one for duplicate messages.
     public static func merge(_ reports: [TestReport], sources: [String]) throws(ReportsError) -> TestReport {
         guard !reports.isEmpty else { throw .noInputs }

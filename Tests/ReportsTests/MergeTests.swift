@@ -62,6 +62,19 @@ import Testing
         try Support.expectValid(xml, "merged.xml")
     }
 
+    /// The one-call form skips its own output when a glob like `Reports/*.xml` includes it.
+    @Test func mergeFilesWritesTheMergedReportAndIgnoresItsOwnOutput() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shards = try writeShards(in: directory)
+        let output = directory.appendingPathComponent("junit.xml")
+        let first = try ReportMerger.mergeFiles(shards, into: output)
+        let again = try ReportMerger.mergeFiles(shards + [output], into: output)  // second run: output exists
+        #expect(first == again)
+        #expect(try String(contentsOf: output, encoding: .utf8) == JUnitXMLWriter.render(first))
+        #expect(first.totals.tests == 5)
+    }
+
     /// Counts in the input files are not trusted: a hand-edited total does not survive a merge.
     @Test func totalsInInputsAreIgnored() throws {
         let directory = try Support.temporaryDirectory()
