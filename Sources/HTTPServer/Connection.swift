@@ -238,9 +238,9 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
+        state.connectionClosed(self)  // before the fd closes, so a peer that sees EOF sees the count too
         _ = pc_epoll_del(state.loop.epollFD, fd)
         Glibc.close(fd)
-        state.connectionClosed(self)
         if let context { listener.config.handler.connectionClosed(context) }
     }
 }

@@ -215,7 +215,7 @@ final class TestServer {
 
 /// Field `key=value` from an EchoHandler body line.
 func field(_ key: String, in text: String) -> [String] {
-    text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
         .filter { $0.hasPrefix("\(key)=") }
         .map { String($0.dropFirst(key.count + 1)) }
 }
