@@ -13,7 +13,7 @@ enum CertificateFactsKey: ConnectionStorageKey {
 
 extension APNsGateway {
     /// Evaluates one request as APNs would, without sockets. Order of checks:
-    /// faults (drop / forced answer) → method, path, token syntax, duplicate headers, header syntax
+    /// HTTP/2 only (if `requireHTTP2`) → faults (drop / forced answer) → method, path, token syntax, duplicate headers, header syntax
     /// (`APNsRequestValidation.parse`) → authentication (certificate if the connection has one,
     /// else provider token) → topic (MissingTopic, suffix vs push type, background priority,
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
@@ -28,7 +28,11 @@ extension APNsGateway {
         outcome.delay = effect.delay
         var parsed: APNsParsedRequest?
         var topic: String?
-        if effect.drop {
+        if configuration.requireHTTP2 && request.version != .http2 {
+            outcome.status = 505
+            outcome.reason = Self.http2RequiredReason
+            outcome.actions = [.goAway(errorCode: 0, debugData: [])]
+        } else if effect.drop {
             outcome.status = 500
             outcome.actions = [.drop]
         } else if let forced = effect.forced {
@@ -73,6 +77,9 @@ extension APNsGateway {
                 faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0))
         return outcome
     }
+
+    /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
+    public static let http2RequiredReason = "HTTP2Required"
 
     struct Rejection: Error {
         var reason: APNsReason

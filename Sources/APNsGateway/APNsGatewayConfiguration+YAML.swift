@@ -112,7 +112,8 @@ extension APNsGatewayConfiguration {
         }
     }
 
-    private static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
+    /// One `tokens:` entry (also the body of the control endpoint's POST /apns/tokens).
+    public static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
         let t = try node.mapping(allowedKeys: ["token", "topic", "environment", "unregistered_at", "expires_at"])
         let token = try t.required("token", as: DeviceToken.self)
         return RegisteredDeviceToken(
@@ -122,7 +123,8 @@ extension APNsGatewayConfiguration {
             expiresAt: try t.optional("expires_at", as: YAMLDate.self)?.date)
     }
 
-    private static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
+    /// One `faults:` entry (also the body of the control endpoint's POST /apns/faults).
+    public static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
         let f = try node.mapping(allowedKeys: ["respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count"])
         let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
         let action: APNsFaultAction

@@ -31,6 +31,9 @@ public struct APNsGatewayConfiguration: Sendable {
     public var maxConcurrentStreams: UInt32 = 1500
     /// Token connections start with one stream until a request carries a valid token (as APNs does).
     public var oneStreamUntilValidToken = true
+    /// APNs speaks only HTTP/2: when true, HTTP/1.1 requests get 505 with `{"reason":"HTTP2Required"}`
+    /// and the connection is closed (off by default so HTTP/1.1 test clients keep working).
+    public var requireHTTP2 = false
     /// Whether devices are online (pushes delivered at once) unless set offline.
     public var devicesOnlineByDefault = true
     /// How many store-and-forward events are kept.

@@ -91,14 +91,14 @@ public struct APNsLogQuery: Sendable, Equatable {
 
 /// A bounded ring buffer of log entries (oldest dropped first). Pure value.
 public struct APNsDeliveryLog: Sendable {
-    public let capacity: Int
-    private var buffer: [APNsLogEntry] = []
-    private var head = 0
+    private var buffer: RingBuffer<APNsLogEntry>
     public private(set) var nextSequence: UInt64 = 1
-    /// Entries dropped because the buffer was full.
-    public private(set) var evicted: UInt64 = 0
 
-    public init(capacity: Int) { self.capacity = max(1, capacity) }
+    public init(capacity: Int) { buffer = RingBuffer(capacity: capacity) }
+
+    public var capacity: Int { buffer.capacity }
+    /// Entries dropped because the buffer was full.
+    public var evicted: UInt64 { buffer.evicted }
 
     /// Assigns the next sequence number and appends.
     @discardableResult
@@ -106,25 +106,16 @@ public struct APNsDeliveryLog: Sendable {
         var e = entry
         e.sequence = nextSequence
         nextSequence += 1
-        if buffer.count < capacity {
-            buffer.append(e)
-        } else {
-            buffer[head] = e
-            head = (head + 1) % capacity
-            evicted += 1
-        }
+        buffer.append(e)
         return e
     }
 
     /// All kept entries, oldest first.
-    public var entries: [APNsLogEntry] { Array(buffer[head...] + buffer[..<head]) }
+    public var entries: [APNsLogEntry] { buffer.elements }
 
     public func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
 
-    public mutating func removeAll() {
-        buffer = []
-        head = 0
-    }
+    public mutating func removeAll() { buffer.removeAll() }
 }
 
 /// Appends log entries as JSON lines to a file. One writer; calls are serialized by the gateway.

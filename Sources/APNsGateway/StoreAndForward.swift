@@ -77,15 +77,17 @@ public struct StoreAndForward: Sendable {
     }
 
     public var onlineByDefault: Bool
-    public var historyCapacity: Int
     var online: [DeviceToken: Bool] = [:]
     var stored: [Key: DeliveredPush] = [:]
-    public private(set) var history: [DeliveryEvent] = []
+    var events: RingBuffer<DeliveryEvent>
 
     public init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
         self.onlineByDefault = onlineByDefault
-        self.historyCapacity = historyCapacity
+        self.events = RingBuffer(capacity: historyCapacity)
     }
+
+    /// The most recent events (bounded by `historyCapacity`), oldest first.
+    public var history: [DeliveryEvent] { events.elements }
 
     public func isOnline(_ token: DeviceToken) -> Bool { online[token] ?? onlineByDefault }
 
@@ -133,12 +135,11 @@ public struct StoreAndForward: Sendable {
     public mutating func reset() {
         online = [:]
         stored = [:]
-        history = []
+        events.removeAll()
     }
 
     mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
-        history.append(DeliveryEvent(push: push, disposition: d, at: at))
-        if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
+        events.append(DeliveryEvent(push: push, disposition: d, at: at))
     }
 }
 

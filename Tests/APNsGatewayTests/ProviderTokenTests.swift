@@ -125,6 +125,16 @@ import Testing
         #expect(f.gateway.log(matching: APNsLogQuery(status: 429)).map(\.reason) == ["TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates"])
     }
 
+    @Test func reSigningTheSameClaimsIsNotAnUpdate() {
+        let c = Fixture.connection()
+        let a = f.jwt()
+        let b = f.jwt()
+        #expect(a != b)  // ES256 signatures are randomized
+        #expect(reason("bearer \(a)", on: c) == nil)
+        #expect(reason("bearer \(b)", on: c) == nil)
+        #expect(c.withValue(ProviderTokenBindingKey.self) { $0.switches } == 1)
+    }
+
     @Test func topicScopes() {
         let topicKey = f.jwt(kid: "TOPICKEY00", key: Fixture.otherKey)
         #expect(reason("bearer \(topicKey)") == .topicDisallowed)

@@ -86,6 +86,21 @@ import Testing
         #expect(o.status == (c.expected?.status ?? 200), "\(c.description)")
     }
 
+    @Test func http1OnlyWhenAllowed() {
+        var r = f.request()
+        r.version = .http1_1
+        r.streamID = nil
+        #expect(f.send(r).status == 200)
+        let strict = Fixture { $0.requireHTTP2 = true }
+        var s = strict.request()
+        s.version = .http1_1
+        let o = strict.send(s)
+        #expect(o.status == 505)
+        #expect(o.reason == APNsGateway.http2RequiredReason)
+        #expect(o.actions == [.goAway(errorCode: 0, debugData: [])])
+        #expect(strict.send(strict.request()).status == 200)
+    }
+
     @Test func badPathShapes() {
         for path in ["/3/devices/ab", "/2/device/ab", "/", "/3/device"] {
             var r = f.request()
