@@ -140,7 +140,8 @@ public final class APNsClient: Sendable {
         fields += headers.fields
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
-        let request = ClientRequest(method: "POST", url: "\(base)/3/device/\(deviceToken)", headers: fields, body: payload)
+        let request = ClientRequest(
+            method: "POST", url: "\(base)/3/device/\(deviceToken)", headers: fields, body: payload)
         do { return APNsResponse(try await client.execute(request)) } catch { throw .transport(error) }
     }
 

@@ -52,7 +52,9 @@ public struct TrustRoots: Sendable, Equatable {
 
     /// Trusts only the CAs in these PEM files (e.g. pushcheck's local CA), optionally plus the system roots.
     /// Everything is read now, so later file changes do not matter.
-    public static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots {
+    public static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError)
+        -> TrustRoots
+    {
         var bundle: [UInt8] = []
         for path in paths {
             bundle += try readFile(path, what: "CA certificate")
@@ -65,7 +67,8 @@ public struct TrustRoots: Sendable, Equatable {
     }
 
     /// Trusts these PEM certificates (already in memory), optionally plus the system roots.
-    public static func pem(_ pems: [[UInt8]], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots {
+    public static func pem(_ pems: [[UInt8]], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots
+    {
         var bundle: [UInt8] = []
         for pem in pems {
             bundle += pem

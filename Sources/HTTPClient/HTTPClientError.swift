@@ -9,6 +9,9 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     /// The server closed or reset the connection before a complete response. With TLS 1.3 this is also
     /// how a rejected client certificate looks when the server's alert is lost with the connection.
     case connectionClosed(url: String, detail: String)
+    /// The server broke the protocol or reset the stream (HTTP/2 RST_STREAM, GOAWAY with an error,
+    /// a malformed reply, a body cut short).
+    case protocolError(url: String, detail: String)
     /// The connect or total timeout ran out.
     case timeout(url: String, detail: String)
     /// More redirects than the policy allows.
@@ -36,6 +39,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
         case .connectionClosed(let url, let detail):
             return "\(url) closed the connection before answering: \(detail) (check the server's log; "
                 + "a server that requires a client certificate does this when none or an untrusted one is sent)"
+        case .protocolError(let url, let detail):
+            return "\(url) broke the HTTP exchange: \(detail) (check the server's log for a reset stream or GOAWAY)"
         case .timeout(let url, let detail):
             return "request to \(url) timed out: \(detail) (raise the timeout or check the server)"
         case .tooManyRedirects(let url, let limit, let detail):
@@ -62,6 +67,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
             return .couldNotConnect(url: url, detail: detail)
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return .connectionClosed(url: url, detail: detail)
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_WEIRD_SERVER_REPLY, CURLE_PARTIAL_FILE:
+            return .protocolError(url: url, detail: detail)
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout(url: url, detail: detail)
         case CURLE_TOO_MANY_REDIRECTS:

@@ -90,7 +90,8 @@ struct APNsClientTests {
         let certs = try TestCertificates.get()
         let dir = try TempDir()
         defer { dir.remove() }
-        let server = try startPythonServer(in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+        let server = try startPythonServer(
+            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
         defer { server.stop() }
         let apns = try APNsClient(
             baseURL: "https://localhost:\(server.port)",
@@ -99,7 +100,8 @@ struct APNsClientTests {
             trustRoots: try TrustRoots.files([certs.caPEM]), httpVersion: .best)
 
         let response = try await apns.send(
-            deviceToken: Self.token, json: "{}", headers: APNsRequestHeaders(id: "0a1b2c3d-0000-4000-8000-000000000001"))
+            deviceToken: Self.token, json: "{}", headers: APNsRequestHeaders(id: "0a1b2c3d-0000-4000-8000-000000000001")
+        )
         #expect(response.http.value("x-peer") == "pushcheck-client")
         #expect(response.http.value("x-authorization") == "none")  // no bearer token with certificate auth
         #expect(response.status == 410)
@@ -112,7 +114,8 @@ struct APNsClientTests {
         let certs = try TestCertificates.get()
         let dir = try TempDir()
         defer { dir.remove() }
-        let server = try startPythonServer(in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+        let server = try startPythonServer(
+            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
         defer { server.stop() }
         let apns = try APNsClient(
             baseURL: "https://localhost:\(server.port)",

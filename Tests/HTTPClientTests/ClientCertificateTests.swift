@@ -10,7 +10,8 @@ struct ClientCertificateTests {
         let certs = try TestCertificates.get()
         let dir = try TempDir()
         defer { dir.remove() }
-        let server = try startPythonServer(in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+        let server = try startPythonServer(
+            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
         defer { server.stop() }
         let url = "https://localhost:\(server.port)/echo"
         let roots = try TrustRoots.files([certs.caPEM])
@@ -18,7 +19,8 @@ struct ClientCertificateTests {
         let withCert = try HTTPClient(
             configuration: HTTPClientConfiguration(
                 trustRoots: roots,
-                clientCertificate: try ClientCertificate(certificateFile: certs.clientCert, privateKeyFile: certs.clientKey),
+                clientCertificate: try ClientCertificate(
+                    certificateFile: certs.clientCert, privateKeyFile: certs.clientKey),
                 totalTimeout: .seconds(10)))
         let response = try await withCert.execute(.get(url))
         #expect(response.status == 200)
@@ -41,7 +43,8 @@ struct ClientCertificateTests {
 
     @Test func unreadableCertificateFileIsAConfigurationError() {
         #expect {
-            _ = try ClientCertificate(certificateFile: "/nonexistent/client.pem", privateKeyFile: "/nonexistent/key.pem")
+            _ = try ClientCertificate(
+                certificateFile: "/nonexistent/client.pem", privateKeyFile: "/nonexistent/key.pem")
         } throws: { error in
             guard case .configuration(let message) = error as? HTTPClientError else { return false }
             return message.contains("/nonexistent/client.pem")

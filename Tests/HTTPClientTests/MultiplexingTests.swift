@@ -6,14 +6,19 @@ import Testing
 /// HTTP/2 behaviour that APNs providers rely on, checked against nghttpd's frame log.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct MultiplexingTests {
-    @Test func fiftyConcurrentPostsShareOneConnection() async throws {
+    /// Both the APNs preset (one connection per host) and the default (up to four, but PIPEWAIT asks curl
+    /// to wait for the first connection's ALPN answer) must put all 50 streams on one connection.
+    @Test(arguments: ["apnsProvider", "default"])
+    func fiftyConcurrentPostsShareOneConnection(preset: String) async throws {
         let certs = try TestCertificates.get()
         let dir = try TempDir()
         defer { dir.remove() }
         let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
         defer { server.stop() }
+        let roots = try TrustRoots.files([certs.caPEM])
         let client = try HTTPClient(
-            configuration: .apnsProvider(trustRoots: try TrustRoots.files([certs.caPEM])))
+            configuration: preset == "default"
+                ? HTTPClientConfiguration(trustRoots: roots) : .apnsProvider(trustRoots: roots))
         let url = "https://localhost:\(server.port)/index.html"
 
         let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
@@ -39,12 +44,13 @@ struct MultiplexingTests {
         let posts = log.split(separator: "\n").filter { $0.contains(":method: POST") }
         #expect(posts.count == 50)
         #expect(Set(posts.map { $0.prefix { $0 != "]" } }).count == 1)
-        let streamIDs = Set(posts.compactMap { line -> Int? in
-            guard let start = line.firstRange(of: "stream_id=")?.upperBound,
-                let end = line[start...].firstIndex(of: ")")
-            else { return nil }
-            return Int(line[start..<end])
-        })
+        let streamIDs = Set(
+            posts.compactMap { line -> Int? in
+                guard let start = line.firstRange(of: "stream_id=")?.upperBound,
+                    let end = line[start...].firstIndex(of: ")")
+                else { return nil }
+                return Int(line[start..<end])
+            })
         #expect(streamIDs.count == 50)
     }
 
@@ -58,7 +64,9 @@ struct MultiplexingTests {
         let response = try await client.execute(
             .post(
                 "http://127.0.0.1:\(server.port)/index.html",
-                headers: [ClientHeader("apns-topic", "com.example.one"), ClientHeader("apns-topic", "com.example.two")],
+                headers: [
+                    ClientHeader("apns-topic", "com.example.one"), ClientHeader("apns-topic", "com.example.two"),
+                ],
                 body: Array("{}".utf8)))
         #expect(response.status == 200)
         let received = server.log().split(separator: "\n").filter { $0.contains("recv (stream_id=1) apns-topic:") }

@@ -179,7 +179,8 @@ struct TestCertificates: Sendable {
             try runTool(
                 openssl,
                 [
-                    "x509", "-req", "-in", "\(dir)/\(leaf).csr", "-CA", "\(dir)/\(ca).pem", "-CAkey", "\(dir)/\(ca).key",
+                    "x509", "-req", "-in", "\(dir)/\(leaf).csr", "-CA", "\(dir)/\(ca).pem", "-CAkey",
+                    "\(dir)/\(ca).key",
                     "-CAcreateserial", "-out", "\(dir)/\(leaf).pem", "-days", "2", "-extfile", "\(dir)/\(ext)",
                 ])
         }

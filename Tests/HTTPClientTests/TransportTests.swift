@@ -125,8 +125,9 @@ struct TransportTests {
         let server = try startPythonServer(in: dir)
         defer { server.stop() }
 
-        await #expect(throws: HTTPClientError.unexpectedHTTPVersion(
-            url: "http://127.0.0.1:\(server.port)/echo", expected: "HTTP/2", got: "HTTP/1.1")
+        await #expect(
+            throws: HTTPClientError.unexpectedHTTPVersion(
+                url: "http://127.0.0.1:\(server.port)/echo", expected: "HTTP/2", got: "HTTP/1.1")
         ) {
             _ = try await client(version: .http2).execute(.get("http://127.0.0.1:\(server.port)/echo"))
         }
