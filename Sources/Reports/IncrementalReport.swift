@@ -64,10 +64,20 @@ public final class IncrementalReport: Sendable {
 
     /// Starts a report at `url` with the run's `name`, `timestamp`, `hostname` and `properties` and the
     /// planned suites. Writes the initial snapshot (every scenario `not run`) immediately.
+    /// Scenario names must be unique within a suite (`.duplicateCase` otherwise).
     public init(
         url: URL, name: String = "pushcheck", timestamp: Date = Date(), hostname: String,
         properties: [ReportProperty] = [], plan: [PlannedSuite]
     ) throws(ReportsError) {
+        // classname + name identify a case (GitLab keeps only the first of duplicates; merge rejects them).
+        for suite in plan {
+            var names = Set<String>()
+            for planned in suite.cases where !names.insert(planned.name).inserted {
+                throw .duplicateCase(
+                    classname: suite.name, name: planned.name, path: suite.file ?? suite.name, line: planned.line ?? 0,
+                    firstPath: suite.file ?? suite.name)
+            }
+        }
         self.url = url
         let header = TestReport(name: name, timestamp: timestamp, hostname: hostname, properties: properties)
         state = Mutex(State(header: header, plan: plan))

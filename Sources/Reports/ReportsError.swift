@@ -9,7 +9,8 @@ public enum ReportsError: Error, Equatable, CustomStringConvertible {
     case malformed(path: String, line: Int, reason: String)
     /// A report file is XML but not a JUnit report we understand (wrong root, missing attribute, bad number).
     case invalidReport(path: String, line: Int, reason: String)
-    /// The same scenario appears twice across merged files (usually the same shard merged twice).
+    /// The same scenario (classname + name) appears twice: in one suite's plan, or across merged files
+    /// (usually the same shard merged twice).
     case duplicateCase(classname: String, name: String, path: String, line: Int, firstPath: String)
     /// `merge` was given no files.
     case noInputs
@@ -29,8 +30,8 @@ public enum ReportsError: Error, Equatable, CustomStringConvertible {
         case let .invalidReport(path, line, reason):
             return "\(path):\(line): not a JUnit report pushcheck can merge: \(reason)."
         case let .duplicateCase(classname, name, path, line, firstPath):
-            return "\(path):\(line): scenario '\(name)' of \(classname) is also in \(firstPath). "
-                + "Was the same shard merged twice? Pass each junit-<i>-of-<N>.xml once."
+            return "\(path):\(line): scenario '\(name)' of \(classname) appears twice (first in \(firstPath)). "
+                + "Give scenarios unique names within a suite; when merging, pass each junit-<i>-of-<N>.xml once."
         case .noInputs:
             return "merge: no report files given. Pass the shard files, e.g. Reports/junit-*-of-*.xml."
         case let .schemaUnusable(path, reason):

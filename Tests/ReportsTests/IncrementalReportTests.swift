@@ -86,6 +86,17 @@ import Testing
         try Support.expectValid(xml, "finished incremental report")
     }
 
+    @Test func duplicateScenarioNamesAreRejected() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = [PlannedSuite(name: Fixtures.checkout, cases: [PlannedCase(name: "same", line: 3), PlannedCase(name: "same", line: 8)])]
+        #expect(throws: ReportsError.duplicateCase(
+            classname: Fixtures.checkout, name: "same", path: Fixtures.checkout, line: 8, firstPath: Fixtures.checkout)) {
+            try IncrementalReport(url: directory.appendingPathComponent("junit.xml"), hostname: "h", plan: plan)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test func concurrentFinishesAreAllOnDisk() async throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
