@@ -4,7 +4,11 @@ import Foundation
 public enum Pushcheck {
     public static let version = "0.1.0"
 
-    static let commands: [any PushcheckCommand.Type] = []
+    static let commands: [any PushcheckCommand.Type] = [
+        ServeCommand.self,
+        SendCommand.self,
+        JWTCommand.self,
+    ]
 
     static var usage: String {
         var text = """

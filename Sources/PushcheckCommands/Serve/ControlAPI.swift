@@ -1,0 +1,221 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushModel
+import YAMLSource
+
+/// `pushcheck serve`'s control endpoint: plain JSON over HTTP/1.1 (or h2c) on loopback, for scripts
+/// and CI steps that need to read the delivery log or change the gateway while it runs.
+///
+/// Bodies of POST requests are parsed by the same decoder as the config file's entries, so a fault
+/// or token is written the same way in both places, and a mistake comes back as 400 with
+/// `{"error": …, "line": …, "column": …}`.
+public struct ControlAPI: HTTPHandler {
+    public let gateway: APNsGateway
+    let startedAt = Date()
+
+    public init(gateway: APNsGateway) { self.gateway = gateway }
+
+    public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        responder.respond(route(request))
+    }
+
+    /// The routing table, free of I/O (tests call it directly as well as over sockets).
+    public func route(_ request: HTTPRequest) -> HTTPResponse {
+        let (path, query) = Self.split(request.path)
+        let parts = path.split(separator: "/").map(String.init)
+        let param = parts.count >= 3 ? parts[2] : ""
+        switch (request.method, Self.shape(parts)) {
+        case ("GET", "/health"):
+            return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
+        case ("POST", "/reset"):
+            gateway.reset()
+            return Self.json(200, ["status": "reset"])
+        case ("GET", "/apns/log"):
+            return logEntries(query)
+        case ("DELETE", "/apns/log"):
+            gateway.clearLog()
+            return Self.empty
+        case ("GET", "/apns/tokens"):
+            return Self.json(200, ["tokens": .array(gateway.registeredTokens.map { .object(tokenJSON($0)) })])
+        case ("POST", "/apns/tokens"):
+            return decodeBody(request) { node throws(SourceError) in
+                let entry = try APNsGatewayConfiguration.decodeToken(node)
+                gateway.registerToken(entry)
+                return Self.json(201, tokenJSON(entry))
+            }
+        case ("DELETE", "/apns/tokens/{token}"):
+            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            gateway.removeToken(token)
+            return Self.empty
+        case ("POST", "/apns/tokens/{token}/unregister"):
+            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            let at = Self.parseObject(request.body)?["at_ms"]?.doubleValue.map { Date(timeIntervalSince1970: $0 / 1000) }
+            guard gateway.unregisterToken(token, at: at) else { return Self.problem(404, "token \(param) is not registered") }
+            return Self.json(200, ["token": .string(param), "status": "unregistered"])
+        case ("POST", "/apns/tokens/{token}/online"), ("POST", "/apns/tokens/{token}/offline"):
+            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            gateway.setDeviceOnline(token, path.hasSuffix("/online"))
+            return Self.json(200, ["token": .string(param), "online": .bool(path.hasSuffix("/online"))])
+        case ("GET", "/apns/tokens/{token}/stored"):
+            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            return Self.json(200, ["stored": .array(gateway.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
+        case ("GET", "/apns/deliveries"):
+            let token = query["token"].flatMap(DeviceToken.init(hex:))
+            let events = gateway.deliveryHistory.filter { token == nil || $0.push.token == token }
+            return Self.json(200, ["deliveries": .array(events.map { event in
+                var json = Self.pushJSON(event.push)
+                json["disposition"] = .string(event.disposition.rawValue)
+                json["at"] = Self.time(event.at)
+                return .object(json)
+            })])
+        case ("GET", "/apns/faults"):
+            return Self.json(200, ["faults": .array(gateway.activeFaults.map(Self.faultJSON))])
+        case ("POST", "/apns/faults"):
+            return decodeBody(request) { node throws(SourceError) in
+                let id = gateway.addFault(try APNsGatewayConfiguration.decodeFault(node))
+                return Self.json(201, ["id": .number(Double(id))])
+            }
+        case ("DELETE", "/apns/faults"):
+            gateway.clearFaults()
+            return Self.empty
+        case ("DELETE", "/apns/faults/{id}"):
+            guard let n = Int(param) else { return Self.problem(400, "fault id must be a number") }
+            gateway.removeFault(id: n)
+            return Self.empty
+        default:
+            let known = Self.routes.contains { $0.1 == Self.shape(parts) }
+
+            return known
+                ? Self.problem(405, "\(request.method) is not allowed on \(path)")
+                : Self.problem(404, "no such control route: \(request.method) \(path); see 'pushcheck serve --help'")
+        }
+    }
+
+    /// Documented in `pushcheck serve --help` and the README.
+    static let routes: [(String, String)] = [
+        ("GET", "/health"), ("POST", "/reset"),
+        ("GET", "/apns/log"), ("DELETE", "/apns/log"),
+        ("GET", "/apns/tokens"), ("POST", "/apns/tokens"), ("DELETE", "/apns/tokens/{token}"),
+        ("POST", "/apns/tokens/{token}/unregister"), ("POST", "/apns/tokens/{token}/online"),
+        ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
+        ("GET", "/apns/deliveries"),
+        ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"), ("DELETE", "/apns/faults/{id}"),
+    ]
+
+    private static func shape(_ parts: [String]) -> String {
+        var out = parts
+        if out.count >= 3, out[0] == "apns", out[1] == "tokens" { out[2] = "{token}" }
+        if out.count == 3, out[0] == "apns", out[1] == "faults" { out[2] = "{id}" }
+        return "/" + out.joined(separator: "/")
+    }
+
+    // MARK: - Log
+
+    private func logEntries(_ query: [String: String]) -> HTTPResponse {
+        var q = APNsLogQuery()
+        if let t = query["token"] {
+            guard let token = DeviceToken(hex: t) else { return Self.problem(400, "'\(t)' is not a hex device token") }
+            q.token = token
+        }
+        q.topic = query["topic"]
+        q.apnsID = query["apns_id"]
+        q.apnsUniqueID = query["apns_unique_id"]
+        if let e = query["endpoint"] {
+            guard let env = APNsEnvironment(rawValue: e) else { return Self.problem(400, "endpoint must be sandbox or production") }
+            q.endpoint = env
+        }
+        if let s = query["status"] {
+            guard let status = Int(s) else { return Self.problem(400, "status must be a number") }
+            q.status = status
+        }
+        var entries = gateway.log(matching: q)
+        if let l = query["limit"] {
+            guard let limit = Int(l), limit > 0 else { return Self.problem(400, "limit must be a positive number") }
+            entries = Array(entries.suffix(limit))
+        }
+        return Self.json(200, ["entries": .array(entries.map(\.json))])
+    }
+
+    // MARK: - Encoding
+
+    private func tokenJSON(_ entry: RegisteredDeviceToken) -> [String: JSONValue] {
+        var json: [String: JSONValue] = [
+            "token": .string(entry.token.hex), "topic": .string(entry.topic),
+            "environment": .string(entry.environment.rawValue), "online": .bool(gateway.isDeviceOnline(entry.token)),
+        ]
+        if let at = entry.unregisteredAt { json["unregistered_at"] = Self.time(at) }
+        if let at = entry.expiresAt { json["expires_at"] = Self.time(at) }
+        return json
+    }
+
+    static func pushJSON(_ push: DeliveredPush) -> [String: JSONValue] {
+        var json: [String: JSONValue] = [
+            "environment": .string(push.environment.rawValue), "token": .string(push.token.hex),
+            "topic": .string(push.topic), "push_type": .string(push.pushType.rawValue),
+            "priority": .number(Double(push.priority.rawValue)), "apns_id": .string(push.apnsID),
+            "payload": push.json, "received_at": time(push.receivedAt),
+        ]
+        if let id = push.apnsUniqueID { json["apns_unique_id"] = .string(id) }
+        if let id = push.collapseID { json["collapse_id"] = .string(id) }
+        if let at = push.expiration { json["expiration"] = time(at) }
+        return json
+    }
+
+    static func faultJSON(_ fault: APNsFault) -> JSONValue {
+        var json: [String: JSONValue] = ["id": .number(Double(fault.id)), "seen": .number(Double(fault.seen))]
+        switch fault.action {
+        case .delay(let seconds): json["delay_ms"] = .number((seconds * 1000).rounded())
+        case .respond(let status, let reason): json["respond"] = .number(Double(status)); json["reason"] = .string(reason)
+        case .goAway(let reason, let after): json["goaway"] = .string(reason); json["after_requests"] = .number(Double(after))
+        case .dropConnection: json["drop"] = .bool(true)
+        }
+        if let e = fault.scope.endpoint { json["endpoint"] = .string(e.rawValue) }
+        if let t = fault.scope.token { json["token"] = .string(t.hex) }
+        if let r = fault.remaining { json["remaining"] = .number(Double(r)) }
+        return .object(json)
+    }
+
+    static func time(_ date: Date) -> JSONValue { .number((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func json(_ status: Int, _ object: [String: JSONValue]) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [HTTPField("content-type", "application/json")],
+            body: JSONValue.object(object).serializedBytes() + [0x0A])
+    }
+
+    static func problem(_ status: Int, _ message: String, extra: [String: JSONValue] = [:]) -> HTTPResponse {
+        json(status, ["error": .string(message)].merging(extra) { a, _ in a })
+    }
+
+    static let empty = HTTPResponse(status: 204)
+
+    private func decodeBody(_ request: HTTPRequest, _ body: (YAMLNode) throws(SourceError) -> HTTPResponse) -> HTTPResponse {
+        guard let text = String(bytes: request.body, encoding: .utf8), !text.isEmpty else {
+            return Self.problem(400, "expected a JSON object in the request body")
+        }
+        do {
+            return try body(try YAMLLoader.load(string: text, file: "request body"))
+        } catch {
+            var extra: [String: JSONValue] = ["line": .number(Double(error.line)), "column": .number(Double(error.column))]
+            if let expected = error.expected { extra["expected"] = .string(expected) }
+            if let suggestion = error.suggestion { extra["help"] = .string(suggestion) }
+            return Self.problem(400, error.message, extra: extra)
+        }
+    }
+
+    static func parseObject(_ body: [UInt8]) -> [String: JSONValue]? {
+        guard !body.isEmpty else { return nil }
+        return (try? JSONValue.parse(body))?.objectValue
+    }
+
+    static func split(_ target: String) -> (String, [String: String]) {
+        guard let q = target.firstIndex(of: "?") else { return (target, [:]) }
+        var query: [String: String] = [:]
+        for item in target[target.index(after: q)...].split(separator: "&") {
+            let kv = item.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            query[kv[0]] = kv.count > 1 ? kv[1] : ""
+        }
+        return (String(target[..<q]), query)
+    }
+}

@@ -1,0 +1,129 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushCrypto
+import PushModel
+import YAMLSource
+
+/// `pushcheck serve`: the mock APNs gateway on real sockets, for a team's own backend to push to.
+enum ServeCommand: PushcheckCommand {
+    static let name = "serve"
+    static let abstract = "Run the mock APNs gateway (sandbox + production, TLS HTTP/2) and its control endpoint."
+    static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
+    static let options: [OptionSpec] = [
+        .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS (see README)."),
+        .value("ca-out", "PATH", "Write the local CA certificate here (default: a temp file, named in the ready line)."),
+        .flag("h2c", "Also listen with cleartext HTTP/2 (prior knowledge) for both environments."),
+        .value("host", "ADDR", "Address to listen on (default 127.0.0.1)."),
+        .value("sandbox-port", "N", "Sandbox TLS port (default: ephemeral)."),
+        .value("production-port", "N", "Production TLS port (default: ephemeral)."),
+        .value("control-port", "N", "Control endpoint port (default: ephemeral)."),
+        .value("log-file", "PATH", "Append every request to this JSON-lines file."),
+        .value("loops", "N", "Event-loop threads (default: one per core)."),
+        .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
+    ]
+    static let discussion = """
+        When ready, prints exactly one JSON line on stdout, e.g.
+          {"apns":{"production":"https://127.0.0.1:40001","sandbox":"https://127.0.0.1:40000"},"ca":"/tmp/…/ca.pem","control":"http://127.0.0.1:40002"}
+        Diagnostics go to stderr. SIGINT/SIGTERM: GOAWAY to every connection, drain, exit 0.
+
+        Control endpoint (JSON): GET /health, POST /reset, GET|DELETE /apns/log
+        (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
+        DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
+        GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id}.
+        Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
+        """
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+        var config = ServeConfiguration()
+        if let path = arguments.value("config") {
+            do {
+                config = try ServeConfiguration.load(path: path)
+            } catch {
+                console.err(error.rendered(color: false))
+                return ExitCode.usage
+            }
+        }
+        if let host = arguments.value("host") { config.host = host }
+        if let p = try arguments.int("sandbox-port", in: 0...65535) { config.sandboxPort = p }
+        if let p = try arguments.int("production-port", in: 0...65535) { config.productionPort = p }
+        if let p = try arguments.int("control-port", in: 0...65535) { config.controlPort = p }
+        if arguments.has("h2c") { config.h2c = true }
+        if let path = arguments.value("log-file") { config.apns.logFilePath = path }
+        let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        let grace = try arguments.int("grace", in: 0...3600) ?? 5
+
+        TerminationSignals.block()
+        let running: RunningGateway
+        do {
+            running = try RunningGateway.start(config, loops: loops, caOut: arguments.value("ca-out"))
+        } catch {
+            console.err("pushcheck serve: cannot start: \(error)")
+            return ExitCode.harness
+        }
+        console.out(running.readyLine)
+        let signal = try TerminationSignals.wait()
+        console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
+        running.server.shutdown(grace: .seconds(grace))
+        return ExitCode.success
+    }
+}
+
+/// A started gateway: its server, bound addresses and the file holding its CA.
+struct RunningGateway {
+    let server: HTTPServer
+    let gateway: APNsGateway
+    let bound: [BoundListener]
+    let caPath: String?
+
+    /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
+    static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
+        let chainPEM: String, keyPEM: String
+        var caPath: String?
+        if let cert = config.tlsCertificatePEM, let key = config.tlsPrivateKeyPEM {
+            chainPEM = cert
+            keyPEM = key
+        } else {
+            let ca = try CertificateAuthority.generate(commonName: "pushcheck local CA")
+            let leaf = try ca.issueServerCertificate()
+            chainPEM = leaf.pem
+            keyPEM = leaf.privateKeyPEM
+            let path = caOut ?? NSTemporaryDirectory() + "pushcheck-\(getpid())-ca.pem"
+            try PEMFiles.write(ca.certificatePEM, to: path)
+            caPath = path
+        }
+        let gateway = try APNsGateway(configuration: config.apns)
+        let tls = TLSConfiguration(
+            certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
+            clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
+        func listener(_ name: String, _ port: Int, _ tls: TLSConfiguration?, _ handler: any HTTPHandler) -> ListenerConfiguration {
+            ListenerConfiguration(
+                name: name, host: config.host, port: port, tls: tls,
+                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout, handler: handler)
+        }
+        var listeners = [
+            listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
+            listener("production", config.productionPort, tls, gateway.handler(for: .production)),
+            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway)),
+        ]
+        if config.h2c {
+            listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
+            listeners.append(listener("production_h2c", config.h2cProductionPort, nil, gateway.handler(for: .production)))
+        }
+        let server = HTTPServer(listeners: listeners, loops: loops)
+        let bound = try server.start()
+        return RunningGateway(server: server, gateway: gateway, bound: bound, caPath: caPath)
+    }
+
+    func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
+
+    /// The one JSON line `serve` prints when ready.
+    var readyLine: String {
+        var apns: [String: JSONValue] = [:]
+        for b in bound where b.name != "control" { apns[b.name] = .string(b.url) }
+        var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
+        object["ca"] = caPath.map(JSONValue.string) ?? .null
+        return JSONValue.object(object).serialized()
+    }
+}

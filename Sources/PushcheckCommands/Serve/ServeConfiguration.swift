@@ -1,0 +1,79 @@
+import APNsGateway
+import Foundation
+import YAMLSource
+
+/// Everything `pushcheck serve` needs: the gateway's behaviour (`apns:`), where to listen
+/// (`listen:`) and the TLS identity (`tls:`). Every field has a default, so no config file is needed.
+///
+/// ```yaml
+/// listen:
+///   host: 127.0.0.1          # loopback unless you say otherwise
+///   sandbox: 0               # 0 = an ephemeral port (printed in the ready line)
+///   production: 0
+///   control: 0
+///   h2c: false               # also serve both environments as cleartext HTTP/2 (prior knowledge)
+///   idle_timeout: 5m
+/// tls:
+///   certificate: server.pem  # chain, leaf first; omit both to get a local CA + certificate
+///   private_key: server.key
+/// apns: { … see APNsGatewayConfiguration.decode … }
+/// ```
+struct ServeConfiguration {
+    var apns = APNsGatewayConfiguration()
+    var clientCertificateCAs: [String] = []
+    var host = "127.0.0.1"
+    var sandboxPort = 0
+    var productionPort = 0
+    var controlPort = 0
+    var h2c = false
+    var h2cSandboxPort = 0
+    var h2cProductionPort = 0
+    var idleTimeout: Duration = .seconds(300)
+    var tlsCertificatePEM: String?
+    var tlsPrivateKeyPEM: String?
+
+    static let topKeys = ["listen", "tls", "apns"]
+    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout"]
+
+    /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
+    static func load(path: String) throws(SourceError) -> ServeConfiguration {
+        let root = try YAMLLoader.load(path: path)
+        var config = ServeConfiguration()
+        if root.isNull { return config }
+        let m = try root.mapping(allowedKeys: topKeys)
+        if let listen = try m.optionalMapping("listen", allowedKeys: listenKeys) {
+            config.host = try listen.optional("host", as: String.self) ?? config.host
+            config.sandboxPort = try port(listen, "sandbox")
+            config.productionPort = try port(listen, "production")
+            config.controlPort = try port(listen, "control")
+            config.h2c = try listen.optional("h2c", as: Bool.self) ?? false
+            config.h2cSandboxPort = try port(listen, "h2c_sandbox")
+            config.h2cProductionPort = try port(listen, "h2c_production")
+            config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
+        }
+        if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
+            let cert = try tls.required("certificate", as: String.self)
+            let key = try tls.required("private_key", as: String.self)
+            config.tlsCertificatePEM = try read(YAMLLoader.resolve(include: cert, from: path), tls["certificate"]!)
+            config.tlsPrivateKeyPEM = try read(YAMLLoader.resolve(include: key, from: path), tls["private_key"]!)
+        }
+        if let apns = try m.optionalMapping("apns") {
+            config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
+        }
+        return config
+    }
+
+    private static func port(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Int {
+        guard let p = try m.optional(key, as: Int.self) else { return 0 }
+        guard (0...65535).contains(p) else { throw m[key]!.invalidValue(expected: "expected a port number 0–65535 (0 = ephemeral)") }
+        return p
+    }
+
+    private static func read(_ path: String, _ node: YAMLNode) throws(SourceError) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw SourceError(.io, "cannot read '\(path)'", at: node.range, expected: "expected a readable PEM file",
+                              suggestion: "paths are relative to the config file's directory")
+        }
+        return text
+    }
+}

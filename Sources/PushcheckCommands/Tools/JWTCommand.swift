@@ -1,0 +1,73 @@
+import Foundation
+import PushCrypto
+
+/// `pushcheck jwt`: make an APNs provider token from a `.p8` key, or check one the way Apple's
+/// Push Notifications Console's JWT validator does (signature, team, key ID, age).
+enum JWTCommand: PushcheckCommand {
+    static let name = "jwt"
+    static let abstract = "Sign an APNs provider token (ES256) with a .p8 key, or validate one."
+    static let synopsis = "pushcheck jwt --team-id TEAM --key-id KID --key AuthKey.p8 [--iat SECONDS]\n       pushcheck jwt --verify TOKEN --key KEY.pem [--team-id TEAM] [--key-id KID]"
+    static let options: [OptionSpec] = [
+        .value("team-id", "TEAM", "The 10-character Team ID (the token's iss)."),
+        .value("key-id", "KID", "The 10-character Key ID (the token's kid)."),
+        .value("key", "PATH", "The .p8 private key (signing) or the key or its public half (verifying)."),
+        .value("iat", "SECONDS", "Issued-at time in epoch seconds (default: now)."),
+        .value("verify", "TOKEN", "Validate TOKEN instead of signing; exit 1 when APNs would reject it."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let keyPath = arguments.value("key") else { throw UsageError("missing --key PATH") }
+        guard let pem = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
+            throw UsageError("cannot read key file '\(keyPath)'")
+        }
+        if let token = arguments.value("verify") {
+            return verify(token, pem: pem, arguments: arguments, console: console)
+        }
+        guard let team = arguments.value("team-id") else { throw UsageError("missing --team-id TEAM") }
+        guard let kid = arguments.value("key-id") else { throw UsageError("missing --key-id KID") }
+        let key: P256PrivateKey
+        do { key = try P256PrivateKey(pem: pem) } catch {
+            console.err("pushcheck jwt: error: \(keyPath): \(error)")
+            return ExitCode.usage
+        }
+        let iat = try arguments.int("iat", in: 0...Int(Int32.max) * 2) ?? Int(Date().timeIntervalSince1970)
+        console.out(try JWT.apnsProviderToken(teamID: team, keyID: kid, issuedAt: iat, key: key))
+        return ExitCode.success
+    }
+
+    /// Prints one line per check, `ok` or the reason APNs would give.
+    private static func verify(_ token: String, pem: String, arguments: ParsedArguments, console: Console) -> Int32 {
+        var failures = 0
+        func check(_ ok: Bool, _ what: String, _ reason: String) {
+            console.out((ok ? "ok    " : "FAIL  ") + what + (ok ? "" : " — APNs answers \(reason)"))
+            if !ok { failures += 1 }
+        }
+        let jwt: JWT
+        do { jwt = try JWT(compact: token) } catch {
+            console.out("FAIL  structure: \(error) — APNs answers 403 InvalidProviderToken")
+            return ExitCode.failure
+        }
+        check(jwt.algorithm == "ES256", "alg is ES256 (found \(jwt.algorithm ?? "none"))", "403 InvalidProviderToken")
+        let publicKey = (try? P256PublicKey(pem: pem)) ?? (try? P256PrivateKey(pem: pem))?.publicKey
+        if let publicKey {
+            var signatureOK = true
+            do { try jwt.verifyES256(using: publicKey) } catch { signatureOK = false }
+            check(signatureOK, "signature verifies with \(arguments.value("key") ?? "the key")", "403 InvalidProviderToken")
+        } else {
+            check(false, "the key file holds a P-256 key", "403 InvalidProviderToken (no key to check with)")
+        }
+        if let kid = arguments.value("key-id") {
+            check(jwt.keyID == kid, "kid is \(kid) (found \(jwt.keyID ?? "none"))", "403 InvalidProviderToken")
+        }
+        if let team = arguments.value("team-id") {
+            check(jwt.issuer == team, "iss is \(team) (found \(jwt.issuer ?? "none"))", "403 InvalidProviderToken")
+        }
+        if let iat = jwt.issuedAt {
+            let age = Int(Date().timeIntervalSince1970) - iat
+            check(age <= 3600, "iat is at most one hour old (age \(age) s)", "403 ExpiredProviderToken")
+        } else {
+            check(false, "iat is an integer", "403 InvalidProviderToken")
+        }
+        return failures == 0 ? ExitCode.success : ExitCode.failure
+    }
+}
