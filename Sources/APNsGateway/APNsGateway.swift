@@ -64,6 +64,18 @@ public final class APNsGateway: Sendable {
         return oneStream ? 1 : maxStreams
     }
 
+    /// A connection for in-process use (runner, FCM translation): no socket, TLS with ALPN `h2`,
+    /// optionally a client certificate the "listener" trusted. Reuse one per simulated provider
+    /// connection so the JWT binding and 20-minute rule behave as on a socket.
+    public static func inProcessConnection(
+        id: UInt64, endpoint: APNsEnvironment, clientCertificateDER: [UInt8]? = nil
+    ) -> ConnectionContext {
+        ConnectionContext(
+            id: id, listenerName: endpoint.rawValue, remoteAddress: "in-process", localPort: 0,
+            security: .tls(alpn: "h2", peerCertificateDER: clientCertificateDER), version: .http2,
+            clientCertificateTrusted: clientCertificateDER != nil)
+    }
+
     // MARK: Runtime control
 
     /// Adds or replaces a device token.

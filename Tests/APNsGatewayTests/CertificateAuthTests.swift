@@ -135,6 +135,15 @@ import Testing
         #expect(status(prod).1 == .badCertificateEnvironment)
     }
 
+    @Test func inProcessConnectionCarriesTheCertificate() {
+        let c = APNsGateway.inProcessConnection(id: 9, endpoint: .sandbox, clientCertificateDER: Self.cert())
+        let o = f.send(f.request(omit: ["authorization"]), on: c)
+        #expect(o.status == 200)
+        #expect(o.auth == .certificate(uid: Fixture.topic))
+        let tokenConnection = APNsGateway.inProcessConnection(id: 10, endpoint: .sandbox)
+        #expect(f.send(f.request(), on: tokenConnection).auth == .token(teamID: Fixture.team, keyID: Fixture.kid))
+    }
+
     @Test func untrustedOrExpired() {
         #expect(status(Self.cert(Self.otherCA)).1 == .badCertificate)
         let shortLived = Self.cert(notAfter: Date(timeIntervalSince1970: 1_767_225_600 + 60))
