@@ -77,6 +77,8 @@ public struct HTTPServerStats: Sendable, Equatable {
     public var requestsServed: Int = 0
     public var http2Connections: Int = 0
     public var http1Connections: Int = 0
+    /// Times a connection stopped reading because its unsent output passed the high-water mark.
+    public var backpressurePauses: Int = 0
 }
 
 extension Duration {

@@ -230,6 +230,7 @@ final class Connection {
         if pending > 0 { wanted |= pc_EPOLLOUT() }
         if pending < Self.highWater && !finished { wanted |= pc_EPOLLIN() }
         if wanted != interest {
+            if interest & pc_EPOLLIN() != 0 && pending >= Self.highWater { state.stats.backpressurePaused() }
             interest = wanted
             _ = pc_epoll_mod(state.loop.epollFD, fd, wanted, id)
         }

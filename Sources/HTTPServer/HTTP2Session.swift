@@ -46,14 +46,15 @@ final class HTTP2Session: ProtocolSession {
         var option: OpaquePointer?
         nghttp2_option_new(&option)
         defer { nghttp2_option_del(option) }
-        // A server never accepts pushed streams; PRIORITY frames are parsed and ignored by default.
-        nghttp2_option_set_max_reserved_remote_streams(option, 0)
+        // Like APNs, ignore stream priorities: no priority tree, no retained closed streams.
+        nghttp2_option_set_no_closed_streams(option, 1)
         nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
                                    value: maxConcurrentStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
                                    value: UInt32(clamping: limits.maxHeaderListSize)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }

@@ -40,7 +40,7 @@ public final class HTTPServer: Sendable {
             var opened: [Int32] = []
             do throws(HTTPServerError) {
                 for listener in listeners {
-                    let first = try makeListeningSocket(host: listener.host, port: listener.port)
+                    let first = try makeListeningSocket(host: listener.host, port: listener.port, exclusiveProbe: true)
                     opened.append(first.fd)
                     perLoop[0].append(.init(fd: first.fd, port: first.port, config: listener))
                     for i in 1..<loopCount {

@@ -24,5 +24,7 @@ final class StatsBox: Sendable {
         }
     }
 
+    func backpressurePaused() { counters.withLock { $0.backpressurePauses += 1 } }
+
     func requestServed() { counters.withLock { $0.requestsServed += 1 } }
 }

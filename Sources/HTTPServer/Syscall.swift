@@ -50,7 +50,28 @@ func describe(_ storage: sockaddr_storage) -> (host: String, port: Int) {
 }
 
 /// Creates a non-blocking listening socket bound to host:port with SO_REUSEPORT (one per loop).
-func makeListeningSocket(host: String, port: Int) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+/// With `exclusiveProbe`, first checks that nobody else listens there (SO_REUSEPORT would otherwise let a
+/// second listener of ours silently share the port).
+func makeListeningSocket(host: String, port: Int, exclusiveProbe: Bool = false) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+    if exclusiveProbe && port != 0 {
+        let probe = try bindSocket(host: host, port: port, reusePort: false)
+        close(probe)
+    }
+    let fd = try bindSocket(host: host, port: port, reusePort: true)
+    if listen(fd, 1024) != 0 {
+        let e = pc_errno()
+        close(fd)
+        throw .system(call: "listen", errno: e)
+    }
+    var bound = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    _ = withUnsafeMutablePointer(to: &bound) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return (fd, describe(bound).port)
+}
+
+private func bindSocket(host: String, port: Int, reusePort: Bool) throws(HTTPServerError) -> Int32 {
     var storage = sockaddr_storage()
     var length: socklen_t
     let family: Int32
@@ -74,7 +95,7 @@ func makeListeningSocket(host: String, port: Int) throws(HTTPServerError) -> (fd
     let fd = pc_socket_stream_nonblock(family)
     if fd < 0 { throw .system(call: "socket", errno: pc_errno()) }
     _ = pc_setsockopt_int(fd, pc_SOL_SOCKET(), pc_SO_REUSEADDR(), 1)
-    _ = pc_setsockopt_int(fd, pc_SOL_SOCKET(), pc_SO_REUSEPORT(), 1)
+    if reusePort { _ = pc_setsockopt_int(fd, pc_SOL_SOCKET(), pc_SO_REUSEPORT(), 1) }
     let rc = withUnsafePointer(to: &storage) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
@@ -83,17 +104,7 @@ func makeListeningSocket(host: String, port: Int) throws(HTTPServerError) -> (fd
         close(fd)
         throw .bindFailed(host: host, port: port, errno: e)
     }
-    if listen(fd, 1024) != 0 {
-        let e = pc_errno()
-        close(fd)
-        throw .system(call: "listen", errno: e)
-    }
-    var bound = sockaddr_storage()
-    length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    _ = withUnsafeMutablePointer(to: &bound) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return (fd, describe(bound).port)
+    return fd
 }
 
 /// A NUL-terminated C buffer as a String.

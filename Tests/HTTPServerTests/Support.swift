@@ -171,10 +171,11 @@ final class EchoHandler: HTTPHandler {
             + "trusted=\(context.clientCertificateTrusted) x-test=\(request.values("x-test").joined(separator: ","))\n"
         var response = HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/plain")],
                                     body: Array(description.utf8))
-        let parts = request.path.split(separator: "/")
+        let parts = request.path.split(separator: "?", omittingEmptySubsequences: false)[0].split(separator: "/")
         switch parts.first {
         case "goaway": response.actions = [.goAway(errorCode: 0, debugData: Array("bye-debug".utf8))]
         case "drop": response.actions = [.drop]
+        case "big": response.body = Array(repeating: UInt8(ascii: "z"), count: Int(parts[1])!)
         case "settings": response.actions = [.setMaxConcurrentStreams(UInt32(parts[1])!)]
         case "delay":
             let ms = Int(parts[1])!
