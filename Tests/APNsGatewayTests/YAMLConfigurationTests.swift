@@ -1,0 +1,67 @@
+import Foundation
+import PushCrypto
+import PushModel
+import Testing
+import YAMLSource
+
+@testable import APNsGateway
+
+/// The `apns:` YAML section maps onto the configuration and the gateway behaves accordingly.
+@Suite struct YAMLConfigurationTests {
+    static func decode(_ yaml: String, files: [String: String] = [:]) throws -> APNsGatewayConfiguration {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apns-yaml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let file = dir.appendingPathComponent("serve.yaml").path
+        let node = try YAMLLoader.load(string: yaml, file: file)
+        var cas: [String] = []
+        return try APNsGatewayConfiguration.decode(try node.mapping(), file: file, clientCertificateCAs: &cas)
+    }
+
+    @Test func fullSection() throws {
+        let token = Fixture.sandboxToken.hex
+        let c = try Self.decode(
+            """
+            keys:
+              - { key_id: KEY1234567, team_id: TEAM123456, private_key: AuthKey.p8, environment: sandbox }
+            teams: { TEAM123456: [com.example.app] }
+            tokens:
+              - { token: \(token), topic: com.example.app, environment: sandbox }
+              - { token: 0102, topic: com.example.app, unregistered_at: 1700000000123 }
+            rate_limit: { burst: 2, per_second: 1 }
+            faults:
+              - { respond: 503, reason: Shutdown, endpoint: production, count: 3 }
+              - { delay: 250ms, token: \(token) }
+            log: { capacity: 5 }
+            max_concurrent_streams: 10
+            """, files: ["AuthKey.p8": Fixture.key.pkcs8PEM])
+        #expect(c.providerKeys.map(\.keyID) == ["KEY1234567"])
+        #expect(c.providerKeys.first?.environment == .sandbox)
+        #expect(c.providerKeys.first?.publicKey == Fixture.key.publicKey)
+        #expect(c.teamTopics == ["TEAM123456": ["com.example.app"]])
+        #expect(c.deviceTokens.count == 2)
+        #expect(c.deviceTokens[1].unregisteredAt == Date(timeIntervalSince1970: 1_700_000_000.123))
+        #expect(c.rateLimit == APNsRateLimit(burst: 2, perSecond: 1))
+        #expect(c.faults.map(\.action) == [.respond(status: 503, reason: "Shutdown"), .delay(seconds: 0.25)])
+        #expect(c.logCapacity == 5)
+        #expect(c.maxConcurrentStreams == 10)
+
+        let f = Fixture()
+        let g = try APNsGateway(configuration: c, clock: f.clock)
+        let o = g.evaluate(f.request(), connection: Fixture.connection(), endpoint: .sandbox)
+        #expect(o.status == 200)
+        #expect(o.delay == 0.25)
+        let gone = g.evaluate(f.request(token: "0102"), connection: Fixture.connection(), endpoint: .sandbox)
+        #expect(gone.appleReason == .unregistered)
+    }
+
+    @Test func mistakesAreReportedWithTheirPlace() {
+        #expect(throws: SourceError.self) { try Self.decode("tokens:\n  - { token: xyz, topic: a }\n") }
+        #expect(throws: SourceError.self) { try Self.decode("faults:\n  - { respond: 503, reason: Nope }\n") }
+        #expect(throws: SourceError.self) { try Self.decode("rate_limit: { burst: 0, per_second: 1 }\n") }
+        #expect(throws: SourceError.self) { try Self.decode("kyes: []\n") }
+        #expect(throws: SourceError.self) {
+            try Self.decode("keys:\n  - { key_id: K, team_id: T, private_key: missing.p8 }\n")
+        }
+    }
+}
