@@ -163,6 +163,12 @@ final class CurlTransfer {
     private func configureHeaders() throws(HTTPClientError) {
         var lines: [String] = []
         for header in request.headers {
+            let breaks: (Character) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+            guard !header.name.contains(where: breaks), !header.value.contains(where: breaks),
+                !header.name.isEmpty, !header.name.contains(":")
+            else {
+                throw .configuration("header '\(header.name)' has an empty name, a colon or a line break; remove it")
+            }
             // "Name;" is curl's spelling for a header with an empty value ("Name:" would delete it).
             lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
@@ -269,6 +275,10 @@ final class CurlTransfer {
     private func classify(_ code: CURLcode, detail: String, redirectLimit: Int) -> HTTPClientError {
         // A server that rejects our client certificate does so with a TLS alert after the handshake
         // (TLS 1.3), which curl reports as a receive/send error: call it what it is.
+        // curl refuses a reply that is not HTTP as "Received HTTP/0.9 when not allowed".
+        if code == CURLE_UNSUPPORTED_PROTOCOL, detail.contains("HTTP/0.9") {
+            return .protocolError(url: request.url, detail: detail)
+        }
         if code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR,
             detail.contains("SSL") || detail.contains("alert")
         {

@@ -33,6 +33,19 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(410, json.dumps(doc).encode(), [("Content-Type", "application/json"),
                        ("apns-id", self.headers.get("apns-id", "")), ("x-peer", peer),
                        ("x-authorization", self.headers.get("authorization", "none"))])
+        elif self.path == "/nothing":
+            self.close_connection = True
+        elif self.path == "/short":
+            self.send_response(200)
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            self.wfile.write(b"short")
+            self.wfile.flush()
+            self.close_connection = True
+        elif self.path == "/garbage":
+            self.wfile.write(b"NOT HTTP AT ALL\r\n\r\n")
+            self.wfile.flush()
+            self.close_connection = True
         elif self.path == "/slow":
             time.sleep(5)
             self.reply(200, b"late")
