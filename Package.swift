@@ -31,7 +31,7 @@ let package = Package(
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["COpenSSL", "PushModel"]),
-        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel"]),
+        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2"]),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
@@ -48,7 +48,10 @@ let package = Package(
         .testTarget(name: "PushcheckCommandsTests", dependencies: ["PushcheckCommands"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
-        .testTarget(name: "DeviceSimulatorTests", dependencies: ["DeviceSimulator", "Provisioning"]),
+        .testTarget(
+            name: "DeviceSimulatorTests",
+            dependencies: ["DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto"]
+        ),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),

@@ -131,6 +131,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case contentExtensionHandledAction(extensionName: String, actionID: String, response: ContentExtensionResponse)
     case urlOpened(url: String, by: String)
     case navigation(NavigationEvent)
+    case webView(WebNavigationOutcome)
     case offlineChanged(online: Bool)
     case rebooted
 
@@ -162,6 +163,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .contentExtensionHandledAction(let n, let a, let r): return "content extension \(n) handled \(a) -> \(r)"
         case .urlOpened(let u, let by): return "opened \(u) (\(by))"
         case .navigation(let n): return "navigation \(n)"
+        case .webView(let o): return "web view \(o)"
         case .offlineChanged(let o): return o ? "online" : "offline"
         case .rebooted: return "rebooted"
         }

@@ -24,6 +24,8 @@ public struct InstalledApp: Sendable, Equatable {
     public var fcmMappedToAPNs = false
     public var badge: Int?
     public var router: Router
+    /// The page the top screen's web view shows, once loaded.
+    public var webPage: WebPage?
     var heldPush: IncomingPush?
     var wakes: [Date] = []
     var generation: Int

@@ -120,6 +120,11 @@ public struct Router: Sendable, Equatable {
         return events
     }
 
+    /// The top screen's web view now shows `url`.
+    mutating func setTopURL(_ url: String) {
+        if !stack.isEmpty { stack[stack.count - 1].url = url }
+    }
+
     /// The user logs out.
     public mutating func logOut() { loggedIn = false }
 

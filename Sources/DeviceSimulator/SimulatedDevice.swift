@@ -72,7 +72,7 @@ public final class SimulatedDevice: Sendable {
 
     /// Entry point for the APNs gateway.
     @discardableResult
-    public func deliver(_ push: IncomingPush) -> (disposition: DeliveryDisposition, events: [DeviceEvent]) {
+    public func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {
         let now = clock.now()
         return state.withLock { s in
             let before = s.events.count

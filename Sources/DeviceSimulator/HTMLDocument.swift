@@ -1,0 +1,122 @@
+import CXML2
+
+/// A link found in a page.
+public struct HTMLLink: Sendable, Equatable {
+    /// `href` as written.
+    public var href: String
+    /// `target` (e.g. `_blank`), if any.
+    public var target: String?
+    /// The link's text, whitespace collapsed.
+    public var text: String
+}
+
+/// What libxml2's HTML parser (recovering, like a browser) makes of a page.
+public struct HTMLDocument: Sendable, Equatable {
+    public var title: String?
+    /// Visible text of the body (scripts and styles left out), whitespace collapsed.
+    public var text: String
+    public var links: [HTMLLink]
+    /// False when the parser had to recover from errors (the page is still usable).
+    public var wellFormed: Bool
+    /// libxml2's last error number (0 if none).
+    public var parserErrorCode: Int
+
+    /// Parses `bytes` as HTML; nil when nothing at all could be parsed (empty or binary input).
+    public static func parse(_ bytes: [UInt8], url: String) -> HTMLDocument? {
+        guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return nil }
+        guard let ctxt = htmlNewParserCtxt() else { return nil }
+        defer { htmlFreeParserCtxt(ctxt) }
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                            | HTML_PARSE_NONET.rawValue)
+        let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { chars in
+                htmlCtxtReadMemory(ctxt, chars, Int32(buf.count), url, nil, options)
+            }
+        }
+        guard let doc else { return nil }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc) else { return nil }
+        var walker = Walker()
+        walker.visit(root)
+        return HTMLDocument(
+            title: walker.title.map(Walker.collapse), text: Walker.collapse(walker.text), links: walker.links,
+            wellFormed: ctxt.pointee.wellFormed != 0, parserErrorCode: Int(ctxt.pointee.errNo))
+    }
+}
+
+/// Depth-first walk over the libxml2 tree.
+private struct Walker {
+    var title: String?
+    var text = ""
+    var links: [HTMLLink] = []
+
+    mutating func visit(_ node: xmlNodePtr) {
+        var child: xmlNodePtr? = node
+        while let n = child {
+            switch n.pointee.type {
+            case XML_ELEMENT_NODE:
+                let name = Self.name(n)
+                if name == "title", title == nil {
+                    title = Self.content(n)
+                } else if name == "script" || name == "style" || name == "head" {
+                    if name == "head", let first = n.pointee.children { visit(first) }
+                } else {
+                    if name == "a", let href = Self.attribute(n, "href") {
+                        links.append(HTMLLink(href: href, target: Self.attribute(n, "target"),
+                                              text: Self.collapse(Self.content(n))))
+                    }
+                    if ["p", "div", "br", "li", "h1", "h2", "h3", "tr"].contains(name) { text += " " }
+                    if let first = n.pointee.children { visit(first) }
+                }
+            case XML_TEXT_NODE:
+                if let c = n.pointee.content { text += String(cString: c) }
+            default:
+                break
+            }
+            child = n.pointee.next
+        }
+    }
+
+    static func name(_ n: xmlNodePtr) -> String {
+        guard let raw = n.pointee.name else { return "" }
+        return String(cString: raw).lowercased()
+    }
+
+    /// Reads an attribute by walking `properties` (no libxml2 allocation to free).
+    static func attribute(_ n: xmlNodePtr, _ wanted: String) -> String? {
+        var attr = n.pointee.properties
+        while let a = attr {
+            if let raw = a.pointee.name, String(cString: raw).lowercased() == wanted {
+                var value = ""
+                var c = a.pointee.children
+                while let t = c {
+                    if let content = t.pointee.content { value += String(cString: content) }
+                    c = t.pointee.next
+                }
+                return value
+            }
+            attr = a.pointee.next
+        }
+        return nil
+    }
+
+    /// The concatenated text below `n`.
+    static func content(_ n: xmlNodePtr) -> String {
+        var out = ""
+        var child = n.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_TEXT_NODE || c.pointee.type == XML_CDATA_SECTION_NODE, let t = c.pointee.content {
+                out += String(cString: t)
+            } else if c.pointee.type == XML_ELEMENT_NODE {
+                out += content(c)
+            }
+            child = c.pointee.next
+        }
+        return out
+    }
+
+    static func collapse(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\u{A0}" })
+            .joined(separator: " ")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTPClient
+
+/// A page the web view loaded.
+public struct WebPage: Sendable, Equatable {
+    public var requestedURL: String
+    /// After redirects.
+    public var finalURL: String
+    public var status: Int
+    public var httpVersion: String
+    /// Each redirect's target, in order.
+    public var redirects: [String]
+    public var contentType: String?
+    public var title: String?
+    public var text: String
+    public var links: [HTMLLink]
+    /// False when libxml2 had to recover from broken markup (recorded, not fatal).
+    public var wellFormed: Bool
+}
+
+/// Why a page did not load. Each says what to check.
+public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case httpStatus(url: String, status: Int)
+    case timeout(url: String, detail: String)
+    case tlsFailure(url: String, detail: String)
+    case couldNotConnect(url: String, detail: String)
+    case tooManyRedirects(url: String, limit: Int)
+    case notHTML(url: String, contentType: String)
+    case unparsableHTML(url: String)
+    case transport(url: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .httpStatus(let url, let status): return "\(url) answered HTTP \(status); check the URL the push carries"
+        case .timeout(let url, let d): return "loading \(url) timed out (\(d)); is the server slow or down?"
+        case .tlsFailure(let url, let d): return "TLS with \(url) failed (\(d)); the device trusts the pushcheck CA and the system roots only"
+        case .couldNotConnect(let url, let d): return "could not connect to \(url) (\(d)); is the server running?"
+        case .tooManyRedirects(let url, let limit): return "more than \(limit) redirects from \(url); look for a redirect loop"
+        case .notHTML(let url, let type): return "\(url) is \(type), not HTML; the web view shows it raw"
+        case .unparsableHTML(let url): return "\(url) returned nothing the HTML parser could read (empty or binary body)"
+        case .transport(let url, let d): return "loading \(url) failed: \(d)"
+        }
+    }
+}
+
+/// What a navigation ended in.
+public enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
+    case loaded(WebPage)
+    /// The policy sent the URL to the system (App Store, other apps) and cancelled the navigation.
+    case openedExternally(url: String)
+    case cancelled(url: String, reason: String)
+    case failed(WebLoadFailure)
+
+    public var description: String {
+        switch self {
+        case .loaded(let p):
+            return "loaded \(p.finalURL) \(p.status) '\(p.title ?? "")' (\(p.links.count) links" + (p.wellFormed ? ")" : ", recovered from broken HTML)")
+        case .openedExternally(let u): return "opened externally \(u) (navigation cancelled)"
+        case .cancelled(let u, let r): return "navigation to \(u) cancelled: \(r)"
+        case .failed(let f): return "failed: \(f)"
+        }
+    }
+}
+
+/// The web view of a screen: applies the app's navigation policy, fetches for real through libcurl
+/// (HTTP/1.1 or HTTP/2, redirects with a limit, timeouts) and parses with libxml2.
+public final class WebView: Sendable {
+    public let client: HTTPClient
+    public let policy: WebViewPolicy
+
+    public init(client: HTTPClient, policy: WebViewPolicy = WebViewPolicy()) {
+        self.client = client
+        self.policy = policy
+    }
+
+    /// A web view trusting `trustRoots` (e.g. the pushcheck CA plus the system roots).
+    public convenience init(trustRoots: TrustRoots?, policy: WebViewPolicy = WebViewPolicy(), timeout: Duration = .seconds(15),
+                            redirectLimit: Int = 10) throws(HTTPClientError) {
+        var configuration = HTTPClientConfiguration.webView(trustRoots: trustRoots)
+        configuration.totalTimeout = timeout
+        configuration.connectTimeout = min(timeout, configuration.connectTimeout)
+        configuration.redirects = .follow(limit: redirectLimit)
+        self.init(client: try HTTPClient(configuration: configuration), policy: policy)
+    }
+
+    /// Navigates to `url` as the delegate would decide it; `target="_blank"` loads in place.
+    public func navigate(to url: String, targetBlank: Bool = false) async -> WebNavigationOutcome {
+        switch policy.decide(url, targetBlank: targetBlank) {
+        case .openExternally: return .openedExternally(url: url)
+        case .cancel(let reason): return .cancelled(url: url, reason: reason)
+        case .load: return await fetch(url)
+        }
+    }
+
+    private func fetch(_ url: String) async -> WebNavigationOutcome {
+        let response: ClientResponse
+        do {
+            response = try await client.execute(.get(url, headers: [ClientHeader("accept", "text/html,application/xhtml+xml,*/*;q=0.8")]))
+        } catch {
+            return .failed(Self.failure(error, url: url))
+        }
+        guard response.status < 400 else { return .failed(.httpStatus(url: response.effectiveURL, status: response.status)) }
+        let type = response.value("content-type")
+        if let type, !type.lowercased().contains("html") {
+            return .failed(.notHTML(url: response.effectiveURL, contentType: type))
+        }
+        guard let doc = HTMLDocument.parse(response.body, url: response.effectiveURL) else {
+            return .failed(.unparsableHTML(url: response.effectiveURL))
+        }
+        return .loaded(WebPage(
+            requestedURL: url, finalURL: response.effectiveURL, status: response.status,
+            httpVersion: response.httpVersion.rawValue, redirects: response.redirects.map(\.to), contentType: type,
+            title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed))
+    }
+
+    private static func failure(_ error: HTTPClientError, url: String) -> WebLoadFailure {
+        switch error {
+        case .timeout(_, let d): return .timeout(url: url, detail: d)
+        case .tlsFailure(_, let d): return .tlsFailure(url: url, detail: d)
+        case .couldNotConnect(_, let d): return .couldNotConnect(url: url, detail: d)
+        case .tooManyRedirects(_, let limit, _): return .tooManyRedirects(url: url, limit: limit)
+        default: return .transport(url: url, detail: error.description)
+        }
+    }
+
+    /// Resolves a link's `href` against the page it is on.
+    public static func resolve(_ href: String, against base: String) -> String {
+        URL(string: href, relativeTo: URL(string: base))?.absoluteString ?? href
+    }
+
+    /// Stops the underlying client.
+    public func shutdown() { client.shutdown() }
+}
