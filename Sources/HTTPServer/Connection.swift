@@ -52,20 +52,18 @@ final class Connection {
     }
 
     private func readAvailable() {
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        let buffer = state.readBuffer
         for _ in 0..<8 where !closed && interest & pc_EPOLLIN() != 0 {
             let result: IOResult<Int>
             do {
-                result = try buffer.withUnsafeMutableBytes { raw throws(HTTPServerError) in
-                    try syscall("read") { read(fd, raw.baseAddress, raw.count) }
-                }
+                result = try syscall("read") { read(fd, buffer.baseAddress, buffer.count) }
             } catch {
                 return close()
             }
             guard case .done(let n) = result else { break }
             if n == 0 { return close() }
             lastActivity = monotonicNow()
-            buffer.withUnsafeBytes { received(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            received(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
         if !closed { flush() }
     }
@@ -92,7 +90,7 @@ final class Connection {
             }
         }
         var plain: [UInt8] = []
-        let (closedByPeer, _) = tls.readPlaintext(into: &plain)
+        let (closedByPeer, _) = tls.readPlaintext(into: &plain, scratch: state.tlsBuffer)
         if !plain.isEmpty { plain.withUnsafeBytes { plaintext($0) } }
         if closedByPeer { closeWhenFlushed = true }
     }
@@ -228,7 +226,7 @@ final class Connection {
         if finished && pending == 0 { return close() }
         var wanted: UInt32 = 0
         if pending > 0 { wanted |= pc_EPOLLOUT() }
-        if pending < Self.highWater && !finished { wanted |= pc_EPOLLIN() }
+        if pending < Self.highWater && !finished && (session?.acceptsInput ?? true) { wanted |= pc_EPOLLIN() }
         if wanted != interest {
             if interest & pc_EPOLLIN() != 0 && pending >= Self.highWater { state.stats.backpressurePaused() }
             interest = wanted

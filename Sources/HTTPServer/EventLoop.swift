@@ -96,6 +96,9 @@ final class LoopState {
     let stats: StatsBox
     private(set) var listeners: [UInt64: ListenerRuntime] = [:]
     private(set) var connections: [UInt64: Connection] = [:]
+    /// Reused by every connection on this loop for socket reads and for TLS plaintext.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+    let tlsBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
     private var shutdownDeadline: Int64?
     private var running = true
 
@@ -114,7 +117,10 @@ final class LoopState {
         }
     }
 
-    func connection(_ id: UInt64) -> Connection? { connections[id] }
+    deinit {
+        readBuffer.deallocate()
+        tlsBuffer.deallocate()
+    }
 
     func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)

@@ -47,7 +47,7 @@ final class HTTP1Session: ProtocolSession {
         settings.pointee.on_url = { p, at, n in h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0 }
         settings.pointee.on_header_field = { p, at, n in h1(p).headerField(bytes(at, n)); return 0 }
         settings.pointee.on_header_value = { p, at, n in h1(p).headerValue(bytes(at, n)); return 0 }
-        settings.pointee.on_headers_complete = { p in h1(p).partial.finishField(); return 0 }
+        settings.pointee.on_headers_complete = { p in h1(p).headersComplete(); return 0 }
         settings.pointee.on_body = { p, at, n in h1(p).bodyChunk(bytes(at, n)); return 0 }
         settings.pointee.on_message_complete = { p in h1(p).messageComplete(); return 0 }
         resetParser()
@@ -79,6 +79,11 @@ final class HTTP1Session: ProtocolSession {
     var isFinished: Bool { closing && output.isEmpty && !awaitingResponse }
 
     var inFlightRequests: Int { awaitingResponse ? 1 : 0 }
+
+    /// Pipelined bytes wait while a request is with the handler; beyond this much, stop reading the socket.
+    static let maxBufferedInput = 256 * 1024
+
+    var acceptsInput: Bool { !awaitingResponse || input.count < Self.maxBufferedInput }
 
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
         guard awaitingResponse else { return false }
@@ -158,6 +163,13 @@ final class HTTP1Session: ProtocolSession {
             partial.headersTooLarge = true
             partial.field = []
             partial.value = []
+        }
+    }
+
+    fileprivate func headersComplete() {
+        partial.finishField()
+        if partial.headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
+            output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
         }
     }
 

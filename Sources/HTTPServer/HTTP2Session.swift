@@ -90,6 +90,9 @@ final class HTTP2Session: ProtocolSession {
 
     var inFlightRequests: Int { awaiting.count }
 
+    /// nghttp2 flow control and SETTINGS_MAX_CONCURRENT_STREAMS bound what a client can make us hold.
+    var acceptsInput: Bool { true }
+
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
         guard let stream, awaiting.remove(stream) != nil else { return false }
         submit(response, on: stream)

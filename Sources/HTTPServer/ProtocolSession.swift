@@ -7,6 +7,8 @@ protocol ProtocolSession: AnyObject {
     func produceOutput(into out: inout [UInt8], limit: Int)
     /// The session has nothing more to do: close once output is flushed.
     var isFinished: Bool { get }
+    /// False while the engine holds as much unparsed input as it will buffer (the connection stops reading).
+    var acceptsInput: Bool { get }
     /// Requests handed to the handler and not answered yet.
     var inFlightRequests: Int { get }
     /// Queues the response for `stream` (`nil` on HTTP/1.1). Returns false if nothing was waiting for it.

@@ -45,12 +45,12 @@ final class TLSSession {
     }
 
     /// Plaintext available so far. `closed` is true after a close_notify or a fatal error.
-    func readPlaintext(into out: inout [UInt8]) -> (closed: Bool, error: Bool) {
-        var buf = [UInt8](repeating: 0, count: 16384)
+    /// `scratch` is a loop-owned buffer reused across calls.
+    func readPlaintext(into out: inout [UInt8], scratch: UnsafeMutableRawBufferPointer) -> (closed: Bool, error: Bool) {
         while true {
-            let n = buf.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let n = SSL_read(ssl, scratch.baseAddress, Int32(scratch.count))
             if n > 0 {
-                out.append(contentsOf: buf[0..<Int(n)])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<Int(n)]))
                 continue
             }
             let err = SSL_get_error(ssl, n)
@@ -74,12 +74,12 @@ final class TLSSession {
     }
 
     func drainCiphertext(into out: inout [UInt8]) {
-        var buf = [UInt8](repeating: 0, count: 16384)
-        while BIO_ctrl_pending(wbio) > 0 {
-            let n = buf.withUnsafeMutableBytes { BIO_read(wbio, $0.baseAddress, Int32($0.count)) }
-            if n <= 0 { break }
-            out.append(contentsOf: buf[0..<Int(n)])
-        }
+        let pending = Int(BIO_ctrl_pending(wbio))
+        guard pending > 0 else { return }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: pending))
+        let n = out.withUnsafeMutableBytes { BIO_read(wbio, $0.baseAddress! + start, Int32(pending)) }
+        out.removeLast(pending - max(0, Int(n)))
     }
 
     var negotiatedALPN: String? {

@@ -36,6 +36,18 @@ import Glibc
         #expect(r.stdout == "3000000")
     }
 
+    @Test func expect100ContinueIsAnsweredBeforeTheBody() throws {
+        let s = try TestServer()
+        let raw = try RawSocket(port: s.port)
+        raw.send("POST /up HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n")
+        let interim = "HTTP/1.1 100 Continue\r\n\r\n"
+        #expect(String(decoding: raw.read(atLeast: interim.utf8.count), as: UTF8.self) == interim)
+        raw.send("hello")
+        let (bytes, closed) = raw.readUntilClose()
+        #expect(closed)
+        #expect(field("len", in: String(decoding: bytes, as: UTF8.self)) == ["5"])
+    }
+
     @Test func priorityFramesAreIgnored() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port, receiveTimeout: 3)
