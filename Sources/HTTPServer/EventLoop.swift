@@ -100,6 +100,8 @@ final class LoopState {
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     let tlsBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
     private var shutdownDeadline: Int64?
+    private var parkedListeners: Set<UInt64> = []
+    private var lastSweep: Int64 = 0
     private var running = true
 
     init(loop: EventLoop, listeners specs: [ListenerRuntime.Spec], stats: StatsBox) {
@@ -134,7 +136,7 @@ final class LoopState {
                 } else if token & Self.connectionBit != 0 {
                     connections[token]?.handle(events: mask)
                 } else if let listener = listeners[token] {
-                    acceptAll(listener)
+                    acceptAll(listener, token: token)
                 }
             }
             sweep()
@@ -154,12 +156,20 @@ final class LoopState {
         return Int32(max(5, ms))
     }
 
-    private func acceptAll(_ listener: ListenerRuntime) {
+    private func acceptAll(_ listener: ListenerRuntime, token: UInt64) {
         for _ in 0..<64 {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = pc_accept_nonblock(listener.fd, &address, &length)
-            if fd < 0 { return }  // EAGAIN, or a transient error such as EMFILE: try again on the next event
+            if fd < 0 {
+                let e = pc_errno()
+                if e == EAGAIN || e == EWOULDBLOCK || e == EINTR || e == ECONNABORTED { return }
+                // Out of descriptors (EMFILE/ENFILE) or memory: a level-triggered listener would spin, so park it
+                // until the next sweep.
+                _ = pc_epoll_del(loop.epollFD, listener.fd)
+                parkedListeners.insert(token)
+                return
+            }
             _ = pc_setsockopt_int(fd, pc_IPPROTO_TCP(), pc_TCP_NODELAY(), 1)
             let id = connectionIDs.wrappingAdd(1, ordering: .relaxed).oldValue | Self.connectionBit
             let remote = describe(address)
@@ -177,6 +187,12 @@ final class LoopState {
     /// Idle timeouts, and the end of a graceful shutdown.
     private func sweep() {
         let now = monotonicNow()
+        guard now - lastSweep >= 5_000_000 || shutdownDeadline != nil else { return }
+        lastSweep = now
+        for token in parkedListeners {
+            if let listener = listeners[token] { _ = pc_epoll_add(loop.epollFD, listener.fd, pc_EPOLLIN(), token) }
+        }
+        parkedListeners = []
         for connection in Array(connections.values) where connection.isIdle(now: now) {
             connection.closeIdle()
         }
@@ -193,8 +209,8 @@ final class LoopState {
     }
 
     private func closeListeners() {
-        for listener in listeners.values {
-            _ = pc_epoll_del(loop.epollFD, listener.fd)
+        for (token, listener) in listeners {
+            if !parkedListeners.contains(token) { _ = pc_epoll_del(loop.epollFD, listener.fd) }
             Glibc.close(listener.fd)
         }
         listeners = [:]
