@@ -68,6 +68,7 @@ final class TestFiles: Sendable {
     private init() {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("httpserver-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFiles.shared.root) }
         let d = root.path
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         func openssl(_ args: [String]) {
