@@ -15,7 +15,9 @@ public struct TLSConfiguration: Sendable, Equatable {
     public var privateKeyPEM: String
     public var clientCertificates: ClientCertificatePolicy
 
-    public init(certificateChainPEM: String, privateKeyPEM: String, clientCertificates: ClientCertificatePolicy = .none) {
+    public init(
+        certificateChainPEM: String, privateKeyPEM: String, clientCertificates: ClientCertificatePolicy = .none
+    ) {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
         self.clientCertificates = clientCertificates

@@ -205,7 +205,9 @@ final class Connection {
             let result: IOResult<Int>
             do {
                 result = try out.withUnsafeBytes { raw throws(HTTPServerError) in
-                    try syscall("write") { send(fd, raw.baseAddress! + outOffset, raw.count - outOffset, Int32(MSG_NOSIGNAL)) }
+                    try syscall("write") {
+                        send(fd, raw.baseAddress! + outOffset, raw.count - outOffset, Int32(MSG_NOSIGNAL))
+                    }
                 }
             } catch {
                 return close()

@@ -107,7 +107,9 @@ final class HTTP1Session: ProtocolSession {
     private func parseAvailable() {
         while !awaitingResponse && !closing && !input.isEmpty {
             let consumed = input.withUnsafeBytes { raw in
-                raw.withMemoryRebound(to: CChar.self) { http_parser_execute(parser, settings, $0.baseAddress, $0.count) }
+                raw.withMemoryRebound(to: CChar.self) {
+                    http_parser_execute(parser, settings, $0.baseAddress, $0.count)
+                }
             }
             let errno = http_errno(rawValue: parser.pointee.http_errno)
             input.removeFirst(min(consumed, input.count))

@@ -52,7 +52,9 @@ func describe(_ storage: sockaddr_storage) -> (host: String, port: Int) {
 /// Creates a non-blocking listening socket bound to host:port with SO_REUSEPORT (one per loop).
 /// With `exclusiveProbe`, first checks that nobody else listens there (SO_REUSEPORT would otherwise let a
 /// second listener of ours silently share the port).
-func makeListeningSocket(host: String, port: Int, exclusiveProbe: Bool = false) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+func makeListeningSocket(
+    host: String, port: Int, exclusiveProbe: Bool = false
+) throws(HTTPServerError) -> (fd: Int32, port: Int) {
     if exclusiveProbe && port != 0 {
         let probe = try bindSocket(host: host, port: port, reusePort: false)
         close(probe)

@@ -134,6 +134,23 @@ import Testing
         #expect(s.server.stats.http2Connections == 4)
     }
 
+    @Test func tls12IsAccepted() throws {
+        let s = try TestServer(tls: files.tls())
+        let r = try runTool("curl", ["-sS", "--tlsv1.2", "--tls-max", "1.2", "--cacert", files.caPath, "\(s.url)/v12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(field("path", in: r.stdout) == ["/v12"])
+    }
+
+    @Test func handlerSeesConnectionOpenAndClose() throws {
+        let s = try TestServer()
+        let r = try runTool("curl", ["-sS", "--http2-prior-knowledge", "\(s.url)/life"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let id = UInt64(field("conn", in: r.stdout).first ?? "") ?? 0
+        #expect(s.handler.opened.withLock { $0 } == [id])
+        #expect(eventually { s.handler.closed.withLock { $0 } == [id] })
+        #expect(eventually { s.server.stats.openConnections == 0 })
+    }
+
     @Test func badTLSMaterialFailsStart() throws {
         let server = HTTPServer(listeners: [ListenerConfiguration(
             name: "broken", tls: TLSConfiguration(certificateChainPEM: "nope", privateKeyPEM: "nope"),

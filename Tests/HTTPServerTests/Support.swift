@@ -153,7 +153,18 @@ final class EchoHandler: HTTPHandler {
 
     init(initialStreams: UInt32? = nil) { self.initialStreams = initialStreams }
 
-    func connectionOpened(_ context: ConnectionContext) -> UInt32? { initialStreams }
+    /// Connection ids seen by `connectionOpened` / `connectionClosed`.
+    let opened = Mutex<[UInt64]>([])
+    let closed = Mutex<[UInt64]>([])
+
+    func connectionOpened(_ context: ConnectionContext) -> UInt32? {
+        opened.withLock { $0.append(context.id) }
+        return initialStreams
+    }
+
+    func connectionClosed(_ context: ConnectionContext) {
+        closed.withLock { $0.append(context.id) }
+    }
 
     func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         received.signal()
@@ -220,4 +231,14 @@ func field(_ key: String, in text: String) -> [String] {
     text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
         .filter { $0.hasPrefix("\(key)=") }
         .map { String($0.dropFirst(key.count + 1)) }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(timeout)
+    while Date() < end {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return condition()
 }
