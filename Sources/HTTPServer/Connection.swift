@@ -23,6 +23,8 @@ final class Connection {
     private var outOffset = 0
     private var interest: UInt32 = 0
     private var closeWhenFlushed = false
+    /// The peer shut down its sending side: answer what is in flight, then close.
+    private var peerHalfClosed = false
     private(set) var closed = false
     private(set) var lastActivity = monotonicNow()
 
@@ -47,6 +49,7 @@ final class Connection {
     // MARK: events
 
     func handle(events: UInt32) {
+        if peerHalfClosed && events & (pc_EPOLLERR() | pc_EPOLLHUP()) != 0 { return close() }
         if events & (pc_EPOLLIN() | pc_EPOLLERR() | pc_EPOLLHUP()) != 0 { readAvailable() }
         if !closed && events & pc_EPOLLOUT() != 0 { flush() }
     }
@@ -61,7 +64,10 @@ final class Connection {
                 return close()
             }
             guard case .done(let n) = result else { break }
-            if n == 0 { return close() }
+            if n == 0 {
+                peerHalfClosed = true
+                break
+            }
             lastActivity = monotonicNow()
             received(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
@@ -90,9 +96,9 @@ final class Connection {
             }
         }
         var plain: [UInt8] = []
-        let (closedByPeer, _) = tls.readPlaintext(into: &plain, scratch: state.tlsBuffer)
+        let (closedByPeer, failed) = tls.readPlaintext(into: &plain, scratch: state.tlsBuffer)
         if !plain.isEmpty { plain.withUnsafeBytes { plaintext($0) } }
-        if closedByPeer { closeWhenFlushed = true }
+        if failed { closeWhenFlushed = true } else if closedByPeer { peerHalfClosed = true }
     }
 
     private func plaintext(_ bytes: UnsafeRawBufferPointer) {
@@ -224,11 +230,14 @@ final class Connection {
             out.removeFirst(outOffset)
             outOffset = 0
         }
-        let finished = closeWhenFlushed || (session?.isFinished ?? false)
+        let inFlight = session?.inFlightRequests ?? 0
+        let finished = closeWhenFlushed || (session?.isFinished ?? false) || (peerHalfClosed && inFlight == 0)
         if finished && pending == 0 { return close() }
         var wanted: UInt32 = 0
         if pending > 0 { wanted |= pc_EPOLLOUT() }
-        if pending < Self.highWater && !finished && (session?.acceptsInput ?? true) { wanted |= pc_EPOLLIN() }
+        if pending < Self.highWater && !finished && !peerHalfClosed && (session?.acceptsInput ?? true) {
+            wanted |= pc_EPOLLIN()
+        }
         if wanted != interest {
             if interest & pc_EPOLLIN() != 0 && pending >= Self.highWater { state.stats.backpressurePaused() }
             interest = wanted

@@ -44,7 +44,7 @@ final class TLSSession {
         return .failed(reason)
     }
 
-    /// Plaintext available so far. `closed` is true after a close_notify or a fatal error.
+    /// Plaintext available so far. `closed` is true after a close_notify (`error` false) or a fatal error.
     /// `scratch` is a loop-owned buffer reused across calls.
     func readPlaintext(into out: inout [UInt8], scratch: UnsafeMutableRawBufferPointer) -> (closed: Bool, error: Bool) {
         while true {

@@ -37,6 +37,9 @@ final class RawSocket {
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
+    /// Shuts down our sending side (the server sees EOF) while still reading.
+    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
     /// Reads until the peer closes (`closed == true`) or the receive timeout passes.
     func readUntilClose() -> (bytes: [UInt8], closed: Bool) {
         var all: [UInt8] = []

@@ -141,6 +141,17 @@ import Testing
         try expectHealthy(s, tls: false)
     }
 
+    @Test func aClientThatHalfClosesStillGetsItsResponses() throws {
+        let s = try TestServer()
+        let raw = try RawSocket(port: s.port)
+        raw.send("GET /delay/100 HTTP/1.1\r\nhost: x\r\n\r\nGET /then HTTP/1.1\r\nhost: x\r\n\r\n")
+        raw.shutdownWrite()
+        let (bytes, closed) = raw.readUntilClose()
+        #expect(closed)
+        #expect(field("path", in: String(decoding: bytes, as: UTF8.self)) == ["/delay/100", "/then"])
+        #expect(eventually { s.server.stats.openConnections == 0 })
+    }
+
     @Test func pipelinedHTTP1RequestsAreAnsweredInOrder() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
