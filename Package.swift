@@ -31,7 +31,7 @@ let package = Package(
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["COpenSSL", "PushModel"]),
-        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2"]),
+        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto"]
+            dependencies: ["DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto", "YAMLSource"]
         ),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),

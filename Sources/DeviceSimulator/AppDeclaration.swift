@@ -167,11 +167,16 @@ public struct AppDeclaration: Sendable, Equatable {
     public var contentExtensions: [ContentExtensionDeclaration]
     public var firebase: FirebaseDeclaration?
     public var navigation: NavigationDeclaration
+    /// The app's `decidePolicyFor navigationAction`.
+    public var webViewPolicy: WebViewPolicy
+    /// What the user answers when the app asks for notification permission (`setUp` applies it).
+    public var authorization: NotificationSettings
 
     public init(signing: AppSigningConfiguration, profile: ProvisioningProfile,
                 delegate: DelegateBehaviour = DelegateBehaviour(), categories: [NotificationCategory] = [],
                 serviceExtension: ServiceExtensionBehaviour? = nil, contentExtensions: [ContentExtensionDeclaration] = [],
-                firebase: FirebaseDeclaration? = nil, navigation: NavigationDeclaration = NavigationDeclaration()) {
+                firebase: FirebaseDeclaration? = nil, navigation: NavigationDeclaration = NavigationDeclaration(),
+                webViewPolicy: WebViewPolicy = WebViewPolicy(), authorization: NotificationSettings = .authorized) {
         self.signing = signing
         self.profile = profile
         self.delegate = delegate
@@ -180,6 +185,8 @@ public struct AppDeclaration: Sendable, Equatable {
         self.contentExtensions = contentExtensions
         self.firebase = firebase
         self.navigation = navigation
+        self.webViewPolicy = webViewPolicy
+        self.authorization = authorization
     }
 
     public var bundleID: String { signing.bundleID }

@@ -36,8 +36,9 @@ extension SimulatedDevice {
     /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
     @discardableResult
     public func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
-        guard let url = snapshot.apps[bundleID]?.router.stack.last?.url else { throw .noWebViewOnScreen(bundleID: bundleID) }
-        let outcome = await web.navigate(to: url)
+        let app = snapshot.apps[bundleID]
+        guard let app, let url = app.router.stack.last?.url else { throw .noWebViewOnScreen(bundleID: bundleID) }
+        let outcome = await web.navigate(to: url, policy: app.declaration.webViewPolicy)
         perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: bundleID, now: now) }
         return outcome
     }
@@ -46,12 +47,13 @@ extension SimulatedDevice {
     /// `target="_blank"` loads in place) and records the outcome.
     @discardableResult
     public func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
-        guard let page = snapshot.apps[bundleID]?.webPage else { throw .noWebViewOnScreen(bundleID: bundleID) }
+        let app = snapshot.apps[bundleID]
+        guard let app, let page = app.webPage else { throw .noWebViewOnScreen(bundleID: bundleID) }
         guard let link = page.links.first(where: { $0.href == wanted || $0.text == wanted }) else {
             throw .noSuchLink(bundleID: bundleID, wanted: wanted, available: page.links.map(\.href))
         }
         let url = WebView.resolve(link.href, against: page.finalURL)
-        let outcome = await web.navigate(to: url, targetBlank: link.target == "_blank")
+        let outcome = await web.navigate(to: url, targetBlank: link.target == "_blank", policy: app.declaration.webViewPolicy)
         perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: bundleID, now: now) }
         return outcome
     }

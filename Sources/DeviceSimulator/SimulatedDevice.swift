@@ -55,6 +55,20 @@ public final class SimulatedDevice: Sendable {
         return state.withLock { $0.install(app, now: now) }
     }
 
+    /// Installs the app, answers its permission prompt with `app.authorization` and registers it for
+    /// remote notifications: what a freshly installed app does on first launch, minus the launch.
+    /// Returns the install findings (then nothing else happens) and the registration outcome.
+    @discardableResult
+    public func setUp(_ app: AppDeclaration) -> (installFindings: [ProvisioningFinding], registration: RegistrationCheck?) {
+        let now = clock.now()
+        return state.withLock { s in
+            let findings = s.install(app, now: now)
+            guard findings.isEmpty else { return (findings, nil) }
+            s.setNotificationSettings(app.authorization, for: app.bundleID, now: now)
+            return ([], s.registerForRemoteNotifications(app.bundleID, now: now))
+        }
+    }
+
     /// Registers the app for remote notifications; nil when the app is not installed.
     @discardableResult
     public func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {

@@ -62,29 +62,31 @@ public enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The web view of a screen: applies the app's navigation policy, fetches for real through libcurl
-/// (HTTP/1.1 or HTTP/2, redirects with a limit, timeouts) and parses with libxml2.
+/// The device's web engine: applies an app's navigation policy, fetches for real through libcurl
+/// (HTTP/1.1 or HTTP/2, redirects with a limit, timeouts) and parses with libxml2. One per device
+/// (or per suite); each app's `WebViewPolicy` is passed per navigation.
 public final class WebView: Sendable {
     public let client: HTTPClient
-    public let policy: WebViewPolicy
 
-    public init(client: HTTPClient, policy: WebViewPolicy = WebViewPolicy()) {
+    public init(client: HTTPClient) {
         self.client = client
-        self.policy = policy
     }
 
     /// A web view trusting `trustRoots` (e.g. the pushcheck CA plus the system roots).
-    public convenience init(trustRoots: TrustRoots?, policy: WebViewPolicy = WebViewPolicy(), timeout: Duration = .seconds(15),
-                            redirectLimit: Int = 10) throws(HTTPClientError) {
+    public convenience init(trustRoots: TrustRoots?, timeout: Duration = .seconds(15), redirectLimit: Int = 10)
+        throws(HTTPClientError)
+    {
         var configuration = HTTPClientConfiguration.webView(trustRoots: trustRoots)
         configuration.totalTimeout = timeout
         configuration.connectTimeout = min(timeout, configuration.connectTimeout)
         configuration.redirects = .follow(limit: redirectLimit)
-        self.init(client: try HTTPClient(configuration: configuration), policy: policy)
+        self.init(client: try HTTPClient(configuration: configuration))
     }
 
     /// Navigates to `url` as the delegate would decide it; `target="_blank"` loads in place.
-    public func navigate(to url: String, targetBlank: Bool = false) async -> WebNavigationOutcome {
+    public func navigate(to url: String, targetBlank: Bool = false, policy: WebViewPolicy = WebViewPolicy()) async
+        -> WebNavigationOutcome
+    {
         switch policy.decide(url, targetBlank: targetBlank) {
         case .openExternally: return .openedExternally(url: url)
         case .cancel(let reason): return .cancelled(url: url, reason: reason)

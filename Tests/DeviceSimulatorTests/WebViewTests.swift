@@ -76,6 +76,7 @@ final class PageServer: Sendable {
         #expect(p.decide("http://example.com/", targetBlank: true) == .load)
         #expect(p.decide("tel:0312345678") == .cancel(reason: "scheme 'tel' is not loaded by the web view"))
         #expect(WebViewPolicy(openOtherSchemesExternally: true).decide("mailto:a@b.c") == .openExternally)
+        #expect(WebViewPolicy(externalHosts: ["example.org"]).decide("https://www.example.org/x") == .openExternally)
     }
 
     @Test func seed001TapRoutesToDetailAndLoadsThePageOverHTTP2() async throws {

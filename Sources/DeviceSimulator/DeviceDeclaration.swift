@@ -1,0 +1,100 @@
+import Foundation
+import PushModel
+import YAMLSource
+
+/// A simulated iPhone as declared in a suite or in `serve`'s config.
+///
+/// ```yaml
+/// devices:
+///   - name: Test iPhone
+///     udid: 00008110-000A1C2E0E12801E
+///     ios: "17.5"
+///     seed: 42                          # tokens and log are reproducible from it
+///     online: true
+///     background_wakes_per_day: 3       # optional; absent = unlimited (as when run from Xcode)
+///     fetch_budget: 30s
+///     service_extension_budget: 30s
+///     apps: [com.example.app]           # bundle ids of `apps:` entries installed on this device
+/// ```
+public struct DeviceDeclaration: Sendable, Equatable {
+    public var name: String
+    public var udid: String
+    public var iosVersion: String
+    public var seed: UInt64
+    public var online: Bool
+    public var rules: DeviceRules
+    /// Bundle ids of the apps to set up on it.
+    public var apps: [String]
+
+    public init(name: String, udid: String, iosVersion: String = "17.5", seed: UInt64 = 0, online: Bool = true,
+                rules: DeviceRules = DeviceRules(), apps: [String] = []) {
+        self.name = name
+        self.udid = udid
+        self.iosVersion = iosVersion
+        self.seed = seed
+        self.online = online
+        self.rules = rules
+        self.apps = apps
+    }
+
+    public static let yamlKeys = [
+        "name", "udid", "ios", "seed", "online", "background_wakes_per_day", "fetch_budget", "service_extension_budget", "apps",
+    ]
+
+    /// Decodes one device mapping. `knownApps` are the declared bundle ids (an unknown one is an error at it).
+    public static func decode(_ m: YAMLMapping, knownApps: [String]) throws(SourceError) -> DeviceDeclaration {
+        try m.checkKeys(allowed: yamlKeys)
+        var rules = DeviceRules()
+        if let d = try m.optional("fetch_budget", as: Duration.self) { rules.fetchBudget = AppDeclaration.seconds(d) }
+        if let d = try m.optional("service_extension_budget", as: Duration.self) {
+            rules.serviceExtensionBudget = AppDeclaration.seconds(d)
+        }
+        rules.backgroundWakesPerDay = try m.optional("background_wakes_per_day")
+        let seed: Int = try m.optional("seed", default: 0)
+        var apps: [String] = []
+        for node in try m.optionalSequence("apps") ?? [] {
+            let id = try String.decode(from: node)
+            guard knownApps.contains(id) else {
+                throw SourceError(.invalidValue, "unknown app '\(id)'", at: node.range,
+                                  expected: "expected the bundle_id of an entry under apps: \(knownApps.joined(separator: ", "))")
+            }
+            apps.append(id)
+        }
+        return DeviceDeclaration(
+            name: try m.required("name"), udid: try m.required("udid"), iosVersion: try m.optional("ios", default: "17.5"),
+            seed: UInt64(bitPattern: Int64(seed)), online: try m.optional("online", default: true), rules: rules, apps: apps)
+    }
+
+    /// Builds the device and sets up its apps (install, permission answer, registration), in order.
+    public func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
+        let device = SimulatedDevice(name: name, udid: udid, iosVersion: iosVersion, seed: seed, clock: clock, rules: rules)
+        for id in apps {
+            if let app = declarations.first(where: { $0.bundleID == id }) { device.setUp(app) }
+        }
+        if !online { device.setOnline(false) }
+        return device
+    }
+}
+
+/// The `apps:` and `devices:` sections together.
+public struct DeviceWorld: Sendable, Equatable {
+    public var apps: [AppDeclaration]
+    public var devices: [DeviceDeclaration]
+
+    /// Decodes a mapping holding `apps:` and `devices:` (other keys are the caller's business).
+    public static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> DeviceWorld {
+        var apps: [AppDeclaration] = []
+        for node in try m.optionalSequence("apps") ?? [] {
+            let app = try AppDeclaration.decode(try YAMLMapping(node), file: file)
+            if apps.contains(where: { $0.bundleID == app.bundleID }) {
+                throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
+            }
+            apps.append(app)
+        }
+        var devices: [DeviceDeclaration] = []
+        for node in try m.optionalSequence("devices") ?? [] {
+            devices.append(try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: apps.map(\.bundleID)))
+        }
+        return DeviceWorld(apps: apps, devices: devices)
+    }
+}
