@@ -40,12 +40,17 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
-        .testTarget(name: "PushcheckCommandsTests", dependencies: ["PushcheckCommands"]),
+        // Shared helpers for test targets (external tools, temp dirs, child processes).
+        .target(name: "PushcheckTestSupport", path: "Tests/PushcheckTestSupport"),
+        .testTarget(
+            name: "PushcheckCommandsTests",
+            dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
+        ),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
         .testTarget(

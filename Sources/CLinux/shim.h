@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <errno.h>
 #include <unistd.h>
+#include <string.h>
 #include <pthread.h>
 
 static inline int pc_errno(void) { return errno; }
@@ -65,5 +66,25 @@ static inline void pc_block_termination_signals(void) {
     sigset_t mask; sigemptyset(&mask);
     sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM); sigaddset(&mask, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &mask, NULL);
+}
+
+/* SIGINT/SIGTERM → one byte (the signal number) on a pipe, for a watcher thread to read. A handler
+   works whatever the threads' signal masks are (libdispatch resets the main thread's mask, which
+   defeats a blocked-mask + signalfd design). Used by PushcheckCommands only. */
+static int pc_termination_pipe_fd = -1;
+static void pc_termination_handler(int sig) {
+    unsigned char b = (unsigned char)sig;
+    if (pc_termination_pipe_fd >= 0) { ssize_t r = write(pc_termination_pipe_fd, &b, 1); (void)r; }
+}
+static inline int pc_install_termination_pipe(int write_fd) {
+    pc_termination_pipe_fd = write_fd;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pc_termination_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
 }
 #endif

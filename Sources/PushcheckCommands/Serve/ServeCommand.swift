@@ -54,7 +54,6 @@ enum ServeCommand: PushcheckCommand {
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
 
-        TerminationSignals.block()
         let running: RunningGateway
         do {
             running = try RunningGateway.start(config, loops: loops, caOut: arguments.value("ca-out"))
@@ -63,7 +62,7 @@ enum ServeCommand: PushcheckCommand {
             return ExitCode.harness
         }
         console.out(running.readyLine)
-        let signal = try TerminationSignals.wait()
+        let signal = await Signals.next()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
         running.server.shutdown(grace: .seconds(grace))
         return ExitCode.success

@@ -1,0 +1,35 @@
+import CLinux
+import Foundation
+import Synchronization
+
+/// Process-wide SIGINT/SIGTERM routing. `install()` runs first in `main`: a signal handler writes
+/// the signal number to a pipe and one watcher thread reads it. By default a signal exits with
+/// 128+signal, as an unhandled one would; a command that wants a graceful stop (serve drains its
+/// connections) takes the next signal with `next()`. A second signal while one is handled exits.
+public enum Signals {
+    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+
+    public static func install() {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0, pc_install_termination_pipe(fds[1]) == 0 else { return }
+        let readFD = fds[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(readFD, &byte, 1) == 1 {
+                let signal = Int32(byte)
+                let current = handler.withLock { h in defer { h = nil }; return h }
+                guard let current else { exit(128 + signal) }
+                current(signal)
+            }
+        }
+        thread.name = "pushcheck-signals"
+        thread.start()
+    }
+
+    /// Waits for the next SIGINT/SIGTERM.
+    public static func next() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            handler.withLock { $0 = { continuation.resume(returning: $0) } }
+        }
+    }
+}

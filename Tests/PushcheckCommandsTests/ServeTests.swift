@@ -1,0 +1,179 @@
+import APNsGateway
+import Foundation
+import HTTPClient
+import PushCrypto
+import PushModel
+import PushcheckTestSupport
+import Testing
+@testable import PushcheckCommands
+
+/// `pushcheck serve` end to end: config file → listeners → real clients (curl, nghttp, our libcurl client).
+@Suite(.serialized) struct ServeTests {
+    static let team = "TEAM123456", kid = "KEY1234567", topic = "com.example.app"
+    static let token = String(repeating: "ab", count: 32)
+    static let prodToken = String(repeating: "cd", count: 32)
+
+    /// A config file on disk with a fresh .p8 key, one sandbox and one production token.
+    struct Fixture {
+        let dir: TempDirectory
+        let key: P256PrivateKey
+        let configPath: String
+
+        init(extra: String = "") throws {
+            dir = try TempDirectory("serve")
+            key = try P256PrivateKey.generate()
+            try dir.write("AuthKey_\(ServeTests.kid).p8", key.pkcs8PEM)
+            configPath = try dir.write("serve.yaml", """
+                listen:
+                  h2c: true
+                apns:
+                  keys:
+                    - team_id: \(ServeTests.team)
+                      key_id: \(ServeTests.kid)
+                      private_key: AuthKey_\(ServeTests.kid).p8
+                  tokens:
+                    - { token: "\(ServeTests.token)", topic: \(ServeTests.topic), environment: sandbox }
+                    - { token: "\(ServeTests.prodToken)", topic: \(ServeTests.topic), environment: production }
+                \(extra)
+                """)
+        }
+
+        func jwt() throws -> String {
+            try JWT.apnsProviderToken(teamID: ServeTests.team, keyID: ServeTests.kid, issuedAt: Int(Date().timeIntervalSince1970), key: key)
+        }
+    }
+
+    static func start(_ fixture: Fixture) throws -> RunningGateway {
+        let config = try ServeConfiguration.load(path: fixture.configPath)
+        return try RunningGateway.start(config, loops: 2, caOut: fixture.dir.file("ca.pem"))
+    }
+
+    @Test func curlOverTLSAndH2CAndNghttp() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try Self.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let sandbox = try #require(running.url("sandbox")), h2c = try #require(running.url("sandbox_h2c"))
+        let headers = ["-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(Self.topic)",
+                       "-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"hi"}}"#]
+
+        let tls = try runTool("curl", ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(sandbox)/3/device/\(Self.token)"])
+        #expect(tls.stdout.hasPrefix("HTTP/2 200"), "\(tls)")
+        #expect(tls.stdout.contains("apns-unique-id:"), "sandbox answers carry apns-unique-id")
+
+        let clear = try runTool("curl", ["-s", "-i", "--http2-prior-knowledge"] + headers + ["\(h2c)/3/device/\(Self.token)"])
+        #expect(clear.stdout.hasPrefix("HTTP/2 200"), "\(clear)")
+
+        let payload = try fixture.dir.write("payload.json", #"{"aps":{"alert":"hi"}}"#)
+        let nghttp = try runTool("nghttp", ["-v", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
+                                            "-H", "apns-topic: \(Self.topic)", "\(sandbox)/3/device/\(Self.token)"])
+        #expect(nghttp.stdout.contains(":status: 200"), "\(nghttp)")
+        #expect(nghttp.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"), "one stream until a valid token")
+
+        // A sandbox token sent to production is BadDeviceToken; the production token is fine there.
+        let production = try #require(running.url("production"))
+        let wrongEnv = try runTool("curl", ["-s", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(production)/3/device/\(Self.token)"])
+        #expect(wrongEnv.stdout == #"{"reason":"BadDeviceToken"}"#, "\(wrongEnv)")
+        let prod = try runTool("curl", ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(production)/3/device/\(Self.prodToken)"])
+        #expect(prod.stdout.hasPrefix("HTTP/2 200"), "\(prod)")
+        #expect(!prod.stdout.contains("apns-unique-id:"), "production never sends apns-unique-id")
+    }
+
+    @Test func ourClientMultiplexesManyPushesOnOneConnection() async throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try Self.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let client = try APNsClient(
+            baseURL: try #require(running.url("sandbox")),
+            authentication: .token(APNsProviderTokenSigner(teamID: Self.team, keyID: Self.kid, privateKey: fixture.key)),
+            trustRoots: try TrustRoots.files([fixture.dir.file("ca.pem")]))
+        let first = try await client.send(deviceToken: Self.token, json: #"{"aps":{"alert":"first"}}"#, headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert))
+        #expect(first.status == 200)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<50 {
+                group.addTask {
+                    try await client.send(deviceToken: Self.token, json: #"{"aps":{"alert":"n\#(i)"}}"#,
+                                          headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert)).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 50))
+        let log = running.gateway.log(matching: APNsLogQuery(token: DeviceToken(hex: Self.token)))
+        #expect(log.count == 51)
+        #expect(Set(log.map(\.connectionID)).count == 1, "all pushes shared one HTTP/2 connection")
+    }
+
+    @Test func controlEndpointDrivesFaultsTokensAndLog() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try Self.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let control = try #require(running.url("control")), h2c = try #require(running.url("sandbox_h2c"))
+        func push(_ apnsID: String) throws -> ToolOutput {
+            try runTool("curl", ["-s", "-i", "--http2-prior-knowledge", "-H", "authorization: bearer \(try fixture.jwt())",
+                                 "-H", "apns-topic: \(Self.topic)", "-H", "apns-id: \(apnsID)", "-d", #"{"aps":{}}"#,
+                                 "\(h2c)/3/device/\(Self.token)"])
+        }
+        // A misspelt fault is refused with the position in the body and a suggestion.
+        let bad = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reson": "Shutdown"}"#])
+        #expect(bad.stdout.contains(#""error":"unknown key 'reson'""#) && bad.stdout.contains(#""help":"did you mean 'reason'?""#), "\(bad)")
+        #expect(bad.stdout.contains(#""line":1"#) && bad.stdout.contains(#""column":18"#))
+
+        let added = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reason": "Shutdown", "count": 1}"#])
+        #expect(added.stdout.contains(#""id":"#), "\(added)")
+        let id1 = "11111111-1111-4111-8111-111111111111", id2 = "22222222-2222-4222-8222-222222222222"
+        #expect(try push(id1).stdout.hasPrefix("HTTP/2 503"))
+        #expect(try push(id2).stdout.hasPrefix("HTTP/2 200"), "count: 1 fault is used up")
+
+        let log = try runTool("curl", ["-s", "\(control)/apns/log?apns_id=\(id1)"])
+        #expect(log.stdout.contains(#""reason":"Shutdown""#) && !log.stdout.contains(id2), "\(log)")
+
+        // Unregister the token: the next push is 410 with a timestamp in milliseconds.
+        _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/tokens/\(Self.token)/unregister", "-d", #"{"at_ms": 1700000000000}"#])
+        let gone = try push("33333333-3333-4333-8333-333333333333")
+        #expect(gone.stdout.hasPrefix("HTTP/2 410"))
+        #expect(gone.stdout.contains(#""timestamp":1700000000000"#), "\(gone)")
+
+        let unknown = try runTool("curl", ["-s", "-i", "\(control)/nope"])
+        #expect(unknown.stdout.hasPrefix("HTTP/1.1 404"))
+    }
+
+    @Test func binaryPrintsReadyLineAndStopsOnSIGTERM() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
+        let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
+        let ready = try JSONValue.parse(line)
+        let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
+        #expect(sandbox.hasPrefix("https://127.0.0.1:"))
+        #expect(ready["ca"]?.stringValue == fixture.dir.file("ca.pem"))
+        #expect(ready["control"]?.stringValue?.hasPrefix("http://127.0.0.1:") == true)
+
+        let sent = try runTool(pushcheckExecutable(), [
+            "send", "--url", sandbox, "--ca", fixture.dir.file("ca.pem"), "--device-token", Self.token, "--topic", Self.topic,
+            "--team-id", Self.team, "--key-id", Self.kid, "--key", fixture.dir.file("AuthKey_\(Self.kid).p8"),
+            "--payload", #"{"aps":{"alert":"hello"}}"#,
+        ])
+        #expect(sent.status == 0 && sent.stdout.contains(#""status":200"#), "\(sent)")
+        #expect(child.stop(signal: SIGTERM) == 0, "serve exits 0 after SIGTERM; stderr: \(child.stderr)")
+    }
+
+    @Test func configErrorsPointAtFileLineColumn() throws {
+        let dir = try TempDirectory("serve-bad")
+        defer { dir.remove() }
+        let path = try dir.write("bad.yaml", "listen:\n  sandbox: 0\napns:\n  tokens:\n    - token: abc\n      topic: x\n")
+        let out = try runTool(pushcheckExecutable(), ["serve", "--config", path])
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stderr.contains("--> \(path):5:14"), "\(out)")
+        #expect(out.stderr.contains("expected a device token in hex"))
+
+        let typo = try dir.write("typo.yaml", "apns:\n  tokns: []\n")
+        let typoOut = try runTool(pushcheckExecutable(), ["serve", "--config", typo])
+        #expect(typoOut.status == 2 && typoOut.stderr.contains("did you mean 'tokens'?"), "\(typoOut)")
+
+        let usage = try runTool(pushcheckExecutable(), ["serve", "--prot", "1"])
+        #expect(usage.status == 2 && usage.stderr.contains("unknown option '--prot'"), "\(usage)")
+    }
+}
