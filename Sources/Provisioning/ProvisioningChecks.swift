@@ -69,3 +69,23 @@ public enum ProvisioningChecks {
         app.firebaseAppDelegateProxyEnabled || forwards
     }
 }
+
+extension ProvisioningChecks {
+    /// Every finding for one app on one device, in the order a developer meets them: install,
+    /// registration, then capability warnings. What `doctor` prints.
+    public static func allFindings(
+        profile: ProvisioningProfile, app: AppSigningConfiguration, udid: String?, now: Date,
+        implementsFetchHandler: Bool, firebaseSenderID: String?, forwardsAPNsTokenToFirebase: Bool
+    ) -> [ProvisioningFinding] {
+        var findings: [ProvisioningFinding] = []
+        if let udid {
+            findings += installFindings(profile: profile, app: app, udid: udid, now: now)
+        } else if profile.expirationDate <= now {
+            findings.append(.profileExpired(profileName: profile.name, expiredAt: profile.expirationDate))
+        }
+        if case .denied(let denied) = registration(profile: profile, app: app) { findings += denied }
+        findings += capabilityFindings(app: app, implementsFetchHandler: implementsFetchHandler,
+                                       firebaseSenderID: firebaseSenderID, forwardsAPNsTokenToFirebase: forwardsAPNsTokenToFirebase)
+        return findings
+    }
+}
