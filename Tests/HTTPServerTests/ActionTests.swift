@@ -86,6 +86,24 @@ import Testing
         #expect(throws: (any Error).self) { try RawSocket(port: bound[0].port) }
     }
 
+    @Test func shutdownClosesIdleConnectionsWithoutWaitingForTheGrace() throws {
+        let server = HTTPServer(listeners: [ListenerConfiguration(name: "idle", handler: EchoHandler())], loops: 1)
+        let bound = try server.start()
+        let h2 = try RawSocket(port: bound[0].port, receiveTimeout: 5)
+        h2.send(H2Frame.preface + H2Frame.emptySettings)
+        let h1 = try RawSocket(port: bound[0].port, receiveTimeout: 5)
+        h1.send("GET /first HTTP/1.1\r\nhost: x\r\n\r\n")
+        _ = h1.read(atLeast: 1)
+        let early = h2.read(atLeast: 9)  // our SETTINGS: the session exists
+        server.beginShutdown(grace: .seconds(60))
+        let (h2Bytes, h2Closed) = h2.readUntilClose()
+        let (_, h1Closed) = h1.readUntilClose()
+        #expect(h2Closed && h1Closed)
+        let goaway = H2Frame.parse(early + h2Bytes).first { $0.type == 7 }
+        #expect(goaway?.payload.suffix(4) == [0, 0, 0, 0])  // NO_ERROR
+        server.waitUntilStopped()
+    }
+
     @Test func shutdownGraceBoundsAResponseThatNeverComes() throws {
         let server = HTTPServer(listeners: [ListenerConfiguration(name: "stuck", handler: SilentHandler())], loops: 1)
         let bound = try server.start()
