@@ -70,7 +70,7 @@ extension AppDeclaration {
         }
         if let s = try m.optionalMapping("service_extension") { app.serviceExtension = try decodeServiceExtension(s) }
         for node in try m.optionalSequence("content_extensions") ?? [] {
-            app.contentExtensions.append(try decodeContentExtension(try YAMLMapping(node)))
+            app.contentExtensions.append(try decodeContentExtension(try YAMLMapping(node), file: file))
         }
         if let f = try m.optionalMapping("firebase", allowedKeys: ["sender_id", "project_id", "forwards_apns_token"]) {
             app.firebase = FirebaseDeclaration(senderID: try f.required("sender_id"), projectID: try f.required("project_id"),
@@ -163,16 +163,17 @@ extension AppDeclaration {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
         if node.scalar != nil { return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!) }
         let a = try YAMLMapping(node)
-        try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center"])
+        try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
         return NotificationSettings(
             status: AuthorizationStatus(rawValue: try a.required("status", oneOf: statuses))!,
             alert: try a.optional("alert", default: true), sound: try a.optional("sound", default: true),
-            badge: try a.optional("badge", default: true), notificationCenter: try a.optional("notification_center", default: true))
+            badge: try a.optional("badge", default: true), notificationCenter: try a.optional("notification_center", default: true),
+            criticalAlert: try a.optional("critical_alert", default: false))
     }
 
     static func decodeDelegate(_ d: YAMLMapping) throws(SourceError) -> DelegateBehaviour {
         try d.checkKeys(allowed: ["will_present", "fetch_handler", "legacy_did_receive", "did_receive_response",
-                                  "delegate_set_before_launch"])
+                                  "delegate_set_before_launch", "uses_scenes"])
         var b = DelegateBehaviour()
         if let wp = d["will_present"] {
             if wp.scalar?.value == "none" || wp.isNull {
@@ -201,6 +202,7 @@ extension AppDeclaration {
         b.implementsLegacyDidReceive = try d.optional("legacy_did_receive", default: false)
         b.implementsDidReceiveResponse = try d.optional("did_receive_response", default: true)
         b.delegateSetBeforeLaunchFinishes = try d.optional("delegate_set_before_launch", default: true)
+        b.usesScenes = try d.optional("uses_scenes", default: false)
         return b
     }
 
@@ -225,8 +227,8 @@ extension AppDeclaration {
             newThreadID: try s.optional("thread_id"), userInfoAdditions: additions)
     }
 
-    static func decodeContentExtension(_ c: YAMLMapping) throws(SourceError) -> ContentExtensionDeclaration {
-        try c.checkKeys(allowed: ["name", "categories", "handles_actions", "actions", "default_content_hidden"])
+    static func decodeContentExtension(_ c: YAMLMapping, file: String) throws(SourceError) -> ContentExtensionDeclaration {
+        try c.checkKeys(allowed: ["name", "categories", "info_plist_file", "handles_actions", "actions", "default_content_hidden"])
         var actions: [String: ContentExtensionActionHandling] = [:]
         if let a = try c.optionalMapping("actions") {
             for pair in a.pairs {
@@ -238,11 +240,29 @@ extension AppDeclaration {
                 actions[pair.keyString] = ContentExtensionActionHandling(openURLFromKey: try h.optional("open_url_from"), response: option)
             }
         }
-        let categoriesNode = try c.required("categories", as: YAMLNode.self)
-        let categories = categoriesNode.scalar != nil ? [try String.decode(from: categoriesNode)] : try [String].decode(from: categoriesNode)
+        var categories: [String]
+        var hidden = try c.optional("default_content_hidden", default: false)
+        if let infoNode = c["info_plist_file"], !infoNode.isNull {
+            let path = resolve(try String.decode(from: infoNode), file: file)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw infoNode.invalidValue(expected: "a readable extension Info.plist at \(path)")
+            }
+            let info: NotificationExtensionInfo
+            do { info = try NotificationExtensionInfo(infoPlist: data, source: path) } catch {
+                throw infoNode.invalidValue(expected: error.description)
+            }
+            guard info.kind == .content else {
+                throw infoNode.invalidValue(expected: "a content extension's Info.plist (found a service extension)")
+            }
+            categories = info.categories
+            hidden = hidden || info.defaultContentHidden
+        } else {
+            let categoriesNode = try c.required("categories", as: YAMLNode.self)
+            categories = categoriesNode.scalar != nil ? [try String.decode(from: categoriesNode)] : try [String].decode(from: categoriesNode)
+        }
         return ContentExtensionDeclaration(
             name: try c.required("name"), categories: categories,
             implementsDidReceiveResponse: try c.optional("handles_actions", default: true), actions: actions,
-            defaultContentHidden: try c.optional("default_content_hidden", default: false))
+            defaultContentHidden: hidden)
     }
 }

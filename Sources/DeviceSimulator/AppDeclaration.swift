@@ -28,11 +28,15 @@ public struct DelegateBehaviour: Sendable, Equatable {
     /// Whether `UNUserNotificationCenter.current().delegate` is set before launch finishes (else the tap
     /// response at a cold start is missed).
     public var delegateSetBeforeLaunchFinishes: Bool
+    /// A scene-based app: a cold-start tap arrives in `UIScene.ConnectionOptions.notificationResponse`
+    /// instead of `launchOptions[.remoteNotification]`.
+    public var usesScenes: Bool
 
     public init(willPresentOptions: PresentationOptions? = [.banner, .sound, .list, .badge],
                 implementsFetchHandler: Bool = true, fetchResult: FetchResult = .newData,
                 fetchDuration: TimeInterval? = 1, implementsLegacyDidReceive: Bool = false,
-                implementsDidReceiveResponse: Bool = true, delegateSetBeforeLaunchFinishes: Bool = true) {
+                implementsDidReceiveResponse: Bool = true, delegateSetBeforeLaunchFinishes: Bool = true,
+                usesScenes: Bool = false) {
         self.willPresentOptions = willPresentOptions
         self.implementsFetchHandler = implementsFetchHandler
         self.fetchResult = fetchResult
@@ -40,6 +44,7 @@ public struct DelegateBehaviour: Sendable, Equatable {
         self.implementsLegacyDidReceive = implementsLegacyDidReceive
         self.implementsDidReceiveResponse = implementsDidReceiveResponse
         self.delegateSetBeforeLaunchFinishes = delegateSetBeforeLaunchFinishes
+        self.usesScenes = usesScenes
     }
 }
 
@@ -196,4 +201,15 @@ public struct AppDeclaration: Sendable, Equatable {
         guard let category else { return nil }
         return contentExtensions.first { $0.categories.contains(category) }
     }
+}
+
+/// An FCM registration token and what Firebase knows about it.
+public struct FCMRegistration: Sendable, Equatable {
+    public var bundleID: String
+    public var fcmToken: String
+    public var senderID: String
+    public var projectID: String
+    /// The APNs token Firebase maps it to; nil when the app never handed it over.
+    public var apnsToken: DeviceToken?
+    public var environment: APSEnvironment?
 }

@@ -32,6 +32,8 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     case legacyDidReceiveRemoteNotification(userInfo: JSONValue)
     /// `userNotificationCenter(_:didReceive:withCompletionHandler:)`.
     case didReceiveResponse(actionID: String, userInfo: JSONValue)
+    /// `scene(_:willConnectTo:options:)` with `connectionOptions.notificationResponse`'s `userInfo` (scene apps).
+    case sceneWillConnect(notificationResponse: JSONValue?)
     /// `application(_:performActionFor:completionHandler:)` for a home-screen quick action.
     case performQuickAction(type: String)
 
@@ -51,6 +53,7 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case .legacyDidReceiveRemoteNotification: return "legacyDidReceiveRemoteNotification"
         case .didReceiveResponse: return "didReceiveResponse"
         case .performQuickAction: return "performQuickAction"
+        case .sceneWillConnect: return "sceneWillConnect"
         }
     }
 
@@ -64,6 +67,7 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case .legacyDidReceiveRemoteNotification(let u): return "legacyDidReceiveRemoteNotification(\(u.serialized()))"
         case .didReceiveResponse(let a, let u): return "didReceiveResponse(\(a), \(u.serialized()))"
         case .performQuickAction(let t): return "performQuickAction(\(t))"
+        case .sceneWillConnect(let r): return "sceneWillConnect(notificationResponse: \(r?.serialized() ?? "nil"))"
         }
     }
 }
@@ -93,14 +97,19 @@ public struct Presentation: Sendable, Equatable, CustomStringConvertible {
     public var sound: String?
     /// Provisional (quiet) delivery: list only.
     public var quiet: Bool
-    public init(banner: Bool, list: Bool, sound: String?, quiet: Bool) {
+    /// The effective `interruption-level` (`time-sensitive`/`critical` fall back to `active` without
+    /// their entitlement).
+    public var interruptionLevel: String
+    public init(banner: Bool, list: Bool, sound: String?, quiet: Bool, interruptionLevel: String = "active") {
         self.banner = banner
         self.list = list
         self.sound = sound
         self.quiet = quiet
+        self.interruptionLevel = interruptionLevel
     }
     public var description: String {
         "banner=\(banner) list=\(list) sound=\(sound ?? "none")" + (quiet ? " quiet" : "")
+            + (interruptionLevel == "active" ? "" : " \(interruptionLevel)")
     }
 }
 

@@ -86,9 +86,12 @@ extension DeviceState {
             presentation = Presentation(banner: false, list: true, sound: nil, quiet: true)
             applyBadge = false
         } else {
-            let passive = content.interruptionLevel == "passive"
-            presentation = Presentation(banner: settings.alert && !passive, list: settings.notificationCenter,
-                                        sound: settings.sound && !passive ? content.sound : nil, quiet: false)
+            let level = Self.effectiveInterruptionLevel(content.interruptionLevel, app: app.declaration, settings: settings)
+            let passive = level == "passive"
+            let critical = level == "critical"
+            presentation = Presentation(banner: (settings.alert || critical) && !passive, list: settings.notificationCenter,
+                                        sound: (settings.sound || critical) && !passive ? content.sound : nil, quiet: false,
+                                        interruptionLevel: level)
             applyBadge = settings.badge
         }
 
@@ -111,6 +114,21 @@ extension DeviceState {
         notificationCenter.append(PresentedNotification(id: id, bundleID: bundleID, content: content, collapseID: push.collapseID,
                                                         deliveredAt: now, presentation: presentation))
         log(.notificationPresented(id: id, content: content, presentation: presentation), bundleID, now)
+    }
+
+    /// `interruption-level` as the device applies it (§2.3): `time-sensitive` needs its entitlement,
+    /// `critical` the critical-alerts entitlement and `.criticalAlert` permission; otherwise `active`.
+    static func effectiveInterruptionLevel(_ requested: String?, app: AppDeclaration, settings: NotificationSettings) -> String {
+        let ents = app.signing.entitlements
+        switch requested ?? "active" {
+        case "passive": return "passive"
+        case "time-sensitive":
+            return ents["com.apple.developer.usernotifications.time-sensitive"]?.boolValue == true ? "time-sensitive" : "active"
+        case "critical":
+            let entitled = ents["com.apple.developer.usernotifications.critical-alerts"]?.boolValue == true
+            return entitled && settings.criticalAlert ? "critical" : "active"
+        default: return "active"
+        }
     }
 
     /// Foreground alert push without a `willPresent` answer: UIKit falls back to the app delegate

@@ -28,7 +28,14 @@ extension DeviceState {
         }
         let cold = !app.state.isRunning
         setState(bundleID, .foreground, reason, now)
-        if cold { log(.callback(.didFinishLaunching(remoteNotification: launchPayload)), bundleID, now) }
+        if cold {
+            if app.declaration.delegate.usesScenes {
+                log(.callback(.didFinishLaunching(remoteNotification: nil)), bundleID, now)
+                log(.callback(.sceneWillConnect(notificationResponse: launchPayload)), bundleID, now)
+            } else {
+                log(.callback(.didFinishLaunching(remoteNotification: launchPayload)), bundleID, now)
+            }
+        }
         if let held = apps[bundleID]!.heldPush {
             apps[bundleID]!.heldPush = nil
             if app.declaration.delegate.implementsFetchHandler {

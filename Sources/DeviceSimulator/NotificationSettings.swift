@@ -15,14 +15,17 @@ public struct NotificationSettings: Sendable, Equatable {
     public var badge: Bool
     /// Whether delivered notifications are kept in Notification Center (`notificationCenterSetting`).
     public var notificationCenter: Bool
+    /// `.criticalAlert` granted (needs the critical-alerts entitlement too).
+    public var criticalAlert: Bool
 
     public init(status: AuthorizationStatus, alert: Bool = true, sound: Bool = true, badge: Bool = true,
-                notificationCenter: Bool = true) {
+                notificationCenter: Bool = true, criticalAlert: Bool = false) {
         self.status = status
         self.alert = alert
         self.sound = sound
         self.badge = badge
         self.notificationCenter = notificationCenter
+        self.criticalAlert = criticalAlert
     }
 
     /// Everything allowed.

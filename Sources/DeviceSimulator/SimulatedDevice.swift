@@ -84,6 +84,18 @@ public final class SimulatedDevice: Sendable {
         }
     }
 
+    /// Every FCM registration token issued on this device. `apnsToken` is nil when the APNs token never
+    /// reached Firebase (swizzling off and not forwarded): the FCM gateway must not deliver to it.
+    public var fcmRegistrations: [FCMRegistration] {
+        state.withLock { s in
+            s.apps.keys.sorted().compactMap { id -> FCMRegistration? in
+                guard let a = s.apps[id], let fcm = a.fcmToken, let fb = a.declaration.firebase else { return nil }
+                return FCMRegistration(bundleID: id, fcmToken: fcm, senderID: fb.senderID, projectID: fb.projectID,
+                                       apnsToken: a.fcmMappedToAPNs ? a.token : nil, environment: a.environment)
+            }
+        }
+    }
+
     /// Entry point for the APNs gateway.
     @discardableResult
     public func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {

@@ -1,0 +1,77 @@
+import Foundation
+import Provisioning
+import PushModel
+import Testing
+import YAMLSource
+
+@testable import DeviceSimulator
+
+@Suite struct PresentationDetailTests {
+    static func app(entitlements: [String: PlistValue]) -> AppDeclaration {
+        var a = Fixture.app()
+        for (k, v) in entitlements { a.signing.entitlements[k] = v }
+        return a
+    }
+
+    /// device.md §2.3 `aps.interruption-level`.
+    @Test(arguments: [
+        ("passive", [:], NotificationSettings.authorized, Presentation(banner: false, list: true, sound: nil, quiet: false, interruptionLevel: "passive")),
+        ("time-sensitive", [:], .authorized, Presentation(banner: true, list: true, sound: "default", quiet: false)),
+        ("time-sensitive", ["com.apple.developer.usernotifications.time-sensitive": .bool(true)], .authorized,
+         Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "time-sensitive")),
+        ("critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
+         NotificationSettings(status: .authorized, sound: false),
+         Presentation(banner: true, list: true, sound: nil, quiet: false)),
+        ("critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
+         NotificationSettings(status: .authorized, sound: false, criticalAlert: true),
+         Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "critical")),
+    ] as [(String, [String: PlistValue], NotificationSettings, Presentation)])
+    func interruptionLevels(level: String, entitlements: [String: PlistValue], settings: NotificationSettings, expected: Presentation) {
+        let (d, _) = Fixture.ready(Self.app(entitlements: entitlements), state: .suspended, settings: settings)
+        let payload = Fixture.json(#"{"aps":{"alert":"x","sound":"default","interruption-level":"\#(level)"}}"#)
+        #expect(Fixture.presented(d.deliver(Fixture.push(payload)).events) == [expected])
+    }
+
+    @Test func sceneAppGetsTheColdStartTapInConnectionOptions() throws {
+        let (d, _) = Fixture.ready(Fixture.app(delegate: DelegateBehaviour(usesScenes: true)), state: .notRunning)
+        d.deliver(Fixture.push(Fixture.alertPayload))
+        let e = try d.tap("n1")
+        #expect(Fixture.callbacks(e) == ["didFinishLaunching", "sceneWillConnect", "didReceiveResponse"])
+        #expect(e.contains { $0.kind == .callback(.didFinishLaunching(remoteNotification: nil)) })
+        #expect(e.contains { $0.kind == .callback(.sceneWillConnect(notificationResponse: Fixture.alertPayload)) })
+    }
+
+    @Test func fcmRegistrationsExposeMappingForTheFCMGateway() {
+        let mapped = Fixture.app(firebase: FirebaseDeclaration(senderID: "1", projectID: "p"))
+        let (d, _) = Fixture.ready(mapped, state: .notRunning)
+        let regs = d.fcmRegistrations
+        #expect(regs.count == 1)
+        #expect(regs.first?.apnsToken == d.registration(of: Fixture.bundleID).token)
+        #expect(regs.first?.environment == .development)
+        let unmapped = Fixture.app(firebase: FirebaseDeclaration(senderID: "1", projectID: "p"), proxyEnabled: false)
+        let (d2, _) = Fixture.ready(unmapped, state: .notRunning)
+        #expect(d2.fcmRegistrations.first?.apnsToken == nil)
+        #expect(d2.fcmRegistrations.first?.fcmToken != nil)
+    }
+
+    @Test func contentExtensionCategoriesFromItsInfoPlist() throws {
+        let dir = NSTemporaryDirectory() + "pushcheck-ext-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>NSExtension</key><dict>
+            <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
+            <key>NSExtensionAttributes</key><dict><key>UNNotificationExtensionCategory</key><string>Kanmoba</string>
+            <key>UNNotificationExtensionInitialContentSizeRatio</key><real>1</real></dict></dict></dict></plist>
+            """.write(toFile: dir + "/ExtInfo.plist", atomically: true, encoding: .utf8)
+        let yaml = """
+            apps:
+              - bundle_id: a.b
+                profile: {}
+                content_extensions: [{ name: Ext, info_plist_file: ExtInfo.plist }]
+            """
+        let file = dir + "/suite.yaml"
+        let world = try DeviceWorld.decode(try YAMLMapping(try YAMLLoader.load(string: yaml, file: file)), file: file)
+        #expect(world.apps.first?.contentExtensions.first?.categories == ["Kanmoba"])
+    }
+}
