@@ -116,6 +116,8 @@ public struct Presentation: Sendable, Equatable, CustomStringConvertible {
 /// Everything that can be observed.
 public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case installed
+    /// The app was removed; its token (if any) is no longer valid (APNs answers 410 Unregistered).
+    case uninstalled(token: DeviceToken?)
     case installFailed([ProvisioningFinding])
     case launchRefused([ProvisioningFinding])
     case capabilityWarning(ProvisioningFinding)
@@ -147,6 +149,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .installed: return "installed"
+        case .uninstalled(let t): return "uninstalled" + (t.map { " (token \($0.hex) invalidated)" } ?? "")
         case .installFailed(let f): return "install failed: " + f.map(\.code).joined(separator: ", ")
         case .launchRefused(let f): return "launch refused: " + f.map(\.code).joined(separator: ", ")
         case .capabilityWarning(let f): return "warning \(f.code): \(f.symptom)"

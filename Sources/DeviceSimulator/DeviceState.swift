@@ -94,9 +94,9 @@ public struct DeviceState: Sendable, Equatable {
 
     /// Removes an app; its token stops working.
     public mutating func uninstall(_ bundleID: String, now: Date) {
-        guard apps.removeValue(forKey: bundleID) != nil else { return }
+        guard let app = apps.removeValue(forKey: bundleID) else { return }
         notificationCenter.removeAll { $0.bundleID == bundleID }
-        log(.notificationRemoved(id: "*", reason: "app uninstalled"), bundleID, now)
+        log(.uninstalled(token: app.token), bundleID, now)
     }
 
     /// The user answers the permission prompt (or changes Settings).

@@ -3,12 +3,25 @@ import Provisioning
 import PushModel
 import Synchronization
 
+/// Told when the device's tokens change, so the APNs gateway's token registry follows: the lead's
+/// wiring adapts `APNsGateway` to it. Called outside the device's lock, after the change.
+public protocol DeviceRegistrationSink: Sendable {
+    /// A token was issued (or re-issued) for `bundleID` in `environment`.
+    func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment)
+    /// The app was uninstalled: the token is no longer valid from `date`.
+    func tokenInvalidated(_ token: DeviceToken, at date: Date)
+    /// The device went on- or offline; `tokens` are all its current tokens.
+    func deviceOnlineChanged(tokens: [DeviceToken], online: Bool)
+}
+
 /// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
 ///
-/// All behaviour lives in `DeviceState` (a value, no I/O); this class holds it behind a `Mutex` and
-/// stamps every operation with the injected clock. Each operation returns the events it added.
+/// All behaviour lives in `DeviceState` (a value, no I/O); this class holds it behind a `Mutex`,
+/// stamps every operation with the injected clock, returns the events each operation added, and
+/// tells registration sinks about token changes once the lock is released.
 public final class SimulatedDevice: Sendable {
     private let state: Mutex<DeviceState>
+    private let sinks = Mutex<[any DeviceRegistrationSink]>([])
     /// The clock events are stamped with.
     public let clock: any PushClock
 
@@ -20,27 +33,44 @@ public final class SimulatedDevice: Sendable {
         self.clock = clock
     }
 
-    /// Runs `body` on the state with the current time and returns its result and the events it added.
+    /// Adds a sink for token registrations, invalidations and online changes.
+    public func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
+
+    /// Runs `body` on the state with the current time; returns its result and the events it added.
+    /// Every operation of this class goes through here.
     @discardableResult
     public func perform<T, E: Error>(_ body: (inout DeviceState, Date) throws(E) -> T) throws(E)
         -> (result: T, events: [DeviceEvent])
     {
         let now = clock.now()
-        return try state.withLock { (s: inout DeviceState) throws(E) -> (result: T, events: [DeviceEvent]) in
+        let (result, events, tokens) = try state.withLock {
+            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken]) in
             let before = s.events.count
             let r = try body(&s, now)
-            return (r, Array(s.events[before...]))
+            return (r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token })
+        }
+        notify(events, currentTokens: tokens)
+        return (result, events)
+    }
+
+    private func notify(_ events: [DeviceEvent], currentTokens: [DeviceToken]) {
+        let targets = sinks.withLock { $0 }
+        guard !targets.isEmpty else { return }
+        for e in events {
+            switch e.kind {
+            case .registered(let token, let env):
+                for t in targets { t.tokenRegistered(token, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment) }
+            case .uninstalled(let token?):
+                for t in targets { t.tokenInvalidated(token, at: e.at) }
+            case .offlineChanged(let online):
+                for t in targets { t.deviceOnlineChanged(tokens: currentTokens, online: online) }
+            default:
+                break
+            }
         }
     }
 
-    private func run(_ body: (inout DeviceState, Date) -> Void) -> [DeviceEvent] {
-        let now = clock.now()
-        return state.withLock { s in
-            let before = s.events.count
-            body(&s, now)
-            return Array(s.events[before...])
-        }
-    }
+    private func run(_ body: (inout DeviceState, Date) -> Void) -> [DeviceEvent] { perform(body).events }
 
     /// A copy of the whole state (apps, notification center, event log).
     public var snapshot: DeviceState { state.withLock { $0 } }
@@ -50,30 +80,28 @@ public final class SimulatedDevice: Sendable {
 
     /// Installs an app (provisioning install checks); returns the findings that refused it (empty = installed).
     @discardableResult
-    public func install(_ app: AppDeclaration) -> [ProvisioningFinding] {
-        let now = clock.now()
-        return state.withLock { $0.install(app, now: now) }
-    }
+    public func install(_ app: AppDeclaration) -> [ProvisioningFinding] { perform { $0.install(app, now: $1) }.result }
 
     /// Installs the app, answers its permission prompt with `app.authorization` and registers it for
     /// remote notifications: what a freshly installed app does on first launch, minus the launch.
     /// Returns the install findings (then nothing else happens) and the registration outcome.
     @discardableResult
     public func setUp(_ app: AppDeclaration) -> (installFindings: [ProvisioningFinding], registration: RegistrationCheck?) {
-        let now = clock.now()
-        return state.withLock { s in
+        perform { (s: inout DeviceState, now: Date) -> ([ProvisioningFinding], RegistrationCheck?) in
             let findings = s.install(app, now: now)
             guard findings.isEmpty else { return (findings, nil) }
             s.setNotificationSettings(app.authorization, for: app.bundleID, now: now)
             return ([], s.registerForRemoteNotifications(app.bundleID, now: now))
-        }
+        }.result
     }
+
+    /// Removes the app; its token is invalidated.
+    @discardableResult public func uninstall(_ bundleID: String) -> [DeviceEvent] { run { $0.uninstall(bundleID, now: $1) } }
 
     /// Registers the app for remote notifications; nil when the app is not installed.
     @discardableResult
     public func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
-        let now = clock.now()
-        return state.withLock { $0.registerForRemoteNotifications(bundleID, now: now) }
+        perform { $0.registerForRemoteNotifications(bundleID, now: $1) }.result
     }
 
     /// The app's current APNs token, its environment and the FCM registration, if any.
@@ -99,12 +127,8 @@ public final class SimulatedDevice: Sendable {
     /// Entry point for the APNs gateway.
     @discardableResult
     public func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {
-        let now = clock.now()
-        return state.withLock { s in
-            let before = s.events.count
-            let d = s.deliver(push, now: now)
-            return (d, Array(s.events[before...]))
-        }
+        let r = perform { $0.deliver(push, now: $1) }
+        return (r.result, r.events)
     }
 
     @discardableResult public func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String) -> [DeviceEvent] {

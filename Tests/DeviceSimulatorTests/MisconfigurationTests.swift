@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Provisioning
 import PushModel
 import Testing
@@ -119,10 +120,43 @@ import Testing
     @Test func reinstallGivesANewToken() {
         let (d, _) = Fixture.ready(state: .notRunning)
         let first = d.registration(of: Fixture.bundleID).token
-        d.perform { (s, now) in s.uninstall(Fixture.bundleID, now: now) }
+        d.uninstall(Fixture.bundleID)
         d.install(Fixture.app())
         d.registerForRemoteNotifications(Fixture.bundleID)
         #expect(d.registration(of: Fixture.bundleID).token != first)
         #expect(d.registration(of: Fixture.bundleID).token != nil)
+    }
+}
+
+/// Records what a gateway's token registry would be told.
+final class RecordingSink: DeviceRegistrationSink {
+    let calls = Mutex<[String]>([])
+    func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {
+        calls.withLock { $0.append("registered \(bundleID) \(environment.rawValue) \(token.hex.prefix(8))") }
+    }
+    func tokenInvalidated(_ token: DeviceToken, at date: Date) {
+        calls.withLock { $0.append("invalidated \(token.hex.prefix(8))") }
+    }
+    func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {
+        calls.withLock { $0.append("online=\(online) tokens=\(tokens.count)") }
+    }
+}
+
+@Suite struct RegistrationSinkTests {
+    @Test func gatewayHearsRegistrationUninstallAndOnlineChanges() throws {
+        let (d, _) = Fixture.device()
+        let sink = RecordingSink()
+        d.addRegistrationSink(sink)
+        d.setUp(Fixture.app())
+        let token = try #require(d.registration(of: Fixture.bundleID).token)
+        d.setOnline(false)
+        d.setOnline(true)
+        d.uninstall(Fixture.bundleID)
+        d.setUp(Fixture.app(aps: nil))  // registration fails: nothing to tell
+        let prefix = token.hex.prefix(8)
+        #expect(sink.calls.withLock { $0 } == [
+            "registered \(Fixture.bundleID) sandbox \(prefix)", "online=false tokens=1", "online=true tokens=1",
+            "invalidated \(prefix)",
+        ])
     }
 }
