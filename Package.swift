@@ -33,14 +33,28 @@ let package = Package(
         .target(name: "Provisioning", dependencies: ["COpenSSL", "PushModel"]),
         .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
 
+        // MARK: scenarios (suite files, steps, assertions, executor)
+        .target(
+            name: "Scenarios",
+            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+        ),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
+
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2"], exclude: ["Golden", "Schema"]),
 
+        // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
+        .target(name: "SuiteRunner", dependencies: ["Reports", "HTTPServer", "PushCrypto", "YAMLSource"]),
+        .testTarget(
+            name: "SuiteRunnerTests",
+            dependencies: ["SuiteRunner", "Reports", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+        ),
+
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 

@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import HTTPServer
+
+/// Serves a directory of pages (`Suites/pages/`) for web-view scenarios, following `FixtureRoute`.
+///
+/// Files are read on the loop thread (pages are small); `?delay=` answers later from a Dispatch timer so the
+/// loop never sleeps. A path that resolves (through symlinks) outside the root is refused with `403`.
+/// `HEAD` over HTTP/2 gets the headers with an empty body (HTTP/1.1 strips the body in the transport).
+public struct StaticFileHandler: HTTPHandler {
+    /// The directory served, as given.
+    public let root: String
+    private let resolvedRoot: String
+
+    /// Serves `root`. The directory need not exist yet; missing files are `404`s.
+    public init(root: String) {
+        self.root = root
+        resolvedRoot = Self.realPath(root) ?? (root as NSString).standardizingPath
+    }
+
+    public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        let (route, delay) = FixtureRoute.decide(method: request.method, target: request.path)
+        var response = respond(to: route)
+        if request.method == "HEAD", request.version == .http2 { response.body = [] }
+        if delay > 0 {
+            let delayed = response
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { responder.respond(delayed) }
+        } else {
+            responder.respond(response)
+        }
+    }
+
+    /// The response for a route (reads the file for `.file`).
+    public func respond(to route: FixtureRoute) -> HTTPResponse {
+        switch route {
+        case let .generated(status, title, headers):
+            var fields = [HTTPField("content-type", "text/html; charset=utf-8"), HTTPField("cache-control", "no-store")]
+            fields += headers.sorted { $0.key < $1.key }.map { HTTPField($0.key, $0.value) }
+            return HTTPResponse(status: status, headers: fields, body: FixtureRoute.page(title: title))
+        case let .redirect(location):
+            return HTTPResponse(
+                status: 302, headers: [HTTPField("location", location), HTTPField("content-type", "text/html; charset=utf-8")],
+                body: FixtureRoute.page(title: "302 Found", body: location))
+        case let .file(relativePath, status):
+            guard let (path, bytes) = read(relativePath) else { return respond(to: FixtureRoute.notFound) }
+            return HTTPResponse(
+                status: status,
+                headers: [HTTPField("content-type", FixtureRoute.contentType(forPath: path)), HTTPField("cache-control", "no-store")],
+                body: bytes)
+        }
+    }
+
+    /// The file's resolved path and bytes, or nil when it is missing, unreadable or outside the root.
+    private func read(_ relativePath: String) -> (String, [UInt8])? {
+        var candidate = resolvedRoot + "/" + relativePath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { candidate += "/index.html" }
+        guard let resolved = Self.realPath(candidate), resolved.hasPrefix(resolvedRoot + "/") else { return nil }
+        guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
+        return (resolved, Array(data))
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let pointer = Foundation.realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+}
