@@ -116,3 +116,13 @@ public struct NotificationContent: Sendable, Equatable {
                   userInfo: payload)
     }
 }
+
+extension IncomingPush {
+    /// Builds the device-side push from what the APNs gateway delivered (`DeliveredPush`'s fields),
+    /// taking the bundle id from the topic (push-type suffixes such as `.voip` removed).
+    public init(topic: String, token: DeviceToken, json: JSONValue, pushType: APNsPushType, priority: APNsPriority,
+                collapseID: String?, apnsID: String) {
+        self.init(bundleID: APNsPushType.bundleID(ofTopic: topic), token: token, payload: json, pushType: pushType,
+                  priority: priority, collapseID: collapseID, apnsID: apnsID)
+    }
+}

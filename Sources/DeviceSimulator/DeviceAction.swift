@@ -1,0 +1,184 @@
+import Foundation
+import YAMLSource
+
+/// Which notification an action is about.
+public enum NotificationRef: Sendable, Equatable, CustomStringConvertible {
+    /// By id (`n1`, `n2`, …).
+    case id(String)
+    /// The most recently delivered one still in Notification Center.
+    case latest
+    /// The latest whose title equals this.
+    case title(String)
+
+    public var description: String {
+        switch self {
+        case .id(let i): return i
+        case .latest: return "latest"
+        case .title(let t): return "title '\(t)'"
+        }
+    }
+}
+
+/// One thing a user (or the system) does to the device: the operations a suite step and `serve`'s
+/// control endpoint share.
+public enum DeviceAction: Sendable, Equatable {
+    case launch(app: String?)
+    case background(app: String?)
+    case suspend(app: String?)
+    case terminate(app: String?)
+    case forceQuit(app: String?)
+    case reboot
+    case online(Bool)
+    case register(app: String?)
+    case uninstall(app: String?)
+    case authorize(app: String?, NotificationSettings)
+    case tap(NotificationRef)
+    case chooseAction(String, on: NotificationRef)
+    case dismiss(NotificationRef)
+    case expand(NotificationRef)
+    case back(app: String?)
+    case answerAlert(app: String?, button: String)
+    case logIn(app: String?)
+    case logOut(app: String?)
+    case quickAction(app: String?, type: String)
+}
+
+/// Why an action could not be applied.
+public enum DeviceActionError: Error, Equatable, CustomStringConvertible {
+    case noSuchApp(String?, installed: [String])
+    case noSuchNotification(NotificationRef, available: [String])
+    case interaction(InteractionError)
+    case noAlertShowing(app: String, button: String)
+
+    public var description: String {
+        switch self {
+        case .noSuchApp(let app, let installed):
+            let which = app.map { "app '\($0)' is not installed" } ?? "name the app: more than one (or none) is installed"
+            return "\(which); installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", "))"
+        case .noSuchNotification(let ref, let available):
+            return "no notification matches \(ref); in Notification Center: \(available.isEmpty ? "none (was it shown?)" : available.joined(separator: ", "))"
+        case .interaction(let e): return e.description
+        case .noAlertShowing(let app, let button):
+            return "\(app): cannot press '\(button)': no alert with that button is showing"
+        }
+    }
+}
+
+extension SimulatedDevice {
+    /// Applies `action` and returns the events it caused.
+    @discardableResult
+    public func apply(_ action: DeviceAction) throws(DeviceActionError) -> [DeviceEvent] {
+        try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in try s.apply(action, now: now) }.events
+    }
+}
+
+extension DeviceState {
+    func resolveApp(_ app: String?) throws(DeviceActionError) -> String {
+        let installed = apps.keys.sorted()
+        if let app {
+            guard apps[app] != nil else { throw .noSuchApp(app, installed: installed) }
+            return app
+        }
+        guard installed.count == 1 else { throw .noSuchApp(nil, installed: installed) }
+        return installed[0]
+    }
+
+    func resolveNotification(_ ref: NotificationRef) throws(DeviceActionError) -> String {
+        let found: PresentedNotification?
+        switch ref {
+        case .id(let id): found = notificationCenter.first { $0.id == id }
+        case .latest: found = notificationCenter.max { $0.deliveredAt < $1.deliveredAt || ($0.deliveredAt == $1.deliveredAt && $0.id < $1.id) }
+        case .title(let t): found = notificationCenter.last { $0.content.title == t }
+        }
+        guard let found else {
+            throw .noSuchNotification(ref, available: notificationCenter.map { "\($0.id) '\($0.content.title ?? $0.content.body ?? "")'" })
+        }
+        return found.id
+    }
+
+    /// Applies a `DeviceAction`.
+    public mutating func apply(_ action: DeviceAction, now: Date) throws(DeviceActionError) {
+        switch action {
+        case .launch(let a): launch(try resolveApp(a), now: now)
+        case .background(let a): moveToBackground(try resolveApp(a), now: now)
+        case .suspend(let a): suspend(try resolveApp(a), now: now)
+        case .terminate(let a): terminate(try resolveApp(a), now: now)
+        case .forceQuit(let a): forceQuit(try resolveApp(a), now: now)
+        case .reboot: reboot(now: now)
+        case .online(let on): setOnline(on, now: now)
+        case .register(let a): registerForRemoteNotifications(try resolveApp(a), now: now)
+        case .uninstall(let a): uninstall(try resolveApp(a), now: now)
+        case .authorize(let a, let settings): setNotificationSettings(settings, for: try resolveApp(a), now: now)
+        case .tap(let ref):
+            let id = try resolveNotification(ref)
+            do throws(InteractionError) { try tap(id, now: now) } catch { throw .interaction(error) }
+        case .chooseAction(let actionID, let ref):
+            let id = try resolveNotification(ref)
+            do throws(InteractionError) { try chooseAction(actionID, on: id, now: now) } catch { throw .interaction(error) }
+        case .dismiss(let ref):
+            let id = try resolveNotification(ref)
+            do throws(InteractionError) { try dismiss(id, now: now) } catch { throw .interaction(error) }
+        case .expand(let ref):
+            let id = try resolveNotification(ref)
+            do throws(InteractionError) { try expand(id, now: now) } catch { throw .interaction(error) }
+        case .back(let a): pressBack(try resolveApp(a), now: now)
+        case .answerAlert(let a, let button):
+            let app = try resolveApp(a)
+            guard answerAlert(app, button: button, now: now) else { throw .noAlertShowing(app: app, button: button) }
+        case .logIn(let a): logIn(try resolveApp(a), now: now)
+        case .logOut(let a): logOut(try resolveApp(a))
+        case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
+        }
+    }
+}
+
+extension DeviceAction {
+    /// The action keys a step mapping may hold (exactly one), plus `app` / `on`.
+    public static let yamlKeys = [
+        "launch", "background", "suspend", "terminate", "force_quit", "reboot", "online", "register", "uninstall",
+        "authorize", "tap", "action", "dismiss", "expand", "back", "answer_alert", "log_in", "log_out", "quick_action",
+    ]
+
+    /// Decodes `{ tap: latest }`, `{ launch: com.example.app }`, `{ action: open, on: n1 }`,
+    /// `{ answer_alert: OK, app: … }`, `{ quick_action: camera }`, `{ online: false }`, `{ reboot: true }`.
+    /// A notification reference is `latest`, an id like `n2`, or `{ title: … }`.
+    public static func decode(_ m: YAMLMapping) throws(SourceError) -> DeviceAction {
+        try m.checkKeys(allowed: yamlKeys + ["app", "on"])
+        let key = try m.exactlyOne(of: yamlKeys)
+        let value = m[key]!
+        let appKey: String? = try m.optional("app")
+        func app() throws(SourceError) -> String? { value.isNull || value.scalar?.value == "true" ? appKey : try String.decode(from: value) }
+        func ref(_ node: YAMLNode?) throws(SourceError) -> NotificationRef {
+            guard let node, !node.isNull else { return .latest }
+            if node.pairs != nil {
+                let r = try YAMLMapping(node)
+                try r.checkKeys(allowed: ["title", "id"])
+                if let t: String = try r.optional("title") { return .title(t) }
+                return .id(try r.required("id"))
+            }
+            let text = try String.decode(from: node)
+            return text == "latest" ? .latest : .id(text)
+        }
+        switch key {
+        case "launch": return .launch(app: try app())
+        case "background": return .background(app: try app())
+        case "suspend": return .suspend(app: try app())
+        case "terminate": return .terminate(app: try app())
+        case "force_quit": return .forceQuit(app: try app())
+        case "reboot": return .reboot
+        case "online": return .online(try Bool.decode(from: value))
+        case "register": return .register(app: try app())
+        case "uninstall": return .uninstall(app: try app())
+        case "authorize": return .authorize(app: appKey, try AppDeclaration.decodeAuthorization(value))
+        case "tap": return .tap(try ref(value))
+        case "action": return .chooseAction(try String.decode(from: value), on: try ref(m["on"]))
+        case "dismiss": return .dismiss(try ref(value))
+        case "expand": return .expand(try ref(value))
+        case "back": return .back(app: try app())
+        case "answer_alert": return .answerAlert(app: appKey, button: try String.decode(from: value))
+        case "log_in": return .logIn(app: try app())
+        case "log_out": return .logOut(app: try app())
+        default: return .quickAction(app: appKey, type: try String.decode(from: value))
+        }
+    }
+}
