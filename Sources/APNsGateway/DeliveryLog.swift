@@ -11,7 +11,7 @@ public enum APNsAuthKind: Sendable, Equatable {
     var json: JSONValue {
         switch self {
         case .none: return ["kind": "none"]
-        case .token(let team, let kid): return ["kind": "token", "teamID": .string(team), "keyID": .string(kid)]
+        case .token(let team, let kid): return ["kind": "token", "team_id": .string(team), "key_id": .string(kid)]
         case .certificate(let uid): return ["kind": "certificate", "uid": .string(uid)]
         }
     }
@@ -45,18 +45,18 @@ public struct APNsLogEntry: Sendable, Equatable {
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "sequence": .number(Double(sequence)), "endpoint": .string(endpoint.rawValue),
-            "connection": .number(Double(connectionID)), "method": .string(method), "path": .string(path),
+            "connection": .string(String(connectionID, radix: 16)), "method": .string(method), "path": .string(path),
             "headers": .array(headers.map { ["name": .string($0.name), "value": .string($0.value)] }),
             "payload": .string(String(decoding: payload, as: UTF8.self)), "status": .number(Double(status)),
-            "apnsID": .string(apnsID), "auth": auth.json,
-            "receivedAt": .number(receivedAt.timeIntervalSince1970 * 1000),
-            "answeredAt": .number(answeredAt.timeIntervalSince1970 * 1000), "fault": .bool(faultApplied),
+            "apns_id": .string(apnsID), "auth": auth.json,
+            "received_at": .number((receivedAt.timeIntervalSince1970 * 1000).rounded()),
+            "answered_at": .number((answeredAt.timeIntervalSince1970 * 1000).rounded()), "fault": .bool(faultApplied),
         ]
         if let token { o["token"] = .string(token.hex) }
         if let topic { o["topic"] = .string(topic) }
-        if let pushType { o["pushType"] = .string(pushType.rawValue) }
+        if let pushType { o["push_type"] = .string(pushType.rawValue) }
         if let reason { o["reason"] = .string(reason) }
-        if let apnsUniqueID { o["apnsUniqueID"] = .string(apnsUniqueID) }
+        if let apnsUniqueID { o["apns_unique_id"] = .string(apnsUniqueID) }
         return .object(o)
     }
 }

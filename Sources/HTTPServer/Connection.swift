@@ -157,20 +157,21 @@ final class Connection {
     // MARK: responses and actions
 
     func respond(stream: Int32?, _ response: HTTPResponse) {
+        // A dropped connection never writes the response it came with: the client sees the socket close
+        // mid-request, as when a real gateway's connection dies (bytes already queued are flushed).
+        if response.actions.contains(.drop) {
+            flush()
+            return close()
+        }
         guard let session, !closed, session.respond(stream: stream, response) else { return }
         state.stats.requestServed()
         lastActivity = monotonicNow()
-        var drop = false
         for action in response.actions {
             switch action {
             case .goAway(let code, let debug): session.goAway(errorCode: code, debugData: debug)
             case .setMaxConcurrentStreams(let n): session.setMaxConcurrentStreams(n)
-            case .drop: drop = true
+            case .drop: break  // handled above
             }
-        }
-        if drop {
-            flush()  // best effort: whatever the socket takes right now
-            return close()
         }
         flush()
     }

@@ -65,7 +65,7 @@ public enum ConnectionAction: Sendable, Equatable {
     /// HTTP/2: send GOAWAY (last stream = the highest processed) with this error code and debug data,
     /// finish in-flight streams, then close. HTTP/1.1: `Connection: close` and close.
     case goAway(errorCode: UInt32, debugData: [UInt8])
-    /// Close the socket right away, without GOAWAY (a dropped connection).
+    /// Close the socket right away, without GOAWAY and without writing this response (a dropped connection).
     case drop
     /// HTTP/2: send a SETTINGS frame with this SETTINGS_MAX_CONCURRENT_STREAMS.
     case setMaxConcurrentStreams(UInt32)

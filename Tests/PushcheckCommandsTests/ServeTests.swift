@@ -136,6 +136,13 @@ import Testing
         #expect(gone.stdout.hasPrefix("HTTP/2 410"))
         #expect(gone.stdout.contains(#""timestamp":1700000000000"#), "\(gone)")
 
+        // A dropped connection: the client gets no response at all, and the next connection is served.
+        _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"drop": true, "count": 1}"#])
+        let dropped = try push("44444444-4444-4444-8444-444444444444")
+        #expect(dropped.status != 0 && !dropped.stdout.contains("HTTP/2"), "\(dropped)")
+        _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/tokens", "-d", #"{"token": "\#(Self.token)", "topic": "\#(Self.topic)"}"#])
+        #expect(try push("55555555-5555-4555-8555-555555555555").stdout.hasPrefix("HTTP/2 200"))
+
         let unknown = try runTool("curl", ["-s", "-i", "\(control)/nope"])
         #expect(unknown.stdout.hasPrefix("HTTP/1.1 404"))
     }
