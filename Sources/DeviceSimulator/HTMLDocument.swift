@@ -22,7 +22,9 @@ public struct HTMLDocument: Sendable, Equatable {
     public var parserErrorCode: Int
 
     /// Parses `bytes` as HTML; nil when nothing at all could be parsed (empty or binary input).
-    public static func parse(_ bytes: [UInt8], url: String) -> HTMLDocument? {
+    /// - Parameter encoding: the `charset` of the `Content-Type`, if any. Without it a `<meta charset>`
+    ///   in the page decides, and failing that UTF-8 is assumed (libxml2 would otherwise read Latin-1).
+    public static func parse(_ bytes: [UInt8], url: String, encoding: String? = nil) -> HTMLDocument? {
         guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return nil }
         guard let ctxt = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(ctxt) }
@@ -30,7 +32,7 @@ public struct HTMLDocument: Sendable, Equatable {
                             | HTML_PARSE_NONET.rawValue)
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { chars in
-                htmlCtxtReadMemory(ctxt, chars, Int32(buf.count), url, nil, options)
+                htmlCtxtReadMemory(ctxt, chars, Int32(buf.count), url, encoding ?? (declaresCharset(bytes) ? nil : "UTF-8"), options)
             }
         }
         guard let doc else { return nil }

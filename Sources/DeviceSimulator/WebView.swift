@@ -106,7 +106,7 @@ public final class WebView: Sendable {
         if let type, !type.lowercased().contains("html") {
             return .failed(.notHTML(url: response.effectiveURL, contentType: type))
         }
-        guard let doc = HTMLDocument.parse(response.body, url: response.effectiveURL) else {
+        guard let doc = HTMLDocument.parse(response.body, url: response.effectiveURL, encoding: HTMLDocument.charset(ofContentType: type)) else {
             return .failed(.unparsableHTML(url: response.effectiveURL))
         }
         return .loaded(WebPage(

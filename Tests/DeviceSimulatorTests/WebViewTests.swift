@@ -31,6 +31,18 @@ struct PageHandler: HTTPHandler {
         case "/json": responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "application/json")], body: Array("{}".utf8)))
         case "/broken": responder.respond(Self.html("<html><head><title>Broken</title><body><div><p>unclosed <b>bold</div></i>&nbsp"))
         case "/empty": responder.respond(Self.html(""))
+        case "/ja-header": responder.respond(Self.html("<html><head><title>関モバ</title></head><body>通知を試した</body></html>"))
+        case "/ja-meta":
+            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html")], body: Array(
+                "<html><head><meta charset=\"utf-8\"><title>関モバ</title></head><body>通知</body></html>".utf8)))
+        case "/ja-bare":
+            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html")], body: Array(
+                "<html><head><title>関モバ</title></head><body>通知</body></html>".utf8)))
+        case "/sjis":
+            // "テスト" in Shift_JIS, declared in the header.
+            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html; charset=Shift_JIS")],
+                                           body: Array("<html><head><title>".utf8) + [0x83, 0x65, 0x83, 0x58, 0x83, 0x67]
+                                               + Array("</title></head><body>x</body></html>".utf8)))
         case "/slow":
             DispatchQueue.global().asyncAfter(deadline: .now() + 3) { responder.respond(Self.html("<title>late</title>")) }
         default: responder.respond(HTTPResponse(status: 404, headers: [HTTPField("content-type", "text/html")], body: Array("<title>Not Found</title>".utf8)))
@@ -158,6 +170,18 @@ final class PageServer: Sendable {
         #expect(broken.title == "Broken")
         #expect(!broken.wellFormed)
         #expect(broken.text.contains("unclosed bold"))
+    }
+
+    @Test(arguments: ["/ja-header", "/ja-meta", "/ja-bare", "/sjis"])
+    func japanesePagesDecodeByHeaderMetaOrUTF8Default(path: String) async throws {
+        let server = try PageServer()
+        let web = try server.webView()
+        defer { web.shutdown() }
+        guard case .loaded(let page) = await web.navigate(to: server.http + path) else {
+            Issue.record("\(path) should load")
+            return
+        }
+        #expect(page.title == (path == "/sjis" ? "テスト" : "関モバ"))
     }
 
     @Test func untrustedCertificateIsATLSFailure() async throws {
