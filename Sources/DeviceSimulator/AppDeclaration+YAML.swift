@@ -63,8 +63,10 @@ extension AppDeclaration {
                 let am = try YAMLMapping(a)
                 try am.checkKeys(allowed: ["id", "title", "foreground"])
                 let id: String = try am.required("id")
-                actions.append(NotificationAction(id: id, title: try am.optional("title", default: id),
-                                                  foreground: try am.optional("foreground", default: false)))
+                actions.append(
+                    NotificationAction(
+                        id: id, title: try am.optional("title", default: id),
+                        foreground: try am.optional("foreground", default: false)))
             }
             app.categories.append(NotificationCategory(id: try c.required("id"), actions: actions))
         }
@@ -73,11 +75,14 @@ extension AppDeclaration {
             app.contentExtensions.append(try decodeContentExtension(try YAMLMapping(node), file: file))
         }
         if let f = try m.optionalMapping("firebase", allowedKeys: ["sender_id", "project_id", "forwards_apns_token"]) {
-            app.firebase = FirebaseDeclaration(senderID: try f.required("sender_id"), projectID: try f.required("project_id"),
-                                               forwardsAPNsToken: try f.optional("forwards_apns_token", default: false))
+            app.firebase = FirebaseDeclaration(
+                senderID: try f.required("sender_id"), projectID: try f.required("project_id"),
+                forwardsAPNsToken: try f.optional("forwards_apns_token", default: false))
         }
         if let n = try m.optionalMapping("navigation") { app.navigation = try NavigationDeclaration.decode(n) }
-        if let w = try m.optionalMapping("web_view", allowedKeys: ["external_hosts", "schemes", "open_other_schemes_externally"]) {
+        if let w = try m.optionalMapping(
+            "web_view", allowedKeys: ["external_hosts", "schemes", "open_other_schemes_externally"])
+        {
             let d = WebViewPolicy()
             app.webViewPolicy = WebViewPolicy(
                 externalHosts: try w.optional("external_hosts", as: [String].self) ?? d.externalHosts,
@@ -100,7 +105,9 @@ extension AppDeclaration {
         }
         do {
             let value = try PlistValue.parse(data, source: path)
-            guard let dict = value.dictionaryValue else { throw node.invalidValue(expected: "\(path): a plist whose root is a dictionary") }
+            guard let dict = value.dictionaryValue else {
+                throw node.invalidValue(expected: "\(path): a plist whose root is a dictionary")
+            }
             return dict
         } catch let e as ProvisioningError {
             throw node.invalidValue(expected: e.description)
@@ -121,17 +128,22 @@ extension AppDeclaration {
         }
         let infoBundle = info["CFBundleIdentifier"]?.stringValue.flatMap { $0.contains("$(") ? nil : $0 }
         guard let bundleID = try m.optional("bundle_id", as: String.self) ?? infoBundle else {
-            throw SourceError(.missingKey, "missing key 'bundle_id'", at: m.range,
-                              expected: "expected bundle_id (or an info_plist_file with CFBundleIdentifier)")
+            throw SourceError(
+                .missingKey, "missing key 'bundle_id'", at: m.range,
+                expected: "expected bundle_id (or an info_plist_file with CFBundleIdentifier)")
         }
-        let team = try m.optional("team_id", as: String.self)
+        let team =
+            try m.optional("team_id", as: String.self)
             ?? entitlements["com.apple.developer.team-identifier"]?.stringValue
             ?? entitlements["application-identifier"]?.stringValue.map { AppID(applicationIdentifier: $0).prefix } ?? ""
-        let modes = try m.optional("background_modes", as: [String].self) ?? info["UIBackgroundModes"]?.stringArray ?? []
-        let proxy = try m.optional("firebase_app_delegate_proxy_enabled", as: Bool.self)
+        let modes =
+            try m.optional("background_modes", as: [String].self) ?? info["UIBackgroundModes"]?.stringArray ?? []
+        let proxy =
+            try m.optional("firebase_app_delegate_proxy_enabled", as: Bool.self)
             ?? info["FirebaseAppDelegateProxyEnabled"]?.boolValue ?? true
-        return AppSigningConfiguration(bundleID: bundleID, teamID: team, entitlements: entitlements, backgroundModes: modes,
-                                       firebaseAppDelegateProxyEnabled: proxy)
+        return AppSigningConfiguration(
+            bundleID: bundleID, teamID: team, entitlements: entitlements, backgroundModes: modes,
+            firebaseAppDelegateProxyEnabled: proxy)
     }
 
     static func decodeDate(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Date? {
@@ -143,16 +155,22 @@ extension AppDeclaration {
         return date
     }
 
-    static func decodeProfile(_ p: YAMLMapping, signing: AppSigningConfiguration) throws(SourceError) -> ProvisioningProfile {
-        try p.checkKeys(allowed: ["name", "uuid", "team_id", "app_id", "aps_environment", "get_task_allow", "devices",
-                                  "all_devices", "created", "expires"])
+    static func decodeProfile(_ p: YAMLMapping, signing: AppSigningConfiguration) throws(SourceError)
+        -> ProvisioningProfile
+    {
+        try p.checkKeys(allowed: [
+            "name", "uuid", "team_id", "app_id", "aps_environment", "get_task_allow", "devices",
+            "all_devices", "created", "expires",
+        ])
         let env = try p.optional("aps_environment", oneOf: APSEnvironment.allCases.map(\.rawValue) + ["none"])
         let aps: APSEnvironment? = env == nil ? signing.apsEnvironment : APSEnvironment(rawValue: env!)
         let team = try p.optional("team_id") ?? signing.teamID
         let created = try decodeDate(p, "created") ?? Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01
         return ProvisioningProfile(
-            name: try p.optional("name", default: "\(signing.bundleID) profile"), uuid: try p.optional("uuid", default: ""),
-            teamID: team, appID: AppID(applicationIdentifier: try p.optional("app_id") ?? "\(team).\(signing.bundleID)"),
+            name: try p.optional("name", default: "\(signing.bundleID) profile"),
+            uuid: try p.optional("uuid", default: ""),
+            teamID: team,
+            appID: AppID(applicationIdentifier: try p.optional("app_id") ?? "\(team).\(signing.bundleID)"),
             apsEnvironment: aps, getTaskAllow: try p.optional("get_task_allow", default: aps == .development),
             provisionedDevices: try p.optional("devices", as: [String].self),
             provisionsAllDevices: try p.optional("all_devices", default: false), creationDate: created,
@@ -161,19 +179,24 @@ extension AppDeclaration {
 
     static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
-        if node.scalar != nil { return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!) }
+        if node.scalar != nil {
+            return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)
+        }
         let a = try YAMLMapping(node)
         try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
         return NotificationSettings(
             status: AuthorizationStatus(rawValue: try a.required("status", oneOf: statuses))!,
             alert: try a.optional("alert", default: true), sound: try a.optional("sound", default: true),
-            badge: try a.optional("badge", default: true), notificationCenter: try a.optional("notification_center", default: true),
+            badge: try a.optional("badge", default: true),
+            notificationCenter: try a.optional("notification_center", default: true),
             criticalAlert: try a.optional("critical_alert", default: false))
     }
 
     static func decodeDelegate(_ d: YAMLMapping) throws(SourceError) -> DelegateBehaviour {
-        try d.checkKeys(allowed: ["will_present", "fetch_handler", "legacy_did_receive", "did_receive_response",
-                                  "delegate_set_before_launch", "uses_scenes"])
+        try d.checkKeys(allowed: [
+            "will_present", "fetch_handler", "legacy_did_receive", "did_receive_response",
+            "delegate_set_before_launch", "uses_scenes",
+        ])
         var b = DelegateBehaviour()
         if let wp = d["will_present"] {
             if wp.scalar?.value == "none" || wp.isNull {
@@ -181,7 +204,8 @@ extension AppDeclaration {
             } else {
                 let names = try [String].decode(from: wp)
                 guard let options = PresentationOptions(names: names) else {
-                    throw wp.invalidValue(expected: "presentation options from: banner, list, sound, badge, alert (or none)")
+                    throw wp.invalidValue(
+                        expected: "presentation options from: banner, list, sound, badge, alert (or none)")
                 }
                 b.willPresentOptions = options
             }
@@ -193,7 +217,9 @@ extension AppDeclaration {
                 let f = try YAMLMapping(fh)
                 try f.checkKeys(allowed: ["result", "duration"])
                 b.implementsFetchHandler = true
-                if let r = try f.optional("result", oneOf: ["new-data", "no-data", "failed"]) { b.fetchResult = FetchResult(rawValue: r)! }
+                if let r = try f.optional("result", oneOf: ["new-data", "no-data", "failed"]) {
+                    b.fetchResult = FetchResult(rawValue: r)!
+                }
                 if let dur = f["duration"], !dur.isNull {
                     b.fetchDuration = dur.scalar?.value == "never" ? nil : seconds(try Duration.decode(from: dur))
                 }
@@ -222,22 +248,32 @@ extension AppDeclaration {
             }
         }
         return ServiceExtensionBehaviour(
-            duration: try s.optional("duration", as: Duration.self).map(seconds) ?? 1, newTitle: try s.optional("title"),
-            newSubtitle: try s.optional("subtitle"), newBody: try s.optional("body"), newCategoryID: try s.optional("category"),
+            duration: try s.optional("duration", as: Duration.self).map(seconds) ?? 1,
+            newTitle: try s.optional("title"),
+            newSubtitle: try s.optional("subtitle"), newBody: try s.optional("body"),
+            newCategoryID: try s.optional("category"),
             newThreadID: try s.optional("thread_id"), userInfoAdditions: additions)
     }
 
-    static func decodeContentExtension(_ c: YAMLMapping, file: String) throws(SourceError) -> ContentExtensionDeclaration {
-        try c.checkKeys(allowed: ["name", "categories", "info_plist_file", "handles_actions", "actions", "default_content_hidden"])
+    static func decodeContentExtension(_ c: YAMLMapping, file: String) throws(SourceError)
+        -> ContentExtensionDeclaration
+    {
+        try c.checkKeys(allowed: [
+            "name", "categories", "info_plist_file", "handles_actions", "actions", "default_content_hidden",
+        ])
         var actions: [String: ContentExtensionActionHandling] = [:]
         if let a = try c.optionalMapping("actions") {
             for pair in a.pairs {
                 let h = try YAMLMapping(pair.value)
                 try h.checkKeys(allowed: ["open_url_from", "response"])
-                let response = try h.optional("response", oneOf: ["do-not-dismiss", "dismiss", "dismiss-and-forward"]) ?? "dismiss"
-                let option: ContentExtensionResponse = response == "do-not-dismiss" ? .doNotDismiss
+                let response =
+                    try h.optional("response", oneOf: ["do-not-dismiss", "dismiss", "dismiss-and-forward"]) ?? "dismiss"
+                let option: ContentExtensionResponse =
+                    response == "do-not-dismiss"
+                    ? .doNotDismiss
                     : response == "dismiss" ? .dismiss : .dismissAndForwardAction
-                actions[pair.keyString] = ContentExtensionActionHandling(openURLFromKey: try h.optional("open_url_from"), response: option)
+                actions[pair.keyString] = ContentExtensionActionHandling(
+                    openURLFromKey: try h.optional("open_url_from"), response: option)
             }
         }
         var categories: [String]
@@ -258,7 +294,9 @@ extension AppDeclaration {
             hidden = hidden || info.defaultContentHidden
         } else {
             let categoriesNode = try c.required("categories", as: YAMLNode.self)
-            categories = categoriesNode.scalar != nil ? [try String.decode(from: categoriesNode)] : try [String].decode(from: categoriesNode)
+            categories =
+                categoriesNode.scalar != nil
+                ? [try String.decode(from: categoriesNode)] : try [String].decode(from: categoriesNode)
         }
         return ContentExtensionDeclaration(
             name: try c.required("name"), categories: categories,

@@ -32,11 +32,13 @@ public struct DelegateBehaviour: Sendable, Equatable {
     /// instead of `launchOptions[.remoteNotification]`.
     public var usesScenes: Bool
 
-    public init(willPresentOptions: PresentationOptions? = [.banner, .sound, .list, .badge],
-                implementsFetchHandler: Bool = true, fetchResult: FetchResult = .newData,
-                fetchDuration: TimeInterval? = 1, implementsLegacyDidReceive: Bool = false,
-                implementsDidReceiveResponse: Bool = true, delegateSetBeforeLaunchFinishes: Bool = true,
-                usesScenes: Bool = false) {
+    public init(
+        willPresentOptions: PresentationOptions? = [.banner, .sound, .list, .badge],
+        implementsFetchHandler: Bool = true, fetchResult: FetchResult = .newData,
+        fetchDuration: TimeInterval? = 1, implementsLegacyDidReceive: Bool = false,
+        implementsDidReceiveResponse: Bool = true, delegateSetBeforeLaunchFinishes: Bool = true,
+        usesScenes: Bool = false
+    ) {
         self.willPresentOptions = willPresentOptions
         self.implementsFetchHandler = implementsFetchHandler
         self.fetchResult = fetchResult
@@ -84,8 +86,10 @@ public struct ServiceExtensionBehaviour: Sendable, Equatable {
     /// Keys added to (or replaced in) `userInfo`.
     public var userInfoAdditions: [String: JSONValue]
 
-    public init(duration: TimeInterval = 1, newTitle: String? = nil, newSubtitle: String? = nil, newBody: String? = nil,
-                newCategoryID: String? = nil, newThreadID: String? = nil, userInfoAdditions: [String: JSONValue] = [:]) {
+    public init(
+        duration: TimeInterval = 1, newTitle: String? = nil, newSubtitle: String? = nil, newBody: String? = nil,
+        newCategoryID: String? = nil, newThreadID: String? = nil, userInfoAdditions: [String: JSONValue] = [:]
+    ) {
         self.duration = duration
         self.newTitle = newTitle
         self.newSubtitle = newSubtitle
@@ -139,8 +143,10 @@ public struct ContentExtensionDeclaration: Sendable, Equatable {
     public var actions: [String: ContentExtensionActionHandling]
     public var defaultContentHidden: Bool
 
-    public init(name: String, categories: [String], implementsDidReceiveResponse: Bool = true,
-                actions: [String: ContentExtensionActionHandling] = [:], defaultContentHidden: Bool = false) {
+    public init(
+        name: String, categories: [String], implementsDidReceiveResponse: Bool = true,
+        actions: [String: ContentExtensionActionHandling] = [:], defaultContentHidden: Bool = false
+    ) {
         self.name = name
         self.categories = categories
         self.implementsDidReceiveResponse = implementsDidReceiveResponse
@@ -177,11 +183,13 @@ public struct AppDeclaration: Sendable, Equatable {
     /// What the user answers when the app asks for notification permission (`setUp` applies it).
     public var authorization: NotificationSettings
 
-    public init(signing: AppSigningConfiguration, profile: ProvisioningProfile,
-                delegate: DelegateBehaviour = DelegateBehaviour(), categories: [NotificationCategory] = [],
-                serviceExtension: ServiceExtensionBehaviour? = nil, contentExtensions: [ContentExtensionDeclaration] = [],
-                firebase: FirebaseDeclaration? = nil, navigation: NavigationDeclaration = NavigationDeclaration(),
-                webViewPolicy: WebViewPolicy = WebViewPolicy(), authorization: NotificationSettings = .authorized) {
+    public init(
+        signing: AppSigningConfiguration, profile: ProvisioningProfile,
+        delegate: DelegateBehaviour = DelegateBehaviour(), categories: [NotificationCategory] = [],
+        serviceExtension: ServiceExtensionBehaviour? = nil, contentExtensions: [ContentExtensionDeclaration] = [],
+        firebase: FirebaseDeclaration? = nil, navigation: NavigationDeclaration = NavigationDeclaration(),
+        webViewPolicy: WebViewPolicy = WebViewPolicy(), authorization: NotificationSettings = .authorized
+    ) {
         self.signing = signing
         self.profile = profile
         self.delegate = delegate

@@ -53,10 +53,12 @@ public enum DeviceActionError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSuchApp(let app, let installed):
-            let which = app.map { "app '\($0)' is not installed" } ?? "name the app: more than one (or none) is installed"
+            let which =
+                app.map { "app '\($0)' is not installed" } ?? "name the app: more than one (or none) is installed"
             return "\(which); installed: \(installed.isEmpty ? "none" : installed.joined(separator: ", "))"
         case .noSuchNotification(let ref, let available):
-            return "no notification matches \(ref); in Notification Center: \(available.isEmpty ? "none (was it shown?)" : available.joined(separator: ", "))"
+            return
+                "no notification matches \(ref); in Notification Center: \(available.isEmpty ? "none (was it shown?)" : available.joined(separator: ", "))"
         case .interaction(let e): return e.description
         case .noAlertShowing(let app, let button):
             return "\(app): cannot press '\(button)': no alert with that button is showing"
@@ -68,7 +70,8 @@ extension SimulatedDevice {
     /// Applies `action` and returns the events it caused.
     @discardableResult
     public func apply(_ action: DeviceAction) throws(DeviceActionError) -> [DeviceEvent] {
-        try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in try s.apply(action, now: now) }.events
+        try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in try s.apply(action, now: now) }
+            .events
     }
 }
 
@@ -87,11 +90,15 @@ extension DeviceState {
         let found: PresentedNotification?
         switch ref {
         case .id(let id): found = notificationCenter.first { $0.id == id }
-        case .latest: found = notificationCenter.max { $0.deliveredAt < $1.deliveredAt || ($0.deliveredAt == $1.deliveredAt && $0.id < $1.id) }
+        case .latest:
+            found = notificationCenter.max {
+                $0.deliveredAt < $1.deliveredAt || ($0.deliveredAt == $1.deliveredAt && $0.id < $1.id)
+            }
         case .title(let t): found = notificationCenter.last { $0.content.title == t }
         }
         guard let found else {
-            throw .noSuchNotification(ref, available: notificationCenter.map { "\($0.id) '\($0.content.title ?? $0.content.body ?? "")'" })
+            throw .noSuchNotification(
+                ref, available: notificationCenter.map { "\($0.id) '\($0.content.title ?? $0.content.body ?? "")'" })
         }
         return found.id
     }
@@ -114,7 +121,9 @@ extension DeviceState {
             do throws(InteractionError) { try tap(id, now: now) } catch { throw .interaction(error) }
         case .chooseAction(let actionID, let ref):
             let id = try resolveNotification(ref)
-            do throws(InteractionError) { try chooseAction(actionID, on: id, now: now) } catch { throw .interaction(error) }
+            do throws(InteractionError) { try chooseAction(actionID, on: id, now: now) } catch {
+                throw .interaction(error)
+            }
         case .dismiss(let ref):
             let id = try resolveNotification(ref)
             do throws(InteractionError) { try dismiss(id, now: now) } catch { throw .interaction(error) }
@@ -147,7 +156,9 @@ extension DeviceAction {
         let key = try m.exactlyOne(of: yamlKeys)
         let value = m[key]!
         let appKey: String? = try m.optional("app")
-        func app() throws(SourceError) -> String? { value.isNull || value.scalar?.value == "true" ? appKey : try String.decode(from: value) }
+        func app() throws(SourceError) -> String? {
+            value.isNull || value.scalar?.value == "true" ? appKey : try String.decode(from: value)
+        }
         func ref(_ node: YAMLNode?) throws(SourceError) -> NotificationRef {
             guard let node, !node.isNull else { return .latest }
             if node.pairs != nil {

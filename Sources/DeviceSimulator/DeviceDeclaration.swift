@@ -26,8 +26,10 @@ public struct DeviceDeclaration: Sendable, Equatable {
     /// Bundle ids of the apps to set up on it.
     public var apps: [String]
 
-    public init(name: String, udid: String, iosVersion: String = "17.5", seed: UInt64 = 0, online: Bool = true,
-                rules: DeviceRules = DeviceRules(), apps: [String] = []) {
+    public init(
+        name: String, udid: String, iosVersion: String = "17.5", seed: UInt64 = 0, online: Bool = true,
+        rules: DeviceRules = DeviceRules(), apps: [String] = []
+    ) {
         self.name = name
         self.udid = udid
         self.iosVersion = iosVersion
@@ -38,7 +40,8 @@ public struct DeviceDeclaration: Sendable, Equatable {
     }
 
     public static let yamlKeys = [
-        "name", "udid", "ios", "seed", "online", "background_wakes_per_day", "fetch_budget", "service_extension_budget", "apps",
+        "name", "udid", "ios", "seed", "online", "background_wakes_per_day", "fetch_budget", "service_extension_budget",
+        "apps",
     ]
 
     /// Decodes one device mapping. `knownApps` are the declared bundle ids (an unknown one is an error at it).
@@ -55,19 +58,23 @@ public struct DeviceDeclaration: Sendable, Equatable {
         for node in try m.optionalSequence("apps") ?? [] {
             let id = try String.decode(from: node)
             guard knownApps.contains(id) else {
-                throw SourceError(.invalidValue, "unknown app '\(id)'", at: node.range,
-                                  expected: "expected the bundle_id of an entry under apps: \(knownApps.joined(separator: ", "))")
+                throw SourceError(
+                    .invalidValue, "unknown app '\(id)'", at: node.range,
+                    expected: "expected the bundle_id of an entry under apps: \(knownApps.joined(separator: ", "))")
             }
             apps.append(id)
         }
         return DeviceDeclaration(
-            name: try m.required("name"), udid: try m.required("udid"), iosVersion: try m.optional("ios", default: "17.5"),
-            seed: UInt64(bitPattern: Int64(seed)), online: try m.optional("online", default: true), rules: rules, apps: apps)
+            name: try m.required("name"), udid: try m.required("udid"),
+            iosVersion: try m.optional("ios", default: "17.5"),
+            seed: UInt64(bitPattern: Int64(seed)), online: try m.optional("online", default: true), rules: rules,
+            apps: apps)
     }
 
     /// Builds the device and sets up its apps (install, permission answer, registration), in order.
     public func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
-        let device = SimulatedDevice(name: name, udid: udid, iosVersion: iosVersion, seed: seed, clock: clock, rules: rules)
+        let device = SimulatedDevice(
+            name: name, udid: udid, iosVersion: iosVersion, seed: seed, clock: clock, rules: rules)
         for id in apps {
             if let app = declarations.first(where: { $0.bundleID == id }) { device.setUp(app) }
         }

@@ -63,7 +63,8 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case .didRegisterForRemoteNotifications(let t): return "didRegisterForRemoteNotifications(\(t.hex))"
         case .didFailToRegisterForRemoteNotifications(let e): return "didFailToRegisterForRemoteNotifications(\(e))"
         case .willPresent(let u, let o): return "willPresent(\(u.serialized())) -> \(o)"
-        case .didReceiveRemoteNotification(let u, let s): return "didReceiveRemoteNotification[\(s.rawValue)](\(u.serialized()))"
+        case .didReceiveRemoteNotification(let u, let s):
+            return "didReceiveRemoteNotification[\(s.rawValue)](\(u.serialized()))"
         case .legacyDidReceiveRemoteNotification(let u): return "legacyDidReceiveRemoteNotification(\(u.serialized()))"
         case .didReceiveResponse(let a, let u): return "didReceiveResponse(\(a), \(u.serialized()))"
         case .performQuickAction(let t): return "performQuickAction(\(t))"

@@ -10,8 +10,10 @@ public struct DeviceRules: Sendable, Equatable {
     /// Background wakes allowed per app in any 24 h window; nil = unlimited (as when run from Xcode).
     public var backgroundWakesPerDay: Int?
 
-    public init(fetchBudget: TimeInterval = 30, serviceExtensionBudget: TimeInterval = 30,
-                backgroundWakesPerDay: Int? = nil) {
+    public init(
+        fetchBudget: TimeInterval = 30, serviceExtensionBudget: TimeInterval = 30,
+        backgroundWakesPerDay: Int? = nil
+    ) {
         self.fetchBudget = fetchBudget
         self.serviceExtensionBudget = serviceExtensionBudget
         self.backgroundWakesPerDay = backgroundWakesPerDay

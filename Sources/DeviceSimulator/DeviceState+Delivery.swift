@@ -86,12 +86,14 @@ extension DeviceState {
             presentation = Presentation(banner: false, list: true, sound: nil, quiet: true)
             applyBadge = false
         } else {
-            let level = Self.effectiveInterruptionLevel(content.interruptionLevel, app: app.declaration, settings: settings)
+            let level = Self.effectiveInterruptionLevel(
+                content.interruptionLevel, app: app.declaration, settings: settings)
             let passive = level == "passive"
             let critical = level == "critical"
-            presentation = Presentation(banner: (settings.alert || critical) && !passive, list: settings.notificationCenter,
-                                        sound: (settings.sound || critical) && !passive ? content.sound : nil, quiet: false,
-                                        interruptionLevel: level)
+            presentation = Presentation(
+                banner: (settings.alert || critical) && !passive, list: settings.notificationCenter,
+                sound: (settings.sound || critical) && !passive ? content.sound : nil, quiet: false,
+                interruptionLevel: level)
             applyBadge = settings.badge
         }
 
@@ -102,28 +104,37 @@ extension DeviceState {
         }
         let hasText = content.title != nil || content.subtitle != nil || content.body != nil
         guard hasText, presentation.banner || presentation.list else { return }
-        if let cid = push.collapseID, let i = notificationCenter.firstIndex(where: { $0.bundleID == bundleID && $0.collapseID == cid }) {
+        if let cid = push.collapseID,
+            let i = notificationCenter.firstIndex(where: { $0.bundleID == bundleID && $0.collapseID == cid })
+        {
             notificationCenter[i].content = content
             notificationCenter[i].deliveredAt = now
             notificationCenter[i].presentation = presentation
             log(.notificationReplaced(id: notificationCenter[i].id, collapseID: cid), bundleID, now)
-            log(.notificationPresented(id: notificationCenter[i].id, content: content, presentation: presentation), bundleID, now)
+            log(
+                .notificationPresented(id: notificationCenter[i].id, content: content, presentation: presentation),
+                bundleID, now)
             return
         }
         let id = nextNotificationID()
-        notificationCenter.append(PresentedNotification(id: id, bundleID: bundleID, content: content, collapseID: push.collapseID,
-                                                        deliveredAt: now, presentation: presentation))
+        notificationCenter.append(
+            PresentedNotification(
+                id: id, bundleID: bundleID, content: content, collapseID: push.collapseID,
+                deliveredAt: now, presentation: presentation))
         log(.notificationPresented(id: id, content: content, presentation: presentation), bundleID, now)
     }
 
     /// `interruption-level` as the device applies it (§2.3): `time-sensitive` needs its entitlement,
     /// `critical` the critical-alerts entitlement and `.criticalAlert` permission; otherwise `active`.
-    static func effectiveInterruptionLevel(_ requested: String?, app: AppDeclaration, settings: NotificationSettings) -> String {
+    static func effectiveInterruptionLevel(_ requested: String?, app: AppDeclaration, settings: NotificationSettings)
+        -> String
+    {
         let ents = app.signing.entitlements
         switch requested ?? "active" {
         case "passive": return "passive"
         case "time-sensitive":
-            return ents["com.apple.developer.usernotifications.time-sensitive"]?.boolValue == true ? "time-sensitive" : "active"
+            return ents["com.apple.developer.usernotifications.time-sensitive"]?.boolValue == true
+                ? "time-sensitive" : "active"
         case "critical":
             let entitled = ents["com.apple.developer.usernotifications.critical-alerts"]?.boolValue == true
             return entitled && settings.criticalAlert ? "critical" : "active"
@@ -136,7 +147,9 @@ extension DeviceState {
     private mutating func callForegroundFallback(_ push: IncomingPush, now: Date) {
         let delegate = apps[push.bundleID]!.declaration.delegate
         if delegate.implementsFetchHandler {
-            log(.callback(.didReceiveRemoteNotification(userInfo: push.payload, state: .foreground)), push.bundleID, now)
+            log(
+                .callback(.didReceiveRemoteNotification(userInfo: push.payload, state: .foreground)), push.bundleID, now
+            )
             completeFetch(push.bundleID, inBackground: false, now: now)
         } else if delegate.implementsLegacyDidReceive {
             log(.callback(.legacyDidReceiveRemoteNotification(userInfo: push.payload)), push.bundleID, now)
@@ -208,7 +221,9 @@ extension DeviceState {
             if inBackground { setState(bundleID, .suspended, .fetchCompleted, now) }
         } else if inBackground {
             let took = delegate.fetchDuration.map { "\($0) s" } ?? "never"
-            log(.appTerminated(reason: "fetch completion handler not called within \(Int(rules.fetchBudget)) s (took \(took))"),
+            log(
+                .appTerminated(
+                    reason: "fetch completion handler not called within \(Int(rules.fetchBudget)) s (took \(took))"),
                 bundleID, now)
             setState(bundleID, .notRunning, .fetchOverran, now)
         }

@@ -18,11 +18,14 @@ extension DeviceState {
 
     /// Brings the app to the foreground because of the user (launch, tap, foreground action, quick action).
     /// Returns false when the app is missing or cannot launch.
-    mutating func userLaunch(_ bundleID: String, reason: AppTransitionReason, launchPayload: JSONValue?, now: Date) -> Bool {
+    mutating func userLaunch(_ bundleID: String, reason: AppTransitionReason, launchPayload: JSONValue?, now: Date)
+        -> Bool
+    {
         guard let app = apps[bundleID] else { return false }
         if app.declaration.profile.expirationDate <= now {
-            let f = ProvisioningFinding.profileExpired(profileName: app.declaration.profile.name,
-                                                       expiredAt: app.declaration.profile.expirationDate)
+            let f = ProvisioningFinding.profileExpired(
+                profileName: app.declaration.profile.name,
+                expiredAt: app.declaration.profile.expirationDate)
             log(.launchRefused([f]), bundleID, now)
             return false
         }
@@ -81,10 +84,13 @@ extension DeviceState {
 
     // MARK: navigation
 
-    mutating func route(_ bundleID: String, _ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
-                        quickActionType: String? = nil, now: Date) {
+    mutating func route(
+        _ bundleID: String, _ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
+        quickActionType: String? = nil, now: Date
+    ) {
         guard apps[bundleID] != nil else { return }
-        let events = apps[bundleID]!.router.route(payload, trigger: trigger, actionID: actionID, quickActionType: quickActionType)
+        let events = apps[bundleID]!.router.route(
+            payload, trigger: trigger, actionID: actionID, quickActionType: quickActionType)
         for e in events { log(.navigation(e), bundleID, now) }
     }
 

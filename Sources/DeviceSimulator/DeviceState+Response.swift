@@ -12,7 +12,8 @@ public enum InteractionError: Error, Equatable, CustomStringConvertible {
             return "no notification '\(id)' in Notification Center; check the delivery events (was it shown at all?)"
         case .noSuchAction(let n, let a, let c, let available):
             let cat = c.map { "category '\($0)'" } ?? "no category"
-            return "notification \(n) (\(cat)) has no action '\(a)'; available: \(available.isEmpty ? "none — register the category in the app" : available.joined(separator: ", "))"
+            return
+                "notification \(n) (\(cat)) has no action '\(a)'; available: \(available.isEmpty ? "none — register the category in the app" : available.joined(separator: ", "))"
         }
     }
 }
@@ -48,13 +49,18 @@ extension DeviceState {
         let n = notificationCenter[i]
         let available = actions(forNotification: id)
         guard let action = available.first(where: { $0.id == actionID }) else {
-            throw .noSuchAction(notificationID: id, actionID: actionID, category: n.content.categoryID, available: available.map(\.id))
+            throw .noSuchAction(
+                notificationID: id, actionID: actionID, category: n.content.categoryID, available: available.map(\.id))
         }
         let bundleID = n.bundleID
-        if let ext = apps[bundleID]?.declaration.contentExtension(for: n.content.categoryID), ext.implementsDidReceiveResponse {
+        if let ext = apps[bundleID]?.declaration.contentExtension(for: n.content.categoryID),
+            ext.implementsDidReceiveResponse
+        {
             log(.contentExtensionShown(extensionName: ext.name, category: n.content.categoryID ?? ""), bundleID, now)
             let handling = ext.actions[actionID] ?? ContentExtensionActionHandling(response: .dismissAndForwardAction)
-            log(.contentExtensionHandledAction(extensionName: ext.name, actionID: actionID, response: handling.response),
+            log(
+                .contentExtensionHandledAction(
+                    extensionName: ext.name, actionID: actionID, response: handling.response),
                 bundleID, now)
             if let key = handling.openURLFromKey, let url = n.content.userInfo[path: key]?.stringValue {
                 log(.urlOpened(url: url, by: "content extension \(ext.name)"), bundleID, now)
@@ -91,7 +97,8 @@ extension DeviceState {
         let userInfo = n.content.userInfo
         let cold = !app.state.isRunning
         if foreground {
-            let reason: AppTransitionReason = actionID == AppCallback.defaultActionID ? .notificationTap : .foregroundAction
+            let reason: AppTransitionReason =
+                actionID == AppCallback.defaultActionID ? .notificationTap : .foregroundAction
             guard userLaunch(bundleID, reason: reason, launchPayload: userInfo, now: now) else { return }
         } else if cold {
             // Custom background action: "the system launches your app in the background".

@@ -115,17 +115,21 @@ public struct DeviceState: Sendable, Equatable {
         switch check {
         case .denied(let findings):
             log(.registrationFailed(findings), bundleID, now)
-            let error = "Error Domain=NSCocoaErrorDomain Code=3000 \"" + ProvisioningFinding.apsEntitlementErrorMessage + "\""
+            let error =
+                "Error Domain=NSCocoaErrorDomain Code=3000 \"" + ProvisioningFinding.apsEntitlementErrorMessage + "\""
             log(.callback(.didFailToRegisterForRemoteNotifications(error: error)), bundleID, now)
         case .allowed(let env):
-            let token = tokens.apnsToken(udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)
+            let token = tokens.apnsToken(
+                udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)
             apps[bundleID]!.token = token
             apps[bundleID]!.environment = env
             log(.registered(token: token, environment: env), bundleID, now)
             log(.callback(.didRegisterForRemoteNotifications(token: token)), bundleID, now)
             if let fb = app.declaration.firebase {
-                let fcm = tokens.fcmToken(udid: udid, bundleID: bundleID, senderID: fb.senderID, generation: app.generation)
-                let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
+                let fcm = tokens.fcmToken(
+                    udid: udid, bundleID: bundleID, senderID: fb.senderID, generation: app.generation)
+                let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(
+                    app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
                 apps[bundleID]!.fcmToken = fcm
                 apps[bundleID]!.fcmMappedToAPNs = mapped
                 log(.fcmTokenIssued(fcmToken: fcm, mappedToAPNs: mapped), bundleID, now)

@@ -12,7 +12,9 @@ extension HTMLDocument {
         guard let type else { return nil }
         for part in type.split(separator: ";").dropFirst() {
             let kv = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-            if kv.count == 2, kv[0].lowercased() == "charset" { return kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
+            if kv.count == 2, kv[0].lowercased() == "charset" {
+                return kv[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            }
         }
         return nil
     }

@@ -28,11 +28,13 @@ public struct HTMLDocument: Sendable, Equatable {
         guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return nil }
         guard let ctxt = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(ctxt) }
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-                            | HTML_PARSE_NONET.rawValue)
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue)
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { chars in
-                htmlCtxtReadMemory(ctxt, chars, Int32(buf.count), url, encoding ?? (declaresCharset(bytes) ? nil : "UTF-8"), options)
+                htmlCtxtReadMemory(
+                    ctxt, chars, Int32(buf.count), url, encoding ?? (declaresCharset(bytes) ? nil : "UTF-8"), options)
             }
         }
         guard let doc else { return nil }
@@ -64,8 +66,10 @@ private struct Walker {
                     if name == "head", let first = n.pointee.children { visit(first) }
                 } else {
                     if name == "a", let href = Self.attribute(n, "href") {
-                        links.append(HTMLLink(href: href, target: Self.attribute(n, "target"),
-                                              text: Self.collapse(Self.content(n))))
+                        links.append(
+                            HTMLLink(
+                                href: href, target: Self.attribute(n, "target"),
+                                text: Self.collapse(Self.content(n))))
                     }
                     if ["p", "div", "br", "li", "h1", "h2", "h3", "tr"].contains(name) { text += " " }
                     if let first = n.pointee.children { visit(first) }

@@ -18,8 +18,10 @@ public struct IncomingPush: Sendable, Equatable {
     /// `apns-id`, for correlating with the gateway's log.
     public var apnsID: String
 
-    public init(bundleID: String, token: DeviceToken? = nil, payload: JSONValue, pushType: APNsPushType? = nil,
-                priority: APNsPriority? = nil, collapseID: String? = nil, apnsID: String = "") {
+    public init(
+        bundleID: String, token: DeviceToken? = nil, payload: JSONValue, pushType: APNsPushType? = nil,
+        priority: APNsPriority? = nil, collapseID: String? = nil, apnsID: String = ""
+    ) {
         self.bundleID = bundleID
         self.token = token
         self.payload = payload
@@ -94,9 +96,11 @@ public struct NotificationContent: Sendable, Equatable {
     /// The payload as the app will see it in `userInfo`.
     public var userInfo: JSONValue
 
-    public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
-                sound: String? = nil, categoryID: String? = nil, threadID: String? = nil,
-                interruptionLevel: String? = nil, userInfo: JSONValue = .object([:])) {
+    public init(
+        title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
+        sound: String? = nil, categoryID: String? = nil, threadID: String? = nil,
+        interruptionLevel: String? = nil, userInfo: JSONValue = .object([:])
+    ) {
         self.title = title
         self.subtitle = subtitle
         self.body = body
@@ -111,18 +115,22 @@ public struct NotificationContent: Sendable, Equatable {
     /// The content the system builds from a payload.
     public init(payload: JSONValue) {
         let aps = APSDictionary(payload: payload)
-        self.init(title: aps.title, subtitle: aps.subtitle, body: aps.body, badge: aps.badge, sound: aps.sound,
-                  categoryID: aps.category, threadID: aps.threadID, interruptionLevel: aps.interruptionLevel,
-                  userInfo: payload)
+        self.init(
+            title: aps.title, subtitle: aps.subtitle, body: aps.body, badge: aps.badge, sound: aps.sound,
+            categoryID: aps.category, threadID: aps.threadID, interruptionLevel: aps.interruptionLevel,
+            userInfo: payload)
     }
 }
 
 extension IncomingPush {
     /// Builds the device-side push from what the APNs gateway delivered (`DeliveredPush`'s fields),
     /// taking the bundle id from the topic (push-type suffixes such as `.voip` removed).
-    public init(topic: String, token: DeviceToken, json: JSONValue, pushType: APNsPushType, priority: APNsPriority,
-                collapseID: String?, apnsID: String) {
-        self.init(bundleID: APNsPushType.bundleID(ofTopic: topic), token: token, payload: json, pushType: pushType,
-                  priority: priority, collapseID: collapseID, apnsID: apnsID)
+    public init(
+        topic: String, token: DeviceToken, json: JSONValue, pushType: APNsPushType, priority: APNsPriority,
+        collapseID: String?, apnsID: String
+    ) {
+        self.init(
+            bundleID: APNsPushType.bundleID(ofTopic: topic), token: token, payload: json, pushType: pushType,
+            priority: priority, collapseID: collapseID, apnsID: apnsID)
     }
 }

@@ -37,9 +37,12 @@ extension NavigationDeclaration {
         for node in try m.optionalSequence("screens") ?? [] {
             let s = try YAMLMapping(node)
             try s.checkKeys(allowed: ["id", "title", "confirm_back"])
-            screens.append(ScreenDeclaration(
-                id: try s.required("id"), title: try s.optional("title"),
-                confirmBack: try s.optionalMapping("confirm_back").map { (a: YAMLMapping) throws(SourceError) in try decodeAlert(a) }))
+            screens.append(
+                ScreenDeclaration(
+                    id: try s.required("id"), title: try s.optional("title"),
+                    confirmBack: try s.optionalMapping("confirm_back").map { (a: YAMLMapping) throws(SourceError) in
+                        try decodeAlert(a)
+                    }))
         }
         var routes: [RouteDeclaration] = []
         for node in try m.optionalSequence("routes") ?? [] { routes.append(try decodeRoute(try YAMLMapping(node))) }
@@ -50,7 +53,8 @@ extension NavigationDeclaration {
             loginScreen: try m.optional("login_screen"), startsLoggedIn: try m.optional("logged_in", default: true))
         for (node, route) in zip(try m.optionalSequence("routes") ?? [], routes) {
             if let tab = route.tab, !tabs.isEmpty, !tabs.indices.contains(tab) {
-                throw node.invalidValue(expected: "route '\(route.name)': tab \(tab) is not one of the \(tabs.count) tabs (0-based)")
+                throw node.invalidValue(
+                    expected: "route '\(route.name)': tab \(tab) is not one of the \(tabs.count) tabs (0-based)")
             }
         }
         return nav
@@ -63,8 +67,9 @@ extension NavigationDeclaration {
         if !buttons.contains(confirm), let node = a["confirm"] {
             throw node.invalidValue(expected: "one of the buttons: \(buttons.joined(separator: ", "))")
         }
-        return AlertDeclaration(title: try a.required("title"), message: try a.optional("message", default: ""),
-                                buttons: buttons, confirmButton: confirm)
+        return AlertDeclaration(
+            title: try a.required("title"), message: try a.optional("message", default: ""),
+            buttons: buttons, confirmButton: confirm)
     }
 
     static let routeKeys = [
@@ -101,7 +106,9 @@ extension NavigationDeclaration {
             var title: TitleSource?
             if let fixed: String = try p.optional("title") { title = .fixed(fixed) }
             if let path: String = try p.optional("title_from") {
-                if title != nil, let n = p["title_from"] { throw n.invalidValue(expected: "either title or title_from, not both") }
+                if title != nil, let n = p["title_from"] {
+                    throw n.invalidValue(expected: "either title or title_from, not both")
+                }
                 title = .fromKey(path)
             }
             pushes.append(ScreenPush(try p.required("screen"), title: title))

@@ -7,7 +7,8 @@ public enum RouteValueType: String, Sendable, Equatable, CaseIterable {
     /// Whether `value` has this type.
     public func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
-        case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object), (.array, .array): return true
+        case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object), (.array, .array):
+            return true
         case (.integer, .number): return value.intValue != nil
         case (.url, .string(let s)):
             guard let colon = s.firstIndex(of: ":"), colon != s.startIndex else { return false }
@@ -102,11 +103,13 @@ public struct RouteDeclaration: Sendable, Equatable {
     /// A payload key with a URL the top screen's web view loads.
     public var openURLFromKey: String?
 
-    public init(name: String, triggers: [RouteTrigger] = [.tap], category: String? = nil, actionID: String? = nil,
-                quickActionType: String? = nil, whenKeyPresent: String? = nil, whenCurrentScreen: String? = nil,
-                whenLoggedIn: Bool? = nil, requiredKeys: [RouteKey] = [], requiresLogin: Bool = false, tab: Int? = nil,
-                resetStack: Bool = true, push: [ScreenPush] = [], alert: AlertDeclaration? = nil,
-                openURLFromKey: String? = nil) {
+    public init(
+        name: String, triggers: [RouteTrigger] = [.tap], category: String? = nil, actionID: String? = nil,
+        quickActionType: String? = nil, whenKeyPresent: String? = nil, whenCurrentScreen: String? = nil,
+        whenLoggedIn: Bool? = nil, requiredKeys: [RouteKey] = [], requiresLogin: Bool = false, tab: Int? = nil,
+        resetStack: Bool = true, push: [ScreenPush] = [], alert: AlertDeclaration? = nil,
+        openURLFromKey: String? = nil
+    ) {
         self.name = name
         self.triggers = triggers
         self.category = category
@@ -127,7 +130,11 @@ public struct RouteDeclaration: Sendable, Equatable {
     /// Declared keys plus those used for titles and URLs.
     public var allRequiredKeys: [RouteKey] {
         var keys = requiredKeys
-        for p in push { if case .fromKey(let path) = p.title, !keys.contains(where: { $0.path == path }) { keys.append(RouteKey(path, .string)) } }
+        for p in push {
+            if case .fromKey(let path) = p.title, !keys.contains(where: { $0.path == path }) {
+                keys.append(RouteKey(path, .string))
+            }
+        }
         if let u = openURLFromKey, !keys.contains(where: { $0.path == u }) { keys.append(RouteKey(u, .url)) }
         return keys
     }
@@ -158,8 +165,10 @@ public struct NavigationDeclaration: Sendable, Equatable {
     public var loginScreen: String?
     public var startsLoggedIn: Bool
 
-    public init(tabs: [String] = [], initialTab: Int = 0, screens: [ScreenDeclaration] = [], routes: [RouteDeclaration] = [],
-                quickActions: [String] = [], loginScreen: String? = nil, startsLoggedIn: Bool = true) {
+    public init(
+        tabs: [String] = [], initialTab: Int = 0, screens: [ScreenDeclaration] = [], routes: [RouteDeclaration] = [],
+        quickActions: [String] = [], loginScreen: String? = nil, startsLoggedIn: Bool = true
+    ) {
         self.tabs = tabs
         self.initialTab = initialTab
         self.screens = screens

@@ -18,8 +18,10 @@ public struct NotificationSettings: Sendable, Equatable {
     /// `.criticalAlert` granted (needs the critical-alerts entitlement too).
     public var criticalAlert: Bool
 
-    public init(status: AuthorizationStatus, alert: Bool = true, sound: Bool = true, badge: Bool = true,
-                notificationCenter: Bool = true, criticalAlert: Bool = false) {
+    public init(
+        status: AuthorizationStatus, alert: Bool = true, sound: Bool = true, badge: Bool = true,
+        notificationCenter: Bool = true, criticalAlert: Bool = false
+    ) {
         self.status = status
         self.alert = alert
         self.sound = sound

@@ -34,7 +34,8 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .routed(let r, let t): return "routed \(r) (\(t.rawValue))"
         case .noRoute(let t): return "no route for \(t.rawValue)"
-        case .routingFailed(let r, let k, let e, let f): return "route \(r) failed: key '\(k)' should be \(e.rawValue), found \(f)"
+        case .routingFailed(let r, let k, let e, let f):
+            return "route \(r) failed: key '\(k)' should be \(e.rawValue), found \(f)"
         case .loginRequired(let r): return "route \(r) requires login"
         case .loggedIn: return "logged in"
         case .tabSelected(let i, let t): return "tab \(i) '\(t)'"
@@ -72,8 +73,10 @@ public struct Router: Sendable, Equatable {
     public var currentScreen: String? { stack.last?.id }
 
     /// Routes `payload` that arrived through `trigger`.
-    public mutating func route(_ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
-                               quickActionType: String? = nil) -> [NavigationEvent] {
+    public mutating func route(
+        _ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
+        quickActionType: String? = nil
+    ) -> [NavigationEvent] {
         let category = payload["aps"]?["category"]?.stringValue
         let candidates = declaration.routes.filter { r in
             r.triggers.contains(trigger)

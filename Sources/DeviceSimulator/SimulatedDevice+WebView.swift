@@ -27,7 +27,8 @@ public enum WebViewStepError: Error, Equatable, CustomStringConvertible {
         case .noWebViewOnScreen(let b):
             return "\(b): the top screen has no URL to load; route a push with a url key to a screen first"
         case .noSuchLink(let b, let wanted, let available):
-            return "\(b): no link '\(wanted)' on the page; links: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+            return
+                "\(b): no link '\(wanted)' on the page; links: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
         }
     }
 }
@@ -35,7 +36,9 @@ public enum WebViewStepError: Error, Equatable, CustomStringConvertible {
 extension SimulatedDevice {
     /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
     @discardableResult
-    public func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+    public func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
+        -> WebNavigationOutcome
+    {
         let app = snapshot.apps[bundleID]
         guard let app, let url = app.router.stack.last?.url else { throw .noWebViewOnScreen(bundleID: bundleID) }
         let outcome = await web.navigate(to: url, policy: app.declaration.webViewPolicy)
@@ -46,14 +49,17 @@ extension SimulatedDevice {
     /// Taps the link whose `href` or text equals `wanted` on the loaded page (policy applies;
     /// `target="_blank"` loads in place) and records the outcome.
     @discardableResult
-    public func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+    public func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
+        -> WebNavigationOutcome
+    {
         let app = snapshot.apps[bundleID]
         guard let app, let page = app.webPage else { throw .noWebViewOnScreen(bundleID: bundleID) }
         guard let link = page.links.first(where: { $0.href == wanted || $0.text == wanted }) else {
             throw .noSuchLink(bundleID: bundleID, wanted: wanted, available: page.links.map(\.href))
         }
         let url = WebView.resolve(link.href, against: page.finalURL)
-        let outcome = await web.navigate(to: url, targetBlank: link.target == "_blank", policy: app.declaration.webViewPolicy)
+        let outcome = await web.navigate(
+            to: url, targetBlank: link.target == "_blank", policy: app.declaration.webViewPolicy)
         perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: bundleID, now: now) }
         return outcome
     }

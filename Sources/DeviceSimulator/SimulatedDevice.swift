@@ -27,8 +27,10 @@ public final class SimulatedDevice: Sendable {
 
     /// - Parameters:
     ///   - seed: makes tokens reproducible; the same seed and inputs give the same tokens and log.
-    public init(name: String, udid: String, iosVersion: String = "17.5", seed: UInt64, clock: any PushClock,
-                rules: DeviceRules = DeviceRules()) {
+    public init(
+        name: String, udid: String, iosVersion: String = "17.5", seed: UInt64, clock: any PushClock,
+        rules: DeviceRules = DeviceRules()
+    ) {
         self.state = Mutex(DeviceState(name: name, udid: udid, iosVersion: iosVersion, seed: seed, rules: rules))
         self.clock = clock
     }
@@ -59,7 +61,9 @@ public final class SimulatedDevice: Sendable {
         for e in events {
             switch e.kind {
             case .registered(let token, let env):
-                for t in targets { t.tokenRegistered(token, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment) }
+                for t in targets {
+                    t.tokenRegistered(token, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment)
+                }
             case .uninstalled(let token?):
                 for t in targets { t.tokenInvalidated(token, at: e.at) }
             case .offlineChanged(let online):
@@ -86,7 +90,9 @@ public final class SimulatedDevice: Sendable {
     /// remote notifications: what a freshly installed app does on first launch, minus the launch.
     /// Returns the install findings (then nothing else happens) and the registration outcome.
     @discardableResult
-    public func setUp(_ app: AppDeclaration) -> (installFindings: [ProvisioningFinding], registration: RegistrationCheck?) {
+    public func setUp(_ app: AppDeclaration) -> (
+        installFindings: [ProvisioningFinding], registration: RegistrationCheck?
+    ) {
         perform { (s: inout DeviceState, now: Date) -> ([ProvisioningFinding], RegistrationCheck?) in
             let findings = s.install(app, now: now)
             guard findings.isEmpty else { return (findings, nil) }
@@ -96,7 +102,9 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Removes the app; its token is invalidated.
-    @discardableResult public func uninstall(_ bundleID: String) -> [DeviceEvent] { run { $0.uninstall(bundleID, now: $1) } }
+    @discardableResult public func uninstall(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.uninstall(bundleID, now: $1) }
+    }
 
     /// Registers the app for remote notifications; nil when the app is not installed.
     @discardableResult
@@ -105,7 +113,9 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// The app's current APNs token, its environment and the FCM registration, if any.
-    public func registration(of bundleID: String) -> (token: DeviceToken?, environment: APSEnvironment?, fcmToken: String?, fcmMapped: Bool) {
+    public func registration(of bundleID: String) -> (
+        token: DeviceToken?, environment: APSEnvironment?, fcmToken: String?, fcmMapped: Bool
+    ) {
         state.withLock { s in
             let a = s.apps[bundleID]
             return (a?.token, a?.environment, a?.fcmToken, a?.fcmMappedToAPNs ?? false)
@@ -118,8 +128,9 @@ public final class SimulatedDevice: Sendable {
         state.withLock { s in
             s.apps.keys.sorted().compactMap { id -> FCMRegistration? in
                 guard let a = s.apps[id], let fcm = a.fcmToken, let fb = a.declaration.firebase else { return nil }
-                return FCMRegistration(bundleID: id, fcmToken: fcm, senderID: fb.senderID, projectID: fb.projectID,
-                                       apnsToken: a.fcmMappedToAPNs ? a.token : nil, environment: a.environment)
+                return FCMRegistration(
+                    bundleID: id, fcmToken: fcm, senderID: fb.senderID, projectID: fb.projectID,
+                    apnsToken: a.fcmMappedToAPNs ? a.token : nil, environment: a.environment)
             }
         }
     }
@@ -131,20 +142,34 @@ public final class SimulatedDevice: Sendable {
         return (r.result, r.events)
     }
 
-    @discardableResult public func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String) -> [DeviceEvent] {
+    @discardableResult public func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String)
+        -> [DeviceEvent]
+    {
         run { $0.setNotificationSettings(settings, for: bundleID, now: $1) }
     }
-    @discardableResult public func launch(_ bundleID: String) -> [DeviceEvent] { run { _ = $0.launch(bundleID, now: $1) } }
-    @discardableResult public func moveToBackground(_ bundleID: String) -> [DeviceEvent] { run { $0.moveToBackground(bundleID, now: $1) } }
-    @discardableResult public func suspend(_ bundleID: String) -> [DeviceEvent] { run { $0.suspend(bundleID, now: $1) } }
-    @discardableResult public func terminate(_ bundleID: String) -> [DeviceEvent] { run { $0.terminate(bundleID, now: $1) } }
-    @discardableResult public func forceQuit(_ bundleID: String) -> [DeviceEvent] { run { $0.forceQuit(bundleID, now: $1) } }
+    @discardableResult public func launch(_ bundleID: String) -> [DeviceEvent] {
+        run { _ = $0.launch(bundleID, now: $1) }
+    }
+    @discardableResult public func moveToBackground(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.moveToBackground(bundleID, now: $1) }
+    }
+    @discardableResult public func suspend(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.suspend(bundleID, now: $1) }
+    }
+    @discardableResult public func terminate(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.terminate(bundleID, now: $1) }
+    }
+    @discardableResult public func forceQuit(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.forceQuit(bundleID, now: $1) }
+    }
     @discardableResult public func reboot() -> [DeviceEvent] { run { $0.reboot(now: $1) } }
     @discardableResult public func setOnline(_ online: Bool) -> [DeviceEvent] { run { $0.setOnline(online, now: $1) } }
     @discardableResult public func performQuickAction(_ bundleID: String, type: String) -> [DeviceEvent] {
         run { $0.performQuickAction(bundleID, type: type, now: $1) }
     }
-    @discardableResult public func pressBack(_ bundleID: String) -> [DeviceEvent] { run { $0.pressBack(bundleID, now: $1) } }
+    @discardableResult public func pressBack(_ bundleID: String) -> [DeviceEvent] {
+        run { $0.pressBack(bundleID, now: $1) }
+    }
     @discardableResult public func answerAlert(_ bundleID: String, button: String) -> [DeviceEvent] {
         run { _ = $0.answerAlert(bundleID, button: button, now: $1) }
     }
@@ -153,8 +178,11 @@ public final class SimulatedDevice: Sendable {
     @discardableResult public func tap(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
         try perform { (s, now) throws(InteractionError) in try s.tap(notificationID, now: now) }.events
     }
-    @discardableResult public func chooseAction(_ actionID: String, on notificationID: String) throws(InteractionError) -> [DeviceEvent] {
-        try perform { (s, now) throws(InteractionError) in try s.chooseAction(actionID, on: notificationID, now: now) }.events
+    @discardableResult public func chooseAction(_ actionID: String, on notificationID: String) throws(InteractionError)
+        -> [DeviceEvent]
+    {
+        try perform { (s, now) throws(InteractionError) in try s.chooseAction(actionID, on: notificationID, now: now) }
+            .events
     }
     @discardableResult public func dismiss(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
         try perform { (s, now) throws(InteractionError) in try s.dismiss(notificationID, now: now) }.events

@@ -33,11 +33,14 @@ public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .httpStatus(let url, let status): return "\(url) answered HTTP \(status); check the URL the push carries"
         case .timeout(let url, let d): return "loading \(url) timed out (\(d)); is the server slow or down?"
-        case .tlsFailure(let url, let d): return "TLS with \(url) failed (\(d)); the device trusts the pushcheck CA and the system roots only"
+        case .tlsFailure(let url, let d):
+            return "TLS with \(url) failed (\(d)); the device trusts the pushcheck CA and the system roots only"
         case .couldNotConnect(let url, let d): return "could not connect to \(url) (\(d)); is the server running?"
-        case .tooManyRedirects(let url, let limit): return "more than \(limit) redirects from \(url); look for a redirect loop"
+        case .tooManyRedirects(let url, let limit):
+            return "more than \(limit) redirects from \(url); look for a redirect loop"
         case .notHTML(let url, let type): return "\(url) is \(type), not HTML; the web view shows it raw"
-        case .unparsableHTML(let url): return "\(url) returned nothing the HTML parser could read (empty or binary body)"
+        case .unparsableHTML(let url):
+            return "\(url) returned nothing the HTML parser could read (empty or binary body)"
         case .transport(let url, let d): return "loading \(url) failed: \(d)"
         }
     }
@@ -54,7 +57,8 @@ public enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .loaded(let p):
-            return "loaded \(p.finalURL) \(p.status) '\(p.title ?? "")' (\(p.links.count) links" + (p.wellFormed ? ")" : ", recovered from broken HTML)")
+            return "loaded \(p.finalURL) \(p.status) '\(p.title ?? "")' (\(p.links.count) links"
+                + (p.wellFormed ? ")" : ", recovered from broken HTML)")
         case .openedExternally(let u): return "opened externally \(u) (navigation cancelled)"
         case .cancelled(let u, let r): return "navigation to \(u) cancelled: \(r)"
         case .failed(let f): return "failed: \(f)"
@@ -97,22 +101,29 @@ public final class WebView: Sendable {
     private func fetch(_ url: String) async -> WebNavigationOutcome {
         let response: ClientResponse
         do {
-            response = try await client.execute(.get(url, headers: [ClientHeader("accept", "text/html,application/xhtml+xml,*/*;q=0.8")]))
+            response = try await client.execute(
+                .get(url, headers: [ClientHeader("accept", "text/html,application/xhtml+xml,*/*;q=0.8")]))
         } catch {
             return .failed(Self.failure(error, url: url))
         }
-        guard response.status < 400 else { return .failed(.httpStatus(url: response.effectiveURL, status: response.status)) }
+        guard response.status < 400 else {
+            return .failed(.httpStatus(url: response.effectiveURL, status: response.status))
+        }
         let type = response.value("content-type")
         if let type, !type.lowercased().contains("html") {
             return .failed(.notHTML(url: response.effectiveURL, contentType: type))
         }
-        guard let doc = HTMLDocument.parse(response.body, url: response.effectiveURL, encoding: HTMLDocument.charset(ofContentType: type)) else {
+        guard
+            let doc = HTMLDocument.parse(
+                response.body, url: response.effectiveURL, encoding: HTMLDocument.charset(ofContentType: type))
+        else {
             return .failed(.unparsableHTML(url: response.effectiveURL))
         }
-        return .loaded(WebPage(
-            requestedURL: url, finalURL: response.effectiveURL, status: response.status,
-            httpVersion: response.httpVersion.rawValue, redirects: response.redirects.map(\.to), contentType: type,
-            title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed))
+        return .loaded(
+            WebPage(
+                requestedURL: url, finalURL: response.effectiveURL, status: response.status,
+                httpVersion: response.httpVersion.rawValue, redirects: response.redirects.map(\.to), contentType: type,
+                title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed))
     }
 
     private static func failure(_ error: HTTPClientError, url: String) -> WebLoadFailure {

@@ -11,8 +11,11 @@ public struct WebViewPolicy: Sendable, Equatable {
     /// Whether other schemes (`tel:`, `mailto:`, custom) go to `UIApplication.open` before cancelling.
     public var openOtherSchemesExternally: Bool
 
-    public init(externalHosts: [String] = ["apps.apple.com", "itunes.apple.com"], loadableSchemes: [String] = ["http", "https"],
-                openOtherSchemesExternally: Bool = false) {
+    public init(
+        externalHosts: [String] = ["apps.apple.com", "itunes.apple.com"],
+        loadableSchemes: [String] = ["http", "https"],
+        openOtherSchemesExternally: Bool = false
+    ) {
         self.externalHosts = externalHosts
         self.loadableSchemes = loadableSchemes
         self.openOtherSchemesExternally = openOtherSchemesExternally
@@ -39,6 +42,7 @@ public struct WebViewPolicy: Sendable, Equatable {
             return .openExternally
         }
         if loadableSchemes.contains(scheme) { return .load }
-        return openOtherSchemesExternally ? .openExternally : .cancel(reason: "scheme '\(scheme)' is not loaded by the web view")
+        return openOtherSchemesExternally
+            ? .openExternally : .cancel(reason: "scheme '\(scheme)' is not loaded by the web view")
     }
 }

@@ -31,8 +31,9 @@ public struct AppSigningConfiguration: Sendable, Equatable {
     ) {
         var ents: [String: PlistValue] = [:]
         if let env = apsEnvironment { ents["aps-environment"] = .string(env.rawValue) }
-        self.init(bundleID: bundleID, teamID: teamID, entitlements: ents, backgroundModes: backgroundModes,
-                  firebaseAppDelegateProxyEnabled: firebaseAppDelegateProxyEnabled)
+        self.init(
+            bundleID: bundleID, teamID: teamID, entitlements: ents, backgroundModes: backgroundModes,
+            firebaseAppDelegateProxyEnabled: firebaseAppDelegateProxyEnabled)
     }
 
     /// Reads an `.entitlements` plist and an `Info.plist` (XML or binary).

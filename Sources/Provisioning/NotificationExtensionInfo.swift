@@ -25,8 +25,9 @@ public struct NotificationExtensionInfo: Sendable, Equatable {
         let ext = PlistReader(.dictionary(try root.dictionary("NSExtension")), source: source, path: "NSExtension.")
         let point = try ext.string("NSExtensionPointIdentifier")
         guard let kind = Kind(rawValue: point) else {
-            throw .wrongType(source: source, key: "NSExtension.NSExtensionPointIdentifier",
-                             expected: "\"\(Kind.service.rawValue)\" or \"\(Kind.content.rawValue)\"", found: "\"\(point)\"")
+            throw .wrongType(
+                source: source, key: "NSExtension.NSExtensionPointIdentifier",
+                expected: "\"\(Kind.service.rawValue)\" or \"\(Kind.content.rawValue)\"", found: "\"\(point)\"")
         }
         self.kind = kind
         let attributes = ext.dictionary["NSExtensionAttributes"]?.dictionaryValue ?? [:]
@@ -34,18 +35,24 @@ public struct NotificationExtensionInfo: Sendable, Equatable {
         let categoryKey = "UNNotificationExtensionCategory"
         let ratioKey = "UNNotificationExtensionInitialContentSizeRatio"
         if kind == .content {
-            guard let value = attributes[categoryKey] else { throw .missingKey(source: source, key: attrs.path + categoryKey) }
+            guard let value = attributes[categoryKey] else {
+                throw .missingKey(source: source, key: attrs.path + categoryKey)
+            }
             guard let list = value.stringArray, !list.isEmpty else {
-                throw .wrongType(source: source, key: attrs.path + categoryKey, expected: "a string or an array of strings",
-                                 found: value.typeName)
+                throw .wrongType(
+                    source: source, key: attrs.path + categoryKey, expected: "a string or an array of strings",
+                    found: value.typeName)
             }
             categories = list
-            guard let ratio = attributes[ratioKey] else { throw .missingKey(source: source, key: attrs.path + ratioKey) }
+            guard let ratio = attributes[ratioKey] else {
+                throw .missingKey(source: source, key: attrs.path + ratioKey)
+            }
             switch ratio {
             case .real(let d): initialContentSizeRatio = d
             case .integer(let i): initialContentSizeRatio = Double(i)
             default:
-                throw .wrongType(source: source, key: attrs.path + ratioKey, expected: "a number", found: ratio.typeName)
+                throw .wrongType(
+                    source: source, key: attrs.path + ratioKey, expected: "a number", found: ratio.typeName)
             }
         } else {
             categories = []

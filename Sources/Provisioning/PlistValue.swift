@@ -128,7 +128,10 @@ extension PlistValue {
         // corelibs-foundation boxes plist booleans as NSNumber with objCType "c" (char).
         let kind = String(cString: n.objCType)
         if type(of: n) != NSNumber.self || kind == "c" || kind == "B" {
-            if kind == "c" || kind == "B" { self = .bool(n.boolValue); return }
+            if kind == "c" || kind == "B" {
+                self = .bool(n.boolValue)
+                return
+            }
         }
         if kind == "f" || kind == "d" { self = .real(n.doubleValue) } else { self = .integer(n.intValue) }
     }

@@ -29,8 +29,9 @@ public enum ProvisioningChecks {
             findings.append(.teamMismatch(profileTeam: profile.teamID, appTeam: app.teamID))
         }
         if let appEnv = app.apsEnvironment, let profileEnv = profile.apsEnvironment, appEnv != profileEnv {
-            findings.append(.entitlementNotAllowed(
-                key: "aps-environment", appValue: appEnv.rawValue, profileValue: profileEnv.rawValue))
+            findings.append(
+                .entitlementNotAllowed(
+                    key: "aps-environment", appValue: appEnv.rawValue, profileValue: profileEnv.rawValue))
         }
         return findings
     }
@@ -84,8 +85,9 @@ extension ProvisioningChecks {
             findings.append(.profileExpired(profileName: profile.name, expiredAt: profile.expirationDate))
         }
         if case .denied(let denied) = registration(profile: profile, app: app) { findings += denied }
-        findings += capabilityFindings(app: app, implementsFetchHandler: implementsFetchHandler,
-                                       firebaseSenderID: firebaseSenderID, forwardsAPNsTokenToFirebase: forwardsAPNsTokenToFirebase)
+        findings += capabilityFindings(
+            app: app, implementsFetchHandler: implementsFetchHandler,
+            firebaseSenderID: firebaseSenderID, forwardsAPNsTokenToFirebase: forwardsAPNsTokenToFirebase)
         return findings
     }
 }

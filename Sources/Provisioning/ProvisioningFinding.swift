@@ -70,7 +70,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .entitlementNotAllowed(let key, let appValue, let profileValue):
             return "the app signs \(key)=\(appValue) but the profile only allows \(key)=\(profileValue)"
         case .missingAPSEntitlement(let bundleID):
-            return "the app \(bundleID) is signed without the aps-environment entitlement (Push Notifications capability missing)"
+            return
+                "the app \(bundleID) is signed without the aps-environment entitlement (Push Notifications capability missing)"
         case .profileLacksPush(let name):
             return "profile '\(name)' has no aps-environment entitlement (its App ID is not push-enabled)"
         case .wildcardAppID(let appID):
@@ -119,7 +120,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .teamMismatch:
             return "sign with a profile of the app's team (or change the team in the signing settings)"
         case .entitlementNotAllowed:
-            return "regenerate the profile after enabling the capability, or let Xcode write the entitlement from the profile"
+            return
+                "regenerate the profile after enabling the capability, or let Xcode write the entitlement from the profile"
         case .missingAPSEntitlement:
             return "add the Push Notifications capability in Xcode (writes aps-environment to the .entitlements)"
         case .profileLacksPush:
@@ -129,7 +131,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .remoteNotificationBackgroundModeMissing:
             return "enable Background Modes ▸ Remote notifications (adds remote-notification to UIBackgroundModes)"
         case .apnsTokenNotForwardedToFirebase:
-            return "set Messaging.messaging().apnsToken in didRegisterForRemoteNotificationsWithDeviceToken, or enable swizzling"
+            return
+                "set Messaging.messaging().apnsToken in didRegisterForRemoteNotificationsWithDeviceToken, or enable swizzling"
         }
     }
 

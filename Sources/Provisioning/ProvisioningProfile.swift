@@ -45,7 +45,9 @@ public struct ProvisioningProfile: Sendable, Equatable {
         self.expirationDate = expirationDate
         var allow = entitlements
         allow["application-identifier"] = allow["application-identifier"] ?? .string(appID.description)
-        if let env = apsEnvironment, allow["aps-environment"] == nil { allow["aps-environment"] = .string(env.rawValue) }
+        if let env = apsEnvironment, allow["aps-environment"] == nil {
+            allow["aps-environment"] = .string(env.rawValue)
+        }
         self.entitlements = allow
     }
 
@@ -98,8 +100,9 @@ public struct ProvisioningProfile: Sendable, Equatable {
         var aps: APSEnvironment?
         if let raw = try ents.optionalString("aps-environment") {
             guard let env = APSEnvironment(rawValue: raw) else {
-                throw .wrongType(source: source, key: "Entitlements.aps-environment",
-                                 expected: "\"development\" or \"production\"", found: "\"\(raw)\"")
+                throw .wrongType(
+                    source: source, key: "Entitlements.aps-environment",
+                    expected: "\"development\" or \"production\"", found: "\"\(raw)\"")
             }
             aps = env
         }

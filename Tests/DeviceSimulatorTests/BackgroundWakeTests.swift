@@ -15,10 +15,17 @@ import Testing
             #expect(Fixture.drops(e) == [.noRemoteNotificationBackgroundMode])
         }
         let (fg, _) = Fixture.ready(app, state: .foreground)
-        #expect(Fixture.callbacks(fg.deliver(Fixture.push(Fixture.backgroundPayload)).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(fg.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [
+                "didReceiveRemoteNotification"
+            ])
         // The UIKit console warning is part of the log from install on.
         let warned = fg.events.contains {
-            if case .capabilityWarning(let f) = $0.kind { return f.code == "background-mode-missing" } else { return false }
+            if case .capabilityWarning(let f) = $0.kind {
+                return f.code == "background-mode-missing"
+            } else {
+                return false
+            }
         }
         #expect(warned)
     }
@@ -32,8 +39,14 @@ import Testing
 
     @Test func budgetHoldsNewestAndDeliversItOnUserLaunch() {
         let (d, clock) = Fixture.ready(state: .suspended, rules: DeviceRules(backgroundWakesPerDay: 2))
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b1")).events) == ["didReceiveRemoteNotification"])
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b2")).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b1")).events) == [
+                "didReceiveRemoteNotification"
+            ])
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b2")).events) == [
+                "didReceiveRemoteNotification"
+            ])
         let third = d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b3")).events
         #expect(Fixture.callbacks(third).isEmpty)
         #expect(third.contains { $0.kind == .backgroundPushHeld(apnsID: "b3") })
@@ -46,7 +59,10 @@ import Testing
         d.moveToBackground(Fixture.bundleID)
         d.suspend(Fixture.bundleID)
         clock.advance(by: 86_400)
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b5")).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload, id: "b5")).events) == [
+                "didReceiveRemoteNotification"
+            ])
     }
 
     @Test func heldPushDiscardedOnForceQuitAndTerminate() {
@@ -68,7 +84,8 @@ import Testing
     }
 
     @Test func fetchWithinBudgetCompletesWithItsResult() {
-        let (d, _) = Fixture.ready(Fixture.app(delegate: DelegateBehaviour(fetchResult: .noData, fetchDuration: 30)), state: .suspended)
+        let (d, _) = Fixture.ready(
+            Fixture.app(delegate: DelegateBehaviour(fetchResult: .noData, fetchDuration: 30)), state: .suspended)
         let e = d.deliver(Fixture.push(Fixture.backgroundPayload)).events
         #expect(e.contains { $0.kind == .fetchCompleted(result: .noData, duration: 30) })
         #expect(Fixture.state(d) == .suspended)
@@ -79,12 +96,16 @@ import Testing
         #expect(Fixture.drops(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [.appForceQuit])
         d.reboot()
         #expect(Fixture.state(d) == .notRunning)
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events)
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events)
                 == ["didFinishLaunching", "didReceiveRemoteNotification"])
         d.forceQuit(Fixture.bundleID)
         d.launch(Fixture.bundleID)
         d.moveToBackground(Fixture.bundleID)
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [
+                "didReceiveRemoteNotification"
+            ])
     }
 
     @Test func offlineDeviceRefusesSoTheGatewayCanStore() {
@@ -119,11 +140,14 @@ import Testing
     static let rows: [Row] = [
         Row(settings: .notDetermined, presentation: nil, serviceExtensionRuns: false),
         Row(settings: .denied, presentation: nil, serviceExtensionRuns: false),
-        Row(settings: .provisional, presentation: Presentation(banner: false, list: true, sound: nil, quiet: true),
+        Row(
+            settings: .provisional, presentation: Presentation(banner: false, list: true, sound: nil, quiet: true),
             serviceExtensionRuns: true),
-        Row(settings: .authorized, presentation: Presentation(banner: true, list: true, sound: "default", quiet: false),
+        Row(
+            settings: .authorized, presentation: Presentation(banner: true, list: true, sound: "default", quiet: false),
             serviceExtensionRuns: true),
-        Row(settings: NotificationSettings(status: .authorized, alert: false, sound: false),
+        Row(
+            settings: NotificationSettings(status: .authorized, alert: false, sound: false),
             presentation: Presentation(banner: false, list: true, sound: nil, quiet: false), serviceExtensionRuns: true),
     ]
 
@@ -131,14 +155,18 @@ import Testing
     func presentationByAuthorization(row: Row) {
         let app = Fixture.app(serviceExtension: ServiceExtensionBehaviour(newTitle: "Decrypted"))
         let (d, _) = Fixture.ready(app, state: .suspended, settings: row.settings)
-        let payload = Fixture.json(#"{"aps":{"alert":{"title":"T","body":"B"},"sound":"default","badge":3,"mutable-content":1}}"#)
+        let payload = Fixture.json(
+            #"{"aps":{"alert":{"title":"T","body":"B"},"sound":"default","badge":3,"mutable-content":1}}"#)
         let e = d.deliver(Fixture.push(payload)).events
         #expect(Fixture.presented(e) == (row.presentation.map { [$0] } ?? []))
         let ran = e.contains { if case .serviceExtensionRan = $0.kind { return true } else { return false } }
         #expect(ran == row.serviceExtensionRuns)
         if row.presentation == nil { #expect(Fixture.drops(e) == [.notAuthorized]) }
         // Silent pushes are delivered whatever the authorization.
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [
+                "didReceiveRemoteNotification"
+            ])
     }
 
     @Test func registrationDoesNotNeedAuthorization() {

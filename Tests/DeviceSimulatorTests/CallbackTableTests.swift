@@ -24,18 +24,32 @@ import Testing
         Row(kind: "alert", state: .notRunning, callbacks: [], shown: true, after: .notRunning),
         Row(kind: "alert", state: .forceQuit, callbacks: [], shown: true, after: .forceQuit),
         // (b) background
-        Row(kind: "background", state: .foreground, callbacks: ["didReceiveRemoteNotification"], shown: false, after: .foreground),
-        Row(kind: "background", state: .background, callbacks: ["didReceiveRemoteNotification"], shown: false, after: .suspended),
-        Row(kind: "background", state: .suspended, callbacks: ["didReceiveRemoteNotification"], shown: false, after: .suspended),
-        Row(kind: "background", state: .notRunning, callbacks: ["didFinishLaunching", "didReceiveRemoteNotification"],
+        Row(
+            kind: "background", state: .foreground, callbacks: ["didReceiveRemoteNotification"], shown: false,
+            after: .foreground),
+        Row(
+            kind: "background", state: .background, callbacks: ["didReceiveRemoteNotification"], shown: false,
+            after: .suspended),
+        Row(
+            kind: "background", state: .suspended, callbacks: ["didReceiveRemoteNotification"], shown: false,
+            after: .suspended),
+        Row(
+            kind: "background", state: .notRunning, callbacks: ["didFinishLaunching", "didReceiveRemoteNotification"],
             shown: false, after: .suspended),
         Row(kind: "background", state: .forceQuit, callbacks: [], shown: false, after: .forceQuit),
         // (c) alert + content-available
-        Row(kind: "alert+background", state: .foreground, callbacks: ["willPresent", "didReceiveRemoteNotification"],
+        Row(
+            kind: "alert+background", state: .foreground, callbacks: ["willPresent", "didReceiveRemoteNotification"],
             shown: true, after: .foreground),
-        Row(kind: "alert+background", state: .background, callbacks: ["didReceiveRemoteNotification"], shown: true, after: .suspended),
-        Row(kind: "alert+background", state: .suspended, callbacks: ["didReceiveRemoteNotification"], shown: true, after: .suspended),
-        Row(kind: "alert+background", state: .notRunning, callbacks: ["didFinishLaunching", "didReceiveRemoteNotification"],
+        Row(
+            kind: "alert+background", state: .background, callbacks: ["didReceiveRemoteNotification"], shown: true,
+            after: .suspended),
+        Row(
+            kind: "alert+background", state: .suspended, callbacks: ["didReceiveRemoteNotification"], shown: true,
+            after: .suspended),
+        Row(
+            kind: "alert+background", state: .notRunning,
+            callbacks: ["didFinishLaunching", "didReceiveRemoteNotification"],
             shown: true, after: .suspended),
         Row(kind: "alert+background", state: .forceQuit, callbacks: [], shown: true, after: .forceQuit),
     ]
@@ -107,25 +121,35 @@ import Testing
 
     /// §1.1 bullet: the deprecated variant is foreground only and ignored when the fetch variant exists.
     @Test func legacyDidReceiveOnlyInForegroundAndOnlyWithoutFetchVariant() {
-        let legacyOnly = DelegateBehaviour(willPresentOptions: nil, implementsFetchHandler: false, implementsLegacyDidReceive: true)
+        let legacyOnly = DelegateBehaviour(
+            willPresentOptions: nil, implementsFetchHandler: false, implementsLegacyDidReceive: true)
         let (d, _) = Fixture.ready(Fixture.app(delegate: legacyOnly), state: .foreground)
-        #expect(Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == ["legacyDidReceiveRemoteNotification"])
-        let both = DelegateBehaviour(willPresentOptions: nil, implementsFetchHandler: true, implementsLegacyDidReceive: true)
+        #expect(
+            Fixture.callbacks(d.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [
+                "legacyDidReceiveRemoteNotification"
+            ])
+        let both = DelegateBehaviour(
+            willPresentOptions: nil, implementsFetchHandler: true, implementsLegacyDidReceive: true)
         let (d2, _) = Fixture.ready(Fixture.app(delegate: both), state: .foreground)
-        #expect(Fixture.callbacks(d2.deliver(Fixture.push(Fixture.backgroundPayload)).events) == ["didReceiveRemoteNotification"])
+        #expect(
+            Fixture.callbacks(d2.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [
+                "didReceiveRemoteNotification"
+            ])
         let (d3, _) = Fixture.ready(Fixture.app(delegate: legacyOnly), state: .suspended)
         #expect(Fixture.callbacks(d3.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [])
     }
 
     /// §1.3: the options `willPresent` answers decide what shows; `[]` silences.
-    @Test(arguments: [
-        (PresentationOptions([.banner, .sound]), true, true, "default"),
-        (PresentationOptions([.list]), false, true, nil),
-        (PresentationOptions([.alert]), true, true, nil),
-        (PresentationOptions([.sound]), false, false, "default"),
-    ] as [(PresentationOptions, Bool, Bool, String?)])
+    @Test(
+        arguments: [
+            (PresentationOptions([.banner, .sound]), true, true, "default"),
+            (PresentationOptions([.list]), false, true, nil),
+            (PresentationOptions([.alert]), true, true, nil),
+            (PresentationOptions([.sound]), false, false, "default"),
+        ] as [(PresentationOptions, Bool, Bool, String?)])
     func willPresentOptionsDecidePresentation(options: PresentationOptions, banner: Bool, list: Bool, sound: String?) {
-        let (d, _) = Fixture.ready(Fixture.app(delegate: DelegateBehaviour(willPresentOptions: options)), state: .foreground)
+        let (d, _) = Fixture.ready(
+            Fixture.app(delegate: DelegateBehaviour(willPresentOptions: options)), state: .foreground)
         let events = d.deliver(Fixture.push(Fixture.alertPayload)).events
         let p = Fixture.presented(events)
         if banner || list {
@@ -142,7 +166,8 @@ import Testing
         let e = d.deliver(Fixture.push(Fixture.alertPayload)).events
         #expect(Fixture.presented(e).isEmpty)
         #expect(Fixture.drops(e) == [.presentationSilenced])
-        let (d2, _) = Fixture.ready(Fixture.app(delegate: DelegateBehaviour(willPresentOptions: nil)), state: .foreground)
+        let (d2, _) = Fixture.ready(
+            Fixture.app(delegate: DelegateBehaviour(willPresentOptions: nil)), state: .foreground)
         let e2 = d2.deliver(Fixture.push(Fixture.alertPayload)).events
         #expect(Fixture.presented(e2).isEmpty)
         #expect(Fixture.drops(e2) == [.noWillPresentDelegate])

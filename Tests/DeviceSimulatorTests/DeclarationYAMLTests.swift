@@ -65,7 +65,9 @@ import YAMLSource
         let reg = device.registration(of: "com.example.app")
         #expect(reg.environment == .development)
         #expect(reg.fcmMapped)
-        let payload = Fixture.json(#"{"aps":{"alert":{"title":"From YAML"},"mutable-content":1,"category":"Kanmoba"},"url":"https://example.com/"}"#)
+        let payload = Fixture.json(
+            #"{"aps":{"alert":{"title":"From YAML"},"mutable-content":1,"category":"Kanmoba"},"url":"https://example.com/"}"#
+        )
         device.deliver(IncomingPush(bundleID: "com.example.app", token: reg.token, payload: payload, apnsID: "y1"))
         #expect(device.snapshot.notificationCenter.first?.content.title == "Decrypted")
         let nav = Fixture.navigation(try device.tap("n1"))
@@ -75,7 +77,9 @@ import YAMLSource
         // The fetch handler overruns its 30 s: a background push gets the app terminated.
         device.launch("com.example.app")
         device.moveToBackground("com.example.app")
-        let e = device.deliver(IncomingPush(bundleID: "com.example.app", payload: Fixture.backgroundPayload, apnsID: "y2")).events
+        let e = device.deliver(
+            IncomingPush(bundleID: "com.example.app", payload: Fixture.backgroundPayload, apnsID: "y2")
+        ).events
         #expect(e.contains { if case .appTerminated = $0.kind { return true } else { return false } })
     }
 
@@ -94,18 +98,22 @@ import YAMLSource
         try FileManager.default.createDirectory(atPath: dir + "/App", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let head = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
-        try (head + "<dict><key>aps-environment</key><string>production</string>"
-             + "<key>application-identifier</key><string>TEAM000001.com.example.shop</string></dict></plist>")
+        try
+            (head + "<dict><key>aps-environment</key><string>production</string>"
+            + "<key>application-identifier</key><string>TEAM000001.com.example.shop</string></dict></plist>")
             .write(toFile: dir + "/App/App.entitlements", atomically: true, encoding: .utf8)
-        try (head + "<dict><key>CFBundleIdentifier</key><string>com.example.shop</string>"
-             + "<key>UIBackgroundModes</key><array><string>remote-notification</string></array>"
-             + "<key>FirebaseAppDelegateProxyEnabled</key><false/></dict></plist>")
+        try
+            (head + "<dict><key>CFBundleIdentifier</key><string>com.example.shop</string>"
+            + "<key>UIBackgroundModes</key><array><string>remote-notification</string></array>"
+            + "<key>FirebaseAppDelegateProxyEnabled</key><false/></dict></plist>")
             .write(toFile: dir + "/App/Info.plist", atomically: true, encoding: .utf8)
-        try (head + "<dict><key>Name</key><string>Shop AdHoc</string><key>TeamIdentifier</key><array><string>TEAM000001</string></array>"
-             + "<key>CreationDate</key><date>2026-01-01T00:00:00Z</date><key>ExpirationDate</key><date>2027-01-01T00:00:00Z</date>"
-             + "<key>ProvisionedDevices</key><array><string>00008110-000A1C2E0E12801E</string></array>"
-             + "<key>Entitlements</key><dict><key>application-identifier</key><string>TEAM000001.com.example.shop</string>"
-             + "<key>aps-environment</key><string>production</string></dict></dict></plist>")
+        try
+            (head
+            + "<dict><key>Name</key><string>Shop AdHoc</string><key>TeamIdentifier</key><array><string>TEAM000001</string></array>"
+            + "<key>CreationDate</key><date>2026-01-01T00:00:00Z</date><key>ExpirationDate</key><date>2027-01-01T00:00:00Z</date>"
+            + "<key>ProvisionedDevices</key><array><string>00008110-000A1C2E0E12801E</string></array>"
+            + "<key>Entitlements</key><dict><key>application-identifier</key><string>TEAM000001.com.example.shop</string>"
+            + "<key>aps-environment</key><string>production</string></dict></dict></plist>")
             .write(toFile: dir + "/Shop.mobileprovision", atomically: true, encoding: .utf8)
         let yaml = """
             apps:
@@ -124,15 +132,31 @@ import YAMLSource
         #expect(app.profile.name == "Shop AdHoc")
     }
 
-    @Test(arguments: [
-        ("apps:\n  - bundle_id: a.b\n    profle: {}\n", 3, "unknown key 'profle'"),
-        ("apps:\n  - bundle_id: a.b\n", 2, "missing required key 'profile'"),
-        ("apps:\n  - bundle_id: a.b\n    profile: {}\n    delegate: { will_present: [banner, loud] }\n", 4, "invalid value"),
-        ("apps:\n  - bundle_id: a.b\n    provisioning_profile_file: /nonexistent.mobileprovision\n", 3, "invalid value"),
-        ("apps:\n  - bundle_id: a.b\n    profile: {}\n    provisioning_profile_file: x.mobileprovision\n", 3, "not both"),
-        ("apps:\n  - bundle_id: a.b\n    profile: {}\ndevices:\n  - { name: d, udid: u, apps: [c.d] }\n", 5, "unknown app 'c.d'"),
-        ("apps:\n  - bundle_id: a.b\n    profile: {}\n    navigation: { routes: [{ name: r, on: [tapp] }] }\n", 4, "invalid value"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("apps:\n  - bundle_id: a.b\n    profle: {}\n", 3, "unknown key 'profle'"),
+            ("apps:\n  - bundle_id: a.b\n", 2, "missing required key 'profile'"),
+            (
+                "apps:\n  - bundle_id: a.b\n    profile: {}\n    delegate: { will_present: [banner, loud] }\n", 4,
+                "invalid value"
+            ),
+            (
+                "apps:\n  - bundle_id: a.b\n    provisioning_profile_file: /nonexistent.mobileprovision\n", 3,
+                "invalid value"
+            ),
+            (
+                "apps:\n  - bundle_id: a.b\n    profile: {}\n    provisioning_profile_file: x.mobileprovision\n", 3,
+                "not both"
+            ),
+            (
+                "apps:\n  - bundle_id: a.b\n    profile: {}\ndevices:\n  - { name: d, udid: u, apps: [c.d] }\n", 5,
+                "unknown app 'c.d'"
+            ),
+            (
+                "apps:\n  - bundle_id: a.b\n    profile: {}\n    navigation: { routes: [{ name: r, on: [tapp] }] }\n",
+                4, "invalid value"
+            ),
+        ] as [(String, Int, String)])
     func mistakesPointAtTheLine(yaml: String, line: Int, message: String) {
         #expect {
             try Self.decode(yaml)

@@ -8,21 +8,27 @@ import YAMLSource
 @Suite struct DeviceActionTests {
     static func steps(_ yaml: String) throws -> [DeviceAction] {
         let root = try YAMLLoader.load(string: yaml, file: "steps.yaml")
-        return try root.sequence().map { (n: YAMLNode) throws(SourceError) in try DeviceAction.decode(try YAMLMapping(n)) }
+        return try root.sequence().map { (n: YAMLNode) throws(SourceError) in
+            try DeviceAction.decode(try YAMLMapping(n))
+        }
     }
 
     @Test func seed002ScriptedAsSteps() throws {
         let (d, _) = Fixture.ready(Fixture.app(navigation: SeedTests.nav002), state: .foreground)
         d.deliver(Fixture.push(Fixture.alertPayload))
-        let actions = try Self.steps("""
+        let actions = try Self.steps(
+            """
             - tap: latest
             - back: com.example.app
             - answer_alert: Cancel
             - back: true
             - answer_alert: OK
             """)
-        #expect(actions == [.tap(.latest), .back(app: "com.example.app"), .answerAlert(app: nil, button: "Cancel"),
-                            .back(app: nil), .answerAlert(app: nil, button: "OK")])
+        #expect(
+            actions == [
+                .tap(.latest), .back(app: "com.example.app"), .answerAlert(app: nil, button: "Cancel"),
+                .back(app: nil), .answerAlert(app: nil, button: "OK"),
+            ])
         var stacks: [[String]] = []
         for a in actions {
             try d.apply(a)
@@ -32,7 +38,8 @@ import YAMLSource
     }
 
     @Test func decodesEveryShape() throws {
-        let actions = try Self.steps("""
+        let actions = try Self.steps(
+            """
             - { launch: a.b }
             - { force_quit: a.b }
             - { reboot: true }
@@ -43,22 +50,30 @@ import YAMLSource
             - { quick_action: camera, app: a.b }
             - { authorize: denied }
             """)
-        #expect(actions == [.launch(app: "a.b"), .forceQuit(app: "a.b"), .reboot, .online(false),
-                            .chooseAction("open", on: .id("n3")), .chooseAction("open", on: .latest), .dismiss(.title("Hello")),
-                            .quickAction(app: "a.b", type: "camera"), .authorize(app: nil, .denied)])
+        #expect(
+            actions == [
+                .launch(app: "a.b"), .forceQuit(app: "a.b"), .reboot, .online(false),
+                .chooseAction("open", on: .id("n3")), .chooseAction("open", on: .latest), .dismiss(.title("Hello")),
+                .quickAction(app: "a.b", type: "camera"), .authorize(app: nil, .denied),
+            ])
         #expect(throws: SourceError.self) { try Self.steps("- { tap: latest, back: true }") }
         #expect(throws: SourceError.self) { try Self.steps("- { tapp: latest }") }
     }
 
     @Test func errorsSayWhatIsThere() throws {
         let (d, _) = Fixture.ready(state: .foreground)
-        #expect(throws: DeviceActionError.noSuchApp("x.y", installed: [Fixture.bundleID])) { try d.apply(.launch(app: "x.y")) }
+        #expect(throws: DeviceActionError.noSuchApp("x.y", installed: [Fixture.bundleID])) {
+            try d.apply(.launch(app: "x.y"))
+        }
         #expect(throws: DeviceActionError.noSuchNotification(.latest, available: [])) { try d.apply(.tap(.latest)) }
         #expect(throws: DeviceActionError.noAlertShowing(app: Fixture.bundleID, button: "OK")) {
             try d.apply(.answerAlert(app: nil, button: "OK"))
         }
         d.deliver(Fixture.push(Fixture.alertPayload))
-        #expect(throws: DeviceActionError.interaction(.noSuchAction(notificationID: "n1", actionID: "zap", category: nil, available: []))) {
+        #expect(
+            throws: DeviceActionError.interaction(
+                .noSuchAction(notificationID: "n1", actionID: "zap", category: nil, available: []))
+        ) {
             try d.apply(.chooseAction("zap", on: .title("Hello")))
         }
         #expect(Fixture.callbacks(try d.apply(.tap(.title("Hello")))) == ["didReceiveResponse"])
@@ -67,7 +82,8 @@ import YAMLSource
     @Test func eventsAsJSONForTheControlEndpoint() throws {
         let (d, _) = Fixture.ready(state: .suspended)
         let events = d.deliver(Fixture.push(Fixture.alertPayload)).events
-        let presented = try #require(events.first { if case .notificationPresented = $0.kind { return true } else { return false } })
+        let presented = try #require(
+            events.first { if case .notificationPresented = $0.kind { return true } else { return false } })
         let json = presented.jsonValue
         #expect(json["type"] == .string("notification-presented"))
         #expect(json["title"] == .string("Hello"))

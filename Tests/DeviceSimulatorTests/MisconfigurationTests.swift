@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Provisioning
 import PushModel
+import Synchronization
 import Testing
 
 @testable import DeviceSimulator
@@ -17,11 +17,12 @@ import Testing
         #expect(d.deliver(Fixture.push(Fixture.alertPayload)).disposition == .rejected(.appNotInstalled))
     }
 
-    @Test(arguments: [
-        ("app lacks entitlement", Fixture.app(aps: nil), "missing-aps-entitlement"),
-        ("profile lacks push", Fixture.app(profile: Fixture.profile(aps: nil)), "profile-lacks-push"),
-        ("wildcard app id", Fixture.app(profile: Fixture.profile(appID: "ABCDE12345.*")), "wildcard-app-id"),
-    ] as [(String, AppDeclaration, String)])
+    @Test(
+        arguments: [
+            ("app lacks entitlement", Fixture.app(aps: nil), "missing-aps-entitlement"),
+            ("profile lacks push", Fixture.app(profile: Fixture.profile(aps: nil)), "profile-lacks-push"),
+            ("wildcard app id", Fixture.app(profile: Fixture.profile(appID: "ABCDE12345.*")), "wildcard-app-id"),
+        ] as [(String, AppDeclaration, String)])
     func registrationFailsWithCode3000(name: String, app: AppDeclaration, code: String) {
         let (d, _) = Fixture.device()
         #expect(d.install(app).isEmpty)
@@ -33,7 +34,8 @@ import Testing
         #expect(d.registration(of: Fixture.bundleID).token == nil)
         let failed = d.events.contains {
             if case .callback(.didFailToRegisterForRemoteNotifications(let error)) = $0.kind {
-                return error == "Error Domain=NSCocoaErrorDomain Code=3000 \"no valid \u{201C}aps-environment\u{201D} entitlement string found for application\""
+                return error
+                    == "Error Domain=NSCocoaErrorDomain Code=3000 \"no valid \u{201C}aps-environment\u{201D} entitlement string found for application\""
             }
             return false
         }
@@ -55,19 +57,26 @@ import Testing
         clock.advance(by: 7200)
         let e = d.launch(Fixture.bundleID)
         #expect(e.count == 1)
-        if case .launchRefused(let f) = e.first?.kind { #expect(f.map(\.code) == ["profile-expired"]) } else { Issue.record("expected launchRefused") }
+        if case .launchRefused(let f) = e.first?.kind {
+            #expect(f.map(\.code) == ["profile-expired"])
+        } else {
+            Issue.record("expected launchRefused")
+        }
         #expect(Fixture.state(d) == .notRunning)
     }
 
     @Test(arguments: [(true, false, true), (false, false, false), (false, true, true)])
     func firebaseTokenMapping(proxy: Bool, forwards: Bool, mapped: Bool) {
-        let app = Fixture.app(firebase: FirebaseDeclaration(senderID: "123456789", projectID: "demo", forwardsAPNsToken: forwards),
-                              proxyEnabled: proxy)
+        let app = Fixture.app(
+            firebase: FirebaseDeclaration(senderID: "123456789", projectID: "demo", forwardsAPNsToken: forwards),
+            proxyEnabled: proxy)
         let (d, _) = Fixture.ready(app, state: .notRunning)
         let reg = d.registration(of: Fixture.bundleID)
         #expect(reg.fcmToken?.contains(":APA91b") == true)
         #expect(reg.fcmMapped == mapped)
-        let warnings = d.events.compactMap { if case .capabilityWarning(let f) = $0.kind { return f } else { return nil } }
+        let warnings = d.events.compactMap {
+            if case .capabilityWarning(let f) = $0.kind { return f } else { return nil }
+        }
         #expect(warnings.map(\.code) == (mapped ? [] : ["apns-token-not-forwarded"]))
         if !mapped { #expect(warnings.first?.symptom.hasPrefix("[I-FCM002022] APNS device token not set") == true) }
     }
@@ -154,9 +163,10 @@ final class RecordingSink: DeviceRegistrationSink {
         d.uninstall(Fixture.bundleID)
         d.setUp(Fixture.app(aps: nil))  // registration fails: nothing to tell
         let prefix = token.hex.prefix(8)
-        #expect(sink.calls.withLock { $0 } == [
-            "registered \(Fixture.bundleID) sandbox \(prefix)", "online=false tokens=1", "online=true tokens=1",
-            "invalidated \(prefix)",
-        ])
+        #expect(
+            sink.calls.withLock { $0 } == [
+                "registered \(Fixture.bundleID) sandbox \(prefix)", "online=false tokens=1", "online=true tokens=1",
+                "invalidated \(prefix)",
+            ])
     }
 }

@@ -14,19 +14,35 @@ import YAMLSource
     }
 
     /// device.md §2.3 `aps.interruption-level`.
-    @Test(arguments: [
-        ("passive", [:], NotificationSettings.authorized, Presentation(banner: false, list: true, sound: nil, quiet: false, interruptionLevel: "passive")),
-        ("time-sensitive", [:], .authorized, Presentation(banner: true, list: true, sound: "default", quiet: false)),
-        ("time-sensitive", ["com.apple.developer.usernotifications.time-sensitive": .bool(true)], .authorized,
-         Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "time-sensitive")),
-        ("critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
-         NotificationSettings(status: .authorized, sound: false),
-         Presentation(banner: true, list: true, sound: nil, quiet: false)),
-        ("critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
-         NotificationSettings(status: .authorized, sound: false, criticalAlert: true),
-         Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "critical")),
-    ] as [(String, [String: PlistValue], NotificationSettings, Presentation)])
-    func interruptionLevels(level: String, entitlements: [String: PlistValue], settings: NotificationSettings, expected: Presentation) {
+    @Test(
+        arguments: [
+            (
+                "passive", [:], NotificationSettings.authorized,
+                Presentation(banner: false, list: true, sound: nil, quiet: false, interruptionLevel: "passive")
+            ),
+            (
+                "time-sensitive", [:], .authorized,
+                Presentation(banner: true, list: true, sound: "default", quiet: false)
+            ),
+            (
+                "time-sensitive", ["com.apple.developer.usernotifications.time-sensitive": .bool(true)], .authorized,
+                Presentation(
+                    banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "time-sensitive")
+            ),
+            (
+                "critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
+                NotificationSettings(status: .authorized, sound: false),
+                Presentation(banner: true, list: true, sound: nil, quiet: false)
+            ),
+            (
+                "critical", ["com.apple.developer.usernotifications.critical-alerts": .bool(true)],
+                NotificationSettings(status: .authorized, sound: false, criticalAlert: true),
+                Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "critical")
+            ),
+        ] as [(String, [String: PlistValue], NotificationSettings, Presentation)])
+    func interruptionLevels(
+        level: String, entitlements: [String: PlistValue], settings: NotificationSettings, expected: Presentation
+    ) {
         let (d, _) = Fixture.ready(Self.app(entitlements: entitlements), state: .suspended, settings: settings)
         let payload = Fixture.json(#"{"aps":{"alert":"x","sound":"default","interruption-level":"\#(level)"}}"#)
         #expect(Fixture.presented(d.deliver(Fixture.push(payload)).events) == [expected])
@@ -59,11 +75,11 @@ import YAMLSource
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
-            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>NSExtension</key><dict>
-            <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
-            <key>NSExtensionAttributes</key><dict><key>UNNotificationExtensionCategory</key><string>Kanmoba</string>
-            <key>UNNotificationExtensionInitialContentSizeRatio</key><real>1</real></dict></dict></dict></plist>
-            """.write(toFile: dir + "/ExtInfo.plist", atomically: true, encoding: .utf8)
+        <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>NSExtension</key><dict>
+        <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
+        <key>NSExtensionAttributes</key><dict><key>UNNotificationExtensionCategory</key><string>Kanmoba</string>
+        <key>UNNotificationExtensionInitialContentSizeRatio</key><real>1</real></dict></dict></dict></plist>
+        """.write(toFile: dir + "/ExtInfo.plist", atomically: true, encoding: .utf8)
         let yaml = """
             apps:
               - bundle_id: a.b

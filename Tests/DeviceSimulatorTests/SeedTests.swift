@@ -9,13 +9,17 @@ import Testing
 @Suite struct SeedTests {
     // MARK: 000 — custom data in Firebase pushes, three app states, misconfigurations
 
-    static let fcmPayload = Fixture.json("""
+    static let fcmPayload = Fixture.json(
+        """
         {"aps":{"alert":{"title":"タイトル","body":"本文"}},"gcm.message_id":"1583301460178432","test":"aaa"}
         """)
     static let route000 = NavigationDeclaration(
         tabs: ["Home"], screens: [ScreenDeclaration(id: "custom")],
-        routes: [RouteDeclaration(name: "custom-screen", triggers: [.tap], requiredKeys: [RouteKey("test", .string)],
-                                  push: [ScreenPush("custom", title: .fromKey("test"))])])
+        routes: [
+            RouteDeclaration(
+                name: "custom-screen", triggers: [.tap], requiredKeys: [RouteKey("test", .string)],
+                push: [ScreenPush("custom", title: .fromKey("test"))])
+        ])
 
     @Test func seed000PayloadReachesTheRightCallbackInEachState() throws {
         let app = Fixture.app(navigation: Self.route000)
@@ -23,7 +27,8 @@ import Testing
         let (a, _) = Fixture.ready(app, state: .background)
         let ea = a.deliver(Fixture.push(Self.fcmPayload)).events
         #expect(Fixture.callbacks(ea) == [])  // alert only: shown, no app code until tap
-        let bg = Fixture.json(#"{"aps":{"alert":{"title":"t"},"content-available":1},"gcm.message_id":"1","test":"aaa"}"#)
+        let bg = Fixture.json(
+            #"{"aps":{"alert":{"title":"t"},"content-available":1},"gcm.message_id":"1","test":"aaa"}"#)
         #expect(Fixture.callbacks(a.deliver(Fixture.push(bg, id: "p2")).events) == ["didReceiveRemoteNotification"])
         // B. not running, user taps: launchOptions[.remoteNotification] then the response, then routing
         let (b, _) = Fixture.ready(app, state: .notRunning)
@@ -41,7 +46,11 @@ import Testing
         let (c2, _) = Fixture.ready(app, state: .foreground)
         c2.deliver(Fixture.push(Self.fcmPayload))
         let tap = try c2.tap("n1")
-        #expect(tap.contains { $0.kind == .callback(.didReceiveResponse(actionID: AppCallback.defaultActionID, userInfo: Self.fcmPayload)) })
+        #expect(
+            tap.contains {
+                $0.kind
+                    == .callback(.didReceiveResponse(actionID: AppCallback.defaultActionID, userInfo: Self.fcmPayload))
+            })
     }
 
     @Test(arguments: [
@@ -69,7 +78,9 @@ import Testing
             return
         }
         #expect(f2.first?.symptom.contains("Code=3000") == true)
-        let warnings = d2.events.compactMap { if case .capabilityWarning(let f) = $0.kind { return f.code } else { return nil } }
+        let warnings = d2.events.compactMap {
+            if case .capabilityWarning(let f) = $0.kind { return f.code } else { return nil }
+        }
         #expect(warnings == ["background-mode-missing"])
     }
 
@@ -77,21 +88,30 @@ import Testing
 
     static let nav001 = NavigationDeclaration(
         tabs: ["Top", "Home"], screens: [ScreenDeclaration(id: "detail")],
-        routes: [RouteDeclaration(name: "detail", triggers: [.tap], requiredKeys: [RouteKey("url", .url)], tab: 1,
-                                  push: [ScreenPush("detail", title: .fromKey("aps.alert.title"))], openURLFromKey: "url")])
+        routes: [
+            RouteDeclaration(
+                name: "detail", triggers: [.tap], requiredKeys: [RouteKey("url", .url)], tab: 1,
+                push: [ScreenPush("detail", title: .fromKey("aps.alert.title"))], openURLFromKey: "url")
+        ])
 
     @Test func seed001TapSelectsHomeTabAndPushesDetail() throws {
-        let app = Fixture.app(delegate: DelegateBehaviour(willPresentOptions: [.banner, .sound]), navigation: Self.nav001)
+        let app = Fixture.app(
+            delegate: DelegateBehaviour(willPresentOptions: [.banner, .sound]), navigation: Self.nav001)
         let (d, _) = Fixture.ready(app, state: .foreground)
-        let payload = Fixture.json(#"{"aps":{"alert":{"title":"Swift Evolution","body":"new"}},"url":"https://example.com/page"}"#)
+        let payload = Fixture.json(
+            #"{"aps":{"alert":{"title":"Swift Evolution","body":"new"}},"url":"https://example.com/page"}"#)
         let shown = Fixture.presented(d.deliver(Fixture.push(payload)).events)
         #expect(shown == [Presentation(banner: true, list: true, sound: nil, quiet: false)])
         let nav = Fixture.navigation(try d.tap("n1"))
-        #expect(nav == [.routed(route: "detail", trigger: .tap), .tabSelected(index: 1, title: "Home"),
-                        .pushed(screen: "detail", title: "Swift Evolution"), .webViewRequested(url: "https://example.com/page")])
+        #expect(
+            nav == [
+                .routed(route: "detail", trigger: .tap), .tabSelected(index: 1, title: "Home"),
+                .pushed(screen: "detail", title: "Swift Evolution"), .webViewRequested(url: "https://example.com/page"),
+            ])
         let router = try #require(d.snapshot.apps[Fixture.bundleID]?.router)
         #expect(router.selectedTab == 1)
-        #expect(router.stack == [ScreenInstance(id: "detail", title: "Swift Evolution", url: "https://example.com/page")])
+        #expect(
+            router.stack == [ScreenInstance(id: "detail", title: "Swift Evolution", url: "https://example.com/page")])
         // Leaving the detail view resets the navigation.
         d.pressBack(Fixture.bundleID)
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.stack.isEmpty == true)
@@ -100,7 +120,8 @@ import Testing
     @Test func seed001URLMustBeAURL() throws {
         let (d, _) = Fixture.ready(Fixture.app(navigation: Self.nav001), state: .background)
         d.deliver(Fixture.push(Fixture.json(#"{"aps":{"alert":{"title":"T"}},"url":"not a url"}"#)))
-        #expect(Fixture.navigation(try d.tap("n1"))
+        #expect(
+            Fixture.navigation(try d.tap("n1"))
                 == [.routingFailed(route: "detail", key: "url", expected: .url, found: "string \"not a url\"")])
     }
 
@@ -116,12 +137,19 @@ import Testing
         d.deliver(Fixture.push(Fixture.alertPayload))
         try d.tap("n1")
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.currentScreen == "edit")
-        #expect(Fixture.navigation(d.pressBack(Fixture.bundleID)) == [.alertShown(title: "確認", message: Self.confirm.message)])
+        #expect(
+            Fixture.navigation(d.pressBack(Fixture.bundleID)) == [
+                .alertShown(title: "確認", message: Self.confirm.message)
+            ])
         #expect(Fixture.navigation(d.pressBack(Fixture.bundleID)) == [.backIgnored(reason: "an alert is showing")])
-        #expect(Fixture.navigation(d.answerAlert(Fixture.bundleID, button: "Cancel")) == [.alertAnswered(button: "Cancel")])
+        #expect(
+            Fixture.navigation(d.answerAlert(Fixture.bundleID, button: "Cancel")) == [.alertAnswered(button: "Cancel")])
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.currentScreen == "edit")
         d.pressBack(Fixture.bundleID)
-        #expect(Fixture.navigation(d.answerAlert(Fixture.bundleID, button: "OK")) == [.alertAnswered(button: "OK"), .popped(screen: "edit")])
+        #expect(
+            Fixture.navigation(d.answerAlert(Fixture.bundleID, button: "OK")) == [
+                .alertAnswered(button: "OK"), .popped(screen: "edit"),
+            ])
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.currentScreen == nil)
         #expect(d.answerAlert(Fixture.bundleID, button: "OK").isEmpty)
     }
@@ -130,20 +158,28 @@ import Testing
 
     static let nav003 = NavigationDeclaration(
         tabs: ["Root"],
-        screens: [ScreenDeclaration(id: "login"), ScreenDeclaration(id: "main"), ScreenDeclaration(id: "camera"),
-                  ScreenDeclaration(id: "setting"), ScreenDeclaration(id: "chat")],
+        screens: [
+            ScreenDeclaration(id: "login"), ScreenDeclaration(id: "main"), ScreenDeclaration(id: "camera"),
+            ScreenDeclaration(id: "setting"), ScreenDeclaration(id: "chat"),
+        ],
         routes: [
             RouteDeclaration(name: "splash-main", triggers: [.launch], whenLoggedIn: true, push: [ScreenPush("main")]),
-            RouteDeclaration(name: "splash-login", triggers: [.launch], whenLoggedIn: false, push: [ScreenPush("login")]),
-            RouteDeclaration(name: "shortcut-setting", triggers: [.quickAction], quickActionType: "setting", requiresLogin: true,
-                             push: [ScreenPush("main"), ScreenPush("setting")]),
-            RouteDeclaration(name: "shortcut-camera", triggers: [.quickAction], quickActionType: "camera",
-                             push: [ScreenPush("main"), ScreenPush("camera")]),
-            RouteDeclaration(name: "shortcut-main", triggers: [.quickAction], quickActionType: "main", push: [ScreenPush("main")]),
+            RouteDeclaration(
+                name: "splash-login", triggers: [.launch], whenLoggedIn: false, push: [ScreenPush("login")]),
+            RouteDeclaration(
+                name: "shortcut-setting", triggers: [.quickAction], quickActionType: "setting", requiresLogin: true,
+                push: [ScreenPush("main"), ScreenPush("setting")]),
+            RouteDeclaration(
+                name: "shortcut-camera", triggers: [.quickAction], quickActionType: "camera",
+                push: [ScreenPush("main"), ScreenPush("camera")]),
+            RouteDeclaration(
+                name: "shortcut-main", triggers: [.quickAction], quickActionType: "main", push: [ScreenPush("main")]),
             // "before" code: what a push does depends on the visible screen
-            RouteDeclaration(name: "chat-over-camera", triggers: [.tap], whenCurrentScreen: "camera", resetStack: false,
-                             push: [ScreenPush("chat")]),
-            RouteDeclaration(name: "chat", triggers: [.tap], requiresLogin: true, push: [ScreenPush("main"), ScreenPush("chat")]),
+            RouteDeclaration(
+                name: "chat-over-camera", triggers: [.tap], whenCurrentScreen: "camera", resetStack: false,
+                push: [ScreenPush("chat")]),
+            RouteDeclaration(
+                name: "chat", triggers: [.tap], requiresLogin: true, push: [ScreenPush("main"), ScreenPush("chat")]),
         ],
         quickActions: ["main", "camera", "setting"], loginScreen: "login", startsLoggedIn: false)
 
@@ -154,17 +190,24 @@ import Testing
         var loggedIn = Self.nav003
         loggedIn.startsLoggedIn = true
         let (d2, _) = Fixture.ready(Fixture.app(navigation: loggedIn), state: .notRunning)
-        #expect(Fixture.navigation(d2.launch(Fixture.bundleID)).first == .routed(route: "splash-main", trigger: .launch))
+        #expect(
+            Fixture.navigation(d2.launch(Fixture.bundleID)).first == .routed(route: "splash-main", trigger: .launch))
     }
 
     @Test func seed003QuickActionsGoThroughTheSameRouterAndLoginGate() {
         let (d, _) = Fixture.ready(Fixture.app(navigation: Self.nav003), state: .notRunning)
         let e = d.performQuickAction(Fixture.bundleID, type: "setting")
         #expect(Fixture.callbacks(e) == ["didFinishLaunching", "performQuickAction"])
-        #expect(Fixture.navigation(e) == [.loginRequired(route: "shortcut-setting"), .pushed(screen: "login", title: "login")])
+        #expect(
+            Fixture.navigation(e) == [
+                .loginRequired(route: "shortcut-setting"), .pushed(screen: "login", title: "login"),
+            ])
         let after = Fixture.navigation(d.logIn(Fixture.bundleID))
-        #expect(after == [.loggedIn, .popped(screen: "login"), .routed(route: "shortcut-setting", trigger: .quickAction),
-                          .pushed(screen: "main", title: "main"), .pushed(screen: "setting", title: "setting")])
+        #expect(
+            after == [
+                .loggedIn, .popped(screen: "login"), .routed(route: "shortcut-setting", trigger: .quickAction),
+                .pushed(screen: "main", title: "main"), .pushed(screen: "setting", title: "setting"),
+            ])
         let cam = Fixture.navigation(d.performQuickAction(Fixture.bundleID, type: "camera"))
         #expect(cam.first == .routed(route: "shortcut-camera", trigger: .quickAction))
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.stack.map(\.id) == ["main", "camera"])
@@ -192,7 +235,11 @@ import Testing
         d.deliver(Fixture.push(ExtensionTests.payload004))
         #expect(d.snapshot.actions(forNotification: "n1").map(\.id) == ["open", "keep", "later"])
         let open = try d.chooseAction("open", on: "n1")
-        #expect(open.contains { $0.kind == .urlOpened(url: "https://kanmoba.connpass.com/event/1/", by: "content extension KanmobaContent") })
+        #expect(
+            open.contains {
+                $0.kind
+                    == .urlOpened(url: "https://kanmoba.connpass.com/event/1/", by: "content extension KanmobaContent")
+            })
         #expect(Fixture.callbacks(open).isEmpty)
         d.deliver(Fixture.push(ExtensionTests.payload004, id: "p2"))
         #expect(Fixture.callbacks(try d.chooseAction("later", on: "n2")) == ["didReceiveResponse"])

@@ -17,35 +17,57 @@ struct PageHandler: HTTPHandler {
     func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         switch request.path {
         case "/page":
-            responder.respond(Self.html("""
-                <!DOCTYPE html><html><head><title>Swift Evolution</title><style>p{}</style></head>
-                <body><h1>Proposals</h1><p>Served over \(request.version.rawValue).</p>
-                <a href="https://apps.apple.com/jp/app/id123">App Store</a>
-                <a href="/next" target="_blank">Next page</a>
-                <a href="tel:0312345678">Call</a>
-                <script>var hidden = 1;</script></body></html>
-                """))
+            responder.respond(
+                Self.html(
+                    """
+                    <!DOCTYPE html><html><head><title>Swift Evolution</title><style>p{}</style></head>
+                    <body><h1>Proposals</h1><p>Served over \(request.version.rawValue).</p>
+                    <a href="https://apps.apple.com/jp/app/id123">App Store</a>
+                    <a href="/next" target="_blank">Next page</a>
+                    <a href="tel:0312345678">Call</a>
+                    <script>var hidden = 1;</script></body></html>
+                    """))
         case "/next": responder.respond(Self.html("<html><head><title>Next</title></head><body>second</body></html>"))
         case "/redirect": responder.respond(HTTPResponse(status: 302, headers: [HTTPField("location", "/page")]))
         case "/loop": responder.respond(HTTPResponse(status: 302, headers: [HTTPField("location", "/loop")]))
-        case "/json": responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "application/json")], body: Array("{}".utf8)))
-        case "/broken": responder.respond(Self.html("<html><head><title>Broken</title><body><div><p>unclosed <b>bold</div></i>&nbsp"))
+        case "/json":
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "application/json")], body: Array("{}".utf8)))
+        case "/broken":
+            responder.respond(
+                Self.html("<html><head><title>Broken</title><body><div><p>unclosed <b>bold</div></i>&nbsp"))
         case "/empty": responder.respond(Self.html(""))
-        case "/ja-header": responder.respond(Self.html("<html><head><title>関モバ</title></head><body>通知を試した</body></html>"))
+        case "/ja-header":
+            responder.respond(Self.html("<html><head><title>関モバ</title></head><body>通知を試した</body></html>"))
         case "/ja-meta":
-            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html")], body: Array(
-                "<html><head><meta charset=\"utf-8\"><title>関モバ</title></head><body>通知</body></html>".utf8)))
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "text/html")],
+                    body: Array(
+                        "<html><head><meta charset=\"utf-8\"><title>関モバ</title></head><body>通知</body></html>".utf8)))
         case "/ja-bare":
-            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html")], body: Array(
-                "<html><head><title>関モバ</title></head><body>通知</body></html>".utf8)))
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "text/html")],
+                    body: Array(
+                        "<html><head><title>関モバ</title></head><body>通知</body></html>".utf8)))
         case "/sjis":
             // "テスト" in Shift_JIS, declared in the header.
-            responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html; charset=Shift_JIS")],
-                                           body: Array("<html><head><title>".utf8) + [0x83, 0x65, 0x83, 0x58, 0x83, 0x67]
-                                               + Array("</title></head><body>x</body></html>".utf8)))
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "text/html; charset=Shift_JIS")],
+                    body: Array("<html><head><title>".utf8) + [0x83, 0x65, 0x83, 0x58, 0x83, 0x67]
+                        + Array("</title></head><body>x</body></html>".utf8)))
         case "/slow":
-            DispatchQueue.global().asyncAfter(deadline: .now() + 3) { responder.respond(Self.html("<title>late</title>")) }
-        default: responder.respond(HTTPResponse(status: 404, headers: [HTTPField("content-type", "text/html")], body: Array("<title>Not Found</title>".utf8)))
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+                responder.respond(Self.html("<title>late</title>"))
+            }
+        default:
+            responder.respond(
+                HTTPResponse(
+                    status: 404, headers: [HTTPField("content-type", "text/html")],
+                    body: Array("<title>Not Found</title>".utf8)))
         }
     }
 }
@@ -60,11 +82,14 @@ final class PageServer: Sendable {
     init() throws {
         let ca = try CertificateAuthority.generate(commonName: "pushcheck device test CA")
         let leaf = try ca.issueServerCertificate()
-        server = HTTPServer(listeners: [
-            ListenerConfiguration(name: "tls", tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
-                                  handler: PageHandler()),
-            ListenerConfiguration(name: "plain", handler: PageHandler()),
-        ], loops: 1)
+        server = HTTPServer(
+            listeners: [
+                ListenerConfiguration(
+                    name: "tls",
+                    tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+                    handler: PageHandler()),
+                ListenerConfiguration(name: "plain", handler: PageHandler()),
+            ], loops: 1)
         let bound = try server.start()
         https = bound.first { $0.name == "tls" }!.url
         http = bound.first { $0.name == "plain" }!.url
@@ -119,7 +144,9 @@ final class PageServer: Sendable {
         // App Store link: opened externally, navigation cancelled, the page stays.
         let store = try await d.followLink(Fixture.bundleID, "App Store", with: web)
         #expect(store == .openedExternally(url: "https://apps.apple.com/jp/app/id123"))
-        #expect(d.events.last?.kind == .urlOpened(url: "https://apps.apple.com/jp/app/id123", by: "web view policy (system)"))
+        #expect(
+            d.events.last?.kind
+                == .urlOpened(url: "https://apps.apple.com/jp/app/id123", by: "web view policy (system)"))
         // Other schemes: cancelled.
         guard case .cancelled = try await d.followLink(Fixture.bundleID, "tel:0312345678", with: web) else {
             Issue.record("tel: should be cancelled")
@@ -151,10 +178,14 @@ final class PageServer: Sendable {
         let server = try PageServer()
         let web = try server.webView(timeout: .seconds(1), redirectLimit: 3)
         defer { web.shutdown() }
-        #expect(await web.navigate(to: server.https + "/missing") == .failed(.httpStatus(url: server.https + "/missing", status: 404)))
-        #expect(await web.navigate(to: server.https + "/json")
+        #expect(
+            await web.navigate(to: server.https + "/missing")
+                == .failed(.httpStatus(url: server.https + "/missing", status: 404)))
+        #expect(
+            await web.navigate(to: server.https + "/json")
                 == .failed(.notHTML(url: server.https + "/json", contentType: "application/json")))
-        #expect(await web.navigate(to: server.https + "/empty") == .failed(.unparsableHTML(url: server.https + "/empty")))
+        #expect(
+            await web.navigate(to: server.https + "/empty") == .failed(.unparsableHTML(url: server.https + "/empty")))
         guard case .failed(.tooManyRedirects(_, 3)) = await web.navigate(to: server.https + "/loop") else {
             Issue.record("redirect loop should stop at the limit")
             return

@@ -39,8 +39,9 @@ import Testing
             """
         let empty = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict/></plist>"#
         #expect(throws: ProvisioningError.missingKey(source: "Info.plist", key: "CFBundleIdentifier")) {
-            try AppSigningConfiguration(entitlements: Data(empty.utf8), entitlementsSource: "e",
-                                        infoPlist: Data(info.utf8), infoSource: "Info.plist")
+            try AppSigningConfiguration(
+                entitlements: Data(empty.utf8), entitlementsSource: "e",
+                infoPlist: Data(info.utf8), infoSource: "Info.plist")
         }
         let app = try AppSigningConfiguration(
             entitlements: Data(empty.utf8), entitlementsSource: "e", infoPlist: Data(info.utf8), infoSource: "i",

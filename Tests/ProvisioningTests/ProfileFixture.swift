@@ -9,10 +9,13 @@ enum ProfileFixture {
     static let signer: Result<(cert: String, key: String), Failure> = {
         let dir = NSTemporaryDirectory() + "pushcheck-prov-signer-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let cert = dir + "/signer.pem", key = dir + "/signer.key"
+        let cert = dir + "/signer.pem"
+        let key = dir + "/signer.key"
         do throws(Failure) {
-            try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                     "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=pushcheck test profile signer"])
+            try run([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=pushcheck test profile signer",
+            ])
             return .success((cert, key))
         } catch { return .failure(error) }
     }()
@@ -39,8 +42,10 @@ enum ProfileFixture {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data(plist.utf8).write(to: URL(fileURLWithPath: dir + "/in.plist"))
-        var args = ["cms", "-sign", "-binary", "-outform", "DER", "-in", dir + "/in.plist", "-out", dir + "/out.der",
-                    "-signer", cert, "-inkey", key]
+        var args = [
+            "cms", "-sign", "-binary", "-outform", "DER", "-in", dir + "/in.plist", "-out", dir + "/out.der",
+            "-signer", cert, "-inkey", key,
+        ]
         if !detached { args.append("-nodetach") }
         try run(args)
         return try Data(contentsOf: URL(fileURLWithPath: dir + "/out.der"))
@@ -74,7 +79,8 @@ enum ProfileFixture {
             <key>Version</key><integer>1</integer>
             """
         if let devices {
-            body += "<key>ProvisionedDevices</key><array>" + devices.map { "<string>\($0)</string>" }.joined() + "</array>"
+            body +=
+                "<key>ProvisionedDevices</key><array>" + devices.map { "<string>\($0)</string>" }.joined() + "</array>"
         }
         if allDevices { body += "<key>ProvisionsAllDevices</key><true/>" }
         return """

@@ -15,11 +15,16 @@ import Testing
     }
 
     static let typeRows: [TypeRow] = [
-        TypeRow(xml: ProfileFixture.profileXML(aps: "development", getTaskAllow: true), type: .development, aps: .development),
+        TypeRow(
+            xml: ProfileFixture.profileXML(aps: "development", getTaskAllow: true), type: .development,
+            aps: .development),
         TypeRow(xml: ProfileFixture.profileXML(aps: "production", getTaskAllow: false), type: .adHoc, aps: .production),
-        TypeRow(xml: ProfileFixture.profileXML(aps: "production", getTaskAllow: false, devices: nil), type: .appStore, aps: .production),
-        TypeRow(xml: ProfileFixture.profileXML(aps: "production", getTaskAllow: false, devices: nil, allDevices: true),
-                type: .enterprise, aps: .production),
+        TypeRow(
+            xml: ProfileFixture.profileXML(aps: "production", getTaskAllow: false, devices: nil), type: .appStore,
+            aps: .production),
+        TypeRow(
+            xml: ProfileFixture.profileXML(aps: "production", getTaskAllow: false, devices: nil, allDevices: true),
+            type: .enterprise, aps: .production),
     ]
 
     @Test(arguments: typeRows)
@@ -33,9 +38,10 @@ import Testing
     }
 
     @Test func readsIdentityDatesAndDevices() throws {
-        let der = try ProfileFixture.sign(ProfileFixture.profileXML(
-            name: "Team Dev", uuid: "UUID-1", team: "TEAM000001", appID: "TEAM000001.com.example.shop",
-            devices: [Self.udid, "OTHER"], created: "2026-02-03T04:05:06Z", expires: "2027-02-03T04:05:06Z"))
+        let der = try ProfileFixture.sign(
+            ProfileFixture.profileXML(
+                name: "Team Dev", uuid: "UUID-1", team: "TEAM000001", appID: "TEAM000001.com.example.shop",
+                devices: [Self.udid, "OTHER"], created: "2026-02-03T04:05:06Z", expires: "2027-02-03T04:05:06Z"))
         let p = try ProvisioningProfile(mobileprovision: der, source: "x")
         #expect(p.name == "Team Dev")
         #expect(p.uuid == "UUID-1")
@@ -65,7 +71,8 @@ import Testing
 
     @Test func garbageIsNotCMS() {
         #expect {
-            try ProvisioningProfile(mobileprovision: Data([0x30, 0x03, 0x01, 0x02, 0x03]), source: "bad.mobileprovision")
+            try ProvisioningProfile(
+                mobileprovision: Data([0x30, 0x03, 0x01, 0x02, 0x03]), source: "bad.mobileprovision")
         } throws: { error in
             guard case .notCMS(let source, _) = error as? ProvisioningError else { return false }
             return source == "bad.mobileprovision"
@@ -90,7 +97,8 @@ import Testing
     }
 
     @Test func missingAndIllTypedKeysNameTheKey() throws {
-        let noEnts = ProfileFixture.profileXML().replacingOccurrences(of: "<key>Entitlements</key>", with: "<key>X</key>")
+        let noEnts = ProfileFixture.profileXML().replacingOccurrences(
+            of: "<key>Entitlements</key>", with: "<key>X</key>")
         #expect(throws: ProvisioningError.missingKey(source: "s", key: "Entitlements")) {
             try ProvisioningProfile(mobileprovision: Data(noEnts.utf8), source: "s")
         }
@@ -102,9 +110,13 @@ import Testing
             return key == "Entitlements.aps-environment"
         }
         let badDevices = ProfileFixture.profileXML(devices: nil)
-            .replacingOccurrences(of: "<key>Version</key>", with: "<key>ProvisionedDevices</key><string>x</string><key>Version</key>")
-        #expect(throws: ProvisioningError.wrongType(source: "s", key: "ProvisionedDevices",
-                                                     expected: "an array of strings", found: "string")) {
+            .replacingOccurrences(
+                of: "<key>Version</key>", with: "<key>ProvisionedDevices</key><string>x</string><key>Version</key>")
+        #expect(
+            throws: ProvisioningError.wrongType(
+                source: "s", key: "ProvisionedDevices",
+                expected: "an array of strings", found: "string")
+        ) {
             try ProvisioningProfile(mobileprovision: Data(badDevices.utf8), source: "s")
         }
     }
