@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
 
         // MARK: simulated iPhone
-        .target(name: "Provisioning", dependencies: ["COpenSSL", "PushModel"]),
+        .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
         .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
 
         // MARK: scenarios (suite files, steps, assertions, executor)
@@ -66,7 +66,7 @@ let package = Package(
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
         ),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
-        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "COpenSSL"]),
+        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning"]),
         .testTarget(
             name: "DeviceSimulatorTests",
             dependencies: ["DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto", "YAMLSource"]
