@@ -8,11 +8,7 @@ extension DeviceState {
     @discardableResult
     public mutating func launch(_ bundleID: String, now: Date) -> Bool {
         guard userLaunch(bundleID, reason: .userLaunch, launchPayload: nil, now: now) else { return false }
-        if apps[bundleID]!.declaration.navigation.routes.contains(where: { $0.triggers.contains(.launch) }),
-            apps[bundleID]!.router.stack.isEmpty
-        {
-            route(bundleID, .object([:]), trigger: .launch, now: now)
-        }
+        if apps[bundleID]!.router.stack.isEmpty { route(bundleID, .object([:]), trigger: .launch, now: now) }
         return true
     }
 
@@ -88,7 +84,9 @@ extension DeviceState {
         _ bundleID: String, _ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
         quickActionType: String? = nil, now: Date
     ) {
-        guard apps[bundleID] != nil else { return }
+        // An app without any route for this entry point has no routing code to run: log nothing.
+        guard let app = apps[bundleID], app.declaration.navigation.routes.contains(where: { $0.triggers.contains(trigger) })
+        else { return }
         let events = apps[bundleID]!.router.route(
             payload, trigger: trigger, actionID: actionID, quickActionType: quickActionType)
         for e in events { log(.navigation(e), bundleID, now) }

@@ -245,3 +245,18 @@ import Testing
         #expect(Fixture.callbacks(try d.chooseAction("later", on: "n2")) == ["didReceiveResponse"])
     }
 }
+
+@Suite struct RoutingNoiseTests {
+    @Test func noRouteIsLoggedOnlyWhenTheAppRoutesThatEntryPoint() throws {
+        let (plain, _) = Fixture.ready(state: .foreground)
+        plain.deliver(Fixture.push(Fixture.alertPayload))
+        #expect(Fixture.navigation(plain.events).isEmpty)
+        #expect(Fixture.navigation(try plain.tap("n1")).isEmpty)
+        let (routed, _) = Fixture.ready(Fixture.app(navigation: SeedTests.nav001), state: .foreground)
+        routed.deliver(Fixture.push(Fixture.json(#"{"aps":{"alert":"x","category":"OTHER"}}"#)))
+        #expect(Fixture.navigation(routed.events).isEmpty)  // no foreground routes
+        #expect(Fixture.navigation(try routed.tap("n1")) == [
+            .routingFailed(route: "detail", key: "url", expected: .url, found: "missing")
+        ])
+    }
+}
