@@ -1,0 +1,122 @@
+import Foundation
+import Reports
+import Testing
+@testable import SuiteRunner
+
+@Suite struct SchedulerTests {
+    @Test func runsEverythingWithBoundedParallelism() async {
+        let names = (1...12).map { "s\($0)" }
+        let fake = FakeExecutor(Dictionary(uniqueKeysWithValues: names.map { ($0, FakeExecutor.Behaviour.slow(.milliseconds(30))) }))
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 3), execute: fake.closure)
+        let outcome = await scheduler.run(items(names), recorder: RunRecorder(report: nil, console: nil))
+        #expect(outcome.finished.count == 12)
+        #expect(!outcome.interrupted)
+        #expect(fake.peakConcurrency <= 3)
+        #expect(fake.peakConcurrency >= 2)
+        #expect(outcome.finished.allSatisfy { $0.outcome == .passed })
+    }
+
+    @Test func retriesKeepEarlierAttempts() async {
+        let fake = FakeExecutor(["flaky": .flaky(failures: 2), "broken": .fail("nope"), "ok": .pass])
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 2, retries: 2), execute: fake.closure)
+        let cases = await scheduler.run(items(["flaky", "broken", "ok"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        let flaky = cases.first { $0.name == "flaky" }!
+        #expect(flaky.outcome == .passed)
+        #expect(flaky.isFlaky)
+        #expect(flaky.retries.map(\.problem.message) == ["flake 1", "flake 2"])
+        #expect(flaky.retries.first?.systemOut == "transcript of flaky attempt 1")
+        let broken = cases.first { $0.name == "broken" }!
+        #expect(broken.retries.count == 2)
+        guard case .failure = broken.outcome else { Issue.record("broken should fail"); return }
+        #expect(cases.first { $0.name == "ok" }!.retries.isEmpty)
+        #expect(fake.callLog.filter { $0.hasPrefix("broken#") }.count == 3)
+        #expect(fake.callLog.filter { $0.hasPrefix("ok#") } == ["ok#1"])
+    }
+
+    @Test func scenarioTimeoutBecomesTimeoutError() async {
+        let fake = FakeExecutor(["slow": .slow(.seconds(20)), "quick": .pass])
+        let scheduler = ScenarioScheduler(
+            policy: RunPolicy(jobs: 2, scenarioTimeout: .milliseconds(200)), execute: fake.closure)
+        let cases = await scheduler.run(items(["slow", "quick"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        guard case let .error(problem)? = outcome("slow", in: cases) else {
+            Issue.record("slow should be an error, got \(String(describing: outcome("slow", in: cases)))")
+            return
+        }
+        #expect(problem.type == "timeout")
+        #expect(problem.message.contains("200ms"))
+        #expect(cases.first { $0.name == "slow" }!.systemOut.contains("cut short"))
+        #expect(outcome("quick", in: cases) == .passed)
+    }
+
+    @Test func timeoutAbandonsAnExecutorThatIgnoresCancellation() async {
+        let fake = FakeExecutor(["stuck": .stubborn(.seconds(2))])
+        let scheduler = ScenarioScheduler(
+            policy: RunPolicy(jobs: 1, scenarioTimeout: .milliseconds(100), cancellationGrace: .milliseconds(100)),
+            execute: fake.closure)
+        let started = ContinuousClock.now
+        let cases = await scheduler.run(items(["stuck"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        #expect(ContinuousClock.now - started < .seconds(1.5))
+        guard case let .error(problem)? = outcome("stuck", in: cases) else { Issue.record("expected error"); return }
+        #expect(problem.type == "timeout")
+        #expect(problem.detail.contains("abandoned"))
+    }
+
+    @Test func timedOutAttemptsAreRetried() async {
+        let fake = FakeExecutor(["slow": .slow(.seconds(20))])
+        let scheduler = ScenarioScheduler(
+            policy: RunPolicy(retries: 1, scenarioTimeout: .milliseconds(100)), execute: fake.closure)
+        let cases = await scheduler.run(items(["slow"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        #expect(cases.first?.retries.map(\.problem.type) == ["timeout"])
+        #expect(cases.first?.retries.first?.kind == .error)
+    }
+
+    @Test func failFastSkipsTheRest() async {
+        let names = ["bad"] + (1...6).map { "later\($0)" }
+        let fake = FakeExecutor(["bad": .error("boom")])
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 1, failFast: true), execute: fake.closure)
+        let outcome = await scheduler.run(items(names), recorder: RunRecorder(report: nil, console: nil))
+        #expect(outcome.finished.count == 7)
+        #expect(!outcome.interrupted)
+        #expect(fake.callLog == ["bad#1"])
+        for name in names.dropFirst() {
+            #expect(SuiteRunnerTests.outcome(name, in: outcome.finished) == .skipped(message: RunPolicy.failFastSkipReason))
+        }
+    }
+
+    @Test func skipReasonIsReportedWithoutRunning() async {
+        var list = items(["a", "b"])
+        list[1].skipReason = "needs FCM"
+        let fake = FakeExecutor([:])
+        let outcome = await ScenarioScheduler(policy: RunPolicy(), execute: fake.closure)
+            .run(list, recorder: RunRecorder(report: nil, console: nil))
+        #expect(fake.callLog == ["a#1"])
+        #expect(SuiteRunnerTests.outcome("b", in: outcome.finished) == .skipped(message: "needs FCM"))
+    }
+
+    @Test func cancellationStopsSchedulingAndInterruptsRunning() async throws {
+        let names = ["fast"] + (1...5).map { "slow\($0)" }
+        var behaviours: [String: FakeExecutor.Behaviour] = ["fast": .pass]
+        for name in names.dropFirst() { behaviours[name] = .slow(.seconds(30)) }
+        let fake = FakeExecutor(behaviours)
+        let recorder = RunRecorder(report: nil, console: nil)
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 2), execute: fake.closure)
+        let list = items(names)
+        let task = Task { await scheduler.run(list, recorder: recorder) }
+        // Wait until the fast one finished and two slow ones are running.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while recorder.finishedCases.isEmpty || fake.callLog.count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.interrupted)
+        #expect(SuiteRunnerTests.outcome("fast", in: outcome.finished) == .passed)
+        let interrupted = outcome.finished.filter {
+            if case let .error(p) = $0.outcome { return p.type == "interrupted" }
+            return false
+        }
+        #expect(interrupted.count == 2)
+        #expect(outcome.unfinished == 3)
+        #expect(fake.callLog.count == 3)
+    }
+}
