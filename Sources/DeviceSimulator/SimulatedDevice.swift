@@ -135,6 +135,18 @@ public final class SimulatedDevice: Sendable {
         }
     }
 
+    /// For the FCM gateway: a message addressed to `fcmToken` could not go on to APNs because the APNs
+    /// token never reached Firebase. Logs it on the owning app (so the suite sees why nothing arrived);
+    /// returns false when no app on this device holds that FCM token.
+    @discardableResult
+    public func fcmMessageNotDelivered(fcmToken: String, messageID: String) -> Bool {
+        perform { (s: inout DeviceState, now: Date) -> Bool in
+            guard let id = s.apps.keys.sorted().first(where: { s.apps[$0]?.fcmToken == fcmToken }) else { return false }
+            s.log(.pushDropped(apnsID: messageID, reason: .fcmTokenNotMapped), id, now)
+            return true
+        }.result
+    }
+
     /// Entry point for the APNs gateway.
     @discardableResult
     public func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {

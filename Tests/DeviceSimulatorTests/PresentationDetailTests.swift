@@ -57,7 +57,7 @@ import YAMLSource
         #expect(e.contains { $0.kind == .callback(.sceneWillConnect(notificationResponse: Fixture.alertPayload)) })
     }
 
-    @Test func fcmRegistrationsExposeMappingForTheFCMGateway() {
+    @Test func fcmRegistrationsExposeMappingForTheFCMGateway() throws {
         let mapped = Fixture.app(firebase: FirebaseDeclaration(senderID: "1", projectID: "p"))
         let (d, _) = Fixture.ready(mapped, state: .notRunning)
         let regs = d.fcmRegistrations
@@ -67,7 +67,10 @@ import YAMLSource
         let unmapped = Fixture.app(firebase: FirebaseDeclaration(senderID: "1", projectID: "p"), proxyEnabled: false)
         let (d2, _) = Fixture.ready(unmapped, state: .notRunning)
         #expect(d2.fcmRegistrations.first?.apnsToken == nil)
-        #expect(d2.fcmRegistrations.first?.fcmToken != nil)
+        let fcm = try #require(d2.fcmRegistrations.first?.fcmToken)
+        #expect(d2.fcmMessageNotDelivered(fcmToken: fcm, messageID: "projects/p/messages/1"))
+        #expect(d2.events.last?.kind == .pushDropped(apnsID: "projects/p/messages/1", reason: .fcmTokenNotMapped))
+        #expect(!d2.fcmMessageNotDelivered(fcmToken: "unknown", messageID: "m"))
     }
 
     @Test func contentExtensionCategoriesFromItsInfoPlist() throws {
