@@ -70,6 +70,7 @@ extension DeviceEventKind {
         case .notificationRemoved(let id, let r):
             return ["type": "notification-removed", "id": .string(id), "reason": .string(r)]
         case .badgeChanged(let b): return ["type": "badge", "badge": b.map { .number(Double($0)) } ?? .null]
+        case .soundPlayed(let s): return ["type": "sound", "sound": .string(s)]
         case .contentExtensionShown(let n, let c):
             return ["type": "content-extension", "extension": .string(n), "category": .string(c)]
         case .contentExtensionHandledAction(let n, let a, let r):

@@ -139,6 +139,8 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case notificationReplaced(id: String, collapseID: String)
     case notificationRemoved(id: String, reason: String)
     case badgeChanged(Int?)
+    /// A sound played without a notification to show (sound-only push).
+    case soundPlayed(String)
     case contentExtensionShown(extensionName: String, category: String)
     case contentExtensionHandledAction(extensionName: String, actionID: String, response: ContentExtensionResponse)
     case urlOpened(url: String, by: String)
@@ -172,6 +174,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .notificationReplaced(let id, let cid): return "notification \(id) replaced (collapse-id \(cid))"
         case .notificationRemoved(let id, let r): return "notification \(id) removed (\(r))"
         case .badgeChanged(let b): return "badge \(b.map(String.init) ?? "cleared")"
+        case .soundPlayed(let s): return "sound \(s) played"
         case .contentExtensionShown(let n, let c): return "content extension \(n) for category \(c)"
         case .contentExtensionHandledAction(let n, let a, let r): return "content extension \(n) handled \(a) -> \(r)"
         case .urlOpened(let u, let by): return "opened \(u) (\(by))"

@@ -103,7 +103,11 @@ extension DeviceState {
             log(.badgeChanged(value), bundleID, now)
         }
         let hasText = content.title != nil || content.subtitle != nil || content.body != nil
-        guard hasText, presentation.banner || presentation.list else { return }
+        guard hasText, presentation.banner || presentation.list else {
+            // Sound-only (or text the settings hide): the sound still plays.
+            if let sound = presentation.sound { log(.soundPlayed(sound), bundleID, now) }
+            return
+        }
         if let cid = push.collapseID,
             let i = notificationCenter.firstIndex(where: { $0.bundleID == bundleID && $0.collapseID == cid })
         {
