@@ -40,6 +40,13 @@ let package = Package(
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
 
+        // MARK: scenarios (suite files, steps, assertions, executor)
+        .target(
+            name: "Scenarios",
+            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+        ),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
+
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2"], exclude: ["Golden", "Schema"]),

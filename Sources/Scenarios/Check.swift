@@ -1,0 +1,153 @@
+import Foundation
+import PushModel
+import YAMLSource
+
+/// One assertion: a subject observed after the step, and what it must look like.
+public struct Check: Sendable {
+    /// `navigation.tab`, `user_info.test`, `status`, … as written.
+    public var label: String
+    public var subject: Subject
+    public var matcher: Matcher
+    public var range: SourceRange
+}
+
+/// What a check looks at.
+public enum Subject: Sendable, Equatable {
+    // the last send's response
+    case status, reason, header(String), timestamp
+    // the last sent push on the device
+    case delivered, dropped, stored
+    /// Callback names fired since the previous `expect`.
+    case callbacks
+    /// A key path in the `userInfo` the app last received.
+    case userInfo(String)
+    /// A field of the last presented notification (`title`, `body`, `banner`, …), `presented`, `count`.
+    case notification(String)
+    /// `service` (ran / modified / timed-out / not-run) or `content` (extension name).
+    case extensions(String)
+    /// `tab`, `tab_title`, `stack`, `top`, `title`, `alert`, `alert_message`, `routed`, `routing_failed`, `logged_in`.
+    case navigation(String)
+    /// `status`, `url`, `title`, `text`, `http_version`, `redirects`, `opened_externally`, `failed`.
+    case page(String)
+    /// URLs opened (by the web view policy or an extension) since the previous `expect`.
+    case openedURLs
+    /// `installed`/`failed`; `registered`/`failed`; finding codes; the app's token; its state; its badge.
+    case install, registration, findings, token, state, badge
+    // the last run
+    case exitCode, stdout, stderr
+}
+
+/// A value written in a check; templates resolve when the check runs.
+public struct ExpectedValue: Sendable {
+    /// JSON text, possibly with `${…}` inside strings.
+    public var json: Template
+    /// The string scalars it was written with, for checking references at load time.
+    var scalars: [Template] = []
+}
+
+/// How the observed value is compared.
+public indirect enum Matcher: Sendable {
+    case equals(ExpectedValue)
+    case exists
+    case absent
+    /// A regular expression that must match somewhere in the value's text.
+    case matches(String)
+    /// A substring of a string, or an element of an array.
+    case contains(ExpectedValue)
+    case not(Matcher)
+}
+
+extension Matcher {
+    /// Evaluates against `actual` (nil = absent); returns nil on success, else the expected text.
+    func failure(_ actual: JSONValue?, resolve: (ExpectedValue) throws(VariableError) -> JSONValue) throws(VariableError)
+        -> String?
+    {
+        switch self {
+        case .exists: return actual == nil || actual == .null ? "present" : nil
+        case .absent: return actual == nil || actual == .null ? nil : "absent"
+        case .equals(let e):
+            let expected = try resolve(e)
+            guard let actual, Self.loosely(expected, actual) else { return Self.show(expected) }
+            return nil
+        case .matches(let pattern):
+            let text = actual.map(Self.text) ?? ""
+            let regex = try? NSRegularExpression(pattern: pattern)
+            let hit = actual != nil && regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return hit ? nil : "a value matching /\(pattern)/"
+        case .contains(let e):
+            let expected = try resolve(e)
+            switch actual {
+            case .array(let items)?:
+                return items.contains { Self.loosely(expected, $0) } ? nil : "an array containing \(Self.show(expected))"
+            case let value?:
+                return Self.text(value).contains(Self.text(expected)) ? nil : "text containing \(Self.show(expected))"
+            case nil:
+                return "text containing \(Self.show(expected))"
+            }
+        case .not(let inner):
+            let innerFailure = try inner.failure(actual, resolve: resolve)
+            if innerFailure != nil { return nil }
+            return "not " + (try Matcher.describe(inner, resolve: resolve))
+        }
+    }
+
+    static func describe(_ m: Matcher, resolve: (ExpectedValue) throws(VariableError) -> JSONValue) throws(VariableError)
+        -> String
+    {
+        switch m {
+        case .exists: return "present"
+        case .absent: return "absent"
+        case .equals(let e): return show(try resolve(e))
+        case .matches(let p): return "a value matching /\(p)/"
+        case .contains(let e): return "containing \(show(try resolve(e)))"
+        case .not(let inner): return "not " + (try describe(inner, resolve: resolve))
+        }
+    }
+
+    /// Equality that lets `200` equal `"200"` and `1` equal `1.0`.
+    static func loosely(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
+        if expected == actual { return true }
+        switch (expected, actual) {
+        case (.string(let s), .number), (.string(let s), .bool): return s == text(actual)
+        case (.number, .string(let s)): return text(expected) == s
+        case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { loosely($0, $1) }
+        default: return false
+        }
+    }
+
+    /// A value as text: strings bare, everything else as JSON.
+    static func text(_ v: JSONValue) -> String {
+        if case .string(let s) = v { return s }
+        if case .number(let d) = v, d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+        return v.serialized()
+    }
+
+    /// A value for messages: JSON (strings quoted).
+    static func show(_ v: JSONValue?) -> String {
+        guard let v else { return "absent" }
+        if case .number = v { return text(v) }
+        return v.serialized()
+    }
+}
+
+/// Looks up `path` in `value`, preferring whole keys that contain dots (`gcm.message_id`) over nesting.
+func lookup(_ path: String, in value: JSONValue) -> JSONValue? {
+    if path.isEmpty { return value }
+    if case .object(let o) = value {
+        if let v = o[path] { return v }
+        var index = path.startIndex
+        while let dot = path[index...].firstIndex(of: ".") {
+            let head = String(path[..<dot])
+            if let v = o[head], let found = lookup(String(path[path.index(after: dot)...]), in: v) { return found }
+            index = path.index(after: dot)
+        }
+        return nil
+    }
+    if case .array(let a) = value {
+        let head = path.split(separator: ".", maxSplits: 1).first.map(String.init) ?? path
+        guard let i = Int(head), a.indices.contains(i) else { return nil }
+        let rest = path.count > head.count ? String(path.dropFirst(head.count + 1)) : ""
+        return lookup(rest, in: a[i])
+    }
+    return nil
+}

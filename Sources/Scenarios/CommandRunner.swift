@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// Runs `/bin/sh -c command` with a timeout, capturing stdout and stderr. Cancelling the task kills it.
+enum CommandRunner {
+    struct Outcome: Sendable {
+        var exitCode: Int32
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+        /// True when the process ended by a signal (other than our timeout kill).
+        var signalled: Bool
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case cannotStart(String)
+        var description: String {
+            switch self {
+            case .cannotStart(let d): return "cannot start /bin/sh: \(d)"
+            }
+        }
+    }
+
+    /// Shared between the reader threads and the caller.
+    private final class Box: Sendable {
+        let data = Mutex<Data>(Data())
+        let flag = Mutex(false)
+    }
+
+    /// Output beyond this many bytes per stream is dropped (the transcript stays readable).
+    static let outputLimit = 1 << 20
+
+    static func run(
+        _ command: String, environment: [String: String], directory: String, timeout: Duration
+    ) async throws(Failure) -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do { try process.run() } catch { throw .cannotStart("\(error)") }
+        let pid = process.processIdentifier
+        let readers = DispatchGroup()
+        let outBox = Box()
+        let errBox = Box()
+        for (pipe, box) in [(out, outBox), (err, errBox)] {
+            let handle = pipe.fileHandleForReading
+            DispatchQueue.global().async(group: readers) {
+                let data = handle.readDataToEndOfFile()
+                box.data.withLock { $0 = data.prefix(outputLimit) }
+            }
+        }
+        let timedOut = Box()
+        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    if finished.wait(timeout: deadline) == .timedOut {
+                        timedOut.flag.withLock { $0 = true }
+                        kill(pid, SIGKILL)
+                        finished.wait()
+                    }
+                    readers.wait()
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            kill(pid, SIGKILL)
+        }
+        let reason = process.terminationReason
+        return Outcome(
+            exitCode: process.terminationStatus, stdout: String(decoding: outBox.data.withLock { $0 }, as: UTF8.self),
+            stderr: String(decoding: errBox.data.withLock { $0 }, as: UTF8.self), timedOut: timedOut.flag.withLock { $0 },
+            signalled: reason == .uncaughtSignal)
+    }
+}

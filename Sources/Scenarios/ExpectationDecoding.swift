@@ -1,0 +1,135 @@
+import Foundation
+import YAMLSource
+
+/// Decodes `expect:` blocks.
+///
+/// ```yaml
+/// expect:
+///   status: 200                      # the last send's response: status, reason, headers, timestamp
+///   reason: BadDeviceToken
+///   headers: { apns-id: { exists: true } }
+///   delivered: true                  # the last sent push reached the app; dropped: <why>; stored: true
+///   callbacks: [willPresent]         # callbacks fired since the previous expect, in order
+///   user_info: { test: aaa, gcm.message_id: { exists: true }, url: { matches: "^https://" } }
+///   notification: { title: Hello, banner: true, presented: true }
+///   extensions: { service: ran, content: KanmobaContent }
+///   navigation: { tab: 1, tab_title: Home, stack: [detail], top: detail, title: Hello, alert: none }
+///   page: { status: 200, title: Welcome, contains: "text", url: { matches: "/welcome" } }
+///   opened_url: https://apps.apple.com/…
+///   install: installed               # registration: registered | failed; findings: [codes]
+///   exit: 0                          # the last run: exit, stdout, stderr
+///   stdout: { contains: "sent" }
+/// ```
+/// A value is compared for equality; a mapping of `equals`/`exists`/`absent`/`matches`/`contains`/`not`
+/// picks another comparison.
+enum ExpectationDecoder {
+    static let topKeys = [
+        "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
+        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings", "token",
+        "state", "badge", "exit", "stdout", "stderr",
+    ]
+    static let notificationKeys = [
+        "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
+        "quiet", "interruption_level", "id",
+    ]
+    static let navigationKeys = [
+        "tab", "tab_title", "stack", "top", "title", "alert", "alert_message", "routed", "routing_failed", "logged_in",
+        "url",
+    ]
+    static let pageKeys = ["status", "url", "title", "text", "contains", "http_version", "redirects", "opened_externally", "failed", "cancelled"]
+    static let matcherKeys = ["equals", "exists", "absent", "matches", "contains", "not"]
+
+    static func decode(_ node: YAMLNode) throws(SourceError) -> Expectation {
+        let m = try YAMLMapping(node)
+        try m.checkKeys(allowed: topKeys)
+        var checks: [Check] = []
+        for pair in m.pairs {
+            let key = pair.keyString
+            let v = pair.value
+            func add(_ label: String, _ subject: Subject, _ value: YAMLNode) throws(SourceError) {
+                checks.append(Check(label: label, subject: subject, matcher: try matcher(value), range: value.range))
+            }
+            switch key {
+            case "status": try add(key, .status, v)
+            case "reason": try add(key, .reason, v)
+            case "timestamp": try add(key, .timestamp, v)
+            case "delivered": try add(key, .delivered, v)
+            case "dropped": try add(key, .dropped, v)
+            case "stored": try add(key, .stored, v)
+            case "callbacks": try add(key, .callbacks, v)
+            case "opened_url": try add(key, .openedURLs, containsForScalar(v))
+            case "install": try add(key, .install, v)
+            case "registration": try add(key, .registration, v)
+            case "findings": try add(key, .findings, v)
+            case "token": try add(key, .token, v)
+            case "state": try add(key, .state, v)
+            case "badge": try add(key, .badge, v)
+            case "exit": try add(key, .exitCode, v)
+            case "stdout": try add(key, .stdout, v)
+            case "stderr": try add(key, .stderr, v)
+            case "headers":
+                for h in try YAMLMapping(v).pairs { try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value) }
+            case "user_info":
+                for u in try YAMLMapping(v).pairs { try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value) }
+            case "notification":
+                let n = try YAMLMapping(v)
+                try n.checkKeys(allowed: notificationKeys)
+                for f in n.pairs { try add("notification.\(f.keyString)", .notification(f.keyString), f.value) }
+            case "extensions":
+                let e = try YAMLMapping(v)
+                try e.checkKeys(allowed: ["service", "content"])
+                for f in e.pairs { try add("extensions.\(f.keyString)", .extensions(f.keyString), f.value) }
+            case "navigation":
+                let n = try YAMLMapping(v)
+                try n.checkKeys(allowed: navigationKeys)
+                for f in n.pairs { try add("navigation.\(f.keyString)", .navigation(f.keyString), f.value) }
+            case "page":
+                let p = try YAMLMapping(v)
+                try p.checkKeys(allowed: pageKeys)
+                for f in p.pairs {
+                    if f.keyString == "contains" {
+                        try add("page.contains", .page("text"), containsForScalar(f.value))
+                    } else {
+                        try add("page.\(f.keyString)", .page(f.keyString), f.value)
+                    }
+                }
+            default: break
+            }
+        }
+        return Expectation(checks: checks, range: node.range)
+    }
+
+    /// `opened_url: x` / `page.contains: x` mean "contains", unless a matcher mapping is written.
+    static func containsForScalar(_ node: YAMLNode) -> YAMLNode {
+        guard node.pairs == nil else { return node }
+        let key = YAMLNode(.scalar(YAMLScalar("contains")), range: node.range)
+        return YAMLNode(.mapping([YAMLPair(key: key, value: node)]), range: node.range)
+    }
+
+    static func matcher(_ node: YAMLNode) throws(SourceError) -> Matcher {
+        if let pairs = node.pairs, !pairs.isEmpty, pairs.allSatisfy({ matcherKeys.contains($0.keyString) }) {
+            let m = try YAMLMapping(node)
+            let which = try m.exactlyOne(of: matcherKeys)
+            let v = m[which]!
+            switch which {
+            case "exists": return try Bool.decode(from: v) ? .exists : .absent
+            case "absent": return try Bool.decode(from: v) ? .absent : .exists
+            case "matches":
+                let pattern = try String.decode(from: v)
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+                    throw v.invalidValue(expected: "a valid regular expression (ICU syntax)")
+                }
+                return .matches(pattern)
+            case "contains": return .contains(try expected(v))
+            case "not": return .not(try matcher(v))
+            default: return .equals(try expected(v))
+            }
+        }
+        if node.scalar?.value == "none", node.scalar?.style == .plain { return .absent }
+        return .equals(try expected(node))
+    }
+
+    static func expected(_ node: YAMLNode) throws(SourceError) -> ExpectedValue {
+        ExpectedValue(json: try Template(try node.jsonText(), range: node.range), scalars: try StepDecoder.templates(in: node))
+    }
+}

@@ -1,0 +1,191 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import Provisioning
+import PushModel
+
+/// What a check sees: the device's state and the events since the previous `expect`, the gateway's
+/// log, and the last send and run.
+struct Observation {
+    let device: SimulatedDevice
+    let snapshot: DeviceState
+    let bundleID: String
+    /// Events since the previous `expect` for this app (or the whole device).
+    let window: [DeviceEvent]
+    let lastSend: SendRecord?
+    let lastRun: RunRecord?
+    let gateway: APNsGateway
+
+    /// The observed value of `subject` (nil = absent).
+    func value(_ subject: Subject) -> JSONValue? {
+        let app = snapshot.apps[bundleID]
+        switch subject {
+        case .status: return lastSend.map { .number(Double($0.response.status)) }
+        case .reason: return lastSend?.response.reasonText.map(JSONValue.string)
+        case .header(let name): return lastSend?.response.http.value(name).map(JSONValue.string)
+        case .timestamp: return lastSend?.response.timestamp.map { .number(Double($0)) }
+        case .delivered:
+            guard let id = lastSend?.apnsID else { return nil }
+            return .bool(window.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
+        case .dropped: return droppedReason().map(JSONValue.string)
+        case .stored:
+            guard let s = lastSend, let token = DeviceToken(hex: s.token) else { return nil }
+            return .bool(gateway.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
+        case .callbacks:
+            return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
+        case .userInfo(let path):
+            return userInfo().flatMap { lookup(path, in: $0) }
+        case .notification(let field): return notification(field)
+        case .extensions(let which):
+            if which == "content" {
+                return window.compactMap { if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil } }.last
+            }
+            for e in window.reversed() {
+                if case .serviceExtensionRan(let modified, _) = e.kind { return .string(modified ? "modified" : "ran") }
+                if case .serviceExtensionTimedOut = e.kind { return .string("timed-out") }
+            }
+            return .string("not-run")
+        case .navigation(let field): return navigation(field, app)
+        case .page(let field): return page(field, app)
+        case .openedURLs:
+            return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
+        case .install:
+            if app != nil { return .string("installed") }
+            return .string(appEvents.contains { if case .installFailed = $0.kind { true } else { false } } ? "failed" : "not-installed")
+        case .registration:
+            if app?.token != nil { return .string("registered") }
+            return .string(appEvents.contains { if case .registrationFailed = $0.kind { true } else { false } } ? "failed" : "not-registered")
+        case .findings: return .array(findings().map { .string($0.code) })
+        case .token: return app?.token.map { .string($0.hex) }
+        case .state: return app.map { .string($0.state.rawValue) }
+        case .badge: return app?.badge.map { .number(Double($0)) }
+        case .exitCode: return lastRun.map { .number(Double($0.exitCode)) }
+        case .stdout: return lastRun.map { .string($0.stdout) }
+        case .stderr: return lastRun.map { .string($0.stderr) }
+        }
+    }
+
+    /// Events of this app (and device-wide ones) since the device started.
+    var appEvents: [DeviceEvent] { snapshot.events.filter { $0.bundleID == bundleID || $0.bundleID == nil } }
+
+    func findings() -> [ProvisioningFinding] {
+        appEvents.flatMap { e -> [ProvisioningFinding] in
+            switch e.kind {
+            case .installFailed(let f), .registrationFailed(let f), .launchRefused(let f): return f
+            case .capabilityWarning(let f): return [f]
+            default: return []
+            }
+        }
+    }
+
+    func droppedReason() -> String? {
+        guard let s = lastSend else { return nil }
+        for e in window {
+            if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
+        }
+        if s.response.status != 200 { return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))" }
+        if let token = DeviceToken(hex: s.token), gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID }) {
+            return "stored-by-gateway (device offline)"
+        }
+        let received = window.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
+        return received ? nil : "not-routed-to-a-device (unknown token)"
+    }
+
+    /// The `userInfo` of the last callback in the window that carried one, else of the last presented notification.
+    func userInfo() -> JSONValue? {
+        for e in window.reversed() {
+            guard case .callback(let c) = e.kind else { continue }
+            switch c {
+            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _), .legacyDidReceiveRemoteNotification(let u),
+                .didReceiveResponse(_, let u):
+                return u
+            case .didFinishLaunching(let u?), .sceneWillConnect(let u?): return u
+            default: continue
+            }
+        }
+        for e in window.reversed() {
+            if case .notificationPresented(_, let content, _) = e.kind { return content.userInfo }
+        }
+        return nil
+    }
+
+    func notification(_ field: String) -> JSONValue? {
+        let presented = window.compactMap { e -> (String, NotificationContent, Presentation)? in
+            if case .notificationPresented(let id, let c, let p) = e.kind { return (id, c, p) }
+            return nil
+        }
+        switch field {
+        case "presented": return .bool(!presented.isEmpty)
+        case "count": return .number(Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID }.count))
+        default: break
+        }
+        guard let (id, c, p) = presented.last else { return nil }
+        func s(_ v: String?) -> JSONValue? { v.map(JSONValue.string) }
+        switch field {
+        case "id": return .string(id)
+        case "title": return s(c.title)
+        case "subtitle": return s(c.subtitle)
+        case "body": return s(c.body)
+        case "badge": return c.badge.map { .number(Double($0)) }
+        case "sound": return s(p.sound ?? c.sound)
+        case "category": return s(c.categoryID)
+        case "thread_id": return s(c.threadID)
+        case "interruption_level": return .string(p.interruptionLevel)
+        case "banner": return .bool(p.banner)
+        case "list": return .bool(p.list)
+        case "quiet": return .bool(p.quiet)
+        default: return nil
+        }
+    }
+
+    func navigation(_ field: String, _ app: InstalledApp?) -> JSONValue? {
+        guard let router = app?.router else { return nil }
+        let nav = window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } }
+        switch field {
+        case "tab": return .number(Double(router.selectedTab))
+        case "tab_title":
+            let tabs = router.declaration.tabs
+            return tabs.indices.contains(router.selectedTab) ? .string(tabs[router.selectedTab]) : nil
+        case "stack": return .array(router.stack.map { .string($0.id) })
+        case "top": return router.stack.last.map { .string($0.id) }
+        case "title": return router.stack.last.map { .string($0.title) }
+        case "url": return router.stack.last?.url.map(JSONValue.string)
+        case "alert": return router.alert.map { .string($0.alert.title) }
+        case "alert_message": return router.alert.map { .string($0.alert.message) }
+        case "logged_in": return .bool(router.loggedIn)
+        case "routed":
+            return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
+        case "routing_failed":
+            return nav.compactMap { if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil } }.last
+        default: return nil
+        }
+    }
+
+    func page(_ field: String, _ app: InstalledApp?) -> JSONValue? {
+        let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
+        switch field {
+        case "opened_externally":
+            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }.last
+        case "failed":
+            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }.last
+        case "cancelled":
+            return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
+        default: break
+        }
+        guard let p = app?.webPage else { return nil }
+        switch field {
+        case "status": return .number(Double(p.status))
+        case "url": return .string(p.finalURL)
+        case "title": return p.title.map(JSONValue.string)
+        case "text": return .string(p.text)
+        case "http_version": return .string(p.httpVersion)
+        case "redirects": return .array(p.redirects.map(JSONValue.string))
+        default: return nil
+        }
+    }
+
+    /// Events rendered one per line (`#5 com.example.app: callback willPresent(…)`).
+    static func render(_ events: [DeviceEvent]) -> String {
+        events.map(\.description).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,112 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import HTTPClient
+import PushModel
+
+/// What a `send` did, for `expect` and `capture`.
+struct SendRecord {
+    var device: String
+    var bundleID: String
+    var environment: APNsEnvironment
+    var token: String
+    var apnsID: String
+    var response: APNsResponse
+}
+
+/// What a `run` did.
+struct RunRecord {
+    var exitCode: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Why a step stopped the scenario.
+enum StepStop: Error {
+    /// The product misbehaved (e.g. no notification to tap): reported as a failure.
+    case failure(AssertionFailure)
+    /// The harness could not do the step: reported as an error.
+    case harness(type: String, message: String, detail: String)
+}
+
+/// The mutable state of one scenario run: variables, the last send and run, and how far the device
+/// logs have been checked and transcribed.
+struct RunContext {
+    let scenario: Scenario
+    let suite: Suite
+    let environment: RunEnvironment
+    var variables: [String: String]
+    var lastSend: SendRecord?
+    var lastRun: RunRecord?
+    /// Per device: the event count at the previous `expect` (the start of the window it checks).
+    var windowStart: [String: Int] = [:]
+    /// Gateway log sequence at the previous `expect`.
+    var gatewayWindowStart: UInt64 = 0
+    /// Per device: events already written to the transcript.
+    var transcribed: [String: Int] = [:]
+    var transcript = Transcript()
+    var sendCount = 0
+
+    init(scenario: Scenario, suite: Suite, environment: RunEnvironment) {
+        self.scenario = scenario
+        self.suite = suite
+        self.environment = environment
+        variables = suite.variables
+    }
+
+    /// Resolves a `${…}` name (nil when undefined).
+    func lookup(_ name: String, world: ScenarioWorld) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        switch parts.first {
+        case "env" where parts.count >= 2:
+            return environment.environment[parts.dropFirst().joined(separator: ".")]
+        case "device" where parts.count == 3:
+            guard let d = world.device(parts[1]) else { return nil }
+            let snapshot = d.device.snapshot
+            switch parts[2] {
+            case "udid": return snapshot.udid
+            case "token", "fcm_token":
+                guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
+                return parts[2] == "token" ? app.token?.hex : app.fcmToken
+            default: return nil
+            }
+        case "fixture" where parts.count == 2:
+            switch parts[1] {
+            case "http": return environment.fixtureHTTPURL
+            case "https": return environment.fixtureHTTPSURL
+            case "ca": return environment.fixtureCAPath
+            default: return nil
+            }
+        case "gateway" where parts.count == 2:
+            if parts[1] == "ca" { return world.credentials.caPath }
+            guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }
+            return try? world.url(env)
+        case "scenario" where parts.count == 2:
+            return parts[1] == "name" ? scenario.name : scenario.parameters[parts[1]]
+        default:
+            return variables[name]
+        }
+    }
+
+    /// Renders a template, turning an undefined variable into a harness error at its position.
+    func render(_ template: Template, world: ScenarioWorld, json: Bool = false) throws(StepStop) -> String {
+        do {
+            return try template.render({ lookup($0, world: world) }, escape: json ? jsonStringEscape : { $0 })
+        } catch {
+            throw .harness(type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+        }
+    }
+}
+
+/// The scenario's transcript (JUnit system-out): one line per request, response, event, check.
+struct Transcript {
+    private(set) var lines: [String] = []
+
+    mutating func add(_ line: String) { lines.append(line) }
+
+    mutating func step(_ step: Step, _ detail: String = "") {
+        lines.append("- line \(step.range.line): \(step.keyword)" + (detail.isEmpty ? "" : " \(detail)"))
+    }
+
+    var text: String { lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n") }
+}

@@ -1,0 +1,156 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import PushModel
+
+/// Runs scenarios.
+public enum ScenarioExecutor {
+    /// Runs one scenario in a fresh world (its own gateway handlers/listeners and device). Never throws:
+    /// harness faults (timeouts, crashed commands, unreachable pages, Swift errors) become `.error`.
+    /// Honours Task cancellation (the runner cancels on scenario timeout / Ctrl-C) by returning
+    /// `.error(type: "interrupted", …)`; a command step past its own timeout gives `.error(type: "timeout", …)`.
+    /// The first failing `expect` block ends the scenario (all of its failed checks are reported).
+    public static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult {
+        let started = ContinuousClock.now
+        if let reason = scenario.skipReason {
+            return ScenarioResult(status: .skipped(reason), transcript: "", duration: .zero)
+        }
+        let world: ScenarioWorld
+        do {
+            world = try ScenarioWorld(suite.world, seed: environment.seed, stepTimeout: environment.stepTimeout)
+        } catch {
+            return ScenarioResult(
+                status: .error(type: "world", message: "cannot build the scenario's world: \(error)", detail: "\(error)"),
+                transcript: "", duration: ContinuousClock.now - started)
+        }
+        defer { world.shutdown() }
+        var context = RunContext(scenario: scenario, suite: suite, environment: environment)
+        context.transcript.add("scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)")
+        for d in world.devices {
+            let snapshot = d.device.snapshot
+            for (bundle, app) in snapshot.apps.sorted(by: { $0.key < $1.key }) {
+                context.transcript.add("device \(d.name) (\(d.declaration.udid)): \(bundle) token \(app.token?.hex ?? "none")")
+            }
+        }
+        transcribeEvents(world, &context)
+        var status = ScenarioResult.Status.passed
+        for step in scenario.steps {
+            if Task.isCancelled {
+                status = .error(type: "interrupted", message: "cancelled before the step at line \(step.range.line)", detail: "")
+                break
+            }
+            do {
+                try await StepRunner.perform(step, world: world, context: &context)
+                transcribeEvents(world, &context)
+                if let expectation = step.expectation {
+                    let failures = try Checker.check(expectation, step: step, world: world, context: &context)
+                    if !failures.isEmpty {
+                        status = .failed(failures)
+                        break
+                    }
+                }
+            } catch {
+                transcribeEvents(world, &context)
+                switch error {
+                case .failure(let f):
+                    context.transcript.add("  FAILED: \(f.message)")
+                    status = .failed([f])
+                case .harness(let type, let message, let detail):
+                    context.transcript.add("  ERROR (\(type)): \(message)")
+                    status = .error(type: type, message: message, detail: detail)
+                }
+                break
+            }
+            if Task.isCancelled {
+                status = .error(type: "interrupted", message: "cancelled during the step at line \(step.range.line)", detail: "")
+                break
+            }
+        }
+        if case .passed = status { context.transcript.add("passed") }
+        return ScenarioResult(status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
+    }
+
+    /// Copies device events not yet written into the transcript.
+    static func transcribeEvents(_ world: ScenarioWorld, _ context: inout RunContext) {
+        for d in world.devices {
+            let events = d.device.events
+            let from = context.transcribed[d.name] ?? 0
+            guard from < events.count else { continue }
+            for e in events[from...] { context.transcript.add("  [\(d.name)] \(e)") }
+            context.transcribed[d.name] = events.count
+        }
+    }
+}
+
+/// Evaluates `expect:` blocks.
+enum Checker {
+    static func check(_ expectation: Expectation, step: Step, world: ScenarioWorld, context: inout RunContext) throws(StepStop)
+        -> [AssertionFailure]
+    {
+        guard let d = world.device(step.device ?? context.lastSend?.device) else {
+            throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
+        }
+        let bundle = step.app ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil) ?? ""
+        let events = d.device.events
+        let start = min(context.windowStart[d.name] ?? 0, events.count)
+        let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
+        let observation = Observation(
+            device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
+            lastSend: context.lastSend, lastRun: context.lastRun, gateway: world.gateway)
+        var failures: [AssertionFailure] = []
+        let ctx = context
+        for check in expectation.checks {
+            let actual = observation.value(check.subject)
+            let resolve = { (e: ExpectedValue) throws(VariableError) -> JSONValue in
+                let text = try e.json.render({ ctx.lookup($0, world: world) }, escape: jsonStringEscape)
+                return (try? JSONValue.parse(text)) ?? .string(text)
+            }
+            let expected: String?
+            do { expected = try check.matcher.failure(actual, resolve: resolve) } catch {
+                throw .harness(type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+            }
+            let line = "  expect \(check.label): " + (expected == nil ? "ok" : "FAILED")
+            context.transcript.add(line)
+            guard let expected else { continue }
+            failures.append(AssertionFailure(
+                message: "expect \(check.label)", expected: expected, actual: Matcher.show(actual) + hint(check.subject, observation),
+                file: check.range.file, line: check.range.line, column: check.range.column,
+                events: relevantEvents(Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
+        }
+        for f in failures { context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)") }
+        context.windowStart[d.name] = events.count
+        context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
+        return failures
+    }
+
+    /// Why the actual value is what it is, when the events say so.
+    static func hint(_ subject: Subject, _ o: Observation) -> String {
+        switch subject {
+        case .delivered, .callbacks, .notification, .userInfo:
+            if let why = o.droppedReason() { return " (push dropped: \(why))" }
+            return ""
+        case .findings, .install, .registration:
+            let f = o.findings()
+            return f.isEmpty ? "" : " — " + f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+        case .navigation:
+            for e in o.window.reversed() {
+                if case .navigation(let n) = e.kind, case .routingFailed = n { return " (\(n))" }
+                if case .navigation(let n) = e.kind, case .noRoute = n { return " (\(n))" }
+            }
+            return ""
+        default: return ""
+        }
+    }
+
+    /// The device events of the window and the gateway's answers since the previous `expect`.
+    static func relevantEvents(_ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64) -> String {
+        var lines = window.map { "device \($0)" }
+        for entry in world.gateway.log() where entry.sequence > since {
+            var line = "gateway \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"
+            if let r = entry.reason { line += " \(r)" }
+            lines.append(line)
+        }
+        if lines.isEmpty { lines.append("(no device or gateway events since the previous expect)") }
+        return lines.joined(separator: "\n")
+    }
+}

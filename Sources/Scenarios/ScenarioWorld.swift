@@ -1,0 +1,183 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import HTTPClient
+import HTTPServer
+import PushCrypto
+import PushModel
+import Synchronization
+
+/// Hands pushes the gateway accepted to the simulated device that owns the token.
+final class DeliveryRouter: PushDeliveryConsumer {
+    struct Route: Sendable {
+        var device: SimulatedDevice
+        var bundleID: String
+    }
+
+    let routes = Mutex<[DeviceToken: Route]>([:])
+
+    func deliver(_ push: DeliveredPush) {
+        guard let route = routes.withLock({ $0[push.token] }) else { return }
+        route.device.deliver(IncomingPush(
+            bundleID: route.bundleID, token: push.token, payload: push.json, pushType: push.pushType,
+            priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
+    }
+}
+
+/// One scenario's world: its own gateway (on its own TLS listeners, started on first use), devices,
+/// clock and clients. Used by one task only; `shutdown()` releases the sockets and threads.
+final class ScenarioWorld {
+    struct NamedDevice {
+        var name: String
+        var declaration: DeviceDeclaration
+        var device: SimulatedDevice
+    }
+
+    let declaration: WorldDeclaration
+    let clock: ManualClock
+    let gateway: APNsGateway
+    let router = DeliveryRouter()
+    let credentials: SharedCredentials
+    let devices: [NamedDevice]
+    let stepTimeout: Duration
+    private var server: HTTPServer?
+    private(set) var urls: [APNsEnvironment: String] = [:]
+    private var clients: [String: APNsClient] = [:]
+    private var webView: WebView?
+    private var online: [DeviceToken: Bool] = [:]
+
+    init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
+        declaration = world
+        self.stepTimeout = stepTimeout
+        credentials = try SharedCredentials.shared()
+        let clock = ManualClock(start: world.clockStart)
+        self.clock = clock
+        gateway = try APNsGateway(configuration: world.apns, clock: clock)
+        gateway.addProviderKey(APNsProviderKey(
+            keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerKey.publicKey))
+        gateway.addConsumer(router)
+        devices = world.devices.map { d in
+            var seeded = d
+            seeded.seed = d.seed ^ seed
+            return NamedDevice(name: d.name, declaration: d, device: seeded.makeDevice(apps: world.apps, clock: clock))
+        }
+        syncTokens()
+    }
+
+    /// The named device, or the first one.
+    func device(_ name: String?) -> NamedDevice? {
+        guard let name else { return devices.first }
+        return devices.first { $0.name == name }
+    }
+
+    /// The app a step addresses: `app:` or the device's first declared (or installed) app.
+    func bundleID(on device: NamedDevice, _ app: String?) -> String? {
+        if let app { return app }
+        return device.declaration.apps.first ?? declaration.apps.first?.bundleID
+    }
+
+    /// Registers new tokens with the gateway, marks uninstalled apps' tokens unregistered, mirrors online state.
+    func syncTokens() {
+        var current: [DeviceToken: DeliveryRouter.Route] = [:]
+        for d in devices {
+            let snapshot = d.device.snapshot
+            for (bundleID, app) in snapshot.apps {
+                guard let token = app.token else { continue }
+                current[token] = .init(device: d.device, bundleID: bundleID)
+                if online[token] == nil {
+                    let environment: APNsEnvironment = app.environment?.rawValue == "production" ? .production : .sandbox
+                    gateway.registerToken(RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
+                }
+                if online[token] != snapshot.online {
+                    gateway.setDeviceOnline(token, snapshot.online)
+                    online[token] = snapshot.online
+                }
+            }
+        }
+        let gone = router.routes.withLock { routes -> [DeviceToken] in
+            let gone = routes.keys.filter { current[$0] == nil }
+            routes = current
+            return gone
+        }
+        for token in gone {
+            gateway.unregisterToken(token)
+            online[token] = nil
+        }
+    }
+
+    /// The gateway's URL for `environment`, starting the TLS listeners on first use.
+    func url(_ environment: APNsEnvironment) throws -> String {
+        if server == nil {
+            let tls = TLSConfiguration(
+                certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
+                clientCertificates: .request(trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
+            let listeners = APNsEnvironment.allCases.map { env in
+                ListenerConfiguration(
+                    name: env.rawValue, tls: tls, maxConcurrentStreams: declaration.apns.maxConcurrentStreams,
+                    handler: gateway.handler(for: env))
+            }
+            let s = HTTPServer(listeners: listeners, loops: 1)
+            let bound = try s.start()
+            server = s
+            for b in bound { if let env = APNsEnvironment(rawValue: b.name) { urls[env] = b.url } }
+        }
+        return urls[environment] ?? ""
+    }
+
+    /// A provider client for `environment` and `auth` (one connection per distinct credential).
+    func client(_ environment: APNsEnvironment, auth: SendAuth, topic: String, bearer: String?) throws -> APNsClient {
+        let base = try url(environment)
+        let key: String
+        let authentication: APNsAuthentication
+        switch auth {
+        case .none, .bearer:
+            key = "none"
+            authentication = .none
+        case .certificate:
+            key = "cert|\(topic)"
+            let bundle = APNsPushType.bundleID(ofTopic: topic)
+            let cert = try credentials.providerCertificate(bundleID: bundle, teamID: declaration.defaultTeamID)
+            authentication = .certificate(ClientCertificate(
+                certificatePEM: Array(cert.pem.utf8), privateKeyPEM: Array(cert.privateKeyPEM.utf8)))
+        case .token(let keyID, let teamID, let keyFile, let age):
+            key = "token|\(keyID ?? "")|\(teamID ?? "")|\(keyFile ?? "")|\(age.map { "\($0)" } ?? "")"
+            let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
+            let signer = APNsProviderTokenSigner(
+                teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
+                privateKey: privateKey, clock: clock)
+            if let age {
+                let seconds = Int(age.components.seconds)
+                try signer.force(issuedAt: Int(clock.now().timeIntervalSince1970) - seconds)
+            }
+            authentication = .token(signer)
+        }
+        let cacheKey = environment.rawValue + "|" + key
+        if let c = clients[cacheKey] { return c }
+        let c = try APNsClient(
+            baseURL: base, authentication: authentication,
+            trustRoots: TrustRoots.pem([Array(credentials.ca.certificatePEM.utf8)]), timeout: stepTimeout)
+        clients[cacheKey] = c
+        return c
+    }
+
+    /// The device's web engine: trusts the fixture server's CA, pushcheck's CA and the system roots.
+    func web(fixtureCAPath: String) throws -> WebView {
+        if let webView { return webView }
+        var files = [credentials.caPath]
+        if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
+        let roots = try TrustRoots.files(files, includingSystemRoots: true)
+        let w = try WebView(trustRoots: roots, timeout: min(stepTimeout, .seconds(15)))
+        webView = w
+        return w
+    }
+
+    func shutdown() {
+        for c in clients.values { c.client.shutdown() }
+        clients = [:]
+        webView?.shutdown()
+        webView = nil
+        server?.shutdown(grace: .zero)
+        server = nil
+        gateway.removeAllConsumers()
+    }
+}

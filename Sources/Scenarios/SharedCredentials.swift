@@ -1,0 +1,52 @@
+import Foundation
+import PushCrypto
+import Synchronization
+
+/// Key material made once per process and shared by every scenario world: the local CA, the gateway
+/// listeners' server certificate, the default provider key (.p8) and provider certificates per topic.
+/// Generating keys is the slow part of a world; scenarios still get their own gateways and devices.
+final class SharedCredentials: Sendable {
+    let ca: CertificateAuthority
+    let server: IssuedCertificate
+    let providerKey: P256PrivateKey
+    /// Files for `run` steps: the CA and the .p8.
+    let caPath: String
+    let providerKeyPath: String
+    private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
+
+    private init() throws {
+        ca = try CertificateAuthority.generate(commonName: "pushcheck scenarios CA")
+        server = try ca.issueServerCertificate()
+        providerKey = try P256PrivateKey.generate()
+        let dir = NSTemporaryDirectory() + "pushcheck-scenarios-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        caPath = dir + "/ca.pem"
+        providerKeyPath = dir + "/AuthKey.p8"
+        try PEMFiles.write(ca.certificatePEM, to: caPath)
+        try PEMFiles.write(providerKey.pkcs8PEM, to: providerKeyPath, mode: 0o600)
+    }
+
+    private static let made = Mutex<SharedCredentials?>(nil)
+
+    /// The process-wide instance (made on first use).
+    static func shared() throws -> SharedCredentials {
+        try made.withLock { (value: inout SharedCredentials?) throws -> SharedCredentials in
+            if let value { return value }
+            let new = try SharedCredentials()
+            value = new
+            return new
+        }
+    }
+
+    /// An Apple-shaped provider certificate for `bundleID` (both environments), valid 2000–2100 so the
+    /// simulated clock can be set anywhere.
+    func providerCertificate(bundleID: String, teamID: String) throws -> IssuedCertificate {
+        if let cached = providerCertificates.withLock({ $0[bundleID] }) { return cached }
+        let request = APNsClientCertificateRequest(
+            bundleID: bundleID, teamID: teamID, notBefore: Date(timeIntervalSince1970: 946_684_800),
+            notAfter: Date(timeIntervalSince1970: 4_102_444_800))
+        let issued = try ca.issueAPNsClientCertificate(request)
+        providerCertificates.withLock { $0[bundleID] = issued }
+        return issued
+    }
+}

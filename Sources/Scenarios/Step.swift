@@ -1,0 +1,130 @@
+import DeviceSimulator
+import Foundation
+import PushModel
+import YAMLSource
+
+/// One step of a scenario, as decoded from the suite file.
+public struct Step: Sendable {
+    /// What the step does.
+    public enum Action: Sendable {
+        case send(SendStep)
+        case run(RunStep)
+        case device(DeviceAction)
+        /// A step that only checks (`- expect: {…}`).
+        case expect
+    }
+
+    public var action: Action
+    /// The key that named the step (`send`, `tap`, `expect`, …), for the transcript and errors.
+    public var keyword: String
+    /// `device:` — which device (default: the world's first).
+    public var device: String?
+    /// `app:` — which app (default: the device's first).
+    public var app: String?
+    /// `capture:` — values taken from the step's result into variables.
+    public var captures: [Capture]
+    /// `expect:` — checked after the step.
+    public var expectation: Expectation?
+    /// Where the step is written.
+    public var range: SourceRange
+}
+
+/// `capture: { name: source }`.
+public struct Capture: Sendable {
+    public var name: String
+    /// `status`, `reason`, `apns-id`, `apns-unique-id`, `timestamp`, `header.<name>` after a send;
+    /// `stdout`, `stderr`, `exit`, `json.<path>` (stdout as JSON) after a run.
+    public var source: String
+    public var range: SourceRange
+}
+
+/// How a `send` authenticates.
+public enum SendAuth: Sendable {
+    /// A provider token (JWT) signed with the world's key, or with `keyFile` (a .p8) when given;
+    /// `age` back-dates `iat` (to test expired tokens).
+    case token(keyID: String?, teamID: String?, keyFile: String?, age: Duration?)
+    /// Mutual TLS with an Apple-shaped provider certificate for the topic, issued by pushcheck's CA.
+    case certificate
+    /// `authorization: <value>` sent verbatim.
+    case bearer(Template)
+    /// No credentials.
+    case none
+}
+
+/// A header to send, `apns-*` or any other.
+public struct HeaderTemplate: Sendable {
+    public var name: String
+    public var value: Template
+}
+
+/// `send:` through a gateway. Today `via: apns` (the default); `via: fcm` arrives with the FCM gateway.
+public struct SendStep: Sendable {
+    public var via: String
+    /// The device whose app's token is the target (default: the step's device).
+    public var to: String?
+    /// An explicit device token (hex), overriding `to:`.
+    public var token: Template?
+    /// `apns-topic` (default: the app's bundle id).
+    public var topic: Template?
+    /// sandbox or production (default: the environment the app's token belongs to).
+    public var environment: APNsEnvironment?
+    public var headers: [HeaderTemplate]
+    /// The payload as JSON text.
+    public var payload: Template
+    public var auth: SendAuth
+    /// The payload's string scalars, for checking references at load time.
+    var payloadScalars: [Template] = []
+}
+
+/// `run:` an external command through `/bin/sh -c`, with the gateways' URLs in its environment.
+public struct RunStep: Sendable {
+    public var command: Template
+    public var timeout: Duration?
+    public var environment: [(String, Template)]
+    /// Working directory (default: the suite file's directory).
+    public var directory: String
+}
+
+/// Which notification an interaction targets.
+public enum NotificationSelector: Sendable, Equatable, CustomStringConvertible {
+    /// The most recent one in Notification Center.
+    case latest
+    /// By id (`n1`, `n2`, …).
+    case id(String)
+
+    public var description: String {
+        switch self {
+        case .latest: return "latest"
+        case .id(let id): return id
+        }
+    }
+}
+
+/// Something the user or the system does to the simulated iPhone.
+public enum DeviceAction: Sendable {
+    case launch, foreground, background, suspend, terminate, forceQuit, reboot
+    case state(AppState)
+    case online(Bool)
+    case authorization(NotificationSettings)
+    case install, uninstall, register
+    case tap(NotificationSelector)
+    case chooseAction(String, NotificationSelector)
+    case dismiss(NotificationSelector)
+    case expand(NotificationSelector)
+    case quickAction(String)
+    case back
+    case answerAlert(String)
+    case logIn, logOut
+    /// Moves the simulated clock (no real sleeping).
+    case wait(Duration)
+    /// Loads the URL the top screen was routed to, for real.
+    case loadPage
+    /// Taps a link (by href or text) on the loaded page.
+    case followLink(Template)
+}
+
+/// An `expect:` block: every check is evaluated, and all failures are reported together.
+public struct Expectation: Sendable {
+    public var checks: [Check]
+    public var range: SourceRange
+}

@@ -1,0 +1,240 @@
+import DeviceSimulator
+import Foundation
+import PushModel
+import YAMLSource
+
+/// Decodes `steps:` entries. Every mistake is a `SourceError` at its spot.
+enum StepDecoder {
+    /// Step keywords that take no value and may be written as a bare list item (`- reboot`).
+    static let bareKeywords = [
+        "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot", "online", "offline",
+        "install", "uninstall", "register", "tap", "dismiss", "expand", "back", "log_in", "log_out", "load_page",
+    ]
+    static let keywords = [
+        "send", "run", "expect", "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot",
+        "online", "offline", "authorization", "install", "uninstall", "register", "state", "tap", "action", "dismiss",
+        "expand", "quick_action", "back", "answer_alert", "log_in", "log_out", "wait", "advance_clock", "load_page",
+        "follow_link",
+    ]
+    static let modifiers = ["name", "device", "app", "capture", "expect"]
+
+    static func decode(_ node: YAMLNode, file: String) throws(SourceError) -> Step {
+        if let scalar = node.scalar {
+            let word = try node.oneOf(bareKeywords)
+            _ = scalar
+            let action = try deviceAction(word, value: nil, node: node)
+            return Step(action: .device(action), keyword: word, captures: [], range: node.range)
+        }
+        let m = try YAMLMapping(node)
+        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" })
+        let present = m.keys.filter { keywords.contains($0) && $0 != "expect" }
+        let keyword: String
+        if present.isEmpty {
+            guard m.contains("expect") else { _ = try m.exactlyOne(of: keywords); throw node.invalidValue(expected: "a step") }
+            keyword = "expect"
+        } else {
+            keyword = try m.exactlyOne(of: keywords.filter { $0 != "expect" })
+        }
+        let value = m[keyword]!
+        var step = Step(
+            action: .expect, keyword: keyword, device: try m.optional("device"), app: try m.optional("app"),
+            captures: [], range: node.range)
+        switch keyword {
+        case "send": step.action = .send(try send(value))
+        case "run": step.action = .run(try run(value, file: file))
+        case "expect": break
+        default: step.action = .device(try deviceAction(keyword, value: value.isNull ? nil : value, node: value))
+        }
+        if let e = m["expect"], !e.isNull { step.expectation = try ExpectationDecoder.decode(e) }
+        if let c = try m.optionalMapping("capture") {
+            guard keyword == "send" || keyword == "run" else {
+                throw m.keyNode("capture")!.invalidValue(expected: "capture only after send or run steps")
+            }
+            let sources = keyword == "send"
+                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"] : ["stdout", "stderr", "exit"]
+            for pair in c.pairs {
+                let source = try String.decode(from: pair.value)
+                let prefixed = (keyword == "send" && source.hasPrefix("header.")) || (keyword == "run" && source.hasPrefix("json."))
+                guard sources.contains(source) || prefixed else {
+                    throw SourceError(
+                        .invalidValue, "cannot capture '\(source)' from a \(keyword) step", at: pair.value.range,
+                        expected: "expected one of: \((sources + [keyword == "send" ? "header.<name>" : "json.<path>"]).joined(separator: ", "))",
+                        suggestion: Spelling.closest(to: source, in: sources).map { "did you mean '\($0)'?" })
+                }
+                step.captures.append(Capture(name: pair.keyString, source: source, range: pair.key.range))
+            }
+        }
+        return step
+    }
+
+    // MARK: send
+
+    static let sendKeys = ["via", "to", "token", "topic", "environment", "headers", "payload", "auth"]
+
+    static func send(_ node: YAMLNode) throws(SourceError) -> SendStep {
+        let m = try YAMLMapping(node)
+        try m.checkKeys(allowed: sendKeys)
+        let via = try m.optional("via", oneOf: ["apns", "fcm"]) ?? "apns"
+        if via == "fcm" {
+            throw m["via"]!.invalidValue(
+                expected: "via: apns (the FCM gateway is not available yet)",
+                suggestion: "send the equivalent APNs payload: custom keys beside aps, gcm.message_id included")
+        }
+        var headers: [HeaderTemplate] = []
+        if let h = try m.optionalMapping("headers") {
+            for pair in h.pairs {
+                headers.append(HeaderTemplate(name: pair.keyString.lowercased(), value: try Template.decode(pair.value)))
+            }
+        }
+        let payloadNode = try m.required("payload", as: YAMLNode.self)
+        let payload: Template
+        var scalars: [Template]
+        if let scalar = payloadNode.scalar, payloadNode.value != .null {
+            payload = try Template(scalar.value, range: payloadNode.range)
+            scalars = [try Template.decode(payloadNode)]
+            let probe = (try? payload.render({ _ in "x" })) ?? ""
+            do { _ = try JSONValue.parse(probe) } catch {
+                throw payloadNode.invalidValue(
+                    expected: "a JSON object (\(error))", suggestion: "or write the payload as YAML under payload:")
+            }
+        } else {
+            _ = try YAMLMapping(payloadNode)
+            payload = try Template(try payloadNode.jsonText(), range: payloadNode.range)
+            scalars = try templates(in: payloadNode)
+        }
+        var token: Template?
+        if let n = m["token"], !n.isNull { token = try Template.decode(n) }
+        var topic: Template?
+        if let n = m["topic"], !n.isNull { topic = try Template.decode(n) }
+        return SendStep(
+            via: via, to: try m.optional("to"), token: token, topic: topic,
+            environment: try m.optional("environment", as: APNsEnvironment.self), headers: headers, payload: payload,
+            auth: try auth(m["auth"]), payloadScalars: scalars)
+    }
+
+    static func auth(_ node: YAMLNode?) throws(SourceError) -> SendAuth {
+        guard let node, !node.isNull else { return .token(keyID: nil, teamID: nil, keyFile: nil, age: nil) }
+        if node.scalar != nil {
+            switch try node.oneOf(["token", "certificate", "none"]) {
+            case "certificate": return .certificate
+            case "none": return .none
+            default: return .token(keyID: nil, teamID: nil, keyFile: nil, age: nil)
+            }
+        }
+        let a = try YAMLMapping(node)
+        try a.checkKeys(allowed: ["key_id", "team_id", "key_file", "age", "bearer"])
+        if let bearer = a["bearer"], !bearer.isNull { return .bearer(try Template.decode(bearer)) }
+        let file: String? = try a.optional("key_file")
+        return .token(
+            keyID: try a.optional("key_id"), teamID: try a.optional("team_id"),
+            keyFile: file.map { YAMLLoader.resolve(include: $0, from: node.range.file) },
+            age: try a.optional("age", as: Duration.self))
+    }
+
+    /// Every string scalar under `node`, as templates (for checking references at load time).
+    static func templates(in node: YAMLNode) throws(SourceError) -> [Template] {
+        switch node.kind {
+        case .scalar: return node.value.map { if case .string = $0 { true } else { false } } == true ? [try Template.decode(node)] : []
+        case .sequence(let items):
+            var out: [Template] = []
+            for i in items { out += try templates(in: i) }
+            return out
+        case .mapping(let pairs):
+            var out: [Template] = []
+            for p in pairs { out += try templates(in: p.value) }
+            return out
+        }
+    }
+
+    // MARK: run
+
+    static func run(_ node: YAMLNode, file: String) throws(SourceError) -> RunStep {
+        let directory = YAMLLoader.baseDirectory(of: file)
+        if node.scalar != nil {
+            return RunStep(command: try Template.decode(node), timeout: nil, environment: [], directory: directory)
+        }
+        let m = try YAMLMapping(node)
+        try m.checkKeys(allowed: ["command", "timeout", "env", "directory"])
+        var env: [(String, Template)] = []
+        if let e = try m.optionalMapping("env") {
+            for pair in e.pairs { env.append((pair.keyString, try Template.decode(pair.value))) }
+        }
+        let dir: String? = try m.optional("directory")
+        return RunStep(
+            command: try Template.decode(try m.required("command", as: YAMLNode.self)),
+            timeout: try m.optional("timeout", as: Duration.self), environment: env,
+            directory: dir.map { YAMLLoader.resolve(include: $0, from: file) } ?? directory)
+    }
+
+    // MARK: device actions
+
+    static func deviceAction(_ keyword: String, value: YAMLNode?, node: YAMLNode) throws(SourceError) -> DeviceAction {
+        func selector() throws(SourceError) -> NotificationSelector {
+            guard let value, !value.isNull else { return .latest }
+            if case .bool(true)? = value.value { return .latest }
+            let text = try String.decode(from: value)
+            return text == "latest" ? .latest : .id(text)
+        }
+        func text() throws(SourceError) -> String {
+            guard let value else { throw node.invalidValue(expected: "a value for '\(keyword)'") }
+            return try String.decode(from: value)
+        }
+        switch keyword {
+        case "launch": return .launch
+        case "foreground": return .foreground
+        case "background": return .background
+        case "suspend": return .suspend
+        case "terminate": return .terminate
+        case "force_quit": return .forceQuit
+        case "reboot": return .reboot
+        case "online": return .online(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true)
+        case "offline": return .online(!(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true))
+        case "install": return .install
+        case "uninstall": return .uninstall
+        case "register": return .register
+        case "back": return .back
+        case "log_in": return .logIn
+        case "log_out": return .logOut
+        case "load_page": return .loadPage
+        case "tap": return .tap(try selector())
+        case "dismiss": return .dismiss(try selector())
+        case "expand": return .expand(try selector())
+        case "state":
+            guard let value else { throw node.invalidValue(expected: "an app state") }
+            return .state(AppState(rawValue: try value.oneOf(AppState.allCases.map(\.rawValue)))!)
+        case "authorization":
+            guard let value else { throw node.invalidValue(expected: "an authorization status") }
+            return .authorization(try authorization(value))
+        case "action":
+            guard let value else { throw node.invalidValue(expected: "an action id") }
+            if value.scalar != nil { return .chooseAction(try String.decode(from: value), .latest) }
+            let a = try YAMLMapping(value)
+            try a.checkKeys(allowed: ["id", "notification"])
+            let n: String = try a.optional("notification", default: "latest")
+            return .chooseAction(try a.required("id"), n == "latest" ? .latest : .id(n))
+        case "quick_action": return .quickAction(try text())
+        case "answer_alert": return .answerAlert(try text())
+        case "wait", "advance_clock":
+            guard let value else { throw node.invalidValue(expected: "a duration such as 5s or 1h") }
+            return .wait(try Duration.decode(from: value))
+        case "follow_link":
+            guard let value else { throw node.invalidValue(expected: "a link's text or href") }
+            return .followLink(try Template.decode(value))
+        default:
+            throw node.invalidValue(expected: "a step")
+        }
+    }
+
+    static func authorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
+        let statuses = AuthorizationStatus.allCases.map(\.rawValue)
+        if node.scalar != nil { return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!) }
+        let a = try YAMLMapping(node)
+        try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
+        return NotificationSettings(
+            status: AuthorizationStatus(rawValue: try a.required("status", oneOf: statuses))!,
+            alert: try a.optional("alert", default: true), sound: try a.optional("sound", default: true),
+            badge: try a.optional("badge", default: true),
+            notificationCenter: try a.optional("notification_center", default: true),
+            criticalAlert: try a.optional("critical_alert", default: false))
+    }
+}

@@ -1,0 +1,223 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import HTTPClient
+import PushModel
+
+/// Performs steps against a scenario world.
+enum StepRunner {
+    static func perform(_ step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+        switch step.action {
+        case .send(let send): try await perform(send, step: step, world: world, context: &context)
+        case .run(let run): try await perform(run, step: step, world: world, context: &context)
+        case .device(let action): try await DeviceActions.perform(action, step: step, world: world, context: &context)
+        case .expect: break
+        }
+        world.syncTokens()
+    }
+
+    // MARK: send
+
+    static func perform(_ send: SendStep, step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+        guard let target = world.device(send.to ?? step.device) else {
+            throw .harness(type: "world", message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
+        }
+        let bundleID = world.bundleID(on: target, step.app) ?? ""
+        let app = target.device.snapshot.apps[bundleID]
+        let token: String
+        if let t = send.token {
+            token = try context.render(t, world: world)
+        } else if let t = app?.token {
+            token = t.hex
+        } else {
+            throw .failure(AssertionFailure(
+                message: "cannot send: \(bundleID) on \(target.name) has no APNs device token",
+                expected: "the app installed and registered for remote notifications",
+                actual: app == nil ? "not installed" : "registration failed or never happened", file: step.range.file,
+                line: step.range.line, column: step.range.column,
+                events: Observation.render(target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil })))
+        }
+        let environment = send.environment
+            ?? (app?.environment?.rawValue == "production" ? .production : .sandbox)
+        var topic = try send.topic.map { (t: Template) throws(StepStop) in try context.render(t, world: world) } ?? bundleID
+        let payload = try context.render(send.payload, world: world, json: true)
+        var headers = APNsRequestHeaders()
+        var extra: [ClientHeader] = []
+        for h in send.headers {
+            let value = try context.render(h.value, world: world)
+            switch h.name {
+            case "apns-topic": topic = value
+            case "apns-push-type": headers.pushType = value
+            case "apns-priority": headers.priority = value
+            case "apns-expiration": headers.expiration = value
+            case "apns-id": headers.id = value
+            case "apns-collapse-id": headers.collapseID = value
+            default: extra.append(ClientHeader(h.name, value))
+            }
+        }
+        headers.topic = topic
+        headers.extra = extra
+        context.sendCount += 1
+        if headers.id == nil { headers.id = deterministicUUID(context.environment.seed, context.scenario.id, context.sendCount) }
+        if headers.pushType == nil, let json = try? JSONValue.parse(payload) {
+            let aps = APSDictionary(payload: json)
+            if aps.kind == .background {
+                headers.pushType = "background"
+                if headers.priority == nil { headers.priority = "5" }
+            } else {
+                headers.pushType = "alert"
+            }
+        }
+        var bearer: String?
+        if case .bearer(let t) = send.auth {
+            bearer = try context.render(t, world: world)
+            headers.authorizationOverride = bearer
+        }
+        let client: APNsClient
+        do { client = try world.client(environment, auth: send.auth, topic: topic, bearer: bearer) } catch {
+            throw .harness(type: "world", message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)")
+        }
+        let url = (try? world.url(environment)) ?? ""
+        context.transcript.step(step, "→ POST \(url)/3/device/\(token) (\(environment.rawValue), \(describe(send.auth)))")
+        for f in headers.fields { context.transcript.add("    \(f.name): \(f.value)") }
+        context.transcript.add("    payload: \(payload)")
+        let response: APNsResponse
+        do { response = try await client.send(deviceToken: token, json: payload, headers: headers) } catch {
+            throw .harness(
+                type: "transport", message: "the send to \(url) failed: \(error)",
+                detail: "step at \(step.range): \(error)")
+        }
+        var line = "  ← \(response.status)"
+        if let r = response.reasonText { line += " \(r)" }
+        if let id = response.apnsID { line += " apns-id: \(id)" }
+        if let uid = response.apnsUniqueID { line += " apns-unique-id: \(uid)" }
+        context.transcript.add(line)
+        context.lastSend = SendRecord(
+            device: target.name, bundleID: bundleID, environment: environment, token: token,
+            apnsID: response.apnsID ?? headers.id ?? "", response: response)
+        for c in step.captures {
+            let value: String?
+            switch c.source {
+            case "status": value = String(response.status)
+            case "reason": value = response.reasonText
+            case "apns-id": value = response.apnsID
+            case "apns-unique-id": value = response.apnsUniqueID
+            case "timestamp": value = response.timestamp.map { String($0) }
+            default: value = response.http.value(String(c.source.dropFirst("header.".count)))
+            }
+            try capture(c, value, context: &context)
+        }
+    }
+
+    static func capture(_ c: Capture, _ value: String?, context: inout RunContext) throws(StepStop) {
+        guard let value else {
+            throw .failure(AssertionFailure(
+                message: "cannot capture '\(c.name)': the response has no \(c.source)", expected: "a value for \(c.source)",
+                actual: "absent", file: c.range.file, line: c.range.line, column: c.range.column, events: ""))
+        }
+        context.variables[c.name] = value
+        context.transcript.add("    captured \(c.name) = \(value)")
+    }
+
+    static func describe(_ auth: SendAuth) -> String {
+        switch auth {
+        case .token(let k, _, let f, let age):
+            return "token auth" + (k.map { " kid \($0)" } ?? "") + (f.map { " key \($0)" } ?? "") + (age.map { " aged \($0)" } ?? "")
+        case .certificate: return "certificate auth"
+        case .bearer: return "explicit authorization header"
+        case .none: return "no credentials"
+        }
+    }
+
+    /// A lowercase UUID from the run's seed, the scenario and the send's index: same inputs, same `apns-id`.
+    static func deterministicUUID(_ seed: UInt64, _ scenario: String, _ n: Int) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        for b in "\(scenario)#\(n)".utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        var state = h
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var bytes: [UInt8] = []
+        for _ in 0..<2 { withUnsafeBytes(of: next().bigEndian) { bytes.append(contentsOf: $0) } }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let c = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+    }
+
+    // MARK: run
+
+    static func perform(_ run: RunStep, step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+        let command = try context.render(run.command, world: world)
+        var env = context.environment.environment
+        env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox)) ?? ""
+        env["PUSHCHECK_APNS_PRODUCTION_URL"] = (try? world.url(.production)) ?? ""
+        env["PUSHCHECK_CA_FILE"] = world.credentials.caPath
+        env["PUSHCHECK_APNS_KEY_FILE"] = world.credentials.providerKeyPath
+        env["PUSHCHECK_APNS_KEY_ID"] = world.declaration.defaultKeyID
+        env["PUSHCHECK_APNS_TEAM_ID"] = world.declaration.defaultTeamID
+        env["PUSHCHECK_FIXTURE_HTTP_URL"] = context.environment.fixtureHTTPURL
+        env["PUSHCHECK_FIXTURE_HTTPS_URL"] = context.environment.fixtureHTTPSURL
+        if let first = world.devices.first, let bundle = world.bundleID(on: first, step.app) { env["PUSHCHECK_APNS_TOPIC"] = bundle }
+        for d in world.devices {
+            let name = envName(d.name)
+            let snapshot = d.device.snapshot
+            if let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] {
+                if let t = app.token { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t.hex }
+                if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
+            }
+        }
+        for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
+        let timeout = run.timeout ?? context.environment.stepTimeout
+        context.transcript.step(step, "$ \(command)")
+        let outcome: CommandRunner.Outcome
+        do {
+            outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)
+        } catch {
+            throw .harness(type: "command", message: error.description, detail: "step at \(step.range)")
+        }
+        if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
+        if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
+        context.transcript.add("  exit \(outcome.exitCode)")
+        if outcome.timedOut {
+            throw .harness(
+                type: "timeout", message: "command did not finish within \(timeout): \(command)",
+                detail: "step at \(step.range)\nstdout:\n\(outcome.stdout)\nstderr:\n\(outcome.stderr)")
+        }
+        if outcome.signalled {
+            throw .harness(
+                type: "command", message: "command crashed (signal \(outcome.exitCode)): \(command)",
+                detail: "step at \(step.range)\nstderr:\n\(outcome.stderr)")
+        }
+        context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)
+        for c in step.captures {
+            switch c.source {
+            case "stdout": try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
+            case "stderr": try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
+            case "exit": try capture(c, String(outcome.exitCode), context: &context)
+            default:
+                let path = String(c.source.dropFirst("json.".count))
+                let json = try? JSONValue.parse(outcome.stdout)
+                try capture(c, json.flatMap { lookup(path, in: $0) }.map(Matcher.text), context: &context)
+            }
+        }
+    }
+
+    /// `Test iPhone` → `TEST_IPHONE`.
+    static func envName(_ name: String) -> String {
+        String(name.uppercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+    }
+
+    static func indent(_ text: String, _ prefix: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+            .map { prefix + $0 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,209 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import YAMLSource
+
+/// Reads suite files (YAML or JSON) into `Suite`s; every mistake is a `SourceError` with `file:line:col`.
+///
+/// ```yaml
+/// name: Seed 000
+/// world:
+///   include: apps/demo-app.yaml          # apps:/devices: (and gateway:) shared by several suites
+///   gateway: { apns: { … } }             # serve's apns: section; fcm: slots in beside it later
+///   devices: [{ name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.demo] }]
+/// variables: { greeting: Hello }
+/// scenarios:
+///   - name: tap opens the custom screen
+///     tags: [seed-000]
+///     parameters: { state: [background, not-running] }   # one scenario per value
+///     steps:
+///       - state: ${scenario.state}
+///       - send: { to: iphone, payload: { aps: { alert: { title: "${greeting}" } }, test: aaa } }
+///         expect: { status: 200 }
+///       - tap
+///       - expect: { navigation: { top: custom } }
+/// ```
+public enum SuiteLoader {
+    static let suiteKeys = ["name", "world", "variables", "scenarios"]
+    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "description"]
+    static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
+    static let includeKeys = ["include", "gateway", "apps", "devices"]
+
+    /// True when the file is a suite (top-level mapping with `scenarios:`), false for include-only files (apps, worlds).
+    public static func isSuiteFile(path: String) -> Bool {
+        guard let root = try? YAMLLoader.load(path: path) else {
+            // A broken file that mentions scenarios is a suite: loading it reports the error.
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return text.contains("scenarios")
+        }
+        return root["scenarios"] != nil
+    }
+
+    /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference.
+    public static func load(path: String) throws(SourceError) -> Suite {
+        let root = try YAMLLoader.load(path: path)
+        let m = try YAMLMapping(root)
+        try m.checkKeys(allowed: suiteKeys)
+        let world = try m.optionalMapping("world", allowedKeys: worldKeys).map { (w: YAMLMapping) throws(SourceError) in
+            try decodeWorld(w, file: path)
+        } ?? WorldDeclaration(devices: [defaultDevice(apps: [])])
+        var variables: [String: String] = [:]
+        if let v = try m.optionalMapping("variables") {
+            for pair in v.pairs { variables[pair.keyString] = try String.decode(from: pair.value) }
+        }
+        var scenarios: [Scenario] = []
+        var seen: [String: SourceRange] = [:]
+        for node in try m.requiredSequence("scenarios") {
+            for scenario in try decodeScenario(node, file: path, world: world, variables: variables) {
+                if let first = seen[scenario.name] {
+                    throw SourceError(
+                        .invalidValue, "two scenarios are named '\(scenario.name)'", at: node["name"]?.range ?? node.range,
+                        expected: "expected unique names (the first is at line \(first.line))",
+                        suggestion: "rename one; reports identify scenarios by file and name")
+                }
+                seen[scenario.name] = node["name"]?.range ?? node.range
+                scenarios.append(scenario)
+            }
+        }
+        let defaultName = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return Suite(path: path, name: try m.optional("name") ?? defaultName, scenarios: scenarios, world: world, variables: variables)
+    }
+
+    // MARK: world
+
+    static func decodeWorld(_ w: YAMLMapping, file: String) throws(SourceError) -> WorldDeclaration {
+        var world = WorldDeclaration()
+        var appNodes: [(YAMLNode, String)] = []
+        var deviceNodes: [YAMLNode] = []
+        var gatewayNode: (YAMLMapping, String)?
+        func collect(_ m: YAMLMapping, file: String, depth: Int) throws(SourceError) {
+            if let inc = m["include"], !inc.isNull {
+                for pathNode in inc.items ?? [inc] {
+                    let included = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
+                    guard depth < 4 else { throw pathNode.invalidValue(expected: "includes nested at most 4 deep") }
+                    guard FileManager.default.fileExists(atPath: included) else {
+                        throw SourceError(
+                            .io, "cannot include '\(included)': no such file", at: pathNode.range,
+                            expected: "expected a YAML file with apps:/devices:",
+                            suggestion: "include paths are relative to the including file's directory")
+                    }
+                    let root = try YAMLLoader.load(path: included)
+                    let im = try YAMLMapping(root)
+                    try im.checkKeys(allowed: includeKeys)
+                    try collect(im, file: included, depth: depth + 1)
+                }
+            }
+            for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
+            deviceNodes += try m.optionalSequence("devices") ?? []
+            if let g = try m.optionalMapping("gateway", allowedKeys: ["apns"]) { gatewayNode = (g, file) }
+        }
+        try collect(w, file: file, depth: 0)
+        if let (g, gfile) = gatewayNode, let apns = try g.optionalMapping("apns") {
+            var cas: [String] = []
+            world.apns = try APNsGatewayConfiguration.decode(apns, file: gfile, clientCertificateCAs: &cas)
+            world.clientCertificateCAs = cas
+        }
+        for (node, appFile) in appNodes {
+            let app = try AppDeclaration.decode(try YAMLMapping(node), file: appFile)
+            if world.apps.contains(where: { $0.bundleID == app.bundleID }) {
+                throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
+            }
+            world.apps.append(app)
+        }
+        for node in deviceNodes {
+            let device = try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: world.apps.map(\.bundleID))
+            if world.devices.contains(where: { $0.name == device.name }) {
+                throw node.invalidValue(expected: "a unique device name; '\(device.name)' is declared twice")
+            }
+            if device.name.contains(".") {
+                throw (node["name"] ?? node).invalidValue(expected: "a device name without dots (it is used in ${device.<name>.token})")
+            }
+            world.devices.append(device)
+        }
+        if world.devices.isEmpty { world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))] }
+        if let clock = w["clock"], !clock.isNull {
+            let text = try String.decode(from: clock)
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw clock.invalidValue(expected: "an ISO 8601 time such as 2026-01-01T00:00:00Z")
+            }
+            world.clockStart = date
+        }
+        if let team = world.apps.first?.signing.teamID, !team.isEmpty { world.defaultTeamID = team }
+        if let p = try w.optionalMapping("provider", allowedKeys: ["team_id", "key_id"]) {
+            world.defaultTeamID = try p.optional("team_id") ?? world.defaultTeamID
+            world.defaultKeyID = try p.optional("key_id") ?? world.defaultKeyID
+        }
+        return world
+    }
+
+    /// The device a world gets when it declares none: `iphone`, with every app set up.
+    static func defaultDevice(apps: [String]) -> DeviceDeclaration {
+        DeviceDeclaration(name: "iphone", udid: "00008110-000A1C2E0E12801E", apps: apps)
+    }
+
+    // MARK: scenarios
+
+    static func decodeScenario(
+        _ node: YAMLNode, file: String, world: WorldDeclaration, variables: [String: String]
+    ) throws(SourceError) -> [Scenario] {
+        let s = try YAMLMapping(node)
+        try s.checkKeys(allowed: scenarioKeys)
+        let name: String = try s.required("name")
+        let line = s.keyNode("name")?.range.line ?? node.range.line
+        let tags = try s.optional("tags", as: [String].self) ?? []
+        let skip: String? = try s.optional("skip")
+        let stepsNode = try s.required("steps", as: YAMLNode.self)
+        _ = try stepsNode.sequence()
+        var out: [Scenario] = []
+        for set in try parameterSets(s["parameters"]) {
+            let suffix = set.isEmpty ? "" : " [" + set.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "]"
+            let values = Dictionary(set.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let expanded = substitute(stepsNode, parameters: values)
+            var steps: [Step] = []
+            for item in try expanded.sequence() { steps.append(try StepDecoder.decode(item, file: file)) }
+            try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            out.append(Scenario(
+                name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip, steps: steps))
+        }
+        return out
+    }
+
+    /// `parameters: { state: [a, b] }` (every combination) or `parameters: [{ state: a }, { state: b }]`.
+    static func parameterSets(_ node: YAMLNode?) throws(SourceError) -> [[(key: String, value: String)]] {
+        guard let node, !node.isNull else { return [[]] }
+        if let items = node.items {
+            var sets: [[(key: String, value: String)]] = []
+            for item in items {
+                let m = try YAMLMapping(item)
+                var set: [(key: String, value: String)] = []
+                for p in m.pairs { set.append((p.keyString, try String.decode(from: p.value))) }
+                sets.append(set)
+            }
+            guard !sets.isEmpty else { throw node.invalidValue(expected: "at least one parameter set") }
+            return sets
+        }
+        let m = try YAMLMapping(node)
+        var sets: [[(key: String, value: String)]] = [[]]
+        for pair in m.pairs {
+            let values = try [String].decode(from: pair.value)
+            guard !values.isEmpty else { throw pair.value.invalidValue(expected: "at least one value") }
+            sets = sets.flatMap { set in values.map { set + [(pair.keyString, $0)] } }
+        }
+        return sets
+    }
+
+    /// Replaces `${scenario.<key>}` in every string scalar, keeping positions.
+    static func substitute(_ node: YAMLNode, parameters: [String: String]) -> YAMLNode {
+        guard !parameters.isEmpty else { return node }
+        var copy = node
+        switch node.kind {
+        case .scalar(var scalar):
+            for (key, value) in parameters { scalar.value = scalar.value.replacingOccurrences(of: "${scenario.\(key)}", with: value) }
+            copy.kind = .scalar(scalar)
+        case .sequence(let items): copy.kind = .sequence(items.map { substitute($0, parameters: parameters) })
+        case .mapping(let pairs):
+            copy.kind = .mapping(pairs.map { YAMLPair(key: $0.key, value: substitute($0.value, parameters: parameters)) })
+        }
+        return copy
+    }
+}
