@@ -32,6 +32,9 @@ apns:
       environment: sandbox
   log:
     capacity: 10000
+  # h2load opens -m streams before it reads the server's first SETTINGS; with APNs' "one stream until a
+  # valid token" rule those extra streams are refused. Validation itself (JWT, headers, token) stays on.
+  one_stream_until_valid_token: false
 YAML
 printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
 JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
