@@ -40,19 +40,12 @@ let package = Package(
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
 
-        // MARK: scenarios (suite files, steps, assertions, executor)
-        .target(
-            name: "Scenarios",
-            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
-        ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
-
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
-        .target(name: "SuiteRunner", dependencies: ["Reports", "HTTPServer", "PushCrypto", "YAMLSource"]),
+        .target(name: "SuiteRunner", dependencies: ["Scenarios", "Reports", "HTTPServer", "PushCrypto", "YAMLSource"]),
         .testTarget(
             name: "SuiteRunnerTests",
             dependencies: ["SuiteRunner", "Reports", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]

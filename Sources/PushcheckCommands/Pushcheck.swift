@@ -6,6 +6,8 @@ public enum Pushcheck {
 
     static let commands: [any PushcheckCommand.Type] = [
         ServeCommand.self,
+        RunCommand.self,
+        MergeReportsCommand.self,
         SendCommand.self,
         JWTCommand.self,
     ]

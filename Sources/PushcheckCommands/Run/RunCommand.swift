@@ -1,0 +1,116 @@
+import Foundation
+import Reports
+import SuiteRunner
+
+/// `pushcheck run`: runs suites end to end and writes JUnit XML.
+enum RunCommand: PushcheckCommand {
+    static let name = "run"
+    static let abstract = "Run scenario suites (Suites/ by default) and write a JUnit report."
+    static let synopsis = "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
+    static let options: [OptionSpec] = [
+        .value("jobs", "N", "Scenarios run in parallel (default: number of cores)."),
+        .value("filter", "TEXT", "Only scenarios whose suite path or name contains TEXT."),
+        .repeated("tags", "a,b", "Only scenarios with at least one of these tags."),
+        .repeated("exclude-tags", "a,b", "Leave out scenarios with any of these tags."),
+        .value("shard", "i/N", "Run shard i of N (1-based, stable split by file and scenario)."),
+        .value("retries", "N", "Re-run a failed scenario up to N times; earlier attempts stay in the report."),
+        .value("step-timeout", "DURATION", "Upper bound per step, e.g. 30s, 500ms (default 30s)."),
+        .value("scenario-timeout", "DURATION", "Upper bound per scenario attempt (default 300s)."),
+        .flag("fail-fast", "Start no more scenarios after the first failure (the rest are reported as skipped)."),
+        .value("junit", "PATH", "JUnit report path (default Reports/junit.xml, or Reports/junit-<i>-of-<N>.xml)."),
+        .value("pages", "DIR", "Directory the fixture web server serves (default: <first path>/pages)."),
+        .value("seed", "N", "Seed for generated tokens and ids (default 0)."),
+        .flag("list", "Print the selected scenario ids and exit."),
+    ]
+    static let discussion = """
+        Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
+        (pages/ and hidden directories are skipped). The JUnit report is rewritten after every scenario, so
+        Ctrl-C or a crash leaves every finished scenario on disk; the rest are marked interrupted or not run.
+        Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
+        (timeout, crashed command, unreachable page, report not writable), 130 interrupted.
+        """
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let configuration = try configuration(from: arguments)
+        let prepared: PreparedRun
+        do {
+            prepared = try SuiteRun.prepare(configuration)
+        } catch {
+            console.err(error.description)
+            return error.exitCode
+        }
+        if arguments.has("list") {
+            for item in prepared.selected { console.out(item.id) }
+            return ExitCode.success
+        }
+        let reporter = ConsoleReporter(total: prepared.selected.count, mode: ConsoleReporter.detectStandardOutputMode())
+        let runTask = Task { () async -> Result<RunSummary, RunError> in
+            do throws(RunError) {
+                return .success(try await SuiteRun.execute(prepared, console: reporter))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let signalWatcher = Task {
+            let signal = await Signals.next()
+            console.err("\npushcheck run: signal \(signal): stopping; finished scenarios are kept in the report "
+                + "(a second Ctrl-C exits at once)")
+            runTask.cancel()
+        }
+        let result = await runTask.value
+        signalWatcher.cancel()
+        let summary: RunSummary
+        switch result {
+        case let .success(value):
+            summary = value
+        case let .failure(error):
+            console.err("pushcheck run: \(error.description)")
+            return error.exitCode
+        }
+        reporter.finish()
+        if summary.interrupted {
+            let unfinished = summary.unfinished
+            console.out("interrupted: \(unfinished) scenario\(unfinished == 1 ? "" : "s") not finished")
+        }
+        if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
+        console.out("report: \(summary.reportPath)")
+        return summary.exitCode
+    }
+
+    /// Reads the options into a run configuration (usage errors for bad values).
+    static func configuration(from arguments: ParsedArguments) throws(UsageError) -> RunConfiguration {
+        var selection = Selection(
+            filter: arguments.value("filter"), tags: Selection.parseTags(arguments.all("tags")),
+            excludedTags: Selection.parseTags(arguments.all("exclude-tags")))
+        if let shard = arguments.value("shard") {
+            do { selection.shard = try ShardSelector.parse(shard) } catch { throw UsageError(error.description) }
+        }
+        let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let retries = try arguments.int("retries", in: 0...20) ?? 0
+        let stepTimeout = try duration(arguments, "step-timeout") ?? .seconds(30)
+        let scenarioTimeout = try duration(arguments, "scenario-timeout") ?? .seconds(300)
+        var seed: UInt64 = 0
+        if let raw = arguments.value("seed") {
+            guard let value = UInt64(raw) else { throw UsageError("option '--seed' expects a non-negative integer, got '\(raw)'") }
+            seed = value
+        }
+        return RunConfiguration(
+            paths: arguments.positionals, selection: selection,
+            policy: RunPolicy(jobs: jobs, retries: retries, scenarioTimeout: scenarioTimeout, failFast: arguments.has("fail-fast")),
+            junitPath: arguments.value("junit"), pagesDirectory: arguments.value("pages"), stepTimeout: stepTimeout,
+            seed: seed, properties: [ReportProperty("pushcheck.version", Pushcheck.version)])
+    }
+
+    /// `30`, `30s`, `500ms`, `2m`, `1.5s`.
+    static func duration(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Duration? {
+        guard let raw = arguments.value(name) else { return nil }
+        let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("", 1)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite {
+                return .milliseconds(Int64((number * scale * 1000).rounded()))
+            }
+        }
+        throw UsageError("option '--\(name)' expects a duration such as 30s, 500ms or 2m, got '\(raw)'")
+    }
+}

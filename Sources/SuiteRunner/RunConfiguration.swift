@@ -1,0 +1,70 @@
+import Foundation
+import Reports
+
+/// Everything `pushcheck run` decided from its arguments.
+public struct RunConfiguration: Sendable {
+    /// Files and directories to run (default `Suites`).
+    public var paths: [String]
+    /// Which scenarios run.
+    public var selection: Selection
+    /// Jobs, retries, timeouts, fail-fast.
+    public var policy: RunPolicy
+    /// Where the JUnit report goes.
+    public var junitPath: String
+    /// Directory served by the fixture web server.
+    public var pagesDirectory: String
+    /// Per-step timeout handed to the executor.
+    public var stepTimeout: Duration
+    /// Run seed (tokens and other generated values are derived from it).
+    public var seed: UInt64
+    /// `${env.NAME}` values.
+    public var environment: [String: String]
+    /// Properties written into every testsuite (versions; seed and shard are added by the run).
+    public var properties: [ReportProperty]
+
+    /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
+    /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.
+    public init(
+        paths: [String] = ["Suites"], selection: Selection = Selection(), policy: RunPolicy = RunPolicy(),
+        junitPath: String? = nil, pagesDirectory: String? = nil, stepTimeout: Duration = .seconds(30),
+        seed: UInt64 = 0, environment: [String: String] = ProcessInfo.processInfo.environment,
+        properties: [ReportProperty] = []
+    ) {
+        self.paths = paths.isEmpty ? ["Suites"] : paths
+        self.selection = selection
+        self.policy = policy
+        self.junitPath = junitPath ?? Self.defaultJUnitPath(shard: selection.shard)
+        self.pagesDirectory = pagesDirectory ?? Self.defaultPagesDirectory(paths: self.paths)
+        self.stepTimeout = stepTimeout
+        self.seed = seed
+        self.environment = environment
+        self.properties = properties
+    }
+
+    /// `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml` when sharded.
+    public static func defaultJUnitPath(shard: ShardSelector) -> String {
+        shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
+    }
+
+    /// `<first directory>/pages` when it exists, else `Suites/pages`.
+    public static func defaultPagesDirectory(paths: [String]) -> String {
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            let pages = SuiteDiscovery.normalized(path) + "/pages"
+            if FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue {
+                return pages
+            }
+        }
+        return "Suites/pages"
+    }
+
+    /// Properties of this run: seed, shard, jobs, retries, then the caller's.
+    public var runProperties: [ReportProperty] {
+        [
+            ReportProperty("seed", String(seed)),
+            ReportProperty("shard", selection.shard.description),
+            ReportProperty("jobs", String(policy.jobs)),
+            ReportProperty("retries", String(policy.retries)),
+        ] + properties
+    }
+}

@@ -1,0 +1,38 @@
+import Reports
+import YAMLSource
+
+/// Why a run could not start or finish properly; `exitCode` follows `pushcheck run`'s contract.
+public enum RunError: Error, CustomStringConvertible {
+    /// A path to run is missing or not a suite (exit 2).
+    case discovery(DiscoveryError)
+    /// Suite files with errors, every one of them (exit 2).
+    case load([SourceError])
+    /// Nothing to run in the given paths (exit 2).
+    case noSuites(paths: [String])
+    /// The report could not be written (exit 3).
+    case report(ReportsError)
+    /// The fixture web server could not start (exit 3).
+    case fixture(FixtureServerError)
+
+    /// 2 for suite and usage problems, 3 for harness problems.
+    public var exitCode: Int32 {
+        switch self {
+        case .discovery, .load, .noSuites: 2
+        case .report, .fixture: 3
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .discovery(error): return error.description
+        case let .load(errors):
+            return errors.map { $0.rendered() }.joined(separator: "\n")
+                + "\n\(errors.count) suite file\(errors.count == 1 ? "" : "s") with errors; nothing was run."
+        case let .noSuites(paths):
+            return "no suite files in \(paths.joined(separator: ", ")). A suite is a .yaml/.yml/.json file with a "
+                + "top-level 'scenarios:' list."
+        case let .report(error): return error.description
+        case let .fixture(error): return error.description
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Reports
+import Scenarios
+import YAMLSource
+
+/// The suites of a run after discovery and loading, with every scenario as a `RunItem` whose `handle`
+/// indexes `entries`.
+public struct LoadedSuites: Sendable {
+    /// Suite files in discovery order.
+    public let suites: [Suite]
+    /// Every scenario of every suite, in file order.
+    public let items: [RunItem]
+    private let entries: [(suite: Int, scenario: Int)]
+
+    /// Loads every file; collects every load error (not only the first file's).
+    public static func load(files: [String]) -> (loaded: LoadedSuites, errors: [SourceError]) {
+        var suites: [Suite] = []
+        var errors: [SourceError] = []
+        for file in files {
+            do {
+                suites.append(try SuiteLoader.load(path: file))
+            } catch {
+                errors.append(error)
+            }
+        }
+        return (LoadedSuites(suites: suites), errors)
+    }
+
+    /// Wraps already-loaded suites.
+    public init(suites: [Suite]) {
+        self.suites = suites
+        var items: [RunItem] = []
+        var entries: [(Int, Int)] = []
+        for (suiteIndex, suite) in suites.enumerated() {
+            for (scenarioIndex, scenario) in suite.scenarios.enumerated() {
+                items.append(RunItem(
+                    classname: suite.path, name: scenario.name, tags: scenario.tags, file: scenario.file,
+                    line: scenario.line, skipReason: scenario.skipReason, handle: entries.count))
+                entries.append((suiteIndex, scenarioIndex))
+            }
+        }
+        self.items = items
+        self.entries = entries
+    }
+
+    /// The suite and scenario behind an item.
+    public func scenario(for item: RunItem) -> (Suite, Scenario) {
+        let entry = entries[item.handle]
+        let suite = suites[entry.suite]
+        return (suite, suite.scenarios[entry.scenario])
+    }
+}
+
+extension AttemptResult {
+    /// The report view of an executor result: assertion failures become one `failure` (every failed check
+    /// in the detail, with expected/actual and the relevant events), harness faults an `error`.
+    public init(_ result: ScenarioResult) {
+        let outcome: CaseOutcome
+        switch result.status {
+        case .passed:
+            outcome = .passed
+        case let .failed(failures):
+            let first = failures.first
+            var message = first?.message ?? "assertion failed"
+            if failures.count > 1 { message += " (and \(failures.count - 1) more)" }
+            outcome = .failure(ProblemReport(
+                message: message, type: "assertion",
+                detail: failures.map(\.description).joined(separator: "\n\n")))
+        case let .error(type, message, detail):
+            outcome = .error(ProblemReport(message: message, type: type, detail: detail))
+        case let .skipped(reason):
+            outcome = .skipped(message: reason)
+        }
+        self.init(outcome: outcome, transcript: result.transcript, seconds: result.duration.seconds)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Reports
+import Scenarios
+
+/// A run after discovery, loading and selection: what `--list` prints and what `execute` runs.
+public struct PreparedRun: Sendable {
+    /// The configuration it was prepared from.
+    public let configuration: RunConfiguration
+    /// Every discovered suite, loaded.
+    public let loaded: LoadedSuites
+    /// The scenarios this run executes, in file order.
+    public let selected: [RunItem]
+}
+
+/// How a run ended.
+public struct RunSummary: Sendable {
+    /// The final report (also on disk at `reportPath`).
+    public let report: TestReport
+    /// Where the report was written.
+    public let reportPath: String
+    /// True when Ctrl-C (cancellation) stopped the run before every scenario finished.
+    public let interrupted: Bool
+    /// Set when some report write failed (the last successful snapshot is on disk).
+    public let reportError: ReportsError?
+    /// Selected scenarios that did not finish (interrupted while running or never started).
+    public let unfinished: Int
+
+    /// 0 all passed (skips allowed), 1 a scenario failed an assertion, 3 a scenario errored (timeout,
+    /// crashed command, unreachable page) or the report could not be written, 130 interrupted.
+    public var exitCode: Int32 {
+        if interrupted { return 130 }
+        if reportError != nil { return 3 }
+        let totals = report.totals
+        if totals.errors > 0 { return 3 }
+        if totals.failures > 0 { return 1 }
+        return 0
+    }
+}
+
+/// `pushcheck run` without the command line: discover, load, select, start the fixture server, schedule,
+/// and keep the JUnit report on disk up to date.
+public enum SuiteRun {
+    /// Runs one scenario attempt; production passes `ScenarioExecutor.run`.
+    public typealias Executor = @Sendable (Scenario, Suite, RunEnvironment) async -> ScenarioResult
+
+    /// Discovers and loads the suites and applies the selection. Every load error is collected.
+    public static func prepare(_ configuration: RunConfiguration) throws(RunError) -> PreparedRun {
+        let files: [String]
+        do {
+            files = try SuiteDiscovery.find(paths: configuration.paths) { SuiteLoader.isSuiteFile(path: $0) }
+        } catch {
+            throw .discovery(error)
+        }
+        guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
+        let (loaded, errors) = LoadedSuites.load(files: files)
+        guard errors.isEmpty else { throw .load(errors) }
+        return PreparedRun(configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
+    }
+
+    /// Runs the selected scenarios. Cancel the calling task (Ctrl-C) to stop: running scenarios are
+    /// cancelled, the rest are not started, and the report still holds every finished scenario.
+    public static func execute(
+        _ prepared: PreparedRun, console: ConsoleReporter?,
+        executor: @escaping Executor = { await ScenarioExecutor.run($0, in: $1, environment: $2) }
+    ) async throws(RunError) -> RunSummary {
+        let configuration = prepared.configuration
+        let fixture: FixtureServer
+        do {
+            fixture = try FixtureServer(pagesDirectory: configuration.pagesDirectory)
+        } catch {
+            throw .fixture(error)
+        }
+        defer { fixture.stop() }
+
+        let reportURL = URL(fileURLWithPath: configuration.junitPath)
+        let report: IncrementalReport
+        do {
+            try? FileManager.default.createDirectory(
+                at: reportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            report = try IncrementalReport(
+                url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
+                plan: plan(prepared))
+        } catch {
+            throw .report(error)
+        }
+
+        let environment = RunEnvironment(
+            fixtureHTTPURL: fixture.httpURL, fixtureHTTPSURL: fixture.httpsURL, fixtureCAPath: fixture.caPath,
+            environment: configuration.environment, stepTimeout: configuration.stepTimeout, seed: configuration.seed)
+        let loaded = prepared.loaded
+        let scheduler = ScenarioScheduler(policy: configuration.policy) { item, attempt in
+            let (suite, scenario) = loaded.scenario(for: item)
+            var attemptEnvironment = environment
+            attemptEnvironment.attempt = attempt
+            return AttemptResult(await executor(scenario, suite, attemptEnvironment))
+        }
+        let recorder = RunRecorder(report: report, console: console)
+        let outcome = await scheduler.run(prepared.selected, recorder: recorder)
+
+        let final: TestReport
+        var reportError = recorder.writeError
+        do {
+            final = try report.finish()
+        } catch {
+            final = report.snapshot()
+            reportError = reportError ?? error
+        }
+        return RunSummary(
+            report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted, reportError: reportError,
+            unfinished: outcome.unfinished)
+    }
+
+    /// One planned testsuite per suite file with selected scenarios, in discovery order.
+    static func plan(_ prepared: PreparedRun) -> [PlannedSuite] {
+        var order: [String] = []
+        var cases: [String: [PlannedCase]] = [:]
+        for item in prepared.selected {
+            if cases[item.classname] == nil { order.append(item.classname) }
+            cases[item.classname, default: []].append(PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
+        }
+        return order.map { PlannedSuite(name: $0, file: $0, cases: cases[$0] ?? []) }
+    }
+}
