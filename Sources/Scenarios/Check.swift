@@ -31,8 +31,9 @@ public enum Subject: Sendable, Equatable {
     case page(String)
     /// URLs opened (by the web view policy or an extension) since the previous `expect`.
     case openedURLs
-    /// `installed`/`failed`; `registered`/`failed`; finding codes; the app's token; its state; its badge.
-    case install, registration, findings, token, state, badge
+    /// `installed`/`failed`; `registered`/`failed`; finding codes; their symptoms (one text, a line each);
+    /// the app's token; its state; its badge.
+    case install, registration, findings, symptoms, token, state, badge
     // the last run
     case exitCode, stdout, stderr
 }

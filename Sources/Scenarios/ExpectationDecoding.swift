@@ -25,7 +25,7 @@ import YAMLSource
 enum ExpectationDecoder {
     static let topKeys = [
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
-        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings", "token",
+        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings", "symptoms", "token",
         "state", "badge", "exit", "stdout", "stderr",
     ]
     static let notificationKeys = [
@@ -60,7 +60,8 @@ enum ExpectationDecoder {
             case "opened_url": try add(key, .openedURLs, containsForScalar(v))
             case "install": try add(key, .install, v)
             case "registration": try add(key, .registration, v)
-            case "findings": try add(key, .findings, v)
+            case "findings": try add(key, .findings, containsForScalar(v))
+            case "symptoms": try add(key, .symptoms, containsForScalar(v))
             case "token": try add(key, .token, v)
             case "state": try add(key, .state, v)
             case "badge": try add(key, .badge, v)

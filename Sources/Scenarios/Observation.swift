@@ -56,6 +56,7 @@ struct Observation {
             if app?.token != nil { return .string("registered") }
             return .string(appEvents.contains { if case .registrationFailed = $0.kind { true } else { false } } ? "failed" : "not-registered")
         case .findings: return .array(findings().map { .string($0.code) })
+        case .symptoms: return .string(findings().map { "\($0.code): \($0.symptom)" }.joined(separator: "\n"))
         case .token: return app?.token.map { .string($0.hex) }
         case .state: return app.map { .string($0.state.rawValue) }
         case .badge: return app?.badge.map { .number(Double($0)) }

@@ -33,6 +33,9 @@ public enum ScenarioExecutor {
             }
         }
         transcribeEvents(world, &context)
+        // Checks look at what happens after the world is set up (setup is visible through findings,
+        // registration and token checks).
+        for d in world.devices { context.windowStart[d.name] = d.device.events.count }
         var status = ScenarioResult.Status.passed
         for step in scenario.steps {
             if Task.isCancelled {
@@ -129,7 +132,7 @@ enum Checker {
         case .delivered, .callbacks, .notification, .userInfo:
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return ""
-        case .findings, .install, .registration:
+        case .findings, .install, .registration, .symptoms:
             let f = o.findings()
             return f.isEmpty ? "" : " — " + f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
         case .navigation:

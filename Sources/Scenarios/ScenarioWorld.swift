@@ -125,7 +125,7 @@ final class ScenarioWorld {
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).
-    func client(_ environment: APNsEnvironment, auth: SendAuth, topic: String, bearer: String?) throws -> APNsClient {
+    func client(_ environment: APNsEnvironment, auth: SendAuth, topic: String) throws -> APNsClient {
         let base = try url(environment)
         let key: String
         let authentication: APNsAuthentication
@@ -139,16 +139,12 @@ final class ScenarioWorld {
             let cert = try credentials.providerCertificate(bundleID: bundle, teamID: declaration.defaultTeamID)
             authentication = .certificate(ClientCertificate(
                 certificatePEM: Array(cert.pem.utf8), privateKeyPEM: Array(cert.privateKeyPEM.utf8)))
-        case .token(let keyID, let teamID, let keyFile, let age):
-            key = "token|\(keyID ?? "")|\(teamID ?? "")|\(keyFile ?? "")|\(age.map { "\($0)" } ?? "")"
+        case .token(let keyID, let teamID, let keyFile, _):
+            key = "token|\(keyID ?? "")|\(teamID ?? "")|\(keyFile ?? "")"
             let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
             let signer = APNsProviderTokenSigner(
                 teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
                 privateKey: privateKey, clock: clock)
-            if let age {
-                let seconds = Int(age.components.seconds)
-                try signer.force(issuedAt: Int(clock.now().timeIntervalSince1970) - seconds)
-            }
             authentication = .token(signer)
         }
         let cacheKey = environment.rawValue + "|" + key
@@ -158,6 +154,14 @@ final class ScenarioWorld {
             trustRoots: TrustRoots.pem([Array(credentials.ca.certificatePEM.utf8)]), timeout: stepTimeout)
         clients[cacheKey] = c
         return c
+    }
+
+    /// A provider token whose `iat` is `age` before the simulated now.
+    func agedProviderToken(keyID: String?, teamID: String?, keyFile: String?, age: Duration) throws -> String {
+        let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
+        return try JWT.apnsProviderToken(
+            teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
+            issuedAt: Int(clock.now().timeIntervalSince1970) - Int(age.components.seconds), key: privateKey)
     }
 
     /// The device's web engine: trusts the fixture server's CA, pushcheck's CA and the system roots.

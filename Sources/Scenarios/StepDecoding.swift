@@ -16,6 +16,11 @@ enum StepDecoder {
         "expand", "quick_action", "back", "answer_alert", "log_in", "log_out", "wait", "advance_clock", "load_page",
         "follow_link",
     ]
+    /// Keywords whose value may name the app (`- terminate: com.example.app`).
+    static let appKeywords = [
+        "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
+        "log_in", "log_out", "back", "load_page",
+    ]
     static let modifiers = ["name", "device", "app", "capture", "expect"]
 
     static func decode(_ node: YAMLNode, file: String) throws(SourceError) -> Step {
@@ -43,7 +48,13 @@ enum StepDecoder {
         case "send": step.action = .send(try send(value))
         case "run": step.action = .run(try run(value, file: file))
         case "expect": break
-        default: step.action = .device(try deviceAction(keyword, value: value.isNull ? nil : value, node: value))
+        default:
+            step.action = .device(try deviceAction(keyword, value: value.isNull ? nil : value, node: value))
+            // `- background: com.example.app` names the app the lifecycle step applies to.
+            if appKeywords.contains(keyword), case .string(let bundle)? = value.value {
+                if step.app != nil { throw value.invalidValue(expected: "the app either here or in app:, not both") }
+                step.app = bundle
+            }
         }
         if let e = m["expect"], !e.isNull { step.expectation = try ExpectationDecoder.decode(e) }
         if let c = try m.optionalMapping("capture") {

@@ -68,13 +68,25 @@ enum StepRunner {
                 headers.pushType = "alert"
             }
         }
-        var bearer: String?
-        if case .bearer(let t) = send.auth {
-            bearer = try context.render(t, world: world)
-            headers.authorizationOverride = bearer
+        var auth = send.auth
+        do {
+            switch send.auth {
+            case .bearer(let t):
+                headers.authorizationOverride = try context.render(t, world: world)
+            case .token(let keyID, let teamID, let keyFile, let age?):
+                // A back-dated token is signed here: the client's signer would replace a stale one.
+                let jwt = try world.agedProviderToken(keyID: keyID, teamID: teamID, keyFile: keyFile, age: age)
+                headers.authorizationOverride = "bearer \(jwt)"
+                auth = .none
+            default: break
+            }
+        } catch let stop as StepStop {
+            throw stop
+        } catch {
+            throw .harness(type: "world", message: "cannot sign the provider token: \(error)", detail: "\(error)")
         }
         let client: APNsClient
-        do { client = try world.client(environment, auth: send.auth, topic: topic, bearer: bearer) } catch {
+        do { client = try world.client(environment, auth: auth, topic: topic) } catch {
             throw .harness(type: "world", message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)")
         }
         let url = (try? world.url(environment)) ?? ""

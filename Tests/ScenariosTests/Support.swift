@@ -1,0 +1,69 @@
+import Foundation
+import HTTPServer
+import PushCrypto
+import Scenarios
+import Testing
+import YAMLSource
+
+/// Paths and helpers shared by the Scenarios tests.
+enum Support {
+    /// The package root (…/Tests/ScenariosTests/Support.swift → …).
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let suites = root + "/Suites"
+
+    /// Writes `text` to a fresh file in a temp directory and returns its path.
+    static func write(_ text: String, name: String = "suite.yaml", extra: [String: String] = [:]) throws -> String {
+        let dir = NSTemporaryDirectory() + "scenarios-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (n, t) in extra {
+            let path = dir + "/" + n
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try t.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Loads a suite, failing the test with the rendered error.
+    static func load(_ path: String) throws -> Suite {
+        do { return try SuiteLoader.load(path: path) } catch {
+            Issue.record("\(error.rendered(color: false))")
+            throw error
+        }
+    }
+
+    /// The SourceError loading `text` gives (nil when it loads).
+    static func loadError(_ text: String, extra: [String: String] = [:]) throws -> SourceError? {
+        let path = try write(text, extra: extra)
+        do {
+            _ = try SuiteLoader.load(path: path)
+            return nil
+        } catch { return error }
+    }
+
+    /// Runs every scenario of a suite; returns (scenario, result) pairs.
+    static func run(_ suite: Suite, environment: RunEnvironment = RunEnvironment()) async -> [(Scenario, ScenarioResult)] {
+        var out: [(Scenario, ScenarioResult)] = []
+        for s in suite.scenarios { out.append((s, await ScenarioExecutor.run(s, in: suite, environment: environment))) }
+        return out
+    }
+
+    static func describe(_ r: ScenarioResult) -> String {
+        switch r.status {
+        case .passed: return "passed"
+        case .skipped(let s): return "skipped: \(s)"
+        case .failed(let f): return "failed:\n" + f.map(\.description).joined(separator: "\n") + "\n--- transcript\n" + r.transcript
+        case .error(let t, let m, let d): return "error \(t): \(m)\n\(d)\n--- transcript\n" + r.transcript
+        }
+    }
+
+    static func passed(_ r: ScenarioResult) -> Bool { if case .passed = r.status { true } else { false } }
+
+    static func failures(_ r: ScenarioResult) -> [AssertionFailure] { if case .failed(let f) = r.status { f } else { [] } }
+}
