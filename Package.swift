@@ -32,6 +32,12 @@ let package = Package(
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
         .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
+        // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
+        .target(name: "DeviceBridge", dependencies: ["APNsGateway", "DeviceSimulator", "PushModel"]),
+        .testTarget(
+            name: "DeviceBridgeTests",
+            dependencies: ["DeviceBridge", "APNsGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto", "HTTPServer"]
+        ),
 
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
@@ -54,7 +60,7 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports"]
+            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 

@@ -1,0 +1,63 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import PushModel
+
+/// Every device of a `DeviceWorld` (`apps:` + `devices:`) hosted behind one gateway, in declaration order.
+public final class DeviceFleet: Sendable {
+    /// The gateway the devices register with and receive from.
+    public let gateway: APNsGateway
+    /// The hosted devices, in the order they were declared.
+    public let devices: [HostedDevice]
+
+    /// Builds and sets up every declared device (install → permission → registration → tokens
+    /// registered with `gateway`). Device names must be unique (`DeviceFleetError.duplicateName`).
+    public convenience init(world: DeviceWorld, gateway: APNsGateway, clock: any PushClock, seedSalt: UInt64 = 0)
+        throws(DeviceFleetError)
+    {
+        try self.init(apps: world.apps, devices: world.devices, gateway: gateway, clock: clock, seedSalt: seedSalt)
+    }
+
+    /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`).
+    public init(
+        apps: [AppDeclaration], devices: [DeviceDeclaration], gateway: APNsGateway, clock: any PushClock,
+        seedSalt: UInt64 = 0
+    ) throws(DeviceFleetError) {
+        var seen = Set<String>()
+        for d in devices where !seen.insert(d.name).inserted { throw .duplicateName(d.name) }
+        self.gateway = gateway
+        self.devices = devices.map {
+            HostedDevice($0, apps: apps, gateway: gateway, clock: clock, seedSalt: seedSalt)
+        }
+    }
+
+    /// The device declared as `name`.
+    public func device(named name: String) -> HostedDevice? { devices.first { $0.name == name } }
+
+    /// Registers every device's tokens again (after `APNsGateway.reset()`).
+    public func syncRegistrations() { for d in devices { d.syncRegistrations() } }
+
+    /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}}}`: what `serve`'s ready line shows,
+    /// so a backend script can address the devices.
+    public var addressesJSON: JSONValue {
+        var out: [String: JSONValue] = [:]
+        for d in devices {
+            var tokens: [String: JSONValue] = [:]
+            for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
+            out[d.name] = .object(["udid": .string(d.device.udid), "tokens": .object(tokens)])
+        }
+        return .object(out)
+    }
+}
+
+/// Why a fleet could not be built.
+public enum DeviceFleetError: Error, Equatable, CustomStringConvertible {
+    /// Two devices share a name, so `/devices/{name}` would be ambiguous.
+    case duplicateName(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateName(let n): return "two devices are named '\(n)'; give each device a unique name"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import DeviceSimulator
+import Foundation
+import PushModel
+
+extension HostedDevice {
+    /// The device's current state as JSON, for `serve`'s `GET /devices/{name}`: apps (state,
+    /// authorization, token, badge, navigation), the notification center, and the event count
+    /// (`last_seq` is what to pass as `since` to read only newer events).
+    public var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
+
+    /// Pure: one device state as JSON.
+    public static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
+        var apps: [String: JSONValue] = [:]
+        for (id, app) in s.apps { apps[id] = appJSON(app) }
+        return .object([
+            "name": .string(name), "udid": .string(s.udid), "ios": .string(s.iosVersion), "online": .bool(s.online),
+            "apps": .object(apps),
+            "notification_center": .array(s.notificationCenter.map(notificationJSON)),
+            "event_count": .number(Double(s.events.count)),
+            "last_seq": .number(Double(s.events.last?.sequence ?? 0)),
+        ])
+    }
+
+    static func optional(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
+    static func time(_ d: Date) -> JSONValue { .string(d.formatted(.iso8601)) }
+
+    static func appJSON(_ app: InstalledApp) -> JSONValue {
+        let st = app.settings
+        var o: [String: JSONValue] = [
+            "state": .string(app.state.rawValue),
+            "authorization": .object([
+                "status": .string(st.status.rawValue), "alert": .bool(st.alert), "sound": .bool(st.sound),
+                "badge": .bool(st.badge), "notification_center": .bool(st.notificationCenter),
+                "critical_alert": .bool(st.criticalAlert),
+            ]),
+            "token": optional(app.token?.hex),
+            "environment": optional(app.environment?.rawValue),
+            "badge": app.badge.map { .number(Double($0)) } ?? .null,
+            "navigation": navigationJSON(app.router),
+        ]
+        if let fcm = app.fcmToken {
+            o["fcm_token"] = .string(fcm)
+            o["fcm_mapped"] = .bool(app.fcmMappedToAPNs)
+        }
+        if let page = app.webPage {
+            o["web_page"] = .object([
+                "url": .string(page.finalURL), "status": .number(Double(page.status)), "title": optional(page.title),
+                "links": .array(page.links.map { .string($0.href) }),
+            ])
+        }
+        return .object(o)
+    }
+
+    static func navigationJSON(_ r: Router) -> JSONValue {
+        let tabs = r.declaration.tabs
+        var o: [String: JSONValue] = [
+            "selected_tab": .number(Double(r.selectedTab)),
+            "tab_title": tabs.indices.contains(r.selectedTab) ? .string(tabs[r.selectedTab]) : .null,
+            "stack": .array(
+                r.stack.map { .object(["id": .string($0.id), "title": .string($0.title), "url": optional($0.url)]) }),
+            "logged_in": .bool(r.loggedIn),
+        ]
+        if let a = r.alert {
+            o["alert"] = .object([
+                "title": .string(a.alert.title), "message": .string(a.alert.message),
+                "buttons": .array(a.alert.buttons.map(JSONValue.string)), "confirms_back": .bool(a.confirmsBack),
+            ])
+        } else {
+            o["alert"] = .null
+        }
+        return .object(o)
+    }
+
+    static func notificationJSON(_ n: PresentedNotification) -> JSONValue {
+        let c = n.content
+        return .object([
+            "id": .string(n.id), "bundle_id": .string(n.bundleID), "title": optional(c.title),
+            "subtitle": optional(c.subtitle), "body": optional(c.body), "badge": c.badge.map { .number(Double($0)) } ?? .null,
+            "sound": optional(c.sound), "category": optional(c.categoryID), "thread_id": optional(c.threadID),
+            "collapse_id": optional(n.collapseID), "delivered_at": time(n.deliveredAt),
+            "banner": .bool(n.presentation.banner), "list": .bool(n.presentation.list),
+            "quiet": .bool(n.presentation.quiet), "user_info": c.userInfo,
+        ])
+    }
+
+    /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
+    public func eventsJSON(since: Int = 0) -> JSONValue {
+        let events = device.events.filter { $0.sequence > since }
+        let last = events.last?.sequence ?? since
+        return .object(["device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last))])
+    }
+}

@@ -1,0 +1,86 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import PushModel
+import Synchronization
+
+/// A simulated iPhone living behind an APNs gateway: it receives what the gateway delivers to its own
+/// tokens and keeps the gateway's registry in step with its apps (see `GatewayRegistrationSink`).
+///
+/// Thread-safety: deliveries arrive on the gateway's event-loop threads while scripts or a runner act
+/// on the device from elsewhere; every device operation goes through `SimulatedDevice`, whose state
+/// sits behind a `Mutex`, and this class keeps only immutable references plus a `Mutex`-guarded count.
+public final class HostedDevice: PushDeliveryConsumer, Sendable {
+    /// The name it was declared with (the key of the ready line's `devices` and of `/devices/{name}`).
+    public let name: String
+    /// The simulated device itself: act on it (`apply(_:)`, `launch`, …) and read its `events`.
+    public let device: SimulatedDevice
+    /// The gateway it is attached to.
+    public let gateway: APNsGateway
+    private let delivered = Mutex<Int>(0)
+
+    /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
+    /// `GatewayRegistrationSink` to the device. Tokens the device already holds are registered now.
+    public init(name: String, device: SimulatedDevice, gateway: APNsGateway) {
+        self.name = name
+        self.device = device
+        self.gateway = gateway
+        let sink = GatewayRegistrationSink(gateway: gateway, isDeviceOnline: { [device] in device.snapshot.online })
+        device.addRegistrationSink(sink)
+        gateway.addConsumer(self)
+        syncRegistrations()
+    }
+
+    /// Builds the device a declaration describes and sets up its apps (install, permission answer,
+    /// registration) with the gateway attached first, so every token it gets is registered there.
+    /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
+    public convenience init(
+        _ declaration: DeviceDeclaration, apps: [AppDeclaration], gateway: APNsGateway, clock: any PushClock,
+        seedSalt: UInt64 = 0
+    ) {
+        let device = SimulatedDevice(
+            name: declaration.name, udid: declaration.udid, iosVersion: declaration.iosVersion,
+            seed: declaration.seed ^ seedSalt, clock: clock, rules: declaration.rules)
+        self.init(name: declaration.name, device: device, gateway: gateway)
+        for id in declaration.apps {
+            if let app = apps.first(where: { $0.bundleID == id }) { device.setUp(app) }
+        }
+        if !declaration.online { device.setOnline(false) }
+    }
+
+    /// Hands a push the gateway accepted to the app holding `push.token`; pushes for other devices'
+    /// tokens (or for a token this device no longer holds) are ignored.
+    public func deliver(_ push: DeliveredPush) {
+        let bundleID = APNsPushType.bundleID(ofTopic: push.topic)
+        guard device.registration(of: bundleID).token == push.token else { return }
+        delivered.withLock { $0 += 1 }
+        device.deliver(
+            IncomingPush(
+                topic: push.topic, token: push.token, json: push.json, pushType: push.pushType,
+                priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
+    }
+
+    /// How many gateway pushes were handed to this device.
+    public var deliveredCount: Int { delivered.withLock { $0 } }
+
+    /// The apps' current APNs tokens by bundle id (apps that are not registered are absent).
+    public var tokens: [String: DeviceToken] {
+        var out: [String: DeviceToken] = [:]
+        for (id, app) in device.snapshot.apps { if let t = app.token { out[id] = t } }
+        return out
+    }
+
+    /// Registers every token the device holds with the gateway again, with its online state: after
+    /// `APNsGateway.reset()` (which returns the registry to the configuration) or when attaching a
+    /// device that registered before it was hosted.
+    public func syncRegistrations() {
+        let state = device.snapshot
+        for id in state.apps.keys.sorted() {
+            guard let app = state.apps[id], let token = app.token else { continue }
+            gateway.registerToken(
+                RegisteredDeviceToken(
+                    token: token, topic: id, environment: app.environment?.apnsEnvironment ?? .sandbox))
+            gateway.setDeviceOnline(token, state.online)
+        }
+    }
+}
