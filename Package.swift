@@ -44,7 +44,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto"]),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),

@@ -79,7 +79,13 @@ extension Matcher {
             let expected = try resolve(e)
             switch actual {
             case .array(let items)?:
-                return items.contains { Self.loosely(expected, $0) } ? nil : "an array containing \(Self.show(expected))"
+                // An element equal to the value, or (for text) an element containing it.
+                let hit = items.contains { item in
+                    if Self.loosely(expected, item) { return true }
+                    if case .string(let s) = expected, case .string(let t) = item { return t.contains(s) }
+                    return false
+                }
+                return hit ? nil : "an array containing \(Self.show(expected))"
             case let value?:
                 return Self.text(value).contains(Self.text(expected)) ? nil : "text containing \(Self.show(expected))"
             case nil:

@@ -100,9 +100,9 @@ enum ExpectationDecoder {
         return Expectation(checks: checks, range: node.range)
     }
 
-    /// `opened_url: x` / `page.contains: x` mean "contains", unless a matcher mapping is written.
+    /// `opened_url: x` / `page.contains: x` / `findings: x` mean "contains"; a list or a matcher mapping is used as written.
     static func containsForScalar(_ node: YAMLNode) -> YAMLNode {
-        guard node.pairs == nil else { return node }
+        guard node.scalar != nil else { return node }
         let key = YAMLNode(.scalar(YAMLScalar("contains")), range: node.range)
         return YAMLNode(.mapping([YAMLPair(key: key, value: node)]), range: node.range)
     }

@@ -26,7 +26,7 @@ struct Observation {
         case .timestamp: return lastSend?.response.timestamp.map { .number(Double($0)) }
         case .delivered:
             guard let id = lastSend?.apnsID else { return nil }
-            return .bool(window.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
+            return .bool(appEvents.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
         case .dropped: return droppedReason().map(JSONValue.string)
         case .stored:
             guard let s = lastSend, let token = DeviceToken(hex: s.token) else { return nil }
@@ -81,14 +81,15 @@ struct Observation {
 
     func droppedReason() -> String? {
         guard let s = lastSend else { return nil }
-        for e in window {
+        let events = appEvents
+        for e in events {
             if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
         }
         if s.response.status != 200 { return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))" }
         if let token = DeviceToken(hex: s.token), gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID }) {
             return "stored-by-gateway (device offline)"
         }
-        let received = window.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
+        let received = events.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
         return received ? nil : "not-routed-to-a-device (unknown token)"
     }
 

@@ -43,6 +43,12 @@ public enum ScenarioExecutor {
                 break
             }
             do {
+                // An expect attached to a step looks at what that step did; a standalone `- expect:`
+                // looks at everything since the previous expect.
+                if step.expectation != nil, case .expect = step.action {} else if step.expectation != nil {
+                    for d in world.devices { context.windowStart[d.name] = d.device.events.count }
+                    context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
+                }
                 try await StepRunner.perform(step, world: world, context: &context)
                 transcribeEvents(world, &context)
                 if let expectation = step.expectation {

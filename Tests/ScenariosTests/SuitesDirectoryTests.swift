@@ -2,21 +2,28 @@ import Foundation
 import Scenarios
 import Testing
 
-/// Every suite in Suites/ loads and passes, in-process.
+/// Every suite in Suites/ loads and passes, in-process, against a local fixture server.
 @Suite struct SuitesDirectoryTests {
-    @Test func apnsGatewaySuitePasses() async throws {
-        let suite = try Support.load(Support.suites + "/apns-gateway.yaml")
-        #expect(suite.scenarios.count >= 8)
-        for (scenario, result) in await Support.run(suite) {
-            #expect(Support.passed(result), "\(scenario.name): \(Support.describe(result))")
-        }
+    static func suiteFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Support.suites)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
     }
-}
 
-extension SuitesDirectoryTests {
-    @Test func seed000SuitePasses() async throws {
-        let suite = try Support.load(Support.suites + "/seed-000-custom-data.yaml")
-        for (scenario, result) in await Support.run(suite) {
+    @Test func suitesDirectoryHasTheSeedSuites() {
+        let files = Self.suiteFiles()
+        for seed in ["seed-000", "seed-001", "seed-002", "seed-003", "seed-004", "apns-gateway"] {
+            #expect(files.contains { $0.hasPrefix(seed) }, "no suite for \(seed) in Suites/")
+        }
+        #expect(!SuiteLoader.isSuiteFile(path: Support.suites + "/apps/news-app.yaml"))
+    }
+
+    @Test(arguments: suiteFiles())
+    func suitePasses(_ file: String) async throws {
+        let path = Support.suites + "/" + file
+        #expect(SuiteLoader.isSuiteFile(path: path))
+        let suite = try Support.load(path)
+        #expect(!suite.scenarios.isEmpty)
+        for (scenario, result) in await Support.run(suite, environment: FixturePages.environment) {
             #expect(Support.passed(result), "\(scenario.name): \(Support.describe(result))")
         }
     }
