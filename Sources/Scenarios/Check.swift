@@ -23,7 +23,8 @@ public enum Subject: Sendable, Equatable {
     case userInfo(String)
     /// A field of the last presented notification (`title`, `body`, `banner`, …), `presented`, `count`.
     case notification(String)
-    /// `service` (ran / modified / timed-out / not-run) or `content` (extension name).
+    /// `service` (ran / modified / timed-out / not-run), `content` (extension name) or `response`
+    /// (how the content extension answered an action: dismiss / do-not-dismiss / dismiss-and-forward).
     case extensions(String)
     /// `tab`, `tab_title`, `stack`, `top`, `title`, `alert`, `alert_message`, `routed`, `routing_failed`, `logged_in`.
     case navigation(String)

@@ -78,7 +78,7 @@ enum ExpectationDecoder {
                 for f in n.pairs { try add("notification.\(f.keyString)", .notification(f.keyString), f.value) }
             case "extensions":
                 let e = try YAMLMapping(v)
-                try e.checkKeys(allowed: ["service", "content"])
+                try e.checkKeys(allowed: ["service", "content", "response"])
                 for f in e.pairs { try add("extensions.\(f.keyString)", .extensions(f.keyString), f.value) }
             case "navigation":
                 let n = try YAMLMapping(v)

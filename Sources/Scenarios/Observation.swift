@@ -37,6 +37,16 @@ struct Observation {
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
         case .extensions(let which):
+            if which == "response" {
+                return window.compactMap { e -> JSONValue? in
+                    guard case .contentExtensionHandledAction(_, _, let r) = e.kind else { return nil }
+                    switch r {
+                    case .doNotDismiss: return "do-not-dismiss"
+                    case .dismiss: return "dismiss"
+                    case .dismissAndForwardAction: return "dismiss-and-forward"
+                    }
+                }.last
+            }
             if which == "content" {
                 return window.compactMap { if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil } }.last
             }
