@@ -38,6 +38,19 @@ final class SharedCredentials: Sendable {
         }
     }
 
+    /// PEM files of the provider certificate for `bundleID` and its key (for `run` steps).
+    func providerCertificateFiles(bundleID: String, teamID: String) throws -> (certificate: String, key: String) {
+        let dir = (caPath as NSString).deletingLastPathComponent
+        let cert = dir + "/\(bundleID).cert.pem"
+        let key = dir + "/\(bundleID).key.pem"
+        if !FileManager.default.fileExists(atPath: key) {
+            let issued = try providerCertificate(bundleID: bundleID, teamID: teamID)
+            try PEMFiles.write(issued.pem, to: cert)
+            try PEMFiles.write(issued.privateKeyPEM, to: key, mode: 0o600)
+        }
+        return (cert, key)
+    }
+
     /// An Apple-shaped provider certificate for `bundleID` (both environments), valid 2000–2100 so the
     /// simulated clock can be set anywhere.
     func providerCertificate(bundleID: String, teamID: String) throws -> IssuedCertificate {

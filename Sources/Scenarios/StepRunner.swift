@@ -178,7 +178,14 @@ enum StepRunner {
         env["PUSHCHECK_APNS_TEAM_ID"] = world.declaration.defaultTeamID
         env["PUSHCHECK_FIXTURE_HTTP_URL"] = context.environment.fixtureHTTPURL
         env["PUSHCHECK_FIXTURE_HTTPS_URL"] = context.environment.fixtureHTTPSURL
-        if let first = world.devices.first, let bundle = world.bundleID(on: first, step.app) { env["PUSHCHECK_APNS_TOPIC"] = bundle }
+        if let first = world.devices.first, let bundle = world.bundleID(on: first, step.app) {
+            env["PUSHCHECK_APNS_TOPIC"] = bundle
+            if let files = try? world.credentials.providerCertificateFiles(bundleID: bundle, teamID: world.declaration.defaultTeamID) {
+                env["PUSHCHECK_APNS_CERT_FILE"] = files.certificate
+                env["PUSHCHECK_APNS_CERT_KEY_FILE"] = files.key
+            }
+        }
+        env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.agedProviderToken(keyID: nil, teamID: nil, keyFile: nil, age: .zero)
         for d in world.devices {
             let name = envName(d.name)
             let snapshot = d.device.snapshot
