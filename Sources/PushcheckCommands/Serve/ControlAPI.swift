@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import Foundation
 import HTTPServer
 import PushModel
@@ -12,9 +13,14 @@ import YAMLSource
 /// `{"error": …, "line": …, "column": …}`.
 public struct ControlAPI: HTTPHandler {
     public let gateway: APNsGateway
+    /// The simulated devices hosted behind `gateway` (config `devices:`), served under `/devices`.
+    public let fleet: DeviceFleet?
     let startedAt = Date()
 
-    public init(gateway: APNsGateway) { self.gateway = gateway }
+    public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
+        self.gateway = gateway
+        self.fleet = fleet
+    }
 
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         responder.respond(route(request))
@@ -25,11 +31,13 @@ public struct ControlAPI: HTTPHandler {
         let (path, query) = Self.split(request.path)
         let parts = path.split(separator: "/").map(String.init)
         let param = parts.count >= 3 ? parts[2] : ""
+        if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
         case ("POST", "/reset"):
             gateway.reset()
+            fleet?.syncRegistrations()  // the hosted devices keep their apps, so their tokens stay valid
             return Self.json(200, ["status": "reset"])
         case ("GET", "/apns/log"):
             return logEntries(query)
@@ -101,7 +109,7 @@ public struct ControlAPI: HTTPHandler {
         ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
         ("GET", "/apns/deliveries"),
         ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"), ("DELETE", "/apns/faults/{id}"),
-    ]
+    ] + deviceRoutes
 
     private static func shape(_ parts: [String]) -> String {
         var out = parts
@@ -190,7 +198,7 @@ public struct ControlAPI: HTTPHandler {
 
     static let empty = HTTPResponse(status: 204)
 
-    private func decodeBody(_ request: HTTPRequest, _ body: (YAMLNode) throws(SourceError) -> HTTPResponse) -> HTTPResponse {
+    func decodeBody(_ request: HTTPRequest, _ body: (YAMLNode) throws(SourceError) -> HTTPResponse) -> HTTPResponse {
         guard let text = String(bytes: request.body, encoding: .utf8), !text.isEmpty else {
             return Self.problem(400, "expected a JSON object in the request body")
         }

@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import Foundation
 import HTTPServer
 import PushCrypto
@@ -11,7 +12,7 @@ enum ServeCommand: PushcheckCommand {
     static let abstract = "Run the mock APNs gateway (sandbox + production, TLS HTTP/2) and its control endpoint."
     static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
     static let options: [OptionSpec] = [
-        .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS (see README)."),
+        .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices (see README)."),
         .value("ca-out", "PATH", "Write the local CA certificate here (default: a temp file, named in the ready line)."),
         .flag("h2c", "Also listen with cleartext HTTP/2 (prior knowledge) for both environments."),
         .value("host", "ADDR", "Address to listen on (default 127.0.0.1)."),
@@ -24,13 +25,16 @@ enum ServeCommand: PushcheckCommand {
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
-          {"apns":{"production":"https://127.0.0.1:40001","sandbox":"https://127.0.0.1:40000"},"ca":"/tmp/…/ca.pem","control":"http://127.0.0.1:40002"}
+          {"apns":{"production":"https://127.0.0.1:40001","sandbox":"https://127.0.0.1:40000"},"ca":"/tmp/…/ca.pem","control":"http://127.0.0.1:40002","devices":{}}
+        With apps:/devices: in the config, "devices" maps each device name to {"udid":…,"tokens":{"<bundle id>":"<hex>"}}.
         Diagnostics go to stderr. SIGINT/SIGTERM: GOAWAY to every connection, drain, exit 0.
 
         Control endpoint (JSON): GET /health, POST /reset, GET|DELETE /apns/log
         (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
-        GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id}.
+        GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
+        GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ,
+        POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}).
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -73,6 +77,8 @@ enum ServeCommand: PushcheckCommand {
 struct RunningGateway {
     let server: HTTPServer
     let gateway: APNsGateway
+    /// The simulated devices from `devices:` (empty fleet when none are declared).
+    let fleet: DeviceFleet
     let bound: [BoundListener]
     let caPath: String?
 
@@ -93,6 +99,8 @@ struct RunningGateway {
             caPath = path
         }
         let gateway = try APNsGateway(configuration: config.apns)
+        // Devices first, so their tokens are registered before the first provider connects.
+        let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
@@ -104,7 +112,7 @@ struct RunningGateway {
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
             listener("production", config.productionPort, tls, gateway.handler(for: .production)),
-            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway)),
+            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway, fleet: fleet)),
         ]
         if config.h2c {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
@@ -112,7 +120,7 @@ struct RunningGateway {
         }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        return RunningGateway(server: server, gateway: gateway, bound: bound, caPath: caPath)
+        return RunningGateway(server: server, gateway: gateway, fleet: fleet, bound: bound, caPath: caPath)
     }
 
     func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
@@ -123,6 +131,7 @@ struct RunningGateway {
         for b in bound where b.name != "control" { apns[b.name] = .string(b.url) }
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
+        object["devices"] = fleet.addressesJSON
         return JSONValue.object(object).serialized()
     }
 }

@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceSimulator
 import Foundation
 import YAMLSource
 
@@ -17,6 +18,8 @@ import YAMLSource
 ///   certificate: server.pem  # chain, leaf first; omit both to get a local CA + certificate
 ///   private_key: server.key
 /// apns: { … see APNsGatewayConfiguration.decode … }
+/// apps: [ … see AppDeclaration.decode … ]        # simulated apps, exactly as in a suite's world
+/// devices: [ … see DeviceDeclaration.decode … ]  # simulated iPhones hosted behind the gateway
 /// ```
 struct ServeConfiguration {
     var apns = APNsGatewayConfiguration()
@@ -31,8 +34,12 @@ struct ServeConfiguration {
     var idleTimeout: Duration = .seconds(300)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
+    /// Simulated apps (`apps:`), installed on `devices` at start.
+    var apps: [AppDeclaration] = []
+    /// Simulated devices (`devices:`), set up at start and registered with the gateway.
+    var devices: [DeviceDeclaration] = []
 
-    static let topKeys = ["listen", "tls", "apns"]
+    static let topKeys = ["listen", "tls", "apns", "apps", "devices"]
     static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout"]
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
@@ -60,7 +67,23 @@ struct ServeConfiguration {
         if let apns = try m.optionalMapping("apns") {
             config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
         }
+        let world = try DeviceWorld.decode(m, file: path)
+        config.apps = world.apps
+        config.devices = world.devices
+        try checkUniqueDeviceNames(m)
         return config
+    }
+
+    /// Device names key the ready line and `/devices/{name}`, so a repeated name is an error at it.
+    private static func checkUniqueDeviceNames(_ m: YAMLMapping) throws(SourceError) {
+        var seen = Set<String>()
+        for node in try m.optionalSequence("devices") ?? [] {
+            let device = try YAMLMapping(node)
+            let name: String = try device.required("name")
+            guard seen.insert(name).inserted else {
+                throw device["name"]!.invalidValue(expected: "a unique device name; '\(name)' is used twice")
+            }
+        }
     }
 
     private static func port(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Int {

@@ -1,0 +1,88 @@
+import DeviceBridge
+import DeviceSimulator
+import Foundation
+import HTTPServer
+import PushModel
+import YAMLSource
+
+/// The control endpoint's `/devices` routes: the simulated devices `serve` hosts (config `devices:`).
+///
+/// - `GET /devices`: every device with its udid, online state and tokens.
+/// - `GET /devices/{name}`: the snapshot (apps: state, authorization, token, badge, navigation;
+///   notification center; `last_seq`).
+/// - `GET /devices/{name}/events?since=SEQ`: the ordered event log after `SEQ` (default 0 = all).
+/// - `POST /devices/{name}/actions`: one action (or a list, applied in order) in the shape of a suite
+///   step's device action, e.g. `{"tap": "latest"}`, `{"launch": "com.example.app"}`,
+///   `{"action": "open", "on": "n1"}`, `{"online": false}`; answers with the events it caused.
+///
+/// `{name}` is the declared name, percent-encoded in the path when it has spaces.
+extension ControlAPI {
+    static let deviceRoutes: [(String, String)] = [
+        ("GET", "/devices"), ("GET", "/devices/{name}"), ("GET", "/devices/{name}/events"),
+        ("POST", "/devices/{name}/actions"),
+    ]
+
+    /// Answers a request under `/devices`; `parts` are the path's segments (still percent-encoded).
+    func deviceRoute(_ request: HTTPRequest, parts: [String], query: [String: String]) -> HTTPResponse {
+        let devices = fleet?.devices ?? []
+        if parts.count == 1 {
+            guard request.method == "GET" else { return Self.problem(405, "\(request.method) is not allowed on /devices") }
+            return Self.json(200, ["devices": .array(devices.map(Self.summaryJSON))])
+        }
+        let name = parts[1].removingPercentEncoding ?? parts[1]
+        let shape = "/devices/{name}" + (parts.count > 2 ? "/" + parts[2...].joined(separator: "/") : "")
+        guard Self.deviceRoutes.contains(where: { $0.1 == shape }) else {
+            return Self.problem(404, "no such control route: \(request.method) \(request.path); see 'pushcheck serve --help'")
+        }
+        guard Self.deviceRoutes.contains(where: { $0 == (request.method, shape) }) else {
+            return Self.problem(405, "\(request.method) is not allowed on \(shape)")
+        }
+        guard let device = fleet?.device(named: name) else {
+            let known = devices.map { "'\($0.name)'" }.joined(separator: ", ")
+            return Self.problem(
+                404, "no device named '\(name)'; declared: \(known.isEmpty ? "none (add devices: to the config)" : known)")
+        }
+        switch shape {
+        case "/devices/{name}":
+            return Self.json(200, device.snapshotJSON.objectValue ?? [:])
+        case "/devices/{name}/events":
+            var since = 0
+            if let s = query["since"] {
+                guard let n = Int(s), n >= 0 else { return Self.problem(400, "since must be a sequence number (0 or more)") }
+                since = n
+            }
+            return Self.json(200, device.eventsJSON(since: since).objectValue ?? [:])
+        default:
+            return applyActions(request, to: device)
+        }
+    }
+
+    private func applyActions(_ request: HTTPRequest, to device: HostedDevice) -> HTTPResponse {
+        decodeBody(request) { node throws(SourceError) in
+            let nodes = node.items ?? [node]
+            var actions: [DeviceAction] = []
+            for n in nodes { actions.append(try DeviceAction.decode(try YAMLMapping(n))) }
+            let before = device.device.events.last?.sequence ?? 0
+            for (i, action) in actions.enumerated() {
+                do throws(DeviceActionError) {
+                    try device.device.apply(action)
+                } catch {
+                    var extra: [String: JSONValue] = ["events": device.eventsJSON(since: before)["events"] ?? []]
+                    if nodes.count > 1 { extra["index"] = .number(Double(i)) }
+                    return Self.problem(422, error.description, extra: extra)
+                }
+            }
+            return Self.json(200, device.eventsJSON(since: before).objectValue ?? [:])
+        }
+    }
+
+    static func summaryJSON(_ d: HostedDevice) -> JSONValue {
+        var tokens: [String: JSONValue] = [:]
+        for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
+        let s = d.device.snapshot
+        return .object([
+            "name": .string(d.name), "udid": .string(s.udid), "online": .bool(s.online),
+            "tokens": .object(tokens), "last_seq": .number(Double(s.events.last?.sequence ?? 0)),
+        ])
+    }
+}
