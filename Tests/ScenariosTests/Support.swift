@@ -67,3 +67,25 @@ enum Support {
 
     static func failures(_ r: ScenarioResult) -> [AssertionFailure] { if case .failed(let f) = r.status { f } else { [] } }
 }
+
+extension Support {
+    /// Runs one scenario whose `steps:` are `steps` (indented as list items at column 1) in the news-app world
+    /// (or `world`), against the test fixture server.
+    static func runSteps(
+        _ steps: String, world: String? = nil, environment: RunEnvironment = FixturePages.environment
+    ) async throws -> (Scenario, ScenarioResult) {
+        let body = steps.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }.joined(separator: "\n")
+        let text = (world ?? "world:\n  include: \(suites)/apps/news-app.yaml") + "\nscenarios:\n  - name: t\n    steps:\n" + body + "\n"
+        let path = try write(text)
+        let suite = try load(path)
+        let scenario = try #require(suite.scenarios.first)
+        return (scenario, await ScenarioExecutor.run(scenario, in: suite, environment: environment))
+    }
+
+    /// The single failure of a result (records an issue otherwise).
+    static func onlyFailure(_ r: ScenarioResult, sourceLocation: SourceLocation = #_sourceLocation) -> AssertionFailure? {
+        let f = failures(r)
+        #expect(f.count == 1, "expected one failure: \(describe(r))", sourceLocation: sourceLocation)
+        return f.first
+    }
+}
