@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PushCrypto
 import PushModel
 import PushcheckTestSupport
@@ -35,8 +36,9 @@ import Testing
                     delegate: { will_present: [banner, list, sound] }
                     navigation:
                       tabs: [Home, Orders]
-                      screens: [{ id: order }]
+                      screens: [{ id: order }, { id: article }]
                       routes:
+                        - { name: article, on: [tap], when_key: url, push: [article], open_url_from: url }
                         - name: order
                           on: [tap]
                           require: { order_id: string }
@@ -195,6 +197,54 @@ import Testing
         #expect(two.status == 200)
         let states = (two.json["events"]?.arrayValue ?? []).compactMap { $0["type"] == "state" ? $0["to"]?.stringValue : nil }
         #expect(states == ["foreground", "background"], "\(two)")
+    }
+
+    /// Two small HTML pages on a plain HTTP loopback listener.
+    struct Pages: HTTPHandler {
+        func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+            let html =
+                request.path == "/next"
+                ? "<html><head><title>Next page</title></head><body>done</body></html>"
+                : #"<html><head><title>Hello page</title></head><body><a href="/next">Next</a></body></html>"#
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")], body: Array(html.utf8)))
+        }
+    }
+
+    @Test func tapOpensAWebViewThatLoadsAndFollowsALink() throws {
+        let pages = HTTPServer(listeners: [ListenerConfiguration(name: "pages", handler: Pages())], loops: 1)
+        let pageURL = try #require(try pages.start().first?.url)
+        defer { pages.shutdown(grace: .zero) }
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try RunningGateway.start(
+            try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
+        defer {
+            running.server.shutdown(grace: .seconds(1))
+            running.web.shutdown()
+        }
+        let control = try #require(running.url("control")), sandbox = try #require(running.url("sandbox"))
+        let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
+        let actions = "\(control)/devices/\(Self.devicePath)/actions"
+
+        let body = #"{"aps":{"alert":{"title":"Read this"}},"url":"\#(pageURL)/start"}"#
+        #expect(try fixture.push(sandbox, token: token, body).stdout.hasPrefix("HTTP/2 200"))
+        let tapped = try Self.post(actions, #"{"tap": "latest"}"#)
+        #expect(Self.kinds(tapped.json["events"]).contains("navigation:web view loads \(pageURL)/start"), "\(tapped)")
+
+        let loaded = try Self.post(actions, #"{"load_page": true}"#)
+        let page = loaded.json["events"]?.arrayValue?.first { $0["type"] == "web-view" }
+        #expect(page?["outcome"]?.stringValue == "loaded" && page?["title"]?.stringValue == "Hello page", "\(loaded)")
+
+        let followed = try Self.post(actions, #"{"follow_link": "Next"}"#)
+        let next = followed.json["events"]?.arrayValue?.first { $0["type"] == "web-view" }
+        #expect(next?["title"]?.stringValue == "Next page", "\(followed)")
+        let snapshot = try Self.get("\(control)/devices/\(Self.devicePath)")
+        #expect(snapshot["apps"]?[Self.bundleID]?["web_page"]?["url"]?.stringValue == "\(pageURL)/next")
+
+        let noLink = try Self.post(actions, #"{"follow_link": "Missing"}"#)
+        #expect(noLink.status == 422 && noLink.json["error"]?.stringValue?.contains("no link 'Missing'") == true, "\(noLink)")
     }
 
     @Test func binaryHostsTheDeviceAndConfigErrorsPointAtTheLine() throws {

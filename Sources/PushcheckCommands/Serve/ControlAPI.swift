@@ -15,14 +15,26 @@ public struct ControlAPI: HTTPHandler {
     public let gateway: APNsGateway
     /// The simulated devices hosted behind `gateway` (config `devices:`), served under `/devices`.
     public let fleet: DeviceFleet?
+    /// Fetches pages for the devices' `load_page` / `follow_link` actions.
+    let web: DeviceWebView?
     let startedAt = Date()
 
     public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
+        self.init(gateway: gateway, fleet: fleet, web: nil)
+    }
+
+    init(gateway: APNsGateway, fleet: DeviceFleet?, web: DeviceWebView?) {
         self.gateway = gateway
         self.fleet = fleet
+        self.web = web
     }
 
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        if let pending = webAction(request) {
+            // A page fetch takes a while: answer from a task, never block the loop.
+            Task { responder.respond(await pending()) }
+            return
+        }
         responder.respond(route(request))
     }
 
@@ -205,11 +217,16 @@ public struct ControlAPI: HTTPHandler {
         do {
             return try body(try YAMLLoader.load(string: text, file: "request body"))
         } catch {
-            var extra: [String: JSONValue] = ["line": .number(Double(error.line)), "column": .number(Double(error.column))]
-            if let expected = error.expected { extra["expected"] = .string(expected) }
-            if let suggestion = error.suggestion { extra["help"] = .string(suggestion) }
-            return Self.problem(400, error.message, extra: extra)
+            return Self.problem(400, error.message, extra: Self.position(error))
         }
+    }
+
+    /// Where a body's mistake is and how to fix it: `line`, `column`, `expected`, `help`.
+    static func position(_ error: SourceError) -> [String: JSONValue] {
+        var extra: [String: JSONValue] = ["line": .number(Double(error.line)), "column": .number(Double(error.column))]
+        if let expected = error.expected { extra["expected"] = .string(expected) }
+        if let suggestion = error.suggestion { extra["help"] = .string(suggestion) }
+        return extra
     }
 
     static func parseObject(_ body: [UInt8]) -> [String: JSONValue]? {

@@ -34,7 +34,7 @@ enum ServeCommand: PushcheckCommand {
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
         GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ,
-        POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}).
+        POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}, {"load_page":true}).
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -69,6 +69,7 @@ enum ServeCommand: PushcheckCommand {
         let signal = await Signals.next()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
         running.server.shutdown(grace: .seconds(grace))
+        running.web.shutdown()
         return ExitCode.success
     }
 }
@@ -79,6 +80,8 @@ struct RunningGateway {
     let gateway: APNsGateway
     /// The simulated devices from `devices:` (empty fleet when none are declared).
     let fleet: DeviceFleet
+    /// The devices' web engine (started on the first `load_page` / `follow_link`).
+    let web: DeviceWebView
     let bound: [BoundListener]
     let caPath: String?
 
@@ -101,6 +104,7 @@ struct RunningGateway {
         let gateway = try APNsGateway(configuration: config.apns)
         // Devices first, so their tokens are registered before the first provider connects.
         let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
+        let web = DeviceWebView(caPath: caPath)
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
@@ -112,7 +116,7 @@ struct RunningGateway {
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
             listener("production", config.productionPort, tls, gateway.handler(for: .production)),
-            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway, fleet: fleet)),
+            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway, fleet: fleet, web: web)),
         ]
         if config.h2c {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
@@ -120,7 +124,7 @@ struct RunningGateway {
         }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        return RunningGateway(server: server, gateway: gateway, fleet: fleet, bound: bound, caPath: caPath)
+        return RunningGateway(server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath)
     }
 
     func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
