@@ -75,7 +75,8 @@ extension HostedDevice {
         let c = n.content
         return .object([
             "id": .string(n.id), "bundle_id": .string(n.bundleID), "title": optional(c.title),
-            "subtitle": optional(c.subtitle), "body": optional(c.body), "badge": c.badge.map { .number(Double($0)) } ?? .null,
+            "subtitle": optional(c.subtitle), "body": optional(c.body),
+            "badge": c.badge.map { .number(Double($0)) } ?? .null,
             "sound": optional(c.sound), "category": optional(c.categoryID), "thread_id": optional(c.threadID),
             "collapse_id": optional(n.collapseID), "delivered_at": time(n.deliveredAt),
             "banner": .bool(n.presentation.banner), "list": .bool(n.presentation.list),
@@ -87,6 +88,8 @@ extension HostedDevice {
     public func eventsJSON(since: Int = 0) -> JSONValue {
         let events = device.events.filter { $0.sequence > since }
         let last = events.last?.sequence ?? since
-        return .object(["device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last))])
+        return .object([
+            "device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last)),
+        ])
     }
 }

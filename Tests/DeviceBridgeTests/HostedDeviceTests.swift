@@ -110,7 +110,8 @@ struct BridgeFixture {
         #expect(BridgeFixture.kinds(added).contains("callback:willPresent"), "\(added)")
         #expect(hosted.deliveredCount == 1)
         let received = try #require(added.first { $0.jsonValue["type"] == "push-received" })
-        #expect(received.jsonValue["apns_id"]?.stringValue == outcome.apnsID, "the gateway's apns-id reaches the device")
+        #expect(
+            received.jsonValue["apns_id"]?.stringValue == outcome.apnsID, "the gateway's apns-id reaches the device")
 
         // Not running: nothing in the app, the alert goes to Notification Center.
         hosted.device.terminate(BridgeFixture.bundleID)
@@ -176,7 +177,8 @@ struct BridgeFixture {
             DeviceDeclaration(name: "B", udid: BridgeFixture.udid, seed: 2, apps: [app.bundleID]),
         ]
         let fleet = try DeviceFleet(apps: [app], devices: devices, gateway: f.gateway, clock: f.clock)
-        let a = try #require(fleet.device(named: "A")), b = try #require(fleet.device(named: "B"))
+        let a = try #require(fleet.device(named: "A"))
+        let b = try #require(fleet.device(named: "B"))
         let tokenB = try #require(b.tokens[app.bundleID])
         #expect(a.tokens[app.bundleID] != tokenB, "different seeds, different tokens")
         #expect(f.push(#"{"aps":{"alert":"for B"}}"#, to: tokenB).status == 200)

@@ -22,7 +22,9 @@ import Testing
             dir = try TempDirectory("serve-devices")
             key = try P256PrivateKey.generate()
             try dir.write("AuthKey_\(ServeDevicesTests.kid).p8", key.pkcs8PEM)
-            configPath = try dir.write("serve.yaml", """
+            configPath = try dir.write(
+                "serve.yaml",
+                """
                 apns:
                   keys:
                     - { team_id: \(ServeDevicesTests.team), key_id: \(ServeDevicesTests.kid), private_key: AuthKey_\(ServeDevicesTests.kid).p8 }
@@ -60,11 +62,13 @@ import Testing
 
         /// POSTs `payload` to the device token with curl over TLS HTTP/2; returns the status line and body.
         func push(_ sandbox: String, token: String, _ payload: String) throws -> ToolOutput {
-            try runTool("curl", [
-                "-s", "-i", "--http2", "--max-time", "10", "--cacert", dir.file("ca.pem"),
-                "-H", "authorization: bearer \(try jwt())", "-H", "apns-topic: \(ServeDevicesTests.bundleID)",
-                "-H", "apns-push-type: alert", "-d", payload, "\(sandbox)/3/device/\(token)",
-            ])
+            try runTool(
+                "curl",
+                [
+                    "-s", "-i", "--http2", "--max-time", "10", "--cacert", dir.file("ca.pem"),
+                    "-H", "authorization: bearer \(try jwt())", "-H", "apns-topic: \(ServeDevicesTests.bundleID)",
+                    "-H", "apns-push-type: alert", "-d", payload, "\(sandbox)/3/device/\(token)",
+                ])
         }
     }
 
@@ -97,7 +101,8 @@ import Testing
         let config = try ServeConfiguration.load(path: fixture.configPath)
         let running = try RunningGateway.start(config, loops: 2, caOut: fixture.dir.file("ca.pem"))
         defer { running.server.shutdown(grace: .seconds(1)) }
-        let control = try #require(running.url("control")), sandbox = try #require(running.url("sandbox"))
+        let control = try #require(running.url("control"))
+        let sandbox = try #require(running.url("sandbox"))
 
         // The ready line names the device and its token for the app.
         let ready = try JSONValue.parse(Array(running.readyLine.utf8))
@@ -111,7 +116,8 @@ import Testing
         let launched = try Self.post("\(control)/devices/\(Self.devicePath)/actions", #"{"launch": "com.example.app"}"#)
         #expect(launched.status == 200, "\(launched)")
         let mark = try #require(launched.json["last_seq"]?.intValue)
-        let pushed = try fixture.push(sandbox, token: token, #"{"aps":{"alert":{"title":"Order 42","body":"Shipped"}},"order_id":"42"}"#)
+        let pushed = try fixture.push(
+            sandbox, token: token, #"{"aps":{"alert":{"title":"Order 42","body":"Shipped"}},"order_id":"42"}"#)
         #expect(pushed.stdout.hasPrefix("HTTP/2 200"), "\(pushed)")
         let after = try Self.get("\(control)/devices/\(Self.devicePath)/events?since=\(mark)")
         let kinds = Self.kinds(after["events"])
@@ -143,17 +149,21 @@ import Testing
         let running = try RunningGateway.start(
             try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
         defer { running.server.shutdown(grace: .seconds(1)) }
-        let control = try #require(running.url("control")), sandbox = try #require(running.url("sandbox"))
+        let control = try #require(running.url("control"))
+        let sandbox = try #require(running.url("sandbox"))
         let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
         let actions = "\(control)/devices/\(Self.devicePath)/actions"
 
         // POST /reset returns the gateway to its config; the hosted device's token stays registered.
         _ = try runTool("curl", ["-s", "-XPOST", "\(control)/reset"])
-        #expect(try fixture.push(sandbox, token: token, #"{"aps":{"alert":"after reset"}}"#).stdout.hasPrefix("HTTP/2 200"))
+        #expect(
+            try fixture.push(sandbox, token: token, #"{"aps":{"alert":"after reset"}}"#).stdout.hasPrefix("HTTP/2 200"))
 
         // Offline: the gateway keeps the push; back online, the device gets it.
         #expect(try Self.post(actions, #"{"online": false}"#).status == 200)
-        #expect(try fixture.push(sandbox, token: token, #"{"aps":{"alert":{"title":"Kept"}}}"#).stdout.hasPrefix("HTTP/2 200"))
+        #expect(
+            try fixture.push(sandbox, token: token, #"{"aps":{"alert":{"title":"Kept"}}}"#).stdout.hasPrefix(
+                "HTTP/2 200"))
         let stored = try Self.get("\(control)/apns/tokens/\(token)/stored")
         #expect(stored["stored"]?.arrayValue?.count == 1, "\(stored)")
         let online = try Self.post(actions, #"{"online": true}"#)
@@ -195,7 +205,9 @@ import Testing
         // Several actions in one body run in order; the events of all of them come back.
         let two = try Self.post(actions, #"[{"launch": "com.example.app"}, {"background": "com.example.app"}]"#)
         #expect(two.status == 200)
-        let states = (two.json["events"]?.arrayValue ?? []).compactMap { $0["type"] == "state" ? $0["to"]?.stringValue : nil }
+        let states = (two.json["events"]?.arrayValue ?? []).compactMap {
+            $0["type"] == "state" ? $0["to"]?.stringValue : nil
+        }
         #expect(states == ["foreground", "background"], "\(two)")
     }
 
@@ -208,7 +220,8 @@ import Testing
                 : #"<html><head><title>Hello page</title></head><body><a href="/next">Next</a></body></html>"#
             responder.respond(
                 HTTPResponse(
-                    status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")], body: Array(html.utf8)))
+                    status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")],
+                    body: Array(html.utf8)))
         }
     }
 
@@ -224,7 +237,8 @@ import Testing
             running.server.shutdown(grace: .seconds(1))
             running.web.shutdown()
         }
-        let control = try #require(running.url("control")), sandbox = try #require(running.url("sandbox"))
+        let control = try #require(running.url("control"))
+        let sandbox = try #require(running.url("sandbox"))
         let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
         let actions = "\(control)/devices/\(Self.devicePath)/actions"
 
@@ -244,13 +258,16 @@ import Testing
         #expect(snapshot["apps"]?[Self.bundleID]?["web_page"]?["url"]?.stringValue == "\(pageURL)/next")
 
         let noLink = try Self.post(actions, #"{"follow_link": "Missing"}"#)
-        #expect(noLink.status == 422 && noLink.json["error"]?.stringValue?.contains("no link 'Missing'") == true, "\(noLink)")
+        #expect(
+            noLink.status == 422 && noLink.json["error"]?.stringValue?.contains("no link 'Missing'") == true,
+            "\(noLink)")
     }
 
     @Test func binaryHostsTheDeviceAndConfigErrorsPointAtTheLine() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
         let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
         let ready = try JSONValue.parse(Array(line.utf8))
         let token = try #require(ready["devices"]?[Self.device]?["tokens"]?[Self.bundleID]?.stringValue, "\(line)")
@@ -265,7 +282,9 @@ import Testing
         #expect(!Self.kinds(events["events"]).contains { $0.hasPrefix("callback:willPresent") })
         #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
 
-        let bad = try fixture.dir.write("bad.yaml", """
+        let bad = try fixture.dir.write(
+            "bad.yaml",
+            """
             apps:
               - bundle_id: a.b
                 profile: {}
@@ -278,7 +297,9 @@ import Testing
         #expect(out.stderr.contains("--> \(bad):6:"), "\(out)")
         #expect(out.stderr.contains("unknown app 'c.d'"), "\(out)")
 
-        let dup = try fixture.dir.write("dup.yaml", """
+        let dup = try fixture.dir.write(
+            "dup.yaml",
+            """
             apps:
               - bundle_id: a.b
                 profile: {}

@@ -26,13 +26,16 @@ extension ControlAPI {
     func deviceRoute(_ request: HTTPRequest, parts: [String], query: [String: String]) -> HTTPResponse {
         let devices = fleet?.devices ?? []
         if parts.count == 1 {
-            guard request.method == "GET" else { return Self.problem(405, "\(request.method) is not allowed on /devices") }
+            guard request.method == "GET" else {
+                return Self.problem(405, "\(request.method) is not allowed on /devices")
+            }
             return Self.json(200, ["devices": .array(devices.map(Self.summaryJSON))])
         }
         let name = parts[1].removingPercentEncoding ?? parts[1]
         let shape = "/devices/{name}" + (parts.count > 2 ? "/" + parts[2...].joined(separator: "/") : "")
         guard Self.deviceRoutes.contains(where: { $0.1 == shape }) else {
-            return Self.problem(404, "no such control route: \(request.method) \(request.path); see 'pushcheck serve --help'")
+            return Self.problem(
+                404, "no such control route: \(request.method) \(request.path); see 'pushcheck serve --help'")
         }
         guard Self.deviceRoutes.contains(where: { $0 == (request.method, shape) }) else {
             return Self.problem(405, "\(request.method) is not allowed on \(shape)")
@@ -40,7 +43,8 @@ extension ControlAPI {
         guard let device = fleet?.device(named: name) else {
             let known = devices.map { "'\($0.name)'" }.joined(separator: ", ")
             return Self.problem(
-                404, "no device named '\(name)'; declared: \(known.isEmpty ? "none (add devices: to the config)" : known)")
+                404,
+                "no device named '\(name)'; declared: \(known.isEmpty ? "none (add devices: to the config)" : known)")
         }
         switch shape {
         case "/devices/{name}":
@@ -48,7 +52,9 @@ extension ControlAPI {
         case "/devices/{name}/events":
             var since = 0
             if let s = query["since"] {
-                guard let n = Int(s), n >= 0 else { return Self.problem(400, "since must be a sequence number (0 or more)") }
+                guard let n = Int(s), n >= 0 else {
+                    return Self.problem(400, "since must be a sequence number (0 or more)")
+                }
                 since = n
             }
             return Self.json(200, device.eventsJSON(since: since).objectValue ?? [:])

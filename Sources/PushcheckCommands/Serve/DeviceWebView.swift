@@ -51,7 +51,9 @@ extension ControlAPI {
                 let key = try m.exactlyOne(of: Self.webActionKeys)
                 let value = m[key]!
                 var app: String? = try m.optional("app")
-                if key == "load_page", !value.isNull, value.scalar?.value != "true" { app = try String.decode(from: value) }
+                if key == "load_page", !value.isNull, value.scalar?.value != "true" {
+                    app = try String.decode(from: value)
+                }
                 step = (app, key == "follow_link" ? try String.decode(from: value) : nil)
             } catch {
                 return Self.problem(400, error.message, extra: Self.position(error))
