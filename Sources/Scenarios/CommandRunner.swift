@@ -47,6 +47,9 @@ enum CommandRunner {
         process.terminationHandler = { _ in finished.signal() }
         do { try process.run() } catch { throw .cannotStart("\(error)") }
         let pid = process.processIdentifier
+        // Foundation starts the child in its own process group; when it does, a timeout or cancellation
+        // kills the whole group, so the command's children cannot keep the output pipes open.
+        let ownGroup = getpgid(pid) == pid
         let readers = DispatchGroup()
         let outBox = Box()
         let errBox = Box()
@@ -64,7 +67,7 @@ enum CommandRunner {
                 DispatchQueue.global().async {
                     if finished.wait(timeout: deadline) == .timedOut {
                         timedOut.flag.withLock { $0 = true }
-                        kill(pid, SIGKILL)
+                        kill(ownGroup ? -pid : pid, SIGKILL)
                         finished.wait()
                     }
                     readers.wait()
@@ -72,8 +75,9 @@ enum CommandRunner {
                 }
             }
         } onCancel: {
-            kill(pid, SIGKILL)
+            kill(ownGroup ? -pid : pid, SIGKILL)
         }
+        if ownGroup { kill(-pid, SIGKILL) }  // leftovers of the group (background jobs)
         let reason = process.terminationReason
         return Outcome(
             exitCode: process.terminationStatus, stdout: String(decoding: outBox.data.withLock { $0 }, as: UTF8.self),

@@ -206,6 +206,9 @@ enum StepRunner {
         if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
         context.transcript.add("  exit \(outcome.exitCode)")
+        if Task.isCancelled {
+            throw .harness(type: "interrupted", message: "cancelled while running: \(command)", detail: "step at \(step.range)")
+        }
         if outcome.timedOut {
             throw .harness(
                 type: "timeout", message: "command did not finish within \(timeout): \(command)",
