@@ -19,7 +19,8 @@ extension APNsGateway {
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
     public func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment) -> APNsOutcome {
         let now = clock.now()
-        let pathToken = APNsRequestValidation.tokenSegment(ofPath: request.path).flatMap { DeviceToken(hex: $0) }
+        let segment = APNsRequestValidation.tokenSegment(ofPath: request.path)
+        let pathToken = segment.flatMap { DeviceToken(hex: $0) }
         let sentID = request.value("apns-id").flatMap { APNsRequestValidation.isCanonicalLowercaseUUID($0) ? $0 : nil }
         var outcome = APNsOutcome(
             status: 200, reason: nil, apnsID: sentID ?? APNsRequestValidation.newLowercaseUUID(), apnsUniqueID: nil,
@@ -39,7 +40,7 @@ extension APNsGateway {
             outcome.status = forced.status
             outcome.reason = forced.reason
         } else {
-            let decision = decide(request, connection: connection, endpoint: endpoint, now: now)
+            let decision = decide(request, segment: segment, connection: connection, endpoint: endpoint, now: now)
             outcome.auth = decision.auth
             parsed = decision.parsed
             topic = decision.topic
@@ -94,7 +95,9 @@ extension APNsGateway {
         var firstValidToken = false
     }
 
-    func decide(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment, now: Date) -> Decision {
+    func decide(
+        _ request: HTTPRequest, segment: String?, connection: ConnectionContext, endpoint: APNsEnvironment, now: Date
+    ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
             d.result = .failure(Rejection(reason: r, timestamp: timestamp))
@@ -102,7 +105,7 @@ extension APNsGateway {
         }
         var d = Decision(result: .failure(Rejection(reason: .internalServerError)))
         let parsed: APNsParsedRequest
-        switch APNsRequestValidation.parse(request) {
+        switch APNsRequestValidation.parse(request, segment: segment) {
         case .failure(let r): return reject(r, d)
         case .success(let p): parsed = p
         }
@@ -149,10 +152,8 @@ extension APNsGateway {
         }
         d.topic = topic
 
-        let json: JSONValue
-        switch APNsRequestValidation.checkPayload(parsed.payload, pushType: parsed.pushType) {
-        case .failure(let r): return reject(r, d)
-        case .success(let j): json = j
+        if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType) {
+            return reject(r, d)
         }
 
         let verdict: DeviceTokenVerdict = state.withLock { s in
@@ -167,7 +168,7 @@ extension APNsGateway {
                 environment: endpoint, token: parsed.token, topic: topic, pushType: parsed.pushType,
                 priority: parsed.priority, apnsID: "", apnsUniqueID: nil, collapseID: parsed.collapseID,
                 expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: parsed.payload,
-                json: json, receivedAt: now))
+                receivedAt: now))
         return d
     }
 }

@@ -41,23 +41,31 @@ public enum APNsRequestValidation {
 
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
     public static func tokenSegment(ofPath path: String) -> String? {
-        let p = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-        guard p.hasPrefix(pathPrefix) else { return nil }
-        let rest = String(p.dropFirst(pathPrefix.count))
-        guard !rest.contains("/") else { return nil }
-        return rest
+        // Byte-wise: Foundation's `contains` on String bridges to NSString, which showed up in profiles.
+        var p = path.utf8[...]
+        if let query = p.firstIndex(of: UInt8(ascii: "?")) { p = p[..<query] }
+        guard p.starts(with: pathPrefix.utf8) else { return nil }
+        let rest = p.dropFirst(pathPrefix.utf8.count)
+        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+        return String(Substring(rest))
     }
 
     /// Applies checks 1–4 above.
     public static func parse(_ request: HTTPRequest) -> Result<APNsParsedRequest, APNsReason> {
+        parse(request, segment: tokenSegment(ofPath: request.path))
+    }
+
+    /// `parse(_:)` with the path's token segment already extracted (`tokenSegment(ofPath: request.path)`).
+    static func parse(_ request: HTTPRequest, segment: String?) -> Result<APNsParsedRequest, APNsReason> {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
-        guard let segment = tokenSegment(ofPath: request.path) else { return .failure(.badPath) }
+        guard let segment else { return .failure(.badPath) }
         guard !segment.isEmpty else { return .failure(.missingDeviceToken) }
         guard let token = DeviceToken(hex: segment) else { return .failure(.badDeviceToken) }
 
-        var seen: Set<String> = []
-        for field in request.headers where singletonHeaders.contains(field.name) || field.name.hasPrefix("apns-") {
-            if !seen.insert(field.name).inserted { return .failure(.duplicateHeaders) }
+        // A handful of headers: comparing pairs beats hashing every name into a Set.
+        let checked = request.headers.filter { $0.name.hasPrefix("apns-") || singletonHeaders.contains($0.name) }
+        for i in checked.indices.dropFirst() where checked[..<i].contains(where: { $0.name == checked[i].name }) {
+            return .failure(.duplicateHeaders)
         }
 
         var apnsID: String?
@@ -117,10 +125,16 @@ public enum APNsRequestValidation {
     /// Payload rules: empty → PayloadEmpty; over 4096 (5120 VoIP) → PayloadTooLarge;
     /// not a JSON object → PayloadEmpty (the closest reason Apple documents).
     public static func checkPayload(_ payload: [UInt8], pushType: APNsPushType) -> Result<JSONValue, APNsReason> {
-        if payload.isEmpty { return .failure(.payloadEmpty) }
-        if payload.count > pushType.maxPayloadBytes { return .failure(.payloadTooLarge) }
-        guard let json = try? JSONValue.parse(payload), case .object = json else { return .failure(.payloadEmpty) }
+        if let r = payloadRejection(payload, pushType: pushType) { return .failure(r) }
+        guard let json = try? JSONValue.parse(payload) else { return .failure(.payloadEmpty) }
         return .success(json)
+    }
+
+    /// The same rules as `checkPayload`, without building the JSON value (what the gateway runs per request).
+    public static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType) -> APNsReason? {
+        if payload.isEmpty { return .payloadEmpty }
+        if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
+        return JSONValue.isValidObject(payload) ? nil : .payloadEmpty
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
@@ -137,6 +151,6 @@ public enum APNsRequestValidation {
         return true
     }
 
-    /// A fresh lowercase UUID.
-    public static func newLowercaseUUID() -> String { UUID().uuidString.lowercased() }
+    /// A fresh lowercase UUID (version 4 format; unique within the process).
+    public static func newLowercaseUUID() -> String { APNsIDGenerator.next() }
 }

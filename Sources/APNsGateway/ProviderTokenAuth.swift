@@ -9,9 +9,13 @@ public struct ProviderTokenConnectionState: Sendable, Equatable {
     public var teamID: String?
     /// Key bound by the first valid token.
     public var boundKeyID: String?
-    /// The token string last accepted on this connection and its key (its signature is not checked again).
+    /// The token string last accepted on this connection and its key (its signature is not checked again
+    /// while the gateway holds that same key).
     public var currentToken: String?
     public var currentTokenKeyID: String?
+    /// The key that verified `currentToken` (a replaced key forces a new verification) and its `iat`.
+    public var currentTokenKey: APNsProviderKey?
+    public var currentTokenIssuedAt: Int64?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
     public var currentKeyID: String?
     public var currentIssuedAt: Int64?
@@ -58,10 +62,17 @@ public struct ProviderTokenRules: Sendable {
 
     /// The bearer token in an `authorization` value, or `nil` when missing, blank or not `bearer`.
     public static func bearerToken(_ authorization: String?) -> String? {
-        guard let a = authorization?.trimmingCharacters(in: .whitespaces), a.count > 7 else { return nil }
-        guard a.prefix(7).lowercased() == "bearer " else { return nil }
-        let t = a.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return t.isEmpty ? nil : t
+        // ASCII only on purpose: this runs on every request, and Foundation's trimming bridges to NSString.
+        guard var a = authorization?.utf8[...] else { return nil }
+        func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        while let c = a.first, isBlank(c) { a = a.dropFirst() }
+        while let c = a.last, isBlank(c) { a = a.dropLast() }
+        guard a.count > 7 else { return nil }
+        let scheme = Array("bearer ".utf8)
+        for (c, s) in zip(a.prefix(7), scheme) where c | 0x20 != s { return nil }
+        a = a.dropFirst(7)
+        while let c = a.first, isBlank(c) { a = a.dropFirst() }
+        return a.isEmpty ? nil : String(Substring(a))
     }
 
     /// Applies the rules and, on success, updates the connection `state`.
@@ -72,10 +83,12 @@ public struct ProviderTokenRules: Sendable {
         let sameAsCurrent = token == state.currentToken
         let key: APNsProviderKey
         let iat: Int64
-        if sameAsCurrent, let kid = state.currentTokenKeyID, let k = keys[kid], let d = DecodedProviderToken.decode(token) {
-            // Already verified on this connection: skip the signature, keep the time rules.
+        if sameAsCurrent, let kid = state.currentTokenKeyID, let k = keys[kid], k == state.currentTokenKey,
+            let cachedIAT = state.currentTokenIssuedAt
+        {
+            // Already decoded and verified on this connection with this very key: skip both, keep the time rules.
             key = k
-            iat = d.issuedAt
+            iat = cachedIAT
         } else {
             guard let d = DecodedProviderToken.decode(token), d.algorithm == "ES256", let k = keys[d.keyID],
                 k.publicKey.isValidSignature(raw: d.signature, for: d.signingInput),
@@ -109,6 +122,8 @@ public struct ProviderTokenRules: Sendable {
         }
         state.currentToken = token
         state.currentTokenKeyID = key.keyID
+        state.currentTokenKey = key
+        state.currentTokenIssuedAt = iat
         return .success(
             AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))
     }

@@ -15,14 +15,18 @@ public struct DeliveredPush: Sendable, Equatable {
     public var collapseID: String?
     /// `apns-expiration`: `nil` absent, `0` (epoch) one attempt only.
     public var expiration: Date?
+    /// The JSON text as sent; the gateway accepted it as one JSON object.
     public var payload: [UInt8]
-    public var json: JSONValue
     public var receivedAt: Date
+
+    /// `payload` parsed. Built on each read rather than stored: most pushes in a load test are never
+    /// read, and a parsed tree per push kept in the history cost time and memory on every request.
+    public var json: JSONValue { (try? JSONValue.parse(payload)) ?? .object([:]) }
 
     public init(
         environment: APNsEnvironment, token: DeviceToken, topic: String, pushType: APNsPushType,
         priority: APNsPriority, apnsID: String, apnsUniqueID: String?, collapseID: String?, expiration: Date?,
-        payload: [UInt8], json: JSONValue, receivedAt: Date
+        payload: [UInt8], receivedAt: Date
     ) {
         self.environment = environment
         self.token = token
@@ -34,7 +38,6 @@ public struct DeliveredPush: Sendable, Equatable {
         self.collapseID = collapseID
         self.expiration = expiration
         self.payload = payload
-        self.json = json
         self.receivedAt = receivedAt
     }
 }

@@ -25,6 +25,11 @@ final class Connection {
     private var closeWhenFlushed = false
     /// The peer shut down its sending side: answer what is in flight, then close.
     private var peerHalfClosed = false
+    /// Inside `session.receive` or `session.respond`: nghttp2 may be running callbacks (no output may be
+    /// pulled from it) and a nested respond would recurse, so responses wait in `answered` until it returns.
+    private var inSession = false
+    /// Responses the handler gave synchronously while `inSession`, in order.
+    private var answered: [(stream: Int32?, response: HTTPResponse)] = []
     private(set) var closed = false
     private(set) var lastActivity = monotonicNow()
 
@@ -116,7 +121,23 @@ final class Connection {
             sniffed = []
             return buffered.withUnsafeBytes { plaintext($0) }
         }
-        if !session.receive(bytes) { closeWhenFlushed = true }
+        inSession = true
+        let ok = session.receive(bytes)
+        inSession = false
+        if !ok { closeWhenFlushed = true }
+        respondToAnswered()  // `readAvailable` flushes once for the whole read
+    }
+
+    /// Queues the responses given while inside the session (and those their queuing produces, e.g. the next
+    /// pipelined HTTP/1.1 request's), in order, without recursion.
+    private func respondToAnswered() {
+        var next = 0
+        while next < answered.count && !closed {
+            let (stream, response) = answered[next]
+            next += 1
+            queue(stream: stream, response)
+        }
+        answered.removeAll(keepingCapacity: true)
     }
 
     private func startSession(_ version: HTTPVersion) {
@@ -139,11 +160,20 @@ final class Connection {
             maxBodySize: listener.config.maxBodySize, maxHeaderListSize: listener.config.maxHeaderListSize)
         let loop = state.loop
         let id = self.id
-        let dispatch: (HTTPRequest) -> Void = { request in
+        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
+            let stream = request.streamID
+            let slot = InlineResponseSlot()
             let responder = HTTPResponder { response in
-                loop.execute { $0.connections[id]?.respond(stream: request.streamID, response) }
+                if slot.offer(response) { return }
+                loop.execute { $0.connections[id]?.respond(stream: stream, response) }
             }
             handler.handle(request, context: context, responder: responder)
+            guard let response = slot.close() else { return }
+            if self.inSession {
+                self.answered.append((stream, response))
+            } else {
+                self.respond(stream: stream, response)
+            }
         }
         switch version {
         case .http2:
@@ -156,14 +186,26 @@ final class Connection {
 
     // MARK: responses and actions
 
+    /// Queues `response` for `stream`, applies its actions, and writes.
     func respond(stream: Int32?, _ response: HTTPResponse) {
+        queue(stream: stream, response)
+        respondToAnswered()
+        flush()
+    }
+
+    /// Hands one response to the session and applies its actions; writes only for a dropped connection.
+    private func queue(stream: Int32?, _ response: HTTPResponse) {
         // A dropped connection never writes the response it came with: the client sees the socket close
         // mid-request, as when a real gateway's connection dies (bytes already queued are flushed).
         if response.actions.contains(.drop) {
             flush()
             return close()
         }
-        guard let session, !closed, session.respond(stream: stream, response) else { return }
+        guard let session, !closed else { return }
+        inSession = true
+        let accepted = session.respond(stream: stream, response)
+        inSession = false
+        guard accepted else { return }
         state.stats.requestServed()
         lastActivity = monotonicNow()
         for action in response.actions {
@@ -173,7 +215,6 @@ final class Connection {
             case .drop: break  // handled above
             }
         }
-        flush()
     }
 
     /// Graceful shutdown: HTTP/2 gets GOAWAY(NO_ERROR) and finishes in-flight streams; HTTP/1.1 closes after

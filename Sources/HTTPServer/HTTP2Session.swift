@@ -119,44 +119,56 @@ final class HTTP2Session: ProtocolSession {
         streams[stream] = IncomingStream()
     }
 
+    /// Mutates a stream's entry in place: copying it out and back would copy its header and body arrays
+    /// on every header and DATA chunk.
+    private func modifyStream(_ stream: Int32, _ body: (inout IncomingStream) -> Void) {
+        guard let index = streams.index(forKey: stream) else { return }
+        body(&streams.values[index])
+    }
+
     fileprivate func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard var s = streams[stream] else { return }
-        s.headerBytes += name.count + value.count + 32
-        if s.headerBytes > limits.maxHeaderListSize { s.headersTooLarge = true }
-        if !s.headersTooLarge || name.first == UInt8(ascii: ":") {
-            let n = String(decoding: name, as: UTF8.self)
+        let limit = limits.maxHeaderListSize
+        modifyStream(stream) { s in
+            s.headerBytes += name.count + value.count + 32
+            if s.headerBytes > limit { s.headersTooLarge = true }
+            let pseudo = name.first == UInt8(ascii: ":")
+            guard !s.headersTooLarge || pseudo else { return }
             let v = String(decoding: value, as: UTF8.self)
-            switch n {
-            case ":method": s.method = v
-            case ":path": s.path = v
-            case ":authority": s.authority = v
-            case ":scheme": s.scheme = v
-            default:
-                if !n.hasPrefix(":") && !s.headersTooLarge { s.headers.append(HTTPField(n, v)) }
+            if pseudo {
+                switch String(decoding: name, as: UTF8.self) {
+                case ":method": s.method = v
+                case ":path": s.path = v
+                case ":authority": s.authority = v
+                case ":scheme": s.scheme = v
+                default: break
+                }
+            } else {
+                // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
+                s.headers.append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
             }
         }
-        streams[stream] = s
     }
 
     fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
-        guard var s = streams[stream] else { return }
-        if s.bodyTooLarge || s.body.count + chunk.count > limits.maxBodySize {
-            s.bodyTooLarge = true
-            s.body = []
-        } else {
-            s.body.append(contentsOf: chunk)
+        let limit = limits.maxBodySize
+        modifyStream(stream) { s in
+            if s.bodyTooLarge || s.body.count + chunk.count > limit {
+                s.bodyTooLarge = true
+                s.body = []
+            } else {
+                s.body.append(contentsOf: chunk)
+            }
         }
-        streams[stream] = s
     }
 
     fileprivate func endOfRequest(stream: Int32) {
-        guard var s = streams[stream], !s.dispatched else { return }
-        s.dispatched = true
+        guard let index = streams.index(forKey: stream), !streams.values[index].dispatched else { return }
+        // Move the parts out of the entry so the request holds the only reference to them.
+        let s = streams.values[index]
+        streams.values[index] = IncomingStream(dispatched: true)
         let request = HTTPRequest(
             version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
             headers: s.headers, body: s.body, streamID: stream)
-        s.body = []
-        streams[stream] = s
         if s.headersTooLarge {
             submit(HTTPResponse(status: 431), on: stream)
         } else if s.bodyTooLarge {

@@ -11,9 +11,22 @@ public struct HTTPField: Sendable, Equatable {
     public var name: String
     public var value: String
     public init(_ name: String, _ value: String) {
-        self.name = name.lowercased()
+        self.name = asciiLowercased(name)
         self.value = value
     }
+
+    /// For names the caller knows are lowercase already (HTTP/2 field names, which nghttp2 checks).
+    init(lowercased name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// `s.lowercased()`, skipped when `s` is lowercase ASCII already
+/// (the usual case for header names, looked up on every request).
+func asciiLowercased(_ s: String) -> String {
+    guard s.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) else { return s }
+    return s.lowercased()
 }
 
 /// A complete request (headers and whole body), as the transport hands it to a handler.
@@ -49,13 +62,13 @@ public struct HTTPRequest: Sendable {
 
     /// All values of a header, in wire order.
     public func values(_ name: String) -> [String] {
-        let n = name.lowercased()
+        let n = asciiLowercased(name)
         return headers.filter { $0.name == n }.map(\.value)
     }
 
     /// The first value of a header.
     public func value(_ name: String) -> String? {
-        let n = name.lowercased()
+        let n = asciiLowercased(name)
         return headers.first { $0.name == n }?.value
     }
 }

@@ -16,6 +16,18 @@ extension JSONValue {
         return value
     }
 
+    /// True when `bytes` hold exactly one JSON object, by the same grammar as `parse(_:)`, without building
+    /// the value (no dictionaries, and no strings unless they contain escapes or non-ASCII text). For
+    /// hot paths that only need to accept or refuse a document, such as a gateway checking every payload.
+    public static func isValidObject(_ bytes: [UInt8]) -> Bool {
+        var p = JSONParser(bytes: bytes, building: false)
+        p.skipWhitespace()
+        guard p.index < bytes.count, bytes[p.index] == UInt8(ascii: "{") else { return false }
+        guard (try? p.parseValue(depth: 0)) != nil else { return false }
+        p.skipWhitespace()
+        return p.index == bytes.count
+    }
+
     /// Parses one JSON value from a string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
@@ -25,14 +37,24 @@ extension JSONValue {
 private struct JSONParser {
     let bytes: [UInt8]
     var index = 0
+    /// False: only check the grammar; containers and numbers come back as `.null`.
+    let building: Bool
     static let maxDepth = 512
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], building: Bool = true) {
+        self.bytes = bytes
+        self.building = building
+    }
 
     func error(_ message: String) -> JSONParseError { JSONParseError(offset: index, message: message) }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
@@ -50,7 +72,10 @@ private struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""):
+            if building { return .string(try parseString()) }
+            try skipString()
+            return .null
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
@@ -70,12 +95,19 @@ private struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
+            let key: String
+            if building {
+                key = try parseString()
+            } else {
+                try skipString()
+                key = ""
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            result[key] = try parseValue(depth: depth + 1)
+            let value = try parseValue(depth: depth + 1)
+            if building { result[key] = value }
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -100,7 +132,8 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            result.append(try parseValue(depth: depth + 1))
+            let value = try parseValue(depth: depth + 1)
+            if building { result.append(value) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -131,6 +164,23 @@ private struct JSONParser {
             index += 1
         }
         return v
+    }
+
+    /// Checks a string like `parseString` does; plain ASCII strings (the usual case) allocate nothing.
+    mutating func skipString() throws(JSONParseError) {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if c == UInt8(ascii: "\\") || c >= 0x80 || c < 0x20 { break }
+            index += 1
+        }
+        index = start  // escapes, non-ASCII, control characters or no end: the full check decides
+        _ = try parseString()
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
@@ -201,6 +251,8 @@ private struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("expected exponent digits") }
         }
+        // The grammar above is all `Double(_:)` needs: any text it accepts converts (possibly to ±infinity).
+        guard building else { return .null }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let d = Double(text) else { throw error("bad number") }
         return .number(d)

@@ -1,0 +1,32 @@
+import Synchronization
+
+/// Catches a response given while the handler is still running on the loop thread, so the connection can
+/// queue it directly instead of waking its own loop through the eventfd (a write, a read and a task-queue
+/// lock per request). A response given after the handler returned, from any thread, is refused here and
+/// takes the `EventLoop.execute` path.
+final class InlineResponseSlot: Sendable {
+    private struct State {
+        var open = true
+        var response: HTTPResponse?
+    }
+
+    private let state = Mutex(State())
+
+    /// Keeps `response` if the handler has not returned yet; false otherwise.
+    func offer(_ response: HTTPResponse) -> Bool {
+        state.withLock { s in
+            guard s.open else { return false }
+            s.response = response
+            return true
+        }
+    }
+
+    /// Called once the handler returned: later responses are refused; returns the one kept, if any.
+    func close() -> HTTPResponse? {
+        state.withLock { s in
+            s.open = false
+            defer { s.response = nil }
+            return s.response
+        }
+    }
+}
