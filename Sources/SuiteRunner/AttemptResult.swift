@@ -61,6 +61,13 @@ extension Duration {
         return Double(s) + Double(attoseconds) / 1e18
     }
 
+    /// Whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (s, attoseconds) = components
+        let (product, overflow) = s.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? Int64.max : product &+ attoseconds / 1_000_000_000
+    }
+
     /// `30s`, `1.5s`, `250ms` for messages.
     var shortText: String {
         let value = seconds

@@ -114,10 +114,11 @@ public struct ScenarioScheduler: Sendable {
         let work = Task { await execute(item, attempt) }
         let first = FirstOf<Event>()
         let watcher = Task { first.offer(.finished(await work.value)) }
-        let timer = policy.scenarioTimeout.map { timeout in
-            Task {
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { first.offer(.timedOut) }
+        // Timers run on Dispatch, not on the cooperative pool, so an executor that blocks pool threads
+        // cannot delay its own timeout.
+        if let timeout = policy.scenarioTimeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds))) {
+                first.offer(.timedOut)
             }
         }
         let event = await withTaskCancellationHandler {
@@ -125,7 +126,6 @@ public struct ScenarioScheduler: Sendable {
         } onCancel: {
             first.offer(.interrupted)
         }
-        timer?.cancel()
         let cause: String
         let message: String
         switch event {
@@ -159,12 +159,8 @@ public struct ScenarioScheduler: Sendable {
         let late = FirstOf<AttemptResult?>()
         let grace = policy.cancellationGrace
         let waiter = Task { late.offer(await work.value) }
-        let timer = Task {
-            try? await Task.sleep(for: grace)
-            late.offer(nil)
-        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.nanoseconds))) { late.offer(nil) }
         let value = await late.wait()
-        timer.cancel()
         _ = waiter
         return value
     }

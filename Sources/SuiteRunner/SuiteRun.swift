@@ -73,11 +73,11 @@ public enum SuiteRun {
         defer { fixture.stop() }
 
         let reportURL = URL(fileURLWithPath: configuration.junitPath)
-        let report: IncrementalReport
+        let report: CoalescingReport
         do {
             try? FileManager.default.createDirectory(
                 at: reportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            report = try IncrementalReport(
+            report = try CoalescingReport(
                 url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
                 plan: plan(prepared))
         } catch {
@@ -98,12 +98,12 @@ public enum SuiteRun {
         let outcome = await scheduler.run(prepared.selected, recorder: recorder)
 
         let final: TestReport
-        var reportError = recorder.writeError
+        var reportError: ReportsError?
         do {
             final = try report.finish()
         } catch {
             final = report.snapshot()
-            reportError = reportError ?? error
+            reportError = error
         }
         return RunSummary(
             report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted, reportError: reportError,
