@@ -43,7 +43,6 @@ final class ScenarioWorld {
     private var server: HTTPServer?
     private(set) var urls: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
-    private var webView: WebView?
     private var online: [DeviceToken: Bool] = [:]
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
@@ -164,22 +163,15 @@ final class ScenarioWorld {
             issuedAt: Int(clock.now().timeIntervalSince1970) - Int(age.components.seconds), key: privateKey)
     }
 
-    /// The device's web engine: trusts the fixture server's CA, pushcheck's CA and the system roots.
+    /// The device's web engine: trusts the fixture server's CA, pushcheck's CA and the system roots
+    /// (shared by every world, see `SharedCredentials.webView`).
     func web(fixtureCAPath: String) throws -> WebView {
-        if let webView { return webView }
-        var files = [credentials.caPath]
-        if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
-        let roots = try TrustRoots.files(files, includingSystemRoots: true)
-        let w = try WebView(trustRoots: roots, timeout: min(stepTimeout, .seconds(15)))
-        webView = w
-        return w
+        try credentials.webView(fixtureCAPath: fixtureCAPath, timeout: min(stepTimeout, .seconds(15)))
     }
 
     func shutdown() {
         for c in clients.values { c.client.shutdown() }
         clients = [:]
-        webView?.shutdown()
-        webView = nil
         server?.shutdown(grace: .zero)
         server = nil
         gateway.removeAllConsumers()

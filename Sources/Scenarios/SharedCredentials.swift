@@ -1,4 +1,6 @@
+import DeviceSimulator
 import Foundation
+import HTTPClient
 import PushCrypto
 import Synchronization
 
@@ -13,6 +15,7 @@ final class SharedCredentials: Sendable {
     let caPath: String
     let providerKeyPath: String
     private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
+    private let webViews = Mutex<[String: WebView]>([:])
 
     private init() throws {
         ca = try CertificateAuthority.generate(commonName: "pushcheck scenarios CA")
@@ -35,6 +38,22 @@ final class SharedCredentials: Sendable {
             let new = try SharedCredentials()
             value = new
             return new
+        }
+    }
+
+    /// The web engine scenarios load pages with: one per fixture CA and timeout, shared by every world so
+    /// connections to the fixture server are reused (loading the trust store and a TLS handshake per
+    /// scenario cost more than the rest of a scenario). It holds no per-scenario state: each navigation
+    /// passes the app's policy.
+    func webView(fixtureCAPath: String, timeout: Duration) throws -> WebView {
+        let key = "\(fixtureCAPath)|\(timeout)"
+        return try webViews.withLock { (cache: inout [String: WebView]) throws -> WebView in
+            if let w = cache[key] { return w }
+            var files = [caPath]
+            if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
+            let w = try WebView(trustRoots: try TrustRoots.files(files, includingSystemRoots: true), timeout: timeout)
+            cache[key] = w
+            return w
         }
     }
 
