@@ -1,0 +1,74 @@
+import Foundation
+import PushcheckTestSupport
+import Reports
+import Testing
+
+@Suite(.serialized) struct InterruptAndMergeTests {
+    /// Ctrl-C during a slow `run` step: the report on disk keeps the finished scenario, marks the running
+    /// one as an interrupted error and the unstarted ones as not run, and is valid JUnit.
+    @Test func sigintKeepsFinishedScenariosAndMarksTheRest() throws {
+        let ws = try CLIWorkspace(["suites/slow.yaml": SampleSuites.slow])
+        defer { ws.remove() }
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["run", ws.dir.file("suites"), "--junit", ws.report, "--jobs", "1"])
+        // The first line printed is the result of `quick`; `slow` starts right after it.
+        let first = child.firstLine(timeout: 30)
+        #expect(first?.contains("quick") == true, "first line: \(first ?? "nil"); stderr: \(child.stderr)")
+        usleep(300_000)
+        let status = child.stop(signal: SIGINT, timeout: 20)
+        #expect(status == 130, "exit \(String(describing: status)); stderr: \(child.stderr)")
+        let report = try ws.readReport()
+        #expect(outcome(named: "quick", in: report) == .passed)
+        guard case let .error(problem)? = outcome(named: "slow", in: report) else {
+            Issue.record("slow should be an interrupted error: \(String(describing: outcome(named: "slow", in: report)))")
+            return
+        }
+        #expect(problem.type == "interrupted")
+        #expect(outcome(named: "later1", in: report) == .skipped(message: "not run: interrupted"))
+        #expect(outcome(named: "later2", in: report) == .skipped(message: "not run: interrupted"))
+        #expect(report.suites.first?.properties.contains(ReportProperty("pushcheck.incomplete", "2 of 4 scenarios not finished")) == true)
+        try SchemaCheck.expectValid(ws.report)
+    }
+
+    /// Every shard of 3 written by `--shard`, merged: the same scenarios and totals as one unsharded run.
+    @Test func shardsMergeToTheSameTotals() throws {
+        let suites = (1...4).reduce(into: [String: String]()) { dict, n in
+            dict["suites/s\(n).yaml"] = "scenarios:\n" + (1...4).map { i in
+                "  - name: scenario \(i)\n    steps:\n      - run: \"\(i == 2 && n == 3 ? "false" : "true")\"\n        expect: { exit: 0 }\n"
+            }.joined()
+        }
+        let ws = try CLIWorkspace(suites)
+        defer { ws.remove() }
+        let whole = try ws.run()
+        #expect(whole.status == 1)
+        let single = try ws.readReport()
+        var shardFiles: [String] = []
+        var listed: [String] = []
+        for i in 1...3 {
+            let file = ws.dir.file("Reports/junit-\(i)-of-3.xml")
+            let out = try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--junit", file])
+            #expect([0, 1].contains(out.status), "\(out)")
+            listed += try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--list"]).stdout
+                .split(separator: "\n").map(String.init)
+            shardFiles.append(file)
+            try SchemaCheck.expectValid(file)
+        }
+        #expect(listed.count == 16 && Set(listed).count == 16, "shards are disjoint and complete")
+        let merged = ws.dir.file("Reports/merged.xml")
+        let out = try ws.pushcheck(["merge-reports", merged] + shardFiles.reversed())
+        #expect(out.status == 1, "\(out)")
+        #expect(out.stdout.contains("15 passed, 1 failed, 0 skipped"))
+        let report = try ws.readReport(merged)
+        #expect(report.totals.tests == single.totals.tests)
+        #expect(report.totals.failures == 1 && report.totals.errors == 0)
+        #expect(Set(report.allCases.map { $0.classname + "::" + $0.name }) == Set(single.allCases.map { $0.classname + "::" + $0.name }))
+        try SchemaCheck.expectValid(merged)
+        let xml = try String(contentsOfFile: merged, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="pushcheck" tests="16" failures="1" errors="0" skipped="0""#))
+
+        let twice = try ws.pushcheck(["merge-reports", ws.dir.file("Reports/twice.xml"), shardFiles[0], shardFiles[0]])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("appears twice"))
+        #expect(try ws.pushcheck(["merge-reports", merged]).status == 2)
+    }
+}

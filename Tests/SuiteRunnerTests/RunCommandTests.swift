@@ -1,0 +1,132 @@
+import Foundation
+import PushcheckTestSupport
+import Reports
+import Testing
+
+/// `pushcheck run` as users call it: the real binary on small suites, checking exit codes, console
+/// output and the JUnit file (validated with xmllint against the relaxed XSD).
+@Suite(.serialized) struct RunCommandTests {
+    @Test func allPassingExitsZeroWithSummaryAndValidReport() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing, "suites/pages/ignored.yaml": "not: a suite"])
+        defer { ws.remove() }
+        let out = try ws.run(["--seed", "7"])
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.contains("2 passed, 0 failed, 0 skipped\n"))
+        #expect(out.stdout.contains("✓ \(ws.dir.file("suites/a.yaml")) › passes ("))
+        try SchemaCheck.expectValid(ws.report)
+        let report = try ws.readReport()
+        #expect(report.suites.count == 1)
+        let suite = try #require(report.suites.first)
+        #expect(suite.name == ws.dir.file("suites/a.yaml"))
+        #expect(suite.properties.contains(ReportProperty("seed", "7")))
+        #expect(suite.properties.contains(ReportProperty("shard", "1/1")))
+        #expect(suite.properties.contains { $0.name == "pushcheck.version" })
+        #expect(!suite.properties.contains { $0.name == "pushcheck.incomplete" })
+        let first = try #require(suite.cases.first)
+        #expect(first.classname == suite.name && first.file == suite.name && first.line == 2)
+        #expect(first.systemOut.contains("scenario: passes"))
+        let xml = try String(contentsOfFile: ws.report, encoding: .utf8)
+        #expect(xml.range(of: #"time="\d+\.\d{3}""#, options: .regularExpression) != nil)
+    }
+
+    @Test func exitCodesFollowTheWorstOutcome() throws {
+        let ws = try CLIWorkspace([
+            "suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing,
+            "suites/c.yaml": SampleSuites.crashing,
+        ])
+        defer { ws.remove() }
+        let failed = try ws.run(["--filter", "b.yaml"])
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stdout.contains("0 passed, 1 failed, 0 skipped"))
+        #expect(failed.stdout.contains("Failures:") && failed.stdout.contains("expected: 0"))
+        let crashed = try ws.run([])
+        #expect(crashed.status == 3, "\(crashed)")
+        #expect(crashed.stdout.contains("2 passed, 2 failed, 0 skipped"))
+        let report = try ws.readReport()
+        guard case let .error(problem)? = outcome(named: "crashes", in: report) else {
+            Issue.record("crash should be an <error>")
+            return
+        }
+        #expect(problem.type == "command")
+        guard case .failure? = outcome(named: "fails", in: report) else { Issue.record("fails should be a <failure>"); return }
+        try SchemaCheck.expectValid(ws.report)
+    }
+
+    @Test func loadErrorsAreAllReportedWithExitTwo() throws {
+        let ws = try CLIWorkspace([
+            "suites/a.yaml": SampleSuites.passing,
+            "suites/b.yaml": "scenarios:\n  - name: x\n    stpes: []\n",
+            "suites/c.yaml": "scenarios:\n  - name: y\n    steps:\n      - sned: {}\n",
+        ])
+        defer { ws.remove() }
+        let out = try ws.run()
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stderr.contains("b.yaml:3:5"), "\(out.stderr)")
+        #expect(out.stderr.contains("c.yaml:4"), "\(out.stderr)")
+        #expect(out.stderr.contains("2 suite files with errors"))
+        #expect(!FileManager.default.fileExists(atPath: ws.report))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        #expect(try ws.run(["--shard", "3/2"]).status == 2)
+        #expect(try ws.run(["--jobs", "0"]).status == 2)
+        #expect(try ws.run(["--scenario-timeout", "soon"]).status == 2)
+        #expect(try ws.pushcheck(["run", ws.dir.file("missing")]).status == 2)
+    }
+
+    @Test func listFilterAndTags() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing])
+        defer { ws.remove() }
+        let a = ws.dir.file("suites/a.yaml"), b = ws.dir.file("suites/b.yaml")
+        let all = try ws.run(["--list"])
+        #expect(all.status == 0)
+        #expect(all.stdout == "\(a)::passes\n\(a)::also passes\n\(b)::fails\n")
+        #expect(try ws.run(["--list", "--tags", "extra,broken"]).stdout == "\(a)::also passes\n\(b)::fails\n")
+        #expect(try ws.run(["--list", "--exclude-tags", "smoke"]).stdout == "\(b)::fails\n")
+        #expect(try ws.run(["--list", "--filter", "also"]).stdout == "\(a)::also passes\n")
+        #expect(!FileManager.default.fileExists(atPath: ws.report))
+    }
+
+    @Test func retriesShowFlakyAndRerunAttempts() throws {
+        let ws = try CLIWorkspace([:])
+        defer { ws.remove() }
+        try FileManager.default.createDirectory(atPath: ws.dir.file("suites"), withIntermediateDirectories: true)
+        try ws.dir.write("suites/flaky.yaml", SampleSuites.flaky(flagFile: ws.dir.file("flag")))
+        try ws.dir.write("suites/b.yaml", SampleSuites.failing)
+        let out = try ws.run(["--retries", "2"])
+        #expect(out.status == 1, "\(out)")
+        #expect(out.stdout.contains("1 flaky (passed after retries)"))
+        let xml = try String(contentsOfFile: ws.report, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<flakyFailure").count == 2)
+        #expect(xml.components(separatedBy: "<rerunFailure").count == 3)
+        let report = try ws.readReport()
+        let flaky = try #require(report.allCases.first { $0.name == "flaky" })
+        #expect(flaky.outcome == .passed && flaky.retries.count == 1)
+        try SchemaCheck.expectValid(ws.report)
+    }
+
+    @Test func scenarioTimeoutIsATimeoutError() throws {
+        let ws = try CLIWorkspace(["suites/slow.yaml": SampleSuites.slow])
+        defer { ws.remove() }
+        let out = try ws.run(["--filter", "slow", "--scenario-timeout", "300ms"], timeout: 30)
+        #expect(out.status == 3, "\(out)")
+        let report = try ws.readReport()
+        guard case let .error(problem)? = outcome(named: "slow", in: report) else { Issue.record("expected error"); return }
+        #expect(problem.type == "timeout")
+        #expect(problem.message.contains("300ms"))
+        try SchemaCheck.expectValid(ws.report)
+    }
+
+    @Test func failFastSkipsWhatWasNotStarted() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.failing, "suites/b.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let out = try ws.run(["--jobs", "1", "--fail-fast"])
+        #expect(out.status == 1, "\(out)")
+        #expect(out.stdout.contains("0 passed, 1 failed, 2 skipped"))
+        let report = try ws.readReport()
+        #expect(outcome(named: "passes", in: report) == .skipped(message: "not run: --fail-fast stopped the run after a failure"))
+        try SchemaCheck.expectValid(ws.report)
+    }
+}
