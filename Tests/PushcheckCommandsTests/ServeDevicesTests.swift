@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPServer
 import PushCrypto
 import PushModel
@@ -225,7 +226,16 @@ import Testing
         }
     }
 
-    @Test func tapOpensAWebViewThatLoadsAndFollowsALink() throws {
+    /// POST through our async libcurl client: a web action is answered from a task in this process, so
+    /// the test must suspend (not block a cooperative thread) while it waits.
+    static func postAsync(_ client: HTTPClient, _ url: String, _ body: String) async throws -> (
+        status: Int, json: JSONValue
+    ) {
+        let response = try await client.execute(.post(url, body: Array(body.utf8)))
+        return (response.status, (try? JSONValue.parse(response.body)) ?? .null)
+    }
+
+    @Test func tapOpensAWebViewThatLoadsAndFollowsALink() async throws {
         let pages = HTTPServer(listeners: [ListenerConfiguration(name: "pages", handler: Pages())], loops: 1)
         let pageURL = try #require(try pages.start().first?.url)
         defer { pages.shutdown(grace: .zero) }
@@ -241,23 +251,27 @@ import Testing
         let sandbox = try #require(running.url("sandbox"))
         let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
         let actions = "\(control)/devices/\(Self.devicePath)/actions"
+        var configuration = HTTPClientConfiguration()
+        configuration.totalTimeout = .seconds(20)
+        let client = try HTTPClient(configuration: configuration)
+        defer { client.shutdown() }
 
         let body = #"{"aps":{"alert":{"title":"Read this"}},"url":"\#(pageURL)/start"}"#
         #expect(try fixture.push(sandbox, token: token, body).stdout.hasPrefix("HTTP/2 200"))
         let tapped = try Self.post(actions, #"{"tap": "latest"}"#)
         #expect(Self.kinds(tapped.json["events"]).contains("navigation:web view loads \(pageURL)/start"), "\(tapped)")
 
-        let loaded = try Self.post(actions, #"{"load_page": true}"#)
+        let loaded = try await Self.postAsync(client, actions, #"{"load_page": true}"#)
         let page = loaded.json["events"]?.arrayValue?.first { $0["type"] == "web-view" }
         #expect(page?["outcome"]?.stringValue == "loaded" && page?["title"]?.stringValue == "Hello page", "\(loaded)")
 
-        let followed = try Self.post(actions, #"{"follow_link": "Next"}"#)
+        let followed = try await Self.postAsync(client, actions, #"{"follow_link": "Next"}"#)
         let next = followed.json["events"]?.arrayValue?.first { $0["type"] == "web-view" }
         #expect(next?["title"]?.stringValue == "Next page", "\(followed)")
         let snapshot = try Self.get("\(control)/devices/\(Self.devicePath)")
         #expect(snapshot["apps"]?[Self.bundleID]?["web_page"]?["url"]?.stringValue == "\(pageURL)/next")
 
-        let noLink = try Self.post(actions, #"{"follow_link": "Missing"}"#)
+        let noLink = try await Self.postAsync(client, actions, #"{"follow_link": "Missing"}"#)
         #expect(
             noLink.status == 422 && noLink.json["error"]?.stringValue?.contains("no link 'Missing'") == true,
             "\(noLink)")
