@@ -45,6 +45,9 @@ struct RunContext {
     /// Per device: events already written to the transcript.
     var transcribed: [String: Int] = [:]
     var transcript = Transcript()
+    /// The gateway log sequence already written to the transcript, and the entries our own sends made.
+    var transcribedGateway: UInt64 = 0
+    var sentSequences: Set<UInt64> = []
     var sendCount = 0
 
     init(scenario: Scenario, suite: Suite, environment: RunEnvironment) {

@@ -88,6 +88,15 @@ public enum ScenarioExecutor {
             for e in events[from...] { context.transcript.add("  [\(d.name)] \(e)") }
             context.transcribed[d.name] = events.count
         }
+        // Requests the scenario's own sends did not make (e.g. a backend script run as a step).
+        let sent = context.sentSequences
+        for entry in world.gateway.log() where entry.sequence > context.transcribedGateway {
+            context.transcribedGateway = entry.sequence
+            guard !sent.contains(entry.sequence) else { continue }
+            var line = "  [gateway] \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"
+            if let r = entry.reason { line += " \(r)" }
+            context.transcript.add(line)
+        }
     }
 }
 

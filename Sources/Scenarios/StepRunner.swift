@@ -99,6 +99,9 @@ enum StepRunner {
                 type: "transport", message: "the send to \(url) failed: \(error)",
                 detail: "step at \(step.range): \(error)")
         }
+        for entry in world.gateway.log() where entry.sequence > context.transcribedGateway {
+            context.sentSequences.insert(entry.sequence)
+        }
         var line = "  ← \(response.status)"
         if let r = response.reasonText { line += " \(r)" }
         if let id = response.apnsID { line += " apns-id: \(id)" }
