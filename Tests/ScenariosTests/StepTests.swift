@@ -207,3 +207,57 @@ import Testing
         #expect(reason == "waiting for FCM")
     }
 }
+
+extension StepTests {
+    @Test func sendWithTheTeamsOwnKeyFileAndEnvironments() async throws {
+        let key = try TempKey.make()
+        let world = """
+            world:
+              include: \(Support.suites)/apps/news-app.yaml
+              gateway:
+                apns:
+                  keys:
+                    - { key_id: TEAMKEY001, team_id: ABCDE12345, private_key: \(key) }
+            """
+        let (_, r) = try await Support.runSteps("""
+            - send:
+                auth: { key_file: \(key), key_id: TEAMKEY001, team_id: ABCDE12345 }
+                payload: { aps: { alert: signed with the team's key } }
+              expect: { status: 200, delivered: true }
+            - send:
+                auth: { key_file: \(key), key_id: WRONGKEY01, team_id: ABCDE12345 }
+                payload: { aps: { alert: x } }
+              expect: { status: 403, reason: InvalidProviderToken }
+            - send:
+                environment: production
+                payload: { aps: { alert: x } }
+              expect: { status: 400, reason: BadDeviceToken }
+            - send:
+                auth: { bearer: "bearer not-a-jwt" }
+                payload: { aps: { alert: x } }
+              expect: { status: 403, reason: InvalidProviderToken }
+            """, world: world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
+}
+
+/// A .p8-style key written to a temp file.
+enum TempKey {
+    static func make() throws -> String {
+        let path = NSTemporaryDirectory() + "scenarios-key-\(UUID().uuidString).p8"
+        let result = try runOpenSSL(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path])
+        #expect(result == 0)
+        return path
+    }
+
+    static func runOpenSSL(_ args: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+}
