@@ -27,6 +27,12 @@ public struct Step: Sendable {
     public var expectation: Expectation?
     /// Where the step is written.
     public var range: SourceRange
+
+    /// True for a standalone `- expect:` step.
+    public var isCheckOnly: Bool {
+        if case .expect = action { return true }
+        return false
+    }
 }
 
 /// `capture: { name: source }`.

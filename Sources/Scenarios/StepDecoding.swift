@@ -24,9 +24,8 @@ enum StepDecoder {
     static let modifiers = ["name", "device", "app", "capture", "expect"]
 
     static func decode(_ node: YAMLNode, file: String) throws(SourceError) -> Step {
-        if let scalar = node.scalar {
+        if node.scalar != nil {
             let word = try node.oneOf(bareKeywords)
-            _ = scalar
             let action = try deviceAction(word, value: nil, node: node)
             return Step(action: .device(action), keyword: word, captures: [], range: node.range)
         }
@@ -35,7 +34,10 @@ enum StepDecoder {
         let present = m.keys.filter { keywords.contains($0) && $0 != "expect" }
         let keyword: String
         if present.isEmpty {
-            guard m.contains("expect") else { _ = try m.exactlyOne(of: keywords); throw node.invalidValue(expected: "a step") }
+            guard m.contains("expect") else {
+                _ = try m.exactlyOne(of: keywords)  // throws: names the step keywords
+                throw node.invalidValue(expected: "a step")
+            }
             keyword = "expect"
         } else {
             keyword = try m.exactlyOne(of: keywords.filter { $0 != "expect" })
