@@ -9,9 +9,9 @@ import Synchronization
 /// is O(n²) over a run: 1,000 scenarios took about three minutes in `make bench`. This keeps the same
 /// content rules — finished scenarios as reported; unfinished ones as `<error type="interrupted">` if they
 /// had started and `<skipped message="not run: interrupted">` if not; the `pushcheck.incomplete` property
-/// while anything is unfinished — but writes at most once per `interval` (and always on `finish()` and
-/// `flush()`). Ctrl-C goes through `finish()`, so nothing finished is lost; a hard kill loses at most the
-/// last `interval` of results. Every write is atomic (`JUnitXMLWriter.write`: temp file + rename).
+/// while anything is unfinished — but writes at most once per `interval` (stretched to 20× the last
+/// write's duration for large reports), and always on `finish()` and `flush()`. Ctrl-C goes through
+/// `finish()`, so nothing finished is lost; a hard kill loses at most the results since the last write. Every write is atomic (`JUnitXMLWriter.write`: temp file + rename).
 public final class CoalescingReport: Sendable {
     private struct Key: Hashable {
         var suite: String
@@ -27,6 +27,9 @@ public final class CoalescingReport: Sendable {
         var dirty = false
         var flushScheduled = false
         var lastError: ReportsError?
+        /// How long the last write took; the next background write waits at least 20× that, so
+        /// rendering a large report never takes more than ~5% of the run.
+        var lastWriteDuration: Duration = .zero
     }
 
     private let url: URL
@@ -75,11 +78,14 @@ public final class CoalescingReport: Sendable {
     /// Writes the current snapshot now.
     public func flush() throws(ReportsError) {
         try writer.withLock { (_: inout ()) throws(ReportsError) in
+            let start = ContinuousClock.now
             let report = state.withLock { state -> TestReport in
                 state.dirty = false
                 return Self.snapshot(of: state)
             }
             try JUnitXMLWriter.write(report, to: url)
+            let elapsed = ContinuousClock.now - start
+            state.withLock { $0.lastWriteDuration = elapsed }
         }
     }
 
@@ -97,14 +103,14 @@ public final class CoalescingReport: Sendable {
     public var backgroundError: ReportsError? { state.withLock { $0.lastError } }
 
     private func changed() {
-        let schedule = state.withLock { state -> Bool in
+        let delay = state.withLock { state -> Duration? in
             state.dirty = true
-            guard !state.flushScheduled else { return false }
+            guard !state.flushScheduled else { return nil }
             state.flushScheduled = true
-            return true
+            return max(interval, state.lastWriteDuration * 20)
         }
-        guard schedule else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(interval.nanoseconds))) { [self] in
+        guard let delay else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds))) { [self] in
             let dirty = state.withLock { state -> Bool in
                 state.flushScheduled = false
                 return state.dirty

@@ -1,0 +1,44 @@
+import Foundation
+import Reports
+import Scenarios
+import Testing
+@testable import SuiteRunner
+
+@Suite struct BridgeTests {
+    @Test func executorResultsMapToReportOutcomes() {
+        let failures = [
+            AssertionFailure(message: "expect status", expected: "200", actual: "400", file: "Suites/a.yaml", line: 9, column: 5, events: "gateway → 400"),
+            AssertionFailure(message: "expect reason", expected: "none", actual: "BadDeviceToken", file: "Suites/a.yaml", line: 9, column: 20, events: ""),
+        ]
+        let failed = AttemptResult(ScenarioResult(status: .failed(failures), transcript: "t", duration: .milliseconds(1500)))
+        guard case let .failure(problem) = failed.outcome else { Issue.record("expected failure"); return }
+        #expect(problem.message == "expect status (and 1 more)")
+        #expect(problem.type == "assertion")
+        #expect(problem.detail.contains("Suites/a.yaml:9:5: expect status\n  expected: 200\n  actual:   400"))
+        #expect(problem.detail.contains("Suites/a.yaml:9:20: expect reason"))
+        #expect(failed.transcript == "t" && failed.seconds == 1.5)
+
+        let errored = AttemptResult(ScenarioResult(status: .error(type: "command", message: "crashed", detail: "d"), transcript: "", duration: .zero))
+        #expect(errored.outcome == .error(ProblemReport(message: "crashed", type: "command", detail: "d")))
+        #expect(AttemptResult(ScenarioResult(status: .skipped("later"), transcript: "", duration: .zero)).outcome == .skipped(message: "later"))
+        #expect(AttemptResult(ScenarioResult(status: .passed, transcript: "", duration: .zero)).outcome == .passed)
+    }
+
+    @Test func loadedSuitesKeepFileOrderAndHandles() throws {
+        let dir = NSTemporaryDirectory() + "pushcheck-bridge-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let a = dir + "/a.yaml", b = dir + "/b.yaml"
+        try "scenarios:\n  - name: first\n    tags: [x]\n    steps: [{ run: \"true\" }]\n  - name: second\n    skip: later\n    steps: []\n"
+            .write(toFile: a, atomically: true, encoding: .utf8)
+        try "scenarios:\n  - name: third\n    steps: [{ run: \"true\" }]\n".write(toFile: b, atomically: true, encoding: .utf8)
+        let (loaded, errors) = LoadedSuites.load(files: [a, b, dir + "/missing.yaml"])
+        #expect(errors.count == 1)
+        #expect(loaded.items.map(\.name) == ["first", "second", "third"])
+        #expect(loaded.items.map(\.classname) == [a, a, b])
+        #expect(loaded.items[0].tags == ["x"] && loaded.items[0].line == 2)
+        #expect(loaded.items[1].skipReason == "later")
+        let (suite, scenario) = loaded.scenario(for: loaded.items[2])
+        #expect(suite.path == b && scenario.name == "third")
+    }
+}
