@@ -45,11 +45,12 @@ test: deps
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 
 run: build
-	$(BIN) demo
+	$(BIN) run Suites --junit Reports/junit.xml
 
 bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
+	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml
