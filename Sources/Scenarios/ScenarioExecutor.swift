@@ -108,7 +108,9 @@ enum Checker {
         guard let d = world.device(step.device ?? context.lastSend?.device) else {
             throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
         }
-        let bundle = step.app ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil) ?? ""
+        var sentApp: String?
+        if case .send(let s) = step.action { sentApp = s.app }
+        let bundle = step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil) ?? ""
         let events = d.device.events
         let start = min(context.windowStart[d.name] ?? 0, events.count)
         let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }

@@ -68,6 +68,8 @@ public struct SendStep: Sendable {
     public var via: String
     /// The device whose app's token is the target (default: the step's device).
     public var to: String?
+    /// The app on that device (default: the step's `app:`, else the device's first app).
+    public var app: String?
     /// An explicit device token (hex), overriding `to:`.
     public var token: Template?
     /// `apns-topic` (default: the app's bundle id).

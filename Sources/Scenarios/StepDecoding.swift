@@ -82,7 +82,7 @@ enum StepDecoder {
 
     // MARK: send
 
-    static let sendKeys = ["via", "to", "token", "topic", "environment", "headers", "payload", "auth"]
+    static let sendKeys = ["via", "to", "app", "token", "topic", "environment", "headers", "payload", "auth"]
 
     static func send(_ node: YAMLNode) throws(SourceError) -> SendStep {
         let m = try YAMLMapping(node)
@@ -120,7 +120,7 @@ enum StepDecoder {
         var topic: Template?
         if let n = m["topic"], !n.isNull { topic = try Template.decode(n) }
         return SendStep(
-            via: via, to: try m.optional("to"), token: token, topic: topic,
+            via: via, to: try m.optional("to"), app: try m.optional("app"), token: token, topic: topic,
             environment: try m.optional("environment", as: APNsEnvironment.self), headers: headers, payload: payload,
             auth: try auth(m["auth"]), payloadScalars: scalars)
     }

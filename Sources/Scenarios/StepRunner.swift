@@ -22,7 +22,7 @@ enum StepRunner {
         guard let target = world.device(send.to ?? step.device) else {
             throw .harness(type: "world", message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
         }
-        let bundleID = world.bundleID(on: target, step.app) ?? ""
+        let bundleID = world.bundleID(on: target, send.app ?? step.app) ?? ""
         let app = target.device.snapshot.apps[bundleID]
         let token: String
         if let t = send.token {
