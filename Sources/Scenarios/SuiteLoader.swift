@@ -160,12 +160,40 @@ public enum SuiteLoader {
             let values = Dictionary(set.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             let expanded = substitute(stepsNode, parameters: values)
             var steps: [Step] = []
-            for item in try expanded.sequence() { steps.append(try StepDecoder.decode(item, file: file)) }
+            for item in try expanded.sequence() {
+                let step = try StepDecoder.decode(item, file: file)
+                try checkNames(item, world: world)
+                steps.append(step)
+            }
             try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
             out.append(Scenario(
                 name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip, steps: steps))
         }
         return out
+    }
+
+    /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
+    static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
+        let devices = world.devices.map(\.name)
+        let apps = world.apps.map(\.bundleID)
+        func check(_ node: YAMLNode?, _ known: [String], _ what: String) throws(SourceError) {
+            guard let node, let name = node.scalar?.value, node.value != .null else { return }
+            guard known.contains(name) else {
+                throw SourceError(
+                    .invalidValue, "no \(what) '\(name)' in the world", at: node.range,
+                    expected: "expected one of: \(known.joined(separator: ", "))",
+                    suggestion: Spelling.closest(to: name, in: known).map { "did you mean '\($0)'?" })
+            }
+        }
+        try check(item["device"], devices, "device")
+        try check(item["app"], apps, "app")
+        if let send = item["send"] {
+            try check(send["to"], devices, "device")
+            try check(send["app"], apps, "app")
+        }
+        for key in StepDecoder.appKeywords {
+            if let v = item[key], case .string? = v.value { try check(v, apps, "app") }
+        }
     }
 
     /// `parameters: { state: [a, b] }` (every combination) or `parameters: [{ state: a }, { state: b }]`.

@@ -168,3 +168,27 @@ import YAMLSource
         #expect(device.message.contains("unknown app"))
     }
 }
+
+extension LoaderTests {
+    @Test func devicesAndAppsMustBeDeclared() throws {
+        let device = try #require(try Support.loadError("""
+            \(Self.world)
+            scenarios:
+              - name: x
+                steps:
+                  - send: { to: iphnoe, payload: { aps: {} } }
+            """))
+        #expect(device.message == "no device 'iphnoe' in the world")
+        #expect(device.line == 6 && device.column == 21)
+        #expect(device.suggestion == "did you mean 'iphone'?")
+        let app = try #require(try Support.loadError("""
+            \(Self.world)
+            scenarios:
+              - name: x
+                steps:
+                  - terminate: com.example.pushdem
+            """))
+        #expect(app.message == "no app 'com.example.pushdem' in the world")
+        #expect(app.suggestion == "did you mean 'com.example.pushdemo'?")
+    }
+}
