@@ -14,7 +14,9 @@ public struct Check: Sendable {
 /// What a check looks at.
 public enum Subject: Sendable, Equatable {
     // the last send's response
-    case status, reason, header(String), timestamp
+    case status, reason
+    case header(String)
+    case timestamp
     // the last sent push on the device
     case delivered, dropped, stored
     /// Callback names fired since the previous `expect`.
@@ -61,7 +63,8 @@ public indirect enum Matcher: Sendable {
 
 extension Matcher {
     /// Evaluates against `actual` (nil = absent); returns nil on success, else the expected text.
-    func failure(_ actual: JSONValue?, resolve: (ExpectedValue) throws(VariableError) -> JSONValue) throws(VariableError)
+    func failure(_ actual: JSONValue?, resolve: (ExpectedValue) throws(VariableError) -> JSONValue)
+        throws(VariableError)
         -> String?
     {
         switch self {
@@ -99,7 +102,8 @@ extension Matcher {
         }
     }
 
-    static func describe(_ m: Matcher, resolve: (ExpectedValue) throws(VariableError) -> JSONValue) throws(VariableError)
+    static func describe(_ m: Matcher, resolve: (ExpectedValue) throws(VariableError) -> JSONValue)
+        throws(VariableError)
         -> String
     {
         switch m {

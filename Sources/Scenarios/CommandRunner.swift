@@ -61,7 +61,10 @@ enum CommandRunner {
             }
         }
         let timedOut = Box()
-        let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+        let deadline =
+            DispatchTime.now()
+            + .nanoseconds(
+                Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
@@ -81,7 +84,8 @@ enum CommandRunner {
         let reason = process.terminationReason
         return Outcome(
             exitCode: process.terminationStatus, stdout: String(decoding: outBox.data.withLock { $0 }, as: UTF8.self),
-            stderr: String(decoding: errBox.data.withLock { $0 }, as: UTF8.self), timedOut: timedOut.flag.withLock { $0 },
+            stderr: String(decoding: errBox.data.withLock { $0 }, as: UTF8.self),
+            timedOut: timedOut.flag.withLock { $0 },
             signalled: reason == .uncaughtSignal)
     }
 }

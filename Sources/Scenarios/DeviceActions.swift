@@ -4,16 +4,19 @@ import PushModel
 
 /// Device and user actions: lifecycle, network, permissions, notification interactions, navigation, clock.
 enum DeviceActions {
-    static func perform(_ action: DeviceAction, step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+    static func perform(_ action: DeviceAction, step: Step, world: ScenarioWorld, context: inout RunContext)
+        async throws(StepStop)
+    {
         guard let d = world.device(step.device) else {
             throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "step at \(step.range)")
         }
         let device = d.device
         let bundle = world.bundleID(on: d, step.app) ?? ""
         func fail(_ message: String, expected: String, actual: String) -> StepStop {
-            .failure(AssertionFailure(
-                message: message, expected: expected, actual: actual, file: step.range.file, line: step.range.line,
-                column: step.range.column, events: Observation.render(Array(device.events.suffix(12)))))
+            .failure(
+                AssertionFailure(
+                    message: message, expected: expected, actual: actual, file: step.range.file, line: step.range.line,
+                    column: step.range.column, events: Observation.render(Array(device.events.suffix(12)))))
         }
         func notification(_ selector: NotificationSelector) throws(StepStop) -> String {
             let center = device.snapshot.notificationCenter.filter { $0.bundleID == bundle || step.app == nil }
@@ -21,15 +24,19 @@ enum DeviceActions {
             case .id(let id): return id
             case .latest:
                 guard let last = center.last else {
-                    throw fail("no notification to \(step.keyword) in Notification Center", expected: "a presented notification",
-                               actual: "Notification Center is empty (was the push shown? see the events)")
+                    throw fail(
+                        "no notification to \(step.keyword) in Notification Center",
+                        expected: "a presented notification",
+                        actual: "Notification Center is empty (was the push shown? see the events)")
                 }
                 return last.id
             }
         }
         func interact(_ body: () throws(InteractionError) -> [DeviceEvent]) throws(StepStop) {
             do { _ = try body() } catch {
-                throw fail("\(step.keyword) failed: \(error.description)", expected: "the interaction to be possible", actual: error.description)
+                throw fail(
+                    "\(step.keyword) failed: \(error.description)", expected: "the interaction to be possible",
+                    actual: error.description)
             }
         }
         var detail = ""
@@ -64,7 +71,8 @@ enum DeviceActions {
             device.setNotificationSettings(settings, for: bundle)
         case .install:
             guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
-                throw .harness(type: "world", message: "no app '\(bundle)' in the world", detail: "step at \(step.range)")
+                throw .harness(
+                    type: "world", message: "no app '\(bundle)' in the world", detail: "step at \(step.range)")
             }
             device.setUp(app)
         case .uninstall: device.perform { (s: inout DeviceState, now: Date) in s.uninstall(bundle, now: now) }
@@ -85,7 +93,9 @@ enum DeviceActions {
             let id = try notification(sel)
             detail = id
             try interact { () throws(InteractionError) in
-                try device.perform { (s: inout DeviceState, now: Date) throws(InteractionError) in try s.expand(id, now: now) }.events
+                try device.perform { (s: inout DeviceState, now: Date) throws(InteractionError) in
+                    try s.expand(id, now: now)
+                }.events
             }
         case .quickAction(let type):
             detail = type
@@ -94,11 +104,13 @@ enum DeviceActions {
         case .answerAlert(let button):
             detail = button
             guard device.snapshot.apps[bundle]?.router.alert != nil else {
-                throw fail("no alert on screen to answer", expected: "an alert with a '\(button)' button", actual: "no alert")
+                throw fail(
+                    "no alert on screen to answer", expected: "an alert with a '\(button)' button", actual: "no alert")
             }
             guard device.answerAlert(bundle, button: button).isEmpty == false else {
                 let buttons = device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
-                throw fail("the alert has no '\(button)' button", expected: button, actual: buttons.joined(separator: ", "))
+                throw fail(
+                    "the alert has no '\(button)' button", expected: button, actual: buttons.joined(separator: ", "))
             }
         case .logIn: device.logIn(bundle)
         case .logOut: device.perform { (s: inout DeviceState, _: Date) in s.logOut(bundle) }

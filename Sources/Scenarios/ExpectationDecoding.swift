@@ -25,7 +25,8 @@ import YAMLSource
 enum ExpectationDecoder {
     static let topKeys = [
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
-        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings", "symptoms", "token",
+        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
+        "symptoms", "token",
         "state", "badge", "exit", "stdout", "stderr",
     ]
     static let notificationKeys = [
@@ -36,7 +37,10 @@ enum ExpectationDecoder {
         "tab", "tab_title", "stack", "top", "title", "alert", "alert_message", "routed", "routing_failed", "logged_in",
         "url",
     ]
-    static let pageKeys = ["status", "url", "title", "text", "contains", "http_version", "redirects", "opened_externally", "failed", "cancelled"]
+    static let pageKeys = [
+        "status", "url", "title", "text", "contains", "http_version", "redirects", "opened_externally", "failed",
+        "cancelled",
+    ]
     static let matcherKeys = ["equals", "exists", "absent", "matches", "contains", "not"]
 
     static func decode(_ node: YAMLNode) throws(SourceError) -> Expectation {
@@ -69,9 +73,13 @@ enum ExpectationDecoder {
             case "stdout": try add(key, .stdout, v)
             case "stderr": try add(key, .stderr, v)
             case "headers":
-                for h in try YAMLMapping(v).pairs { try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value) }
+                for h in try YAMLMapping(v).pairs {
+                    try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
+                }
             case "user_info":
-                for u in try YAMLMapping(v).pairs { try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value) }
+                for u in try YAMLMapping(v).pairs {
+                    try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
+                }
             case "notification":
                 let n = try YAMLMapping(v)
                 try n.checkKeys(allowed: notificationKeys)
@@ -131,6 +139,7 @@ enum ExpectationDecoder {
     }
 
     static func expected(_ node: YAMLNode) throws(SourceError) -> ExpectedValue {
-        ExpectedValue(json: try Template(try node.jsonText(), range: node.range), scalars: try StepDecoder.templates(in: node))
+        ExpectedValue(
+            json: try Template(try node.jsonText(), range: node.range), scalars: try StepDecoder.templates(in: node))
     }
 }

@@ -48,7 +48,9 @@ struct Observation {
                 }.last
             }
             if which == "content" {
-                return window.compactMap { if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil } }.last
+                return window.compactMap {
+                    if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil }
+                }.last
             }
             for e in window.reversed() {
                 if case .serviceExtensionRan(let modified, _) = e.kind { return .string(modified ? "modified" : "ran") }
@@ -61,10 +63,14 @@ struct Observation {
             return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
         case .install:
             if app != nil { return .string("installed") }
-            return .string(appEvents.contains { if case .installFailed = $0.kind { true } else { false } } ? "failed" : "not-installed")
+            return .string(
+                appEvents.contains { if case .installFailed = $0.kind { true } else { false } }
+                    ? "failed" : "not-installed")
         case .registration:
             if app?.token != nil { return .string("registered") }
-            return .string(appEvents.contains { if case .registrationFailed = $0.kind { true } else { false } } ? "failed" : "not-registered")
+            return .string(
+                appEvents.contains { if case .registrationFailed = $0.kind { true } else { false } }
+                    ? "failed" : "not-registered")
         case .findings: return .array(findings().map { .string($0.code) })
         case .symptoms: return .string(findings().map { "\($0.code): \($0.symptom)" }.joined(separator: "\n"))
         case .token: return app?.token.map { .string($0.hex) }
@@ -95,8 +101,12 @@ struct Observation {
         for e in events {
             if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
         }
-        if s.response.status != 200 { return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))" }
-        if let token = DeviceToken(hex: s.token), gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID }) {
+        if s.response.status != 200 {
+            return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))"
+        }
+        if let token = DeviceToken(hex: s.token),
+            gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID })
+        {
             return "stored-by-gateway (device offline)"
         }
         let received = events.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
@@ -108,7 +118,8 @@ struct Observation {
         for e in window.reversed() {
             guard case .callback(let c) = e.kind else { continue }
             switch c {
-            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _), .legacyDidReceiveRemoteNotification(let u),
+            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _),
+                .legacyDidReceiveRemoteNotification(let u),
                 .didReceiveResponse(_, let u):
                 return u
             case .didFinishLaunching(let u?), .sceneWillConnect(let u?): return u
@@ -168,7 +179,9 @@ struct Observation {
         case "routed":
             return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
         case "routing_failed":
-            return nav.compactMap { if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil } }.last
+            return nav.compactMap {
+                if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil }
+            }.last
         default: return nil
         }
     }
@@ -177,9 +190,11 @@ struct Observation {
         let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
         switch field {
         case "opened_externally":
-            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }.last
+            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }
+                .last
         case "failed":
-            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }.last
+            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }
+                .last
         case "cancelled":
             return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
         default: break

@@ -96,7 +96,8 @@ struct RunContext {
         do {
             return try template.render({ lookup($0, world: world) }, escape: json ? jsonStringEscape : { $0 })
         } catch {
-            throw .harness(type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+            throw .harness(
+                type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
         }
     }
 }

@@ -20,16 +20,20 @@ public enum ScenarioExecutor {
             world = try ScenarioWorld(suite.world, seed: environment.seed, stepTimeout: environment.stepTimeout)
         } catch {
             return ScenarioResult(
-                status: .error(type: "world", message: "cannot build the scenario's world: \(error)", detail: "\(error)"),
+                status: .error(
+                    type: "world", message: "cannot build the scenario's world: \(error)", detail: "\(error)"),
                 transcript: "", duration: ContinuousClock.now - started)
         }
         defer { world.shutdown() }
         var context = RunContext(scenario: scenario, suite: suite, environment: environment)
-        context.transcript.add("scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)")
+        context.transcript.add(
+            "scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)"
+        )
         for d in world.devices {
             let snapshot = d.device.snapshot
             for (bundle, app) in snapshot.apps.sorted(by: { $0.key < $1.key }) {
-                context.transcript.add("device \(d.name) (\(d.declaration.udid)): \(bundle) token \(app.token?.hex ?? "none")")
+                context.transcript.add(
+                    "device \(d.name) (\(d.declaration.udid)): \(bundle) token \(app.token?.hex ?? "none")")
             }
         }
         transcribeEvents(world, &context)
@@ -39,7 +43,8 @@ public enum ScenarioExecutor {
         var status = ScenarioResult.Status.passed
         for step in scenario.steps {
             if Task.isCancelled {
-                status = .error(type: "interrupted", message: "cancelled before the step at line \(step.range.line)", detail: "")
+                status = .error(
+                    type: "interrupted", message: "cancelled before the step at line \(step.range.line)", detail: "")
                 break
             }
             do {
@@ -71,12 +76,14 @@ public enum ScenarioExecutor {
                 break
             }
             if Task.isCancelled {
-                status = .error(type: "interrupted", message: "cancelled during the step at line \(step.range.line)", detail: "")
+                status = .error(
+                    type: "interrupted", message: "cancelled during the step at line \(step.range.line)", detail: "")
                 break
             }
         }
         if case .passed = status { context.transcript.add("passed") }
-        return ScenarioResult(status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
+        return ScenarioResult(
+            status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
     }
 
     /// Copies device events not yet written into the transcript.
@@ -102,7 +109,8 @@ public enum ScenarioExecutor {
 
 /// Evaluates `expect:` blocks.
 enum Checker {
-    static func check(_ expectation: Expectation, step: Step, world: ScenarioWorld, context: inout RunContext) throws(StepStop)
+    static func check(_ expectation: Expectation, step: Step, world: ScenarioWorld, context: inout RunContext)
+        throws(StepStop)
         -> [AssertionFailure]
     {
         guard let d = world.device(step.device ?? context.lastSend?.device) else {
@@ -110,7 +118,9 @@ enum Checker {
         }
         var sentApp: String?
         if case .send(let s) = step.action { sentApp = s.app }
-        let bundle = step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil) ?? ""
+        let bundle =
+            step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
+            ?? ""
         let events = d.device.events
         let start = min(context.windowStart[d.name] ?? 0, events.count)
         let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
@@ -127,17 +137,23 @@ enum Checker {
             }
             let expected: String?
             do { expected = try check.matcher.failure(actual, resolve: resolve) } catch {
-                throw .harness(type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+                throw .harness(
+                    type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
             }
             let line = "  expect \(check.label): " + (expected == nil ? "ok" : "FAILED")
             context.transcript.add(line)
             guard let expected else { continue }
-            failures.append(AssertionFailure(
-                message: "expect \(check.label)", expected: expected, actual: Matcher.show(actual) + hint(check.subject, observation),
-                file: check.range.file, line: check.range.line, column: check.range.column,
-                events: relevantEvents(Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
+            failures.append(
+                AssertionFailure(
+                    message: "expect \(check.label)", expected: expected,
+                    actual: Matcher.show(actual) + hint(check.subject, observation),
+                    file: check.range.file, line: check.range.line, column: check.range.column,
+                    events: relevantEvents(
+                        Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
         }
-        for f in failures { context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)") }
+        for f in failures {
+            context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
+        }
         context.windowStart[d.name] = events.count
         context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
         return failures
@@ -163,7 +179,9 @@ enum Checker {
     }
 
     /// The device events of the window and the gateway's answers since the previous `expect`.
-    static func relevantEvents(_ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64) -> String {
+    static func relevantEvents(_ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64)
+        -> String
+    {
         var lines = window.map { "device \($0)" }
         for entry in world.gateway.log() where entry.sequence > since {
             var line = "gateway \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"

@@ -18,9 +18,10 @@ final class DeliveryRouter: PushDeliveryConsumer {
 
     func deliver(_ push: DeliveredPush) {
         guard let route = routes.withLock({ $0[push.token] }) else { return }
-        route.device.deliver(IncomingPush(
-            bundleID: route.bundleID, token: push.token, payload: push.json, pushType: push.pushType,
-            priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
+        route.device.deliver(
+            IncomingPush(
+                bundleID: route.bundleID, token: push.token, payload: push.json, pushType: push.pushType,
+                priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
     }
 }
 
@@ -52,8 +53,9 @@ final class ScenarioWorld {
         let clock = ManualClock(start: world.clockStart)
         self.clock = clock
         gateway = try APNsGateway(configuration: world.apns, clock: clock)
-        gateway.addProviderKey(APNsProviderKey(
-            keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerKey.publicKey))
+        gateway.addProviderKey(
+            APNsProviderKey(
+                keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerKey.publicKey))
         gateway.addConsumer(router)
         devices = world.devices.map { d in
             var seeded = d
@@ -84,8 +86,10 @@ final class ScenarioWorld {
                 guard let token = app.token else { continue }
                 current[token] = .init(device: d.device, bundleID: bundleID)
                 if online[token] == nil {
-                    let environment: APNsEnvironment = app.environment?.rawValue == "production" ? .production : .sandbox
-                    gateway.registerToken(RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
+                    let environment: APNsEnvironment =
+                        app.environment?.rawValue == "production" ? .production : .sandbox
+                    gateway.registerToken(
+                        RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
                 }
                 if online[token] != snapshot.online {
                     gateway.setDeviceOnline(token, snapshot.online)
@@ -109,7 +113,8 @@ final class ScenarioWorld {
         if server == nil {
             let tls = TLSConfiguration(
                 certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
-                clientCertificates: .request(trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
+                clientCertificates: .request(
+                    trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
             let listeners = APNsEnvironment.allCases.map { env in
                 ListenerConfiguration(
                     name: env.rawValue, tls: tls, maxConcurrentStreams: declaration.apns.maxConcurrentStreams,
@@ -136,11 +141,13 @@ final class ScenarioWorld {
             key = "cert|\(topic)"
             let bundle = APNsPushType.bundleID(ofTopic: topic)
             let cert = try credentials.providerCertificate(bundleID: bundle, teamID: declaration.defaultTeamID)
-            authentication = .certificate(ClientCertificate(
-                certificatePEM: Array(cert.pem.utf8), privateKeyPEM: Array(cert.privateKeyPEM.utf8)))
+            authentication = .certificate(
+                ClientCertificate(
+                    certificatePEM: Array(cert.pem.utf8), privateKeyPEM: Array(cert.privateKeyPEM.utf8)))
         case .token(let keyID, let teamID, let keyFile, _):
             key = "token|\(keyID ?? "")|\(teamID ?? "")|\(keyFile ?? "")"
-            let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
+            let privateKey =
+                try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
             let signer = APNsProviderTokenSigner(
                 teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
                 privateKey: privateKey, clock: clock)

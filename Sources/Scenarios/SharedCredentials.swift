@@ -50,7 +50,9 @@ final class SharedCredentials: Sendable {
         return try webViews.withLock { (cache: inout [String: WebView]) throws -> WebView in
             if let w = cache[key] { return w }
             var files = [caPath]
-            if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
+            if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) {
+                files.append(fixtureCAPath)
+            }
             let w = try WebView(trustRoots: try TrustRoots.files(files, includingSystemRoots: true), timeout: timeout)
             cache[key] = w
             return w

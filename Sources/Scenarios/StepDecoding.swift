@@ -63,15 +63,19 @@ enum StepDecoder {
             guard keyword == "send" || keyword == "run" else {
                 throw m.keyNode("capture")!.invalidValue(expected: "capture only after send or run steps")
             }
-            let sources = keyword == "send"
+            let sources =
+                keyword == "send"
                 ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"] : ["stdout", "stderr", "exit"]
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
-                let prefixed = (keyword == "send" && source.hasPrefix("header.")) || (keyword == "run" && source.hasPrefix("json."))
+                let prefixed =
+                    (keyword == "send" && source.hasPrefix("header."))
+                    || (keyword == "run" && source.hasPrefix("json."))
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(
                         .invalidValue, "cannot capture '\(source)' from a \(keyword) step", at: pair.value.range,
-                        expected: "expected one of: \((sources + [keyword == "send" ? "header.<name>" : "json.<path>"]).joined(separator: ", "))",
+                        expected:
+                            "expected one of: \((sources + [keyword == "send" ? "header.<name>" : "json.<path>"]).joined(separator: ", "))",
                         suggestion: Spelling.closest(to: source, in: sources).map { "did you mean '\($0)'?" })
                 }
                 step.captures.append(Capture(name: pair.keyString, source: source, range: pair.key.range))
@@ -96,7 +100,8 @@ enum StepDecoder {
         var headers: [HeaderTemplate] = []
         if let h = try m.optionalMapping("headers") {
             for pair in h.pairs {
-                headers.append(HeaderTemplate(name: pair.keyString.lowercased(), value: try Template.decode(pair.value)))
+                headers.append(
+                    HeaderTemplate(name: pair.keyString.lowercased(), value: try Template.decode(pair.value)))
             }
         }
         let payloadNode = try m.required("payload", as: YAMLNode.self)
@@ -147,7 +152,9 @@ enum StepDecoder {
     /// Every string scalar under `node`, as templates (for checking references at load time).
     static func templates(in node: YAMLNode) throws(SourceError) -> [Template] {
         switch node.kind {
-        case .scalar: return node.value.map { if case .string = $0 { true } else { false } } == true ? [try Template.decode(node)] : []
+        case .scalar:
+            return node.value.map { if case .string = $0 { true } else { false } } == true
+                ? [try Template.decode(node)] : []
         case .sequence(let items):
             var out: [Template] = []
             for i in items { out += try templates(in: i) }
@@ -200,8 +207,10 @@ enum StepDecoder {
         case "terminate": return .terminate
         case "force_quit": return .forceQuit
         case "reboot": return .reboot
-        case "online": return .online(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true)
-        case "offline": return .online(!(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true))
+        case "online":
+            return .online(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true)
+        case "offline":
+            return .online(!(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true))
         case "install": return .install
         case "uninstall": return .uninstall
         case "register": return .register
@@ -240,7 +249,9 @@ enum StepDecoder {
 
     static func authorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
-        if node.scalar != nil { return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!) }
+        if node.scalar != nil {
+            return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)
+        }
         let a = try YAMLMapping(node)
         try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
         return NotificationSettings(

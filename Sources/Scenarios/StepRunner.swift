@@ -18,7 +18,9 @@ enum StepRunner {
 
     // MARK: send
 
-    static func perform(_ send: SendStep, step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+    static func perform(_ send: SendStep, step: Step, world: ScenarioWorld, context: inout RunContext)
+        async throws(StepStop)
+    {
         guard let target = world.device(send.to ?? step.device) else {
             throw .harness(type: "world", message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
         }
@@ -30,16 +32,21 @@ enum StepRunner {
         } else if let t = app?.token {
             token = t.hex
         } else {
-            throw .failure(AssertionFailure(
-                message: "cannot send: \(bundleID) on \(target.name) has no APNs device token",
-                expected: "the app installed and registered for remote notifications",
-                actual: app == nil ? "not installed" : "registration failed or never happened", file: step.range.file,
-                line: step.range.line, column: step.range.column,
-                events: Observation.render(target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil })))
+            throw .failure(
+                AssertionFailure(
+                    message: "cannot send: \(bundleID) on \(target.name) has no APNs device token",
+                    expected: "the app installed and registered for remote notifications",
+                    actual: app == nil ? "not installed" : "registration failed or never happened",
+                    file: step.range.file,
+                    line: step.range.line, column: step.range.column,
+                    events: Observation.render(
+                        target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil })))
         }
-        let environment = send.environment
+        let environment =
+            send.environment
             ?? (app?.environment?.rawValue == "production" ? .production : .sandbox)
-        var topic = try send.topic.map { (t: Template) throws(StepStop) in try context.render(t, world: world) } ?? bundleID
+        var topic =
+            try send.topic.map { (t: Template) throws(StepStop) in try context.render(t, world: world) } ?? bundleID
         let payload = try context.render(send.payload, world: world, json: true)
         var headers = APNsRequestHeaders()
         var extra: [ClientHeader] = []
@@ -58,7 +65,9 @@ enum StepRunner {
         headers.topic = topic
         headers.extra = extra
         context.sendCount += 1
-        if headers.id == nil { headers.id = deterministicUUID(context.environment.seed, context.scenario.id, context.sendCount) }
+        if headers.id == nil {
+            headers.id = deterministicUUID(context.environment.seed, context.scenario.id, context.sendCount)
+        }
         if headers.pushType == nil, let json = try? JSONValue.parse(payload) {
             let aps = APSDictionary(payload: json)
             if aps.kind == .background {
@@ -87,10 +96,13 @@ enum StepRunner {
         }
         let client: APNsClient
         do { client = try world.client(environment, auth: auth, topic: topic) } catch {
-            throw .harness(type: "world", message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)")
+            throw .harness(
+                type: "world", message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)"
+            )
         }
         let url = (try? world.url(environment)) ?? ""
-        context.transcript.step(step, "→ POST \(url)/3/device/\(token) (\(environment.rawValue), \(describe(send.auth)))")
+        context.transcript.step(
+            step, "→ POST \(url)/3/device/\(token) (\(environment.rawValue), \(describe(send.auth)))")
         for f in headers.fields { context.transcript.add("    \(f.name): \(f.value)") }
         context.transcript.add("    payload: \(payload)")
         let response: APNsResponse
@@ -126,9 +138,11 @@ enum StepRunner {
 
     static func capture(_ c: Capture, _ value: String?, context: inout RunContext) throws(StepStop) {
         guard let value else {
-            throw .failure(AssertionFailure(
-                message: "cannot capture '\(c.name)': the response has no \(c.source)", expected: "a value for \(c.source)",
-                actual: "absent", file: c.range.file, line: c.range.line, column: c.range.column, events: ""))
+            throw .failure(
+                AssertionFailure(
+                    message: "cannot capture '\(c.name)': the response has no \(c.source)",
+                    expected: "a value for \(c.source)",
+                    actual: "absent", file: c.range.file, line: c.range.line, column: c.range.column, events: ""))
         }
         context.variables[c.name] = value
         context.transcript.add("    captured \(c.name) = \(value)")
@@ -137,7 +151,8 @@ enum StepRunner {
     static func describe(_ auth: SendAuth) -> String {
         switch auth {
         case .token(let k, _, let f, let age):
-            return "token auth" + (k.map { " kid \($0)" } ?? "") + (f.map { " key \($0)" } ?? "") + (age.map { " aged \($0)" } ?? "")
+            return "token auth" + (k.map { " kid \($0)" } ?? "") + (f.map { " key \($0)" } ?? "")
+                + (age.map { " aged \($0)" } ?? "")
         case .certificate: return "certificate auth"
         case .bearer: return "explicit authorization header"
         case .none: return "no credentials"
@@ -170,7 +185,9 @@ enum StepRunner {
 
     // MARK: run
 
-    static func perform(_ run: RunStep, step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
+    static func perform(_ run: RunStep, step: Step, world: ScenarioWorld, context: inout RunContext)
+        async throws(StepStop)
+    {
         let command = try context.render(run.command, world: world)
         var env = context.environment.environment
         env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox)) ?? ""
@@ -183,12 +200,15 @@ enum StepRunner {
         env["PUSHCHECK_FIXTURE_HTTPS_URL"] = context.environment.fixtureHTTPSURL
         if let first = world.devices.first, let bundle = world.bundleID(on: first, step.app) {
             env["PUSHCHECK_APNS_TOPIC"] = bundle
-            if let files = try? world.credentials.providerCertificateFiles(bundleID: bundle, teamID: world.declaration.defaultTeamID) {
+            if let files = try? world.credentials.providerCertificateFiles(
+                bundleID: bundle, teamID: world.declaration.defaultTeamID)
+            {
                 env["PUSHCHECK_APNS_CERT_FILE"] = files.certificate
                 env["PUSHCHECK_APNS_CERT_KEY_FILE"] = files.key
             }
         }
-        env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.agedProviderToken(keyID: nil, teamID: nil, keyFile: nil, age: .zero)
+        env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.agedProviderToken(
+            keyID: nil, teamID: nil, keyFile: nil, age: .zero)
         for d in world.devices {
             let name = envName(d.name)
             let snapshot = d.device.snapshot
@@ -210,7 +230,8 @@ enum StepRunner {
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
         context.transcript.add("  exit \(outcome.exitCode)")
         if Task.isCancelled {
-            throw .harness(type: "interrupted", message: "cancelled while running: \(command)", detail: "step at \(step.range)")
+            throw .harness(
+                type: "interrupted", message: "cancelled while running: \(command)", detail: "step at \(step.range)")
         }
         if outcome.timedOut {
             throw .harness(
@@ -225,8 +246,10 @@ enum StepRunner {
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)
         for c in step.captures {
             switch c.source {
-            case "stdout": try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case "stderr": try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
+            case "stdout":
+                try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
+            case "stderr":
+                try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
             case "exit": try capture(c, String(outcome.exitCode), context: &context)
             default:
                 let path = String(c.source.dropFirst("json.".count))
@@ -238,7 +261,10 @@ enum StepRunner {
 
     /// `Test iPhone` → `TEST_IPHONE`.
     static func envName(_ name: String) -> String {
-        String(name.uppercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+        String(
+            name.uppercased().unicodeScalars.map {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_"
+            })
     }
 
     static func indent(_ text: String, _ prefix: String) -> String {

@@ -16,7 +16,8 @@ public struct Suite: Sendable {
     /// Suite-level `variables:` (`${name}` in templates).
     public let variables: [String: String]
 
-    public init(path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String]) {
+    public init(path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String])
+    {
         self.path = path
         self.name = name
         self.scenarios = scenarios
@@ -132,7 +133,8 @@ public struct AssertionFailure: Sendable, CustomStringConvertible {
     /// Relevant device and gateway events, rendered one per line.
     public var events: String
 
-    public init(message: String, expected: String, actual: String, file: String, line: Int, column: Int, events: String) {
+    public init(message: String, expected: String, actual: String, file: String, line: Int, column: Int, events: String)
+    {
         self.message = message
         self.expected = expected
         self.actual = actual
@@ -145,7 +147,9 @@ public struct AssertionFailure: Sendable, CustomStringConvertible {
     /// `file:line:col: message`, expected/actual, then the events.
     public var description: String {
         var text = "\(file):\(line):\(column): \(message)\n  expected: \(expected)\n  actual:   \(actual)"
-        if !events.isEmpty { text += "\n  events:\n" + events.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") }
+        if !events.isEmpty {
+            text += "\n  events:\n" + events.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        }
         return text
     }
 }

@@ -44,9 +44,10 @@ public enum SuiteLoader {
         let root = try YAMLLoader.load(path: path)
         let m = try YAMLMapping(root)
         try m.checkKeys(allowed: suiteKeys)
-        let world = try m.optionalMapping("world", allowedKeys: worldKeys).map { (w: YAMLMapping) throws(SourceError) in
-            try decodeWorld(w, file: path)
-        } ?? WorldDeclaration(devices: [defaultDevice(apps: [])])
+        let world =
+            try m.optionalMapping("world", allowedKeys: worldKeys).map { (w: YAMLMapping) throws(SourceError) in
+                try decodeWorld(w, file: path)
+            } ?? WorldDeclaration(devices: [defaultDevice(apps: [])])
         var variables: [String: String] = [:]
         if let v = try m.optionalMapping("variables") {
             for pair in v.pairs { variables[pair.keyString] = try String.decode(from: pair.value) }
@@ -57,7 +58,8 @@ public enum SuiteLoader {
             for scenario in try decodeScenario(node, file: path, world: world, variables: variables) {
                 if let first = seen[scenario.name] {
                     throw SourceError(
-                        .invalidValue, "two scenarios are named '\(scenario.name)'", at: node["name"]?.range ?? node.range,
+                        .invalidValue, "two scenarios are named '\(scenario.name)'",
+                        at: node["name"]?.range ?? node.range,
                         expected: "expected unique names (the first is at line \(first.line))",
                         suggestion: "rename one; reports identify scenarios by file and name")
                 }
@@ -66,7 +68,9 @@ public enum SuiteLoader {
             }
         }
         let defaultName = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return Suite(path: path, name: try m.optional("name") ?? defaultName, scenarios: scenarios, world: world, variables: variables)
+        return Suite(
+            path: path, name: try m.optional("name") ?? defaultName, scenarios: scenarios, world: world,
+            variables: variables)
     }
 
     // MARK: world
@@ -116,7 +120,8 @@ public enum SuiteLoader {
                 throw node.invalidValue(expected: "a unique device name; '\(device.name)' is declared twice")
             }
             if device.name.contains(".") {
-                throw (node["name"] ?? node).invalidValue(expected: "a device name without dots (it is used in ${device.<name>.token})")
+                throw (node["name"] ?? node).invalidValue(
+                    expected: "a device name without dots (it is used in ${device.<name>.token})")
             }
             world.devices.append(device)
         }
@@ -166,8 +171,10 @@ public enum SuiteLoader {
                 steps.append(step)
             }
             try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
-            out.append(Scenario(
-                name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip, steps: steps))
+            out.append(
+                Scenario(
+                    name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip,
+                    steps: steps))
         }
         return out
     }
@@ -226,11 +233,14 @@ public enum SuiteLoader {
         var copy = node
         switch node.kind {
         case .scalar(var scalar):
-            for (key, value) in parameters { scalar.value = scalar.value.replacingOccurrences(of: "${scenario.\(key)}", with: value) }
+            for (key, value) in parameters {
+                scalar.value = scalar.value.replacingOccurrences(of: "${scenario.\(key)}", with: value)
+            }
             copy.kind = .scalar(scalar)
         case .sequence(let items): copy.kind = .sequence(items.map { substitute($0, parameters: parameters) })
         case .mapping(let pairs):
-            copy.kind = .mapping(pairs.map { YAMLPair(key: $0.key, value: substitute($0.value, parameters: parameters)) })
+            copy.kind = .mapping(
+                pairs.map { YAMLPair(key: $0.key, value: substitute($0.value, parameters: parameters)) })
         }
         return copy
     }

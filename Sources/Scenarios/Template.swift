@@ -46,7 +46,8 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
                         .invalidValue, "unclosed '${' in a template", at: Self.at(range, offset: i + columnBias),
                         expected: "expected ${name}", suggestion: "write $${ for a literal ${")
                 }
-                let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close])).trimmingCharacters(in: .whitespaces)
+                let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close])).trimmingCharacters(
+                    in: .whitespaces)
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
                 parts.append(.variable(name, offset: i))
@@ -124,7 +125,8 @@ public struct VariableError: Error, Sendable, CustomStringConvertible {
         SourceError(
             .invalidValue, "undefined variable '${\(name)}'", at: range,
             expected: name.hasPrefix("env.") ? "expected the environment variable \(name.dropFirst(4)) to be set" : nil,
-            suggestion: name.hasPrefix("env.") ? "export \(name.dropFirst(4))=… before running, or pass it to the runner" : nil)
+            suggestion: name.hasPrefix("env.")
+                ? "export \(name.dropFirst(4))=… before running, or pass it to the runner" : nil)
     }
 }
 

@@ -6,7 +6,9 @@ import YAMLSource
 enum VariableCheck {
     static let deviceFields = ["token", "udid", "fcm_token"]
 
-    static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String]) throws(SourceError) {
+    static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
+        throws(SourceError)
+    {
         var captured: [String] = []
         let devices = world.devices.map(\.name)
         for step in steps {
@@ -19,29 +21,38 @@ enum VariableCheck {
         }
     }
 
-    static func checkName(_ name: String, at range: SourceRange, devices: [String], bare: [String]) throws(SourceError) {
+    static func checkName(_ name: String, at range: SourceRange, devices: [String], bare: [String]) throws(SourceError)
+    {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         func fail(_ expected: String, _ candidates: [String]) -> SourceError {
             SourceError(
                 .invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected,
                 suggestion: Spelling.closest(to: name, in: candidates).map { "did you mean '${\($0)}'?" })
         }
-        let all = devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
-            + ["fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca", "scenario.name"]
+        let all =
+            devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
+            + [
+                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca",
+                "scenario.name",
+            ]
             + bare
         switch parts.first {
         case "env":
             guard parts.count >= 2, !parts[1].isEmpty else { throw fail("expected ${env.NAME}", all) }
         case "device":
             guard parts.count == 3, devices.contains(parts[1]) else {
-                throw fail("expected ${device.<name>.token} with a declared device: \(devices.joined(separator: ", "))", all)
+                throw fail(
+                    "expected ${device.<name>.token} with a declared device: \(devices.joined(separator: ", "))", all)
             }
             guard deviceFields.contains(parts[2]) else {
-                throw fail("expected one of: \(deviceFields.map { "device.\(parts[1]).\($0)" }.joined(separator: ", "))", all)
+                throw fail(
+                    "expected one of: \(deviceFields.map { "device.\(parts[1]).\($0)" }.joined(separator: ", "))", all)
             }
         default:
             guard all.contains(name) else {
-                throw fail("expected a device, env, fixture, gateway or scenario reference, a suite variable or a value captured earlier", all)
+                throw fail(
+                    "expected a device, env, fixture, gateway or scenario reference, a suite variable or a value captured earlier",
+                    all)
             }
         }
     }

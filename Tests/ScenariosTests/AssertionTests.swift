@@ -4,10 +4,12 @@ import Testing
 
 /// Each assertion kind, passing and failing; failures say expected vs actual and show the events.
 @Suite struct AssertionTests {
-    static let push = "- send: { payload: { aps: { alert: { title: Hello, body: World } }, url: \"https://example.com/a\", n: 3 } }"
+    static let push =
+        "- send: { payload: { aps: { alert: { title: Hello, body: World } }, url: \"https://example.com/a\", n: 3 } }"
 
     @Test func responseChecks() async throws {
-        let (_, ok) = try await Support.runSteps("""
+        let (_, ok) = try await Support.runSteps(
+            """
             \(Self.push)
               expect:
                 status: 200
@@ -15,7 +17,8 @@ import Testing
                 headers: { apns-id: { matches: "^[0-9a-f-]{36}$" }, apns-unique-id: { exists: true }, x-nope: { absent: true } }
             """)
         #expect(Support.passed(ok), "\(Support.describe(ok))")
-        let (scenario, bad) = try await Support.runSteps("""
+        let (scenario, bad) = try await Support.runSteps(
+            """
             \(Self.push)
               expect: { status: 400 }
             """)
@@ -25,7 +28,8 @@ import Testing
         #expect(f.file == scenario.file && f.line == 7 && f.column == 27)
         #expect(f.events.contains("gateway sandbox POST /3/device/"))
         #expect(f.events.contains("received (alert)"))
-        let (_, reason) = try await Support.runSteps("""
+        let (_, reason) = try await Support.runSteps(
+            """
             - send: { token: "00ff", payload: { aps: { alert: x } } }
               expect: { reason: Unregistered }
             """)
@@ -34,7 +38,8 @@ import Testing
     }
 
     @Test func deliveryChecksFollowStoreAndForward() async throws {
-        let (_, ok) = try await Support.runSteps("""
+        let (_, ok) = try await Support.runSteps(
+            """
             - offline
             \(Self.push)
               expect: { status: 200, delivered: false, stored: true, dropped: { contains: stored-by-gateway } }
@@ -42,7 +47,8 @@ import Testing
             - expect: { delivered: true, notification: { presented: true, title: Hello } }
             """)
         #expect(Support.passed(ok), "\(Support.describe(ok))")
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             - authorization: denied
             \(Self.push)
               expect: { delivered: true, notification: { presented: true } }
@@ -53,7 +59,8 @@ import Testing
     }
 
     @Test func callbackAndUserInfoChecks() async throws {
-        let (_, ok) = try await Support.runSteps("""
+        let (_, ok) = try await Support.runSteps(
+            """
             - terminate
             \(Self.push)
             - tap
@@ -62,7 +69,8 @@ import Testing
                 user_info: { aps.alert.title: Hello, n: 3, url: { matches: "^https://" }, missing: { absent: true }, aps: { exists: true } }
             """)
         #expect(Support.passed(ok), "\(Support.describe(ok))")
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             - foreground
             \(Self.push)
               expect:
@@ -70,28 +78,35 @@ import Testing
                 user_info: { n: 4, url: { matches: "^ftp:" }, missing: { exists: true }, aps.alert.body: { not: { equals: World } } }
             """)
         let f = Support.failures(bad)
-        #expect(f.map(\.message) == [
-            "expect callbacks", "expect user_info.n", "expect user_info.url", "expect user_info.missing",
-            "expect user_info.aps.alert.body",
-        ])
-        #expect(f.map(\.expected) == ["[\"didReceiveRemoteNotification\"]", "4", "a value matching /^ftp:/", "present", "not \"World\""])
+        #expect(
+            f.map(\.message) == [
+                "expect callbacks", "expect user_info.n", "expect user_info.url", "expect user_info.missing",
+                "expect user_info.aps.alert.body",
+            ])
+        #expect(
+            f.map(\.expected) == [
+                "[\"didReceiveRemoteNotification\"]", "4", "a value matching /^ftp:/", "present", "not \"World\"",
+            ])
         #expect(f.map(\.actual) == ["[\"willPresent\"]", "3", "\"https://example.com/a\"", "absent", "\"World\""])
     }
 
     @Test func notificationAndExtensionChecks() async throws {
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             \(Self.push)
               expect:
                 notification: { title: Hello, body: Bye, banner: true, count: 1, category: none }
                 extensions: { service: ran }
             """)
         let f = Support.failures(bad)
-        #expect(f.map(\.message) == ["expect notification.body", "expect extensions.service"], "\(Support.describe(bad))")
+        #expect(
+            f.map(\.message) == ["expect notification.body", "expect extensions.service"], "\(Support.describe(bad))")
         #expect(f.map(\.actual) == ["\"World\"", "\"not-run\""])
     }
 
     @Test func navigationChecks() async throws {
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             \(Self.push)
             - tap
             - expect:
@@ -100,7 +115,8 @@ import Testing
         let f = try #require(Support.onlyFailure(bad))
         #expect(f.message == "expect navigation.tab" && f.expected == "0" && f.actual == "1")
         #expect(f.events.contains("navigation tab 1 'Home'"))
-        let (_, routing) = try await Support.runSteps("""
+        let (_, routing) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: x } } }
             - tap
             - expect: { navigation: { top: detail } }
@@ -110,7 +126,8 @@ import Testing
     }
 
     @Test func pageChecks() async throws {
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: { title: News } }, url: "${fixture.https}/news/swift-evolution.html" } }
             - tap
             - load_page
@@ -119,7 +136,8 @@ import Testing
             """)
         let f = try #require(Support.onlyFailure(bad))
         #expect(f.message == "expect page.title" && f.expected == "\"Swift News\"" && f.actual == "\"Swift Evolution\"")
-        let (_, missing) = try await Support.runSteps("""
+        let (_, missing) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: { title: News } }, url: "${fixture.https}/news/nope.html" } }
             - tap
             - load_page
@@ -129,7 +147,8 @@ import Testing
     }
 
     @Test func provisioningChecks() async throws {
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             - expect: { install: failed, registration: registered, findings: [] }
             """)
         let f = Support.failures(bad)
@@ -140,14 +159,16 @@ import Testing
               apps:
                 - { bundle_id: com.example.x, team_id: T1, profile: { devices: [OTHER] } }
             """
-        let (_, diagnosed) = try await Support.runSteps("""
+        let (_, diagnosed) = try await Support.runSteps(
+            """
             - expect: { install: failed, findings: udid-not-provisioned, symptoms: A valid provisioning profile, token: none }
             """, world: world)
         #expect(Support.passed(diagnosed), "\(Support.describe(diagnosed))")
     }
 
     @Test func runChecks() async throws {
-        let (_, bad) = try await Support.runSteps("""
+        let (_, bad) = try await Support.runSteps(
+            """
             - run: echo hello; echo oops >&2; exit 3
               expect: { exit: 0, stdout: { contains: hello }, stderr: { contains: fine } }
             """)

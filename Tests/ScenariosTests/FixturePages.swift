@@ -9,11 +9,18 @@ struct StaticPages: HTTPHandler {
 
     func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         let path = request.path.split(separator: "?").first.map(String.init) ?? "/"
-        guard !path.contains(".."), let data = FileManager.default.contents(atPath: root + (path == "/" ? "/index.html" : path)) else {
-            responder.respond(HTTPResponse(status: 404, headers: [HTTPField("content-type", "text/html")], body: Array("<title>404</title>".utf8)))
+        guard !path.contains(".."),
+            let data = FileManager.default.contents(atPath: root + (path == "/" ? "/index.html" : path))
+        else {
+            responder.respond(
+                HTTPResponse(
+                    status: 404, headers: [HTTPField("content-type", "text/html")],
+                    body: Array("<title>404</title>".utf8)))
             return
         }
-        responder.respond(HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")], body: [UInt8](data)))
+        responder.respond(
+            HTTPResponse(
+                status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")], body: [UInt8](data)))
     }
 }
 
@@ -30,12 +37,14 @@ enum FixturePages {
         let caPath = NSTemporaryDirectory() + "scenarios-fixture-ca-\(getpid()).pem"
         try! PEMFiles.write(ca.certificatePEM, to: caPath)
         let handler = StaticPages(root: Support.suites + "/pages")
-        let server = HTTPServer(listeners: [
-            ListenerConfiguration(name: "http", handler: handler),
-            ListenerConfiguration(
-                name: "https", tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
-                handler: handler),
-        ], loops: 1)
+        let server = HTTPServer(
+            listeners: [
+                ListenerConfiguration(name: "http", handler: handler),
+                ListenerConfiguration(
+                    name: "https",
+                    tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+                    handler: handler),
+            ], loops: 1)
         let bound = try! server.start()
         let env = RunEnvironment(
             fixtureHTTPURL: bound[0].url, fixtureHTTPSURL: bound[1].url, fixtureCAPath: caPath,

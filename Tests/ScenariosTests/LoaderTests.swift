@@ -11,7 +11,8 @@ import YAMLSource
         """
 
     @Test func scenariosKeepTheirLineAndIdAndParametersExpand() throws {
-        let path = try Support.write("""
+        let path = try Support.write(
+            """
             \(Self.world)
             scenarios:
               - name: plain
@@ -24,7 +25,10 @@ import YAMLSource
                   - state: ${scenario.state}
             """)
         let suite = try Support.load(path)
-        #expect(suite.scenarios.map(\.name) == ["plain", "by state [state=background, auth=token]", "by state [state=not-running, auth=token]"])
+        #expect(
+            suite.scenarios.map(\.name) == [
+                "plain", "by state [state=background, auth=token]", "by state [state=not-running, auth=token]",
+            ])
         #expect(suite.scenarios.map(\.line) == [4, 8, 8])
         #expect(suite.scenarios[0].tags == ["a", "b"])
         #expect(suite.scenarios[0].id == "\(path)::plain")
@@ -37,7 +41,8 @@ import YAMLSource
     }
 
     @Test func jsonSuitesLoadToo() throws {
-        let path = try Support.write("""
+        let path = try Support.write(
+            """
             {"name": "json", "scenarios": [{"name": "one", "steps": ["reboot", {"wait": "5s"}]}]}
             """, name: "suite.json")
         let suite = try Support.load(path)
@@ -54,24 +59,28 @@ import YAMLSource
     }
 
     @Test func unknownKeyIsAnErrorWithASuggestion() throws {
-        let e = try #require(try Support.loadError("""
-            scenarios:
-              - name: typo
-                steps:
-                  - reboot
-                tgas: [x]
-            """))
+        let e = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: typo
+                    steps:
+                      - reboot
+                    tgas: [x]
+                """))
         #expect(e.kind == .unknownKey)
         #expect(e.line == 5 && e.column == 5)
         #expect(e.suggestion == "did you mean 'tags'?")
         #expect(e.expected?.contains("name, tags, parameters, steps") == true)
-        let step = try #require(try Support.loadError("""
-            scenarios:
-              - name: typo in a step
-                steps:
-                  - send: { payload: { aps: {} } }
-                    expcet: { status: 200 }
-            """))
+        let step = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: typo in a step
+                    steps:
+                      - send: { payload: { aps: {} } }
+                        expcet: { status: 200 }
+                """))
         #expect(step.kind == .unknownKey)
         #expect(step.line == 5 && step.column == 9)
         #expect(step.suggestion == "did you mean 'expect'?")
@@ -80,12 +89,14 @@ import YAMLSource
         #expect(bare.kind == .invalidValue)
         #expect(bare.line == 3 && bare.column == 13)
         #expect(bare.suggestion == "did you mean 'reboot'?")
-        let check = try #require(try Support.loadError("""
-            scenarios:
-              - name: x
-                steps:
-                  - expect: { navigation: { tabb: 1 } }
-            """))
+        let check = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: x
+                    steps:
+                      - expect: { navigation: { tabb: 1 } }
+                """))
         #expect(check.kind == .unknownKey && check.suggestion == "did you mean 'tab'?")
     }
 
@@ -95,47 +106,59 @@ import YAMLSource
         #expect(tags.line == 3 && tags.column == 11)
         let wait = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - wait: soon\n"))
         #expect(wait.line == 4 && wait.column == 15)
-        let state = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - state: backgrond\n"))
+        let state = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - state: backgrond\n"))
         #expect(state.kind == .invalidValue && state.suggestion == "did you mean 'background'?")
-        let payload = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - send: { payload: '{\"aps\": ' }\n"))
+        let payload = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - send: { payload: '{\"aps\": ' }\n"))
         #expect(payload.kind == .invalidValue && payload.line == 4)
-        let regex = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - expect: { stdout: { matches: '([' } }\n"))
+        let regex = try #require(
+            try Support.loadError(
+                "scenarios:\n  - name: x\n    steps:\n      - expect: { stdout: { matches: '([' } }\n"))
         #expect(regex.kind == .invalidValue && regex.line == 4)
     }
 
     @Test func undefinedVariablesAreErrorsAtTheirColumn() throws {
-        let device = try #require(try Support.loadError("""
-            \(Self.world)
-            scenarios:
-              - name: x
-                steps:
-                  - send: { token: "${device.iphnoe.token}", payload: { aps: {} } }
-            """))
+        let device = try #require(
+            try Support.loadError(
+                """
+                \(Self.world)
+                scenarios:
+                  - name: x
+                    steps:
+                      - send: { token: "${device.iphnoe.token}", payload: { aps: {} } }
+                """))
         #expect(device.message == "undefined variable '${device.iphnoe.token}'")
         #expect(device.line == 6 && device.column == 25)
         #expect(device.suggestion == "did you mean '${device.iphone.token}'?")
-        let capture = try #require(try Support.loadError("""
-            scenarios:
-              - name: used before captured
-                steps:
-                  - run: echo ${out}
-                  - run: echo hi
-                    capture: { out: stdout }
-            """))
+        let capture = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: used before captured
+                    steps:
+                      - run: echo ${out}
+                      - run: echo hi
+                        capture: { out: stdout }
+                """))
         #expect(capture.message == "undefined variable '${out}'")
         #expect(capture.line == 4 && capture.column == 19)
-        let param = try #require(try Support.loadError("""
-            scenarios:
-              - name: p
-                parameters: { state: [background] }
-                steps:
-                  - run: echo ${scenario.stat}
-            """))
+        let param = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: p
+                    parameters: { state: [background] }
+                    steps:
+                      - run: echo ${scenario.stat}
+                """))
         #expect(param.message == "undefined variable '${scenario.stat}'")
-        let unclosed = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.HOME\n"))
+        let unclosed = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.HOME\n"))
         #expect(unclosed.message.contains("unclosed"))
         // env references are only checked when the step runs
-        #expect(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.ANYTHING}\n") == nil)
+        #expect(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.ANYTHING}\n") == nil)
     }
 
     @Test func badIncludePathIsAnErrorAtTheInclude() throws {
@@ -143,51 +166,63 @@ import YAMLSource
         #expect(e.kind == .io)
         #expect(e.line == 2 && e.column == 12)
         #expect(e.message.contains("apps/missing.yaml"))
-        let nested = try #require(try Support.loadError(
-            "world:\n  include: apps/a.yaml\nscenarios: []\n", extra: ["apps/a.yaml": "apps: []\ndevcies: []\n"]))
+        let nested = try #require(
+            try Support.loadError(
+                "world:\n  include: apps/a.yaml\nscenarios: []\n", extra: ["apps/a.yaml": "apps: []\ndevcies: []\n"]))
         #expect(nested.kind == .unknownKey && nested.file.hasSuffix("apps/a.yaml") && nested.line == 2)
         #expect(nested.suggestion == "did you mean 'devices'?")
     }
 
     @Test func otherMistakes() throws {
-        let dup = try #require(try Support.loadError("scenarios:\n  - { name: a, steps: [] }\n  - { name: a, steps: [] }\n"))
+        let dup = try #require(
+            try Support.loadError("scenarios:\n  - { name: a, steps: [] }\n  - { name: a, steps: [] }\n"))
         #expect(dup.message == "two scenarios are named 'a'" && dup.line == 3)
-        let fcm = try #require(try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, payload: {} }\n"))
+        let fcm = try #require(
+            try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, payload: {} }\n"))
         #expect(fcm.line == 4 && fcm.suggestion?.contains("gcm.message_id") == true)
-        let two = try #require(try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - { tap: latest, back: true }\n"))
+        let two = try #require(
+            try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - { tap: latest, back: true }\n"))
         #expect(two.message.contains("cannot be combined"))
-        let capture = try #require(try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - run: echo\n        capture: { x: status }\n"))
+        let capture = try #require(
+            try Support.loadError(
+                "scenarios:\n  - name: a\n    steps:\n      - run: echo\n        capture: { x: status }\n"))
         #expect(capture.message.contains("cannot capture 'status'"))
         let missing = try #require(try Support.loadError("name: no scenarios\n"))
         #expect(missing.kind == .missingKey)
-        let device = try #require(try Support.loadError("""
-            world:
-              devices: [{ name: a, udid: U, apps: [com.example.nothere] }]
-            scenarios: []
-            """))
+        let device = try #require(
+            try Support.loadError(
+                """
+                world:
+                  devices: [{ name: a, udid: U, apps: [com.example.nothere] }]
+                scenarios: []
+                """))
         #expect(device.message.contains("unknown app"))
     }
 }
 
 extension LoaderTests {
     @Test func devicesAndAppsMustBeDeclared() throws {
-        let device = try #require(try Support.loadError("""
-            \(Self.world)
-            scenarios:
-              - name: x
-                steps:
-                  - send: { to: iphnoe, payload: { aps: {} } }
-            """))
+        let device = try #require(
+            try Support.loadError(
+                """
+                \(Self.world)
+                scenarios:
+                  - name: x
+                    steps:
+                      - send: { to: iphnoe, payload: { aps: {} } }
+                """))
         #expect(device.message == "no device 'iphnoe' in the world")
         #expect(device.line == 6 && device.column == 21)
         #expect(device.suggestion == "did you mean 'iphone'?")
-        let app = try #require(try Support.loadError("""
-            \(Self.world)
-            scenarios:
-              - name: x
-                steps:
-                  - terminate: com.example.pushdem
-            """))
+        let app = try #require(
+            try Support.loadError(
+                """
+                \(Self.world)
+                scenarios:
+                  - name: x
+                    steps:
+                      - terminate: com.example.pushdem
+                """))
         #expect(app.message == "no app 'com.example.pushdem' in the world")
         #expect(app.suggestion == "did you mean 'com.example.pushdemo'?")
     }

@@ -5,7 +5,8 @@ import Testing
 /// Each step kind; harness faults as errors; determinism; cancellation.
 @Suite struct StepTests {
     @Test func lifecycleStepsMoveTheApp() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - foreground
             - expect: { state: foreground, callbacks: [didFinishLaunching] }
             - background
@@ -26,7 +27,8 @@ import Testing
     }
 
     @Test func installUninstallRegisterAndAuthorization() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - run: echo ${device.iphone.token}
               capture: { first: stdout }
             - uninstall
@@ -43,7 +45,8 @@ import Testing
     }
 
     @Test func notificationInteractions() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: one } } }
             - send: { payload: { aps: { alert: two } } }
             - expect: { notification: { count: 2 } }
@@ -56,7 +59,8 @@ import Testing
         let (_, none) = try await Support.runSteps("- tap")
         let f = try #require(Support.onlyFailure(none))
         #expect(f.message == "no notification to tap in Notification Center")
-        let (_, action) = try await Support.runSteps("""
+        let (_, action) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: one } } }
             - action: reply
             """)
@@ -79,7 +83,8 @@ import Testing
                     routes:
                       - { name: shortcut, on: [quick-action], quick_action: edit, requires_login: true, push: [home, edit] }
             """
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - quick_action: edit
             - expect: { navigation: { top: login, logged_in: false } }
             - log_in
@@ -108,7 +113,8 @@ import Testing
                   aps_environment: development
                   profile: { all_devices: true, expires: 2026-03-01T12:00:00Z }
             """
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - launch
             - expect: { state: foreground }
             - terminate
@@ -120,7 +126,8 @@ import Testing
     }
 
     @Test func runStepsSeeTheGatewaysAndAreBounded() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - run:
                 command: |
                   test -n "$PUSHCHECK_APNS_SANDBOX_URL" && test -n "$PUSHCHECK_APNS_PRODUCTION_URL"
@@ -159,7 +166,9 @@ import Testing
     @Test func cancellationIsReportedAsInterrupted() async throws {
         let path = try Support.write("scenarios:\n  - name: slow\n    steps:\n      - run: sleep 25\n")
         let suite = try Support.load(path)
-        let task = Task { await ScenarioExecutor.run(suite.scenarios[0], in: suite, environment: FixturePages.environment) }
+        let task = Task {
+            await ScenarioExecutor.run(suite.scenarios[0], in: suite, environment: FixturePages.environment)
+        }
         try await Task.sleep(for: .milliseconds(300))
         task.cancel()
         let result = await task.value
@@ -184,7 +193,9 @@ import Testing
         let c = await ScenarioExecutor.run(suite.scenarios[0], in: suite, environment: env)
         func normalized(_ t: String) -> String {
             t.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression)
-                .replacingOccurrences(of: #"apns-unique-id: [0-9a-f-]+"#, with: "apns-unique-id: X", options: .regularExpression)
+                .replacingOccurrences(
+                    of: #"apns-unique-id: [0-9a-f-]+"#, with: "apns-unique-id: X", options: .regularExpression
+                )
                 .replacingOccurrences(of: #"scenario: t \([^)]*\)"#, with: "scenario: t", options: .regularExpression)
         }
         #expect(Support.passed(a) && Support.passed(c), "\(Support.describe(a))")
@@ -219,7 +230,8 @@ extension StepTests {
                   keys:
                     - { key_id: TEAMKEY001, team_id: ABCDE12345, private_key: \(key) }
             """
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - send:
                 auth: { key_file: \(key), key_id: TEAMKEY001, team_id: ABCDE12345 }
                 payload: { aps: { alert: signed with the team's key } }
@@ -245,7 +257,9 @@ extension StepTests {
 enum TempKey {
     static func make() throws -> String {
         let path = NSTemporaryDirectory() + "scenarios-key-\(UUID().uuidString).p8"
-        let result = try runOpenSSL(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path])
+        let result = try runOpenSSL([
+            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path,
+        ])
         #expect(result == 0)
         return path
     }

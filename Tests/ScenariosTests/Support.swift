@@ -22,7 +22,8 @@ enum Support {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (n, t) in extra {
             let path = dir + "/" + n
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try t.write(toFile: path, atomically: true, encoding: .utf8)
         }
         let path = dir + "/" + name
@@ -48,7 +49,9 @@ enum Support {
     }
 
     /// Runs every scenario of a suite; returns (scenario, result) pairs.
-    static func run(_ suite: Suite, environment: RunEnvironment = RunEnvironment()) async -> [(Scenario, ScenarioResult)] {
+    static func run(_ suite: Suite, environment: RunEnvironment = RunEnvironment()) async -> [(
+        Scenario, ScenarioResult
+    )] {
         var out: [(Scenario, ScenarioResult)] = []
         for s in suite.scenarios { out.append((s, await ScenarioExecutor.run(s, in: suite, environment: environment))) }
         return out
@@ -58,14 +61,17 @@ enum Support {
         switch r.status {
         case .passed: return "passed"
         case .skipped(let s): return "skipped: \(s)"
-        case .failed(let f): return "failed:\n" + f.map(\.description).joined(separator: "\n") + "\n--- transcript\n" + r.transcript
+        case .failed(let f):
+            return "failed:\n" + f.map(\.description).joined(separator: "\n") + "\n--- transcript\n" + r.transcript
         case .error(let t, let m, let d): return "error \(t): \(m)\n\(d)\n--- transcript\n" + r.transcript
         }
     }
 
     static func passed(_ r: ScenarioResult) -> Bool { if case .passed = r.status { true } else { false } }
 
-    static func failures(_ r: ScenarioResult) -> [AssertionFailure] { if case .failed(let f) = r.status { f } else { [] } }
+    static func failures(_ r: ScenarioResult) -> [AssertionFailure] {
+        if case .failed(let f) = r.status { f } else { [] }
+    }
 }
 
 extension Support {
@@ -74,8 +80,11 @@ extension Support {
     static func runSteps(
         _ steps: String, world: String? = nil, environment: RunEnvironment = FixturePages.environment
     ) async throws -> (Scenario, ScenarioResult) {
-        let body = steps.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }.joined(separator: "\n")
-        let text = (world ?? "world:\n  include: \(suites)/apps/news-app.yaml") + "\nscenarios:\n  - name: t\n    steps:\n" + body + "\n"
+        let body = steps.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }.joined(
+            separator: "\n")
+        let text =
+            (world ?? "world:\n  include: \(suites)/apps/news-app.yaml") + "\nscenarios:\n  - name: t\n    steps:\n"
+            + body + "\n"
         let path = try write(text)
         let suite = try load(path)
         let scenario = try #require(suite.scenarios.first)
@@ -83,7 +92,8 @@ extension Support {
     }
 
     /// The single failure of a result (records an issue otherwise).
-    static func onlyFailure(_ r: ScenarioResult, sourceLocation: SourceLocation = #_sourceLocation) -> AssertionFailure? {
+    static func onlyFailure(_ r: ScenarioResult, sourceLocation: SourceLocation = #_sourceLocation) -> AssertionFailure?
+    {
         let f = failures(r)
         #expect(f.count == 1, "expected one failure: \(describe(r))", sourceLocation: sourceLocation)
         return f.first
