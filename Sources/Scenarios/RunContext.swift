@@ -74,12 +74,15 @@ struct RunContext {
             default: return nil
             }
         case "fixture" where parts.count == 2:
+            // Empty when the runner started no fixture server: undefined rather than a silent "".
+            let value: String
             switch parts[1] {
-            case "http": return environment.fixtureHTTPURL
-            case "https": return environment.fixtureHTTPSURL
-            case "ca": return environment.fixtureCAPath
+            case "http": value = environment.fixtureHTTPURL
+            case "https": value = environment.fixtureHTTPSURL
+            case "ca": value = environment.fixtureCAPath
             default: return nil
             }
+            return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:
             if parts[1] == "ca" { return world.credentials.caPath }
             guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }

@@ -122,11 +122,18 @@ public struct VariableError: Error, Sendable, CustomStringConvertible {
 
     /// As a `SourceError`, for rendering with the line and a caret.
     public var sourceError: SourceError {
-        SourceError(
-            .invalidValue, "undefined variable '${\(name)}'", at: range,
-            expected: name.hasPrefix("env.") ? "expected the environment variable \(name.dropFirst(4)) to be set" : nil,
-            suggestion: name.hasPrefix("env.")
-                ? "export \(name.dropFirst(4))=… before running, or pass it to the runner" : nil)
+        var expected: String?
+        var suggestion: String?
+        if name.hasPrefix("env.") {
+            expected = "expected the environment variable \(name.dropFirst(4)) to be set"
+            suggestion = "export \(name.dropFirst(4))=… before running, or pass it to the runner"
+        } else if name.hasPrefix("fixture.") {
+            expected = "expected the runner's fixture server (it serves Suites/pages/)"
+            suggestion = "run the suite with `pushcheck run`, which starts it"
+        } else if name.hasPrefix("device.") {
+            expected = "expected the device's app to have that value (is it installed and registered?)"
+        }
+        return SourceError(.invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected, suggestion: suggestion)
     }
 }
 
