@@ -1,0 +1,90 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import PushModel
+
+/// Evaluates `expect:` blocks.
+enum Checker {
+    static func check(_ expectation: Expectation, step: Step, world: ScenarioWorld, context: inout RunContext)
+        throws(StepStop)
+        -> [AssertionFailure]
+    {
+        guard let d = world.device(step.device ?? context.lastSend?.device) else {
+            throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
+        }
+        var sentApp: String?
+        if case .send(let s) = step.action { sentApp = s.app }
+        let bundle =
+            step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
+            ?? ""
+        let events = d.device.events
+        let start = min(context.windowStart[d.name] ?? 0, events.count)
+        let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
+        let observation = Observation(
+            device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
+            lastSend: context.lastSend, lastRun: context.lastRun, gateway: world.gateway)
+        var failures: [AssertionFailure] = []
+        let ctx = context
+        for check in expectation.checks {
+            let actual = observation.value(check.subject)
+            let resolve = { (e: ExpectedValue) throws(VariableError) -> JSONValue in
+                let text = try e.json.render({ ctx.lookup($0, world: world) }, escape: jsonStringEscape)
+                return (try? JSONValue.parse(text)) ?? .string(text)
+            }
+            let expected: String?
+            do { expected = try check.matcher.failure(actual, resolve: resolve) } catch {
+                throw .harness(
+                    type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+            }
+            let line = "  expect \(check.label): " + (expected == nil ? "ok" : "FAILED")
+            context.transcript.add(line)
+            guard let expected else { continue }
+            failures.append(
+                AssertionFailure(
+                    message: "expect \(check.label)", expected: expected,
+                    actual: Matcher.show(actual) + hint(check.subject, observation),
+                    file: check.range.file, line: check.range.line, column: check.range.column,
+                    events: relevantEvents(
+                        Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
+        }
+        for f in failures {
+            context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
+        }
+        context.windowStart[d.name] = events.count
+        context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
+        return failures
+    }
+
+    /// Why the actual value is what it is, when the events say so.
+    static func hint(_ subject: Subject, _ o: Observation) -> String {
+        switch subject {
+        case .delivered, .callbacks, .notification, .userInfo:
+            if let why = o.droppedReason() { return " (push dropped: \(why))" }
+            return ""
+        case .findings, .install, .registration, .symptoms:
+            let f = o.findings()
+            return f.isEmpty ? "" : " — " + f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+        case .navigation:
+            for e in o.window.reversed() {
+                if case .navigation(let n) = e.kind, case .routingFailed = n { return " (\(n))" }
+                if case .navigation(let n) = e.kind, case .noRoute = n { return " (\(n))" }
+            }
+            return ""
+        default: return ""
+        }
+    }
+
+    /// The device events of the window and the gateway's answers since the previous `expect`.
+    static func relevantEvents(_ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64)
+        -> String
+    {
+        var lines = window.map { "device \($0)" }
+        for entry in world.gateway.log() where entry.sequence > since {
+            var line = "gateway \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"
+            if let r = entry.reason { line += " \(r)" }
+            lines.append(line)
+        }
+        if lines.isEmpty { lines.append("(no device or gateway events since the previous expect)") }
+        return lines.joined(separator: "\n")
+    }
+}
