@@ -50,14 +50,18 @@ enum CommandRunner {
         // Foundation starts the child in its own process group; when it does, a timeout or cancellation
         // kills the whole group, so the command's children cannot keep the output pipes open.
         let ownGroup = getpgid(pid) == pid
+        // Blocking reads and waits run on threads of their own: parked on Dispatch's global queue they
+        // would hold its few (one per core) threads and stall everything else queued there.
         let readers = DispatchGroup()
         let outBox = Box()
         let errBox = Box()
         for (pipe, box) in [(out, outBox), (err, errBox)] {
             let handle = pipe.fileHandleForReading
-            DispatchQueue.global().async(group: readers) {
+            readers.enter()
+            Thread.detachNewThread {
                 let data = handle.readDataToEndOfFile()
                 box.data.withLock { $0 = data.prefix(outputLimit) }
+                readers.leave()
             }
         }
         let timedOut = Box()
@@ -67,7 +71,7 @@ enum CommandRunner {
                 Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     if finished.wait(timeout: deadline) == .timedOut {
                         timedOut.flag.withLock { $0 = true }
                         kill(ownGroup ? -pid : pid, SIGKILL)
