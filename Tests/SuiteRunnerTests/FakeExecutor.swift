@@ -13,7 +13,7 @@ final class FakeExecutor: Sendable {
         case flaky(failures: Int)
         /// Sleeps (cooperatively) for the duration, then passes; returns `interrupted` when cancelled.
         case slow(Duration)
-        /// Ignores cancellation and blocks its thread for the duration.
+        /// Ignores cancellation and finishes only after the (whole-second) duration.
         case stubborn(Duration)
     }
 
@@ -52,7 +52,12 @@ final class FakeExecutor: Sendable {
             }
             return AttemptResult(outcome: .passed, transcript: transcript)
         case let .stubborn(duration):
-            usleep(UInt32(max(duration.components.seconds, 1)) * 1_000_000)
+            // Waits on a Dispatch timer and ignores cancellation (without blocking a cooperative thread).
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(duration.components.seconds))) {
+                    continuation.resume()
+                }
+            }
             return AttemptResult(outcome: .passed, transcript: transcript)
         }
     }

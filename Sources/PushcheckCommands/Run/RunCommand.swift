@@ -39,6 +39,10 @@ enum RunCommand: PushcheckCommand {
             console.err(error.description)
             return error.exitCode
         }
+        if prepared.selected.isEmpty {
+            console.err("pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
+                + "writing an empty report")
+        }
         if arguments.has("list") {
             for item in prepared.selected { console.out(item.id) }
             return ExitCode.success
@@ -98,7 +102,11 @@ enum RunCommand: PushcheckCommand {
             paths: arguments.positionals, selection: selection,
             policy: RunPolicy(jobs: jobs, retries: retries, scenarioTimeout: scenarioTimeout, failFast: arguments.has("fail-fast")),
             junitPath: arguments.value("junit"), pagesDirectory: arguments.value("pages"), stepTimeout: stepTimeout,
-            seed: seed, properties: [ReportProperty("pushcheck.version", Pushcheck.version)])
+            seed: seed,
+            properties: [
+                ReportProperty("pushcheck.version", Pushcheck.version),
+                ReportProperty("os", ProcessInfo.processInfo.operatingSystemVersionString),
+            ])
     }
 
     /// `30`, `30s`, `500ms`, `2m`, `1.5s`.
