@@ -22,11 +22,14 @@ public enum RunError: Error, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    public var description: String { rendered(color: false) }
+
+    /// The message; suite file errors Hurl-style (`--> file:line:col`, the line, a caret), coloured if asked.
+    public func rendered(color: Bool) -> String {
         switch self {
         case let .discovery(error): return error.description
         case let .load(errors):
-            return errors.map { $0.rendered() }.joined(separator: "\n")
+            return errors.map { $0.rendered(color: color) }.joined(separator: "\n")
                 + "\n\(errors.count) suite file\(errors.count == 1 ? "" : "s") with errors; nothing was run."
         case let .noSuites(paths):
             return "no suite files in \(paths.joined(separator: ", ")). A suite is a .yaml/.yml/.json file with a "

@@ -37,7 +37,9 @@ enum RunCommand: PushcheckCommand {
         do {
             prepared = try SuiteRun.prepare(configuration)
         } catch {
-            console.err(error.description)
+            let environment = ProcessInfo.processInfo.environment
+            let color = isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+            console.err(error.rendered(color: color))
             return error.exitCode
         }
         if prepared.selected.isEmpty {
