@@ -14,7 +14,17 @@ import Testing
         // The first line printed is the result of `quick`; `slow` starts right after it.
         let first = child.firstLine(timeout: 30)
         #expect(first?.contains("quick") == true, "first line: \(first ?? "nil"); stderr: \(child.stderr)")
-        usleep(300_000)
+        // Wait until the report on disk shows `slow` as started (a started, unfinished scenario is
+        // written as an interrupted error), so the signal lands while it runs.
+        let deadline = Date().addingTimeInterval(20)
+        var running = false
+        while !running, Date() < deadline {
+            usleep(50_000)
+            if let snapshot = try? ws.readReport(), case let .error(p)? = outcome(named: "slow", in: snapshot) {
+                running = p.type == "interrupted"
+            }
+        }
+        #expect(running, "slow never showed as running in the report")
         let status = child.stop(signal: SIGINT, timeout: 20)
         #expect(status == 130, "exit \(String(describing: status)); stderr: \(child.stderr)")
         let report = try ws.readReport()
