@@ -40,7 +40,8 @@ extension APNsGateway {
             outcome.status = forced.status
             outcome.reason = forced.reason
         } else {
-            let decision = decide(request, segment: segment, connection: connection, endpoint: endpoint, now: now)
+            let decision = decide(
+                request, segment: segment, token: pathToken, connection: connection, endpoint: endpoint, now: now)
             outcome.auth = decision.auth
             parsed = decision.parsed
             topic = decision.topic
@@ -63,19 +64,25 @@ extension APNsGateway {
         if let r = effect.goAwayReason {
             outcome.actions.append(.goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
         }
-        if let push = outcome.push {
-            let due = state.withLock { $0.store.accept(push, now: now) }
-            hand(due)
+        let entry = APNsLogEntry(
+            sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
+            headers: request.headers, payload: request.body, token: parsed?.token ?? pathToken, topic: topic,
+            pushType: parsed?.pushType, status: outcome.status,
+            reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
+            apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
+            answeredAt: now.addingTimeInterval(outcome.delay),
+            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
+        // Storage and log in one lock hold; packing before it, and what the rings drop is freed after it.
+        let packed = PackedLogEntry(entry)
+        let (due, sequence, droppedEntry, droppedEvents) = state.withLock { s in
+            var droppedEvents: [DeliveryEvent] = []
+            let due = outcome.push.map { s.store.accept($0, now: now, evicted: &droppedEvents) } ?? []
+            let (sequence, droppedEntry) = s.log.appendEvicting(packed)
+            return (due, sequence, droppedEntry, droppedEvents)
         }
-        appendToLog(
-            APNsLogEntry(
-                sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
-                headers: request.headers, payload: request.body, token: parsed?.token ?? pathToken, topic: topic,
-                pushType: parsed?.pushType, status: outcome.status,
-                reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
-                apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
-                answeredAt: now.addingTimeInterval(outcome.delay),
-                faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0))
+        withExtendedLifetime((droppedEntry, droppedEvents)) {}
+        hand(due)
+        writeToLogFile(entry, sequence: sequence)
         return outcome
     }
 
@@ -96,7 +103,8 @@ extension APNsGateway {
     }
 
     func decide(
-        _ request: HTTPRequest, segment: String?, connection: ConnectionContext, endpoint: APNsEnvironment, now: Date
+        _ request: HTTPRequest, segment: String?, token: DeviceToken?, connection: ConnectionContext,
+        endpoint: APNsEnvironment, now: Date
     ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
@@ -105,7 +113,7 @@ extension APNsGateway {
         }
         var d = Decision(result: .failure(Rejection(reason: .internalServerError)))
         let parsed: APNsParsedRequest
-        switch APNsRequestValidation.parse(request, segment: segment) {
+        switch APNsRequestValidation.parse(request, segment: segment, token: token) {
         case .failure(let r): return reject(r, d)
         case .success(let p): parsed = p
         }

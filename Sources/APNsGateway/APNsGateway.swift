@@ -163,8 +163,11 @@ public final class APNsGateway: Sendable {
         }
     }
 
-    func appendToLog(_ entry: APNsLogEntry) {
-        let stored = state.withLock { $0.log.append(entry) }
+    /// Appends to the JSON-lines file, when one is configured.
+    func writeToLogFile(_ entry: APNsLogEntry, sequence: UInt64) {
+        guard configuration.logFilePath != nil else { return }
+        var stored = entry
+        stored.sequence = sequence
         appender.withLock { $0?.append(stored) }
     }
 }

@@ -12,7 +12,6 @@ enum APNsIDGenerator {
         return (g.next(), g.next())
     }()
     private static let counter = Atomic<UInt64>(0)
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A fresh `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx` string (lowercase hex).
     static func next() -> String {
@@ -30,28 +29,20 @@ enum APNsIDGenerator {
         return z ^ (z >> 31)
     }
 
+    /// `high` then `low` as 32 lowercase hex digits, dashed 8-4-4-4-12.
     static func format(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { out in
             var i = 0
-            func put(_ value: UInt64, nibbles: Int) {
-                for k in stride(from: nibbles - 1, through: 0, by: -1) {
-                    out[i] = hexDigits[Int((value >> UInt64(k * 4)) & 0xF)]
+            for k in 0..<32 {
+                if k == 8 || k == 12 || k == 16 || k == 20 {
+                    out[i] = UInt8(ascii: "-")
                     i += 1
                 }
-            }
-            func dash() {
-                out[i] = UInt8(ascii: "-")
+                let word = k < 16 ? high : low
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - (k % 16) * 4)) & 0xF
+                out[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
                 i += 1
             }
-            put(high >> 32, nibbles: 8)
-            dash()
-            put(high >> 16, nibbles: 4)
-            dash()
-            put(high, nibbles: 4)
-            dash()
-            put(low >> 48, nibbles: 4)
-            dash()
-            put(low, nibbles: 12)
             return i
         }
     }

@@ -34,20 +34,20 @@ public struct APNsParsedRequest: Sendable, Equatable {
 /// Auth, topic and payload rules come after (see `APNsGateway.evaluate`).
 public enum APNsRequestValidation {
     static let pathPrefix = "/3/device/"
-    static let singletonHeaders: Set<String> = [
-        "apns-id", "apns-expiration", "apns-priority", "apns-push-type", "apns-topic", "apns-collapse-id",
-        "authorization",
-    ]
 
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
     public static func tokenSegment(ofPath path: String) -> String? {
-        // Byte-wise: Foundation's `contains` on String bridges to NSString, which showed up in profiles.
-        var p = path.utf8[...]
-        if let query = p.firstIndex(of: UInt8(ascii: "?")) { p = p[..<query] }
-        guard p.starts(with: pathPrefix.utf8) else { return nil }
-        let rest = p.dropFirst(pathPrefix.utf8.count)
-        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
-        return String(Substring(rest))
+        // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and even
+        // Substring.UTF8View indexing showed up in profiles.
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            let prefix = pathPrefix.utf8
+            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            guard end >= prefix.count, bytes[..<prefix.count].elementsEqual(prefix) else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[prefix.count..<end])
+            guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+            return String(decoding: rest, as: UTF8.self)
+        }
     }
 
     /// Applies checks 1–4 above.
@@ -55,55 +55,84 @@ public enum APNsRequestValidation {
         parse(request, segment: tokenSegment(ofPath: request.path))
     }
 
-    /// `parse(_:)` with the path's token segment already extracted (`tokenSegment(ofPath: request.path)`).
-    static func parse(_ request: HTTPRequest, segment: String?) -> Result<APNsParsedRequest, APNsReason> {
+    /// The first value of each header the rules read, from one pass over the fields.
+    struct APNsHeaderValues {
+        var apnsID, expiration, priority, pushType, topic, collapseID, authorization: String?
+        /// A singleton header (`apns-*` or `authorization`) appeared twice.
+        var duplicate = false
+
+        init(_ fields: [HTTPField]) {
+            var duplicate = false
+            func take(_ slot: inout String?, _ value: String) {
+                if slot == nil { slot = value } else { duplicate = true }
+            }
+            for (i, field) in fields.enumerated() {
+                switch field.name {
+                case "apns-id": take(&apnsID, field.value)
+                case "apns-expiration": take(&expiration, field.value)
+                case "apns-priority": take(&priority, field.value)
+                case "apns-push-type": take(&pushType, field.value)
+                case "apns-topic": take(&topic, field.value)
+                case "apns-collapse-id": take(&collapseID, field.value)
+                case "authorization": take(&authorization, field.value)
+                case let name where name.utf8.starts(with: "apns-".utf8):
+                    if fields[..<i].contains(where: { $0.name == name }) { duplicate = true }  // another apns-* header
+                default: break
+                }
+            }
+            self.duplicate = duplicate
+        }
+    }
+
+    /// `parse(_:)` with the path's token segment already extracted (`tokenSegment(ofPath: request.path)`) and,
+    /// when the caller has it, the token made from it.
+    static func parse(_ request: HTTPRequest, segment: String?, token pathToken: DeviceToken? = nil)
+        -> Result<APNsParsedRequest, APNsReason>
+    {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
         guard let segment else { return .failure(.badPath) }
         guard !segment.isEmpty else { return .failure(.missingDeviceToken) }
-        guard let token = DeviceToken(hex: segment) else { return .failure(.badDeviceToken) }
+        guard let token = pathToken ?? DeviceToken(hex: segment) else { return .failure(.badDeviceToken) }
 
-        // A handful of headers: comparing pairs beats hashing every name into a Set.
-        let checked = request.headers.filter { $0.name.hasPrefix("apns-") || singletonHeaders.contains($0.name) }
-        for i in checked.indices.dropFirst() where checked[..<i].contains(where: { $0.name == checked[i].name }) {
-            return .failure(.duplicateHeaders)
-        }
+        let h = APNsHeaderValues(request.headers)
+        if h.duplicate { return .failure(.duplicateHeaders) }
 
         var apnsID: String?
-        if let id = request.value("apns-id") {
+        if let id = h.apnsID {
             guard isCanonicalLowercaseUUID(id) else { return .failure(.badMessageId) }
             apnsID = id
         }
         var expiration: Int64?
-        if let e = request.value("apns-expiration") {
+        if let e = h.expiration {
             guard let v = Int64(e), v >= 0, e.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
                 return .failure(.badExpirationDate)
             }
             expiration = v
         }
         var priority = APNsPriority.immediate
-        let prioritySent = request.value("apns-priority") != nil
-        if let p = request.value("apns-priority") {
+        let prioritySent = h.priority != nil
+        if let p = h.priority {
             guard let v = APNsPriority(headerValue: p) else { return .failure(.badPriority) }
             priority = v
         }
-        let topic = request.value("apns-topic")
+        let topic = h.topic
         var pushType: APNsPushType
-        let typeSent = request.value("apns-push-type") != nil
-        if let t = request.value("apns-push-type") {
+        let typeSent = h.pushType != nil
+        if let t = h.pushType {
             guard let v = APNsPushType(rawValue: t) else { return .failure(.invalidPushType) }
             pushType = v
         } else {
             pushType = topic.flatMap { APNsPushType.impliedBy(topic: $0) } ?? .alert
         }
         if !prioritySent, pushType == .background { priority = .conserve }
-        let collapse = request.value("apns-collapse-id")
+        let collapse = h.collapseID
         if let c = collapse, c.utf8.count > 64 { return .failure(.badCollapseId) }
 
         return .success(
             APNsParsedRequest(
                 token: token, apnsID: apnsID, expiration: expiration, priority: priority, priorityWasSent: prioritySent,
                 pushType: pushType, pushTypeWasSent: typeSent, topic: topic, collapseID: collapse,
-                authorization: request.value("authorization"), payload: request.body))
+                authorization: h.authorization, payload: request.body))
     }
 
     /// Topic rules that need no credentials: background + priority 10 → BadPriority;

@@ -89,9 +89,9 @@ public struct APNsLogQuery: Sendable, Equatable {
     }
 }
 
-/// A bounded ring buffer of log entries (oldest dropped first). Pure value.
+/// A bounded ring buffer of log entries (oldest dropped first), kept packed (`PackedLogEntry`). Pure value.
 public struct APNsDeliveryLog: Sendable {
-    private var buffer: RingBuffer<APNsLogEntry>
+    private var buffer: RingBuffer<PackedLogEntry>
     public private(set) var nextSequence: UInt64 = 1
 
     public init(capacity: Int) { buffer = RingBuffer(capacity: capacity) }
@@ -104,14 +104,21 @@ public struct APNsDeliveryLog: Sendable {
     @discardableResult
     public mutating func append(_ entry: APNsLogEntry) -> APNsLogEntry {
         var e = entry
-        e.sequence = nextSequence
-        nextSequence += 1
-        buffer.append(e)
+        e.sequence = appendEvicting(PackedLogEntry(entry)).sequence
         return e
     }
 
+    /// Appends an entry packed beforehand (outside the caller's lock); returns the sequence number it got and
+    /// the entry the ring dropped, so the caller can free that outside its lock too.
+    mutating func appendEvicting(_ packed: PackedLogEntry) -> (sequence: UInt64, evicted: PackedLogEntry?) {
+        var p = packed
+        p.sequence = nextSequence
+        nextSequence += 1
+        return (p.sequence, buffer.append(p))
+    }
+
     /// All kept entries, oldest first.
-    public var entries: [APNsLogEntry] { buffer.elements }
+    public var entries: [APNsLogEntry] { buffer.elements.map(\.entry) }
 
     public func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
 

@@ -62,7 +62,7 @@ public struct DeviceTokenRegistry: Sendable, Equatable {
             return acceptUnknownTokens ? .accepted : .rejected(.badDeviceToken, timestamp: nil)
         }
         guard e.environment == environment else { return .rejected(.badDeviceToken, timestamp: nil) }
-        guard APNsPushType.bundleID(ofTopic: topic) == APNsPushType.bundleID(ofTopic: e.topic) || e.topic == topic else {
+        guard e.topic == topic || APNsPushType.bundleID(ofTopic: topic) == APNsPushType.bundleID(ofTopic: e.topic) else {
             return .rejected(.deviceTokenNotForTopic, timestamp: nil)
         }
         if let u = e.unregisteredAt, u <= now { return .rejected(.unregistered, timestamp: u) }

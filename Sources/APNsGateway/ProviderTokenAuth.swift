@@ -16,6 +16,8 @@ public struct ProviderTokenConnectionState: Sendable, Equatable {
     /// The key that verified `currentToken` (a replaced key forces a new verification) and its `iat`.
     public var currentTokenKey: APNsProviderKey?
     public var currentTokenIssuedAt: Int64?
+    /// The `authorization` value that carried `currentToken`: the same value again is not parsed again.
+    public var currentAuthorization: String?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
     public var currentKeyID: String?
     public var currentIssuedAt: Int64?
@@ -79,7 +81,10 @@ public struct ProviderTokenRules: Sendable {
     public func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
-        guard let token = Self.bearerToken(authorization) else { return .failure(.missingProviderToken) }
+        let repeated = authorization != nil && authorization == state.currentAuthorization
+        guard let token = repeated ? state.currentToken : Self.bearerToken(authorization) else {
+            return .failure(.missingProviderToken)
+        }
         let sameAsCurrent = token == state.currentToken
         let key: APNsProviderKey
         let iat: Int64
@@ -121,6 +126,7 @@ public struct ProviderTokenRules: Sendable {
             state.switches += 1
         }
         state.currentToken = token
+        state.currentAuthorization = authorization
         state.currentTokenKeyID = key.keyID
         state.currentTokenKey = key
         state.currentTokenIssuedAt = iat

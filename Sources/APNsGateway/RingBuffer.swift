@@ -8,14 +8,18 @@ public struct RingBuffer<Element: Sendable>: Sendable {
 
     public init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    public mutating func append(_ element: Element) {
+    /// Appends; returns the element overwritten when full (drop it outside any lock: freeing costs).
+    @discardableResult
+    public mutating func append(_ element: Element) -> Element? {
         if storage.count < capacity {
             storage.append(element)
-        } else {
-            storage[head] = element
-            head = (head + 1) % capacity
-            evicted += 1
+            return nil
         }
+        var old = element
+        swap(&old, &storage[head])  // moves, no copy of the old element
+        head = (head + 1) % capacity
+        evicted += 1
+        return old
     }
 
     /// Oldest first.

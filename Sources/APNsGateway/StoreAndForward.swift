@@ -101,18 +101,25 @@ public struct StoreAndForward: Sendable {
 
     /// Handles an accepted push; returns it when it must be handed to the consumers now.
     public mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
+        var dropped: [DeliveryEvent] = []
+        return accept(push, now: now, evicted: &dropped)
+    }
+
+    /// `accept`, also collecting the history events the ring dropped so the caller can free them outside its lock.
+    mutating func accept(_ push: DeliveredPush, now: Date, evicted: inout [DeliveryEvent]) -> [DeliveredPush] {
+        func note(_ e: DeliveryEvent?) { if let e { evicted.append(e) } }
         if isOnline(push.token) {
-            record(push, .delivered, now)
+            note(record(push, .delivered, now))
             return [push]
         }
         if push.expiration == Date(timeIntervalSince1970: 0) {
-            record(push, .droppedNoStorage, now)
+            note(record(push, .droppedNoStorage, now))
             return []
         }
         let key = Key(token: push.token, topic: push.topic)
-        if let old = stored[key] { record(old, .superseded, now) }
+        if let old = stored[key] { note(record(old, .superseded, now)) }
         stored[key] = push
-        record(push, .stored, now)
+        note(record(push, .stored, now))
         return []
     }
 
@@ -141,7 +148,9 @@ public struct StoreAndForward: Sendable {
         events.removeAll()
     }
 
-    mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
+    /// Appends to the history; returns the event the ring dropped, if it was full.
+    @discardableResult
+    mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) -> DeliveryEvent? {
         events.append(DeliveryEvent(push: push, disposition: d, at: at))
     }
 }

@@ -201,35 +201,36 @@ final class HTTP2Session: ProtocolSession {
     }
 
     private func submit(_ response: HTTPResponse, on stream: Int32) {
-        var fields: [(String, String)] = [(":status", String(response.status))]
-        for field in response.headers where !hopByHopHeaders.contains(field.name) {
-            fields.append((field.name, field.value))
+        // All names and values in one buffer; nghttp2_submit_response copies them, so pointers into the buffer
+        // only need to live through the call.
+        var text: [UInt8] = []
+        text.reserveCapacity(128)
+        var spans: [(name: Range<Int>, value: Range<Int>)] = []
+        spans.reserveCapacity(response.headers.count + 2)
+        func add(_ name: String, _ value: String) {
+            let n = text.count
+            text.append(contentsOf: name.utf8)
+            let v = text.count
+            text.append(contentsOf: value.utf8)
+            spans.append((n..<v, v..<text.count))
         }
-        fields.append(("content-length", String(response.body.count)))
-        var allocations: [UnsafeMutablePointer<UInt8>] = []
-        defer { allocations.forEach { $0.deallocate() } }
-        func copy(_ s: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-            let bytes = Array(s.utf8)
-            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-            p.initialize(from: bytes, count: bytes.count)
-            allocations.append(p)
-            return (p, bytes.count)
-        }
-        var nva = fields.map { name, value -> nghttp2_nv in
-            let (n, nl) = copy(name)
-            let (v, vl) = copy(value)
-            return nghttp2_nv(name: n, value: v, namelen: nl, valuelen: vl, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-        }
-        if response.body.isEmpty {
-            _ = nghttp2_submit_response(session, stream, &nva, nva.count, nil)
-        } else {
-            bodies[stream] = OutgoingBody(bytes: response.body)
+        add(":status", String(response.status))
+        for field in response.headers where !hopByHopHeaders.contains(field.name) { add(field.name, field.value) }
+        add("content-length", String(response.body.count))
+        if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
+        let rv = text.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            let base = buffer.baseAddress!
+            var nva = spans.map { span in
+                nghttp2_nv(
+                    name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count,
+                    valuelen: span.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            if response.body.isEmpty { return nghttp2_submit_response(session, stream, &nva, nva.count, nil) }
             var provider = nghttp2_data_provider()
             provider.read_callback = h2ReadBody
-            if nghttp2_submit_response(session, stream, &nva, nva.count, &provider) != 0 {
-                bodies[stream] = nil
-            }
+            return nghttp2_submit_response(session, stream, &nva, nva.count, &provider)
         }
+        if rv != 0 { bodies[stream] = nil }
     }
 }
 

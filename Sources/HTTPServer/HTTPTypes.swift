@@ -130,7 +130,14 @@ public final class ConnectionContext: Sendable {
     /// `trustedCAPEMs`. Any certificate is accepted; the handler decides what an untrusted one means.
     public let clientCertificateTrusted: Bool
 
-    private let storage = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    /// One mutable box per key, only touched under the lock: `withValue` mutates in place instead of
+    /// copying the value out of an existential and boxing it again on every call (once per request).
+    private final class Slot<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private let storage = Mutex<[ObjectIdentifier: AnyObject]>([:])
 
     public init(
         id: UInt64, listenerName: String, remoteAddress: String, localPort: Int, security: TransportSecurity,
@@ -148,9 +155,15 @@ public final class ConnectionContext: Sendable {
     /// Reads and mutates the value stored under `key` atomically.
     public func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
         try storage.withLock { dict in
-            var value = (dict[ObjectIdentifier(key)] as? K.Value) ?? K.defaultValue
-            defer { dict[ObjectIdentifier(key)] = value }
-            return try body(&value)
+            let id = ObjectIdentifier(key)
+            let slot: Slot<K.Value>
+            if let existing = dict[id] {
+                slot = unsafeDowncast(existing, to: Slot<K.Value>.self)  // a key's slot is always created below
+            } else {
+                slot = Slot(K.defaultValue)
+                dict[id] = slot
+            }
+            return try body(&slot.value)
         }
     }
 }

@@ -42,7 +42,20 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The push type a topic's suffix implies (`nil` for a bare bundle ID).
     public static func impliedBy(topic: String) -> APNsPushType? {
-        knownSuffixes.first { topic.hasSuffix($0.suffix) && topic.count > $0.suffix.count }?.type
+        // Byte-wise over contiguous UTF-8 (the suffixes are ASCII): this runs on every push, and Character-wise
+        // `hasSuffix`/`count` cost more than the rest of the topic checks.
+        var topic = topic
+        return topic.withUTF8 { t in
+            for (suffix, type) in knownSuffixBytes where t.count > suffix.count {
+                if t[(t.count - suffix.count)...].elementsEqual(suffix) { return type }
+            }
+            return nil
+        }
+    }
+
+    /// `knownSuffixes` as UTF-8 bytes, same order.
+    private static let knownSuffixBytes: [(suffix: [UInt8], type: APNsPushType)] = knownSuffixes.map {
+        (Array($0.suffix.utf8), $0.type)
     }
 
     /// The bundle ID part of a topic: the topic without any known push-type suffix.

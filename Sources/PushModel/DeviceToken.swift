@@ -6,8 +6,25 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable 
 
     /// `nil` unless `hex` is non-empty, of even length and only `[0-9a-fA-F]`.
     public init?(hex: String) {
-        guard DeviceToken.isValidHex(hex) else { return nil }
-        self.hex = hex.lowercased()
+        var copy = hex
+        switch copy.withUTF8(DeviceToken.shape) {
+        case .invalid: return nil
+        case .lowercase: self.hex = hex  // the usual case: no copy
+        case .mixedCase: self.hex = hex.lowercased()
+        }
+    }
+
+    private enum Shape { case invalid, lowercase, mixedCase }
+
+    /// One pass over contiguous bytes (this runs on every push).
+    private static func shape(_ u: UnsafeBufferPointer<UInt8>) -> Shape {
+        guard !u.isEmpty, u.count % 2 == 0 else { return .invalid }
+        var uppercase = false
+        for c in u {
+            guard nibble(c) != nil else { return .invalid }
+            if c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F") { uppercase = true }
+        }
+        return uppercase ? .mixedCase : .lowercase
     }
 
     /// Builds a token from raw bytes (as an app receives it in `didRegisterForRemoteNotifications`).
