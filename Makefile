@@ -43,6 +43,8 @@ test: deps
 	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
+	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
+	$(BIN) run Suites --junit Reports/junit.xml
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml
