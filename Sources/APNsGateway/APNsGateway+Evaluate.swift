@@ -74,13 +74,13 @@ extension APNsGateway {
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
         // Storage and log in one lock hold; packing before it, and what the rings drop is freed after it.
         let packed = PackedLogEntry(entry)
-        let (due, sequence, droppedEntry, droppedEvents) = state.withLock { s in
-            var droppedEvents: [DeliveryEvent] = []
-            let due = outcome.push.map { s.store.accept($0, now: now, evicted: &droppedEvents) } ?? []
+        let push = outcome.push
+        let (due, sequence, droppedEntry) = state.withLock { s in
+            let due = push.map { s.store.accept($0, now: now) } ?? []
             let (sequence, droppedEntry) = s.log.appendEvicting(packed)
-            return (due, sequence, droppedEntry, droppedEvents)
+            return (due, sequence, droppedEntry)
         }
-        withExtendedLifetime((droppedEntry, droppedEvents)) {}
+        withExtendedLifetime(droppedEntry) {}
         hand(due)
         writeToLogFile(entry, sequence: sequence)
         return outcome

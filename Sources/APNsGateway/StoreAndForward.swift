@@ -82,7 +82,7 @@ public struct StoreAndForward: Sendable {
     public var onlineByDefault: Bool
     var online: [DeviceToken: Bool] = [:]
     var stored: [Key: DeliveredPush] = [:]
-    var events: RingBuffer<DeliveryEvent>
+    var events: RingBuffer<PackedDeliveryEvent>
 
     public init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
         self.onlineByDefault = onlineByDefault
@@ -90,7 +90,7 @@ public struct StoreAndForward: Sendable {
     }
 
     /// The most recent events (bounded by `historyCapacity`), oldest first.
-    public var history: [DeliveryEvent] { events.elements }
+    public var history: [DeliveryEvent] { events.elements.map(\.event) }
 
     public func isOnline(_ token: DeviceToken) -> Bool { online[token] ?? onlineByDefault }
 
@@ -101,25 +101,18 @@ public struct StoreAndForward: Sendable {
 
     /// Handles an accepted push; returns it when it must be handed to the consumers now.
     public mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
-        var dropped: [DeliveryEvent] = []
-        return accept(push, now: now, evicted: &dropped)
-    }
-
-    /// `accept`, also collecting the history events the ring dropped so the caller can free them outside its lock.
-    mutating func accept(_ push: DeliveredPush, now: Date, evicted: inout [DeliveryEvent]) -> [DeliveredPush] {
-        func note(_ e: DeliveryEvent?) { if let e { evicted.append(e) } }
         if isOnline(push.token) {
-            note(record(push, .delivered, now))
+            record(push, .delivered, now)
             return [push]
         }
         if push.expiration == Date(timeIntervalSince1970: 0) {
-            note(record(push, .droppedNoStorage, now))
+            record(push, .droppedNoStorage, now)
             return []
         }
         let key = Key(token: push.token, topic: push.topic)
-        if let old = stored[key] { note(record(old, .superseded, now)) }
+        if let old = stored[key] { record(old, .superseded, now) }
         stored[key] = push
-        note(record(push, .stored, now))
+        record(push, .stored, now)
         return []
     }
 
@@ -148,10 +141,9 @@ public struct StoreAndForward: Sendable {
         events.removeAll()
     }
 
-    /// Appends to the history; returns the event the ring dropped, if it was full.
-    @discardableResult
-    mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) -> DeliveryEvent? {
-        events.append(DeliveryEvent(push: push, disposition: d, at: at))
+    /// Appends to the history (packed: dropping the oldest event when full is one free).
+    mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
+        events.append(PackedDeliveryEvent(DeliveryEvent(push: push, disposition: d, at: at)))
     }
 }
 

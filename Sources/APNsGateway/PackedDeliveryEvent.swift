@@ -1,0 +1,51 @@
+import Foundation
+import PushModel
+
+/// A `DeliveryEvent` as the store-and-forward history keeps it: scalars plus one packed buffer (token, topic,
+/// ids, payload), so that the ring dropping its oldest event is one free, not one per string (see
+/// `PackedLogEntry`). Unpacked only when the history is read.
+struct PackedDeliveryEvent: Sendable {
+    var environment: APNsEnvironment
+    var pushType: APNsPushType
+    var priority: APNsPriority
+    var expiration: Date?
+    var receivedAt: Date
+    var disposition: DeliveryDisposition
+    var at: Date
+    /// token, topic, apns-id, apns-unique-id, collapse id, payload (`PackedBytes` layout).
+    var bytes: [UInt8]
+
+    init(_ event: DeliveryEvent) {
+        let p = event.push
+        environment = p.environment
+        pushType = p.pushType
+        priority = p.priority
+        expiration = p.expiration
+        receivedAt = p.receivedAt
+        disposition = event.disposition
+        at = event.at
+        var size = 4 + p.payload.count
+        for s in [p.token.hex, p.topic, p.apnsID, p.apnsUniqueID, p.collapseID] { size += PackedBytes.size(s) }
+        bytes = PackedBytes.pack(size: size) { w in
+            w.put(p.token.hex)
+            w.put(p.topic)
+            w.put(p.apnsID)
+            w.put(p.apnsUniqueID)
+            w.put(p.collapseID)
+            w.put(p.payload)
+        }
+    }
+
+    /// The event as it was recorded.
+    var event: DeliveryEvent {
+        var r = PackedBytes.Reader(bytes)
+        let token = r.string().flatMap(DeviceToken.init(hex:))
+        let topic = r.string() ?? "", apnsID = r.string() ?? "", apnsUniqueID = r.string(), collapseID = r.string()
+        let payload = r.byteArray()
+        let push = DeliveredPush(
+            environment: environment, token: token!, topic: topic, pushType: pushType, priority: priority,
+            apnsID: apnsID, apnsUniqueID: apnsUniqueID, collapseID: collapseID, expiration: expiration,
+            payload: payload, receivedAt: receivedAt)
+        return DeliveryEvent(push: push, disposition: disposition, at: at)
+    }
+}
