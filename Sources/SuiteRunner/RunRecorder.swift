@@ -2,16 +2,16 @@ import Foundation
 import Reports
 import Synchronization
 
-/// Where finished scenarios go: the JUnit file (rewritten atomically and coalesced, see `CoalescingReport`)
+/// Where finished scenarios go: the JUnit file (an `IncrementalReport`, normally with coalesced writes)
 /// and the console, plus an in-memory list for the summary. A report that cannot be written shows up in
 /// `finish()` (the run ends with exit code 3), not mid-run.
 public final class RunRecorder: Sendable {
-    private let report: CoalescingReport?
+    private let report: IncrementalReport?
     private let console: ConsoleReporter?
     private let cases = Mutex<[TestCaseReport]>([])
 
     /// Records into `report` and `console` (either may be nil, e.g. in tests).
-    public init(report: CoalescingReport?, console: ConsoleReporter?) {
+    public init(report: IncrementalReport?, console: ConsoleReporter?) {
         self.report = report
         self.console = console
     }

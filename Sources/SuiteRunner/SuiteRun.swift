@@ -73,13 +73,13 @@ public enum SuiteRun {
         defer { fixture.stop() }
 
         let reportURL = URL(fileURLWithPath: configuration.junitPath)
-        let report: CoalescingReport
+        let report: IncrementalReport
         do {
             try? FileManager.default.createDirectory(
                 at: reportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            report = try CoalescingReport(
+            report = try IncrementalReport(
                 url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
-                plan: plan(prepared))
+                plan: plan(prepared), policy: .coalesced())
         } catch {
             throw .report(error)
         }

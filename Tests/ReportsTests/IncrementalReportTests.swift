@@ -11,10 +11,14 @@ import Testing
         PlannedSuite(name: Fixtures.routing, cases: [PlannedCase(name: "only", line: 2)]),
     ]
 
-    private func start(in directory: URL) throws -> (IncrementalReport, URL) {
+    /// The two ways of keeping the file current; both must leave the same content behind.
+    static let policies: [WritePolicy] = [.everyChange, .coalesced(minimumInterval: .seconds(3600))]
+
+    private func start(in directory: URL, policy: WritePolicy = .everyChange) throws -> (IncrementalReport, URL) {
         let url = directory.appendingPathComponent("junit-1-of-2.xml")
         let report = try IncrementalReport(
-            url: url, timestamp: Support.noon, hostname: "ci", properties: [ReportProperty("seed", "7")], plan: Self.plan)
+            url: url, timestamp: Support.noon, hostname: "ci", properties: [ReportProperty("seed", "7")], plan: Self.plan,
+            policy: policy)
         return (report, url)
     }
 
@@ -30,20 +34,21 @@ import Testing
 
     /// Simulates an interruption after two scenarios finished and a third started: the file on disk
     /// (never finalised) has the finished ones as reported, the running one as an interrupted error,
-    /// and the rest as not run.
-    @Test func interruptedRunLeavesFinishedCasesAndMarksTheRest() throws {
+    /// and the rest as not run. With coalesced writes the interrupt path's `flush()` is what writes it.
+    @Test(arguments: policies) func interruptedRunLeavesFinishedCasesAndMarksTheRest(policy: WritePolicy) throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (report, url) = try start(in: directory)
+        let (report, url) = try start(in: directory, policy: policy)
 
-        try report.caseStarted(suite: Fixtures.checkout, name: "first", at: Support.noon.addingTimeInterval(1))
-        try report.caseFinished(Fixtures.passed(Fixtures.checkout, "first", line: 3, time: 0.5, out: "sent\n"))
-        try report.caseStarted(suite: Fixtures.checkout, name: "second", at: Support.noon.addingTimeInterval(2))
-        try report.caseFinished(TestCaseReport(
+        report.caseStarted(suite: Fixtures.checkout, name: "first", at: Support.noon.addingTimeInterval(1))
+        report.caseFinished(Fixtures.passed(Fixtures.checkout, "first", line: 3, time: 0.5, out: "sent\n"))
+        report.caseStarted(suite: Fixtures.checkout, name: "second", at: Support.noon.addingTimeInterval(2))
+        report.caseFinished(TestCaseReport(
             classname: Fixtures.checkout, name: "second", file: Fixtures.checkout, line: 9, time: 0.7,
             outcome: .failure(Fixtures.assertionFailure)))
-        try report.caseStarted(suite: Fixtures.checkout, name: "third", at: Support.noon.addingTimeInterval(3))
-        // … the process is killed here: nothing else is written.
+        report.caseStarted(suite: Fixtures.checkout, name: "third", at: Support.noon.addingTimeInterval(3))
+        // … the process is killed here: nothing else is written (a coalesced report's interrupt path flushes).
+        if policy != .everyChange { try report.flush() }
 
         let xml = try String(contentsOf: url, encoding: .utf8)
         try Support.expectGolden(xml, "interrupted.xml")
@@ -64,18 +69,18 @@ import Testing
         #expect(report.unfinishedCount == 2)
     }
 
-    @Test func finishedRunHasNoPlaceholdersOrIncompleteMarker() throws {
+    @Test(arguments: policies) func finishedRunHasNoPlaceholdersOrIncompleteMarker(policy: WritePolicy) throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (report, url) = try start(in: directory)
+        let (report, url) = try start(in: directory, policy: policy)
         for suite in Self.plan {
             for planned in suite.cases {
-                try report.caseStarted(suite: suite.name, name: planned.name)
-                try report.caseFinished(Fixtures.passed(suite.name, planned.name, line: planned.line ?? 1))
+                report.caseStarted(suite: suite.name, name: planned.name)
+                report.caseFinished(Fixtures.passed(suite.name, planned.name, line: planned.line ?? 1))
             }
         }
         // A scenario outside the plan (e.g. generated at run time) is kept, not dropped.
-        try report.caseFinished(Fixtures.passed(Fixtures.routing, "extra", line: 20))
+        report.caseFinished(Fixtures.passed(Fixtures.routing, "extra", line: 20))
         let final = try report.finish()
         #expect(final.totals.tests == 5)
         #expect(final.totals.passed == 5)
@@ -97,20 +102,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
-    @Test func concurrentFinishesAreAllOnDisk() async throws {
+    @Test(arguments: policies) func concurrentFinishesAreAllOnDisk(policy: WritePolicy) async throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let names = (0..<40).map { "scenario \($0)" }
         let url = directory.appendingPathComponent("junit.xml")
         let report = try IncrementalReport(
             url: url, timestamp: Support.noon, hostname: "ci",
-            plan: [PlannedSuite(name: Fixtures.checkout, cases: names.map { PlannedCase(name: $0) })])
-        try await withThrowingTaskGroup(of: Void.self) { group in
+            plan: [PlannedSuite(name: Fixtures.checkout, cases: names.map { PlannedCase(name: $0) })], policy: policy)
+        await withTaskGroup(of: Void.self) { group in
             for name in names {
-                group.addTask { try report.caseFinished(Fixtures.passed(Fixtures.checkout, name, line: 1)) }
+                group.addTask { report.caseFinished(Fixtures.passed(Fixtures.checkout, name, line: 1)) }
             }
-            try await group.waitForAll()
         }
+        if policy != .everyChange { try report.flush() }
+        #expect(report.writeError == nil)
         let onDisk = try JUnitXMLReader.read(contentsOf: url)
         #expect(onDisk.totals.passed == 40)
         #expect(onDisk.allCases.map(\.name) == names)  // plan order, not finish order
