@@ -25,7 +25,10 @@ extension APNsGateway {
         var outcome = APNsOutcome(
             status: 200, reason: nil, apnsID: sentID ?? APNsRequestValidation.newLowercaseUUID(), apnsUniqueID: nil,
             timestamp: nil, delay: 0, actions: [], push: nil, auth: .none)
-        let effect = state.withLock { $0.faults.apply(endpoint: endpoint, token: pathToken) }
+        // Faults and the auth rules in one lock hold (the two loops share this lock).
+        let (effect, rules) = state.withLock { s in
+            (s.faults.apply(endpoint: endpoint, token: pathToken), AuthRules(tokens: s.tokenRules, teamTopics: s.teamTopics))
+        }
         outcome.delay = effect.delay
         var parsed: APNsParsedRequest?
         var topic: String?
@@ -41,7 +44,8 @@ extension APNsGateway {
             outcome.reason = forced.reason
         } else {
             let decision = decide(
-                request, segment: segment, token: pathToken, connection: connection, endpoint: endpoint, now: now)
+                request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
+                now: now)
             outcome.auth = decision.auth
             parsed = decision.parsed
             topic = decision.topic
@@ -94,6 +98,12 @@ extension APNsGateway {
         var timestamp: Date?
     }
 
+    /// The token rules and team topics as they were when the request arrived.
+    struct AuthRules {
+        var tokens: ProviderTokenRules
+        var teamTopics: [String: Set<String>]
+    }
+
     struct Decision {
         var result: Result<DeliveredPush, Rejection>
         var auth: APNsAuthKind = .none
@@ -103,8 +113,8 @@ extension APNsGateway {
     }
 
     func decide(
-        _ request: HTTPRequest, segment: String?, token: DeviceToken?, connection: ConnectionContext,
-        endpoint: APNsEnvironment, now: Date
+        _ request: HTTPRequest, segment: String?, token: DeviceToken?, rules snapshot: AuthRules,
+        connection: ConnectionContext, endpoint: APNsEnvironment, now: Date
     ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
@@ -119,7 +129,6 @@ extension APNsGateway {
         }
         d.parsed = parsed
         d.topic = parsed.topic
-        let snapshot = state.withLock { (rules: $0.tokenRules, teamTopics: $0.teamTopics) }
 
         let topic: String
         if case .tls(_, let der?) = connection.security, !der.isEmpty {
@@ -141,7 +150,7 @@ extension APNsGateway {
             }
         } else {
             let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
-                snapshot.rules.authenticate(
+                snapshot.tokens.authenticate(
                     authorization: parsed.authorization, endpoint: endpoint, now: now, state: &binding)
             }
             let provider: AuthorizedProvider

@@ -23,6 +23,9 @@ final class HTTP2Session: ProtocolSession {
         var offset = 0
     }
 
+    /// Response header values longer than this are sent as literals without indexing.
+    static let maxIndexedValueLength = 24
+
     private var session: OpaquePointer?
     private(set) var streams: [Int32: IncomingStream] = [:]
     private var bodies: [Int32: OutgoingBody] = [:]
@@ -135,12 +138,15 @@ final class HTTP2Session: ProtocolSession {
             guard !s.headersTooLarge || pseudo else { return }
             let v = String(decoding: value, as: UTF8.self)
             if pseudo {
-                switch String(decoding: name, as: UTF8.self) {
-                case ":method": s.method = v
-                case ":path": s.path = v
-                case ":authority": s.authority = v
-                case ":scheme": s.scheme = v
-                default: break
+                // Compared as bytes: no String for the name.
+                if name.elementsEqual(":method".utf8) {
+                    s.method = v
+                } else if name.elementsEqual(":path".utf8) {
+                    s.path = v
+                } else if name.elementsEqual(":authority".utf8) {
+                    s.authority = v
+                } else if name.elementsEqual(":scheme".utf8) {
+                    s.scheme = v
                 }
             } else {
                 // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
@@ -221,9 +227,12 @@ final class HTTP2Session: ProtocolSession {
         let rv = text.withUnsafeMutableBufferPointer { buffer -> Int32 in
             let base = buffer.baseAddress!
             var nva = spans.map { span in
-                nghttp2_nv(
+                // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table would
+                // only evict useful entries and cost an insertion and an eviction per header.
+                let flag = span.value.count > Self.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+                return nghttp2_nv(
                     name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count,
-                    valuelen: span.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                    valuelen: span.value.count, flags: UInt8(flag.rawValue))
             }
             if response.body.isEmpty { return nghttp2_submit_response(session, stream, &nva, nva.count, nil) }
             var provider = nghttp2_data_provider()

@@ -3,8 +3,14 @@ import Synchronization
 /// Server-wide counters, updated from every loop.
 final class StatsBox: Sendable {
     private let counters = Mutex(HTTPServerStats())
+    /// Counted once per request by every loop: an atomic, not the lock the loops would contend for.
+    private let served = Atomic<Int>(0)
 
-    var snapshot: HTTPServerStats { counters.withLock { $0 } }
+    var snapshot: HTTPServerStats {
+        var s = counters.withLock { $0 }
+        s.requestsServed = served.load(ordering: .relaxed)
+        return s
+    }
 
     func accepted() {
         counters.withLock {
@@ -26,5 +32,5 @@ final class StatsBox: Sendable {
 
     func backpressurePaused() { counters.withLock { $0.backpressurePauses += 1 } }
 
-    func requestServed() { counters.withLock { $0.requestsServed += 1 } }
+    func requestServed() { served.wrappingAdd(1, ordering: .relaxed) }
 }
