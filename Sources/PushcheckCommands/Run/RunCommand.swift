@@ -25,7 +25,7 @@ enum RunCommand: PushcheckCommand {
     static let discussion = """
         Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
         (pages/ and hidden directories are skipped). The JUnit report is rewritten atomically while scenarios
-        finish (writes coalesced, at least every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
+        finish (writes coalesced, at most one every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
         the rest are marked as interrupted (running) or not run.
         Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
         (timeout, crashed command, unreachable page, report not writable), 130 interrupted.
