@@ -41,9 +41,10 @@ final class ScenarioWorld {
     let credentials: SharedCredentials
     let devices: [NamedDevice]
     let stepTimeout: Duration
-    private var server: HTTPServer?
+    private var servers: [HTTPServer] = []
     private(set) var urls: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
+    private var tokenIssuedAt: [String: Int] = [:]
     private var online: [DeviceToken: Bool] = [:]
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
@@ -55,7 +56,7 @@ final class ScenarioWorld {
         gateway = try APNsGateway(configuration: world.apns, clock: clock)
         gateway.addProviderKey(
             APNsProviderKey(
-                keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerKey.publicKey))
+                keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerPublicKey))
         gateway.addConsumer(router)
         devices = world.devices.map { d in
             var seeded = d
@@ -108,24 +109,23 @@ final class ScenarioWorld {
         }
     }
 
-    /// The gateway's URL for `environment`, starting the TLS listeners on first use.
+    /// The gateway's URL for `environment`, starting its TLS listener on first use. Each environment
+    /// gets its own server so a scenario pays only for the listener it uses (a TLS context costs more
+    /// than the rest of a send).
     func url(_ environment: APNsEnvironment) throws -> String {
-        if server == nil {
-            let tls = TLSConfiguration(
-                certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
-                clientCertificates: .request(
-                    trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
-            let listeners = APNsEnvironment.allCases.map { env in
-                ListenerConfiguration(
-                    name: env.rawValue, tls: tls, maxConcurrentStreams: declaration.apns.maxConcurrentStreams,
-                    handler: gateway.handler(for: env))
-            }
-            let s = HTTPServer(listeners: listeners, loops: 1)
-            let bound = try s.start()
-            server = s
-            for b in bound { if let env = APNsEnvironment(rawValue: b.name) { urls[env] = b.url } }
-        }
-        return urls[environment] ?? ""
+        if let url = urls[environment] { return url }
+        let tls = TLSConfiguration(
+            certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
+            clientCertificates: .request(
+                trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
+        let listener = ListenerConfiguration(
+            name: environment.rawValue, tls: tls, maxConcurrentStreams: declaration.apns.maxConcurrentStreams,
+            handler: gateway.handler(for: environment))
+        let s = HTTPServer(listeners: [listener], loops: 1)
+        let bound = try s.start()
+        servers.append(s)
+        urls[environment] = bound.first?.url
+        return bound.first?.url ?? ""
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).
@@ -145,13 +145,9 @@ final class ScenarioWorld {
                 ClientCertificate(
                     certificatePEM: Array(cert.pem.utf8), privateKeyPEM: Array(cert.privateKeyPEM.utf8)))
         case .token(let keyID, let teamID, let keyFile, _):
+            // Token sends carry `authorization` themselves (see `providerToken`): one connection per key.
             key = "token|\(keyID ?? "")|\(teamID ?? "")|\(keyFile ?? "")"
-            let privateKey =
-                try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
-            let signer = APNsProviderTokenSigner(
-                teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
-                privateKey: privateKey, clock: clock)
-            authentication = .token(signer)
+            authentication = .none
         }
         let cacheKey = environment.rawValue + "|" + key
         if let c = clients[cacheKey] { return c }
@@ -162,12 +158,25 @@ final class ScenarioWorld {
         return c
     }
 
+    /// The provider token to send now, as a well-behaved provider refreshes it: reused until it is 50
+    /// minutes old on the simulated clock (Apple: refresh no more than every 20 minutes, no less than
+    /// hourly), then re-issued with `iat` = now.
+    func providerToken(keyID: String?, teamID: String?, keyFile: String?) throws -> String {
+        let team = teamID ?? declaration.defaultTeamID
+        let kid = keyID ?? declaration.defaultKeyID
+        let slot = "\(team)|\(kid)|\(keyFile ?? "")"
+        let now = Int(clock.now().timeIntervalSince1970)
+        var issuedAt = tokenIssuedAt[slot] ?? now
+        if now - issuedAt >= 50 * 60 || now < issuedAt { issuedAt = now }
+        tokenIssuedAt[slot] = issuedAt
+        return try credentials.providerToken(teamID: team, keyID: kid, keyFile: keyFile, issuedAt: issuedAt)
+    }
+
     /// A provider token whose `iat` is `age` before the simulated now.
     func agedProviderToken(keyID: String?, teamID: String?, keyFile: String?, age: Duration) throws -> String {
-        let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? credentials.providerKey
-        return try JWT.apnsProviderToken(
-            teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID,
-            issuedAt: Int(clock.now().timeIntervalSince1970) - Int(age.components.seconds), key: privateKey)
+        try credentials.providerToken(
+            teamID: teamID ?? declaration.defaultTeamID, keyID: keyID ?? declaration.defaultKeyID, keyFile: keyFile,
+            issuedAt: Int(clock.now().timeIntervalSince1970) - Int(age.components.seconds))
     }
 
     /// The device's web engine: trusts the fixture server's CA, pushcheck's CA and the system roots
@@ -179,8 +188,9 @@ final class ScenarioWorld {
     func shutdown() {
         for c in clients.values { c.client.shutdown() }
         clients = [:]
-        server?.shutdown(grace: .zero)
-        server = nil
+        for s in servers { s.beginShutdown(grace: .zero) }
+        for s in servers { s.waitUntilStopped() }
+        servers = []
         gateway.removeAllConsumers()
     }
 }

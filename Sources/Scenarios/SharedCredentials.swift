@@ -11,16 +11,20 @@ final class SharedCredentials: Sendable {
     let ca: CertificateAuthority
     let server: IssuedCertificate
     let providerKey: P256PrivateKey
+    /// Its public half (derived once: key decoding is slow in OpenSSL 3).
+    let providerPublicKey: P256PublicKey
     /// Files for `run` steps: the CA and the .p8.
     let caPath: String
     let providerKeyPath: String
     private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
     private let webViews = Mutex<[String: WebView]>([:])
+    private let tokens = Mutex<[String: String]>([:])
 
     private init() throws {
         ca = try CertificateAuthority.generate(commonName: "pushcheck scenarios CA")
         server = try ca.issueServerCertificate()
         providerKey = try P256PrivateKey.generate()
+        providerPublicKey = providerKey.publicKey
         let dir = NSTemporaryDirectory() + "pushcheck-scenarios-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         caPath = dir + "/ca.pem"
@@ -57,6 +61,20 @@ final class SharedCredentials: Sendable {
             cache[key] = w
             return w
         }
+    }
+
+    /// A provider token for this key and `iat`, signed once per process: worlds start at the same simulated
+    /// time, so most scenarios send the same token, and signing (key decoding) dominates a send's cost.
+    func providerToken(teamID: String, keyID: String, keyFile: String?, issuedAt: Int) throws -> String {
+        let key = "\(teamID)|\(keyID)|\(keyFile ?? "")|\(issuedAt)"
+        if let token = tokens.withLock({ $0[key] }) { return token }
+        let privateKey = try keyFile.map { try P256PrivateKey(pem: try PEMFiles.read($0)) } ?? providerKey
+        let token = try JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: issuedAt, key: privateKey)
+        tokens.withLock { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[key] = token
+        }
+        return token
     }
 
     /// PEM files of the provider certificate for `bundleID` and its key (for `run` steps).

@@ -82,11 +82,12 @@ enum StepRunner {
             switch send.auth {
             case .bearer(let t):
                 headers.authorizationOverride = try context.render(t, world: world)
-            case .token(let keyID, let teamID, let keyFile, let age?):
-                // A back-dated token is signed here: the client's signer would replace a stale one.
-                let jwt = try world.agedProviderToken(keyID: keyID, teamID: teamID, keyFile: keyFile, age: age)
+            case .token(let keyID, let teamID, let keyFile, let age):
+                let jwt =
+                    try age.map { try world.agedProviderToken(keyID: keyID, teamID: teamID, keyFile: keyFile, age: $0) }
+                    ?? world.providerToken(keyID: keyID, teamID: teamID, keyFile: keyFile)
                 headers.authorizationOverride = "bearer \(jwt)"
-                auth = .none
+                auth = .token(keyID: keyID, teamID: teamID, keyFile: keyFile, age: nil)
             default: break
             }
         } catch let stop as StepStop {
@@ -207,8 +208,7 @@ enum StepRunner {
                 env["PUSHCHECK_APNS_CERT_KEY_FILE"] = files.key
             }
         }
-        env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.agedProviderToken(
-            keyID: nil, teamID: nil, keyFile: nil, age: .zero)
+        env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.providerToken(keyID: nil, teamID: nil, keyFile: nil)
         for d in world.devices {
             let name = envName(d.name)
             let snapshot = d.device.snapshot

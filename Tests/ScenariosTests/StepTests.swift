@@ -275,3 +275,22 @@ enum TempKey {
         return p.terminationStatus
     }
 }
+
+extension StepTests {
+    @Test func providerTokensAreRefreshedLikeAWellBehavedProvider() async throws {
+        let (_, r) = try await Support.runSteps("""
+            - send: { payload: { aps: { alert: one } } }
+              expect: { status: 200 }
+            - wait: 30m
+            - send: { payload: { aps: { alert: same token, 30 minutes later } } }
+              expect: { status: 200 }
+            - wait: 25m
+            - send: { payload: { aps: { alert: refreshed at 55 minutes } } }
+              expect: { status: 200 }
+            - wait: 2h
+            - send: { payload: { aps: { alert: refreshed again } } }
+              expect: { status: 200 }
+            """)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
+}
