@@ -48,7 +48,7 @@ let package = Package(
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2"], exclude: ["Golden", "Schema"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
         .target(name: "SuiteRunner", dependencies: ["Scenarios", "Reports", "HTTPServer", "PushCrypto", "YAMLSource"]),
@@ -71,16 +71,21 @@ let package = Package(
             name: "PushcheckCommandsTests",
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
         ),
-        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
-        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning"]),
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushcheckTestSupport"]),
+        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "PushcheckTestSupport"]),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto", "YAMLSource"]
+            dependencies: [
+                "DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto", "YAMLSource",
+                "PushcheckTestSupport",
+            ]
         ),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel"]),
+        .testTarget(
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
+        ),
         .testTarget(
             name: "APNsGatewayTests",
             dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient"],

@@ -1,6 +1,7 @@
 import Foundation
 import Provisioning
 import PushModel
+import PushcheckTestSupport
 import Testing
 import YAMLSource
 
@@ -94,19 +95,19 @@ import YAMLSource
     }
 
     @Test func readsTheTeamsRealFiles() throws {
-        let dir = NSTemporaryDirectory() + "pushcheck-yaml-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir + "/App", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try TempDirectory("pushcheck-yaml")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("App"), withIntermediateDirectories: true)
         let head = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"#
         try
             (head + "<dict><key>aps-environment</key><string>production</string>"
             + "<key>application-identifier</key><string>TEAM000001.com.example.shop</string></dict></plist>")
-            .write(toFile: dir + "/App/App.entitlements", atomically: true, encoding: .utf8)
+            .write(toFile: dir.file("App/App.entitlements"), atomically: true, encoding: .utf8)
         try
             (head + "<dict><key>CFBundleIdentifier</key><string>com.example.shop</string>"
             + "<key>UIBackgroundModes</key><array><string>remote-notification</string></array>"
             + "<key>FirebaseAppDelegateProxyEnabled</key><false/></dict></plist>")
-            .write(toFile: dir + "/App/Info.plist", atomically: true, encoding: .utf8)
+            .write(toFile: dir.file("App/Info.plist"), atomically: true, encoding: .utf8)
         try
             (head
             + "<dict><key>Name</key><string>Shop AdHoc</string><key>TeamIdentifier</key><array><string>TEAM000001</string></array>"
@@ -114,14 +115,14 @@ import YAMLSource
             + "<key>ProvisionedDevices</key><array><string>00008110-000A1C2E0E12801E</string></array>"
             + "<key>Entitlements</key><dict><key>application-identifier</key><string>TEAM000001.com.example.shop</string>"
             + "<key>aps-environment</key><string>production</string></dict></dict></plist>")
-            .write(toFile: dir + "/Shop.mobileprovision", atomically: true, encoding: .utf8)
+            .write(toFile: dir.file("Shop.mobileprovision"), atomically: true, encoding: .utf8)
         let yaml = """
             apps:
               - entitlements_file: App/App.entitlements
                 info_plist_file: App/Info.plist
                 provisioning_profile_file: Shop.mobileprovision
             """
-        let world = try Self.decode(yaml, file: dir + "/suite.yaml")
+        let world = try Self.decode(yaml, file: dir.file("suite.yaml"))
         let app = try #require(world.apps.first)
         #expect(app.bundleID == "com.example.shop")
         #expect(app.signing.teamID == "TEAM000001")

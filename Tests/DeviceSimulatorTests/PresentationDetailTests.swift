@@ -1,6 +1,7 @@
 import Foundation
 import Provisioning
 import PushModel
+import PushcheckTestSupport
 import Testing
 import YAMLSource
 
@@ -74,22 +75,21 @@ import YAMLSource
     }
 
     @Test func contentExtensionCategoriesFromItsInfoPlist() throws {
-        let dir = NSTemporaryDirectory() + "pushcheck-ext-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try TempDirectory("pushcheck-ext")
+        defer { dir.remove() }
         try """
         <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>NSExtension</key><dict>
         <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.content-extension</string>
         <key>NSExtensionAttributes</key><dict><key>UNNotificationExtensionCategory</key><string>Kanmoba</string>
         <key>UNNotificationExtensionInitialContentSizeRatio</key><real>1</real></dict></dict></dict></plist>
-        """.write(toFile: dir + "/ExtInfo.plist", atomically: true, encoding: .utf8)
+        """.write(toFile: dir.file("ExtInfo.plist"), atomically: true, encoding: .utf8)
         let yaml = """
             apps:
               - bundle_id: a.b
                 profile: {}
                 content_extensions: [{ name: Ext, info_plist_file: ExtInfo.plist }]
             """
-        let file = dir + "/suite.yaml"
+        let file = dir.file("suite.yaml")
         let world = try DeviceWorld.decode(try YAMLMapping(try YAMLLoader.load(string: yaml, file: file)), file: file)
         #expect(world.apps.first?.contentExtensions.first?.categories == ["Kanmoba"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
 import PushModel
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -52,15 +53,15 @@ struct APNsClientTests {
 
     @Test func tokenAuthRequestOnTheWire() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
+        let server = try startNghttpd(in: dir, certificate: certs.server)
         defer { server.stop() }
         let signer = APNsProviderTokenSigner(
             teamID: "TEAM123456", keyID: "KEY1234567", privateKey: try P256PrivateKey.generate())
         let apns = try APNsClient(
             baseURL: "https://localhost:\(server.port)/", authentication: .token(signer),
-            trustRoots: try TrustRoots.files([certs.caPEM]))
+            trustRoots: try TrustRoots.files([certs.ca.cert]))
 
         let headers = APNsRequestHeaders(
             topic: "com.example.app", pushType: .alert, priority: .immediate, expiration: 0,
@@ -88,16 +89,16 @@ struct APNsClientTests {
 
     @Test func certificateAuthPresentsTheProviderCertificate() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
         defer { server.stop() }
         let apns = try APNsClient(
             baseURL: "https://localhost:\(server.port)",
             authentication: .certificate(
-                try ClientCertificate(certificateFile: certs.clientCert, privateKeyFile: certs.clientKey)),
-            trustRoots: try TrustRoots.files([certs.caPEM]), httpVersion: .best)
+                try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)),
+            trustRoots: try TrustRoots.files([certs.ca.cert]), httpVersion: .best)
 
         let response = try await apns.send(
             deviceToken: Self.token, json: "{}", headers: APNsRequestHeaders(id: "0a1b2c3d-0000-4000-8000-000000000001")
@@ -112,16 +113,16 @@ struct APNsClientTests {
 
     @Test func http2IsRequiredByDefault() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
         defer { server.stop() }
         let apns = try APNsClient(
             baseURL: "https://localhost:\(server.port)",
             authentication: .certificate(
-                try ClientCertificate(certificateFile: certs.clientCert, privateKeyFile: certs.clientKey)),
-            trustRoots: try TrustRoots.files([certs.caPEM]))
+                try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)),
+            trustRoots: try TrustRoots.files([certs.ca.cert]))
         await #expect {
             _ = try await apns.send(deviceToken: Self.token, json: "{}")
         } throws: { error in

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -8,19 +9,19 @@ import Testing
 struct ClientCertificateTests {
     @Test func clientCertificateIsPresentedAndVerified() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.serverCert, certs.serverKey, certs.caPEM])
+            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
         defer { server.stop() }
         let url = "https://localhost:\(server.port)/echo"
-        let roots = try TrustRoots.files([certs.caPEM])
+        let roots = try TrustRoots.files([certs.ca.cert])
 
         let withCert = try HTTPClient(
             configuration: HTTPClientConfiguration(
                 trustRoots: roots,
                 clientCertificate: try ClientCertificate(
-                    certificateFile: certs.clientCert, privateKeyFile: certs.clientKey),
+                    certificateFile: certs.client.cert, privateKeyFile: certs.client.key),
                 totalTimeout: .seconds(10)))
         let response = try await withCert.execute(.get(url))
         #expect(response.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -17,7 +18,7 @@ struct ErrorMappingTests {
     }
 
     @Test func brokenServersMapToTypedErrors() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -7,7 +8,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct LifecycleTests {
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }

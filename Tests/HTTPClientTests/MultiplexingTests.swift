@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -11,11 +12,11 @@ struct MultiplexingTests {
     @Test(arguments: ["apnsProvider", "default"])
     func fiftyConcurrentPostsShareOneConnection(preset: String) async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
+        let server = try startNghttpd(in: dir, certificate: certs.server)
         defer { server.stop() }
-        let roots = try TrustRoots.files([certs.caPEM])
+        let roots = try TrustRoots.files([certs.ca.cert])
         let client = try HTTPClient(
             configuration: preset == "default"
                 ? HTTPClientConfiguration(trustRoots: roots) : .apnsProvider(trustRoots: roots))
@@ -55,7 +56,7 @@ struct MultiplexingTests {
     }
 
     @Test func duplicateHeadersReachAnHTTP2Server() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startNghttpd(in: dir, certificate: nil)
         defer { server.stop() }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Synchronization
 import Testing
 
@@ -32,12 +33,12 @@ struct PushcheckServerTests {
     func startServer(handler: RecordingHandler) throws -> (HTTPServer, BoundListener, TrustRoots) {
         let certs = try TestCertificates.get()
         let tls = TLSConfiguration(
-            certificateChainPEM: try String(contentsOfFile: certs.serverCert, encoding: .utf8),
-            privateKeyPEM: try String(contentsOfFile: certs.serverKey, encoding: .utf8))
+            certificateChainPEM: try String(contentsOfFile: certs.server.cert, encoding: .utf8),
+            privateKeyPEM: try String(contentsOfFile: certs.server.key, encoding: .utf8))
         let server = HTTPServer(
             listeners: [ListenerConfiguration(name: "sandbox", tls: tls, handler: handler)], loops: 1)
         let bound = try server.start()
-        return (server, bound[0], try TrustRoots.files([certs.caPEM]))
+        return (server, bound[0], try TrustRoots.files([certs.ca.cert]))
     }
 
     @Test func concurrentPostsShareOneServerConnectionAndKeepHeaderOrder() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 
 /// The python HTTP/1.1 test server: redirects, a slow path, and an echo of what arrived.
 let pythonServerScript = #"""
@@ -77,7 +78,7 @@ server.serve_forever()
 """#
 
 /// Starts the python server (`mode`: "plain" or "mtls") in `dir`.
-func startPythonServer(in dir: TempDir, mode: String = "plain", extra: [String] = []) throws -> ServerProcess {
+func startPythonServer(in dir: TempDirectory, mode: String = "plain", extra: [String] = []) throws -> ServerProcess {
     try dir.write("server.py", pythonServerScript)
     let port = try freeLoopbackPort()
     return try ServerProcess(
@@ -86,7 +87,7 @@ func startPythonServer(in dir: TempDir, mode: String = "plain", extra: [String] 
 }
 
 /// Starts `nghttpd` serving `dir` (which gets an `index.html`): TLS with the given certificate, or h2c.
-func startNghttpd(in dir: TempDir, certificate: (cert: String, key: String)?) throws -> ServerProcess {
+func startNghttpd(in dir: TempDirectory, certificate: CertificateFiles?) throws -> ServerProcess {
     try dir.write("index.html", "<html><head><title>pushcheck</title></head><body>hello</body></html>\n")
     let port = try freeLoopbackPort()
     var arguments = ["-a", "127.0.0.1", "-d", dir.path, "-v"]

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -19,12 +20,12 @@ struct TransportTests {
 
     @Test func getOverHTTP2WithTLSTrustingTheLocalCA() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
+        let server = try startNghttpd(in: dir, certificate: certs.server)
         defer { server.stop() }
 
-        let response = try await client(trusting: certs.caPEM, version: .http2)
+        let response = try await client(trusting: certs.ca.cert, version: .http2)
             .execute(.get("https://localhost:\(server.port)/index.html"))
         #expect(response.status == 200)
         #expect(response.httpVersion == .http2)
@@ -41,12 +42,12 @@ struct TransportTests {
 
     @Test func localCAWorksAlongsideTheSystemRoots() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: (certs.serverCert, certs.serverKey))
+        let server = try startNghttpd(in: dir, certificate: certs.server)
         defer { server.stop() }
 
-        let roots = try TrustRoots.files([certs.caPEM], includingSystemRoots: true)
+        let roots = try TrustRoots.files([certs.ca.cert], includingSystemRoots: true)
         let system = try TrustRoots.system()
         #expect(roots.pemBundle.count > system.pemBundle.count)
         let webView = try HTTPClient(configuration: .webView(trustRoots: roots))
@@ -65,24 +66,24 @@ struct TransportTests {
 
     @Test func untrustedServerCertificateIsATLSFailure() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: (certs.rogueServerCert, certs.rogueServerKey))
+        let server = try startNghttpd(in: dir, certificate: certs.rogueServer)
         defer { server.stop() }
 
         await #expect {
-            _ = try await client(trusting: certs.caPEM).execute(.get("https://localhost:\(server.port)/index.html"))
+            _ = try await client(trusting: certs.ca.cert).execute(.get("https://localhost:\(server.port)/index.html"))
         } throws: { error in
             guard case .tlsFailure(_, let detail) = error as? HTTPClientError else { return false }
             return detail.localizedCaseInsensitiveContains("certificate")
         }
         // The same server is fine for a client that trusts the rogue CA: the failure was about trust.
-        let ok = try await client(trusting: certs.rogueCAPEM).execute(.get("https://localhost:\(server.port)/"))
+        let ok = try await client(trusting: certs.rogueCA.cert).execute(.get("https://localhost:\(server.port)/"))
         #expect(ok.status == 200)
     }
 
     @Test func h2cWithPriorKnowledge() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startNghttpd(in: dir, certificate: nil)
         defer { server.stop() }
@@ -96,7 +97,7 @@ struct TransportTests {
     }
 
     @Test func http1PostEchoesMethodBodyAndDuplicateHeaders() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }
@@ -120,7 +121,7 @@ struct TransportTests {
     }
 
     @Test func http2PolicyRefusesAnHTTP1Server() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }
@@ -134,7 +135,7 @@ struct TransportTests {
     }
 
     @Test func redirectsAreFollowedAndRecorded() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }
@@ -165,7 +166,7 @@ struct TransportTests {
     }
 
     @Test func slowServerTimesOut() async throws {
-        let dir = try TempDir()
+        let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
         let server = try startPythonServer(in: dir)
         defer { server.stop() }

@@ -1,54 +1,28 @@
 import Foundation
+import PushcheckTestSupport
 
 /// Builds real `.mobileprovision` files: an XML plist CMS-signed (embedded content) with a throwaway
 /// certificate made by the `openssl` CLI, as Apple's are (but with a self-signed signer).
 enum ProfileFixture {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
-    /// One throwaway signer per test process.
-    static let signer: Result<(cert: String, key: String), Failure> = {
-        let dir = NSTemporaryDirectory() + "pushcheck-prov-signer-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let cert = dir + "/signer.pem"
-        let key = dir + "/signer.key"
-        do throws(Failure) {
-            try run([
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=pushcheck test profile signer",
-            ])
-            return .success((cert, key))
-        } catch { return .failure(error) }
-    }()
-
-    static func run(_ args: [String]) throws(Failure) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        p.arguments = args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        do { try p.run() } catch { throw Failure(description: "openssl did not start: \(error)") }
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw Failure(description: "openssl \(args.joined(separator: " ")) failed: \(errText)")
-        }
+    /// One throwaway self-signed signer per test process.
+    static let signer: Result<CertificateFiles, any Error> = Result {
+        try OpenSSLCertificateMaker(in: try TempDirectory.forProcess("pushcheck-prov-signer"))
+            .selfSigned("signer", commonName: "pushcheck test profile signer")
     }
 
     /// CMS-signs `plist` (DER, content embedded unless `detached`).
     static func sign(_ plist: String, detached: Bool = false) throws -> Data {
-        let (cert, key) = try signer.get()
-        let dir = NSTemporaryDirectory() + "pushcheck-prov-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Data(plist.utf8).write(to: URL(fileURLWithPath: dir + "/in.plist"))
+        let signer = try signer.get()
+        let dir = try TempDirectory("pushcheck-prov")
+        defer { dir.remove() }
+        let input = try dir.write("in.plist", plist)
         var args = [
-            "cms", "-sign", "-binary", "-outform", "DER", "-in", dir + "/in.plist", "-out", dir + "/out.der",
-            "-signer", cert, "-inkey", key,
+            "cms", "-sign", "-binary", "-outform", "DER", "-in", input, "-out", dir.file("out.der"),
+            "-signer", signer.cert, "-inkey", signer.key,
         ]
         if !detached { args.append("-nodetach") }
-        try run(args)
-        return try Data(contentsOf: URL(fileURLWithPath: dir + "/out.der"))
+        try runTool("openssl", args).requireSuccess()
+        return Data(try dir.read("out.der"))
     }
 
     static func date(_ s: String) -> Date { ISO8601DateFormatter().date(from: s)! }

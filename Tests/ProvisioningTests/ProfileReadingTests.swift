@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 
 @testable import Provisioning
@@ -57,9 +58,10 @@ import Testing
     }
 
     @Test func readsFromDisk() throws {
-        let path = NSTemporaryDirectory() + "pushcheck-\(UUID().uuidString).mobileprovision"
-        try ProfileFixture.sign(ProfileFixture.profileXML(name: "On Disk")).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dir = try TempDirectory("pushcheck-prov")
+        defer { dir.remove() }
+        let profile = try ProfileFixture.sign(ProfileFixture.profileXML(name: "On Disk"))
+        let path = try dir.write("on-disk.mobileprovision", Array(profile))
         #expect(try ProvisioningProfile(contentsOf: path).name == "On Disk")
         #expect(throws: ProvisioningError.self) { try ProvisioningProfile(contentsOf: path + ".missing") }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import PushCrypto
 
@@ -6,21 +7,21 @@ import Testing
     @Test func serverCertificateVerifiesWithOpenSSLAndHasSANs() throws {
         let ca = try CertificateAuthority.generate(commonName: "pushcheck test CA")
         let server = try ca.issueServerCertificate()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        try ca.write(certificateTo: dir.path("ca.pem"))
-        try server.write(certificateTo: dir.path("server.pem"), privateKeyTo: dir.path("server.key"))
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        try ca.write(certificateTo: dir.file("ca.pem"))
+        try server.write(certificateTo: dir.file("server.pem"), privateKeyTo: dir.file("server.key"))
 
-        let verify = try runTool(["openssl", "verify", "-CAfile", dir.path("ca.pem"), dir.path("server.pem")])
-        #expect(verify.status == 0, "\(verify.text) \(verify.stderr)")
-        let text = try runTool(["openssl", "x509", "-in", dir.path("server.pem"), "-noout", "-text"]).text
+        let verify = try runTool("openssl", ["verify", "-CAfile", dir.file("ca.pem"), dir.file("server.pem")])
+        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+        let text = try runTool("openssl", ["x509", "-in", dir.file("server.pem"), "-noout", "-text"]).stdout
         #expect(text.contains("DNS:localhost"))
         #expect(text.contains("DNS:api.sandbox.push.apple.com"))
         #expect(text.contains("IP Address:127.0.0.1"))
         #expect(text.contains("IP Address:0:0:0:0:0:0:0:1"))
         #expect(text.contains("TLS Web Server Authentication"))
-        let keyCheck = try runTool(["sh", "-c", "openssl x509 -in '\(dir.path("server.pem"))' -noout -pubkey; openssl pkey -in '\(dir.path("server.key"))' -pubout"])
-        let blocks = keyCheck.text.components(separatedBy: "-----END PUBLIC KEY-----")
+        let keyCheck = try runTool("sh", ["-c", "openssl x509 -in '\(dir.file("server.pem"))' -noout -pubkey; openssl pkey -in '\(dir.file("server.key"))' -pubout"])
+        let blocks = keyCheck.stdout.components(separatedBy: "-----END PUBLIC KEY-----")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         #expect(blocks.count == 3 && blocks[0] == blocks[1])
 
@@ -48,10 +49,10 @@ import Testing
         #expect(info.apnsTopics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
 
         // Cross-check with OpenSSL's own view of the extensions and subject.
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        try cert.write(certificateTo: dir.path("c.pem"))
-        let text = try runTool(["openssl", "x509", "-in", dir.path("c.pem"), "-noout", "-text", "-nameopt", "RFC2253"]).text
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        try cert.write(certificateTo: dir.file("c.pem"))
+        let text = try runTool("openssl", ["x509", "-in", dir.file("c.pem"), "-noout", "-text", "-nameopt", "RFC2253"]).stdout
         #expect(text.contains("1.2.840.113635.100.6.3.1"))
         #expect(text.contains("1.2.840.113635.100.6.3.2"))
         #expect(text.contains("1.2.840.113635.100.6.3.6"))
@@ -65,9 +66,9 @@ import Testing
             v = c.extensions.get_extension_for_oid(x509.ObjectIdentifier('1.2.840.113635.100.6.3.6')).value.value
             sys.stdout.buffer.write(v)
             """
-        let raw = try runTool(["python3", "-c", script, dir.path("c.pem")])
+        let raw = try runTool("python3", ["-c", script, dir.file("c.pem")])
         #expect(raw.status == 0, "\(raw.stderr)")
-        let parsed = try runTool(["openssl", "asn1parse", "-inform", "DER"], stdin: raw.stdout).text
+        let parsed = try runTool("openssl", ["asn1parse", "-inform", "DER"], stdin: raw.stdoutBytes).stdout
         let strings = parsed.split(separator: "\n").filter { $0.contains("UTF8STRING") }.map { $0.split(separator: ":").last.map(String.init) ?? "" }
         #expect(strings == ["com.example.app", "app", "com.example.app.voip", "voip", "com.example.app.complication", "complication"])
     }
@@ -113,7 +114,7 @@ import Testing
     @Test func fingerprintAndSerialMatchOpenSSL() throws {
         let ca = try CertificateAuthority.generate(commonName: "CA")
         let cert = try ca.issueServerCertificate()
-        let out = try runTool(["openssl", "x509", "-noout", "-fingerprint", "-sha256", "-serial"], stdin: Array(cert.pem.utf8)).text
+        let out = try runTool("openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-serial"], stdin: Array(cert.pem.utf8)).stdout
         let info = try cert.info
         #expect(out.contains("=" + info.sha256FingerprintHex))
         #expect(out.contains("serial=" + info.serialNumberHex))

@@ -1,44 +1,45 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import PushCrypto
 
 /// Signatures and tokens checked by independent implementations (OpenSSL CLI, Python `cryptography`).
 @Suite struct InteropTests {
     @Test func opensslDgstSignatureVerifiesInOurJWT() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
         let key = try P256PrivateKey.generate()
         try dir.write("key.p8", key.pkcs8PEM)
         let input = Base64URL.encode(#"{"alg":"ES256","kid":"KEY1234567"}"#) + "." + Base64URL.encode(#"{"iss":"TEAM123456","iat":1700000000}"#)
         try dir.write("input", input)
-        let signed = try runTool(["openssl", "dgst", "-sha256", "-sign", dir.path("key.p8"), dir.path("input")])
+        let signed = try runTool("openssl", ["dgst", "-sha256", "-sign", dir.file("key.p8"), dir.file("input")])
         #expect(signed.status == 0, "\(signed.stderr)")
-        let raw = try ECDSASignature.rawFromDER(signed.stdout)
+        let raw = try ECDSASignature.rawFromDER(signed.stdoutBytes)
         let jwt = try JWT(compact: input + "." + Base64URL.encode(raw))
         try jwt.verifyES256(using: key.publicKey)
         #expect(jwt.issuer == "TEAM123456" && jwt.keyID == "KEY1234567")
     }
 
     @Test func ourES256SignatureVerifiesWithOpenSSLDgst() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
         let key = try P256PrivateKey.generate()
         let token = try JWT.apnsProviderToken(teamID: "TEAM123456", keyID: "KEY1234567", issuedAt: 1_700_000_000, key: key)
         let jwt = try JWT(compact: token)
         try dir.write("pub.pem", key.publicKey.pem)
         try dir.write("input", jwt.signingInput)
         try dir.write("sig.der", try ECDSASignature.derFromRaw(jwt.signature))
-        let ok = try runTool(["openssl", "dgst", "-sha256", "-verify", dir.path("pub.pem"), "-signature", dir.path("sig.der"), dir.path("input")])
-        #expect(ok.status == 0 && ok.text.contains("Verified OK"), "\(ok.text) \(ok.stderr)")
+        let ok = try runTool("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
+        #expect(ok.status == 0 && ok.stdout.contains("Verified OK"), "\(ok.stdout) \(ok.stderr)")
         try dir.write("input", Array("x".utf8) + jwt.signingInput)
-        let bad = try runTool(["openssl", "dgst", "-sha256", "-verify", dir.path("pub.pem"), "-signature", dir.path("sig.der"), dir.path("input")])
+        let bad = try runTool("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
         #expect(bad.status != 0)
     }
 
     /// Python verifies our JWTs (ES256 raw r‖s and RS256) and signs ones we verify.
     @Test func pythonCryptographyAgreesBothWays() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
         let ec = try P256PrivateKey.generate()
         let rsa = try RSAPrivateKey.generate()
         try dir.write("ec.pem", ec.pkcs8PEM)
@@ -65,9 +66,9 @@ import Testing
             inp = b64e(b'{"alg":"RS256","typ":"JWT"}') + '.' + b64e(b'{"iss":"py@example.com"}')
             print(inp + '.' + b64e(rsk.sign(inp.encode(), padding.PKCS1v15(), hashes.SHA256())))
             """
-        let out = try runTool(["python3", "-c", script, dir.path("ec.pem"), dir.path("rsa.pem"), es, rs])
+        let out = try runTool("python3", ["-c", script, dir.file("ec.pem"), dir.file("rsa.pem"), es, rs])
         #expect(out.status == 0, "\(out.stderr)")
-        let lines = out.text.split(separator: "\n").map(String.init)
+        let lines = out.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         guard lines.count == 2 else { return }
         let pyES = try JWT(compact: lines[0])

@@ -1,25 +1,26 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import PushCrypto
 
 @Suite struct KeyTests {
     @Test func p8FromOpenSSLGenpkeyLoads() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        let gen = try runTool(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir.path("AuthKey.p8")])
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        let gen = try runTool("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir.file("AuthKey.p8")])
         #expect(gen.status == 0, "\(gen.stderr)")
         let pem = String(decoding: try dir.read("AuthKey.p8"), as: UTF8.self)
         #expect(pem.contains("BEGIN PRIVATE KEY"))
         let key = try P256PrivateKey(pem: pem)
         // Our public key must equal the one OpenSSL derives.
-        let pub = try runTool(["openssl", "pkey", "-in", dir.path("AuthKey.p8"), "-pubout"])
-        #expect(try P256PublicKey(pem: pub.text) == key.publicKey)
+        let pub = try runTool("openssl", ["pkey", "-in", dir.file("AuthKey.p8"), "-pubout"])
+        #expect(try P256PublicKey(pem: pub.stdout) == key.publicKey)
     }
 
     @Test func sec1ECPrivateKeyLoadsAndMatchesPKCS8() throws {
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        _ = try runTool(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", dir.path("sec1.pem")])
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        _ = try runTool("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", dir.file("sec1.pem")])
         let sec1 = String(decoding: try dir.read("sec1.pem"), as: UTF8.self)
         #expect(sec1.contains("BEGIN EC PRIVATE KEY"))
         let key = try P256PrivateKey(pem: sec1)
@@ -46,9 +47,9 @@ import Testing
     }
 
     @Test func otherCurveIsRejected() throws {
-        let out = try runTool(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"])
+        let out = try runTool("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"])
         #expect(throws: KeyError.wrongKeyType(expected: "P-256 EC", found: "EC (secp384r1)")) {
-            try P256PrivateKey(pem: out.text)
+            try P256PrivateKey(pem: out.stdout)
         }
     }
 
@@ -61,17 +62,17 @@ import Testing
         } catch let error as KeyError {
             guard case .invalidPEM = error else { Issue.record("unexpected \(error)"); return }
         }
-        let encrypted = try runTool(["sh", "-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -passout pass:secret"])
-        #expect(throws: KeyError.encrypted) { try P256PrivateKey(pem: encrypted.text) }
+        let encrypted = try runTool("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -passout pass:secret"])
+        #expect(throws: KeyError.encrypted) { try P256PrivateKey(pem: encrypted.stdout) }
         #expect(KeyError.encrypted.description.contains("-nocrypt"))
     }
 
     @Test func rsaKeyFromOpenSSLLoadsInBothPEMForms() throws {
-        let pkcs8 = try runTool(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
-        let key = try RSAPrivateKey(pem: pkcs8.text)
-        let pkcs1 = try runTool(["openssl", "rsa", "-traditional"], stdin: pkcs8.stdout)
-        #expect(pkcs1.text.contains("BEGIN RSA PRIVATE KEY"))
-        #expect(try RSAPrivateKey(pem: pkcs1.text) == key)
+        let pkcs8 = try runTool("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
+        let key = try RSAPrivateKey(pem: pkcs8.stdout)
+        let pkcs1 = try runTool("openssl", ["rsa", "-traditional"], stdin: pkcs8.stdoutBytes)
+        #expect(pkcs1.stdout.contains("BEGIN RSA PRIVATE KEY"))
+        #expect(try RSAPrivateKey(pem: pkcs1.stdout) == key)
         #expect(key.publicKey.bits == 2048)
         #expect(try RSAPublicKey(pem: key.publicKey.pem) == key.publicKey)
     }

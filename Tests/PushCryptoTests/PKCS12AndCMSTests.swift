@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import PushCrypto
 
@@ -11,14 +12,14 @@ import Testing
     @Test(arguments: [false, true])
     func p12FromOpenSSLExportLoads(legacy: Bool) throws {
         let (ca, cert) = try Self.apnsIdentity()
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        try cert.write(certificateTo: dir.path("c.pem"), privateKeyTo: dir.path("c.key"))
-        try ca.write(certificateTo: dir.path("ca.pem"))
-        var args = ["openssl", "pkcs12", "-export", "-in", dir.path("c.pem"), "-inkey", dir.path("c.key"),
-                    "-certfile", dir.path("ca.pem"), "-passout", "pass:s3cret", "-out", dir.path("c.p12")]
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        try cert.write(certificateTo: dir.file("c.pem"), privateKeyTo: dir.file("c.key"))
+        try ca.write(certificateTo: dir.file("ca.pem"))
+        var args = ["pkcs12", "-export", "-in", dir.file("c.pem"), "-inkey", dir.file("c.key"),
+                    "-certfile", dir.file("ca.pem"), "-passout", "pass:s3cret", "-out", dir.file("c.p12")]
         if legacy { args.append("-legacy") }
-        let export = try runTool(args)
+        let export = try runTool("openssl", args)
         #expect(export.status == 0, "\(export.stderr)")
         let bundle = try PKCS12Bundle(der: try dir.read("c.p12"), password: "s3cret")
         #expect(bundle.identity == cert)
@@ -32,12 +33,12 @@ import Testing
     @Test func ourP12ReadsInOpenSSLAndBack() throws {
         let (ca, cert) = try Self.apnsIdentity()
         let der = try PKCS12Bundle.create(identity: cert, password: "pw", caCertificatesPEM: [ca.certificatePEM])
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
         try dir.write("ours.p12", der)
-        let out = try runTool(["openssl", "pkcs12", "-in", dir.path("ours.p12"), "-passin", "pass:pw", "-nokeys", "-clcerts"])
+        let out = try runTool("openssl", ["pkcs12", "-in", dir.file("ours.p12"), "-passin", "pass:pw", "-nokeys", "-clcerts"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(try CertificateInfo(pem: out.text).der == cert.der)
+        #expect(try CertificateInfo(pem: out.stdout).der == cert.der)
         #expect(try PKCS12Bundle(der: der, password: "pw").identity == cert)
         let empty = try PKCS12Bundle.create(identity: cert, password: "")
         #expect(try PKCS12Bundle(der: empty, password: "").identity == cert)
@@ -61,24 +62,24 @@ import Testing
         #expect(parsed.signerSubjects.map(\.commonName) == ["iPhone Distribution: Fake"])
         #expect(Set(parsed.certificates.map(\.subject.commonName)) == ["iPhone Distribution: Fake", "Fake Apple Root"])
 
-        let dir = try TempDir()
-        defer { dir.cleanup() }
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
         try dir.write("p.mobileprovision", der)
-        try ca.write(certificateTo: dir.path("ca.pem"))
-        let out = try runTool(["openssl", "cms", "-verify", "-inform", "DER", "-in", dir.path("p.mobileprovision"), "-CAfile", dir.path("ca.pem"), "-purpose", "any", "-binary"])
+        try ca.write(certificateTo: dir.file("ca.pem"))
+        let out = try runTool("openssl", ["cms", "-verify", "-inform", "DER", "-in", dir.file("p.mobileprovision"), "-CAfile", dir.file("ca.pem"), "-purpose", "any", "-binary"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stdout == Self.plist)
+        #expect(out.stdoutBytes == Self.plist)
     }
 
     @Test func contentFromOpenSSLCmsSign() throws {
         let ca = try CertificateAuthority.generate(commonName: "Root")
         let signer = try ca.issueServerCertificate(commonName: "Signer", dnsNames: [], ipAddresses: [], keyType: .rsa2048)
-        let dir = try TempDir()
-        defer { dir.cleanup() }
-        try signer.write(certificateTo: dir.path("s.pem"), privateKeyTo: dir.path("s.key"))
+        let dir = try TempDirectory("pushcrypto")
+        defer { dir.remove() }
+        try signer.write(certificateTo: dir.file("s.pem"), privateKeyTo: dir.file("s.key"))
         try dir.write("plist.xml", Self.plist)
-        let made = try runTool(["openssl", "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", dir.path("plist.xml"),
-                                "-signer", dir.path("s.pem"), "-inkey", dir.path("s.key"), "-out", dir.path("p.der")])
+        let made = try runTool("openssl", ["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", dir.file("plist.xml"),
+                                "-signer", dir.file("s.pem"), "-inkey", dir.file("s.key"), "-out", dir.file("p.der")])
         #expect(made.status == 0, "\(made.stderr)")
         let parsed = try CMSSignedData(der: try dir.read("p.der"))
         #expect(parsed.content == Self.plist)

@@ -1,29 +1,45 @@
 import Foundation
-import Synchronization
 
 /// What an external process did.
 public struct ToolOutput: Sendable, CustomStringConvertible {
+    /// The tool and its arguments, as given to `runTool`.
+    public var command: [String]
     public var status: Int32
-    public var stdout: String
+    /// Everything the tool wrote to stdout, byte for byte (DER, PKCS#12, …).
+    public var stdoutBytes: [UInt8]
     public var stderr: String
     public var timedOut: Bool
-    public var description: String { "exit \(status)\(timedOut ? " (timed out)" : "")\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    /// stdout as UTF-8 text (invalid sequences replaced).
+    public var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    /// stdout followed by stderr, for messages about what went wrong.
+    public var output: String { stdout + stderr }
+    /// True when the tool exited 0 within its time limit.
+    public var succeeded: Bool { status == 0 && !timedOut }
+    public var description: String {
+        "\(command.joined(separator: " ")): exit \(status)\(timedOut ? " (timed out)" : "")\nstdout:\n\(stdout)\nstderr:\n\(stderr)"
+    }
+
+    /// Returns `self` when the tool exited 0 in time; otherwise throws `ToolError.failed` carrying the output.
+    @discardableResult
+    public func requireSuccess() throws(ToolError) -> ToolOutput {
+        guard succeeded else { throw .failed(self) }
+        return self
+    }
 }
 
-/// A fresh directory under the system temp dir, removed by `remove()`.
-public struct TempDirectory: Sendable {
-    public let path: String
-    public init(_ prefix: String = "pushcheck-test") throws {
-        path = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+/// A tool that did not do what a test fixture needed.
+public enum ToolError: Error, CustomStringConvertible {
+    /// The tool exited non-zero or ran out of time; the output says why.
+    case failed(ToolOutput)
+
+    public var description: String {
+        switch self {
+        case .failed(let output):
+            "\(output.command.joined(separator: " ")) "
+                + (output.timedOut ? "did not finish in time" : "failed with exit \(output.status)")
+                + "; check the tool is installed and its arguments:\n\(output.stdout)\(output.stderr)"
+        }
     }
-    public func file(_ name: String) -> String { path + "/" + name }
-    @discardableResult
-    public func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: file(name), atomically: true, encoding: .utf8)
-        return file(name)
-    }
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Runs an external tool (looked up on PATH, or an absolute path) with a hard timeout; output goes
@@ -66,9 +82,10 @@ public func runTool(
     try err.close()
     try input.close()
     return ToolOutput(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+        command: [tool] + arguments,
+        status: process.isRunning ? -1 : process.terminationStatus,
+        stdoutBytes: Array((try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()),
+        stderr: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
         timedOut: timedOut)
 }
 
@@ -83,71 +100,4 @@ public func pushcheckExecutable() -> String {
     // Fallback: derive from this file's location in the checkout.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     return root.appendingPathComponent(".build/debug/pushcheck").path
-}
-
-/// A long-running child process (a server) whose stdout is read line by line.
-public final class ChildProcess {
-    // Test-only: mutated from the test thread only; Process itself is thread-safe for terminate().
-    public let process = Process()
-    private let outPipe = Pipe()
-    public let stderrPath: String
-    private let dir: TempDirectory
-
-    public init(_ executable: String, _ arguments: [String]) throws {
-        dir = try TempDirectory("child")
-        stderrPath = dir.file("stderr")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = outPipe
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    /// Reads the first line the child prints, waiting at most `timeout`.
-    public func firstLine(timeout: TimeInterval = 20) -> String? {
-        let handle = outPipe.fileHandleForReading
-        let box = LineBox()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = handle.readData(ofLength: 1)
-                if chunk.isEmpty || chunk.first == 0x0A { break }
-                bytes.append(contentsOf: chunk)
-            }
-            box.set(String(decoding: bytes, as: UTF8.self))
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-        return box.get()
-    }
-
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-    /// Sends `signal` and waits for exit; returns the exit status (nil on timeout, after SIGKILL).
-    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return nil
-        }
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        dir.remove()
-    }
-}
-
-private final class LineBox: Sendable {
-    private let value = Mutex<String?>(nil)
-    func set(_ s: String) { value.withLock { $0 = s } }
-    func get() -> String? { value.withLock { $0 } }
 }

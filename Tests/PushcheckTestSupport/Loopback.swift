@@ -1,0 +1,48 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A loopback socket call that failed while looking for a port.
+public struct LoopbackError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released). Another
+/// process may take it before the caller binds it; servers that can report their own port are better.
+public func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw LoopbackError(description: "socket() failed (errno \(errno)); check the fd limit") }
+    defer { close(fd) }
+    var addr = loopbackAddress(port: 0)
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+            bind(fd, p, len) == 0 && getsockname(fd, p, &len) == 0
+        }
+    }
+    guard bound else { throw LoopbackError(description: "bind/getsockname on 127.0.0.1 failed (errno \(errno))") }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
+
+/// True when something accepts TCP connections on 127.0.0.1:`port` right now.
+public func canConnectToLoopback(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var addr = loopbackAddress(port: UInt16(port))
+    return withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+private func loopbackAddress(port: UInt16) -> sockaddr_in {
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = port.bigEndian
+    return addr
+}

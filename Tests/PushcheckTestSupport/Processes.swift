@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+
+/// A long-running child process (a server) whose stdout is read line by line.
+public final class ChildProcess {
+    // Test-only: mutated from the test thread only; Process itself is thread-safe for terminate().
+    public let process = Process()
+    private let outPipe = Pipe()
+    public let stderrPath: String
+    private let dir: TempDirectory
+
+    public init(_ executable: String, _ arguments: [String]) throws {
+        dir = try TempDirectory("child")
+        stderrPath = dir.file("stderr")
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = outPipe
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Reads the first line the child prints, waiting at most `timeout`.
+    public func firstLine(timeout: TimeInterval = 20) -> String? {
+        let handle = outPipe.fileHandleForReading
+        let box = LineBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = handle.readData(ofLength: 1)
+                if chunk.isEmpty || chunk.first == 0x0A { break }
+                bytes.append(contentsOf: chunk)
+            }
+            box.set(String(decoding: bytes, as: UTF8.self))
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else { return nil }
+        return box.get()
+    }
+
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` and waits for exit; returns the exit status (nil on timeout, after SIGKILL).
+    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        dir.remove()
+    }
+}
+
+private final class LineBox: Sendable {
+    private let value = Mutex<String?>(nil)
+    func set(_ s: String) { value.withLock { $0 = s } }
+    func get() -> String? { value.withLock { $0 } }
+}
+
+/// A server process started for one test that is ready once it accepts TCP connections on a loopback
+/// port; its stdout and stderr go to `logPath`. Call `stop()` in a `defer`.
+public final class ServerProcess {
+    public let process = Process()
+    /// The 127.0.0.1 port the server listens on.
+    public let port: Int
+    /// Where the server's combined stdout and stderr go.
+    public let logPath: String
+
+    /// Starts `executable` (an absolute path) and waits at most `timeout` until it accepts connections
+    /// on 127.0.0.1:`port`; throws `ServerProcessError` with the log when it exits or does not listen.
+    public init(
+        _ executable: String, _ arguments: [String], port: Int, logPath: String, timeout: TimeInterval = 10
+    ) throws {
+        self.port = port
+        self.logPath = logPath
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = logFile
+        process.standardError = logFile
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while !canConnectToLoopback(port: port) {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw ServerProcessError.notListening(
+                    command: [executable] + arguments, port: port, timeout: timeout, log: log())
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Everything the server has printed so far.
+    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Kills the server (SIGKILL) and waits for it to exit.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// A test server that never became ready.
+public enum ServerProcessError: Error, CustomStringConvertible {
+    /// The process exited, or did not accept connections on `port` within `timeout` seconds.
+    case notListening(command: [String], port: Int, timeout: TimeInterval, log: String)
+
+    public var description: String {
+        switch self {
+        case .notListening(let command, let port, let timeout, let log):
+            "\(command.joined(separator: " ")) did not listen on 127.0.0.1:\(port) within \(timeout)s "
+                + "(is it installed? is the port taken?); its output:\n\(log)"
+        }
+    }
+}
