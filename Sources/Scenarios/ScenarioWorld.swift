@@ -42,6 +42,8 @@ final class ScenarioWorld {
     let devices: [NamedDevice]
     let stepTimeout: Duration
     private var servers: [HTTPServer] = []
+    /// This world's prefix on the process-wide server, once mounted.
+    private var sharedID: UInt64?
     private(set) var urls: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
@@ -109,11 +111,18 @@ final class ScenarioWorld {
         }
     }
 
-    /// The gateway's URL for `environment`, starting its TLS listener on first use. Each environment
-    /// gets its own server so a scenario pays only for the listener it uses (a TLS context costs more
-    /// than the rest of a send).
+    /// The gateway's URL for `environment`: the world's prefix on the process-wide server, or (when the
+    /// world trusts its own client-certificate CAs) a listener of its own, started on first use.
     func url(_ environment: APNsEnvironment) throws -> String {
         if let url = urls[environment] { return url }
+        if declaration.clientCertificateCAs.isEmpty {
+            let shared = try SharedGatewayServer.shared(credentials)
+            let id = sharedID ?? shared.register(gateway)
+            sharedID = id
+            let url = shared.url(environment, world: id)
+            urls[environment] = url
+            return url
+        }
         let tls = TLSConfiguration(
             certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
             clientCertificates: .request(
@@ -188,6 +197,8 @@ final class ScenarioWorld {
     func shutdown() {
         for c in clients.values { c.client.shutdown() }
         clients = [:]
+        if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unregister(id) }
+        sharedID = nil
         for s in servers { s.beginShutdown(grace: .zero) }
         for s in servers { s.waitUntilStopped() }
         servers = []

@@ -192,7 +192,7 @@ import Testing
         env.seed = 8
         let c = await ScenarioExecutor.run(suite.scenarios[0], in: suite, environment: env)
         func normalized(_ t: String) -> String {
-            t.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression)
+            t.replacingOccurrences(of: #"127\.0\.0\.1:\d+(/w/\d+)?"#, with: "127.0.0.1:PORT", options: .regularExpression)
                 .replacingOccurrences(
                     of: #"apns-unique-id: [0-9a-f-]+"#, with: "apns-unique-id: X", options: .regularExpression
                 )
