@@ -12,6 +12,14 @@ import Testing
 struct APNsClientTests {
     static let token = "6a8d4f2c0b1e3d5f7a9c8e6b4d2f0a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f"
 
+    /// An APNs client on localhost:`port` authenticating with the test client certificate.
+    static func certificateAuthClient(port: Int, httpVersion: HTTPVersionPolicy = .http2) throws -> APNsClient {
+        let certs = try TestCertificates.get()
+        return try APNsClient(
+            baseURL: "https://localhost:\(port)", authentication: .certificate(try testClientCertificate()),
+            trustRoots: try TrustRoots.files([certs.ca.cert]), httpVersion: httpVersion)
+    }
+
     @Test func signerCachesUntilRefreshAgeThenSignsAnew() throws {
         let clock = ManualClock()
         let key = try P256PrivateKey.generate()
@@ -88,17 +96,11 @@ struct APNsClientTests {
     }
 
     @Test func certificateAuthPresentsTheProviderCertificate() async throws {
-        let certs = try TestCertificates.get()
         let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
+        let server = try startMutualTLSPythonServer(in: dir)
         defer { server.stop() }
-        let apns = try APNsClient(
-            baseURL: "https://localhost:\(server.port)",
-            authentication: .certificate(
-                try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)),
-            trustRoots: try TrustRoots.files([certs.ca.cert]), httpVersion: .best)
+        let apns = try Self.certificateAuthClient(port: server.port, httpVersion: .best)
 
         let response = try await apns.send(
             deviceToken: Self.token, json: "{}", headers: APNsRequestHeaders(id: "0a1b2c3d-0000-4000-8000-000000000001")
@@ -112,17 +114,11 @@ struct APNsClientTests {
     }
 
     @Test func http2IsRequiredByDefault() async throws {
-        let certs = try TestCertificates.get()
         let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
+        let server = try startMutualTLSPythonServer(in: dir)
         defer { server.stop() }
-        let apns = try APNsClient(
-            baseURL: "https://localhost:\(server.port)",
-            authentication: .certificate(
-                try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)),
-            trustRoots: try TrustRoots.files([certs.ca.cert]))
+        let apns = try Self.certificateAuthClient(port: server.port)
         await #expect {
             _ = try await apns.send(deviceToken: Self.token, json: "{}")
         } throws: { error in

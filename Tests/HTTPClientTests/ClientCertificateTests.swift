@@ -11,8 +11,7 @@ struct ClientCertificateTests {
         let certs = try TestCertificates.get()
         let dir = try TempDirectory("pushcheck-httpclient")
         defer { dir.remove() }
-        let server = try startPythonServer(
-            in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
+        let server = try startMutualTLSPythonServer(in: dir)
         defer { server.stop() }
         let url = "https://localhost:\(server.port)/echo"
         let roots = try TrustRoots.files([certs.ca.cert])
@@ -20,8 +19,7 @@ struct ClientCertificateTests {
         let withCert = try HTTPClient(
             configuration: HTTPClientConfiguration(
                 trustRoots: roots,
-                clientCertificate: try ClientCertificate(
-                    certificateFile: certs.client.cert, privateKeyFile: certs.client.key),
+                clientCertificate: try testClientCertificate(),
                 totalTimeout: .seconds(10)))
         let response = try await withCert.execute(.get(url))
         #expect(response.status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import PushcheckTestSupport
 
 /// The python HTTP/1.1 test server: redirects, a slow path, and an echo of what arrived.
@@ -84,6 +85,19 @@ func startPythonServer(in dir: TempDirectory, mode: String = "plain", extra: [St
     return try ServerProcess(
         "/usr/bin/env", ["python3", dir.file("server.py"), String(port), mode] + extra, port: port,
         logPath: dir.file("python.log"))
+}
+
+/// Starts the python server requiring mutual TLS: it presents the test server certificate and accepts
+/// client certificates issued by the test CA.
+func startMutualTLSPythonServer(in dir: TempDirectory) throws -> ServerProcess {
+    let certs = try TestCertificates.get()
+    return try startPythonServer(in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
+}
+
+/// The test client certificate (issued by the test CA) as HTTPClient takes it.
+func testClientCertificate() throws -> ClientCertificate {
+    let certs = try TestCertificates.get()
+    return try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)
 }
 
 /// Starts `nghttpd` serving `dir` (which gets an `index.html`): TLS with the given certificate, or h2c.
