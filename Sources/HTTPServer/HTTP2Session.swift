@@ -149,6 +149,8 @@ final class HTTP2Session: ProtocolSession {
                     s.scheme = v
                 }
             } else {
+                // One allocation for a typical request's headers instead of one per doubling.
+                if s.headers.isEmpty { s.headers.reserveCapacity(8) }
                 // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
                 s.headers.append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
             }
@@ -207,37 +209,47 @@ final class HTTP2Session: ProtocolSession {
     }
 
     private func submit(_ response: HTTPResponse, on stream: Int32) {
-        // All names and values in one buffer; nghttp2_submit_response copies them, so pointers into the buffer
-        // only need to live through the call.
+        // All names and values in one buffer and the nghttp2_nv array on the stack: nghttp2_submit_response copies
+        // them, so they only need to live through the call.
         var text: [UInt8] = []
-        text.reserveCapacity(128)
-        var spans: [(name: Range<Int>, value: Range<Int>)] = []
-        spans.reserveCapacity(response.headers.count + 2)
-        func add(_ name: String, _ value: String) {
-            let n = text.count
-            text.append(contentsOf: name.utf8)
-            let v = text.count
-            text.append(contentsOf: value.utf8)
-            spans.append((n..<v, v..<text.count))
-        }
-        add(":status", String(response.status))
-        for field in response.headers where !hopByHopHeaders.contains(field.name) { add(field.name, field.value) }
-        add("content-length", String(response.body.count))
-        if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
-        let rv = text.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            let base = buffer.baseAddress!
-            var nva = spans.map { span in
-                // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table would
-                // only evict useful entries and cost an insertion and an eviction per header.
-                let flag = span.value.count > Self.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
-                return nghttp2_nv(
-                    name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count,
-                    valuelen: span.value.count, flags: UInt8(flag.rawValue))
+        text.reserveCapacity(160)
+        let count = response.headers.count + 2
+        let rv = withUnsafeTemporaryAllocation(of: (name: Range<Int>, value: Range<Int>).self, capacity: count) {
+            spans -> Int32 in
+            var n = 0
+            func add(_ name: String, _ value: String) {
+                let start = text.count
+                text.append(contentsOf: name.utf8)
+                let middle = text.count
+                text.append(contentsOf: value.utf8)
+                spans.initializeElement(at: n, to: (start..<middle, middle..<text.count))
+                n += 1
             }
-            if response.body.isEmpty { return nghttp2_submit_response(session, stream, &nva, nva.count, nil) }
-            var provider = nghttp2_data_provider()
-            provider.read_callback = h2ReadBody
-            return nghttp2_submit_response(session, stream, &nva, nva.count, &provider)
+            add(":status", String(response.status))
+            for field in response.headers where !hopByHopHeaders.contains(field.name) { add(field.name, field.value) }
+            add("content-length", String(response.body.count))
+            if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
+            return text.withUnsafeMutableBufferPointer { buffer in
+                withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: n) { nva in
+                    let base = buffer.baseAddress!
+                    for i in 0..<n {
+                        let span = spans[i]
+                        // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table
+                        // would only evict useful entries and cost an insertion and an eviction per header.
+                        let flag =
+                            span.value.count > Self.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+                        nva.initializeElement(
+                            at: i,
+                            to: nghttp2_nv(
+                                name: base + span.name.lowerBound, value: base + span.value.lowerBound,
+                                namelen: span.name.count, valuelen: span.value.count, flags: UInt8(flag.rawValue)))
+                    }
+                    if response.body.isEmpty { return nghttp2_submit_response(session, stream, nva.baseAddress, n, nil) }
+                    var provider = nghttp2_data_provider()
+                    provider.read_callback = h2ReadBody
+                    return nghttp2_submit_response(session, stream, nva.baseAddress, n, &provider)
+                }
+            }
         }
         if rv != 0 { bodies[stream] = nil }
     }
@@ -245,8 +257,8 @@ final class HTTP2Session: ProtocolSession {
 
 // MARK: - nghttp2 trampolines: capture nothing, find the session through user_data.
 
-private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session {
-    Unmanaged<HTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+private func owner(_ userData: UnsafeMutableRawPointer?) -> Unmanaged<HTTP2Session> {
+    Unmanaged<HTTP2Session>.fromOpaque(userData!)
 }
 
 private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
@@ -257,7 +269,7 @@ private func h2OnBeginHeaders(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    owner(userData).beginHeaders(stream: frame.pointee.hd.stream_id)
+    owner(userData)._withUnsafeGuaranteedRef { $0.beginHeaders(stream: frame.pointee.hd.stream_id) }
     return 0
 }
 
@@ -266,9 +278,11 @@ private func h2OnHeader(
     _ value: UnsafePointer<UInt8>?, _ valuelen: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    owner(userData).header(
-        stream: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: namelen),
-        value: UnsafeBufferPointer(start: value, count: valuelen))
+    owner(userData)._withUnsafeGuaranteedRef {
+        $0.header(
+            stream: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: namelen),
+            value: UnsafeBufferPointer(start: value, count: valuelen))
+    }
     return 0
 }
 
@@ -276,7 +290,7 @@ private func h2OnDataChunk(
     _ session: OpaquePointer?, _ flags: UInt8, _ stream: Int32, _ data: UnsafePointer<UInt8>?, _ len: Int,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    owner(userData).data(stream: stream, UnsafeBufferPointer(start: data, count: len))
+    owner(userData)._withUnsafeGuaranteedRef { $0.data(stream: stream, UnsafeBufferPointer(start: data, count: len)) }
     return 0
 }
 
@@ -287,7 +301,7 @@ private func h2OnFrameRecv(
     let type = frame.pointee.hd.type
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
-        owner(userData).endOfRequest(stream: frame.pointee.hd.stream_id)
+        owner(userData)._withUnsafeGuaranteedRef { $0.endOfRequest(stream: frame.pointee.hd.stream_id) }
     }
     return 0
 }
@@ -295,7 +309,7 @@ private func h2OnFrameRecv(
 private func h2OnStreamClose(
     _ session: OpaquePointer?, _ stream: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    owner(userData).streamClosed(stream)
+    owner(userData)._withUnsafeGuaranteedRef { $0.streamClosed(stream) }
     return 0
 }
 
@@ -305,7 +319,7 @@ private func h2ReadBody(
     _ userData: UnsafeMutableRawPointer?
 ) -> Int {
     guard let buf else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-    let (n, eof) = owner(userData).readBody(stream: stream, into: buf, length: length)
+    let (n, eof) = owner(userData)._withUnsafeGuaranteedRef { $0.readBody(stream: stream, into: buf, length: length) }
     if eof { dataFlags?.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
     return n
 }
