@@ -61,9 +61,7 @@ struct APNsClientTests {
 
     @Test func tokenAuthRequestOnTheWire() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: certs.server)
+        let server = try startNghttpd(certificate: certs.server)
         defer { server.stop() }
         let signer = APNsProviderTokenSigner(
             teamID: "TEAM123456", keyID: "KEY1234567", privateKey: try P256PrivateKey.generate())
@@ -96,9 +94,7 @@ struct APNsClientTests {
     }
 
     @Test func certificateAuthPresentsTheProviderCertificate() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startMutualTLSPythonServer(in: dir)
+        let server = try startMutualTLSPythonServer()
         defer { server.stop() }
         let apns = try Self.certificateAuthClient(port: server.port, httpVersion: .best)
 
@@ -114,9 +110,7 @@ struct APNsClientTests {
     }
 
     @Test func http2IsRequiredByDefault() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startMutualTLSPythonServer(in: dir)
+        let server = try startMutualTLSPythonServer()
         defer { server.stop() }
         let apns = try Self.certificateAuthClient(port: server.port)
         await #expect {

@@ -9,9 +9,7 @@ import Testing
 struct ClientCertificateTests {
     @Test func clientCertificateIsPresentedAndVerified() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startMutualTLSPythonServer(in: dir)
+        let server = try startMutualTLSPythonServer()
         defer { server.stop() }
         let url = "https://localhost:\(server.port)/echo"
         let roots = try TrustRoots.files([certs.ca.cert])

@@ -1,5 +1,4 @@
 import Foundation
-import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -18,9 +17,7 @@ struct ErrorMappingTests {
     }
 
     @Test func brokenServersMapToTypedErrors() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
 
         let nothing = await failure("/nothing", port: server.port)

@@ -1,5 +1,4 @@
 import Foundation
-import PushcheckTestSupport
 import Testing
 
 @testable import HTTPClient
@@ -8,9 +7,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct LifecycleTests {
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
         let client = try HTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(20)))
 

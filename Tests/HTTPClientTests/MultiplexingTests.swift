@@ -12,9 +12,7 @@ struct MultiplexingTests {
     @Test(arguments: ["apnsProvider", "default"])
     func fiftyConcurrentPostsShareOneConnection(preset: String) async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: certs.server)
+        let server = try startNghttpd(certificate: certs.server)
         defer { server.stop() }
         let roots = try TrustRoots.files([certs.ca.cert])
         let client = try HTTPClient(
@@ -56,9 +54,7 @@ struct MultiplexingTests {
     }
 
     @Test func duplicateHeadersReachAnHTTP2Server() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: nil)
+        let server = try startNghttpd(certificate: nil)
         defer { server.stop() }
         let client = try HTTPClient(configuration: HTTPClientConfiguration(httpVersion: .http2PriorKnowledge))
 

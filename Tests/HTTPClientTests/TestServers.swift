@@ -78,20 +78,20 @@ if mode == "mtls":
 server.serve_forever()
 """#
 
-/// Starts the python server (`mode`: "plain" or "mtls") in `dir`.
-func startPythonServer(in dir: TempDirectory, mode: String = "plain", extra: [String] = []) throws -> ServerProcess {
-    try dir.write("server.py", pythonServerScript)
+/// Starts the python server (`mode`: "plain" or "mtls") in a directory of its own.
+func startPythonServer(mode: String = "plain", extra: [String] = []) throws -> ServerProcess {
+    let dir = try TempDirectory("pushcheck-httpclient")
     let port = try freeLoopbackPort()
     return try ServerProcess(
-        "/usr/bin/env", ["python3", dir.file("server.py"), String(port), mode] + extra, port: port,
-        logPath: dir.file("python.log"))
+        "/usr/bin/env", ["python3", try dir.write("server.py", pythonServerScript), String(port), mode] + extra,
+        port: port, logPath: dir.file("python.log"), owning: dir)
 }
 
 /// Starts the python server requiring mutual TLS: it presents the test server certificate and accepts
 /// client certificates issued by the test CA.
-func startMutualTLSPythonServer(in dir: TempDirectory) throws -> ServerProcess {
+func startMutualTLSPythonServer() throws -> ServerProcess {
     let certs = try TestCertificates.get()
-    return try startPythonServer(in: dir, mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
+    return try startPythonServer(mode: "mtls", extra: [certs.server.cert, certs.server.key, certs.ca.cert])
 }
 
 /// The test client certificate (issued by the test CA) as HTTPClient takes it.
@@ -100,8 +100,10 @@ func testClientCertificate() throws -> ClientCertificate {
     return try ClientCertificate(certificateFile: certs.client.cert, privateKeyFile: certs.client.key)
 }
 
-/// Starts `nghttpd` serving `dir` (which gets an `index.html`): TLS with the given certificate, or h2c.
-func startNghttpd(in dir: TempDirectory, certificate: CertificateFiles?) throws -> ServerProcess {
+/// Starts `nghttpd` serving a directory of its own with an `index.html`: TLS with the given
+/// certificate, or h2c.
+func startNghttpd(certificate: CertificateFiles?) throws -> ServerProcess {
+    let dir = try TempDirectory("pushcheck-httpclient")
     try dir.write("index.html", "<html><head><title>pushcheck</title></head><body>hello</body></html>\n")
     let port = try freeLoopbackPort()
     var arguments = ["-a", "127.0.0.1", "-d", dir.path, "-v"]
@@ -110,5 +112,6 @@ func startNghttpd(in dir: TempDirectory, certificate: CertificateFiles?) throws 
     } else {
         arguments += ["--no-tls", String(port)]
     }
-    return try ServerProcess("/usr/sbin/nghttpd", arguments, port: port, logPath: dir.file("nghttpd.log"))
+    return try ServerProcess(
+        "/usr/sbin/nghttpd", arguments, port: port, logPath: dir.file("nghttpd.log"), owning: dir)
 }

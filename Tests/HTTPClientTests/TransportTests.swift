@@ -20,9 +20,7 @@ struct TransportTests {
 
     @Test func getOverHTTP2WithTLSTrustingTheLocalCA() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: certs.server)
+        let server = try startNghttpd(certificate: certs.server)
         defer { server.stop() }
 
         let response = try await client(trusting: certs.ca.cert, version: .http2)
@@ -42,9 +40,7 @@ struct TransportTests {
 
     @Test func localCAWorksAlongsideTheSystemRoots() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: certs.server)
+        let server = try startNghttpd(certificate: certs.server)
         defer { server.stop() }
 
         let roots = try TrustRoots.files([certs.ca.cert], includingSystemRoots: true)
@@ -66,9 +62,7 @@ struct TransportTests {
 
     @Test func untrustedServerCertificateIsATLSFailure() async throws {
         let certs = try TestCertificates.get()
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: certs.rogueServer)
+        let server = try startNghttpd(certificate: certs.rogueServer)
         defer { server.stop() }
 
         await #expect {
@@ -83,9 +77,7 @@ struct TransportTests {
     }
 
     @Test func h2cWithPriorKnowledge() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startNghttpd(in: dir, certificate: nil)
+        let server = try startNghttpd(certificate: nil)
         defer { server.stop() }
 
         let response = try await client(version: .http2PriorKnowledge)
@@ -97,9 +89,7 @@ struct TransportTests {
     }
 
     @Test func http1PostEchoesMethodBodyAndDuplicateHeaders() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
 
         let request = ClientRequest(
@@ -121,9 +111,7 @@ struct TransportTests {
     }
 
     @Test func http2PolicyRefusesAnHTTP1Server() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
 
         await #expect(
@@ -135,9 +123,7 @@ struct TransportTests {
     }
 
     @Test func redirectsAreFollowedAndRecorded() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
 
@@ -166,9 +152,7 @@ struct TransportTests {
     }
 
     @Test func slowServerTimesOut() async throws {
-        let dir = try TempDirectory("pushcheck-httpclient")
-        defer { dir.remove() }
-        let server = try startPythonServer(in: dir)
+        let server = try startPythonServer()
         defer { server.stop() }
 
         let request = ClientRequest(url: "http://127.0.0.1:\(server.port)/slow", timeout: .milliseconds(300))

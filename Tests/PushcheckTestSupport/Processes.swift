@@ -69,21 +69,27 @@ private final class LineBox: Sendable {
 }
 
 /// A server process started for one test that is ready once it accepts TCP connections on a loopback
-/// port; its stdout and stderr go to `logPath`. Call `stop()` in a `defer`.
+/// port; its stdout and stderr go to `logPath`. Call `stop()` in a `defer`; it also removes the
+/// directory the server was given to own (its script, document root, log).
 public final class ServerProcess {
     public let process = Process()
     /// The 127.0.0.1 port the server listens on.
     public let port: Int
     /// Where the server's combined stdout and stderr go.
     public let logPath: String
+    /// The directory `stop()` removes, if any.
+    public let ownedDirectory: TempDirectory?
 
     /// Starts `executable` (an absolute path) and waits at most `timeout` until it accepts connections
     /// on 127.0.0.1:`port`; throws `ServerProcessError` with the log when it exits or does not listen.
+    /// `ownedDirectory` is removed by `stop()` (and when starting fails).
     public init(
-        _ executable: String, _ arguments: [String], port: Int, logPath: String, timeout: TimeInterval = 10
+        _ executable: String, _ arguments: [String], port: Int, logPath: String,
+        owning ownedDirectory: TempDirectory? = nil, timeout: TimeInterval = 10
     ) throws {
         self.port = port
         self.logPath = logPath
+        self.ownedDirectory = ownedDirectory
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.executableURL = URL(fileURLWithPath: executable)
@@ -91,13 +97,17 @@ public final class ServerProcess {
         process.standardOutput = logFile
         process.standardError = logFile
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        do { try process.run() } catch {
+            ownedDirectory?.remove()
+            throw error
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while !canConnectToLoopback(port: port) {
             guard process.isRunning, Date() < deadline else {
+                let log = log()
                 stop()
                 throw ServerProcessError.notListening(
-                    command: [executable] + arguments, port: port, timeout: timeout, log: log())
+                    command: [executable] + arguments, port: port, timeout: timeout, log: log)
             }
             usleep(20_000)
         }
@@ -106,12 +116,13 @@ public final class ServerProcess {
     /// Everything the server has printed so far.
     public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Kills the server (SIGKILL) and waits for it to exit.
+    /// Kills the server (SIGKILL), waits for it to exit and removes its owned directory.
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ownedDirectory?.remove()
     }
 
     deinit { stop() }
