@@ -294,3 +294,37 @@ extension StepTests {
         #expect(Support.passed(r), "\(Support.describe(r))")
     }
 }
+
+extension StepTests {
+    @Test func worldsShareOneServerUnderTheirOwnPrefix() async throws {
+        let (_, r) = try await Support.runSteps("""
+            - run: |
+                other=$(echo "$PUSHCHECK_APNS_SANDBOX_URL" | sed 's#/w/[0-9]*$#/w/999999999#')
+                curl -sS --http2 --cacert "$PUSHCHECK_CA_FILE" -d '{}' "$other/3/device/00"
+              expect:
+                stdout: { contains: "no scenario world at /w/999999999/3/device/00" }
+            """)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
+
+    @Test func aWorldWithItsOwnClientCertificateCAsGetsItsOwnListener() async throws {
+        let dir = NSTemporaryDirectory() + "scenarios-ca-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(try TempKey.runOpenSSL(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-subj", "/CN=team CA", "-days", "1", "-keyout", dir + "/ca.key", "-out", dir + "/ca.pem"]) == 0)
+        let world = """
+            world:
+              include: \(Support.suites)/apps/news-app.yaml
+              gateway: { apns: { client_certificate_cas: [\(dir)/ca.pem] } }
+            """
+        let (_, r) = try await Support.runSteps("""
+            - send: { auth: certificate, payload: { aps: { alert: x } } }
+              expect: { status: 403, reason: BadCertificate }
+            - send: { payload: { aps: { alert: x } } }
+              expect: { status: 200 }
+            - run: echo "$PUSHCHECK_APNS_SANDBOX_URL"
+              expect: { stdout: { matches: "^https://127\\\\.0\\\\.0\\\\.1:[0-9]+\\n$" } }
+            """, world: world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
+}
