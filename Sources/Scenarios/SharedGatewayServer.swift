@@ -35,7 +35,8 @@ final class SharedGatewayServer: Sendable {
             certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
             clientCertificates: .request(trustedCAPEMs: [credentials.ca.certificatePEM]))
         let listeners = APNsEnvironment.allCases.map { env in
-            ListenerConfiguration(name: env.rawValue, tls: tls, handler: WorldRoutingHandler(environment: env, routes: routes))
+            ListenerConfiguration(
+                name: env.rawValue, tls: tls, handler: WorldRoutingHandler(environment: env, routes: routes))
         }
         let server = HTTPServer(listeners: listeners, loops: min(2, ProcessInfo.processInfo.activeProcessorCount))
         let bound = try server.start()

@@ -133,7 +133,8 @@ public struct VariableError: Error, Sendable, CustomStringConvertible {
         } else if name.hasPrefix("device.") {
             expected = "expected the device's app to have that value (is it installed and registered?)"
         }
-        return SourceError(.invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected, suggestion: suggestion)
+        return SourceError(
+            .invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected, suggestion: suggestion)
     }
 }
 

@@ -192,11 +192,13 @@ import Testing
         env.seed = 8
         let c = await ScenarioExecutor.run(suite.scenarios[0], in: suite, environment: env)
         func normalized(_ t: String) -> String {
-            t.replacingOccurrences(of: #"127\.0\.0\.1:\d+(/w/\d+)?"#, with: "127.0.0.1:PORT", options: .regularExpression)
-                .replacingOccurrences(
-                    of: #"apns-unique-id: [0-9a-f-]+"#, with: "apns-unique-id: X", options: .regularExpression
-                )
-                .replacingOccurrences(of: #"scenario: t \([^)]*\)"#, with: "scenario: t", options: .regularExpression)
+            t.replacingOccurrences(
+                of: #"127\.0\.0\.1:\d+(/w/\d+)?"#, with: "127.0.0.1:PORT", options: .regularExpression
+            )
+            .replacingOccurrences(
+                of: #"apns-unique-id: [0-9a-f-]+"#, with: "apns-unique-id: X", options: .regularExpression
+            )
+            .replacingOccurrences(of: #"scenario: t \([^)]*\)"#, with: "scenario: t", options: .regularExpression)
         }
         #expect(Support.passed(a) && Support.passed(c), "\(Support.describe(a))")
         #expect(normalized(a.transcript) == normalized(b.transcript))
@@ -278,7 +280,8 @@ enum TempKey {
 
 extension StepTests {
     @Test func providerTokensAreRefreshedLikeAWellBehavedProvider() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - send: { payload: { aps: { alert: one } } }
               expect: { status: 200 }
             - wait: 30m
@@ -297,7 +300,8 @@ extension StepTests {
 
 extension StepTests {
     @Test func worldsShareOneServerUnderTheirOwnPrefix() async throws {
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - run: |
                 other=$(echo "$PUSHCHECK_APNS_SANDBOX_URL" | sed 's#/w/[0-9]*$#/w/999999999#')
                 curl -sS --http2 --cacert "$PUSHCHECK_CA_FILE" -d '{}' "$other/3/device/00"
@@ -310,14 +314,18 @@ extension StepTests {
     @Test func aWorldWithItsOwnClientCertificateCAsGetsItsOwnListener() async throws {
         let dir = NSTemporaryDirectory() + "scenarios-ca-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        #expect(try TempKey.runOpenSSL(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-subj", "/CN=team CA", "-days", "1", "-keyout", dir + "/ca.key", "-out", dir + "/ca.pem"]) == 0)
+        #expect(
+            try TempKey.runOpenSSL([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-subj", "/CN=team CA", "-days", "1", "-keyout", dir + "/ca.key", "-out", dir + "/ca.pem",
+            ]) == 0)
         let world = """
             world:
               include: \(Support.suites)/apps/news-app.yaml
               gateway: { apns: { client_certificate_cas: [\(dir)/ca.pem] } }
             """
-        let (_, r) = try await Support.runSteps("""
+        let (_, r) = try await Support.runSteps(
+            """
             - send: { auth: certificate, payload: { aps: { alert: x } } }
               expect: { status: 403, reason: BadCertificate }
             - send: { payload: { aps: { alert: x } } }

@@ -18,9 +18,11 @@ import YAMLSource
 
     @Test func renderingSubstitutesAndEscapes() throws {
         let t = try Template(#"{"title":"${t}","n":${n}}"#, range: Self.range)
-        let out = try t.render({ ["t": "say \"hi\"\n", "n": "3"][$0] }, escape: { s in
-            s.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
-        })
+        let out = try t.render(
+            { ["t": "say \"hi\"\n", "n": "3"][$0] },
+            escape: { s in
+                s.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            })
         #expect(out == #"{"title":"say \"hi\"\n","n":3}"#)
         #expect(try Template("cost: $${price}", range: Self.range).render({ _ in nil }) == "cost: ${price}")
         #expect(try Template("plain", range: Self.range).isLiteral)
