@@ -25,8 +25,10 @@ final class SharedCredentials: Sendable {
         server = try ca.issueServerCertificate()
         providerKey = try P256PrivateKey.generate()
         providerPublicKey = providerKey.publicKey
-        let dir = NSTemporaryDirectory() + "pushcheck-scenarios-\(getpid())"
+        let dir = Self.directory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // The files are for this process's `run` steps only: remove them when it exits.
+        atexit { try? FileManager.default.removeItem(atPath: SharedCredentials.directory) }
         caPath = dir + "/ca.pem"
         providerKeyPath = dir + "/AuthKey.p8"
         try PEMFiles.write(ca.certificatePEM, to: caPath)
@@ -34,6 +36,9 @@ final class SharedCredentials: Sendable {
     }
 
     private static let made = Mutex<SharedCredentials?>(nil)
+
+    /// Where the CA, the .p8 and provider certificates are written for `run` steps.
+    static let directory = NSTemporaryDirectory() + "pushcheck-scenarios-\(getpid())"
 
     /// The process-wide instance (made on first use).
     static func shared() throws -> SharedCredentials {
