@@ -258,7 +258,7 @@ extension StepTests {
 /// A .p8-style key written to a temp file.
 enum TempKey {
     static func make() throws -> String {
-        let path = NSTemporaryDirectory() + "scenarios-key-\(UUID().uuidString).p8"
+        let path = Support.scratch("key-\(UUID().uuidString).p8")
         let result = try runOpenSSL([
             "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path,
         ])
@@ -312,7 +312,7 @@ extension StepTests {
     }
 
     @Test func aWorldWithItsOwnClientCertificateCAsGetsItsOwnListener() async throws {
-        let dir = NSTemporaryDirectory() + "scenarios-ca-\(UUID().uuidString)"
+        let dir = Support.scratch("ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         #expect(
             try TempKey.runOpenSSL([
