@@ -68,7 +68,7 @@ extension APNsGateway {
         if let r = effect.goAwayReason {
             outcome.actions.append(.goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
         }
-        let entry = APNsLogEntry(
+        let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
             headers: request.headers, payload: request.body, token: parsed?.token ?? pathToken, topic: topic,
             pushType: parsed?.pushType, status: outcome.status,
@@ -76,8 +76,7 @@ extension APNsGateway {
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
-        // Storage and log in one lock hold; packing before it, and what the rings drop is freed after it.
-        let packed = PackedLogEntry(entry)
+        // Storage and log in one lock hold; packing before it, and the log entry the ring drops freed after it.
         let push = outcome.push
         let (due, sequence, droppedEntry) = state.withLock { s in
             let due = push.map { s.store.accept($0, now: now) } ?? []
@@ -86,7 +85,7 @@ extension APNsGateway {
         }
         withExtendedLifetime(droppedEntry) {}
         hand(due)
-        writeToLogFile(entry, sequence: sequence)
+        writeToLogFile(packed, sequence: sequence)
         return outcome
     }
 

@@ -164,10 +164,11 @@ public final class APNsGateway: Sendable {
     }
 
     /// Appends to the JSON-lines file, when one is configured.
-    func writeToLogFile(_ entry: APNsLogEntry, sequence: UInt64) {
+    func writeToLogFile(_ packed: PackedLogEntry, sequence: UInt64) {
         guard configuration.logFilePath != nil else { return }
-        var stored = entry
+        var stored = packed
         stored.sequence = sequence
-        appender.withLock { $0?.append(stored) }
+        let entry = stored.entry
+        appender.withLock { $0?.append(entry) }
     }
 }

@@ -19,40 +19,54 @@ struct PackedLogEntry: Sendable {
     var bytes: [UInt8]
 
     init(_ e: APNsLogEntry) {
-        sequence = e.sequence
-        connectionID = e.connectionID
-        receivedAt = e.receivedAt
-        answeredAt = e.answeredAt
-        status = e.status
-        endpoint = e.endpoint
-        pushType = e.pushType
-        faultApplied = e.faultApplied
+        self.init(
+            sequence: e.sequence, endpoint: e.endpoint, connectionID: e.connectionID, method: e.method, path: e.path,
+            headers: e.headers, payload: e.payload, token: e.token, topic: e.topic, pushType: e.pushType,
+            status: e.status, reason: e.reason, apnsID: e.apnsID, apnsUniqueID: e.apnsUniqueID, auth: e.auth,
+            receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied)
+    }
+
+    /// Packs straight from the parts (the gateway's per-request path: no `APNsLogEntry` in between).
+    init(
+        sequence: UInt64, endpoint: APNsEnvironment, connectionID: UInt64, method: String, path: String,
+        headers: [HTTPField], payload: [UInt8], token: DeviceToken?, topic: String?, pushType: APNsPushType?,
+        status: Int, reason: String?, apnsID: String, apnsUniqueID: String?, auth: APNsAuthKind, receivedAt: Date,
+        answeredAt: Date, faultApplied: Bool
+    ) {
+        self.sequence = sequence
+        self.connectionID = connectionID
+        self.receivedAt = receivedAt
+        self.answeredAt = answeredAt
+        self.status = status
+        self.endpoint = endpoint
+        self.pushType = pushType
+        self.faultApplied = faultApplied
         let (authKind, auth1, auth2): (UInt8, String?, String?) =
-            switch e.auth {
+            switch auth {
             case .none: (0, nil, nil)
             case .token(let team, let key): (1, team, key)
             case .certificate(let uid): (2, uid, nil)
             }
-        let token = e.token?.hex
-        var size = 1 + 4 + e.payload.count + 4
-        for s in [e.method, e.path, token, e.topic, e.reason, e.apnsID, e.apnsUniqueID, auth1, auth2] {
-            size += PackedBytes.size(s)
-        }
-        for h in e.headers { size += PackedBytes.size(h.name) + PackedBytes.size(h.value) }
+        let hex = token?.hex
+        var size = 1 + 4 + payload.count + 4
+        size += PackedBytes.size(method) + PackedBytes.size(path) + PackedBytes.size(hex) + PackedBytes.size(topic)
+        size += PackedBytes.size(reason) + PackedBytes.size(apnsID) + PackedBytes.size(apnsUniqueID)
+        size += PackedBytes.size(auth1) + PackedBytes.size(auth2)
+        for h in headers { size += PackedBytes.size(h.name) + PackedBytes.size(h.value) }
         bytes = PackedBytes.pack(size: size) { w in
             w.put(authKind)
-            w.put(e.method)
-            w.put(e.path)
-            w.put(token)
-            w.put(e.topic)
-            w.put(e.reason)
-            w.put(e.apnsID)
-            w.put(e.apnsUniqueID)
+            w.put(method)
+            w.put(path)
+            w.put(hex)
+            w.put(topic)
+            w.put(reason)
+            w.put(apnsID)
+            w.put(apnsUniqueID)
             w.put(auth1)
             w.put(auth2)
-            w.put(e.payload)
-            w.put(UInt32(e.headers.count))
-            for h in e.headers {
+            w.put(payload)
+            w.put(UInt32(headers.count))
+            for h in headers {
                 w.put(h.name)
                 w.put(h.value)
             }

@@ -196,7 +196,7 @@ final class HTTP1Session: ProtocolSession {
 
     private func write(_ response: HTTPResponse, head: Bool, close: Bool) {
         var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-        for field in response.headers where !hopByHopHeaders.contains(field.name) {
+        for field in response.headers where !isHopByHop(field.name) {
             text += "\(field.name): \(field.value)\r\n"
         }
         text += "content-length: \(response.body.count)\r\n"

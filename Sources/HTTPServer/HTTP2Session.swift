@@ -28,6 +28,9 @@ final class HTTP2Session: ProtocolSession {
 
     private var session: OpaquePointer?
     private(set) var streams: [Int32: IncomingStream] = [:]
+    /// The stream whose header block is being received and its index in `streams` (valid until the next insertion
+    /// or removal: `beginHeaders` and `streamClosed` reset it).
+    private var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
     private var bodies: [Int32: OutgoingBody] = [:]
     private var awaiting: Set<Int32> = []
     private var fatal = false
@@ -120,11 +123,15 @@ final class HTTP2Session: ProtocolSession {
 
     fileprivate func beginHeaders(stream: Int32) {
         streams[stream] = IncomingStream()
+        // A header block is contiguous (HEADERS then CONTINUATION, nothing in between), so the header callbacks
+        // that follow are for this stream: remember where it is instead of hashing its id for every field.
+        headerBlock = (stream, streams.index(forKey: stream)!)
     }
 
     /// Mutates a stream's entry in place: copying it out and back would copy its header and body arrays
     /// on every header and DATA chunk.
     private func modifyStream(_ stream: Int32, _ body: (inout IncomingStream) -> Void) {
+        if let (id, index) = headerBlock, id == stream { return body(&streams.values[index]) }
         guard let index = streams.index(forKey: stream) else { return }
         body(&streams.values[index])
     }
@@ -188,6 +195,7 @@ final class HTTP2Session: ProtocolSession {
     }
 
     fileprivate func streamClosed(_ stream: Int32) {
+        headerBlock = nil  // removing may move other entries
         streams[stream] = nil
         bodies[stream] = nil
         awaiting.remove(stream)
@@ -226,7 +234,7 @@ final class HTTP2Session: ProtocolSession {
                 n += 1
             }
             add(":status", String(response.status))
-            for field in response.headers where !hopByHopHeaders.contains(field.name) { add(field.name, field.value) }
+            for field in response.headers where !isHopByHop(field.name) { add(field.name, field.value) }
             add("content-length", String(response.body.count))
             if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
             return text.withUnsafeMutableBufferPointer { buffer in

@@ -45,7 +45,11 @@ func reasonPhrase(_ status: Int) -> String {
     }
 }
 
-/// Header names that belong to one hop and must not be copied into a response of either version.
-let hopByHopHeaders: Set<String> = [
-    "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length",
-]
+/// Header names that belong to one hop and must not be copied into a response of either version
+/// (a switch, not a Set: checked for every response header).
+func isHopByHop(_ name: String) -> Bool {
+    switch name {
+    case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length": true
+    default: false
+    }
+}
