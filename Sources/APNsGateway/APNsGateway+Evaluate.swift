@@ -78,13 +78,13 @@ extension APNsGateway {
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
         // Storage and log in one lock hold; packing before it, and the log entry the ring drops freed after it.
         let push = outcome.push
-        let (due, sequence, droppedEntry) = state.withLock { s in
-            let due = push.map { s.store.accept($0, now: now) } ?? []
+        let (deliverNow, sequence, droppedEntry) = state.withLock { s in
+            let deliverNow = push.map { s.store.acceptDeliveringNow($0, now: now) } ?? false
             let (sequence, droppedEntry) = s.log.appendEvicting(packed)
-            return (due, sequence, droppedEntry)
+            return (deliverNow, sequence, droppedEntry)
         }
         withExtendedLifetime(droppedEntry) {}
-        hand(due)
+        if deliverNow, let push { hand(push) }
         writeToLogFile(packed, sequence: sequence)
         return outcome
     }

@@ -155,6 +155,10 @@ public final class APNsGateway: Sendable {
     /// Consumers stay attached.
     public func reset() { state.withLock { $0 = Self.initialState(configuration) } }
 
+    func hand(_ push: DeliveredPush) {
+        for c in consumers.withLock({ $0 }) { c.deliver(push) }
+    }
+
     func hand(_ pushes: [DeliveredPush]) {
         guard !pushes.isEmpty else { return }
         let targets = consumers.withLock { $0 }

@@ -92,7 +92,9 @@ public struct StoreAndForward: Sendable {
     /// The most recent events (bounded by `historyCapacity`), oldest first.
     public var history: [DeliveryEvent] { events.elements.map(\.event) }
 
-    public func isOnline(_ token: DeviceToken) -> Bool { online[token] ?? onlineByDefault }
+    public func isOnline(_ token: DeviceToken) -> Bool {
+        online.isEmpty ? onlineByDefault : online[token] ?? onlineByDefault  // no hashing when nobody was switched
+    }
 
     /// The pushes currently stored for `token`, oldest first.
     public func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
@@ -101,19 +103,24 @@ public struct StoreAndForward: Sendable {
 
     /// Handles an accepted push; returns it when it must be handed to the consumers now.
     public mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
+        acceptDeliveringNow(push, now: now) ? [push] : []
+    }
+
+    /// `accept` without building an array: true when the push must be handed to the consumers now.
+    mutating func acceptDeliveringNow(_ push: DeliveredPush, now: Date) -> Bool {
         if isOnline(push.token) {
             record(push, .delivered, now)
-            return [push]
+            return true
         }
         if push.expiration == Date(timeIntervalSince1970: 0) {
             record(push, .droppedNoStorage, now)
-            return []
+            return false
         }
         let key = Key(token: push.token, topic: push.topic)
         if let old = stored[key] { record(old, .superseded, now) }
         stored[key] = push
         record(push, .stored, now)
-        return []
+        return false
     }
 
     /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.

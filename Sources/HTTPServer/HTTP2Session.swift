@@ -225,17 +225,17 @@ final class HTTP2Session: ProtocolSession {
         let rv = withUnsafeTemporaryAllocation(of: (name: Range<Int>, value: Range<Int>).self, capacity: count) {
             spans -> Int32 in
             var n = 0
-            func add(_ name: String, _ value: String) {
+            func add(_ name: String, _ value: String?, number: Int = 0) {
                 let start = text.count
                 text.append(contentsOf: name.utf8)
                 let middle = text.count
-                text.append(contentsOf: value.utf8)
+                if let value { text.append(contentsOf: value.utf8) } else { appendDecimal(number, to: &text) }
                 spans.initializeElement(at: n, to: (start..<middle, middle..<text.count))
                 n += 1
             }
-            add(":status", String(response.status))
+            add(":status", nil, number: response.status)
             for field in response.headers where !isHopByHop(field.name) { add(field.name, field.value) }
-            add("content-length", String(response.body.count))
+            add("content-length", nil, number: response.body.count)
             if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
             return text.withUnsafeMutableBufferPointer { buffer in
                 withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: n) { nva in
@@ -260,6 +260,19 @@ final class HTTP2Session: ProtocolSession {
             }
         }
         if rv != 0 { bodies[stream] = nil }
+    }
+}
+
+/// `String(n).utf8` appended without making the String.
+func appendDecimal(_ n: Int, to out: inout [UInt8]) {
+    if n < 0 { return out.append(contentsOf: String(n).utf8) }
+    var divisor = 1
+    while divisor <= n / 10 { divisor *= 10 }
+    var rest = n
+    while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+        rest %= divisor
+        divisor /= 10
     }
 }
 
