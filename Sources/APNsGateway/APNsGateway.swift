@@ -25,6 +25,8 @@ public final class APNsGateway: Sendable {
     public let configuration: APNsGatewayConfiguration
     let state: Mutex<State>
     let consumers = Mutex<[any PushDeliveryConsumer]>([])
+    /// `consumers.count`, readable without the lock the two loops would otherwise take for every push.
+    let consumerCount = Atomic<Int>(0)
     let appender: Mutex<JSONLinesAppender?>
 
     /// Builds a gateway; fails only when the log file cannot be opened.
@@ -124,8 +126,18 @@ public final class APNsGateway: Sendable {
     public var activeFaults: [APNsFault] { state.withLock { $0.faults.faults } }
 
     /// Adds a receiver of accepted pushes.
-    public func addConsumer(_ consumer: any PushDeliveryConsumer) { consumers.withLock { $0.append(consumer) } }
-    public func removeAllConsumers() { consumers.withLock { $0.removeAll() } }
+    public func addConsumer(_ consumer: any PushDeliveryConsumer) {
+        consumers.withLock {
+            $0.append(consumer)
+            consumerCount.store($0.count, ordering: .relaxed)
+        }
+    }
+    public func removeAllConsumers() {
+        consumers.withLock {
+            $0.removeAll()
+            consumerCount.store(0, ordering: .relaxed)
+        }
+    }
 
     /// Brings a device online (stored pushes are handed over, expired ones dropped) or offline.
     public func setDeviceOnline(_ token: DeviceToken, _ online: Bool) {
@@ -156,6 +168,7 @@ public final class APNsGateway: Sendable {
     public func reset() { state.withLock { $0 = Self.initialState(configuration) } }
 
     func hand(_ push: DeliveredPush) {
+        guard consumerCount.load(ordering: .relaxed) > 0 else { return }
         for c in consumers.withLock({ $0 }) { c.deliver(push) }
     }
 

@@ -15,15 +15,14 @@ struct PackedDeliveryEvent: Sendable {
     /// token, topic, apns-id, apns-unique-id, collapse id, payload (`PackedBytes` layout).
     var bytes: [UInt8]
 
-    init(_ event: DeliveryEvent) {
-        let p = event.push
+    init(_ p: DeliveredPush, _ disposition: DeliveryDisposition, at: Date) {
         environment = p.environment
         pushType = p.pushType
         priority = p.priority
         expiration = p.expiration
         receivedAt = p.receivedAt
-        disposition = event.disposition
-        at = event.at
+        self.disposition = disposition
+        self.at = at
         var size = 4 + p.payload.count
         for s in [p.token.hex, p.topic, p.apnsID, p.apnsUniqueID, p.collapseID] { size += PackedBytes.size(s) }
         bytes = PackedBytes.pack(size: size) { w in

@@ -150,7 +150,7 @@ public struct StoreAndForward: Sendable {
 
     /// Appends to the history (packed: dropping the oldest event when full is one free).
     mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
-        events.append(PackedDeliveryEvent(DeliveryEvent(push: push, disposition: d, at: at)))
+        events.append(PackedDeliveryEvent(push, d, at: at))
     }
 }
 
