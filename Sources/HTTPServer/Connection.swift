@@ -100,7 +100,8 @@ final class Connection {
                 }
             }
         }
-        var plain: [UInt8] = []
+        var plain = state.takePlaintextBuffer()
+        defer { state.returnPlaintextBuffer(plain) }
         let (closedByPeer, failed) = tls.readPlaintext(into: &plain, scratch: state.tlsBuffer)
         if !plain.isEmpty { plain.withUnsafeBytes { plaintext($0) } }
         if failed { closeWhenFlushed = true } else if closedByPeer { peerHalfClosed = true }

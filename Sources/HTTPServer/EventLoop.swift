@@ -99,6 +99,8 @@ final class LoopState {
     /// Reused by every connection on this loop for socket reads and for TLS plaintext.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     let tlsBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 16)
+    /// Decrypted bytes of one read, kept between reads so that each read does not allocate a new array.
+    private var plaintextBuffer: [UInt8] = []
     private var shutdownDeadline: Int64?
     private var parkedListeners: Set<UInt64> = []
     private var lastSweep: Int64 = 0
@@ -117,6 +119,18 @@ final class LoopState {
             listeners[token] = runtime
             _ = pc_epoll_add(loop.epollFD, spec.fd, pc_EPOLLIN(), token)
         }
+    }
+
+    /// The loop's plaintext array, emptied (capacity kept); hand it back with `returnPlaintextBuffer`.
+    func takePlaintextBuffer() -> [UInt8] {
+        var b: [UInt8] = []
+        swap(&b, &plaintextBuffer)
+        b.removeAll(keepingCapacity: true)
+        return b
+    }
+
+    func returnPlaintextBuffer(_ b: [UInt8]) {
+        if b.capacity <= 256 * 1024 { plaintextBuffer = b }  // a huge read's array is not kept
     }
 
     deinit {

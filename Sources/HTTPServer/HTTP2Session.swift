@@ -197,8 +197,9 @@ final class HTTP2Session: ProtocolSession {
     fileprivate func streamClosed(_ stream: Int32) {
         headerBlock = nil  // removing may move other entries
         streams[stream] = nil
-        bodies[stream] = nil
-        awaiting.remove(stream)
+        // Usually already gone (answered with an empty body): skip hashing the id for nothing.
+        if !bodies.isEmpty { bodies[stream] = nil }
+        if !awaiting.isEmpty { awaiting.remove(stream) }
     }
 
     fileprivate func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
