@@ -163,11 +163,8 @@ final class Connection {
         let id = self.id
         let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
             let stream = request.streamID
-            let slot = InlineResponseSlot()
-            let responder = HTTPResponder { response in
-                if slot.offer(response) { return }
-                loop.execute { $0.connections[id]?.respond(stream: stream, response) }
-            }
+            let slot = InlineResponseSlot(loop: loop, connection: id, stream: stream)
+            let responder = HTTPResponder { slot.respond($0) }  // one capture: the slot is the closure's context
             handler.handle(request, context: context, responder: responder)
             guard let response = slot.close() else { return }
             if self.inSession {

@@ -23,6 +23,11 @@ final class HTTP2Session: ProtocolSession {
         var offset = 0
     }
 
+    /// How many recent long header values `recentString` remembers.
+    static let recentValueSlots = 8
+    private var recentValues: [String] = []
+    private var nextRecentSlot = 0
+
     /// Response header values longer than this are sent as literals without indexing.
     static let maxIndexedValueLength = 24
 
@@ -143,7 +148,7 @@ final class HTTP2Session: ProtocolSession {
             if s.headerBytes > limit { s.headersTooLarge = true }
             let pseudo = name.first == UInt8(ascii: ":")
             guard !s.headersTooLarge || pseudo else { return }
-            let v = String(decoding: value, as: UTF8.self)
+            let v = value.count > 15 ? self.recentString(value) : String(decoding: value, as: UTF8.self)
             if pseudo {
                 // Compared as bytes: no String for the name.
                 if name.elementsEqual(":method".utf8) {
@@ -162,6 +167,24 @@ final class HTTP2Session: ProtocolSession {
                 s.headers.append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
             }
         }
+    }
+
+    /// A String for a long header value, reusing the one made for an identical recent value. Clients repeat the
+    /// same `authorization`, `:path` and topic on every request of a connection: reuse saves an allocation, a
+    /// UTF-8 validation and a copy per value, and lets later equality checks hit the same storage.
+    private func recentString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        for candidate in recentValues where candidate.utf8.count == bytes.count {
+            let same = candidate.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? false
+            if same { return candidate }
+        }
+        let made = String(decoding: bytes, as: UTF8.self)
+        if recentValues.count < Self.recentValueSlots {
+            recentValues.append(made)
+        } else {
+            recentValues[nextRecentSlot] = made
+            nextRecentSlot = (nextRecentSlot + 1) % Self.recentValueSlots
+        }
+        return made
     }
 
     fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
