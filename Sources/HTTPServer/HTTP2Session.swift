@@ -1,4 +1,7 @@
 import CNghttp2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// HTTP/2 server engine over one `nghttp2_session` (memory in, memory out). Loop-confined: nghttp2 sessions
 /// are not thread-safe, and every callback below runs inside `receive` or `produceOutput` on the loop thread.
@@ -173,9 +176,11 @@ final class HTTP2Session: ProtocolSession {
     /// same `authorization`, `:path` and topic on every request of a connection: reuse saves an allocation, a
     /// UTF-8 validation and a copy per value, and lets later equality checks hit the same storage.
     private func recentString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        for candidate in recentValues where candidate.utf8.count == bytes.count {
-            let same = candidate.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) } ?? false
-            if same { return candidate }
+        for i in recentValues.indices where recentValues[i].utf8.count == bytes.count {
+            let same = recentValues[i].utf8.withContiguousStorageIfAvailable {
+                memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same == true { return recentValues[i] }
         }
         let made = String(decoding: bytes, as: UTF8.self)
         if recentValues.count < Self.recentValueSlots {
