@@ -23,8 +23,8 @@ struct PackedDeliveryEvent: Sendable {
         receivedAt = p.receivedAt
         self.disposition = disposition
         self.at = at
-        var size = 4 + p.payload.count
-        for s in [p.token.hex, p.topic, p.apnsID, p.apnsUniqueID, p.collapseID] { size += PackedBytes.size(s) }
+        var size = 4 + p.payload.count + PackedBytes.size(p.token.hex) + PackedBytes.size(p.topic)
+        size += PackedBytes.size(p.apnsID) + PackedBytes.size(p.apnsUniqueID) + PackedBytes.size(p.collapseID)
         bytes = PackedBytes.pack(size: size) { w in
             w.put(p.token.hex)
             w.put(p.topic)

@@ -88,12 +88,14 @@ public struct ProviderTokenRules: Sendable {
         let sameAsCurrent = token == state.currentToken
         let key: APNsProviderKey
         let iat: Int64
+        var cached = false
         if sameAsCurrent, let kid = state.currentTokenKeyID, let k = keys[kid], k == state.currentTokenKey,
             let cachedIAT = state.currentTokenIssuedAt
         {
             // Already decoded and verified on this connection with this very key: skip both, keep the time rules.
             key = k
             iat = cachedIAT
+            cached = true
         } else {
             guard let d = DecodedProviderToken.decode(token), d.algorithm == "ES256", let k = keys[d.keyID],
                 k.publicKey.isValidSignature(raw: d.signature, for: d.signingInput),
@@ -125,11 +127,13 @@ public struct ProviderTokenRules: Sendable {
             state.lastSwitch = now
             state.switches += 1
         }
-        state.currentToken = token
-        state.currentAuthorization = authorization
-        state.currentTokenKeyID = key.keyID
-        state.currentTokenKey = key
-        state.currentTokenIssuedAt = iat
+        if !(cached && repeated) {  // otherwise every one of these already holds this very value
+            state.currentToken = token
+            state.currentAuthorization = authorization
+            state.currentTokenKeyID = key.keyID
+            state.currentTokenKey = key
+            state.currentTokenIssuedAt = iat
+        }
         return .success(
             AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))
     }
