@@ -42,7 +42,7 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource", "CXML2"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto"]),
 
