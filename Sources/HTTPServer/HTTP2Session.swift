@@ -246,62 +246,94 @@ final class HTTP2Session: ProtocolSession {
     }
 
     private func submit(_ response: HTTPResponse, on stream: Int32) {
-        // All names and values in one buffer and the nghttp2_nv array on the stack: nghttp2_submit_response copies
-        // them, so they only need to live through the call.
-        var text: [UInt8] = []
-        text.reserveCapacity(160)
-        let count = response.headers.count + 2
-        let rv = withUnsafeTemporaryAllocation(of: (name: Range<Int>, value: Range<Int>).self, capacity: count) {
-            spans -> Int32 in
-            var n = 0
-            func add(_ name: String, _ value: String?, number: Int = 0) {
-                let start = text.count
-                text.append(contentsOf: name.utf8)
-                let middle = text.count
-                if let value { text.append(contentsOf: value.utf8) } else { appendDecimal(number, to: &text) }
-                spans.initializeElement(at: n, to: (start..<middle, middle..<text.count))
-                n += 1
-            }
-            add(":status", nil, number: response.status)
-            for field in response.headers where !isHopByHop(field.name) { add(field.name, field.value) }
-            add("content-length", nil, number: response.body.count)
-            if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
-            return text.withUnsafeMutableBufferPointer { buffer in
-                withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: n) { nva in
-                    let base = buffer.baseAddress!
-                    for i in 0..<n {
-                        let span = spans[i]
-                        // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table
-                        // would only evict useful entries and cost an insertion and an eviction per header.
-                        let flag =
-                            span.value.count > Self.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
-                        nva.initializeElement(
-                            at: i,
-                            to: nghttp2_nv(
-                                name: base + span.name.lowerBound, value: base + span.value.lowerBound,
-                                namelen: span.name.count, valuelen: span.value.count, flags: UInt8(flag.rawValue)))
-                    }
-                    if response.body.isEmpty { return nghttp2_submit_response(session, stream, nva.baseAddress, n, nil) }
-                    var provider = nghttp2_data_provider()
-                    provider.read_callback = h2ReadBody
-                    return nghttp2_submit_response(session, stream, nva.baseAddress, n, &provider)
-                }
+        // Names, values and the nghttp2_nv array all on the stack: nghttp2_submit_response copies them, so they
+        // only need to live through the call.
+        var size = NVWriter.numberFieldSize(":status") + NVWriter.numberFieldSize("content-length")
+        var count = 2
+        for field in response.headers where !isHopByHop(field.name) {
+            size += field.name.utf8.count + field.value.utf8.count
+            count += 1
+        }
+        if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
+        let rv = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { bytes in
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
+                var w = NVWriter(bytes: bytes, nva: nva)
+                w.add(":status", number: response.status)
+                for field in response.headers where !isHopByHop(field.name) { w.add(field.name, field.value) }
+                w.add("content-length", number: response.body.count)
+                if response.body.isEmpty { return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, nil) }
+                var provider = nghttp2_data_provider()
+                provider.read_callback = h2ReadBody
+                return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, &provider)
             }
         }
         if rv != 0 { bodies[stream] = nil }
     }
 }
 
-/// `String(n).utf8` appended without making the String.
-func appendDecimal(_ n: Int, to out: inout [UInt8]) {
-    if n < 0 { return out.append(contentsOf: String(n).utf8) }
-    var divisor = 1
-    while divisor <= n / 10 { divisor *= 10 }
-    var rest = n
-    while divisor > 0 {
-        out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-        rest %= divisor
-        divisor /= 10
+/// Fills caller-sized buffers with response header fields for nghttp2 (no closures capturing the position).
+private struct NVWriter {
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    let nva: UnsafeMutableBufferPointer<nghttp2_nv>
+    var used = 0
+    var count = 0
+
+    /// Bytes reserved for `name` plus a decimal Int.
+    static func numberFieldSize(_ name: String) -> Int { name.utf8.count + 20 }
+
+    mutating func add(_ name: String, _ value: String) {
+        let n = put(name)
+        let v = put(value)
+        field(n, v)
+    }
+
+    mutating func add(_ name: String, number: Int) {
+        let n = put(name)
+        let start = used
+        if number < 0 {
+            _ = put(String(number))
+        } else {
+            var divisor = 1
+            while divisor <= number / 10 { divisor *= 10 }
+            var rest = number
+            while divisor > 0 {
+                bytes[used] = UInt8(ascii: "0") + UInt8(rest / divisor)
+                used += 1
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        field(n, start..<used)
+    }
+
+    private mutating func put(_ s: String) -> Range<Int> {
+        let start = used
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { src in
+            if let base = src.baseAddress, !src.isEmpty {
+                (bytes.baseAddress! + used).initialize(from: base, count: src.count)
+                used += src.count
+            }
+        }
+        if copied == nil {
+            for b in s.utf8 {
+                bytes[used] = b
+                used += 1
+            }
+        }
+        return start..<used
+    }
+
+    private mutating func field(_ name: Range<Int>, _ value: Range<Int>) {
+        let base = bytes.baseAddress!
+        // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table would only
+        // evict useful entries and cost an insertion and an eviction per header.
+        let flag = value.count > HTTP2Session.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+        nva.initializeElement(
+            at: count,
+            to: nghttp2_nv(
+                name: base + name.lowerBound, value: base + value.lowerBound, namelen: name.count,
+                valuelen: value.count, flags: UInt8(flag.rawValue)))
+        count += 1
     }
 }
 
