@@ -1,4 +1,3 @@
-import CXML2
 import DeviceSimulator
 import Foundation
 import HTTPClient
@@ -22,10 +21,6 @@ final class SharedCredentials: Sendable {
     private let tokens = Mutex<[String: String]>([:])
 
     private init() throws {
-        // libxml2 must be initialised once before threads use it: concurrent first uses (two scenarios'
-        // web views parsing pages at once) deadlock inside its lazily created mutexes. DeviceSimulator's
-        // HTMLDocument does not do it; every world passes through here, under `made`'s lock, first.
-        xmlInitParser()
         ca = try CertificateAuthority.generate(commonName: "pushcheck scenarios CA")
         server = try ca.issueServerCertificate()
         providerKey = try P256PrivateKey.generate()
