@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
         ),

@@ -1,10 +1,13 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Testing
 
 /// `ConnectionAction`s and per-connection SETTINGS, seen from real clients.
 @Suite struct ActionTests {
-    let files = TestFiles.shared
+    let files: TestFiles
+
+    init() throws { files = try TestFiles.get() }
 
     @Test func goAwayActionSendsGOAWAYWithDebugData() throws {
         let s = try TestServer(tls: files.tls())
@@ -68,7 +71,7 @@ import Testing
         config.idleTimeout = .seconds(30)
         let server = HTTPServer(listeners: [config], loops: 1)
         let bound = try server.start()
-        let result = Mutex<ProcessOutput?>(nil)
+        let result = Mutex<ToolOutput?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let url = bound[0].url
         Thread.detachNewThread {

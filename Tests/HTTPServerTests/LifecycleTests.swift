@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -29,8 +30,9 @@ import Glibc
     }
 
     @Test func http2LargeResponsesFlowThroughFlowControl() throws {
-        let s = try TestServer(tls: TestFiles.shared.tls())
-        let r = try runTool("curl", ["-sS", "--http2", "--cacert", TestFiles.shared.caPath, "-o", "/dev/null",
+        let files = try TestFiles.get()
+        let s = try TestServer(tls: files.tls())
+        let r = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "-o", "/dev/null",
                                      "-w", "%{size_download}", "\(s.url)/big/3000000"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "3000000")

@@ -1,10 +1,13 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Testing
 
 /// Each protocol path, driven by real external clients.
 @Suite struct ProtocolTests {
-    let files = TestFiles.shared
+    let files: TestFiles
+
+    init() throws { files = try TestFiles.get() }
 
     @Test func tlsWithALPNh2ServesHTTP2ToCurl() throws {
         let s = try TestServer(tls: files.tls())

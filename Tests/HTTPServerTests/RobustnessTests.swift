@@ -1,10 +1,13 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Testing
 
 /// Hostile or broken clients: each gets its error, and then a good request on a new connection still works.
 @Suite struct RobustnessTests {
-    let files = TestFiles.shared
+    let files: TestFiles
+
+    init() throws { files = try TestFiles.get() }
 
     private func expectHealthy(_ s: TestServer, tls: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
         var args = ["-sS", "--http2-prior-knowledge", "\(s.url)/healthy"]

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import PushcheckTestSupport
 import Synchronization
 import Testing
 
@@ -7,96 +8,38 @@ import Testing
 import Glibc
 #endif
 
-/// What an external process did.
-struct ProcessOutput {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var timedOut: Bool
-}
-
-/// Runs an external tool with a hard timeout (killed on expiry). Output goes through files, so a chatty
-/// tool cannot block on a full pipe.
-func runTool(_ tool: String, _ arguments: [String], timeout: TimeInterval = 20) throws -> ProcessOutput {
-    let dir = try TestFiles.shared.makeScratchDirectory()
-    let outURL = dir.appendingPathComponent("stdout")
-    let errURL = dir.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL)
-    let err = try FileHandle(forWritingTo: errURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    var timedOut = false
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        timedOut = true
-        process.terminate()
-        _ = done.wait(timeout: .now() + 5)
-    }
-    try out.close()
-    try err.close()
-    return ProcessOutput(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-        timedOut: timedOut)
-}
-
-/// Test certificates made with the `openssl` CLI once per test process: a server CA and a server cert for
-/// 127.0.0.1/localhost, a client CA with a client cert, and a self-signed client cert nobody trusts.
-final class TestFiles: Sendable {
-    static let shared = TestFiles()
-
-    let root: URL
+/// The shared `TestCertificates` as the server TLS configurations and client certificate paths these
+/// tests use, plus a per-process scratch directory for request bodies.
+struct TestFiles: Sendable {
+    /// The CA that signs the server and the trusted client certificate; give it to clients as `--cacert`.
     let caPath: String
-    let serverCertPEM: String
-    let serverKeyPEM: String
-    let clientCAPEM: String
+    /// A client certificate signed by the CA that `tls(mutual: true)` trusts.
     let clientCertPath: String
     let clientKeyPath: String
+    /// A self-signed certificate nobody trusts (the rogue CA), presented as a client certificate.
     let strangerCertPath: String
     let strangerKeyPath: String
-    let counter = Mutex(0)
+    private let serverCertPEM: String
+    private let serverKeyPEM: String
+    private let clientCAPEM: String
+    private let scratch: TempDirectory
 
-    private init() {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("httpserver-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: TestFiles.shared.root) }
-        let d = root.path
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        func openssl(_ args: [String]) {
-            let r = try! runToolUnscratched("openssl", args)
-            precondition(r.status == 0, "openssl \(args.joined(separator: " ")) failed: \(r.stderr)")
-        }
-        try! "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"
-            .write(toFile: "\(d)/server.ext", atomically: true, encoding: .utf8)
-        try! "extendedKeyUsage=clientAuth\n".write(toFile: "\(d)/client.ext", atomically: true, encoding: .utf8)
-        openssl(["req", "-x509"] + ec + ["-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem", "-subj", "/CN=Test CA", "-days", "3"])
-        openssl(["req"] + ec + ["-keyout", "\(d)/server.key", "-out", "\(d)/server.csr", "-subj", "/CN=localhost"])
-        openssl(["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
-                 "-CAcreateserial", "-out", "\(d)/server.pem", "-days", "3", "-extfile", "\(d)/server.ext"])
-        openssl(["req", "-x509"] + ec + ["-keyout", "\(d)/clientca.key", "-out", "\(d)/clientca.pem",
-                 "-subj", "/CN=Client CA", "-days", "3"])
-        openssl(["req"] + ec + ["-keyout", "\(d)/client.key", "-out", "\(d)/client.csr", "-subj", "/CN=provider"])
-        openssl(["x509", "-req", "-in", "\(d)/client.csr", "-CA", "\(d)/clientca.pem", "-CAkey", "\(d)/clientca.key",
-                 "-CAcreateserial", "-out", "\(d)/client.pem", "-days", "3", "-extfile", "\(d)/client.ext"])
-        openssl(["req", "-x509"] + ec + ["-keyout", "\(d)/stranger.key", "-out", "\(d)/stranger.pem",
-                 "-subj", "/CN=stranger", "-days", "3"])
-        caPath = "\(d)/ca.pem"
-        serverCertPEM = try! String(contentsOfFile: "\(d)/server.pem", encoding: .utf8)
-        serverKeyPEM = try! String(contentsOfFile: "\(d)/server.key", encoding: .utf8)
-        clientCAPEM = try! String(contentsOfFile: "\(d)/clientca.pem", encoding: .utf8)
-        clientCertPath = "\(d)/client.pem"
-        clientKeyPath = "\(d)/client.key"
-        strangerCertPath = "\(d)/stranger.pem"
-        strangerKeyPath = "\(d)/stranger.key"
+    /// The set made on first use; throws the `openssl` failure on every call if making it failed.
+    static func get() throws -> TestFiles { try shared.get() }
+
+    private static let shared: Result<TestFiles, any Error> = Result { try TestFiles() }
+
+    private init() throws {
+        let certificates = try TestCertificates.get()
+        caPath = certificates.ca.cert
+        clientCertPath = certificates.client.cert
+        clientKeyPath = certificates.client.key
+        strangerCertPath = certificates.rogueCA.cert
+        strangerKeyPath = certificates.rogueCA.key
+        serverCertPEM = try String(contentsOfFile: certificates.server.cert, encoding: .utf8)
+        serverKeyPEM = try String(contentsOfFile: certificates.server.key, encoding: .utf8)
+        clientCAPEM = try String(contentsOfFile: certificates.ca.cert, encoding: .utf8)
+        scratch = try TempDirectory.forProcess("httpserver-tests")
     }
 
     func tls(mutual: Bool = false) -> TLSConfiguration {
@@ -105,38 +48,8 @@ final class TestFiles: Sendable {
             clientCertificates: mutual ? .request(trustedCAPEMs: [clientCAPEM]) : .none)
     }
 
-    func makeScratchDirectory() throws -> URL {
-        let n = counter.withLock { c in
-            c += 1
-            return c
-        }
-        let dir = root.appendingPathComponent("run-\(n)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// Writes `bytes` into a fresh file and returns its path.
-    func file(_ bytes: [UInt8]) throws -> String {
-        let url = try makeScratchDirectory().appendingPathComponent("data")
-        try Data(bytes).write(to: url)
-        return url.path
-    }
-}
-
-/// `runTool` before `TestFiles.shared` exists (used to build it).
-private func runToolUnscratched(_ tool: String, _ arguments: [String]) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessOutput(
-        status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self),
-        timedOut: false)
+    func file(_ bytes: [UInt8]) throws -> String { try scratch.write("data-\(UUID().uuidString)", bytes) }
 }
 
 /// Counts requests per connection (per-connection storage under test).
