@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsGatewayTests",
-            dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient"],
+            dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport"],
             resources: []
         ),
     ],

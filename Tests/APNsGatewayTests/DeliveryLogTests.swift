@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PushModel
+import PushcheckTestSupport
 import Testing
 
 @testable import APNsGateway
@@ -44,8 +45,9 @@ import Testing
     }
 
     @Test func jsonLinesFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("apns-log-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dir = try TempDirectory("apns-log")
+        defer { dir.remove() }
+        let path = dir.file("log.jsonl")
         do {
             let f = Fixture { $0.logFilePath = path }
             _ = f.send(f.request())

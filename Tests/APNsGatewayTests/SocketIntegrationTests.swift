@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import PushCrypto
 import PushModel
+import PushcheckTestSupport
 import Testing
 
 @testable import APNsGateway
@@ -9,19 +10,17 @@ import Testing
 /// The gateway on real HTTPServer TLS listeners, driven by `curl --http2` and `nghttp`.
 @Suite(.serialized) struct SocketIntegrationTests {
     static let ca = try! CertificateAuthority.generate(commonName: "apns integration CA")
-    static let dir: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("apns-it-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        try! ca.certificatePEM.write(to: d.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
+    /// The CA, a sandbox-only APNs client certificate and a payload, as files for curl and nghttp.
+    static let dir: TempDirectory = {
+        let d = try! TempDirectory.forProcess("apns-it")
+        try! d.write("ca.pem", ca.certificatePEM)
         let sandboxOnly = try! ca.issueAPNsClientCertificate(
             APNsClientCertificateRequest(bundleID: Fixture.topic, teamID: Fixture.team, environments: .sandbox))
-        try! sandboxOnly.write(
-            certificateTo: d.appendingPathComponent("client.pem").path,
-            privateKeyTo: d.appendingPathComponent("client.key").path)
-        try! Data(#"{"aps":{"alert":"hello"}}"#.utf8).write(to: d.appendingPathComponent("payload.json"))
+        try! sandboxOnly.write(certificateTo: d.file("client.pem"), privateKeyTo: d.file("client.key"))
+        try! d.write("payload.json", #"{"aps":{"alert":"hello"}}"#)
         return d
     }()
-    static func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { dir.file(name) }
 
     let gateway: APNsGateway
     let consumer = RecordingConsumer()
@@ -138,40 +137,4 @@ import Testing
         #expect(r.stdout.contains(#"opaque_data(21)=[{"reason":"Shutdown"}]"#), "\(r.stdout)")
         #expect(r.stdout.contains(":status: 503"))
     }
-}
-
-struct ToolOutput {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs an external tool with a hard timeout; output goes through files so a full pipe cannot block it.
-func runTool(_ tool: String, _ arguments: [String], timeout: TimeInterval = 20) throws -> ToolOutput {
-    let dir = SocketIntegrationTests.dir
-    let id = UUID().uuidString
-    let outURL = dir.appendingPathComponent("out-\(id)")
-    let errURL = dir.appendingPathComponent("err-\(id)")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL)
-    let err = try FileHandle(forWritingTo: errURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        _ = done.wait(timeout: .now() + 5)
-    }
-    try out.close()
-    try err.close()
-    return ToolOutput(
-        status: process.terminationStatus, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
 }

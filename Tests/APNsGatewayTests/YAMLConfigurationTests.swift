@@ -1,6 +1,7 @@
 import Foundation
 import PushCrypto
 import PushModel
+import PushcheckTestSupport
 import Testing
 import YAMLSource
 
@@ -9,10 +10,10 @@ import YAMLSource
 /// The `apns:` YAML section maps onto the configuration and the gateway behaves accordingly.
 @Suite struct YAMLConfigurationTests {
     static func decode(_ yaml: String, files: [String: String] = [:]) throws -> APNsGatewayConfiguration {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apns-yaml-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        let file = dir.appendingPathComponent("serve.yaml").path
+        let dir = try TempDirectory("apns-yaml")
+        defer { dir.remove() }
+        for (name, text) in files { try dir.write(name, text) }
+        let file = dir.file("serve.yaml")
         let node = try YAMLLoader.load(string: yaml, file: file)
         var cas: [String] = []
         return try APNsGatewayConfiguration.decode(try node.mapping(), file: file, clientCertificateCAs: &cas)
