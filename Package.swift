@@ -42,7 +42,7 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["APNsGateway", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto"]),
 

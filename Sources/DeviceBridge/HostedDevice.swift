@@ -25,7 +25,9 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         self.name = name
         self.device = device
         self.gateway = gateway
-        let sink = GatewayRegistrationSink(gateway: gateway, isDeviceOnline: { [device] in device.snapshot.online })
+        // Weak: the device holds the sink, so a strong capture would keep the device alive forever.
+        let sink = GatewayRegistrationSink(
+            gateway: gateway, isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
         device.addRegistrationSink(sink)
         gateway.addConsumer(self)
         syncRegistrations()

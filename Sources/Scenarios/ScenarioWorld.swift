@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPClient
@@ -7,37 +8,21 @@ import PushCrypto
 import PushModel
 import Synchronization
 
-/// Hands pushes the gateway accepted to the simulated device that owns the token.
-final class DeliveryRouter: PushDeliveryConsumer {
-    struct Route: Sendable {
-        var device: SimulatedDevice
-        var bundleID: String
-    }
-
-    let routes = Mutex<[DeviceToken: Route]>([:])
-
-    func deliver(_ push: DeliveredPush) {
-        guard let route = routes.withLock({ $0[push.token] }) else { return }
-        route.device.deliver(
-            IncomingPush(
-                bundleID: route.bundleID, token: push.token, payload: push.json, pushType: push.pushType,
-                priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
-    }
-}
-
 /// One scenario's world: its own gateway (on its own TLS listeners, started on first use), devices,
 /// clock and clients. Used by one task only; `shutdown()` releases the sockets and threads.
 final class ScenarioWorld {
+    /// A device hosted behind this world's gateway (`HostedDevice` keeps the gateway's token registry
+    /// and store-and-forward in step with it) and the declaration it was built from.
     struct NamedDevice {
-        var name: String
+        var hosted: HostedDevice
         var declaration: DeviceDeclaration
-        var device: SimulatedDevice
+        var name: String { hosted.name }
+        var device: SimulatedDevice { hosted.device }
     }
 
     let declaration: WorldDeclaration
     let clock: ManualClock
     let gateway: APNsGateway
-    let router = DeliveryRouter()
     let credentials: SharedCredentials
     let devices: [NamedDevice]
     let stepTimeout: Duration
@@ -47,7 +32,6 @@ final class ScenarioWorld {
     private(set) var urls: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
-    private var online: [DeviceToken: Bool] = [:]
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
@@ -59,13 +43,12 @@ final class ScenarioWorld {
         gateway.addProviderKey(
             APNsProviderKey(
                 keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerPublicKey))
-        gateway.addConsumer(router)
+        let gateway = self.gateway
         devices = world.devices.map { d in
-            var seeded = d
-            seeded.seed = d.seed ^ seed
-            return NamedDevice(name: d.name, declaration: d, device: seeded.makeDevice(apps: world.apps, clock: clock))
+            NamedDevice(
+                hosted: HostedDevice(d, apps: world.apps, gateway: gateway, clock: clock, seedSalt: seed),
+                declaration: d)
         }
-        syncTokens()
     }
 
     /// The named device, or the first one.
@@ -78,37 +61,6 @@ final class ScenarioWorld {
     func bundleID(on device: NamedDevice, _ app: String?) -> String? {
         if let app { return app }
         return device.declaration.apps.first ?? declaration.apps.first?.bundleID
-    }
-
-    /// Registers new tokens with the gateway, marks uninstalled apps' tokens unregistered, mirrors online state.
-    func syncTokens() {
-        var current: [DeviceToken: DeliveryRouter.Route] = [:]
-        for d in devices {
-            let snapshot = d.device.snapshot
-            for (bundleID, app) in snapshot.apps {
-                guard let token = app.token else { continue }
-                current[token] = .init(device: d.device, bundleID: bundleID)
-                if online[token] == nil {
-                    let environment: APNsEnvironment =
-                        app.environment?.rawValue == "production" ? .production : .sandbox
-                    gateway.registerToken(
-                        RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
-                }
-                if online[token] != snapshot.online {
-                    gateway.setDeviceOnline(token, snapshot.online)
-                    online[token] = snapshot.online
-                }
-            }
-        }
-        let gone = router.routes.withLock { routes -> [DeviceToken] in
-            let gone = routes.keys.filter { current[$0] == nil }
-            routes = current
-            return gone
-        }
-        for token in gone {
-            gateway.unregisterToken(token)
-            online[token] = nil
-        }
     }
 
     /// The gateway's URL for `environment`: the world's prefix on the process-wide server, or (when the

@@ -13,7 +13,6 @@ enum StepRunner {
         case .device(let action): try await DeviceActions.perform(action, step: step, world: world, context: &context)
         case .expect: break
         }
-        world.syncTokens()
     }
 
     // MARK: send
