@@ -28,15 +28,28 @@ public func freeLoopbackPort() throws -> Int {
 
 /// True when something accepts TCP connections on 127.0.0.1:`port` right now.
 public func canConnectToLoopback(port: Int) -> Bool {
+    guard let fd = try? connectToLoopback(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A blocking TCP socket connected to 127.0.0.1:`port`; the caller owns it and must `close` it.
+/// Throws `LoopbackError` when nothing accepts connections there (is the server started?).
+public func connectToLoopback(port: Int) throws(LoopbackError) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard fd >= 0 else { throw LoopbackError(description: "socket() failed (errno \(errno)); check the fd limit") }
     var addr = loopbackAddress(port: UInt16(port))
-    return withUnsafePointer(to: &addr) {
+    let connected = withUnsafePointer(to: &addr) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
         }
     }
+    guard connected else {
+        let error = errno
+        close(fd)
+        throw LoopbackError(description: "connect to 127.0.0.1:\(port) failed (errno \(error)); is the server listening?")
+    }
+    return fd
 }
 
 private func loopbackAddress(port: UInt16) -> sockaddr_in {
