@@ -177,7 +177,9 @@ extension AppDeclaration {
             expirationDate: try decodeDate(p, "expires") ?? created.addingTimeInterval(365 * 86_400 * 100))
     }
 
-    static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
+    /// Decodes an authorization: a status (`authorized`, `denied`, …) or a mapping with `status`
+    /// and the per-setting switches (`alert`, `sound`, `badge`, `notification_center`, `critical_alert`).
+    public static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
         if node.scalar != nil {
             return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)

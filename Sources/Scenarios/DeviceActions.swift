@@ -32,88 +32,55 @@ enum DeviceActions {
                 return last.id
             }
         }
-        func interact(_ body: () throws(InteractionError) -> [DeviceEvent]) throws(StepStop) {
-            do { _ = try body() } catch {
-                throw fail(
-                    "\(step.keyword) failed: \(error.description)", expected: "the interaction to be possible",
-                    actual: error.description)
+        /// Applies a control-endpoint action: the one implementation `serve`'s `/devices/{name}/actions` uses.
+        func apply(_ a: DeviceSimulator.DeviceAction) throws(StepStop) {
+            do throws(DeviceActionError) { _ = try device.apply(a) } catch {
+                switch error {
+                case .noAlertShowing(_, let button):
+                    let buttons = device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
+                    throw fail(
+                        "the alert has no '\(button)' button", expected: button, actual: buttons.joined(separator: ", "))
+                case .interaction(let e):
+                    throw fail(
+                        "\(step.keyword) failed: \(e.description)", expected: "the interaction to be possible",
+                        actual: e.description)
+                case .noSuchApp, .noSuchNotification:
+                    throw fail(
+                        "\(step.keyword) failed: \(error.description)", expected: "an installed app",
+                        actual: error.description)
+                }
             }
         }
         var detail = ""
         switch action {
-        case .launch, .foreground: device.launch(bundle)
-        case .background:
-            device.launch(bundle)
-            device.moveToBackground(bundle)
-        case .suspend:
-            device.launch(bundle)
-            device.suspend(bundle)
-        case .terminate: device.terminate(bundle)
-        case .forceQuit: device.forceQuit(bundle)
-        case .reboot: device.reboot()
-        case .state(let s):
-            detail = s.rawValue
-            switch s {
-            case .foreground: device.launch(bundle)
-            case .background:
-                device.launch(bundle)
-                device.moveToBackground(bundle)
-            case .suspended:
-                device.launch(bundle)
-                device.suspend(bundle)
-            case .notRunning: device.terminate(bundle)
-            case .forceQuit: device.forceQuit(bundle)
-            }
-        case .online(let on):
-            device.setOnline(on)
-        case .authorization(let settings):
-            detail = settings.status.rawValue
-            device.setNotificationSettings(settings, for: bundle)
-        case .install:
-            guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
-                throw .harness(
-                    type: "world", message: "no app '\(bundle)' in the world", detail: "step at \(step.range)")
-            }
-            device.setUp(app)
-        case .uninstall: device.perform { (s: inout DeviceState, now: Date) in s.uninstall(bundle, now: now) }
-        case .register: device.registerForRemoteNotifications(bundle)
-        case .tap(let sel):
-            let id = try notification(sel)
-            detail = id
-            try interact { () throws(InteractionError) in try device.tap(id) }
-        case .chooseAction(let actionID, let sel):
-            let id = try notification(sel)
-            detail = "\(actionID) on \(id)"
-            try interact { () throws(InteractionError) in try device.chooseAction(actionID, on: id) }
-        case .dismiss(let sel):
-            let id = try notification(sel)
-            detail = id
-            try interact { () throws(InteractionError) in try device.dismiss(id) }
-        case .expand(let sel):
-            let id = try notification(sel)
-            detail = id
-            try interact { () throws(InteractionError) in
-                try device.perform { (s: inout DeviceState, now: Date) throws(InteractionError) in
-                    try s.expand(id, now: now)
-                }.events
-            }
-        case .quickAction(let type):
-            detail = type
-            device.performQuickAction(bundle, type: type)
-        case .back: device.pressBack(bundle)
+        case .state(let s): detail = s.rawValue
+        case .authorization(let settings): detail = settings.status.rawValue
+        case .quickAction(let type): detail = type
         case .answerAlert(let button):
             detail = button
             guard device.snapshot.apps[bundle]?.router.alert != nil else {
                 throw fail(
                     "no alert on screen to answer", expected: "an alert with a '\(button)' button", actual: "no alert")
             }
-            guard device.answerAlert(bundle, button: button).isEmpty == false else {
-                let buttons = device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
-                throw fail(
-                    "the alert has no '\(button)' button", expected: button, actual: buttons.joined(separator: ", "))
+        default: break
+        }
+        if let actions = try simulatorActions(action, bundle: bundle, notification: notification) {
+            for a in actions { try apply(a) }
+            if case .chooseAction(let actionID, .id(let id))? = actions.first {
+                detail = "\(actionID) on \(id)"
+            } else if let a = actions.first, let id = a.notificationID {
+                detail = id
             }
-        case .logIn: device.logIn(bundle)
-        case .logOut: device.perform { (s: inout DeviceState, _: Date) in s.logOut(bundle) }
+            context.transcript.step(step, detail)
+            return
+        }
+        switch action {
+        case .install:
+            guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
+                throw .harness(
+                    type: "world", message: "no app '\(bundle)' in the world", detail: "step at \(step.range)")
+            }
+            device.setUp(app)
         case .wait(let duration):
             detail = "\(duration)"
             let (s, a) = duration.components
@@ -138,7 +105,59 @@ enum DeviceActions {
             if case .failed(let f) = outcome, case .couldNotConnect = f {
                 throw .harness(type: "page", message: "page unreachable: \(f)", detail: "step at \(step.range)")
             }
+        default: break  // every other step is a `DeviceSimulator.DeviceAction`, applied above
         }
         context.transcript.step(step, detail)
+    }
+
+    /// The control-endpoint actions a suite step is, on `bundle` (lifecycle steps such as `background`
+    /// launch the app first, as a user would); nil for steps only a suite has (`install`, `wait`, web
+    /// steps). `notification` resolves a selector to an id (a suite's `latest` means the step's app's).
+    static func simulatorActions(
+        _ action: DeviceAction, bundle: String, notification: (NotificationSelector) throws(StepStop) -> String
+    ) throws(StepStop) -> [DeviceSimulator.DeviceAction]? {
+        let app: String? = bundle
+        func state(_ s: AppState) -> [DeviceSimulator.DeviceAction] {
+            switch s {
+            case .foreground: return [.launch(app: app)]
+            case .background: return [.launch(app: app), .background(app: app)]
+            case .suspended: return [.launch(app: app), .suspend(app: app)]
+            case .notRunning: return [.terminate(app: app)]
+            case .forceQuit: return [.forceQuit(app: app)]
+            }
+        }
+        switch action {
+        case .launch, .foreground: return state(.foreground)
+        case .background: return state(.background)
+        case .suspend: return state(.suspended)
+        case .terminate: return state(.notRunning)
+        case .forceQuit: return state(.forceQuit)
+        case .state(let s): return state(s)
+        case .reboot: return [.reboot]
+        case .online(let on): return [.online(on)]
+        case .authorization(let settings): return [.authorize(app: app, settings)]
+        case .uninstall: return [.uninstall(app: app)]
+        case .register: return [.register(app: app)]
+        case .tap(let sel): return [.tap(.id(try notification(sel)))]
+        case .chooseAction(let actionID, let sel): return [.chooseAction(actionID, on: .id(try notification(sel)))]
+        case .dismiss(let sel): return [.dismiss(.id(try notification(sel)))]
+        case .expand(let sel): return [.expand(.id(try notification(sel)))]
+        case .quickAction(let type): return [.quickAction(app: app, type: type)]
+        case .back: return [.back(app: app)]
+        case .answerAlert(let button): return [.answerAlert(app: app, button: button)]
+        case .logIn: return [.logIn(app: app)]
+        case .logOut: return [.logOut(app: app)]
+        case .install, .wait, .loadPage, .followLink: return nil
+        }
+    }
+}
+
+extension DeviceSimulator.DeviceAction {
+    /// The notification id a tap / dismiss / expand addresses, if it names one.
+    var notificationID: String? {
+        switch self {
+        case .tap(.id(let id)), .dismiss(.id(let id)), .expand(.id(let id)): return id
+        default: return nil
+        }
     }
 }

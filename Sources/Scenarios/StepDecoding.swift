@@ -226,7 +226,7 @@ enum StepDecoder {
             return .state(AppState(rawValue: try value.oneOf(AppState.allCases.map(\.rawValue)))!)
         case "authorization":
             guard let value else { throw node.invalidValue(expected: "an authorization status") }
-            return .authorization(try authorization(value))
+            return .authorization(try AppDeclaration.decodeAuthorization(value))
         case "action":
             guard let value else { throw node.invalidValue(expected: "an action id") }
             if value.scalar != nil { return .chooseAction(try String.decode(from: value), .latest) }
@@ -245,20 +245,5 @@ enum StepDecoder {
         default:
             throw node.invalidValue(expected: "a step")
         }
-    }
-
-    static func authorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
-        let statuses = AuthorizationStatus.allCases.map(\.rawValue)
-        if node.scalar != nil {
-            return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)
-        }
-        let a = try YAMLMapping(node)
-        try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
-        return NotificationSettings(
-            status: AuthorizationStatus(rawValue: try a.required("status", oneOf: statuses))!,
-            alert: try a.optional("alert", default: true), sound: try a.optional("sound", default: true),
-            badge: try a.optional("badge", default: true),
-            notificationCenter: try a.optional("notification_center", default: true),
-            criticalAlert: try a.optional("critical_alert", default: false))
     }
 }

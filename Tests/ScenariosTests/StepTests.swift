@@ -101,6 +101,26 @@ import Testing
         #expect(Support.passed(r), "\(Support.describe(r))")
         let (_, noAlert) = try await Support.runSteps("- answer_alert: OK", world: world)
         #expect(Support.onlyFailure(noAlert)?.message == "no alert on screen to answer")
+        let (_, wrongButton) = try await Support.runSteps(
+            """
+            - quick_action: edit
+            - log_in
+            - back
+            - answer_alert: Maybe
+            """, world: world)
+        #expect(Support.onlyFailure(wrongButton)?.message == "the alert has no 'Maybe' button")
+    }
+
+    /// Device steps go through `DeviceSimulator.DeviceAction` (what `serve`'s control endpoint applies),
+    /// so a step on an app the device does not have fails instead of silently doing nothing.
+    @Test func stepOnAnAppThatIsNotInstalledFails() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - uninstall
+            - launch
+            """)
+        let message = Support.onlyFailure(r)?.message ?? ""
+        #expect(message.hasPrefix("launch failed:"), "\(Support.describe(r))")
     }
 
     @Test func waitMovesTheSimulatedClock() async throws {
