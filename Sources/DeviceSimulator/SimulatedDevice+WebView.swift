@@ -21,11 +21,17 @@ extension DeviceState {
 public enum WebViewStepError: Error, Equatable, CustomStringConvertible {
     case noWebViewOnScreen(bundleID: String)
     case noSuchLink(bundleID: String, wanted: String, available: [String])
+    /// The step names no installed app (and the device has not exactly one).
+    case noSuchApp(String?, installed: [String])
 
     public var description: String {
         switch self {
         case .noWebViewOnScreen(let b):
             return "\(b): the top screen has no URL to load; route a push with a url key to a screen first"
+        case .noSuchApp(let app, let installed):
+            let list = installed.isEmpty ? "none" : installed.joined(separator: ", ")
+            return app.map { "\($0) is not installed; installed: \(list)" }
+                ?? "name an installed app with app:; installed: \(list)"
         case .noSuchLink(let b, let wanted, let available):
             return
                 "\(b): no link '\(wanted)' on the page; links: \(available.isEmpty ? "none" : available.joined(separator: ", "))"

@@ -90,16 +90,14 @@ enum DeviceActions {
             do { web = try world.web(fixtureCAPath: context.environment.fixtureCAPath) } catch {
                 throw .harness(type: "world", message: "cannot start the web view: \(error)", detail: "\(error)")
             }
+            var webAction = WebAction.loadPage(app: bundle)
+            if case .followLink(let t) = action {
+                let link = try context.render(t, world: world)
+                detail = link
+                webAction = .followLink(link, app: bundle)
+            }
             let outcome: WebNavigationOutcome
-            do {
-                if case .followLink(let t) = action {
-                    let link = try context.render(t, world: world)
-                    detail = link
-                    outcome = try await device.followLink(bundle, link, with: web)
-                } else {
-                    outcome = try await device.loadWebView(bundle, with: web)
-                }
-            } catch {
+            do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {
                 throw fail("\(step.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)")
             }
             if case .failed(let f) = outcome, case .couldNotConnect = f {

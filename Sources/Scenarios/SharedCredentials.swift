@@ -17,7 +17,7 @@ final class SharedCredentials: Sendable {
     let caPath: String
     let providerKeyPath: String
     private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
-    private let webViews = Mutex<[String: WebView]>([:])
+    private let webViews = WebViewPool()
     private let tokens = Mutex<[String: String]>([:])
 
     private init() throws {
@@ -55,17 +55,9 @@ final class SharedCredentials: Sendable {
     /// scenario cost more than the rest of a scenario). It holds no per-scenario state: each navigation
     /// passes the app's policy.
     func webView(fixtureCAPath: String, timeout: Duration) throws -> WebView {
-        let key = "\(fixtureCAPath)|\(timeout)"
-        return try webViews.withLock { (cache: inout [String: WebView]) throws -> WebView in
-            if let w = cache[key] { return w }
-            var files = [caPath]
-            if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) {
-                files.append(fixtureCAPath)
-            }
-            let w = try WebView(trustRoots: try TrustRoots.files(files, includingSystemRoots: true), timeout: timeout)
-            cache[key] = w
-            return w
-        }
+        var files = [caPath]
+        if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
+        return try webViews.engine(trusting: files, timeout: timeout)
     }
 
     /// A provider token for this key and `iat`, signed once per process: worlds start at the same simulated
