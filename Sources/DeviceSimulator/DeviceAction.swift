@@ -142,22 +142,42 @@ extension DeviceState {
 }
 
 extension DeviceAction {
-    /// The action keys a step mapping may hold (exactly one), plus `app` / `on`.
+    /// The action keys a step mapping may hold (exactly one), plus `app` / `on`. The same keys are a
+    /// suite's device steps (`foreground`, `offline`, `authorization` and `state` are suite spellings).
     public static let yamlKeys = [
-        "launch", "background", "suspend", "terminate", "force_quit", "reboot", "online", "register", "uninstall",
-        "authorize", "tap", "action", "dismiss", "expand", "back", "answer_alert", "log_in", "log_out", "quick_action",
+        "launch", "foreground", "background", "suspend", "terminate", "force_quit", "state", "reboot", "online",
+        "offline", "register", "uninstall", "authorize", "authorization", "tap", "action", "dismiss", "expand", "back",
+        "answer_alert", "log_in", "log_out", "quick_action",
     ]
 
     /// Decodes `{ tap: latest }`, `{ launch: com.example.app }`, `{ action: open, on: n1 }`,
     /// `{ answer_alert: OK, app: … }`, `{ quick_action: camera }`, `{ online: false }`, `{ reboot: true }`.
-    /// A notification reference is `latest`, an id like `n2`, or `{ title: … }`.
+    /// A notification reference is `latest` (or `true`), an id like `n2`, or `{ title: … }`.
     public static func decode(_ m: YAMLMapping) throws(SourceError) -> DeviceAction {
         try m.checkKeys(allowed: yamlKeys + ["app", "on"])
         let key = try m.exactlyOne(of: yamlKeys)
         let value = m[key]!
-        let appKey: String? = try m.optional("app")
+        return try decode(key, value: value, app: try m.optional("app"), on: m["on"], at: value)
+    }
+
+    /// One action from its key and value (nil or null for a bare `- reboot`): what a suite step and the
+    /// control endpoint both decode with. `app` is the `app:` next to it (a lifecycle key's value may
+    /// name the app instead); `on` the notification an `action` applies to; `node` is where errors point.
+    public static func decode(_ key: String, value: YAMLNode?, app appKey: String?, on: YAMLNode?, at node: YAMLNode)
+        throws(SourceError) -> DeviceAction
+    {
+        let value = value.flatMap { $0.isNull ? nil : $0 }
         func app() throws(SourceError) -> String? {
-            value.isNull || value.scalar?.value == "true" ? appKey : try String.decode(from: value)
+            guard let value, value.scalar?.value != "true" else { return appKey }
+            return try String.decode(from: value)
+        }
+        func required() throws(SourceError) -> YAMLNode {
+            guard let value else { throw node.invalidValue(expected: "a value for '\(key)'") }
+            return value
+        }
+        func text() throws(SourceError) -> String { try String.decode(from: try required()) }
+        func flag() throws(SourceError) -> Bool {
+            try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true
         }
         func ref(_ node: YAMLNode?) throws(SourceError) -> NotificationRef {
             guard let node, !node.isNull else { return .latest }
@@ -168,28 +188,45 @@ extension DeviceAction {
                 return .id(try r.required("id"))
             }
             let text = try String.decode(from: node)
-            return text == "latest" ? .latest : .id(text)
+            return text == "latest" || text == "true" ? .latest : .id(text)
         }
         switch key {
-        case "launch": return .launch(app: try app())
+        case "launch", "foreground": return .launch(app: try app())
         case "background": return .background(app: try app())
         case "suspend": return .suspend(app: try app())
         case "terminate": return .terminate(app: try app())
         case "force_quit": return .forceQuit(app: try app())
+        case "state":
+            switch AppState(rawValue: try required().oneOf(AppState.allCases.map(\.rawValue)))! {
+            case .foreground: return .launch(app: appKey)
+            case .background: return .background(app: appKey)
+            case .suspended: return .suspend(app: appKey)
+            case .notRunning: return .terminate(app: appKey)
+            case .forceQuit: return .forceQuit(app: appKey)
+            }
         case "reboot": return .reboot
-        case "online": return .online(try Bool.decode(from: value))
+        case "online": return .online(try flag())
+        case "offline": return .online(!(try flag()))
         case "register": return .register(app: try app())
         case "uninstall": return .uninstall(app: try app())
-        case "authorize": return .authorize(app: appKey, try AppDeclaration.decodeAuthorization(value))
+        case "authorize", "authorization":
+            return .authorize(app: appKey, try AppDeclaration.decodeAuthorization(try required()))
         case "tap": return .tap(try ref(value))
-        case "action": return .chooseAction(try String.decode(from: value), on: try ref(m["on"]))
+        case "action":
+            let v = try required()
+            guard v.pairs != nil else { return .chooseAction(try String.decode(from: v), on: try ref(on)) }
+            // The suite spelling: `action: { id: open, notification: n2 }`.
+            let a = try YAMLMapping(v)
+            try a.checkKeys(allowed: ["id", "notification"])
+            return .chooseAction(try a.required("id"), on: try ref(a["notification"]))
         case "dismiss": return .dismiss(try ref(value))
         case "expand": return .expand(try ref(value))
         case "back": return .back(app: try app())
-        case "answer_alert": return .answerAlert(app: appKey, button: try String.decode(from: value))
+        case "answer_alert": return .answerAlert(app: appKey, button: try text())
         case "log_in": return .logIn(app: try app())
         case "log_out": return .logOut(app: try app())
-        default: return .quickAction(app: appKey, type: try String.decode(from: value))
+        case "quick_action": return .quickAction(app: appKey, type: try text())
+        default: throw node.invalidValue(expected: "one of: \(yamlKeys.joined(separator: ", "))")
         }
     }
 }

@@ -37,6 +37,31 @@ import YAMLSource
         #expect(stacks == [["edit"], ["edit"], ["edit"], ["edit"], []])
     }
 
+    /// A suite's spellings decode to the same actions (suites and `serve` share one decoder).
+    @Test func decodesTheSuiteSpellings() throws {
+        let actions = try Self.steps(
+            """
+            - { foreground: true }
+            - { state: suspended, app: a.b }
+            - { state: not-running }
+            - { offline: true }
+            - { online: null }
+            - { authorization: { status: provisional, sound: false } }
+            - { action: { id: open, notification: n2 } }
+            - { tap: true }
+            - { expand: null }
+            """)
+        #expect(
+            actions == [
+                .launch(app: nil), .suspend(app: "a.b"), .terminate(app: nil), .online(false), .online(true),
+                .authorize(app: nil, NotificationSettings(status: .provisional, sound: false)),
+                .chooseAction("open", on: .id("n2")), .tap(.latest), .expand(.latest),
+            ])
+        #expect(throws: SourceError.self) { try Self.steps("- { state: asleep }") }
+        #expect(throws: SourceError.self) { try Self.steps("- { quick_action: null }") }
+        #expect(throws: SourceError.self) { try Self.steps("- { action: { id: open, on: n1 } }") }
+    }
+
     @Test func decodesEveryShape() throws {
         let actions = try Self.steps(
             """
