@@ -9,7 +9,7 @@ public struct Step: Sendable {
     public enum Action: Sendable {
         case send(SendStep)
         case run(RunStep)
-        case device(DeviceAction)
+        case device(DeviceStep)
         /// A step that only checks (`- expect: {…}`).
         case expect
     }
@@ -93,41 +93,18 @@ public struct RunStep: Sendable {
     public var directory: String
 }
 
-/// Which notification an interaction targets.
-public enum NotificationSelector: Sendable, Equatable, CustomStringConvertible {
-    /// The most recent one in Notification Center.
-    case latest
-    /// By id (`n1`, `n2`, …).
-    case id(String)
-
-    public var description: String {
-        switch self {
-        case .latest: return "latest"
-        case .id(let id): return id
-        }
-    }
-}
-
-/// Something the user or the system does to the simulated iPhone.
-public enum DeviceAction: Sendable {
-    case launch, foreground, background, suspend, terminate, forceQuit, reboot
-    case state(AppState)
-    case online(Bool)
-    case authorization(NotificationSettings)
-    case install, uninstall, register
-    case tap(NotificationSelector)
-    case chooseAction(String, NotificationSelector)
-    case dismiss(NotificationSelector)
-    case expand(NotificationSelector)
-    case quickAction(String)
-    case back
-    case answerAlert(String)
-    case logIn, logOut
+/// Something the user or the system does to the simulated iPhone in a suite step.
+public enum DeviceStep: Sendable {
+    /// An operation `serve`'s control endpoint has too (`POST /devices/{name}/actions`): decoded and
+    /// applied by `DeviceSimulator.DeviceAction`.
+    case action(DeviceSimulator.DeviceAction)
+    /// Installs (and sets up) one of the world's apps.
+    case install
     /// Moves the simulated clock (no real sleeping).
     case wait(Duration)
-    /// Loads the URL the top screen was routed to, for real.
+    /// Loads the URL the top screen was routed to, for real (`WebAction.loadPage`).
     case loadPage
-    /// Taps a link (by href or text) on the loaded page.
+    /// Taps a link (by href or text) on the loaded page (`WebAction.followLink`, after rendering).
     case followLink(Template)
 }
 

@@ -10,12 +10,9 @@ enum StepDecoder {
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot", "online", "offline",
         "install", "uninstall", "register", "tap", "dismiss", "expand", "back", "log_in", "log_out", "load_page",
     ]
-    static let keywords = [
-        "send", "run", "expect", "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot",
-        "online", "offline", "authorization", "install", "uninstall", "register", "state", "tap", "action", "dismiss",
-        "expand", "quick_action", "back", "answer_alert", "log_in", "log_out", "wait", "advance_clock", "load_page",
-        "follow_link",
-    ]
+    /// Steps only a suite has (every other device step is a `DeviceAction` key).
+    static let suiteOnlyKeywords = ["install", "wait", "advance_clock", "load_page", "follow_link"]
+    static let keywords = ["send", "run", "expect"] + DeviceAction.yamlKeys + suiteOnlyKeywords
     /// Keywords whose value may name the app (`- terminate: com.example.app`).
     static let appKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
@@ -30,7 +27,7 @@ enum StepDecoder {
             return Step(action: .device(action), keyword: word, captures: [], range: node.range)
         }
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" })
+        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" } + ["on"])
         let present = m.keys.filter { keywords.contains($0) && $0 != "expect" }
         let keyword: String
         if present.isEmpty {
@@ -51,7 +48,10 @@ enum StepDecoder {
         case "run": step.action = .run(try run(value, file: file))
         case "expect": break
         default:
-            step.action = .device(try deviceAction(keyword, value: value.isNull ? nil : value, node: value))
+            // `on:` names the notification of an `action:` step, as in the control endpoint's actions.
+            if let on = m["on"], keyword != "action" { throw on.invalidValue(expected: "on: only with action:") }
+            step.action = .device(
+                try deviceAction(keyword, value: value.isNull ? nil : value, app: step.app, on: m["on"], node: value))
             // `- background: com.example.app` names the app the lifecycle step applies to.
             if appKeywords.contains(keyword), case .string(let bundle)? = value.value {
                 if step.app != nil { throw value.invalidValue(expected: "the app either here or in app:, not both") }
@@ -188,54 +188,16 @@ enum StepDecoder {
 
     // MARK: device actions
 
-    static func deviceAction(_ keyword: String, value: YAMLNode?, node: YAMLNode) throws(SourceError) -> DeviceAction {
-        func selector() throws(SourceError) -> NotificationSelector {
-            guard let value, !value.isNull else { return .latest }
-            if case .bool(true)? = value.value { return .latest }
-            let text = try String.decode(from: value)
-            return text == "latest" ? .latest : .id(text)
-        }
-        func text() throws(SourceError) -> String {
-            guard let value else { throw node.invalidValue(expected: "a value for '\(keyword)'") }
-            return try String.decode(from: value)
-        }
+    /// A device step: the suite-only ones here, every other through `DeviceAction.decode` (the
+    /// control endpoint's decoder). `app` is the step's `app:`, `on` its `on:`.
+    static func deviceAction(
+        _ keyword: String, value: YAMLNode?, app: String? = nil, on: YAMLNode? = nil, node: YAMLNode
+    )
+        throws(SourceError) -> DeviceStep
+    {
         switch keyword {
-        case "launch": return .launch
-        case "foreground": return .foreground
-        case "background": return .background
-        case "suspend": return .suspend
-        case "terminate": return .terminate
-        case "force_quit": return .forceQuit
-        case "reboot": return .reboot
-        case "online":
-            return .online(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true)
-        case "offline":
-            return .online(!(try value.map { (v: YAMLNode) throws(SourceError) in try Bool.decode(from: v) } ?? true))
         case "install": return .install
-        case "uninstall": return .uninstall
-        case "register": return .register
-        case "back": return .back
-        case "log_in": return .logIn
-        case "log_out": return .logOut
         case "load_page": return .loadPage
-        case "tap": return .tap(try selector())
-        case "dismiss": return .dismiss(try selector())
-        case "expand": return .expand(try selector())
-        case "state":
-            guard let value else { throw node.invalidValue(expected: "an app state") }
-            return .state(AppState(rawValue: try value.oneOf(AppState.allCases.map(\.rawValue)))!)
-        case "authorization":
-            guard let value else { throw node.invalidValue(expected: "an authorization status") }
-            return .authorization(try AppDeclaration.decodeAuthorization(value))
-        case "action":
-            guard let value else { throw node.invalidValue(expected: "an action id") }
-            if value.scalar != nil { return .chooseAction(try String.decode(from: value), .latest) }
-            let a = try YAMLMapping(value)
-            try a.checkKeys(allowed: ["id", "notification"])
-            let n: String = try a.optional("notification", default: "latest")
-            return .chooseAction(try a.required("id"), n == "latest" ? .latest : .id(n))
-        case "quick_action": return .quickAction(try text())
-        case "answer_alert": return .answerAlert(try text())
         case "wait", "advance_clock":
             guard let value else { throw node.invalidValue(expected: "a duration such as 5s or 1h") }
             return .wait(try Duration.decode(from: value))
@@ -243,7 +205,7 @@ enum StepDecoder {
             guard let value else { throw node.invalidValue(expected: "a link's text or href") }
             return .followLink(try Template.decode(value))
         default:
-            throw node.invalidValue(expected: "a step")
+            return .action(try DeviceAction.decode(keyword, value: value, app: app, on: on, at: node))
         }
     }
 }

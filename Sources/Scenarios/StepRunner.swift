@@ -10,7 +10,7 @@ enum StepRunner {
         switch step.action {
         case .send(let send): try await perform(send, step: step, world: world, context: &context)
         case .run(let run): try await perform(run, step: step, world: world, context: &context)
-        case .device(let action): try await DeviceActions.perform(action, step: step, world: world, context: &context)
+        case .device(let action): try await DeviceActions.perform(action, step, world: world, run: &context)
         case .expect: break
         }
     }

@@ -67,6 +67,25 @@ import Testing
         #expect(Support.onlyFailure(action)?.message.contains("has no action 'reply'") == true)
     }
 
+    /// A suite step and a `serve` control action are one decoder: the control spellings work in a suite.
+    @Test func controlEndpointSpellingsAreSteps() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: { title: First } } } }
+            - send: { payload: { aps: { alert: { title: Second } } } }
+            - dismiss: { title: First }
+            - expect: { notification: { count: 1 } }
+            - authorize: denied
+            - send: { payload: { aps: { alert: { title: Third } } } }
+              expect: { notification: { count: 1 } }
+            """)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+        let (_, noSuch) = try await Support.runSteps("- dismiss: { title: Nothing }")
+        #expect(Support.onlyFailure(noSuch)?.message.hasPrefix("dismiss failed:") == true, "\(Support.describe(noSuch))")
+        let misplaced = try Support.loadError("scenarios:\n  - name: x\n    steps: [{ tap: latest, on: n1 }]\n")
+        #expect(misplaced?.expected == "on: only with action:")
+    }
+
     @Test func navigationSteps() async throws {
         let world = """
             world:
