@@ -44,7 +44,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: ["APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),
@@ -80,7 +80,7 @@ let package = Package(
                 "PushcheckTestSupport",
             ]
         ),
-        .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource"]),
+        .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource", "PushcheckTestSupport"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
         .testTarget(

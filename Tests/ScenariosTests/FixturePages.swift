@@ -34,7 +34,7 @@ enum FixturePages {
     static let running: Running = {
         let ca = try! CertificateAuthority.generate(commonName: "scenarios test fixture CA")
         let leaf = try! ca.issueServerCertificate()
-        let caPath = Support.scratch("fixture-ca.pem")
+        let caPath = try! Support.scratch("fixture-ca.pem")
         try! PEMFiles.write(ca.certificatePEM, to: caPath)
         let handler = StaticPages(root: Support.suites + "/pages")
         let server = HTTPServer(

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Scenarios
 import Testing
 
@@ -297,23 +298,10 @@ extension StepTests {
 /// A .p8-style key written to a temp file.
 enum TempKey {
     static func make() throws -> String {
-        let path = Support.scratch("key-\(UUID().uuidString).p8")
-        let result = try runOpenSSL([
-            "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path,
-        ])
-        #expect(result == 0)
+        let path = try Support.scratch("key-\(UUID().uuidString).p8")
+        try runTool("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path])
+            .requireSuccess()
         return path
-    }
-
-    static func runOpenSSL(_ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
     }
 }
 
@@ -351,17 +339,13 @@ extension StepTests {
     }
 
     @Test func aWorldWithItsOwnClientCertificateCAsGetsItsOwnListener() async throws {
-        let dir = Support.scratch("ca-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        #expect(
-            try TempKey.runOpenSSL([
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-subj", "/CN=team CA", "-days", "1", "-keyout", dir + "/ca.key", "-out", dir + "/ca.pem",
-            ]) == 0)
+        let dir = try TempDirectory("scenarios-team-ca")
+        defer { dir.remove() }
+        let ca = try OpenSSLCertificateMaker(in: dir, days: 1).selfSigned("ca", commonName: "team CA", isCA: true)
         let world = """
             world:
               include: \(Support.suites)/apps/news-app.yaml
-              gateway: { apns: { client_certificate_cas: [\(dir)/ca.pem] } }
+              gateway: { apns: { client_certificate_cas: [\(ca.cert)] } }
             """
         let (_, r) = try await Support.runSteps(
             """

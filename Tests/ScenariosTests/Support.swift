@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import HTTPServer
 import PushCrypto
 import Scenarios
@@ -17,19 +18,14 @@ enum Support {
     static let suites = root + "/Suites"
 
     /// One directory per test process for every file the tests write; removed when the process exits.
-    static let scratchDirectory: String = {
-        let dir = NSTemporaryDirectory() + "scenarios-tests-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(atPath: Support.scratchDirectory) }
-        return dir
-    }()
+    static let scratchDirectory = Result { try TempDirectory.forProcess("scenarios-tests") }
 
     /// A path inside `scratchDirectory`.
-    static func scratch(_ name: String) -> String { scratchDirectory + "/" + name }
+    static func scratch(_ name: String) throws -> String { try scratchDirectory.get().file(name) }
 
     /// Writes `text` to a fresh file in a temp directory and returns its path.
     static func write(_ text: String, name: String = "suite.yaml", extra: [String: String] = [:]) throws -> String {
-        let dir = scratch(UUID().uuidString)
+        let dir = try scratch(UUID().uuidString)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (n, t) in extra {
             let path = dir + "/" + n

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Reports
 import Scenarios
 import Testing
@@ -25,14 +26,13 @@ import Testing
     }
 
     @Test func loadedSuitesKeepFileOrderAndHandles() throws {
-        let dir = NSTemporaryDirectory() + "pushcheck-bridge-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let a = dir + "/a.yaml", b = dir + "/b.yaml"
-        try "scenarios:\n  - name: first\n    tags: [x]\n    steps: [{ run: \"true\" }]\n  - name: second\n    skip: later\n    steps: []\n"
-            .write(toFile: a, atomically: true, encoding: .utf8)
-        try "scenarios:\n  - name: third\n    steps: [{ run: \"true\" }]\n".write(toFile: b, atomically: true, encoding: .utf8)
-        let (loaded, errors) = LoadedSuites.load(files: [a, b, dir + "/missing.yaml"])
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let a = try dir.write(
+            "a.yaml",
+            "scenarios:\n  - name: first\n    tags: [x]\n    steps: [{ run: \"true\" }]\n  - name: second\n    skip: later\n    steps: []\n")
+        let b = try dir.write("b.yaml", "scenarios:\n  - name: third\n    steps: [{ run: \"true\" }]\n")
+        let (loaded, errors) = LoadedSuites.load(files: [a, b, dir.file("missing.yaml")])
         #expect(errors.count == 1)
         #expect(loaded.items.map(\.name) == ["first", "second", "third"])
         #expect(loaded.items.map(\.classname) == [a, a, b])

@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Reports
 import Testing
 @testable import SuiteRunner
@@ -47,8 +48,9 @@ import Testing
 
 @Suite struct DiscoveryTests {
     @Test func findsSuitesRecursivelySortedSkippingPagesAndIncludes() throws {
-        let root = NSTemporaryDirectory() + "pushcheck-discovery-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dir = try TempDirectory("pushcheck-discovery")
+        defer { dir.remove() }
+        let root = dir.path
         let files = ["b.yaml", "a.yml", "nested/c.json", "nested/app.yaml", "pages/page.json", "pages/x.yaml",
                      ".hidden/h.yaml", "notes.txt"]
         for file in files {
@@ -65,9 +67,9 @@ import Testing
         #expect(throws: DiscoveryError.missing("no/such/dir")) {
             try SuiteDiscovery.find(paths: ["no/such/dir"]) { _ in true }
         }
-        let file = NSTemporaryDirectory() + "pushcheck-notes-\(UUID().uuidString.prefix(8)).txt"
-        try "x".write(toFile: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let dir = try TempDirectory("pushcheck-notes")
+        defer { dir.remove() }
+        let file = try dir.write("notes.txt", "x")
         #expect(throws: DiscoveryError.notASuite(file)) { try SuiteDiscovery.find(paths: [file]) { _ in true } }
         #expect(SuiteDiscovery.normalized("./Suites//x.yaml") == "Suites/x.yaml")
     }

@@ -1,19 +1,16 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import YAMLSource
 
 @Suite struct LoaderTests {
     /// A fresh directory under the system temporary directory, removed by the caller.
-    func makeDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("yamlsource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func makeDirectory() throws -> TempDirectory { try TempDirectory("yamlsource") }
 
     @Test func loadsAFileAndUsesItsPathInErrors() throws {
         let dir = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("suite.yaml").path
+        defer { dir.remove() }
+        let path = dir.file("suite.yaml")
         try "name: x\nsteps:\n  - expcet: 1\n".write(toFile: path, atomically: true, encoding: .utf8)
         let root = try YAMLLoader.load(path: path)
         #expect(root.range.file == path)
@@ -33,8 +30,8 @@ import Testing
 
     @Test func loadAllFromPath() throws {
         let dir = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("two.yaml").path
+        defer { dir.remove() }
+        let path = dir.file("two.yaml")
         try "a: 1\n---\nb: 2\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try YAMLLoader.loadAll(path: path).count == 2)
         #expect(expectError { try YAMLLoader.load(path: path) }?.kind == .multipleDocuments)
@@ -42,7 +39,7 @@ import Testing
 
     @Test func directoryIsAnIOError() throws {
         let dir = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { dir.remove() }
         let error = expectError { try YAMLLoader.load(path: dir.path) }
         #expect(error?.kind == .io)
         #expect(error?.message == "is a directory, not a file")
@@ -61,11 +58,11 @@ import Testing
 
     @Test func includeResolvedPathLoads() throws {
         let dir = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("common"), withIntermediateDirectories: true)
-        let main = dir.appendingPathComponent("main.yaml").path
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("common"), withIntermediateDirectories: true)
+        let main = dir.file("main.yaml")
         try "include: common/auth.yaml\n".write(toFile: main, atomically: true, encoding: .utf8)
-        try "team_id: T\n".write(toFile: dir.appendingPathComponent("common/auth.yaml").path, atomically: true, encoding: .utf8)
+        try "team_id: T\n".write(toFile: dir.file("common/auth.yaml"), atomically: true, encoding: .utf8)
         let include = try YAMLLoader.load(path: main).mapping().required("include", as: String.self)
         let resolved = YAMLLoader.resolve(include: include, from: main)
         #expect(try YAMLLoader.load(path: resolved)["team_id"]?.scalar?.value == "T")

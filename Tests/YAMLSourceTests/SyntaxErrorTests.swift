@@ -1,4 +1,5 @@
 import Foundation
+import PushcheckTestSupport
 import Testing
 @testable import YAMLSource
 
@@ -65,11 +66,9 @@ import Testing
     }
 
     @Test func invalidUTF8IsReportedWithItsPosition() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("yamlsource-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("bad.yaml").path
-        try Data([0x61, 0x3A, 0x20, 0x31, 0x0A, 0x62, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
+        let dir = try TempDirectory("yamlsource")
+        defer { dir.remove() }
+        let path = try dir.write("bad.yaml", [0x61, 0x3A, 0x20, 0x31, 0x0A, 0x62, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A])
         let error = expectError { try YAMLLoader.load(path: path) }
         #expect(error?.kind == .syntax)
         #expect(error?.message == "syntax error: incomplete UTF-8 octet sequence")
