@@ -96,14 +96,33 @@ import Testing
         }
     }
 
+    /// `serve` started in-process from a fresh `Fixture`'s config; `stop()` shuts it down and removes the files.
+    struct Served {
+        let fixture: Fixture
+        let running: RunningGateway
+        let control: String
+        let sandbox: String
+        var actions: String { "\(control)/devices/\(ServeDevicesTests.devicePath)/actions" }
+
+        init(loops: Int = 1) throws {
+            fixture = try Fixture()
+            running = try RunningGateway.start(
+                try ServeConfiguration.load(path: fixture.configPath), loops: loops, caOut: fixture.dir.file("ca.pem"))
+            control = try #require(running.url("control"))
+            sandbox = try #require(running.url("sandbox"))
+        }
+
+        func stop() {
+            running.server.shutdown(grace: .seconds(1))
+            running.web.shutdown()
+            fixture.dir.remove()
+        }
+    }
+
     @Test func pushToHostedDeviceThenTapNavigates() throws {
-        let fixture = try Fixture()
-        defer { fixture.dir.remove() }
-        let config = try ServeConfiguration.load(path: fixture.configPath)
-        let running = try RunningGateway.start(config, loops: 2, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
-        let control = try #require(running.url("control"))
-        let sandbox = try #require(running.url("sandbox"))
+        let served = try Served(loops: 2)
+        defer { served.stop() }
+        let (fixture, running, control, sandbox) = (served.fixture, served.running, served.control, served.sandbox)
 
         // The ready line names the device and its token for the app.
         let ready = try JSONValue.parse(Array(running.readyLine.utf8))
@@ -145,15 +164,11 @@ import Testing
     }
 
     @Test func offlineStoresUninstallUnregistersAndResetKeepsDevices() throws {
-        let fixture = try Fixture()
-        defer { fixture.dir.remove() }
-        let running = try RunningGateway.start(
-            try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
-        let control = try #require(running.url("control"))
-        let sandbox = try #require(running.url("sandbox"))
+        let served = try Served()
+        defer { served.stop() }
+        let (fixture, running, control, sandbox) = (served.fixture, served.running, served.control, served.sandbox)
         let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
-        let actions = "\(control)/devices/\(Self.devicePath)/actions"
+        let actions = served.actions
 
         // POST /reset returns the gateway to its config; the hosted device's token stays registered.
         _ = try runTool("curl", ["-s", "-XPOST", "\(control)/reset"])
@@ -179,13 +194,9 @@ import Testing
     }
 
     @Test func badActionsAndUnknownDevicesAreExplained() throws {
-        let fixture = try Fixture()
-        defer { fixture.dir.remove() }
-        let running = try RunningGateway.start(
-            try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
-        let control = try #require(running.url("control"))
-        let actions = "\(control)/devices/\(Self.devicePath)/actions"
+        let served = try Served()
+        defer { served.stop() }
+        let (control, actions) = (served.control, served.actions)
 
         let typo = try Self.post(actions, #"{"tapp": "latest"}"#)
         #expect(typo.status == 400, "\(typo)")
@@ -239,18 +250,11 @@ import Testing
         let pages = HTTPServer(listeners: [ListenerConfiguration(name: "pages", handler: Pages())], loops: 1)
         let pageURL = try #require(try pages.start().first?.url)
         defer { pages.shutdown(grace: .zero) }
-        let fixture = try Fixture()
-        defer { fixture.dir.remove() }
-        let running = try RunningGateway.start(
-            try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer {
-            running.server.shutdown(grace: .seconds(1))
-            running.web.shutdown()
-        }
-        let control = try #require(running.url("control"))
-        let sandbox = try #require(running.url("sandbox"))
+        let served = try Served()
+        defer { served.stop() }
+        let (fixture, running, control, sandbox) = (served.fixture, served.running, served.control, served.sandbox)
         let token = try #require(running.fleet.devices.first?.tokens[Self.bundleID]?.hex)
-        let actions = "\(control)/devices/\(Self.devicePath)/actions"
+        let actions = served.actions
         var configuration = HTTPClientConfiguration()
         configuration.totalTimeout = .seconds(20)
         let client = try HTTPClient(configuration: configuration)

@@ -120,14 +120,7 @@ import YAMLSource
 
     @Test func undefinedVariablesAreErrorsAtTheirColumn() throws {
         let device = try #require(
-            try Support.loadError(
-                """
-                \(Self.world)
-                scenarios:
-                  - name: x
-                    steps:
-                      - send: { token: "${device.iphnoe.token}", payload: { aps: {} } }
-                """))
+            try Self.stepError(#"- send: { token: "${device.iphnoe.token}", payload: { aps: {} } }"#))
         #expect(device.message == "undefined variable '${device.iphnoe.token}'")
         #expect(device.line == 6 && device.column == 25)
         #expect(device.suggestion == "did you mean '${device.iphone.token}'?")
@@ -201,28 +194,19 @@ import YAMLSource
 }
 
 extension LoaderTests {
+    /// The load error of one step in scenario `x` (line 6 of the file) of `world`.
+    static func stepError(_ step: String) throws -> SourceError? {
+        try Support.loadError("\(Self.world)\nscenarios:\n  - name: x\n    steps:\n      \(step)\n")
+    }
+}
+
+extension LoaderTests {
     @Test func devicesAndAppsMustBeDeclared() throws {
-        let device = try #require(
-            try Support.loadError(
-                """
-                \(Self.world)
-                scenarios:
-                  - name: x
-                    steps:
-                      - send: { to: iphnoe, payload: { aps: {} } }
-                """))
+        let device = try #require(try Self.stepError(#"- send: { to: iphnoe, payload: { aps: {} } }"#))
         #expect(device.message == "no device 'iphnoe' in the world")
         #expect(device.line == 6 && device.column == 21)
         #expect(device.suggestion == "did you mean 'iphone'?")
-        let app = try #require(
-            try Support.loadError(
-                """
-                \(Self.world)
-                scenarios:
-                  - name: x
-                    steps:
-                      - terminate: com.example.pushdem
-                """))
+        let app = try #require(try Self.stepError(#"- terminate: com.example.pushdem"#))
         #expect(app.message == "no app 'com.example.pushdem' in the world")
         #expect(app.suggestion == "did you mean 'com.example.pushdemo'?")
     }
