@@ -40,14 +40,9 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         _ declaration: DeviceDeclaration, apps: [AppDeclaration], gateway: APNsGateway, clock: any PushClock,
         seedSalt: UInt64 = 0
     ) {
-        let device = SimulatedDevice(
-            name: declaration.name, udid: declaration.udid, iosVersion: declaration.iosVersion,
-            seed: declaration.seed ^ seedSalt, clock: clock, rules: declaration.rules)
+        let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
         self.init(name: declaration.name, device: device, gateway: gateway)
-        for id in declaration.apps {
-            if let app = apps.first(where: { $0.bundleID == id }) { device.setUp(app) }
-        }
-        if !declaration.online { device.setOnline(false) }
+        declaration.setUp(device, apps: apps)
     }
 
     /// Hands a push the gateway accepted to the app holding `push.token`; pushes for other devices'

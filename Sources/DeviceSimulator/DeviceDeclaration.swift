@@ -73,13 +73,25 @@ public struct DeviceDeclaration: Sendable, Equatable {
 
     /// Builds the device and sets up its apps (install, permission answer, registration), in order.
     public func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
-        let device = SimulatedDevice(
-            name: name, udid: udid, iosVersion: iosVersion, seed: seed, clock: clock, rules: rules)
+        let device = makeBareDevice(clock: clock)
+        setUp(device, apps: declarations)
+        return device
+    }
+
+    /// The declared device with nothing installed yet (attach registration sinks, then `setUp`).
+    /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
+    public func makeBareDevice(clock: any PushClock, seedSalt: UInt64 = 0) -> SimulatedDevice {
+        SimulatedDevice(
+            name: name, udid: udid, iosVersion: iosVersion, seed: seed ^ seedSalt, clock: clock, rules: rules)
+    }
+
+    /// Sets up the declared apps on `device` (install, permission answer, registration), in order, and
+    /// takes it offline if it is declared so.
+    public func setUp(_ device: SimulatedDevice, apps declarations: [AppDeclaration]) {
         for id in apps {
             if let app = declarations.first(where: { $0.bundleID == id }) { device.setUp(app) }
         }
         if !online { device.setOnline(false) }
-        return device
     }
 }
 

@@ -128,7 +128,8 @@ enum DeviceActions {
         case .noSuchApp:
             return fail("\(keyword) failed: \(error.description)", "an installed app", error.description)
         case .noSuchNotification:
-            return fail("\(keyword) failed: \(error.description)", "a notification in Notification Center", error.description)
+            return fail(
+                "\(keyword) failed: \(error.description)", "a notification in Notification Center", error.description)
         }
     }
 

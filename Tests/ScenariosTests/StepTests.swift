@@ -82,7 +82,8 @@ import Testing
             """)
         #expect(Support.passed(r), "\(Support.describe(r))")
         let (_, noSuch) = try await Support.runSteps("- dismiss: { title: Nothing }")
-        #expect(Support.onlyFailure(noSuch)?.message.hasPrefix("dismiss failed:") == true, "\(Support.describe(noSuch))")
+        #expect(
+            Support.onlyFailure(noSuch)?.message.hasPrefix("dismiss failed:") == true, "\(Support.describe(noSuch))")
         let misplaced = try Support.loadError("scenarios:\n  - name: x\n    steps: [{ tap: latest, on: n1 }]\n")
         #expect(misplaced?.expected == "on: only with action:")
     }
