@@ -44,7 +44,10 @@ let package = Package(
             name: "Scenarios",
             dependencies: ["APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "APNsGateway", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+        ),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2"]),

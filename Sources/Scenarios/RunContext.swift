@@ -86,7 +86,7 @@ struct RunContext {
         case "gateway" where parts.count == 2:
             if parts[1] == "ca" { return world.credentials.caPath }
             guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }
-            return try? world.url(env)
+            return try? world.url(env, atRoot: true)
         case "scenario" where parts.count == 2:
             return parts[1] == "name" ? scenario.name : scenario.parameters[parts[1]]
         default:

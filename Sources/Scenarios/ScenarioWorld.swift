@@ -30,6 +30,7 @@ final class ScenarioWorld {
     /// This world's prefix on the process-wide server, once mounted.
     private var sharedID: UInt64?
     private(set) var urls: [APNsEnvironment: String] = [:]
+    private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
 
@@ -63,18 +64,24 @@ final class ScenarioWorld {
         return device.declaration.apps.first ?? declaration.apps.first?.bundleID
     }
 
-    /// The gateway's URL for `environment`: the world's prefix on the process-wide server, or (when the
-    /// world trusts its own client-certificate CAs) a listener of its own, started on first use.
-    func url(_ environment: APNsEnvironment) throws -> String {
+    /// The gateway's URL for `environment`. pushcheck's own sends use the world's prefix on the
+    /// process-wide server (`…/w/<id>`). Backend scripts (`run` steps, `${gateway.*}`) get `atRoot`: a
+    /// listener of the world's own whose URL has no path, as real APNs, because many provider libraries
+    /// take only a host and port. Worlds that trust their own client-certificate CAs always use their own.
+    func url(_ environment: APNsEnvironment, atRoot: Bool = false) throws -> String {
+        if atRoot || !declaration.clientCertificateCAs.isEmpty { return try ownListenerURL(environment) }
         if let url = urls[environment] { return url }
-        if declaration.clientCertificateCAs.isEmpty {
-            let shared = try SharedGatewayServer.shared(credentials)
-            let id = sharedID ?? shared.register(gateway)
-            sharedID = id
-            let url = shared.url(environment, world: id)
-            urls[environment] = url
-            return url
-        }
+        let shared = try SharedGatewayServer.shared(credentials)
+        let id = sharedID ?? shared.register(gateway)
+        sharedID = id
+        let url = shared.url(environment, world: id)
+        urls[environment] = url
+        return url
+    }
+
+    /// A TLS listener for this world's gateway alone (started on first use, closed by `shutdown()`).
+    private func ownListenerURL(_ environment: APNsEnvironment) throws -> String {
+        if let url = ownURLs[environment] { return url }
         let tls = TLSConfiguration(
             certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
             clientCertificates: .request(
@@ -85,8 +92,9 @@ final class ScenarioWorld {
         let s = HTTPServer(listeners: [listener], loops: 1)
         let bound = try s.start()
         servers.append(s)
-        urls[environment] = bound.first?.url
-        return bound.first?.url ?? ""
+        let url = bound.first?.url ?? ""
+        ownURLs[environment] = url
+        return url
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).

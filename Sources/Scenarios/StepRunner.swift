@@ -190,8 +190,8 @@ enum StepRunner {
     {
         let command = try context.render(run.command, world: world)
         var env = context.environment.environment
-        env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox)) ?? ""
-        env["PUSHCHECK_APNS_PRODUCTION_URL"] = (try? world.url(.production)) ?? ""
+        env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox, atRoot: true)) ?? ""
+        env["PUSHCHECK_APNS_PRODUCTION_URL"] = (try? world.url(.production, atRoot: true)) ?? ""
         env["PUSHCHECK_CA_FILE"] = world.credentials.caPath
         env["PUSHCHECK_APNS_KEY_FILE"] = world.credentials.providerKeyPath
         env["PUSHCHECK_APNS_KEY_ID"] = world.declaration.defaultKeyID
