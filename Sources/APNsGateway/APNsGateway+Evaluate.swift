@@ -147,6 +147,9 @@ extension APNsGateway {
             case .failure(let r): return reject(r, d)
             case .success(let t): topic = t
             }
+            if let accepted = configuration.certificateTopics, !accepted.contains(APNsPushType.bundleID(ofTopic: topic)) {
+                return reject(.topicDisallowed, d)
+            }
         } else {
             let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
                 snapshot.tokens.authenticate(

@@ -32,11 +32,13 @@ import YAMLSource
 ///   one_stream_until_valid_token: true
 ///   devices_online: true
 ///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
+///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
 /// ```
 extension APNsGatewayConfiguration {
     public static let yamlKeys = [
         "keys", "teams", "tokens", "accept_unknown_tokens", "rate_limit", "faults", "log",
         "max_concurrent_streams", "one_stream_until_valid_token", "devices_online", "client_certificate_cas",
+        "certificate_topics",
     ]
 
     /// Decodes an `apns:` mapping. Relative paths resolve against `file`'s directory.
@@ -84,6 +86,7 @@ extension APNsGatewayConfiguration {
             let path = YAMLLoader.resolve(include: try String.decode(from: node), from: file)
             clientCertificateCAs.append(try readFile(path, node: node))
         }
+        config.certificateTopics = try m.optional("certificate_topics", as: [String].self).map(Set.init)
         if !clientCertificateCAs.isEmpty {
             config.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: clientCertificateCAs)
         }

@@ -15,6 +15,9 @@ public struct APNsGatewayConfiguration: Sendable {
     /// A client certificate the listener did not verify against its trusted CAs
     /// (`ConnectionContext.clientCertificateTrusted == false`) gets BadCertificate.
     public var requireTransportTrustedCertificates = true
+    /// Bundle IDs for which certificate authentication is accepted; a certificate for any other app gets
+    /// TopicDisallowed. `nil`: every app whose certificate the connection presents.
+    public var certificateTopics: Set<String>?
     /// Known device tokens.
     public var deviceTokens: [RegisteredDeviceToken] = []
     /// Load-test mode: unknown device tokens are accepted.

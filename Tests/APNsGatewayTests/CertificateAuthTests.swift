@@ -59,6 +59,18 @@ import Testing
         #expect(send(cert: 2, headers: [("apns-push-type", "voip")]).appleReason == .badTopic)
     }
 
+    @Test func certificatesForAppsOutsideTheAcceptedTopicsAreRefused() {
+        let restricted = Fixture { c in
+            c.certificateInspector = { der in der.first.flatMap { CertificateAuthTests.facts[$0] } }
+            c.certificateTopics = ["com.example.other"]
+        }
+        let o = restricted.send(
+            restricted.request(token: Fixture.sandboxToken.hex, omit: ["authorization"]),
+            on: Fixture.connection(certificate: [1]), endpoint: .sandbox)
+        #expect(o.appleReason == .topicDisallowed)
+        #expect(send(cert: 1).status == 200, "without the list, the same certificate is accepted")
+    }
+
     @Test func locationIsTokenOnly() {
         #expect(send(cert: 2, headers: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")]).appleReason == .invalidPushType)
     }

@@ -35,6 +35,7 @@ import YAMLSource
               - { delay: 250ms, token: \(token) }
             log: { capacity: 5 }
             max_concurrent_streams: 10
+            certificate_topics: [com.example.app]
             """, files: ["AuthKey.p8": Fixture.key.pkcs8PEM])
         #expect(c.providerKeys.map(\.keyID) == ["KEY1234567"])
         #expect(c.providerKeys.first?.environment == .sandbox)
@@ -46,6 +47,7 @@ import YAMLSource
         #expect(c.faults.map(\.action) == [.respond(status: 503, reason: "Shutdown"), .delay(seconds: 0.25)])
         #expect(c.logCapacity == 5)
         #expect(c.maxConcurrentStreams == 10)
+        #expect(c.certificateTopics == ["com.example.app"])
 
         let f = Fixture()
         let g = try APNsGateway(configuration: c, clock: f.clock)
