@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import YAMLSource
 
 /// A string from a suite file that may contain `${name}` references, resolved when the step runs.
@@ -138,19 +139,7 @@ public struct VariableError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Escapes a value for the inside of a JSON string.
+/// Escapes a value for the inside of a JSON string (PushModel's JSON writer, without the quotes).
 func jsonStringEscape(_ s: String) -> String {
-    var out = ""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out
+    String(JSONValue.string(s).serialized().dropFirst().dropLast())
 }
