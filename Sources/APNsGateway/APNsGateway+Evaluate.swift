@@ -30,7 +30,8 @@ extension APNsGateway {
             (s.faults.apply(endpoint: endpoint, token: pathToken), AuthRules(tokens: s.tokenRules, teamTopics: s.teamTopics))
         }
         outcome.delay = effect.delay
-        var parsed: APNsParsedRequest?
+        var parsedToken: DeviceToken?
+        var parsedPushType: APNsPushType?
         var topic: String?
         if configuration.requireHTTP2 && request.version != .http2 {
             outcome.status = 505
@@ -43,23 +44,22 @@ extension APNsGateway {
             outcome.status = forced.status
             outcome.reason = forced.reason
         } else {
+            // The accepted push is built once, with its ids, and moved into the outcome (no copies per request).
+            var accepted: DeliveredPush?
             let decision = decide(
                 request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
-                now: now)
+                now: now, apnsID: outcome.apnsID, accepted: &accepted)
             outcome.auth = decision.auth
-            parsed = decision.parsed
+            parsedToken = decision.parsedToken
+            parsedPushType = decision.parsedPushType
             topic = decision.topic
-            switch decision.result {
-            case .failure(let rejection):
+            if let rejection = decision.rejection {
                 outcome.status = rejection.reason.status
                 outcome.reason = rejection.reason.rawValue
                 outcome.timestamp = rejection.timestamp
-            case .success(let accepted):
-                if endpoint == .sandbox { outcome.apnsUniqueID = APNsRequestValidation.newLowercaseUUID() }
-                var push = accepted
-                push.apnsID = outcome.apnsID
-                push.apnsUniqueID = outcome.apnsUniqueID
-                outcome.push = push
+            } else {
+                outcome.apnsUniqueID = accepted?.apnsUniqueID
+                outcome.push = consume accepted
             }
             if decision.firstValidToken {
                 outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
@@ -70,20 +70,26 @@ extension APNsGateway {
         }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
-            headers: request.headers, payload: request.body, token: parsed?.token ?? pathToken, topic: topic,
-            pushType: parsed?.pushType, status: outcome.status,
+            headers: request.headers, payload: request.body, token: parsedToken ?? pathToken, topic: topic,
+            pushType: parsedPushType, status: outcome.status,
             reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
-        // Storage and log in one lock hold; packing before it, and the log entry the ring drops freed after it.
+        // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
+        // freed after it.
         let push = outcome.push
-        let (deliverNow, sequence, droppedEntry) = state.withLock { s in
-            let deliverNow = push.map { s.store.acceptDeliveringNow($0, now: now) } ?? false
+        let packedEvent = push.map { PackedDeliveryEvent($0, .delivered, at: now) }
+        let (deliverNow, sequence, droppedEntry, droppedEvent) = state.withLock { s in
+            var deliverNow = false
+            var droppedEvent: PackedDeliveryEvent?
+            if let push, let packedEvent {
+                (deliverNow, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
+            }
             let (sequence, droppedEntry) = s.log.appendEvicting(packed)
-            return (deliverNow, sequence, droppedEntry)
+            return (deliverNow, sequence, droppedEntry, droppedEvent)
         }
-        withExtendedLifetime(droppedEntry) {}
+        withExtendedLifetime((droppedEntry, droppedEvent)) {}
         if deliverNow, let push { hand(push) }
         writeToLogFile(packed, sequence: sequence)
         return outcome
@@ -103,30 +109,35 @@ extension APNsGateway {
         var teamTopics: [String: Set<String>]
     }
 
+    /// What `decide` found; on success (`rejection == nil`) the push itself goes to its `accepted` argument.
     struct Decision {
-        var result: Result<DeliveredPush, Rejection>
+        var rejection: Rejection?
         var auth: APNsAuthKind = .none
-        var parsed: APNsParsedRequest?
+        /// Token and push type of the request once it parsed (for the log; not the whole request, to spare copies).
+        var parsedToken: DeviceToken?
+        var parsedPushType: APNsPushType?
         var topic: String?
         var firstValidToken = false
     }
 
     func decide(
         _ request: HTTPRequest, segment: String?, token: DeviceToken?, rules snapshot: AuthRules,
-        connection: ConnectionContext, endpoint: APNsEnvironment, now: Date
+        connection: ConnectionContext, endpoint: APNsEnvironment, now: Date, apnsID: String,
+        accepted: inout DeliveredPush?
     ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
-            d.result = .failure(Rejection(reason: r, timestamp: timestamp))
+            d.rejection = Rejection(reason: r, timestamp: timestamp)
             return d
         }
-        var d = Decision(result: .failure(Rejection(reason: .internalServerError)))
+        var d = Decision(rejection: Rejection(reason: .internalServerError))
         let parsed: APNsParsedRequest
         switch APNsRequestValidation.parse(request, segment: segment, token: token) {
         case .failure(let r): return reject(r, d)
         case .success(let p): parsed = p
         }
-        d.parsed = parsed
+        d.parsedToken = parsed.token
+        d.parsedPushType = parsed.pushType
         d.topic = parsed.topic
 
         let topic: String
@@ -182,12 +193,14 @@ extension APNsGateway {
         }
         if case .rejected(let r, let ts) = verdict { return reject(r, d, timestamp: ts) }
 
-        d.result = .success(
-            DeliveredPush(
-                environment: endpoint, token: parsed.token, topic: topic, pushType: parsed.pushType,
-                priority: parsed.priority, apnsID: "", apnsUniqueID: nil, collapseID: parsed.collapseID,
-                expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: parsed.payload,
-                receivedAt: now))
+        d.rejection = nil
+        accepted = DeliveredPush(
+            environment: endpoint, token: parsed.token, topic: topic, pushType: parsed.pushType,
+            priority: parsed.priority, apnsID: apnsID,
+            apnsUniqueID: endpoint == .sandbox ? APNsRequestValidation.newLowercaseUUID() : nil,
+            collapseID: parsed.collapseID,
+            expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: parsed.payload,
+            receivedAt: now)
         return d
     }
 }

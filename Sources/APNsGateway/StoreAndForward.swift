@@ -108,19 +108,29 @@ public struct StoreAndForward: Sendable {
 
     /// `accept` without building an array: true when the push must be handed to the consumers now.
     mutating func acceptDeliveringNow(_ push: DeliveredPush, now: Date) -> Bool {
+        acceptDeliveringNow(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now).deliverNow
+    }
+
+    /// `accept` with the push's history event packed beforehand (outside the caller's lock; its disposition and
+    /// time are set here). Returns the event the history dropped, so the caller can free it outside its lock.
+    mutating func acceptDeliveringNow(
+        _ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date
+    ) -> (deliverNow: Bool, evicted: PackedDeliveryEvent?) {
+        var event = packed
+        event.at = now
         if isOnline(push.token) {
-            record(push, .delivered, now)
-            return true
+            event.disposition = .delivered
+            return (true, events.append(event))
         }
         if push.expiration == Date(timeIntervalSince1970: 0) {
-            record(push, .droppedNoStorage, now)
-            return false
+            event.disposition = .droppedNoStorage
+            return (false, events.append(event))
         }
         let key = Key(token: push.token, topic: push.topic)
         if let old = stored[key] { record(old, .superseded, now) }
         stored[key] = push
-        record(push, .stored, now)
-        return false
+        event.disposition = .stored
+        return (false, events.append(event))
     }
 
     /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.
