@@ -33,6 +33,8 @@ extension APNsGateway {
         var parsedToken: DeviceToken?
         var parsedPushType: APNsPushType?
         var topic: String?
+        // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
+        var accepted: DeliveredPush?
         if configuration.requireHTTP2 && request.version != .http2 {
             outcome.status = 505
             outcome.reason = Self.http2RequiredReason
@@ -44,8 +46,6 @@ extension APNsGateway {
             outcome.status = forced.status
             outcome.reason = forced.reason
         } else {
-            // The accepted push is built once, with its ids, and moved into the outcome (no copies per request).
-            var accepted: DeliveredPush?
             let decision = decide(
                 request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
                 now: now, apnsID: outcome.apnsID, accepted: &accepted)
@@ -59,7 +59,6 @@ extension APNsGateway {
                 outcome.timestamp = rejection.timestamp
             } else {
                 outcome.apnsUniqueID = accepted?.apnsUniqueID
-                outcome.push = consume accepted
             }
             if decision.firstValidToken {
                 outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
@@ -78,20 +77,20 @@ extension APNsGateway {
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it.
-        let push = outcome.push
-        let packedEvent = push.map { PackedDeliveryEvent($0, .delivered, at: now) }
+        let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
         let (deliverNow, sequence, droppedEntry, droppedEvent) = state.withLock { s in
             var deliverNow = false
             var droppedEvent: PackedDeliveryEvent?
-            if let push, let packedEvent {
+            if let push = accepted, let packedEvent {
                 (deliverNow, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
             }
             let (sequence, droppedEntry) = s.log.appendEvicting(packed)
             return (deliverNow, sequence, droppedEntry, droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
-        if deliverNow, let push { hand(push) }
+        if deliverNow, let push = accepted { hand(push) }
         writeToLogFile(packed, sequence: sequence)
+        outcome.push = consume accepted
         return outcome
     }
 
@@ -162,9 +161,10 @@ extension APNsGateway {
                 return reject(.topicDisallowed, d)
             }
         } else {
+            let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
             let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
                 snapshot.tokens.authenticate(
-                    authorization: parsed.authorization, endpoint: endpoint, now: now, state: &binding)
+                    authorization: authorization, endpoint: endpoint, now: now, state: &binding)
             }
             let provider: AuthorizedProvider
             switch auth {
