@@ -26,7 +26,9 @@ public struct APNsOutcome: Sendable {
 
     /// The HTTP response APNs would send.
     public var response: HTTPResponse {
-        var headers = [HTTPField("apns-id", apnsID)]
+        var headers: [HTTPField] = []
+        headers.reserveCapacity(3)  // one allocation: a literal of one grew (reallocated) for apns-unique-id
+        headers.append(HTTPField("apns-id", apnsID))
         if let apnsUniqueID { headers.append(HTTPField("apns-unique-id", apnsUniqueID)) }
         var body: [UInt8] = []
         if let reason {

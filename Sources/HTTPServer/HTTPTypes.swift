@@ -137,7 +137,9 @@ public final class ConnectionContext: Sendable {
         init(_ value: Value) { self.value = value }
     }
 
-    private let storage = Mutex<[ObjectIdentifier: AnyObject]>([:])
+    /// Keyed slots in a small array: a connection holds one or two keys, and a linear scan comparing
+    /// `ObjectIdentifier`s costs less per request than hashing into a dictionary.
+    private let storage = Mutex<[(key: ObjectIdentifier, slot: AnyObject)]>([])
 
     public init(
         id: UInt64, listenerName: String, remoteAddress: String, localPort: Int, security: TransportSecurity,
@@ -154,14 +156,14 @@ public final class ConnectionContext: Sendable {
 
     /// Reads and mutates the value stored under `key` atomically.
     public func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
-        try storage.withLock { dict in
+        try storage.withLock { slots in
             let id = ObjectIdentifier(key)
             let slot: Slot<K.Value>
-            if let existing = dict[id] {
-                slot = unsafeDowncast(existing, to: Slot<K.Value>.self)  // a key's slot is always created below
+            if let i = slots.firstIndex(where: { $0.key == id }) {
+                slot = unsafeDowncast(slots[i].slot, to: Slot<K.Value>.self)  // a key's slot is always created below
             } else {
                 slot = Slot(K.defaultValue)
-                dict[id] = slot
+                slots.append((id, slot))
             }
             return try body(&slot.value)
         }
