@@ -57,6 +57,12 @@ struct HotPathTests {
         #expect(f.consumer.pushes.last == push)
     }
 
+    @Test func idFormatWritesEveryDigitInPlace() {
+        #expect(APNsIDGenerator.format(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
+            == "01234567-89ab-cdef-fedc-ba9876543210")
+        #expect(APNsIDGenerator.format(high: 0, low: .max) == "00000000-0000-0000-ffff-ffffffffffff")
+    }
+
     @Test func generatedIDsAreCanonicalVersion4AndUnique() {
         var seen = Set<String>()
         for _ in 0..<20_000 {
