@@ -213,19 +213,20 @@ final class HTTP2Session: ProtocolSession {
 
     fileprivate func endOfRequest(stream: Int32) {
         guard let index = streams.index(forKey: stream), !streams.values[index].dispatched else { return }
-        // Move the parts out of the entry so the request holds the only reference to them.
-        let s = streams.values[index]
-        streams.values[index] = IncomingStream(dispatched: true)
-        let request = HTTPRequest(
-            version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
-            headers: s.headers, body: s.body, streamID: stream)
+        // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
+        // reference to them.
+        var s = IncomingStream(dispatched: true)
+        swap(&s, &streams.values[index])
         if s.headersTooLarge {
             submit(HTTPResponse(status: 431), on: stream)
         } else if s.bodyTooLarge {
             submit(HTTPResponse(status: 413), on: stream)
         } else {
             awaiting.insert(stream)
-            onRequest(request)
+            onRequest(
+                HTTPRequest(
+                    version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
+                    headers: s.headers, body: s.body, streamID: stream))
         }
     }
 
