@@ -83,8 +83,7 @@ extension APNsGatewayConfiguration {
         config.oneStreamUntilValidToken = try m.optional("one_stream_until_valid_token", as: Bool.self) ?? true
         config.devicesOnlineByDefault = try m.optional("devices_online", as: Bool.self) ?? true
         for node in try m.optionalSequence("client_certificate_cas") ?? [] {
-            let path = YAMLLoader.resolve(include: try String.decode(from: node), from: file)
-            clientCertificateCAs.append(try readFile(path, node: node))
+            clientCertificateCAs.append(String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self))
         }
         config.certificateTopics = try m.optional("certificate_topics", as: [String].self).map(Set.init)
         if !clientCertificateCAs.isEmpty {
@@ -99,8 +98,8 @@ extension APNsGatewayConfiguration {
         let teamID = try k.required("team_id", as: String.self)
         let which = try k.exactlyOne(of: ["private_key", "public_key"])
         let pathNode = k[which]!
-        let path = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
-        let pem = try readFile(path, node: pathNode)
+        let (path, bytes) = try pathNode.referencedFile(from: file)
+        let pem = String(decoding: bytes, as: UTF8.self)
         let environment = try k.optional("environment", as: APNsEnvironment.self)
         let topics = try k.optional("topics", as: [String].self).map(Set.init)
         do {
@@ -166,15 +165,6 @@ extension APNsGatewayConfiguration {
         case 503: return APNsReason.serviceUnavailable.rawValue
         default: return APNsReason.allCases.first { $0.status == status }?.rawValue ?? APNsReason.internalServerError.rawValue
         }
-    }
-
-    private static func readFile(_ path: String, node: YAMLNode) throws(SourceError) -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw SourceError(
-                .io, "cannot read '\(path)'", at: node.range, expected: "expected a readable file",
-                suggestion: "paths are relative to the config file's directory")
-        }
-        return text
     }
 }
 

@@ -45,7 +45,7 @@ extension AppDeclaration {
             if m.contains("profile"), let n = m.keyNode("profile") {
                 throw n.invalidValue(expected: "either profile or provisioning_profile_file, not both")
             }
-            let path = resolve(try String.decode(from: pathNode), file: file)
+            let path = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
             do { profile = try ProvisioningProfile(contentsOf: path) } catch {
                 throw pathNode.invalidValue(expected: "a readable .mobileprovision: \(error)")
             }
@@ -92,14 +92,8 @@ extension AppDeclaration {
         return app
     }
 
-    static func resolve(_ path: String, file: String) -> String {
-        if path.hasPrefix("/") { return path }
-        let dir = (file as NSString).deletingLastPathComponent
-        return dir.isEmpty ? path : dir + "/" + path
-    }
-
     static func readPlist(_ node: YAMLNode, file: String) throws(SourceError) -> [String: PlistValue] {
-        let path = resolve(try String.decode(from: node), file: file)
+        let path = YAMLLoader.resolve(include: try String.decode(from: node), from: file)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw node.invalidValue(expected: "a readable file at \(path)")
         }
@@ -281,7 +275,7 @@ extension AppDeclaration {
         var categories: [String]
         var hidden = try c.optional("default_content_hidden", default: false)
         if let infoNode = c["info_plist_file"], !infoNode.isNull {
-            let path = resolve(try String.decode(from: infoNode), file: file)
+            let path = YAMLLoader.resolve(include: try String.decode(from: infoNode), from: file)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw infoNode.invalidValue(expected: "a readable extension Info.plist at \(path)")
             }

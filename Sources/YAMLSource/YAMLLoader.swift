@@ -133,3 +133,20 @@ public enum YAMLLoader {
         }
     }
 }
+
+extension YAMLNode {
+    /// Reads the file this scalar names, resolved against the directory of `file` (the YAML file the
+    /// scalar is written in). A missing or unreadable file is an `.io` error at this node.
+    /// - Parameter expected: what the caller wanted there, printed after the caret.
+    public func referencedFile(
+        from file: String, expected: String = "expected a readable file"
+    ) throws(SourceError) -> (path: String, bytes: [UInt8]) {
+        let path = YAMLLoader.resolve(include: try String.decode(from: self), from: file)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SourceError(
+                .io, "cannot read '\(path)'", at: range, expected: expected,
+                suggestion: "paths are relative to the config file's directory")
+        }
+        return (path, Array(data))
+    }
+}

@@ -59,10 +59,8 @@ struct ServeConfiguration {
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
-            let cert = try tls.required("certificate", as: String.self)
-            let key = try tls.required("private_key", as: String.self)
-            config.tlsCertificatePEM = try read(YAMLLoader.resolve(include: cert, from: path), tls["certificate"]!)
-            config.tlsPrivateKeyPEM = try read(YAMLLoader.resolve(include: key, from: path), tls["private_key"]!)
+            config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
+            config.tlsPrivateKeyPEM = try pem(tls, "private_key", from: path)
         }
         if let apns = try m.optionalMapping("apns") {
             config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
@@ -92,11 +90,8 @@ struct ServeConfiguration {
         return p
     }
 
-    private static func read(_ path: String, _ node: YAMLNode) throws(SourceError) -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw SourceError(.io, "cannot read '\(path)'", at: node.range, expected: "expected a readable PEM file",
-                              suggestion: "paths are relative to the config file's directory")
-        }
-        return text
+    private static func pem(_ m: YAMLMapping, _ key: String, from path: String) throws(SourceError) -> String {
+        let node = try m.required(key, as: YAMLNode.self)
+        return String(decoding: try node.referencedFile(from: path, expected: "expected a readable PEM file").bytes, as: UTF8.self)
     }
 }
