@@ -9,14 +9,14 @@ BIN         = $(BUILD_DIR)/$(CONFIG)/pushcheck
 PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev \
        yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev
 # header => Debian package (libraries without a .pc file)
-HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
+HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
         nghttpd:nghttp2-server xmllint:libxml2-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench clean
+.PHONY: all deps build test run bench clean sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -53,6 +53,24 @@ bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+
+# Sanitizers, each in its own scratch path so the normal debug build is not invalidated. Not part of
+# `make test`/CI: see README "Sanitizers" for the figures and why.
+ASAN_DIR ?= .build/asan
+TSAN_DIR ?= .build/tsan
+TSAN_TESTS ?= APNsGatewayTests|HTTPServerTests|SuiteRunnerTests
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1
+
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) build --scratch-path $(ASAN_DIR) --build-tests --sanitize=address
+	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(ASAN_DIR) --skip-build --sanitize=address --no-parallel
+
+sanitize-thread: deps
+	$(SWIFT) build --scratch-path $(TSAN_DIR) --build-tests --sanitize=thread
+	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(TSAN_DIR) --skip-build --sanitize=thread --no-parallel \
+	  --filter '$(TSAN_TESTS)'
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml

@@ -42,7 +42,7 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["CLinux", "APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
         .testTarget(
             name: "ScenariosTests",
@@ -63,7 +63,7 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
