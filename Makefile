@@ -59,7 +59,8 @@ bench: deps
 ASAN_DIR ?= .build/asan
 TSAN_DIR ?= .build/tsan
 TSAN_TESTS ?= APNsGatewayTests|HTTPServerTests|SuiteRunnerTests
-SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 \
+  TSAN_OPTIONS=halt_on_error=0:suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp
 
 sanitize: sanitize-address sanitize-thread
 
