@@ -89,6 +89,13 @@ public struct DeviceState: Sendable, Equatable {
         {
             log(.capabilityWarning(f), app.bundleID, now)
         }
+        for ext in app.contentExtensions {
+            if let path = ext.infoPlistMissingCategory {
+                log(
+                    .capabilityWarning(.contentExtensionCategoryMissing(extensionName: ext.name, infoPlist: path)),
+                    app.bundleID, now)
+            }
+        }
         return []
     }
 
@@ -115,9 +122,10 @@ public struct DeviceState: Sendable, Equatable {
         switch check {
         case .denied(let findings):
             log(.registrationFailed(findings), bundleID, now)
-            let error =
-                "Error Domain=NSCocoaErrorDomain Code=3000 \"" + ProvisioningFinding.apsEntitlementErrorMessage + "\""
-            log(.callback(.didFailToRegisterForRemoteNotifications(error: error)), bundleID, now)
+            log(
+                .callback(
+                    .didFailToRegisterForRemoteNotifications(error: ProvisioningFinding.apsEntitlementNSErrorDescription)),
+                bundleID, now)
         case .allowed(let env):
             let token = tokens.apnsToken(
                 udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)

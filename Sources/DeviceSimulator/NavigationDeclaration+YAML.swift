@@ -14,6 +14,7 @@ import YAMLSource
 ///     - id: edit
 ///       title: 編集
 ///       confirm_back: { title: 確認, message: 入力内容が保存されていません。, buttons: [OK, Cancel], confirm: OK }
+///       swipe_back: false             # the app disables the edge-swipe (interactive pop) gesture
 ///   routes:
 ///     - name: detail
 ///       on: [tap]                   # tap, foreground, action, quick-action, launch
@@ -36,13 +37,13 @@ extension NavigationDeclaration {
         var screens: [ScreenDeclaration] = []
         for node in try m.optionalSequence("screens") ?? [] {
             let s = try YAMLMapping(node)
-            try s.checkKeys(allowed: ["id", "title", "confirm_back"])
+            try s.checkKeys(allowed: ["id", "title", "confirm_back", "swipe_back"])
             screens.append(
                 ScreenDeclaration(
                     id: try s.required("id"), title: try s.optional("title"),
                     confirmBack: try s.optionalMapping("confirm_back").map { (a: YAMLMapping) throws(SourceError) in
                         try decodeAlert(a)
-                    }))
+                    }, swipeBackEnabled: try s.optional("swipe_back", default: true)))
         }
         var routes: [RouteDeclaration] = []
         for node in try m.optionalSequence("routes") ?? [] { routes.append(try decodeRoute(try YAMLMapping(node))) }
