@@ -22,7 +22,7 @@ import YAMLSource
 ///       when_key: url               #   when_key, when_screen, when_logged_in
 ///       require: { url: url, item.id: integer }   # key path → string/number/integer/boolean/url/object/array
 ///       requires_login: false
-///       tab: 1
+///       tab: 1                      # a 0-based position in tabs: (1 = Home above)
 ///       reset_stack: true
 ///       push: [{ screen: detail, title_from: aps.alert.title }]   # or title: Fixed, or just `detail`
 ///       alert: { title: Done, message: Saved, buttons: [OK] }
