@@ -30,7 +30,6 @@ extension DeviceState {
         let cold = !app.state.isRunning
         setState(bundleID, .foreground, reason, now)
         if cold {
-            apps[bundleID]!.router.coldStart()
             if app.declaration.delegate.usesScenes {
                 log(.callback(.didFinishLaunching(remoteNotification: nil)), bundleID, now)
                 log(.callback(.sceneWillConnect(notificationResponse: launchPayload)), bundleID, now)

@@ -67,6 +67,11 @@ public struct DeviceState: Sendable, Equatable {
     mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {
         guard let from = apps[bundleID]?.state, from != to else { return }
         apps[bundleID]!.state = to
+        if !from.isRunning, to.isRunning {
+            // A new process: the view hierarchy (and any web view) is rebuilt from nothing; the login persists.
+            apps[bundleID]!.router.coldStart()
+            apps[bundleID]!.webPage = nil
+        }
         log(.stateChanged(from: from, to: to, reason: reason), bundleID, now)
     }
 

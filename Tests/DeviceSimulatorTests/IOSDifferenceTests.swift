@@ -79,6 +79,14 @@ import Testing
         d.terminate(Fixture.bundleID)
         d.launch(Fixture.bundleID)
         #expect(d.snapshot.apps[Fixture.bundleID]!.router.stack.map(\.id) == ["login"])
+        // A background launch for a push is a new process too: the next user launch shows a fresh root.
+        d.logIn(Fixture.bundleID)
+        d.terminate(Fixture.bundleID)
+        d.deliver(Fixture.push(Fixture.backgroundPayload))
+        #expect(Fixture.state(d) == .suspended)
+        #expect(d.snapshot.apps[Fixture.bundleID]!.router.stack.isEmpty)
+        d.launch(Fixture.bundleID)
+        #expect(d.snapshot.apps[Fixture.bundleID]!.router.stack.map(\.id) == ["main"])
     }
 
     // MARK: an app signed with aps-environment whose profile lacks it is not installed (device.md §3.1 [A-TN3125], §3.4)
