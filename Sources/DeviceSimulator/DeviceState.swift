@@ -127,10 +127,8 @@ public struct DeviceState: Sendable, Equatable {
         switch check {
         case .denied(let findings):
             log(.registrationFailed(findings), bundleID, now)
-            log(
-                .callback(
-                    .didFailToRegisterForRemoteNotifications(error: ProvisioningFinding.apsEntitlementNSErrorDescription)),
-                bundleID, now)
+            let error = ProvisioningFinding.apsEntitlementNSErrorDescription
+            log(.callback(.didFailToRegisterForRemoteNotifications(error: error)), bundleID, now)
         case .allowed(let env):
             let token = tokens.apnsToken(
                 udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)

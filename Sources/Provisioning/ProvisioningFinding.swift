@@ -91,7 +91,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .entitlementNotAllowed(let key, let appValue, let profileValue):
             return "the app signs \(key)=\(appValue) but the profile only allows \(key)=\(profileValue)"
         case .entitlementMissingFromProfile(let key, let appValue, let name):
-            return "the app signs \(key)=\(appValue) but profile '\(name)' has no \(key) (its App ID is not push-enabled)"
+            return "the app signs \(key)=\(appValue) but profile '\(name)' has no \(key) "
+                + "(its App ID is not push-enabled)"
         case .missingAPSEntitlement(let bundleID):
             return
                 "the app \(bundleID) is signed without the aps-environment entitlement (Push Notifications capability missing)"
@@ -104,7 +105,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .apnsTokenNotForwardedToFirebase:
             return "FirebaseAppDelegateProxyEnabled is NO and the app does not set Messaging.messaging().apnsToken"
         case .contentExtensionCategoryMissing(let name, let path):
-            return "content extension \(name): \(path) has no NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
+            return "content extension \(name): \(path) has no "
+                + "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
         }
     }
 
@@ -151,7 +153,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .teamMismatch:
             return "sign with a profile of the app's team (or change the team in the signing settings)"
         case .entitlementMissingFromProfile:
-            return "enable Push Notifications for the App ID in the developer portal, regenerate the profile and re-sign"
+            return
+                "enable Push Notifications for the App ID in the developer portal, regenerate the profile and re-sign"
         case .entitlementNotAllowed:
             return
                 "regenerate the profile after enabling the capability, or let Xcode write the entitlement from the profile"

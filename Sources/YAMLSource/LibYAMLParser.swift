@@ -145,7 +145,9 @@ final class LibYAMLParser {
         } else if problem.hasPrefix("did not find expected ',' or"), context != nil {
             let bracket = problem.hasSuffix("]'") ? "[" : "{"
             suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
-        } else if problem == "mapping values are not allowed in this context", let word = bareListItem(before: at.line) {
+        } else if problem == "mapping values are not allowed in this context",
+            let word = bareListItem(before: at.line)
+        {
             // `- back` then `expect:` under it: a bare word cannot take keys; with a colon it can.
             suggestion =
                 "'- \(word)' is a whole list item; to give it keys such as expect:, write '- \(word):' (with a colon) "

@@ -13,7 +13,8 @@ import Testing
         tabs: ["Root"], screens: [ScreenDeclaration(id: "login"), ScreenDeclaration(id: "main")],
         routes: [
             RouteDeclaration(name: "splash-main", triggers: [.launch], whenLoggedIn: true, push: [ScreenPush("main")]),
-            RouteDeclaration(name: "splash-login", triggers: [.launch], whenLoggedIn: false, push: [ScreenPush("login")]),
+            RouteDeclaration(
+                name: "splash-login", triggers: [.launch], whenLoggedIn: false, push: [ScreenPush("login")]),
         ], quickActions: ["other"], startsLoggedIn: true)
 
     struct ColdRow: Sendable, CustomTestStringConvertible {
@@ -65,7 +66,8 @@ import Testing
     @Test func coldQuickActionRunsLaunchRoutesFirst() {
         var nav = Self.splash
         nav.routes.append(
-            RouteDeclaration(name: "shortcut", triggers: [.quickAction], quickActionType: "other", resetStack: false,
+            RouteDeclaration(
+                name: "shortcut", triggers: [.quickAction], quickActionType: "other", resetStack: false,
                 push: [ScreenPush("main")]))
         let (d, _) = Fixture.ready(Fixture.app(navigation: nav), state: .notRunning)
         let events = d.performQuickAction(Fixture.bundleID, type: "other")
@@ -112,8 +114,10 @@ import Testing
     @Test func registrationErrorIsTheWholeNSErrorDescription() {
         let (d, _) = Fixture.device()
         #expect(d.install(Fixture.app(aps: nil)).isEmpty)
-        let events = d.perform { (s: inout DeviceState, now: Date) in s.registerForRemoteNotifications(Fixture.bundleID, now: now) }
-            .events
+        let events = d.perform { (s: inout DeviceState, now: Date) in
+            s.registerForRemoteNotifications(Fixture.bundleID, now: now)
+        }
+        .events
         let message = "no valid \u{201C}aps-environment\u{201D} entitlement string found for application"
         let whole =
             "Error Domain=NSCocoaErrorDomain Code=3000 \"\(message)\" UserInfo={NSLocalizedDescription=\(message)}"
@@ -136,9 +140,11 @@ import Testing
     /// to the button), so it pops unless the screen disables the gesture.
     @Test(
         arguments: [
-            SwipeRow(name: "confirming screen, gesture on: pops without the alert", swipeEnabled: true, confirm: true,
+            SwipeRow(
+                name: "confirming screen, gesture on: pops without the alert", swipeEnabled: true, confirm: true,
                 stack: ["list"], alert: nil),
-            SwipeRow(name: "confirming screen, gesture off: nothing", swipeEnabled: false, confirm: true,
+            SwipeRow(
+                name: "confirming screen, gesture off: nothing", swipeEnabled: false, confirm: true,
                 stack: ["list", "edit"], alert: nil),
             SwipeRow(name: "plain screen: pops", swipeEnabled: true, confirm: false, stack: ["list"], alert: nil),
         ])
@@ -147,7 +153,8 @@ import Testing
         let nav = NavigationDeclaration(
             screens: [
                 ScreenDeclaration(id: "list"),
-                ScreenDeclaration(id: "edit", confirmBack: row.confirm ? confirm : nil, swipeBackEnabled: row.swipeEnabled),
+                ScreenDeclaration(
+                    id: "edit", confirmBack: row.confirm ? confirm : nil, swipeBackEnabled: row.swipeEnabled),
             ],
             routes: [RouteDeclaration(name: "edit", triggers: [.tap], push: [ScreenPush("list"), ScreenPush("edit")])])
         let (d, _) = Fixture.ready(Fixture.app(navigation: nav), state: .foreground)
