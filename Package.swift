@@ -50,7 +50,7 @@ let package = Package(
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)
-        .target(name: "Reports", dependencies: ["CXML2"]),
+        .target(name: "Reports", dependencies: ["CXML2", "PushModel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
