@@ -25,7 +25,7 @@ let package = Package(
 
         // MARK: crypto and transports
         .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser"]),
+        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser", "PushCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto", "PushModel"]),
 
         // MARK: gateways
