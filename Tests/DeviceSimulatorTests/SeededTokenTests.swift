@@ -8,7 +8,8 @@ import Testing
         let seeded = TokenGenerator(seed: 42)
         #expect(
             seeded.apnsToken(
-                udid: "00008110-000A1B2C3D4E801E", bundleID: "com.example.app", environment: "development", generation: 0
+                udid: "00008110-000A1B2C3D4E801E", bundleID: "com.example.app", environment: "development",
+                generation: 0
             ).hex == "d2798cfb6c13a3711a1616cbb2d001f13568078ac0ad28126a0e9daed575eb38")
         #expect(
             TokenGenerator(seed: 0).apnsToken(

@@ -26,7 +26,9 @@ import Testing
                 4_593_380_528_125_082_431, 16_408_922_859_458_223_821,
             ])
         var zero = SplitMix64(seed: 0)
-        #expect([zero.next(), zero.next(), zero.next()] == [0xe220_a839_7b1d_cdaf, 0x6e78_9e6a_a1b9_65f4, 0x06c4_5d18_8009_454f])
+        #expect(
+            [zero.next(), zero.next(), zero.next()]
+                == [0xe220_a839_7b1d_cdaf, 0x6e78_9e6a_a1b9_65f4, 0x06c4_5d18_8009_454f])
     }
 
     @Test func splitMix64MixVectors() {
