@@ -81,7 +81,19 @@ public enum ScenarioExecutor {
                 break
             }
         }
+        if !context.snapshotFailures.isEmpty {
+            let snapshotFailures = SnapshotCheck.combine(context.snapshotFailures)
+            switch status {
+            case .passed: status = .failed(snapshotFailures)
+            case .failed(let later): status = .failed(snapshotFailures + later)
+            default: break
+            }
+        }
         if case .passed = status { context.transcript.add("passed") }
+        // A scenario that stopped early did not reach all its snapshots: only a pass makes the rest obsolete.
+        var passed = false
+        if case .passed = status { passed = true }
+        environment.snapshots?.scenarioFinished(suite: suite.path, scenario: scenario.name, passed: passed)
         return ScenarioResult(
             status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
     }

@@ -112,4 +112,8 @@ public enum DeviceStep: Sendable {
 public struct Expectation: Sendable {
     public var checks: [Check]
     public var range: SourceRange
+    /// `exactly:` / `at_least:` whole-object comparisons.
+    public var objects: [ObjectCheck] = []
+    /// `snapshot:`.
+    public var snapshot: SnapshotCheck?
 }
