@@ -11,6 +11,7 @@ public enum Pushcheck {
         SendCommand.self,
         JWTCommand.self,
         CheckPayloadCommand.self,
+        RecordSuiteCommand.self,
     ]
 
     static var usage: String {

@@ -22,6 +22,7 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
+        .value("record", "DIR", "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -65,9 +66,21 @@ enum ServeCommand: PushcheckCommand {
             console.err("pushcheck serve: cannot start: \(error)")
             return ExitCode.harness
         }
+        var recorder: PushRecorder?
+        if let dir = arguments.value("record") {
+            do {
+                recorder = try PushRecorder(directory: dir)
+                running.gateway.addConsumer(recorder!)
+            } catch {
+                console.err("pushcheck serve: cannot record to \(dir): \(error)")
+                running.server.shutdown(grace: .zero)
+                return ExitCode.usage
+            }
+        }
         console.out(running.readyLine)
         let signal = await Signals.next()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
+        for failure in recorder?.failures.withLock({ $0 }) ?? [] { console.err("pushcheck serve: recording failed: \(failure)") }
         running.server.shutdown(grace: .seconds(grace))
         running.web.shutdown()
         return ExitCode.success
