@@ -82,6 +82,7 @@ enum ExpectationDecoder {
                     try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
                 }
             case "user_info":
+                try ObjectCheck.refuseAmbiguousWholeObject(v, subject: "user_info")
                 for u in try YAMLMapping(v).pairs {
                     try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
                 }

@@ -26,6 +26,22 @@ public struct ObjectCheck: Sendable {
 
     var label: String { (mode == .exact ? "exactly." : "at_least.") + object }
 
+    /// `user_info: { equals: {…} }` reads as a path named `equals`, which is almost never meant: refused,
+    /// pointing at `exactly:` / `at_least:`. (A payload key really named `equals` holding an object is
+    /// checked with `at_least: { user_info: { equals: {…} } }`.)
+    static func refuseAmbiguousWholeObject(_ node: YAMLNode, subject: String) throws(SourceError) {
+        guard let pairs = node.pairs, pairs.count == 1, let only = pairs.first,
+            ["equals", "contains"].contains(only.keyString), only.value.pairs != nil
+        else { return }
+        let spelling = only.keyString == "equals" ? "exactly" : "at_least"
+        throw SourceError(
+            .invalidValue, "'\(subject): { \(only.keyString): {…} }' would check a key named '\(only.keyString)'",
+            at: only.key.range,
+            expected: "expected key paths under \(subject) (user_info: { order_id: A1001 })",
+            suggestion:
+                "to compare the whole object write '\(spelling): { \(subject): {…} }' (exactly: every key, no more; at_least: these keys)")
+    }
+
     /// `exactly: { user_info: {…}, … }` or `at_least: …`.
     static func decode(_ node: YAMLNode, mode: JSONDiff.Mode) throws(SourceError) -> [ObjectCheck] {
         let m = try YAMLMapping(node)

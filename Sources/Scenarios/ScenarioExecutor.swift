@@ -40,6 +40,7 @@ public enum ScenarioExecutor {
         // Checks look at what happens after the world is set up (setup is visible through findings,
         // registration and token checks).
         for d in world.devices { context.windowStart[d.name] = d.device.events.count }
+        context.setupWindow = context.windowStart
         var status = ScenarioResult.Status.passed
         for step in scenario.steps {
             if Task.isCancelled {
@@ -50,7 +51,10 @@ public enum ScenarioExecutor {
             do {
                 // An expect attached to a step looks at what that step did; a standalone `- expect:`
                 // looks at everything since the previous expect.
-                if step.expectation != nil, !step.isCheckOnly {
+                if step.expectation?.snapshot?.wholeScenario == true {
+                    context.windowStart = context.setupWindow
+                    context.gatewayWindowStart = 0
+                } else if step.expectation != nil, !step.isCheckOnly {
                     for d in world.devices { context.windowStart[d.name] = d.device.events.count }
                     context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
                 }

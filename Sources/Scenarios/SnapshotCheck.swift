@@ -16,6 +16,19 @@ public struct SnapshotCheck: Sendable {
     /// Paths masked besides the volatile ones (`SnapshotMask`).
     public var ignore: [String]
     public var range: SourceRange
+    /// Written at the scenario (`snapshot:` beside `steps:`): everything since the world was set up, taken
+    /// after the last step.
+    public var wholeScenario = false
+
+    /// The step a scenario-level `snapshot:` adds after the scenario's own (named `scenario` by default).
+    static func scenarioStep(_ node: YAMLNode) throws(SourceError) -> Step? {
+        guard var check = try decode(node) else { return nil }
+        check.wholeScenario = true
+        if check.name == nil { check.name = "scenario" }
+        return Step(
+            action: .expect, keyword: "snapshot", captures: [],
+            expectation: Expectation(checks: [], range: node.range, snapshot: check), range: node.range)
+    }
 
     static func decode(_ node: YAMLNode) throws(SourceError) -> SnapshotCheck? {
         if case .bool(let on)? = node.value {

@@ -201,6 +201,43 @@ import Testing
         #expect(error.rendered(color: false).contains("name"))
     }
 
+    @Test func aScenarioLevelSnapshotCoversTheWholeScenario() async throws {
+        let dir = try Self.freshDirectory()
+        let text = """
+            \(Self.world)
+            scenarios:
+              - name: silent
+                snapshot: true
+                steps:
+                  - background
+                  - send: { payload: { aps: { content-available: 1 }, sync: orders } }
+                  - expect: { callbacks: { contains: didReceiveRemoteNotification } }
+                  - advance_clock: 1s
+
+            """
+        let run = try await Self.run(text, in: dir, mode: .local)
+        for (s, r) in run.results { #expect(Support.passed(r), "\(s.name): \(Support.describe(r))") }
+        #expect(run.summary.written == ["silent › scenario"])
+        let json = try JSONValue.parse(try String(contentsOfFile: run.snapshotFile, encoding: .utf8))
+        // From the world's set-up on, though an expect came in between: launch and the push's callback.
+        #expect(json[path: "silent.scenario.callbacks.0.name"] == "didFinishLaunching")
+        #expect(json[path: "silent.scenario.callbacks.1.name"] == "didReceiveRemoteNotification")
+        #expect(json[path: "silent.scenario.pushes.0.headers.apns-push-type"] == "background")
+    }
+
+    @Test func userInfoEqualsIsRefusedWithTheUnambiguousSpelling() throws {
+        let error = try #require(
+            try Support.loadError(
+                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: { a: 1 } } }\n"))
+        let text = error.rendered(color: false)
+        #expect(text.contains("would check a key named 'equals'"))
+        #expect(text.contains("exactly: { user_info: {…} }"))
+        // A path whose value is a scalar is still a path.
+        #expect(
+            try Support.loadError(
+                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: 1 } }\n") == nil)
+    }
+
     // MARK: exactly / at_least
 
     static let objectSteps = """
