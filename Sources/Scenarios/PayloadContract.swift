@@ -75,7 +75,9 @@ public struct PayloadContract: Sendable {
         if let meant {
             if let r = app.navigation.routes.first(where: { $0.name == meant }) {
                 let taken = outcomes.contains { $0.route == meant && $0.failure == nil }
-                if !taken {
+                // A failure of that very route is already a problem above.
+                let failedAbove = outcomes.contains { $0.route == meant && $0.failure != nil }
+                if !taken, !failedAbove {
                     // Why not: its own required keys, even when another route matched first.
                     let keyProblems = Self.requiredKeyProblems(r, devicePayload)
                     let what = outcomes.map { o in "\(o.trigger.rawValue) → \(o.route ?? "no route")" }

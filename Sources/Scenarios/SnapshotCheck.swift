@@ -85,7 +85,11 @@ public struct SnapshotCheck: Sendable {
                 actual: "\n" + indent(value.prettySerialized()))
             return (failure, [])
         case .mismatch(let stored):
-            let changes = JSONDiff.diff(stored, value)
+            // The push (the cause) first, then what the app did, each in path order.
+            let changes = JSONDiff.diff(stored, value).enumerated().sorted { a, b in
+                let (ra, rb) = (a.element.path.hasPrefix("pushes") ? 0 : 1, b.element.path.hasPrefix("pushes") ? 0 : 1)
+                return ra != rb ? ra < rb : a.offset < b.offset
+            }.map(\.element)
             var text = "\n" + indent(JSONDiff.render(changes))
             let effects = Self.consequences(changes)
             if !effects.isEmpty {
