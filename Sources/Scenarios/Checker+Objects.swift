@@ -4,7 +4,8 @@ import PushModel
 extension Checker {
     /// `exactly:` / `at_least:` comparisons and the `snapshot:` of an expect block.
     static func wholeObjectsAndSnapshot(
-        _ expectation: Expectation, _ observation: Observation, world: ScenarioWorld, context: inout RunContext
+        _ expectation: Expectation, _ observation: Observation, step: Step, world: ScenarioWorld,
+        context: inout RunContext
     ) throws(StepStop) -> [AssertionFailure] {
         var failures: [AssertionFailure] = []
         let ctx = context
@@ -27,7 +28,7 @@ extension Checker {
         }
         // A snapshot mismatch is kept for the end of the scenario (the rest still runs, so its later
         // snapshots show what the change did to the app).
-        if let snapshot = expectation.snapshot, var (failure, effects) = try snapshot.evaluate(observation, context: &context) {
+        if let snapshot = expectation.snapshot, var (failure, effects) = try snapshot.evaluate(observation, stepName: step.name, context: &context) {
             failure.events = relevantEvents(
                 observation.window, observation: observation, world: world, since: context.gatewayWindowStart)
             context.snapshotFailures.append((failure, effects))

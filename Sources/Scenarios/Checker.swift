@@ -48,7 +48,7 @@ enum Checker {
                     events: relevantEvents(
                         Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
         }
-        failures += try wholeObjectsAndSnapshot(expectation, observation, world: world, context: &context)
+        failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
         for f in failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }

@@ -6,7 +6,7 @@ import YAMLSource
 /// (`SnapshotCapture`), compared with the entry stored beside the suite (`SnapshotStore`).
 ///
 /// ```yaml
-/// expect: { snapshot: true }                                    # named 1, 2, … in scenario order
+/// expect: { snapshot: true }                                    # the step's name:, else 1, 2, … in order
 /// expect: { snapshot: after tap }                               # named
 /// expect: { snapshot: { name: shipped, ignore: [user_info.sent_at, "pushes[*].payload.aps.badge"] } }
 /// ```
@@ -44,7 +44,7 @@ public struct SnapshotCheck: Sendable {
     }
 
     /// Compares (or records) the snapshot; a failure carries the structural diff and what it changed.
-    func evaluate(_ observation: Observation, context: inout RunContext) throws(StepStop)
+    func evaluate(_ observation: Observation, stepName: String? = nil, context: inout RunContext) throws(StepStop)
         -> (AssertionFailure, effects: [String])?
     {
         guard let store = context.environment.snapshots else {
@@ -53,7 +53,7 @@ public struct SnapshotCheck: Sendable {
                 detail: "step at \(range)")
         }
         context.snapshotCount += 1
-        let entry = name ?? String(context.snapshotCount)
+        let entry = name ?? stepName ?? String(context.snapshotCount)
         let mask = SnapshotMask(ignore: ignore)
         let value = mask.apply(SnapshotCapture.capture(observation))
         let suite = context.suite.path

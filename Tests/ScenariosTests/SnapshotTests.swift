@@ -238,6 +238,37 @@ import Testing
                 "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: 1 } }\n") == nil)
     }
 
+    @Test func anUnnamedSnapshotTakesTheStepsName() async throws {
+        let dir = try Self.freshDirectory()
+        let text = """
+            \(Self.world)
+            scenarios:
+              - name: named steps
+                steps:
+                  - name: order shipped
+                    send: { payload: { aps: { alert: { title: Hi } }, order_id: A1 } }
+                    expect: { snapshot: true }
+
+            """
+        let run = try await Self.run(text, in: dir, mode: .local)
+        #expect(run.summary.written == ["named steps › order shipped"])
+    }
+
+    @Test func anUnreadableSnapshotFileIsAHarnessErrorNamingIt() async throws {
+        let dir = try Self.freshDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/__snapshots__", withIntermediateDirectories: true)
+        try "{ not json".write(toFile: dir + "/__snapshots__/orders.yaml.snap.json", atomically: true, encoding: .utf8)
+        let run = try await Self.run(Self.suite(), in: dir, mode: .local)
+        guard case .error(let type, let message, _)? = run.results.first?.1.status else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(type == "snapshot")
+        #expect(message.contains("orders.yaml.snap.json: cannot read the snapshot file"))
+        #expect(run.summary.errors.count == 1)
+        #expect(try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == "{ not json")
+    }
+
     // MARK: exactly / at_least
 
     static let objectSteps = """
