@@ -17,6 +17,39 @@ public enum RecordedSuite {
         }
     }
 
+    /// The recordings at `path`: a `serve --record` directory, or the JSON-lines delivery log of
+    /// `serve --log-file` / `apns: { log: { file } }` (its accepted requests, status 200, in order).
+    public static func load(path: String) throws -> [Recording] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RecordingError(file: path, why: "no such file or directory")
+        }
+        if isDirectory.boolValue { return try load(directory: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var out: [Recording] = []
+        for (i, line) in text.split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let entry = try? JSONValue.parse(String(line)), entry["status"] != nil else {
+                throw RecordingError(file: "\(path):\(i + 1)", why: "not a delivery log line")
+            }
+            guard entry["status"]?.intValue == 200, let topic = entry["topic"]?.stringValue,
+                let payloadText = entry["payload"]?.stringValue, let payload = try? JSONValue.parse(payloadText)
+            else { continue }
+            var headers: [String: String] = [:]
+            for h in entry["headers"]?.arrayValue ?? [] {
+                if let n = h["name"]?.stringValue, let v = h["value"]?.stringValue { headers[n] = v }
+            }
+            var o: [String: JSONValue] = [
+                "topic": .string(topic), "payload": payload,
+                "push_type": .string(entry["push_type"]?.stringValue ?? headers["apns-push-type"] ?? "alert"),
+                "environment": entry["endpoint"] ?? "sandbox",
+            ]
+            if let p = headers["apns-priority"].flatMap(Int.init) { o["priority"] = .number(Double(p)) }
+            if let c = headers["apns-collapse-id"] { o["collapse_id"] = .string(c) }
+            out.append(Recording(name: String(format: "%04d", out.count + 1) + ".json", json: .object(o)))
+        }
+        return out
+    }
+
     /// Every `*.json` recording in `directory`, in name order; a file that is not a recording is an error.
     public static func load(directory: String) throws -> [Recording] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
@@ -25,7 +58,7 @@ public enum RecordedSuite {
             let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
             let json = try JSONValue.parse([UInt8](data))
             guard json["topic"]?.stringValue != nil, json["payload"]?.objectValue != nil else {
-                throw RecordingError(file: directory + "/" + name)
+                throw RecordingError(file: directory + "/" + name, why: "not a recorded push (expected topic and payload)")
             }
             return Recording(name: name, json: json)
         }
@@ -34,7 +67,8 @@ public enum RecordedSuite {
     /// A file in the recording directory that is not a recorded push.
     public struct RecordingError: Error, CustomStringConvertible {
         public var file: String
-        public var description: String { "\(file): not a recorded push (expected topic and payload)" }
+        public var why: String
+        public var description: String { "\(file): \(why)" }
     }
 
     /// The suite text. `appInclude` is an app file to include (its apps must have the recorded topics);

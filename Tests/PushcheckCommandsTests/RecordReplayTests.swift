@@ -27,7 +27,8 @@ import Testing
             """)
         let recordings = dir.file("recorded")
         let child = try ChildProcess(
-            pushcheckExecutable(), ["serve", "--config", config, "--ca-out", dir.file("ca.pem"), "--record", recordings])
+            pushcheckExecutable(),
+            ["serve", "--config", config, "--ca-out", dir.file("ca.pem"), "--record", recordings, "--log-file", dir.file("log.jsonl")])
         let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
         let ready = try JSONValue.parse(line)
         let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
@@ -47,6 +48,8 @@ import Testing
         #expect(order.stdout.hasPrefix("HTTP/2 200"), "\(order)")
         let silent = try push(#"{"aps":{"content-available":1},"sync":"orders"}"#, ["apns-push-type: background", "apns-priority: 5"])
         #expect(silent.stdout.hasPrefix("HTTP/2 200"), "\(silent)")
+        let rejected = try push(#"{"aps":{"alert":"x"}}"#, ["apns-push-type: voip"])
+        #expect(rejected.stdout.hasPrefix("HTTP/2 400"), "a rejected push is not recorded: \(rejected)")
         #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
 
         let files = try FileManager.default.contentsOfDirectory(atPath: recordings).sorted()
@@ -84,5 +87,15 @@ import Testing
         try bare.stdout.write(toFile: bareDir + "/recorded.yaml", atomically: true, encoding: .utf8)
         let run3 = try runTool(pushcheckExecutable(), ["run", bareDir, "--junit", dir.file("j3.xml")], environment: ["CI": ""])
         #expect(run3.status == 0, "\(run3)")
+
+        // serve's JSON-lines delivery log works as a recording too (its accepted requests only).
+        let fromLog = try runTool(pushcheckExecutable(), ["record-suite", dir.file("log.jsonl"), "--app", Self.shopApp])
+        #expect(fromLog.status == 0, "\(fromLog)")
+        #expect(fromLog.stdout.contains(#"- name: "0001 alert com.example.shop — Order A1001 shipped""#))
+        #expect(fromLog.stdout.contains(#"- name: "0002 background com.example.shop""#))
+        #expect(!fromLog.stdout.contains("0003"))
+        #expect(fromLog.stdout.contains(#"apns-priority: "5""#))
+        let missing = try runTool(pushcheckExecutable(), ["record-suite", dir.file("nope")])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file or directory"))
     }
 }
