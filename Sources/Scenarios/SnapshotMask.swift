@@ -62,7 +62,7 @@ public struct SnapshotMask: Sendable {
         return out
     }
 
-    nonisolated(unsafe) private static let textRules: [(NSRegularExpression, String)] = [
+    private static let textRules: [(NSRegularExpression, String)] = [
         (try! NSRegularExpression(pattern: "(127\\.0\\.0\\.1|localhost|\\[::1\\]):[0-9]+"), "$1:<port>"),
         (try! NSRegularExpression(pattern: "\\b[0-9a-fA-F]{64}\\b"), "<token>"),
     ]
