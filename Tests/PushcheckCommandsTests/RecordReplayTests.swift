@@ -98,4 +98,46 @@ import Testing
         let missing = try runTool(pushcheckExecutable(), ["record-suite", dir.file("nope")])
         #expect(missing.status == 2 && missing.stderr.contains("no such file or directory"))
     }
+
+    @Test func theControlEndpointStartsAndStopsRecording() throws {
+        let dir = try TempDirectory("record-control")
+        defer { dir.remove() }
+        let key = try P256PrivateKey.generate()
+        _ = try dir.write("AuthKey_KEY1234567.p8", key.pkcs8PEM)
+        let apps = try String(contentsOfFile: Self.shopApp, encoding: .utf8)
+        let config = try dir.write(
+            "serve.yaml",
+            "apns:\n  keys:\n    - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }\n" + apps)
+        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", config, "--ca-out", dir.file("ca.pem")])
+        defer { _ = child.stop() }
+        let ready = try JSONValue.parse(try #require(child.firstLine(), "stderr: \(child.stderr)"))
+        let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
+        let control = try #require(ready["control"]?.stringValue)
+        let token = try #require(ready["devices"]?["iphone"]?["tokens"]?["com.example.shop"]?.stringValue)
+        let jwt = try JWT.apnsProviderToken(
+            teamID: "ABCDE12345", keyID: "KEY1234567", issuedAt: Int(Date().timeIntervalSince1970), key: key)
+        func push(_ n: Int) throws {
+            let out = try runTool(
+                "curl",
+                ["-s", "-i", "--http2", "--cacert", dir.file("ca.pem"), "-H", "authorization: bearer \(jwt)",
+                 "-H", "apns-topic: com.example.shop", "-d", #"{"aps":{"alert":{"title":"Order \#(n)"}},"order_id":"A\#(n)"}"#,
+                 "\(sandbox)/3/device/\(token)"])
+            #expect(out.stdout.hasPrefix("HTTP/2 200"), "\(out)")
+        }
+        let recordings = dir.file("rec")
+        try push(1)  // before recording: not kept
+        let off = try runTool("curl", ["-s", "\(control)/apns/recording"])
+        #expect(try JSONValue.parse(off.stdout)["recording"] == false)
+        let bad = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/recording", "-d", #"{"dir": "x"}"#])
+        #expect(bad.stdout.contains(#""error""#) && bad.stdout.contains(#""line":1"#), "\(bad)")
+        let on = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/recording", "-d", #"{"directory": "\#(recordings)"}"#])
+        #expect(try JSONValue.parse(on.stdout)["directory"]?.stringValue == recordings, "\(on)")
+        try push(2)
+        let stopped = try runTool("curl", ["-s", "-XDELETE", "\(control)/apns/recording"])
+        #expect(try JSONValue.parse(stopped.stdout)["recording"] == false)
+        try push(3)  // after stopping: not kept
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recordings) == ["0001.json"])
+        let only = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recordings + "/0001.json"))))
+        #expect(only[path: "payload.order_id"] == "A2")
+    }
 }
