@@ -42,8 +42,12 @@ public struct PayloadContract: Sendable {
 
     public init(app: AppDeclaration) { self.app = app }
 
-    /// Checks `payload` (its JSON bytes as sent); `route` is the route it is meant for, if known.
-    public func check(_ bytes: [UInt8], route meant: String? = nil, fcm: Bool = false) -> Report {
+    /// Checks `payload` (its JSON bytes as sent); `route` is the route it is meant for, if known;
+    /// `pushType` is the `apns-push-type` it is sent with (default: background when content-available only,
+    /// else alert).
+    public func check(
+        _ bytes: [UInt8], route meant: String? = nil, fcm: Bool = false, pushType declared: APNsPushType? = nil
+    ) -> Report {
         guard let json = try? JSONValue.parse(bytes), case .object = json else {
             return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: ["not a JSON object"])
         }
@@ -55,7 +59,7 @@ public struct PayloadContract: Sendable {
             devicePayload = data
         }
         let aps = APSDictionary(payload: devicePayload)
-        let pushType: APNsPushType = aps.kind == .background ? .background : .alert
+        let pushType: APNsPushType = declared ?? (aps.kind == .background ? .background : .alert)
         if bytes.count > pushType.maxPayloadBytes {
             problems.append(
                 "\(bytes.count) bytes is over the APNs limit of \(pushType.maxPayloadBytes) for \(pushType.rawValue) pushes (413 PayloadTooLarge)")

@@ -55,6 +55,9 @@ import Testing
         let big = String(repeating: "x", count: 4100)
         let alert = try check(#"{"aps":{"alert":"hi"},"order_id":"1","pad":"\#(big)"}"#)
         #expect(alert.problems.contains { $0.contains("over the APNs limit of 4096 for alert pushes") })
+        let voip = try Self.contract().check(
+            Array(#"{"aps":{},"order_id":"1","pad":"\#(big)"}"#.utf8), pushType: .voip)
+        #expect(!voip.problems.contains { $0.contains("over the APNs limit") }, "VoIP allows 5120 bytes")
         let silent = try check(#"{"aps":{"content-available":1},"x":"y"}"#)
         #expect(silent.pushType == .background)
         #expect(silent.outcomes.map(\.trigger) == [.foreground], "a silent push has nothing to tap")

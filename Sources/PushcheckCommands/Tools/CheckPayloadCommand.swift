@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import PushModel
 import Scenarios
 import YAMLSource
 
@@ -8,11 +9,12 @@ import YAMLSource
 enum CheckPayloadCommand: PushcheckCommand {
     static let name = "check-payload"
     static let abstract = "Check payloads against an app's routes, the APNs size limits and FCM data rules."
-    static let synopsis = "pushcheck check-payload --app APP.yaml [--bundle-id ID] [--route NAME] [--fcm] [PAYLOAD.json…]"
+    static let synopsis = "pushcheck check-payload --app APP.yaml [--bundle-id ID] [--route NAME] [--push-type TYPE] [--fcm] [PAYLOAD.json…]"
     static let options: [OptionSpec] = [
         .value("app", "PATH", "The app file (apps:/devices:/include:, as suites include), or a suite."),
         .value("bundle-id", "ID", "Which app of the file (default: the first with routes)."),
         .value("route", "NAME", "The route the payloads are meant for: exit 1 unless a tap or foreground takes it."),
+        .value("push-type", "TYPE", "The apns-push-type the payloads are sent with (alert, background, voip, …; default: from the payload)."),
         .flag("fcm", "Payloads are FCM messages (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."),
     ]
     static let discussion = """
@@ -63,10 +65,21 @@ enum CheckPayloadCommand: PushcheckCommand {
                 if !text.isEmpty { inputs.append(("stdin:\(n)", Array(text.utf8))) }
             }
         }
+        var pushType: APNsPushType?
+        if let raw = arguments.value("push-type") {
+            guard let t = APNsPushType(rawValue: raw) else {
+                let names = APNsPushType.allCases.map(\.rawValue)
+                throw UsageError(
+                    "option '--push-type' expects one of \(names.joined(separator: ", ")), got '\(raw)'"
+                        + (Spelling.closest(to: raw, in: names).map { " (did you mean '\($0)'?)" } ?? ""))
+            }
+            pushType = t
+        }
         let contract = PayloadContract(app: app)
         var broken = 0
         for input in inputs {
-            let report = contract.check(input.bytes, route: arguments.value("route"), fcm: arguments.has("fcm"))
+            let report = contract.check(
+                input.bytes, route: arguments.value("route"), fcm: arguments.has("fcm"), pushType: pushType)
             console.out(
                 "\(input.name): \(report.pushType.rawValue), \(report.bytes) of \(report.pushType.maxPayloadBytes) bytes")
             for o in report.outcomes {
