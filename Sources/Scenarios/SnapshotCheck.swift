@@ -54,6 +54,12 @@ public struct SnapshotCheck: Sendable {
         }
         context.snapshotCount += 1
         let entry = name ?? stepName ?? String(context.snapshotCount)
+        guard context.snapshotNames.insert(entry).inserted else {
+            throw .harness(
+                type: "snapshot",
+                message: "two snapshots of scenario '\(context.scenario.name)' are named '\(entry)'; give this one its own name",
+                detail: "step at \(range): snapshot: { name: … }")
+        }
         let mask = SnapshotMask(ignore: ignore)
         let value = mask.apply(SnapshotCapture.capture(observation))
         let suite = context.suite.path

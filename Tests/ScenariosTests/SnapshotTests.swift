@@ -254,6 +254,27 @@ import Testing
         #expect(run.summary.written == ["named steps › order shipped"])
     }
 
+    @Test func twoSnapshotsWithOneNameAreAnError() async throws {
+        let dir = try Self.freshDirectory()
+        let text = """
+            \(Self.world)
+            scenarios:
+              - name: dup
+                steps:
+                  - send: { payload: { aps: { alert: { title: Hi } }, order_id: A1 } }
+                    expect: { snapshot: same }
+                  - tap
+                  - expect: { snapshot: same }
+
+            """
+        let run = try await Self.run(text, in: dir, mode: .local)
+        guard case .error(let type, let message, _)? = run.results.first?.1.status else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(type == "snapshot" && message.contains("are named 'same'"))
+    }
+
     @Test func anUnreadableSnapshotFileIsAHarnessErrorNamingIt() async throws {
         let dir = try Self.freshDirectory()
         try FileManager.default.createDirectory(atPath: dir + "/__snapshots__", withIntermediateDirectories: true)
