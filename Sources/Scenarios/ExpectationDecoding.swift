@@ -10,6 +10,7 @@ import YAMLSource
 ///   headers: { apns-id: { exists: true } }
 ///   delivered: true                  # the last sent push reached the app; dropped: <why>; stored: true
 ///   callbacks: [willPresent]         # callbacks fired since the previous expect, in order
+///   callback: { didReceiveResponse: { action: open, user_info: { url: … } } }   # one callback's arguments
 ///   user_info: { test: aaa, gcm.message_id: { exists: true }, url: { matches: "^https://" } }
 ///   notification: { title: Hello, banner: true, presented: true }
 ///   extensions: { service: ran, content: KanmobaContent }
@@ -19,6 +20,9 @@ import YAMLSource
 ///   install: installed               # registration: registered | failed; findings: [codes]
 ///   exit: 0                          # the last run: exit, stdout, stderr
 ///   stdout: { contains: "sent" }
+///   exactly: { user_info: { order_id: A1001, aps: { alert: Hi } } }   # whole objects: user_info,
+///   at_least: { notification: { title: Hi } }                        # notification, payload (ObjectCheck)
+///   snapshot: true                                                    # SnapshotCheck
 /// ```
 /// A value is compared for equality; a mapping of `equals`/`exists`/`absent`/`matches`/`contains`/`not`
 /// picks another comparison.
@@ -27,11 +31,11 @@ enum ExpectationDecoder {
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
         "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
         "symptoms", "token",
-        "state", "badge", "exit", "stdout", "stderr",
+        "state", "badge", "exit", "stdout", "stderr", "callback", "exactly", "at_least", "snapshot",
     ]
     static let notificationKeys = [
         "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
-        "quiet", "interruption_level", "id",
+        "quiet", "interruption_level", "id", "actions", "action_titles",
     ]
     static let navigationKeys = [
         "tab", "tab_title", "stack", "top", "title", "alert", "alert_message", "routed", "routing_failed", "logged_in",
@@ -47,6 +51,8 @@ enum ExpectationDecoder {
         let m = try YAMLMapping(node)
         try m.checkKeys(allowed: topKeys)
         var checks: [Check] = []
+        var objects: [ObjectCheck] = []
+        var snapshot: SnapshotCheck?
         for pair in m.pairs {
             let key = pair.keyString
             let v = pair.value
@@ -61,6 +67,7 @@ enum ExpectationDecoder {
             case "dropped": try add(key, .dropped, v)
             case "stored": try add(key, .stored, v)
             case "callbacks": try add(key, .callbacks, v)
+            case "callback": checks += try CallbackDetail.decode(v)
             case "opened_url": try add(key, .openedURLs, containsForScalar(v))
             case "install": try add(key, .install, v)
             case "registration": try add(key, .registration, v)
@@ -77,6 +84,7 @@ enum ExpectationDecoder {
                     try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
                 }
             case "user_info":
+                try ObjectCheck.refuseAmbiguousWholeObject(v, subject: "user_info")
                 for u in try YAMLMapping(v).pairs {
                     try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
                 }
@@ -86,7 +94,7 @@ enum ExpectationDecoder {
                 for f in n.pairs { try add("notification.\(f.keyString)", .notification(f.keyString), f.value) }
             case "extensions":
                 let e = try YAMLMapping(v)
-                try e.checkKeys(allowed: ["service", "content", "response"])
+                try e.checkKeys(allowed: ["service", "content", "response"] + ContentExtensionFacts.keys)
                 for f in e.pairs { try add("extensions.\(f.keyString)", .extensions(f.keyString), f.value) }
             case "navigation":
                 let n = try YAMLMapping(v)
@@ -102,10 +110,13 @@ enum ExpectationDecoder {
                         try add("page.\(f.keyString)", .page(f.keyString), f.value)
                     }
                 }
+            case "exactly": objects += try ObjectCheck.decode(v, mode: .exact)
+            case "at_least": objects += try ObjectCheck.decode(v, mode: .subset)
+            case "snapshot": snapshot = try SnapshotCheck.decode(v)
             default: break
             }
         }
-        return Expectation(checks: checks, range: node.range)
+        return Expectation(checks: checks, range: node.range, objects: objects, snapshot: snapshot)
     }
 
     /// `opened_url: x` / `page.contains: x` / `findings: x` mean "contains"; a list or a matcher mapping is used as written.

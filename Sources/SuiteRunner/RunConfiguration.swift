@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import Scenarios
 
 /// Everything `pushcheck run` decided from its arguments.
 public struct RunConfiguration: Sendable {
@@ -21,6 +22,9 @@ public struct RunConfiguration: Sendable {
     public var environment: [String: String]
     /// Properties written into every testsuite (versions; seed and shard are added by the run).
     public var properties: [ReportProperty]
+    /// What `snapshot` checks do: record new ones (default), update (`--update-snapshots`), or treat a
+    /// missing one as a failure (`--ci`, or `CI` set to true/1 in `environment`).
+    public var snapshotMode: SnapshotStore.Mode = .local
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.
@@ -39,6 +43,13 @@ public struct RunConfiguration: Sendable {
         self.seed = seed
         self.environment = environment
         self.properties = properties
+        self.snapshotMode = Self.isCI(environment) ? .ci : .local
+    }
+
+    /// `CI=true` / `CI=1` (as GitHub Actions, GitLab and most CI systems set it).
+    public static func isCI(_ environment: [String: String]) -> Bool {
+        guard let value = environment["CI"]?.lowercased() else { return false }
+        return value == "true" || value == "1" || value == "yes"
     }
 
     /// `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml` when sharded.
@@ -46,13 +57,24 @@ public struct RunConfiguration: Sendable {
         shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
     }
 
-    /// `<first directory>/pages` when it exists, else `Suites/pages`.
+    /// `<first directory>/pages` when it exists; for a suite file, the `pages/` of the nearest directory
+    /// above it that has one (its suite root); else `Suites/pages`.
     public static func defaultPagesDirectory(paths: [String]) -> String {
+        func isDirectory(_ p: String) -> Bool {
+            var flag: ObjCBool = false
+            return FileManager.default.fileExists(atPath: p, isDirectory: &flag) && flag.boolValue
+        }
         for path in paths {
-            var isDirectory: ObjCBool = false
-            let pages = SuiteDiscovery.normalized(path) + "/pages"
-            if FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue {
-                return pages
+            var dir = SuiteDiscovery.normalized(path)
+            if !isDirectory(dir) { dir = (dir as NSString).deletingLastPathComponent }
+            if dir.isEmpty { dir = "." }
+            // Walk up from the file's directory: `Suites/sub/x.yaml` finds `Suites/pages`.
+            var current = (dir as NSString).standardizingPath
+            while true {
+                if isDirectory(current + "/pages") { return current + "/pages" }
+                let parent = (current as NSString).deletingLastPathComponent
+                if parent == current || parent.isEmpty { break }
+                current = parent
             }
         }
         return "Suites/pages"
