@@ -126,6 +126,17 @@ import Testing
         #expect(direct.status == 2)
     }
 
+    /// A FIFO named like a suite in the directory: exit 2 naming it (reading it would block the run).
+    @Test func aFifoAmongTheSuitesIsAnErrorNotAHang() throws {
+        let ws = try CLIWorkspace(["suites/good.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let fifo = ws.dir.file("suites/pipe.yaml")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let out = try ws.run([], timeout: 60)
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stderr.contains("\(fifo): not a regular file"), "\(out.stderr)")
+    }
+
     // MARK: 4. exit codes on signals
 
     /// Runs `suite` until every file in `markers` exists (the run: steps are running), then sends `signal`.
