@@ -11,12 +11,12 @@ import Foundation
 ///   so the descendants of one step are told apart from another's under `--jobs N`.
 /// A descendant that cleared its environment (`env -i`) is still a descendant: `killAllDescendants()`
 /// at exit catches it.
-public enum ProcessTree {
+package enum ProcessTree {
     /// The environment variable that marks a step's processes.
-    public static let tokenVariable = "PUSHCHECK_STEP_TOKEN"
+    package static let tokenVariable = "PUSHCHECK_STEP_TOKEN"
 
     /// Makes pushcheck the reaper of its commands' orphans (once; later calls do nothing).
-    public static func becomeSubreaper() {
+    package static func becomeSubreaper() {
         _ = subreaper
     }
 
@@ -26,7 +26,7 @@ public enum ProcessTree {
     /// descendant of `root` (the step's shell), repeating until none is left (a process forking while
     /// it is being killed is caught on the next round). Reaps the orphans it killed; never reaps
     /// `root`, which belongs to Foundation's `Process`.
-    public static func kill(token: String, root: pid_t) {
+    package static func kill(token: String, root: pid_t) {
         let marker = Array("\(tokenVariable)=\(token)".utf8)
         var killed: Set<pid_t> = []
         for _ in 0..<20 {
@@ -48,21 +48,12 @@ public enum ProcessTree {
 
     /// Kills every descendant of pushcheck (what is left when a run ends or is interrupted). Call it
     /// only when pushcheck is about to exit: it reaps nothing (init does, once pushcheck is gone).
-    public static func killAllDescendants() {
+    package static func killAllDescendants() {
         for _ in 0..<20 {
             let table = processTable()
             let victims = descendants(of: getpid(), in: table).filter { table[$0]?.zombie == false }
             if victims.isEmpty { break }
             for pid in victims { Foundation.kill(pid, SIGKILL) }
-        }
-    }
-
-    /// Live descendants of pushcheck carrying `token` (tests and diagnostics).
-    public static func survivors(token: String) -> [pid_t] {
-        let marker = Array("\(tokenVariable)=\(token)".utf8)
-        let table = processTable()
-        return descendants(of: getpid(), in: table).filter {
-            table[$0]?.zombie == false && environment(of: $0, contains: marker)
         }
     }
 
