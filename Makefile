@@ -60,7 +60,7 @@ ASAN_DIR ?= .build/asan
 TSAN_DIR ?= .build/tsan
 TSAN_TESTS ?= APNsGatewayTests|HTTPServerTests|SuiteRunnerTests
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 \
-  TSAN_OPTIONS=halt_on_error=0:suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp
+  TSAN_OPTIONS=halt_on_error=0:suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp:log_path=$(CURDIR)/$(TSAN_DIR)/report
 
 sanitize: sanitize-address sanitize-thread
 
@@ -68,10 +68,13 @@ sanitize-address: deps
 	$(SWIFT) build --scratch-path $(ASAN_DIR) --build-tests --sanitize=address
 	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(ASAN_DIR) --skip-build --sanitize=address --no-parallel
 
+# Every process's reports (the tests' `pushcheck` subprocesses too) go to $(TSAN_DIR)/report.<pid>.
 sanitize-thread: deps
 	$(SWIFT) build --scratch-path $(TSAN_DIR) --build-tests --sanitize=thread
+	rm -f $(TSAN_DIR)/report.*
 	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(TSAN_DIR) --skip-build --sanitize=thread --no-parallel \
-	  --filter '$(TSAN_TESTS)'
+	  --filter '$(TSAN_TESTS)' || { grep -h SUMMARY $(TSAN_DIR)/report.* 2>/dev/null | sort | uniq -c; exit 1; }
+	@! ls $(TSAN_DIR)/report.* 2>/dev/null || { grep -h SUMMARY $(TSAN_DIR)/report.* | sort | uniq -c; exit 1; }
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml
