@@ -38,7 +38,8 @@ final class ScenarioWorld {
         declaration = world
         self.stepTimeout = stepTimeout
         credentials = try SharedCredentials.shared()
-        let clock = ManualClock(start: world.clockStart)
+        // Unpinned worlds start at the wall clock, whole seconds (a backend's `iat` is whole seconds too).
+        let clock = ManualClock(start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         self.clock = clock
         gateway = try APNsGateway(configuration: world.apns, clock: clock)
         gateway.addProviderKey(

@@ -112,4 +112,13 @@ public enum DeviceStep: Sendable {
 public struct Expectation: Sendable {
     public var checks: [Check]
     public var range: SourceRange
+    /// `request:` — which of the pushes a `run:` step's backend sent the send checks look at (default: the last).
+    public var request: RequestSelector? = nil
+}
+
+/// Picks one request a backend made during a `run:` step: `request: 2` (1-based, in arrival order) or
+/// `request: <device token hex or ${device.<name>.token}>` (the last request to that token).
+public enum RequestSelector: Sendable {
+    case index(Int)
+    case token(Template)
 }

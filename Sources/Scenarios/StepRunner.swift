@@ -219,6 +219,8 @@ enum StepRunner {
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
+        let logStart = world.gateway.log().last?.sequence ?? 0
+        defer { BackendRequests.record(after: logStart, world: world, context: &context) }
         let outcome: CommandRunner.Outcome
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)
