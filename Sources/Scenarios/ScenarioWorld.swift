@@ -33,6 +33,7 @@ final class ScenarioWorld {
     private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
+    private var proxy: ConnectProxy?
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
@@ -98,6 +99,17 @@ final class ScenarioWorld {
         return url
     }
 
+    /// An HTTP CONNECT proxy (`PUSHCHECK_APNS_PROXY_URL`) tunnelling api.*.push.apple.com to this world's
+    /// own listeners, for client libraries that cannot be pointed at another host (started on first use).
+    func proxyURL() throws -> String {
+        if let proxy { return proxy.url }
+        func port(_ e: APNsEnvironment) throws -> Int { URL(string: try ownListenerURL(e))?.port ?? 0 }
+        let p = try ConnectProxy(
+            host: "127.0.0.1", port: 0, sandboxPort: try port(.sandbox), productionPort: try port(.production))
+        proxy = p
+        return p.url
+    }
+
     /// A provider client for `environment` and `auth` (one connection per distinct credential).
     func client(_ environment: APNsEnvironment, auth: SendAuth, topic: String) throws -> APNsClient {
         let base = try url(environment)
@@ -160,6 +172,8 @@ final class ScenarioWorld {
         clients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unregister(id) }
         sharedID = nil
+        proxy?.shutdown()
+        proxy = nil
         for s in servers { s.beginShutdown(grace: .zero) }
         for s in servers { s.waitUntilStopped() }
         servers = []

@@ -193,6 +193,7 @@ enum StepRunner {
         env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox, atRoot: true)) ?? ""
         env["PUSHCHECK_APNS_PRODUCTION_URL"] = (try? world.url(.production, atRoot: true)) ?? ""
         env["PUSHCHECK_CA_FILE"] = world.credentials.caPath
+        env["PUSHCHECK_APNS_PROXY_URL"] = (try? world.proxyURL()) ?? ""
         env["PUSHCHECK_APNS_KEY_FILE"] = world.credentials.providerKeyPath
         env["PUSHCHECK_APNS_KEY_ID"] = world.declaration.defaultKeyID
         env["PUSHCHECK_APNS_TEAM_ID"] = world.declaration.defaultTeamID

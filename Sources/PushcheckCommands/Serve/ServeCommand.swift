@@ -22,6 +22,9 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
+        .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: it appears complete or not at all)."),
+        .value("proxy-port", "N", "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
+        .flag("strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -33,8 +36,12 @@ enum ServeCommand: PushcheckCommand {
         (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
-        GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ,
-        POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}, {"load_page":true}).
+        GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b (long poll;
+        unknown parameters are a 400), POST /devices/{name}/actions (body: a suite device action, e.g.
+        {"tap":"latest"}, {"load_page":true}), POST /devices/{name}/reset (back to the launch state; POST /reset
+        also resets every device). With --proxy-port, "proxy" in the ready line is an HTTP CONNECT proxy
+        (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production.
+        A generated CA file (no --ca-out) is removed on exit.
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -57,6 +64,7 @@ enum ServeCommand: PushcheckCommand {
         if let path = arguments.value("log-file") { config.apns.logFilePath = path }
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
+        if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
 
         let running: RunningGateway
         do {
@@ -65,11 +73,25 @@ enum ServeCommand: PushcheckCommand {
             console.err("pushcheck serve: cannot start: \(error)")
             return ExitCode.harness
         }
+        // A removable CA file goes when serve does, whichever way it ends from here.
+        defer { if arguments.value("ca-out") == nil, let ca = running.caPath { try? FileManager.default.removeItem(atPath: ca) } }
+        let setupProblems = running.setupProblems
+        for p in setupProblems { console.err("pushcheck serve: \(arguments.has("strict") ? "error" : "warning"): \(p)") }
+        if arguments.has("strict"), !setupProblems.isEmpty {
+            running.stop(grace: 0)
+            return ExitCode.harness
+        }
+        if let path = arguments.value("ready-file") {
+            do { try ReadyFile.write(running.readyLine, to: path) } catch {
+                console.err("pushcheck serve: cannot write the ready file: \(error)")
+                running.stop(grace: 0)
+                return ExitCode.harness
+            }
+        }
         console.out(running.readyLine)
         let signal = await Signals.next()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
-        running.server.shutdown(grace: .seconds(grace))
-        running.web.shutdown()
+        running.stop(grace: grace)
         return ExitCode.success
     }
 }
@@ -84,6 +106,8 @@ struct RunningGateway {
     let web: DeviceWebView
     let bound: [BoundListener]
     let caPath: String?
+    /// The CONNECT proxy (`--proxy-port` / `listen.proxy`), if asked for.
+    var proxy: ConnectProxy? = nil
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -124,7 +148,46 @@ struct RunningGateway {
         }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        return RunningGateway(server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath)
+        var running = RunningGateway(server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath)
+        if let proxyPort = config.proxyPort {
+            func port(_ name: String) -> Int { bound.first { $0.name == name }?.port ?? 0 }
+            do {
+                running.proxy = try ConnectProxy(
+                    host: config.host, port: proxyPort, sandboxPort: port("sandbox"), productionPort: port("production"))
+            } catch {
+                server.shutdown(grace: .zero)
+                throw error
+            }
+        }
+        return running
+    }
+
+    /// Stops the proxy, the listeners and the web engine.
+    func stop(grace: Int) {
+        proxy?.shutdown()
+        server.shutdown(grace: .seconds(grace))
+        web.shutdown()
+    }
+
+    /// Apps that failed to install or register when the devices were set up, one line each.
+    var setupProblems: [String] {
+        var out: [String] = []
+        for d in fleet.devices {
+            for e in d.device.events {
+                let what: String, why: String
+                switch e.kind {
+                case .installFailed(let f):
+                    what = "failed to install"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                case .registrationFailed(let f):
+                    what = "failed to register for remote notifications"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                default: continue
+                }
+                out.append("device '\(d.name)': \(e.bundleID ?? "an app") \(what)" + (why.isEmpty ? "" : " — \(why)"))
+            }
+        }
+        return out
     }
 
     func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
@@ -136,6 +199,7 @@ struct RunningGateway {
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
+        if let proxy { object["proxy"] = .string(proxy.url) }
         return JSONValue.object(object).serialized()
     }
 }
