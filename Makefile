@@ -12,11 +12,16 @@ PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
 # command => Debian package (peers used by tests and benchmarks)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
-        nghttpd:nghttp2-server xmllint:libxml2-utils
+        nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench clean
+# Python packages the tests use as real third-party clients (Tests/python/requirements.txt), in a venv
+# under .build (gitignored). Rebuilt when the requirements change.
+VENV        = $(BUILD_DIR)/venv
+VENV_PYTHON = $(VENV)/bin/python
+
+.PHONY: all deps build test run bench clean venv
 
 all: build
 
@@ -28,6 +33,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
+	python3 -c 'import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
 	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
 	if [ -n "$$(echo $$missing)" ]; then \
 	  echo "make deps: installing$$missing"; \
@@ -35,16 +41,27 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "make deps: all system packages present"; fi
 
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: Tests/python/requirements.txt
+	@command -v python3 >/dev/null || { echo "make venv: python3 is missing (apt-get install python3 python3-venv)"; exit 1; }
+	python3 -m venv $(VENV)
+	$(VENV_PYTHON) -m pip install -q --upgrade pip
+	$(VENV_PYTHON) -m pip install -q -r Tests/python/requirements.txt
+	touch $@
+
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
 
-test: deps
+test: deps venv
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
 	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
+	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, and README's pytest example.
+	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q Tests/python
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml
