@@ -8,6 +8,15 @@ public struct OptionSpec: Sendable {
     public let kind: Kind
     public let valueName: String
     public let help: String
+    /// A one-letter spelling (`-j 4`, `-j4`, `-k text`), for the options used most.
+    public var short: Character? = nil
+
+    /// The same option with a one-letter spelling.
+    public func short(_ letter: Character) -> OptionSpec {
+        var copy = self
+        copy.short = letter
+        return copy
+    }
 
     public static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, kind: .flag, valueName: "", help: help)
@@ -53,8 +62,19 @@ public struct ParsedArguments: Sendable {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
+            // `-j 4` / `-j4` / `-x`: rewritten to the long spelling before the checks below.
+            if !onlyPositionals, argument.count >= 2, argument.hasPrefix("-"), !argument.hasPrefix("--"),
+                let letter = argument.dropFirst().first, let spec = options.first(where: { $0.short == letter })
+            {
+                let rest = String(argument.dropFirst(2))
+                if rest.isEmpty {
+                    argument = "--" + spec.name
+                } else if spec.kind != .flag {
+                    argument = "--\(spec.name)=\(rest)"
+                }
+            }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositionals, argument.hasPrefix("-"), argument != "-", argument.count > 1 {
                     throw UsageError("unknown option '\(argument)'" + suggestion(for: argument, among: options))
@@ -100,7 +120,8 @@ public struct ParsedArguments: Sendable {
 
     private static func suggestion(for name: String, among options: [OptionSpec]) -> String {
         let bare = name.drop(while: { $0 == "-" })
-        let best = options.map { ($0.name, editDistance(String(bare), $0.name)) }.min { $0.1 < $1.1 }
+        let names = options.map(\.name) + ["help"]  // every command takes --help
+        let best = names.map { ($0, editDistance(String(bare), $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= max(2, bare.count / 3) else { return "" }
         return " (did you mean '--\(best.0)'?)"
     }
@@ -126,7 +147,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
 /// Renders the options block of a command's help.
 func renderOptions(_ options: [OptionSpec]) -> String {
     let rows = options.map { spec -> (String, String) in
-        let left = spec.kind == .flag ? "--\(spec.name)" : "--\(spec.name) \(spec.valueName)"
+        let long = (spec.short.map { "-\($0), " } ?? "") + "--\(spec.name)"
+        let left = spec.kind == .flag ? long : "\(long) \(spec.valueName)"
         return (left, spec.help + (spec.kind == .repeatedValue ? " (repeatable)" : ""))
     }
     let width = (rows.map(\.0.count).max() ?? 0) + 2

@@ -11,6 +11,11 @@ package struct ConnectRequest: Equatable {
     package var host: String
     package var port: Int
 
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
     /// Which listener an APNs host goes to.
     package enum Target: Equatable { case sandbox, production }
 
