@@ -47,3 +47,16 @@ def test_order_shipped_push_reaches_the_phone(apns):
     assert r.status_code == 200
     [shown] = events(apns, "notification-presented")
     assert shown["title"] == "Order shipped" and shown["user_info"]["order_id"] == "42"
+
+
+def test_readme_shows_this_file():
+    """The README's example is this file (comments and blank lines aside): it cannot drift."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    block = readme.split("**pytest with `serve` as a fixture**", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    code = Path(__file__).read_text().split("\n\n\ndef test_readme_shows_this_file", 1)[0]
+
+    def normal(text):
+        return [l for l in text.splitlines() if l.strip() and not l.startswith("#")]
+    assert normal(block) == normal(code)
