@@ -78,6 +78,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ca))
         #expect(child.stop(signal: SIGTERM) == 0)
         #expect(!FileManager.default.fileExists(atPath: ca), "the generated CA file is removed on exit")
+        #expect(!FileManager.default.fileExists(atPath: ready), "so is the ready file")
 
         let strict = try runTool(pushcheckExecutable(), ["serve", "--config", path, "--strict"])
         #expect(strict.status == 3, "\(strict)")

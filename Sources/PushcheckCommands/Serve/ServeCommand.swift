@@ -22,7 +22,7 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
-        .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: it appears complete or not at all)."),
+        .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: complete or not at all; removed on exit)."),
         .value("proxy-port", "N", "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
         .flag("strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."),
     ]
@@ -66,6 +66,10 @@ enum ServeCommand: PushcheckCommand {
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
         if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
 
+        // A ready file left by an earlier run must not look like this run is ready; it goes on exit too.
+        let readyFile = arguments.value("ready-file")
+        if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
+        defer { if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) } }
         let running: RunningGateway
         do {
             running = try RunningGateway.start(config, loops: loops, caOut: arguments.value("ca-out"))
@@ -81,7 +85,9 @@ enum ServeCommand: PushcheckCommand {
             running.stop(grace: 0)
             return ExitCode.harness
         }
-        if let path = arguments.value("ready-file") {
+        // Armed before anything says "ready": a signal right after the ready line still shuts down cleanly.
+        let nextSignal = Signals.armNext()
+        if let path = readyFile {
             do { try ReadyFile.write(running.readyLine, to: path) } catch {
                 console.err("pushcheck serve: cannot write the ready file: \(error)")
                 running.stop(grace: 0)
@@ -89,7 +95,7 @@ enum ServeCommand: PushcheckCommand {
             }
         }
         console.out(running.readyLine)
-        let signal = await Signals.next()
+        let signal = await nextSignal()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
         running.stop(grace: grace)
         return ExitCode.success
