@@ -82,7 +82,7 @@ enum Checker {
         case .userInfo(let path):
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return o.value(subject) == nil ? FailureContext.userInfoHint(path: path, userInfo: o.userInfo()) : ""
-        case .delivered, .callbacks, .notification:
+        case .delivered, .callbacks, .callback, .notification:
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return ""
         case .findings, .install, .registration, .symptoms:
