@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceSimulator
 import Foundation
 import HTTPClient
 import PushModel
@@ -69,6 +70,19 @@ enum BackendRequests {
         return SendRecord(
             device: device, bundleID: bundle, environment: e.endpoint, token: e.token?.hex ?? "", apnsID: e.apnsID,
             response: response)
+    }
+
+    /// The part of `window` one push caused: from its `pushReceived` up to the next push's (so `request: 2`
+    /// with `user_info`, `notification` or `callbacks` looks at the second push only). Empty when it never arrived.
+    static func events(of apnsID: String, in window: [DeviceEvent]) -> [DeviceEvent] {
+        func received(_ e: DeviceEvent) -> String? {
+            if case .pushReceived(let id, _) = e.kind { return id }
+            return nil
+        }
+        guard let from = window.firstIndex(where: { received($0) == apnsID }) else { return [] }
+        let rest = window[window.index(after: from)...]
+        let to = rest.firstIndex { received($0) != nil } ?? window.endIndex
+        return Array(window[from..<to])
     }
 
     /// The request `selector` picks among the step's backend requests (nil when there is none such).

@@ -9,23 +9,27 @@ enum Checker {
         throws(StepStop)
         -> [AssertionFailure]
     {
-        guard let d = world.device(step.device ?? context.lastSend?.device) else {
-            throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
-        }
-        var sentApp: String?
-        if case .send(let s) = step.action { sentApp = s.app }
-        let bundle =
-            step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
-            ?? ""
-        let events = d.device.events
-        let start = min(context.windowStart[d.name] ?? 0, events.count)
-        let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
         var lastSend = context.lastSend
         if let selector = expectation.request {
             guard let picked = try BackendRequests.select(selector, context: context, world: world) else {
                 return [RequestSelection.missing(selector, expectation: expectation, context: context)]
             }
             lastSend = picked
+        }
+        guard let d = world.device(step.device ?? lastSend?.device) else {
+            throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
+        }
+        var sentApp: String?
+        if case .send(let s) = step.action { sentApp = s.app }
+        let bundle =
+            step.app ?? sentApp ?? (step.device == nil ? lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
+            ?? ""
+        let events = d.device.events
+        let start = min(context.windowStart[d.name] ?? 0, events.count)
+        var window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
+        if expectation.request != nil, let id = lastSend?.apnsID {
+            // The picked push's own events, wherever they fall (a standalone expect after the step included).
+            window = BackendRequests.events(of: id, in: events.filter { $0.bundleID == bundle || $0.bundleID == nil })
         }
         let observation = Observation(
             device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),

@@ -29,6 +29,22 @@ import Testing
         #expect(r.transcript.contains("← 400 BadDeviceToken"), "\(r.transcript)")
     }
 
+    @Test func eachPushOfAStepCanBeCheckedWithItsOwnEvents() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - foreground
+            - run: |
+                for n in 1 2; do
+                  curl -sS --http2 --cacert "$PUSHCHECK_CA_FILE" -H "authorization: bearer $PUSHCHECK_APNS_PROVIDER_TOKEN" \\
+                    -H "apns-topic: $PUSHCHECK_APNS_TOPIC" -d "{\\"aps\\":{\\"alert\\":{\\"title\\":\\"Order $n\\"}},\\"n\\":$n}" \\
+                    "$PUSHCHECK_APNS_SANDBOX_URL/3/device/$PUSHCHECK_DEVICE_TOKEN_IPHONE"
+                done
+              expect: { request: 1, delivered: true, user_info: { n: 1 }, notification: { title: Order 1 }, callbacks: [willPresent] }
+            - expect: { request: 2, delivered: true, user_info: { n: 2 }, notification: { title: Order 2 } }
+            """)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
+
     @Test func withoutARequestTheLastOneIsChecked() async throws {
         let (_, r) = try await Support.runSteps(
             Self.twoPushes + """
