@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+# Everything here talks to loopback: a CI machine's own proxy settings (for PyPI) must not capture it.
+for _name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+    os.environ.pop(_name, None)
+
 ROOT = Path(__file__).resolve().parents[2]
 PUSHCHECK = os.environ.get("PUSHCHECK", str(ROOT / ".build" / "debug" / "pushcheck"))
 PYTHON = sys.executable
