@@ -80,8 +80,11 @@ enum ServeCommand: PushcheckCommand {
         // A removable CA file goes when serve does, whichever way it ends from here.
         defer { if arguments.value("ca-out") == nil, let ca = running.caPath { try? FileManager.default.removeItem(atPath: ca) } }
         let setupProblems = running.setupProblems
-        for p in setupProblems { console.err("pushcheck serve: \(arguments.has("strict") ? "error" : "warning"): \(p)") }
-        if arguments.has("strict"), !setupProblems.isEmpty {
+        let strict = arguments.has("strict")
+        for p in setupProblems {
+            console.err("pushcheck serve: error: \(p)" + (strict ? "" : " (serving anyway; --strict exits 3)"))
+        }
+        if strict, !setupProblems.isEmpty {
             running.stop(grace: 0)
             return ExitCode.harness
         }
