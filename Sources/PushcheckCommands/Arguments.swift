@@ -8,10 +8,10 @@ public struct OptionSpec: Sendable {
     public let kind: Kind
     public let valueName: String
     public let help: String
-    /// A one-letter spelling (`-j 4`, `-j4`, `-k text`), for the options used most.
+    /// A one-letter alias (`-u` for `--update-snapshots`), if any.
     public var short: Character? = nil
 
-    /// The same option with a one-letter spelling.
+    /// The same option, also spelled `-<letter>`.
     public func short(_ letter: Character) -> OptionSpec {
         var copy = self
         copy.short = letter
@@ -147,8 +147,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
 /// Renders the options block of a command's help.
 func renderOptions(_ options: [OptionSpec]) -> String {
     let rows = options.map { spec -> (String, String) in
-        let long = (spec.short.map { "-\($0), " } ?? "") + "--\(spec.name)"
-        let left = spec.kind == .flag ? long : "\(long) \(spec.valueName)"
+        var left = spec.kind == .flag ? "--\(spec.name)" : "--\(spec.name) \(spec.valueName)"
+        if let short = spec.short { left = "-\(short), " + left }
         return (left, spec.help + (spec.kind == .repeatedValue ? " (repeatable)" : ""))
     }
     let width = (rows.map(\.0.count).max() ?? 0) + 2

@@ -33,11 +33,13 @@ enum Checker {
         }
         let observation = Observation(
             device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
-            lastSend: lastSend, lastRun: context.lastRun, gateway: world.gateway)
+            lastSend: lastSend, lastRun: context.lastRun, gateway: world.gateway,
+            gatewaySince: context.gatewayWindowStart)
         var failures: [AssertionFailure] = []
         let ctx = context
         // A failed `exit` of a run step is the news: the other checks would only fail in its wake.
         var checks = expectation.checks
+        var commandFailed = false
         if case .run = step.action, let i = checks.firstIndex(where: { $0.subject == .exitCode }) {
             checks.insert(checks.remove(at: i), at: 0)
         }
@@ -69,8 +71,12 @@ enum Checker {
                     + "\n" + failures[failures.count - 1].events
                 let skipped = checks.count - 1
                 if skipped > 0 { context.transcript.add("  (\(skipped) later check(s) skipped: the command failed)") }
+                commandFailed = true
                 break
             }
+        }
+        if !commandFailed {
+            failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
         }
         for f in failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")

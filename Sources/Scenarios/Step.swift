@@ -27,6 +27,8 @@ public struct Step: Sendable {
     public var expectation: Expectation?
     /// Where the step is written.
     public var range: SourceRange
+    /// `name:` — the step's name (a `snapshot` without its own name is stored under it).
+    public var name: String? = nil
 
     /// True for a standalone `- expect:` step.
     public var isCheckOnly: Bool {
@@ -112,6 +114,10 @@ public enum DeviceStep: Sendable {
 public struct Expectation: Sendable {
     public var checks: [Check]
     public var range: SourceRange
+    /// `exactly:` / `at_least:` whole-object comparisons.
+    public var objects: [ObjectCheck] = []
+    /// `snapshot:`.
+    public var snapshot: SnapshotCheck?
     /// `request:` — which of the pushes a `run:` step's backend sent the send checks look at (default: the last).
     public var request: RequestSelector? = nil
 }

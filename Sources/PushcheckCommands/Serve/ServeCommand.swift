@@ -25,6 +25,7 @@ enum ServeCommand: PushcheckCommand {
         .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: complete or not at all; removed on exit)."),
         .value("proxy-port", "N", "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
         .flag("strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."),
+        .value("record", "DIR", "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -36,6 +37,7 @@ enum ServeCommand: PushcheckCommand {
         (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
+        GET|POST|DELETE /apns/recording (body {"directory": DIR}: record every push handed to a device),
         GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b (long poll;
         unknown parameters are a 400), POST /devices/{name}/actions (body: a suite device action, e.g.
         {"tap":"latest"}, {"load_page":true}), POST /devices/{name}/reset (back to the launch state; POST /reset
@@ -79,6 +81,15 @@ enum ServeCommand: PushcheckCommand {
         }
         // A removable CA file goes when serve does, whichever way it ends from here.
         defer { if arguments.value("ca-out") == nil, let ca = running.caPath { try? FileManager.default.removeItem(atPath: ca) } }
+        if let dir = arguments.value("record") {
+            do {
+                try running.recording.start(dir)
+            } catch {
+                console.err("pushcheck serve: cannot record to \(dir): \(error)")
+                running.stop(grace: 0)
+                return ExitCode.usage
+            }
+        }
         let setupProblems = running.setupProblems
         let strict = arguments.has("strict")
         for p in setupProblems {
@@ -100,6 +111,7 @@ enum ServeCommand: PushcheckCommand {
         console.out(running.readyLine)
         let signal = await nextSignal()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
+        for failure in running.recording.failures { console.err("pushcheck serve: recording failed: \(failure)") }
         running.stop(grace: grace)
         return ExitCode.success
     }
@@ -117,6 +129,8 @@ struct RunningGateway {
     let caPath: String?
     /// The CONNECT proxy (`--proxy-port` / `listen.proxy`), if asked for.
     var proxy: ConnectProxy? = nil
+    /// `--record DIR` and the control endpoint's `/apns/recording`.
+    let recording: RecordingSwitch
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -138,6 +152,9 @@ struct RunningGateway {
         // Devices first, so their tokens are registered before the first provider connects.
         let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
         let web = DeviceWebView(caPath: caPath)
+        let recording = RecordingSwitch(gateway: gateway)
+        var control = ControlAPI(gateway: gateway, fleet: fleet, web: web)
+        control.recording = recording
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
@@ -149,7 +166,7 @@ struct RunningGateway {
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
             listener("production", config.productionPort, tls, gateway.handler(for: .production)),
-            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway, fleet: fleet, web: web)),
+            listener("control", config.controlPort, nil, control),
         ]
         if config.h2c {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
@@ -157,7 +174,8 @@ struct RunningGateway {
         }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        var running = RunningGateway(server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath)
+        var running = RunningGateway(
+            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording)
         if let proxyPort = config.proxyPort {
             func port(_ name: String) -> Int { bound.first { $0.name == name }?.port ?? 0 }
             do {
