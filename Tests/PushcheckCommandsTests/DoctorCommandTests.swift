@@ -177,7 +177,8 @@ import Testing
         // Every finding says what breaks, the symptom and the fix, and names its file.
         for finding in run.json?["findings"]?.arrayValue ?? [] {
             for key in ["breaks", "symptom", "fix", "file", "cause"] {
-                #expect(!(finding[key]?.stringValue ?? "").isEmpty, "\(id): empty \(key)")
+                let text = finding[key]?.stringValue ?? ""
+                #expect(text.count > 0, "\(id): empty \(key)")
             }
         }
     }
@@ -305,5 +306,36 @@ import Testing
         #expect(badRun.status == 2)
         #expect(badRun.stderr.contains("bad-doctor.yaml:2:1"), "\(badRun.stderr)")
         #expect(badRun.stderr.contains("udid"), "\(badRun.stderr)")
+    }
+}
+
+/// The README's pasted diagnosis of the seed's case is what the command prints for the same files.
+@Suite struct DoctorReadmeTests {
+    @Test func readmeSeedDiagnosisIsTheCommandsOutput() throws {
+        let dir = try TempDirectory("pushcheck-doctor-readme")
+        defer { dir.remove() }
+        let f = try DoctorFixtures(in: dir)
+        try f.writeProfile("Example_Development.mobileprovision", profileName: "Example Development")
+        try f.writePlist("App.entitlements", DoctorFixtures.entitlements(aps: nil))
+        try f.writePlist("Info.plist", DoctorFixtures.infoPlist(backgroundModes: nil))
+        let command = [
+            pushcheckExecutable(), "doctor", "--profile", "Example_Development.mobileprovision", "--entitlements",
+            "App.entitlements", "--info-plist", "Info.plist", "--google-service-info", "GoogleService-Info.plist",
+            "--udid", "00008110-000B5D1A3C91002E", "--bundle-id", "com.example.app", "--environment", "sandbox",
+            "--expects-silent-push",
+        ]
+        let run = try runTool("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", dir.path] + command)
+        #expect(run.status == 1)
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let start = text.range(of: "--bundle-id com.example.app --environment sandbox --expects-silent-push\n"),
+            let end = text.range(of: "\n$ echo $?", range: start.upperBound..<text.endIndex)
+        else {
+            Issue.record("README has no doctor seed diagnosis block")
+            return
+        }
+        let pasted = String(text[start.upperBound..<end.lowerBound])
+        #expect(pasted == run.stdout.trimmingCharacters(in: .newlines))
     }
 }

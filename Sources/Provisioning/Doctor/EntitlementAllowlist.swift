@@ -9,6 +9,7 @@ public enum EntitlementAllowlist {
     ) -> [ProvisioningFinding] {
         app.keys.sorted().compactMap { key -> ProvisioningFinding? in
             guard !skipping.contains(key), let value = app[key], !containsVariable(value) else { return nil }
+            if value == .bool(false) { return nil }  // turning a capability off never needs permission
             guard let allowed = profile[key] else {
                 return .entitlementNotAllowed(key: key, appValue: value.description, profileValue: "(absent)")
             }
@@ -20,7 +21,6 @@ public enum EntitlementAllowlist {
     /// Whether the profile value `allowed` permits the app value `value`.
     static func allows(_ allowed: PlistValue, _ value: PlistValue) -> Bool {
         switch (allowed, value) {
-        case (_, .bool(false)): return true  // turning a capability off never needs permission
         case (.string(let pattern), .string(let s)): return matches(pattern, s)
         case (.array(let patterns), .string(let s)): return patterns.contains { allows($0, .string(s)) }
         case (.string(let pattern), .array(let items)): return items.allSatisfy { allows(.string(pattern), $0) }
