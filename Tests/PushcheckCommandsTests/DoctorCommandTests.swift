@@ -57,7 +57,7 @@ import Testing
             "entitlements.allowed", "environment.gateway", "info-plist.background-mode", "info-plist.firebase-proxy",
             "apns-key.type", "apns-key.key-id", "apns-key.team", "apns-cert.expiry", "apns-cert.environment",
             "apns-cert.topic", "firebase.sender-id", "firebase.project", "bundle-id.firebase", "service-account.valid",
-            "extension.bundle-id", "extension.info",
+            "extension.bundle-id", "extension.info", "extension.profile",
         ] {
             #expect(ids.contains(id), "missing check \(id)")
         }
@@ -183,6 +183,15 @@ import Testing
         }
     }
 
+    @Test func extensionsOwnProfileIsCheckedWithTheDevicesInstallRule() throws {
+        let f = try Self.shared.get()
+        let app = try f.writeApp("ServiceProfile.app", serviceProfileAppID: "\(DoctorFixtures.teamID).com.example.app.Other")
+        let run = try Self.doctor(["--app", app, "--udid", DoctorFixtures.udid, "--json"])
+        #expect(run.findingIDs == ["app-id-mismatch"], "\(run.findingIDs)")
+        let file = run.json?["findings"]?.arrayValue?.first?["file"]?.stringValue ?? ""
+        #expect(file.hasSuffix("NotificationService.appex/embedded.mobileprovision"))
+    }
+
     @Test func registrationTextIsTheDevicesExactMessage() throws {
         let f = try Self.shared.get()
         let run = try Self.doctor([
@@ -205,6 +214,29 @@ import Testing
         let files = run.json?["findings"]?.arrayValue?.filter { $0["id"]?.stringValue == "file-unreadable" } ?? []
         #expect(files.count == 7, "\(run.stdout)")
         #expect(files.allSatisfy { ($0["cause"]?.stringValue ?? "").contains(garbage) })
+    }
+
+    /// A certificate whose Apple OIDs were encoded by the openssl CLI, not by PushCrypto.
+    @Test func opensslMadeDevelopmentCertificateIsReadForEnvironmentAndTopic() throws {
+        let f = try Self.shared.get()
+        let cert = try f.writeOpenSSLPushCertificate("openssl-dev.pem")
+        let sandbox = try Self.doctor(["--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "sandbox", "--json"])
+        #expect(sandbox.status == 0, "\(sandbox.findingIDs)")
+        #expect(sandbox.json?["checks"]?.arrayValue?.count == 3)
+        let production = try Self.doctor(["--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "production", "--json"])
+        #expect(production.findingIDs == ["apns-cert-environment"])
+        let other = try Self.doctor(["--apns-cert", cert, "--bundle-id", "com.example.other", "--environment", "sandbox", "--json"])
+        #expect(other.findingIDs == ["apns-cert-topic"])
+    }
+
+    @Test func wrongP12PasswordIsAFindingNamingTheFile() throws {
+        let f = try Self.shared.get()
+        let run = try Self.doctor(["--apns-cert", f.path("push.p12"), "--password", "wrong", "--json"])
+        #expect(run.status == 1)
+        let finding = run.json?["findings"]?.arrayValue?.first
+        #expect(finding?["id"]?.stringValue == "file-unreadable")
+        #expect(finding?["cause"]?.stringValue?.contains("wrong password") == true, "\(run.stdout)")
+        #expect(finding?["file"]?.stringValue == f.path("push.p12"))
     }
 
     @Test func xmlExternalEntitiesAreNeverResolved() throws {

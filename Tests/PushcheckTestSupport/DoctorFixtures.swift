@@ -208,6 +208,40 @@ public struct DoctorFixtures: Sendable {
         return path(name)
     }
 
+    /// A development-only push certificate made entirely by the `openssl` CLI (an independent encoder of
+    /// Apple's OIDs: …6.3.1 as DER NULL, …6.3.6 as `SEQUENCE { UTF8String topic, SEQUENCE { UTF8String kind } }`).
+    @discardableResult
+    public func writeOpenSSLPushCertificate(_ name: String, bundleID: String = bundleID) throws -> String {
+        let config = try directory.write(
+            name + ".cnf",
+            """
+            [req]
+            distinguished_name = dn
+            prompt = no
+            [dn]
+            UID = \(bundleID)
+            CN = Apple Development IOS Push Services: \(bundleID)
+            OU = \(Self.teamID)
+            O = Example Team
+            C = US
+            [ext]
+            1.2.840.113635.100.6.3.1 = DER:05:00
+            1.2.840.113635.100.6.3.6 = ASN1:SEQUENCE:topics
+            [topics]
+            t1 = UTF8String:\(bundleID)
+            k1 = SEQWRAP,UTF8String:app
+
+            """)
+        try runTool(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path(name + ".key"), "-out", path(name),
+                "-days", "200", "-config", config, "-extensions", "ext",
+            ]
+        ).requireSuccess()
+        return path(name)
+    }
+
     @discardableResult
     public func writeServiceAccount(_ name: String, project: String = projectID) throws -> String {
         let key = directory.file(name + ".key")
@@ -235,7 +269,8 @@ public struct DoctorFixtures: Sendable {
     /// A built app bundle: `embedded.mobileprovision`, binary `Info.plist`, a service and a content extension.
     @discardableResult
     public func writeApp(
-        _ name: String, serviceBundleID: String = "\(bundleID).NotificationService", contentCategory: String? = "Kanmoba"
+        _ name: String, serviceBundleID: String = "\(bundleID).NotificationService", contentCategory: String? = "Kanmoba",
+        serviceProfileAppID: String? = nil
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: path(name), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: path("\(name)/embedded.mobileprovision"))
@@ -244,6 +279,9 @@ public struct DoctorFixtures: Sendable {
         try writePlist(
             "\(name)/PlugIns/NotificationService.appex/Info.plist",
             Self.extensionInfo(bundleID: serviceBundleID, content: false))
+        try writeProfile(
+            "\(name)/PlugIns/NotificationService.appex/embedded.mobileprovision", profileName: "Example Service Dev",
+            appID: serviceProfileAppID ?? "\(Self.teamID).\(serviceBundleID)", aps: nil)
         try writePlist(
             "\(name)/PlugIns/NotificationContent.appex/Info.plist",
             Self.extensionInfo(bundleID: "\(Self.bundleID).NotificationContent", content: true, category: contentCategory),

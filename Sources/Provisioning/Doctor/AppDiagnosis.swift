@@ -76,10 +76,30 @@ extension Doctor {
     }
 
     /// App extensions: bundle ids nested under the app's, content extensions declaring their category.
-    static func extensionChecks(_ inputs: DoctorInputs, facts: AppFacts, into list: inout Checklist) {
+    static func extensionChecks(
+        _ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, now: Date, into list: inout Checklist
+    ) {
         for file in inputs.extensions {
             guard let info = file.value?.info, let bytes = file.value?.bytes else { continue }
             let name = URL(fileURLWithPath: file.path).deletingLastPathComponent().lastPathComponent
+            if let embedded = file.value?.profile, let profile = embedded.value?.profile,
+                let bundle = info["CFBundleIdentifier"]?.stringValue, !bundle.contains("$(")
+            {
+                // The device's install rule, for the extension with its own profile.
+                let findings = ProvisioningChecks.installFindings(
+                    profile: profile, app: AppSigningConfiguration(bundleID: bundle, teamID: ""),
+                    udid: context.udid ?? "", now: now
+                ).filter { finding in
+                    switch finding {
+                    case .udidNotProvisioned: return context.udid != nil
+                    case .profileExpired, .appIDMismatch: return true
+                    default: return false
+                    }
+                }
+                list.record(
+                    "extension.profile", "\(name)'s embedded profile installs (device, expiry, App ID)",
+                    file: embedded.path, findings.map { DoctorFinding($0, file: embedded.path) })
+            }
             if let app = facts.bundleID, let bundle = info["CFBundleIdentifier"]?.stringValue, !bundle.contains("$(") {
                 list.record(
                     "extension.bundle-id", "\(name)'s bundle id is prefixed by the app's", file: file.path,

@@ -39,7 +39,7 @@ public enum Doctor {
             profileChecks(profile, path: path, facts: facts, context: context, now: now, into: &list)
         }
         appChecks(inputs, facts: facts, context: context, into: &list)
-        extensionChecks(inputs, facts: facts, into: &list)
+        extensionChecks(inputs, facts: facts, context: context, now: now, into: &list)
         if let key = inputs.apnsKey, let value = key.value {
             apnsKeyChecks(value, path: key.path, facts: facts, context: context, now: now, into: &list)
         }
@@ -57,6 +57,7 @@ public enum Doctor {
             inputs.serviceAccount?.failure,
         ]
         failures += inputs.extensions.map(\.failure)
+        failures += inputs.extensions.map { $0.value?.profile?.failure }
         return failures.compactMap { $0 }
     }
 

@@ -42,7 +42,8 @@ public struct DoctorFinding: Error, Sendable, Equatable {
     /// A file that could not be read or parsed: always an error naming the file and the reason.
     public static func unreadable(_ file: String, reason: String, expected: String) -> DoctorFinding {
         DoctorFinding(
-            id: "file-unreadable", severity: .error, file: file, cause: "\(file): \(reason)",
+            id: "file-unreadable", severity: .error, file: file,
+            cause: reason.hasPrefix(file + ":") ? reason : "\(file): \(reason)",
             breaks: "doctor cannot check anything that depends on this file",
             symptom: "the tool that consumes the file (Xcode, your backend, the Firebase SDK) fails the same way",
             fix: "pass \(expected)")

@@ -79,7 +79,12 @@ public enum DoctorInputLoader {
             inputs.extensions.append(
                 DoctorFile(
                     path: path,
-                    content: parsed.content.map { ExtensionFile(info: $0, bytes: FileManager.default.contents(atPath: path) ?? Data()) }))
+                    content: parsed.content.map { info in
+                        let embedded = "\(plugins)/\(appex)/embedded.mobileprovision"
+                        return ExtensionFile(
+                            info: info, bytes: FileManager.default.contents(atPath: path) ?? Data(),
+                            profile: fm.fileExists(atPath: embedded) ? profile(embedded) : nil)
+                    }))
         }
     }
 

@@ -50,10 +50,13 @@ public struct APNsKeyFile: Sendable {
 public struct ExtensionFile: Sendable {
     public var info: [String: PlistValue]
     public var bytes: Data
+    /// The extension's own `embedded.mobileprovision`, when the bundle has one.
+    public var profile: DoctorFile<ProfileFile>?
 
-    public init(info: [String: PlistValue], bytes: Data) {
+    public init(info: [String: PlistValue], bytes: Data, profile: DoctorFile<ProfileFile>? = nil) {
         self.info = info
         self.bytes = bytes
+        self.profile = profile
     }
 }
 

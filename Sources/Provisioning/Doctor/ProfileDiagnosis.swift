@@ -8,7 +8,10 @@ extension Doctor {
     ) {
         let profile = file.profile
         list.record(
-            "profile.signature", "the CMS signature over the profile verifies (Apple's chain not required)", file: path,
+            "profile.signature",
+            "the CMS signature over the profile verifies"
+                + (file.signers.first.map { " (signer \($0); Apple's chain not required)" } ?? " (Apple's chain not required)"),
+            file: path,
             file.signatureVerifies
                 ? []
                 : [
@@ -20,10 +23,12 @@ extension Doctor {
                         fix: "use the .mobileprovision exactly as downloaded (do not edit or re-sign it); re-download it"),
                 ])
 
-        var expiry: [DoctorFinding] = []
-        if profile.expirationDate <= now {
-            expiry.append(DoctorFinding(.profileExpired(profileName: profile.name, expiredAt: profile.expirationDate), file: path))
-        } else if profile.expirationDate.timeIntervalSince(now) < expiryWarningWindow {
+        // The device's install rule decides "expired"; doctor adds the 30-day warning before it.
+        let signing = facts.signing ?? AppSigningConfiguration(bundleID: facts.bundleID ?? "", teamID: "")
+        let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: context.udid ?? "", now: now)
+        var expiry = install.filter { if case .profileExpired = $0 { return true } else { return false } }
+            .map { DoctorFinding($0, file: path) }
+        if expiry.isEmpty, profile.expirationDate.timeIntervalSince(now) < expiryWarningWindow {
             let days = Int(profile.expirationDate.timeIntervalSince(now) / 86_400)
             expiry.append(
                 DoctorFinding(
@@ -35,9 +40,7 @@ extension Doctor {
         }
         list.record("profile.expiry", "the profile is valid for at least 30 more days", file: path, expiry)
 
-        // The device's install rule; the udid finding is meaningless without --udid, and expiry is above.
-        let signing = facts.signing ?? AppSigningConfiguration(bundleID: facts.bundleID ?? "", teamID: "")
-        let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: context.udid ?? "", now: now)
+        // The rest of the install rule, one check per cause; the udid finding needs --udid.
         if let udid = context.udid {
             let missing = install.filter { if case .udidNotProvisioned = $0 { return true } else { return false } }
             list.record(

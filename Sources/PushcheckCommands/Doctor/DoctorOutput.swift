@@ -44,7 +44,7 @@ enum DoctorOutput {
         let passed = checks.filter(\.passed).count
         lines.append("")
         lines.append(
-            "\(checks.count) checks: \(passed) passed, \(errors) error\(errors == 1 ? "" : "s"), "
+            "\(checks.count) check\(checks.count == 1 ? "" : "s"): \(passed) passed, \(errors) error\(errors == 1 ? "" : "s"), "
                 + "\(warnings) warning\(warnings == 1 ? "" : "s")")
         return lines.joined(separator: "\n")
     }
