@@ -72,6 +72,7 @@ import Testing
         "apns-key-not-p256", "apns-key-id-mismatch", "apns-key-team-mismatch", "apns-cert-expired",
         "apns-cert-expiring", "apns-cert-environment", "apns-cert-topic", "firebase-sender-id-mismatch",
         "firebase-project-mismatch", "file-unreadable", "profile-signature-invalid", "service-account-invalid",
+        "entitlement-not-in-profile",
     ])
     func faultProducesFinding(_ id: String) throws {
         let f = try Self.shared.get()
@@ -100,6 +101,8 @@ import Testing
             args = try Self.arguments(replacing: [
                 "profile": try f.writeProfile("wildcard.mobileprovision", appID: "\(DoctorFixtures.teamID).*")
             ])
+        case "entitlement-not-in-profile":
+            args = try Self.arguments(replacing: ["profile": try f.writeProfile("nopush2.mobileprovision", aps: nil)])
         case "profile-lacks-push":
             args = try Self.arguments(replacing: ["profile": try f.writeProfile("nopush.mobileprovision", aps: nil)])
         case "app-id-mismatch":
@@ -166,7 +169,10 @@ import Testing
         let run = try Self.doctor(args)
         #expect(run.findingIDs.contains(id), "\(id) not reported: \(run.findingIDs)\n\(run.stderr)")
         let severity = run.json?["findings"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["severity"]?.stringValue
-        let warningsOnly = ["profile-expiring", "apns-cert-expiring", "background-mode-missing", "apns-token-not-forwarded", "profile-signature-invalid"]
+        let warningsOnly = [
+            "profile-expiring", "apns-cert-expiring", "background-mode-missing", "apns-token-not-forwarded",
+            "profile-signature-invalid", "content-extension-category-missing",
+        ]
         #expect(severity == (warningsOnly.contains(id) ? "warning" : "error"))
         if warningsOnly.contains(id) {
             #expect(run.status == 0, "warnings alone exit 0: \(run.findingIDs)")

@@ -20,7 +20,10 @@ extension Doctor {
                 // aps-environment is the device's install rule; every other key is the allowlist rule.
                 let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: "", now: .distantPast)
                 var allowed = install.filter {
-                    if case .entitlementNotAllowed = $0 { return true } else { return false }
+                    switch $0 {
+                    case .entitlementNotAllowed, .entitlementMissingFromProfile: return true
+                    default: return false
+                    }
                 }
                 allowed += EntitlementAllowlist.violations(
                     app: signing.entitlements, profile: profile.entitlements, skipping: ["aps-environment"])
@@ -122,20 +125,16 @@ extension Doctor {
             do {
                 _ = try NotificationExtensionInfo(infoPlist: bytes, source: file.path)
             } catch {
-                findings.append(extensionFinding(error, file: file.path))
+                findings.append(extensionFinding(error, name: name, file: file.path))
             }
             list.record("extension.info", "\(name)'s NSExtension attributes are complete", file: file.path, findings)
         }
     }
 
-    static func extensionFinding(_ error: ProvisioningError, file: String) -> DoctorFinding {
+    /// The extension reader's error as a finding; a missing category is the device's own finding.
+    static func extensionFinding(_ error: ProvisioningError, name: String, file: String) -> DoctorFinding {
         if case .missingKey(_, let key) = error, key.hasSuffix("UNNotificationExtensionCategory") {
-            return DoctorFinding(
-                id: "content-extension-category-missing", severity: .error, file: file,
-                cause: "the content extension declares no \(key)",
-                breaks: "iOS never loads the content extension: it does not know which categories it handles",
-                symptom: "the default notification UI is shown on long-press instead of the custom one",
-                fix: "add UNNotificationExtensionCategory (the aps.category value(s) it handles, same case) to NSExtensionAttributes")
+            return DoctorFinding(.contentExtensionCategoryMissing(extensionName: name, infoPlist: file), file: file)
         }
         return DoctorFinding(
             id: "extension-info-invalid", severity: .error, file: file, cause: error.description,

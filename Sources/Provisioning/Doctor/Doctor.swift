@@ -3,18 +3,18 @@ import PushModel
 
 /// One check doctor ran: passed when it has no findings. Every check is reported (JUnit lists passed
 /// ones too), so a CI run shows what was verified, not only what failed.
-public struct DoctorCheck: Sendable, Equatable {
+package struct DoctorCheck: Sendable, Equatable {
     /// Stable id, `<area>.<what>` (`profile.expiry`, `apns-key.type`, …).
-    public var id: String
+    package var id: String
     /// What the check verifies, as a sentence fragment.
-    public var title: String
+    package var title: String
     /// The file checked (path as given) or `(command line)`.
-    public var file: String
-    public var findings: [DoctorFinding]
+    package var file: String
+    package var findings: [DoctorFinding]
 
-    public var passed: Bool { findings.isEmpty }
+    package var passed: Bool { findings.isEmpty }
     /// The worst severity among the findings, nil when passed.
-    public var worstSeverity: DoctorFinding.Severity? {
+    package var worstSeverity: DoctorFinding.Severity? {
         findings.contains { $0.severity == .error } ? .error : findings.isEmpty ? nil : .warning
     }
 }
@@ -23,13 +23,13 @@ public struct DoctorCheck: Sendable, Equatable {
 /// are already read (`DoctorInputLoader`), the time is passed in. The provisioning rules are the ones the
 /// simulated device runs (`ProvisioningChecks`); doctor only adds the checks a device cannot make
 /// (APNs credentials, Firebase files, expiry warnings, the backend's environment and topic).
-public enum Doctor {
+package enum Doctor {
     /// How close to expiry a profile or certificate is reported as a warning.
-    public static let expiryWarningWindow: TimeInterval = 30 * 86_400
+    package static let expiryWarningWindow: TimeInterval = 30 * 86_400
     /// Where findings about command-line context (no file) are attributed.
-    public static let commandLine = "(command line)"
+    package static let commandLine = "(command line)"
 
-    public static func diagnose(_ inputs: DoctorInputs, context: DoctorContext, now: Date) -> [DoctorCheck] {
+    package static func diagnose(_ inputs: DoctorInputs, context: DoctorContext, now: Date) -> [DoctorCheck] {
         var list = Checklist()
         for file in unreadableFiles(inputs) {
             list.record("file.readable", "the file can be read and parsed", file: file.file, [file])

@@ -3,24 +3,24 @@ import Foundation
 /// One problem `doctor` reports about one file: a stable id, how bad it is, what breaks, the symptom a
 /// developer sees, and the fix. Findings the simulated device also produces are converted from
 /// `ProvisioningFinding` (`init(_:file:)`), so both say the same thing.
-public struct DoctorFinding: Error, Sendable, Equatable {
-    public typealias Severity = ProvisioningFinding.Severity
+package struct DoctorFinding: Error, Sendable, Equatable {
+    package typealias Severity = ProvisioningFinding.Severity
 
     /// Stable identifier (`udid-not-provisioned`, `apns-key-not-p256`, …).
-    public var id: String
-    public var severity: Severity
+    package var id: String
+    package var severity: Severity
     /// The file the finding is about (a path as given), or `(command line)` for context options.
-    public var file: String
+    package var file: String
     /// What is wrong, in terms of the files.
-    public var cause: String
+    package var cause: String
     /// What stops working.
-    public var breaks: String
+    package var breaks: String
     /// What a developer sees (log line, Xcode message, APNs/FCM reason).
-    public var symptom: String
+    package var symptom: String
     /// What to change.
-    public var fix: String
+    package var fix: String
 
-    public init(
+    package init(
         id: String, severity: Severity, file: String, cause: String, breaks: String, symptom: String, fix: String
     ) {
         self.id = id
@@ -33,14 +33,14 @@ public struct DoctorFinding: Error, Sendable, Equatable {
     }
 
     /// The same finding the simulated device reports, attributed to `file`.
-    public init(_ finding: ProvisioningFinding, file: String) {
+    package init(_ finding: ProvisioningFinding, file: String) {
         self.init(
             id: finding.code, severity: finding.severity, file: file, cause: finding.cause,
             breaks: finding.whatBreaks, symptom: finding.symptom, fix: finding.fix)
     }
 
     /// A file that could not be read or parsed: always an error naming the file and the reason.
-    public static func unreadable(_ file: String, reason: String, expected: String) -> DoctorFinding {
+    package static func unreadable(_ file: String, reason: String, expected: String) -> DoctorFinding {
         DoctorFinding(
             id: "file-unreadable", severity: .error, file: file,
             cause: reason.hasPrefix(file + ":") ? reason : "\(file): \(reason)",
@@ -52,9 +52,9 @@ public struct DoctorFinding: Error, Sendable, Equatable {
 
 extension ProvisioningFinding {
     /// What stops working (device.md §3.4 "What breaks").
-    public var whatBreaks: String {
+    package var whatBreaks: String {
         switch self {
-        case .udidNotProvisioned, .appIDMismatch, .teamMismatch, .entitlementNotAllowed:
+        case .udidNotProvisioned, .appIDMismatch, .teamMismatch, .entitlementNotAllowed, .entitlementMissingFromProfile:
             return "the device refuses the profile, so the build does not install"
         case .profileExpired:
             return "the profile is invalid: the build cannot be installed or launched"
@@ -64,6 +64,8 @@ extension ProvisioningFinding {
             return "silent (content-available) pushes never wake a backgrounded or terminated app"
         case .apnsTokenNotForwardedToFirebase:
             return "the FCM token is not mapped to an APNs token, so FCM cannot deliver over APNs"
+        case .contentExtensionCategoryMissing:
+            return "iOS never loads the content extension: it does not know which categories it handles"
         }
     }
 }

@@ -3,24 +3,24 @@ import PushCrypto
 import PushModel
 
 /// The files `doctor` is asked to read (any subset). Paths are used as given in findings.
-public struct DoctorFilePaths: Sendable, Equatable {
-    public var profile: String?
-    public var entitlements: String?
-    public var infoPlist: String?
+package struct DoctorFilePaths: Sendable, Equatable {
+    package var profile: String?
+    package var entitlements: String?
+    package var infoPlist: String?
     /// A built `.app` bundle: its `embedded.mobileprovision`, `Info.plist`, `archived-expanded-entitlements.xcent`
     /// and `PlugIns/*.appex/Info.plist` are used for whatever the other paths do not give.
-    public var app: String?
-    public var apnsKey: String?
-    public var apnsCertificate: String?
+    package var app: String?
+    package var apnsKey: String?
+    package var apnsCertificate: String?
     /// The `.p12` password ("" when none).
-    public var certificatePassword: String = ""
-    public var googleServiceInfo: String?
-    public var serviceAccount: String?
+    package var certificatePassword: String = ""
+    package var googleServiceInfo: String?
+    package var serviceAccount: String?
 
-    public init() {}
+    package init() {}
 
     /// True when no file at all was named.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         [profile, entitlements, infoPlist, app, apnsKey, apnsCertificate, googleServiceInfo, serviceAccount]
             .allSatisfy { $0 == nil }
     }
@@ -28,8 +28,8 @@ public struct DoctorFilePaths: Sendable, Equatable {
 
 /// Reads and parses doctor's input files. The only part of doctor that touches the disk; every
 /// failure becomes a `DoctorFinding` naming the file and the reason.
-public enum DoctorInputLoader {
-    public static func load(_ paths: DoctorFilePaths) -> DoctorInputs {
+package enum DoctorInputLoader {
+    package static func load(_ paths: DoctorFilePaths) -> DoctorInputs {
         var inputs = DoctorInputs()
         inputs.profile = paths.profile.map(profile)
         inputs.entitlements = paths.entitlements.map { plist($0, expected: "an .entitlements property list") }
