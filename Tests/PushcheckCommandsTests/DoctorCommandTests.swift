@@ -299,6 +299,17 @@ import Testing
         #expect(run.stdout.contains("symptom: "))
     }
 
+    @Test func verboseListsWhatWasVerifiedIncludingTheProfileSignature() throws {
+        let f = try Self.shared.get()
+        let run = try Self.doctor(["--profile", f.path("Dev.mobileprovision"), "--verbose"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(
+            "✓ the CMS signature over the profile verifies (signer /CN=Apple iPhone OS Provisioning Profile Signing; Apple's chain not required)"),
+            "\(run.stdout)")
+        let bare = try Self.doctor(["--profile", f.path("Dev.mobileprovision")])
+        #expect(!bare.stdout.contains("CMS signature"))
+    }
+
     @Test func colourOnlyOnATerminalAndNoColorHonoured() throws {
         let f = try Self.shared.get()
         let command = "\(pushcheckExecutable()) doctor --profile \(f.path("Dev.mobileprovision")) --udid 00008030-0000000000000001"

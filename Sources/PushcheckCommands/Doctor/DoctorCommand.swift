@@ -13,7 +13,7 @@ enum DoctorCommand: PushcheckCommand {
         + "                        [--apns-key AuthKey.p8 --key-id KID --team-id TEAM] [--apns-cert cert.p12 [--password P]]\n"
         + "                        [--google-service-info F] [--service-account sa.json] [--udid UDID] [--bundle-id ID]\n"
         + "                        [--environment sandbox|production] [--expects-silent-push] [--config doctor.yaml]\n"
-        + "                        [--json] [--junit FILE]"
+        + "                        [--verbose | --json] [--junit FILE]"
     static let options: [OptionSpec] = [
         .value("profile", "FILE", "The .mobileprovision (CMS DER; a bare plist is accepted too)."),
         .value("entitlements", "FILE", "The app's .entitlements (XML or binary plist)."),
@@ -31,6 +31,7 @@ enum DoctorCommand: PushcheckCommand {
         .value("environment", "ENV", "The gateway the backend sends to: sandbox or production."),
         .flag("expects-silent-push", "The backend sends silent (content-available) pushes."),
         .value("config", "FILE", "Read the above from a YAML file (keys of a suite's apps: entry; see README)."),
+        .flag("verbose", "List every passed check (e.g. whether the profile's signature verifies) instead of counting them."),
         .flag("json", "Print the checks and findings as JSON instead of the report."),
         .value("junit", "FILE", "Also write a JUnit XML report: one testcase per check, passed ones included."),
     ]
@@ -64,7 +65,7 @@ enum DoctorCommand: PushcheckCommand {
         } else {
             let colors = isatty(STDOUT_FILENO) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
                 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-            console.out(DoctorOutput.human(checks, colors: colors))
+            console.out(DoctorOutput.human(checks, colors: colors, verbose: arguments.has("verbose")))
         }
         if let junit = arguments.value("junit") {
             do {

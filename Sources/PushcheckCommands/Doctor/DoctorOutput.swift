@@ -7,7 +7,8 @@ import Reports
 enum DoctorOutput {
     /// Findings grouped by file; files with errors first, then warnings; within a file errors first.
     /// Files whose checks all passed are listed last with their count.
-    static func human(_ checks: [DoctorCheck], colors: Bool) -> String {
+    /// With `verbose`, every passed check is listed by its title (what was verified) instead of counted.
+    static func human(_ checks: [DoctorCheck], colors: Bool, verbose: Bool = false) -> String {
         func paint(_ text: String, _ code: String) -> String { colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let findings = checks.flatMap(\.findings)
         let errors = findings.filter { $0.severity == .error }.count
@@ -25,6 +26,7 @@ enum DoctorOutput {
             let fileFindings = findings.filter { $0.file == file }
             if fileFindings.isEmpty {
                 lines.append(paint("✓", "32") + " \(file) — \(fileChecks.count) check\(fileChecks.count == 1 ? "" : "s") passed")
+                if verbose { lines += fileChecks.map { paint("  ✓ \($0.title)", "2") } }
                 continue
             }
             lines.append(paint(file, "1"))
@@ -36,8 +38,12 @@ enum DoctorOutput {
                 lines.append("      symptom: \(f.symptom)")
                 lines.append("      fix:     \(f.fix)")
             }
-            let passed = fileChecks.filter(\.passed).count
-            if passed > 0 { lines.append(paint("  ✓ \(passed) other check\(passed == 1 ? "" : "s") passed", "2")) }
+            let passed = fileChecks.filter(\.passed)
+            if verbose {
+                lines += passed.map { paint("  ✓ \($0.title)", "2") }
+            } else if !passed.isEmpty {
+                lines.append(paint("  ✓ \(passed.count) other check\(passed.count == 1 ? "" : "s") passed", "2"))
+            }
             lines.append("")
         }
         if lines.last == "" { lines.removeLast() }
