@@ -53,7 +53,7 @@ import Testing
         #expect(checks.count >= 20, "expected every area to be checked: \(run.stdout)")
         let ids = Set(checks.compactMap { $0["id"]?.stringValue })
         for id in [
-            "profile.signature", "profile.expiry", "profile.device", "profile.push", "entitlements.aps-environment",
+            "profile.signature", "profile.expiry", "profile.certificates", "profile.device", "profile.push", "entitlements.aps-environment",
             "entitlements.allowed", "environment.gateway", "info-plist.background-mode", "info-plist.firebase-proxy",
             "apns-key.type", "apns-key.key-id", "apns-key.team", "apns-cert.expiry", "apns-cert.environment",
             "apns-cert.topic", "firebase.sender-id", "firebase.project", "bundle-id.firebase", "service-account.valid",
@@ -72,7 +72,7 @@ import Testing
         "apns-key-not-p256", "apns-key-id-mismatch", "apns-key-team-mismatch", "apns-cert-expired",
         "apns-cert-expiring", "apns-cert-environment", "apns-cert-topic", "firebase-sender-id-mismatch",
         "firebase-project-mismatch", "file-unreadable", "profile-signature-invalid", "service-account-invalid",
-        "entitlement-not-in-profile",
+        "entitlement-not-in-profile", "signing-certificate-expired",
     ])
     func faultProducesFinding(_ id: String) throws {
         let f = try Self.shared.get()
@@ -100,6 +100,12 @@ import Testing
         case "wildcard-app-id":
             args = try Self.arguments(replacing: [
                 "profile": try f.writeProfile("wildcard.mobileprovision", appID: "\(DoctorFixtures.teamID).*")
+            ])
+        case "signing-certificate-expired":
+            args = try Self.arguments(replacing: [
+                "profile": try f.writeProfile(
+                    "oldcert.mobileprovision",
+                    developerCertificates: [try f.developerCertificateDER(notAfter: Date(timeIntervalSinceNow: -day))])
             ])
         case "entitlement-not-in-profile":
             args = try Self.arguments(replacing: ["profile": try f.writeProfile("nopush2.mobileprovision", aps: nil)])

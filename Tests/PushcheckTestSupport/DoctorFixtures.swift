@@ -61,7 +61,8 @@ public struct DoctorFixtures: Sendable {
         _ name: String, profileName: String = "Example Dev", appID: String = "\(teamID).\(bundleID)",
         team: String = teamID, aps: String? = "development", getTaskAllow: Bool = true,
         devices: [String]? = [udid], allDevices: Bool = false,
-        expires: Date = Date(timeIntervalSinceNow: 300 * 86_400), extraEntitlements: String = ""
+        expires: Date = Date(timeIntervalSinceNow: 300 * 86_400), extraEntitlements: String = "",
+        developerCertificates: [[UInt8]]? = nil
     ) throws -> String {
         var ents = "<key>application-identifier</key><string>\(appID)</string>"
         ents += "<key>com.apple.developer.team-identifier</key><string>\(team)</string>"
@@ -86,6 +87,9 @@ public struct DoctorFixtures: Sendable {
             body += "<key>ProvisionedDevices</key><array>" + devices.map { "<string>\($0)</string>" }.joined() + "</array>"
         }
         if allDevices { body += "<key>ProvisionsAllDevices</key><true/>" }
+        let certificates = try developerCertificates ?? [developerCertificateDER()]
+        body += "<key>DeveloperCertificates</key><array>"
+            + certificates.map { "<data>\(Data($0).base64EncodedString())</data>" }.joined() + "</array>"
         let plist = try directory.write(name + ".plist", Self.plistDocument(body))
         try runTool(
             "openssl",
@@ -96,6 +100,17 @@ public struct DoctorFixtures: Sendable {
         ).requireSuccess()
         try FileManager.default.removeItem(atPath: plist)
         return path(name)
+    }
+
+    /// A stand-in "Apple Development" signing certificate (DER) valid until `notAfter`.
+    public func developerCertificateDER(notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)) throws -> [UInt8] {
+        let ca = try CertificateAuthority.generate(commonName: "Stand-in Apple Worldwide Developer Relations CA")
+        return try ca.issueAPNsClientCertificate(
+            APNsClientCertificateRequest(
+                bundleID: Self.bundleID, teamID: Self.teamID, environments: [], topics: [],
+                commonName: "Apple Development: Example Developer (\(Self.teamID))",
+                notBefore: notAfter.addingTimeInterval(-365 * 86_400), notAfter: notAfter)
+        ).der
     }
 
     // MARK: - plists

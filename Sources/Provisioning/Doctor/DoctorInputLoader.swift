@@ -127,10 +127,14 @@ package enum DoctorInputLoader {
                 do {
                     let profile = try ProvisioningProfile(mobileprovision: data, source: path)
                     let cms = try? CMSSignedData(der: [UInt8](data))
+                    let plist = try? PlistValue.parse(cms.map { Data($0.content) } ?? data, source: path)
+                    let certificates = (plist?["DeveloperCertificates"]?.arrayValue ?? []).compactMap { item in
+                        if case .data(let der) = item { return try? CertificateInfo(der: der) } else { return nil }
+                    }
                     return .success(
                         ProfileFile(
                             profile: profile, signatureVerifies: !(cms?.signers.isEmpty ?? true),
-                            signers: cms?.signerSubjects.map(\.oneLine) ?? []))
+                            signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates))
                 } catch {
                     return .failure(.unreadable(path, reason: "\(error)", expected: expected))
                 }

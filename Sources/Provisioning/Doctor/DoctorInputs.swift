@@ -25,11 +25,16 @@ package struct ProfileFile: Sendable {
     package var signatureVerifies: Bool
     /// The verified signers' subjects (`/CN=Apple iPhone OS Provisioning Profile Signing/…`).
     package var signers: [String]
+    /// `DeveloperCertificates`: the certificates a build may be signed with under this profile.
+    package var developerCertificates: [CertificateInfo]
 
-    package init(profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String]) {
+    package init(
+        profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String], developerCertificates: [CertificateInfo] = []
+    ) {
         self.profile = profile
         self.signatureVerifies = signatureVerifies
         self.signers = signers
+        self.developerCertificates = developerCertificates
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushCrypto
 import PushModel
 
 /// Checks of a `.mobileprovision`: signature, expiry, device, push capability, environment.
@@ -39,6 +40,11 @@ extension Doctor {
                     fix: "renew the profile in the developer portal (or let Xcode renew it) and ship a re-signed build"))
         }
         list.record("profile.expiry", "the profile is valid for at least 30 more days", file: path, expiry)
+        if !file.developerCertificates.isEmpty {
+            list.record(
+                "profile.certificates", "a signing certificate in the profile (DeveloperCertificates) is valid",
+                file: path, signingCertificateFindings(file.developerCertificates, profileName: profile.name, path: path, now: now))
+        }
 
         // The rest of the install rule, one check per cause; the udid finding needs --udid.
         if let udid = context.udid {
@@ -101,6 +107,37 @@ extension Doctor {
                 fix: "send \(env.rawValue) builds to \(env.apnsEnvironment.appleHost) (--environment \(env.apnsEnvironment.rawValue)), "
                     + "or install a build signed with a \(target == .production ? "ad hoc/App Store" : "development") profile"),
         ]
+    }
+
+    /// A build must be signed with one of the profile's certificates; when all have expired, nothing
+    /// signed under this profile installs (device.md §3.4, "expired profile / signing cert").
+    static func signingCertificateFindings(
+        _ certificates: [CertificateInfo], profileName: String, path: String, now: Date
+    ) -> [DoctorFinding] {
+        let valid = certificates.filter { $0.isValid(at: now) }
+        let names = certificates.map { "\($0.subject.commonName ?? $0.subject.oneLine) (until \(day($0.notAfter)))" }
+            .joined(separator: ", ")
+        if valid.isEmpty {
+            return [
+                DoctorFinding(
+                    id: "signing-certificate-expired", severity: .error, file: path,
+                    cause: "no certificate in profile '\(profileName)' is valid now: \(names)",
+                    breaks: "a build signed with an expired certificate cannot be installed or launched",
+                    symptom: "Xcode: \"No signing certificate found\" / install refused; already-installed ad hoc builds stop launching",
+                    fix: "create a new signing certificate, regenerate the profile with it and re-sign"),
+            ]
+        }
+        if valid.allSatisfy({ $0.notAfter.timeIntervalSince(now) < expiryWarningWindow }) {
+            return [
+                DoctorFinding(
+                    id: "signing-certificate-expiring", severity: .warning, file: path,
+                    cause: "every certificate in profile '\(profileName)' expires within 30 days: \(names)",
+                    breaks: "after that date builds signed under this profile stop installing",
+                    symptom: "nothing yet; then install refused",
+                    fix: "create a new signing certificate now and regenerate the profile with it"),
+            ]
+        }
+        return []
     }
 
     static func day(_ date: Date) -> String {
