@@ -319,9 +319,9 @@ import Testing
     @Test func colourOnlyOnATerminalAndNoColorHonoured() throws {
         let f = try Self.shared.get()
         let command = "\(pushcheckExecutable()) doctor --profile \(f.path("Dev.mobileprovision")) --udid 00008030-0000000000000001"
-        let tty = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": ""])
+        let tty = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "", "CI": ""])
         #expect(tty.stdout.contains("\u{1B}[31m"), "colour on a terminal: \(tty.stdout)")
-        let noColor = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        let noColor = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "1", "CI": ""])
         #expect(noColor.stdout.contains("udid-not-provisioned"))
         #expect(!noColor.stdout.contains("\u{1B}[31m"), "NO_COLOR: \(noColor.stdout)")
     }

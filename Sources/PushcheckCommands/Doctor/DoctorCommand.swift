@@ -63,8 +63,8 @@ enum DoctorCommand: PushcheckCommand {
         if arguments.has("json") {
             console.out(DoctorOutput.json(checks).serialized())
         } else {
-            let colors = isatty(STDOUT_FILENO) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-                && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+            // The runner's rule: colour only on a terminal, not in CI, not with NO_COLOR or TERM=dumb.
+            let colors = ConsoleReporter.detectStandardOutputMode().colors
             console.out(DoctorOutput.human(checks, colors: colors, verbose: arguments.has("verbose")))
         }
         if let junit = arguments.value("junit") {
