@@ -11,6 +11,8 @@ public enum Pushcheck {
         SendCommand.self,
         JWTCommand.self,
         DoctorCommand.self,
+        CheckPayloadCommand.self,
+        RecordSuiteCommand.self,
     ]
 
     static var usage: String {

@@ -17,6 +17,8 @@ public struct ControlAPI: HTTPHandler {
     public let fleet: DeviceFleet?
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
     let web: DeviceWebView?
+    /// `serve`'s switchable push recording (`/apns/recording`).
+    var recording: RecordingSwitch? = nil
     let startedAt = Date()
 
     public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
@@ -44,6 +46,7 @@ public struct ControlAPI: HTTPHandler {
         let parts = path.split(separator: "/").map(String.init)
         let param = parts.count >= 3 ? parts[2] : ""
         if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
+        if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
