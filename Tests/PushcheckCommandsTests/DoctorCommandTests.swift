@@ -3,6 +3,8 @@ import PushModel
 import PushcheckTestSupport
 import Testing
 
+@testable import PushcheckCommands
+
 /// `pushcheck doctor` end to end: the built binary on files made by OpenSSL and Python (`DoctorFixtures`),
 /// one fault per finding plus a clean set with none.
 @Suite(.serialized) struct DoctorCommandTests {
@@ -361,6 +363,13 @@ import Testing
         #expect(badRun.status == 2)
         #expect(badRun.stderr.contains("bad-doctor.yaml:2:1"), "\(badRun.stderr)")
         #expect(badRun.stderr.contains("udid"), "\(badRun.stderr)")
+    }
+}
+
+@Suite struct DoctorRequestTests {
+    /// `--config` shares the suite world's app key names for the app's files.
+    @Test func configUsesTheSuiteAppKeys() {
+        #expect(DoctorRequest.appKeys.count == 6)
     }
 }
 

@@ -1,3 +1,4 @@
+import DeviceSimulator
 import Foundation
 import Provisioning
 import PushModel
@@ -8,8 +9,11 @@ struct DoctorRequest {
     var paths = DoctorFilePaths()
     var context = DoctorContext()
 
-    /// The `--config` keys: a suite world's app keys for the app's files, plus doctor's own.
-    static let appKeys = ["bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "firebase"]
+    /// The `--config` keys: a suite world's app keys for the app's files (same names, checked against
+    /// `AppDeclaration.yamlKeys` here so the two cannot drift apart), plus doctor's own.
+    static let appKeys = AppDeclaration.yamlKeys.filter {
+        ["bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "firebase"].contains($0)
+    }
     static let doctorKeys = [
         "app", "apns_key_file", "key_id", "apns_cert_file", "password", "google_service_info_file",
         "service_account_file", "udid", "environment", "expects_silent_push",
