@@ -65,13 +65,13 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).
-        .target(name: "PushcheckTestSupport", path: "Tests/PushcheckTestSupport"),
+        .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
