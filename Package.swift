@@ -28,6 +28,13 @@ let package = Package(
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
+        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .testTarget(
+            name: "FCMGatewayTests",
+            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            exclude: ["Golden"]
+        ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
@@ -63,7 +70,7 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 

@@ -1,0 +1,84 @@
+import PushModel
+
+/// How Google's proto3 JSON parser reads a request object: field names in `snake_case` or `lowerCamelCase`,
+/// unknown names rejected, wrong types rejected with the field's path. Errors carry Google's wording.
+struct ProtoObject {
+    /// Dotted path for messages (`message`, `message.apns`).
+    let path: String
+    /// Proto message type for "Invalid value" messages (e.g. `google.firebase.fcm.v1.ApnsConfig`).
+    let fields: [String: JSONValue]
+
+    /// Reads `value` as an object with the given known fields (snake_case names).
+    init(_ value: JSONValue, path: String, type: String, known: [String]) throws(FCMErrorResponse) {
+        guard case .object(let o) = value else { throw Self.invalidValue(path, "type.googleapis.com/\(type)", value) }
+        var fields: [String: JSONValue] = [:]
+        for (name, v) in o {
+            let snake = Self.snakeCase(name)
+            guard known.contains(snake) else {
+                let at = path.isEmpty ? "" : " at '\(path)'"
+                let msg = "Invalid JSON payload received. Unknown name \"\(name)\"\(at): Cannot find field."
+                throw FCMErrorResponse.invalid(path, msg, message: msg)
+            }
+            if fields[snake] != nil {
+                let msg = "Invalid JSON payload received. Duplicate field \"\(name)\"."
+                throw FCMErrorResponse.invalid(path, msg, message: msg)
+            }
+            if v != .null { fields[snake] = v }
+        }
+        self.path = path
+        self.fields = fields
+    }
+
+    func child(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+
+    subscript(_ name: String) -> JSONValue? { fields[name] }
+
+    func string(_ name: String) throws(FCMErrorResponse) -> String? {
+        guard let v = fields[name] else { return nil }
+        guard case .string(let s) = v else { throw Self.invalidValue(child(name), "TYPE_STRING", v) }
+        return s
+    }
+
+    func bool(_ name: String) throws(FCMErrorResponse) -> Bool? {
+        guard let v = fields[name] else { return nil }
+        guard case .bool(let b) = v else { throw Self.invalidValue(child(name), "TYPE_BOOL", v) }
+        return b
+    }
+
+    /// A `map<string, string>`: every value a string; the violation names the entry by index, as Google does.
+    func stringMap(_ name: String) throws(FCMErrorResponse) -> [(key: String, value: String)] {
+        guard let v = fields[name] else { return [] }
+        guard case .object(let o) = v else { throw Self.invalidValue(child(name), "TYPE_MESSAGE", v) }
+        var out: [(String, String)] = []
+        for (i, key) in o.keys.sorted().enumerated() {
+            guard case .string(let s) = o[key]! else { throw Self.invalidValue("\(child(name))[\(i)].value", "TYPE_STRING", o[key]!) }
+            out.append((key, s))
+        }
+        return out
+    }
+
+    func object(_ name: String, type: String, known: [String]) throws(FCMErrorResponse) -> ProtoObject? {
+        guard let v = fields[name] else { return nil }
+        return try ProtoObject(v, path: child(name), type: type, known: known)
+    }
+
+    /// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12` — Google's message and field violation.
+    static func invalidValue(_ path: String, _ type: String, _ value: JSONValue) -> FCMErrorResponse {
+        let msg = "Invalid value at '\(path)' (\(type)), \(value.serialized())"
+        return FCMErrorResponse.invalid(path, msg, message: msg)
+    }
+
+    /// `validateOnly` → `validate_only` (proto field names are snake_case; JSON names are their camelCase).
+    static func snakeCase(_ name: String) -> String {
+        guard name.contains(where: \.isUppercase) else { return name }
+        var out = ""
+        for c in name {
+            if c.isUppercase {
+                out += "_" + c.lowercased()
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
