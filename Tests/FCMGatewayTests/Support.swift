@@ -80,11 +80,11 @@ enum Fixture {
 struct World {
     let apns: APNsGateway
     let fcm: FCMGateway
-    init(quota: FCMQuota = FCMQuota(), _ configure: (inout FCMGatewayConfiguration) -> Void = { _ in }) {
+    init(quota: FCMQuota = FCMQuota(), clock: any PushClock = SystemClock(), _ configure: (inout FCMGatewayConfiguration) -> Void = { _ in }) {
         apns = try! APNsGateway(configuration: Fixture.apnsConfiguration())
         var c = Fixture.configuration(quota: quota)
         configure(&c)
-        fcm = FCMGateway(configuration: c, apns: apns)
+        fcm = FCMGateway(configuration: c, apns: apns, clock: clock)
     }
 
     func bearer(_ email: String = Fixture.email, scopes: Set<String> = [FCMOAuth.messagingScope]) -> String {
