@@ -175,9 +175,9 @@ extension FCMGatewayConfiguration {
         return project
     }
 
-    /// One `tokens:` entry (also the body of the control endpoint's POST /fcm/tokens).
-    public static func decodeToken(_ node: YAMLNode) throws(SourceError) -> FCMRegisteredToken {
-        let t = try node.mapping(allowedKeys: ["token", "apns_token", "topic", "fid", "unregistered"])
+    /// One `tokens:` entry (also the body of the control endpoint's POST /fcm/tokens, which adds `project`).
+    public static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError) -> FCMRegisteredToken {
+        let t = try node.mapping(allowedKeys: ["token", "apns_token", "topic", "fid", "unregistered"] + extra)
         let token = try t.required("token", as: String.self)
         guard !token.isEmpty else { throw t["token"]!.invalidValue(expected: "a non-empty FCM registration token") }
         let apnsToken = try t.optional("apns_token", as: DeviceToken.self)
