@@ -113,16 +113,18 @@ public enum FCMMessageRules {
             let msg = "Invalid JSON payload received. Unexpected token."
             throw FCMErrorResponse.invalid("", msg, message: msg)
         }
-        let top = try ProtoObject(root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"])
+        let top = try ProtoObject(root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"], raw: body)
         let validateOnly = try top.bool("validate_only") ?? false
         guard let messageValue = top["message"] else {
             throw FCMErrorResponse.invalid("message", "Message must be set.", message: "Request contains an invalid argument.")
         }
-        return FCMSendRequest(validateOnly: validateOnly, message: try parseMessage(messageValue))
+        return FCMSendRequest(validateOnly: validateOnly, message: try parseMessage(messageValue, raw: body))
     }
 
-    static func parseMessage(_ value: JSONValue) throws(FCMErrorResponse) -> FCMMessage {
-        let m = try ProtoObject(value, path: "message", type: "google.firebase.fcm.v1.Message", known: messageFields)
+    /// `raw` is the whole request body (only read to give wire-order indexes in errors).
+    static func parseMessage(_ value: JSONValue, raw: [UInt8] = []) throws(FCMErrorResponse) -> FCMMessage {
+        let m = try ProtoObject(
+            value, path: "message", type: "google.firebase.fcm.v1.Message", known: messageFields, raw: raw, jsonPath: ["message"])
         // oneof target: a second member is a JSON-parsing error, none is FCM's "Recipient of the message is not set."
         let targetNames = ["token", "topic", "condition", "fid"].filter { m[$0] != nil }
         if targetNames.count > 1 {

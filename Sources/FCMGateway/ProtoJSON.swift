@@ -7,11 +7,17 @@ struct ProtoObject {
     let path: String
     /// Proto message type for "Invalid value" messages (e.g. `google.firebase.fcm.v1.ApnsConfig`).
     let fields: [String: JSONValue]
+    /// The request body and this object's key path in it (names as sent), for wire-order indexes in errors.
+    let raw: [UInt8]
+    let jsonPath: [String]
+    /// snake_case name → the spelling the sender used.
+    let sentNames: [String: String]
 
     /// Reads `value` as an object with the given known fields (snake_case names).
-    init(_ value: JSONValue, path: String, type: String, known: [String]) throws(FCMErrorResponse) {
+    init(_ value: JSONValue, path: String, type: String, known: [String], raw: [UInt8] = [], jsonPath: [String] = []) throws(FCMErrorResponse) {
         guard case .object(let o) = value else { throw Self.invalidValue(path, "type.googleapis.com/\(type)", value) }
         var fields: [String: JSONValue] = [:]
+        var sentNames: [String: String] = [:]
         for (name, v) in o {
             let snake = Self.snakeCase(name)
             guard known.contains(snake) else {
@@ -24,9 +30,13 @@ struct ProtoObject {
                 throw FCMErrorResponse.invalid(path, msg, message: msg)
             }
             if v != .null { fields[snake] = v }
+            sentNames[snake] = name
         }
         self.path = path
         self.fields = fields
+        self.raw = raw
+        self.jsonPath = jsonPath
+        self.sentNames = sentNames
     }
 
     func child(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
@@ -50,8 +60,13 @@ struct ProtoObject {
         guard let v = fields[name] else { return [] }
         guard case .object(let o) = v else { throw Self.invalidValue(child(name), "TYPE_MESSAGE", v) }
         var out: [(String, String)] = []
-        for (i, key) in o.keys.sorted().enumerated() {
-            guard case .string(let s) = o[key]! else { throw Self.invalidValue("\(child(name))[\(i)].value", "TYPE_STRING", o[key]!) }
+        for key in o.keys.sorted() {
+            guard case .string(let s) = o[key]! else {
+                // Google counts entries in the order they were sent.
+                let order = JSONKeyOrder.keys(at: jsonPath + [sentNames[name] ?? name], in: raw) ?? o.keys.sorted()
+                let i = order.firstIndex(of: key) ?? 0
+                throw Self.invalidValue("\(child(name))[\(i)].value", "TYPE_STRING", o[key]!)
+            }
             out.append((key, s))
         }
         return out
@@ -59,7 +74,7 @@ struct ProtoObject {
 
     func object(_ name: String, type: String, known: [String]) throws(FCMErrorResponse) -> ProtoObject? {
         guard let v = fields[name] else { return nil }
-        return try ProtoObject(v, path: child(name), type: type, known: known)
+        return try ProtoObject(v, path: child(name), type: type, known: known, raw: raw, jsonPath: jsonPath + [sentNames[name] ?? name])
     }
 
     /// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12` — Google's message and field violation.

@@ -66,6 +66,11 @@ import Testing
         #expect(body[path: "error.message"] == "Invalid value at 'message.data[1].value' (TYPE_STRING), 12")
         #expect(body.violationField == "message.data[1].value")
         #expect(body.fcmErrorCode == "INVALID_ARGUMENT")
+        // The index is the entry's position as sent, not alphabetical.
+        let (_, wire) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"z":true,"a":"x"}}"#)
+        #expect(wire[path: "error.message"] == "Invalid value at 'message.data[0].value' (TYPE_STRING), true")
+        let (_, apns) = w.send(#"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"b":"1","a":2}}}"#)
+        #expect(apns.violationField == "message.apns.headers[1].value")
     }
 
     @Test(arguments: ["from", "message_type", "google.x", "gcm.notification.x", "googleAnalytics"])
