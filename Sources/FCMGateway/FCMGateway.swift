@@ -120,7 +120,7 @@ public final class FCMGateway: Sendable {
 
     /// Log entries, oldest first (the last `limit` when given).
     public func log(limit: Int? = nil) -> [FCMLogEntry] {
-        state.withLock { s in limit.map { Array(s.log.suffix($0)) } ?? s.log }
+        state.withLock { s in Array(s.log.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
     }
     public func clearLog() { state.withLock { $0.log.removeAll() } }
 
@@ -148,7 +148,9 @@ public final class FCMGateway: Sendable {
             s.sequence += 1
             e.sequence = s.sequence
             s.log.append(e)
-            if s.log.count > configuration.logCapacity { s.log.removeFirst(s.log.count - configuration.logCapacity) }
+            // Trimmed in batches of a quarter so a full log does not shift every entry on every request.
+            let capacity = configuration.logCapacity
+            if s.log.count > capacity + max(1, capacity / 4) { s.log.removeFirst(s.log.count - capacity) }
         }
     }
 
