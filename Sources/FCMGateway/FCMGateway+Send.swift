@@ -16,7 +16,7 @@ extension FCMGateway {
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
         var entry = FCMLogEntry(
             sequence: 0, receivedAt: clock.now(), method: request.method, path: request.path, project: nil,
-            request: try? JSONValue.parse(request.body), validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
+            request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
             name: nil, apns: [])
         let response: HTTPResponse
         do {
@@ -40,6 +40,7 @@ extension FCMGateway {
         log.project = project.id
         let send = try FCMMessageRules.parseSendBody(request.body)
         log.validateOnly = send.validateOnly
+        log.request = ["message": send.message.raw, "validate_only": .bool(send.validateOnly)]
         let message = send.message
         let now = clock.now()
 
@@ -55,9 +56,12 @@ extension FCMGateway {
         if Self.payloadSize(message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
-        // apns.headers and the translated payload, by the APNs gateway's own rules.
-        let probeBundle = recipients.first?.entry.bundleID ?? "com.example.app"
-        let probe = FCMTranslation.translate(message, messageID: "0", senderID: project.number, fid: nil, bundleID: probeBundle)
+        // apns.headers and the translated payload, by the APNs gateway's own rules (on the first recipient's
+        // translation, which a token send then delivers as is).
+        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
+        let first = recipients.first
+        let probe = FCMTranslation.translate(
+            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid, bundleID: first?.entry.bundleID ?? "com.example.app")
         let probeRequest = FCMTranslation.request(probe, deviceTokenHex: recipients.first?.entry.apnsToken?.hex ?? "00", authorization: nil)
         switch APNsRequestValidation.parse(probeRequest) {
         case .failure(let reason): throw Self.apnsHeaderError(reason)
@@ -72,11 +76,12 @@ extension FCMGateway {
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
 
-        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
         if send.validateOnly { return name }
-        for r in recipients {
+        for (i, r) in recipients.enumerated() {
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
-            let hopError = deliver(message, to: r, apnsToken: apnsToken, project: project, messageID: messageID, now: now, log: &log)
+            let hopError = deliver(
+                message, to: r, apnsToken: apnsToken, project: project, messageID: messageID, translated: i == 0 ? probe : nil, now: now,
+                log: &log)
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
             if let hopError, !message.target.isFanOut { throw hopError }
         }
@@ -201,13 +206,13 @@ extension FCMGateway {
 
     /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
-        _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String, now: Date,
-        log: inout FCMLogEntry
+        _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
+        translated: FCMTranslation.APNsPush?, now: Date, log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
         guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
-        let push = FCMTranslation.translate(
+        let push = translated ?? FCMTranslation.translate(
             message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
         let jwt = providerToken(project: project.id, credentials, now: now)
         let request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
