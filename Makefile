@@ -65,6 +65,7 @@ bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml
