@@ -80,7 +80,8 @@ extension FCMGateway {
         for (i, r) in recipients.enumerated() {
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
             let hopError = deliver(
-                message, to: r, apnsToken: apnsToken, project: project, messageID: messageID, translated: i == 0 ? probe : nil, now: now,
+                message, to: r, apnsToken: apnsToken, project: project, messageID: messageID,
+                translated: i == 0 ? (probe, probeRequest) : nil, now: now,
                 log: &log)
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
             if let hopError, !message.target.isFanOut { throw hopError }
@@ -207,15 +208,21 @@ extension FCMGateway {
     /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
         _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
-        translated: FCMTranslation.APNsPush?, now: Date, log: inout FCMLogEntry
+        translated: (push: FCMTranslation.APNsPush, request: HTTPRequest)?, now: Date, log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
         guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
-        let push = translated ?? FCMTranslation.translate(
+        let push = translated?.push ?? FCMTranslation.translate(
             message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
         let jwt = providerToken(project: project.id, credentials, now: now)
-        let request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
+        var request: HTTPRequest
+        if let translated {
+            request = translated.request  // validated already; only the provider token is missing
+            if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
+        } else {
+            request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
+        }
         let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
         var headers: [String: String] = [:]
         for h in push.headers { headers[h.name] = h.value }

@@ -115,11 +115,10 @@ extension FCMGateway {
     func iidAuthorize(_ request: HTTPRequest) -> FCMAccessTokenOrResponse {
         do throws(FCMErrorResponse) {
             // No project in IID paths: the bearer's validity and scopes here, the token's project per token.
-            guard let header = request.value("authorization"), header.lowercased().hasPrefix("bearer ") else {
+            guard let bearer = FCMGateway.bearerToken(request) else {
                 throw FCMErrorResponse.missingCredentials
             }
-            let bearer = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            guard let t = state.withLock({ $0.accessTokens[bearer] }) else { throw FCMErrorResponse.invalidCredentials(expired: false) }
+                guard let t = state.withLock({ $0.accessTokens[bearer] }) else { throw FCMErrorResponse.invalidCredentials(expired: false) }
             guard t.expiresAt > clock.now() else { throw FCMErrorResponse.invalidCredentials(expired: true) }
             guard FCMOAuth.allowsMessaging(t.scopes) else { throw FCMErrorResponse.insufficientScopes }
             return .token(t)

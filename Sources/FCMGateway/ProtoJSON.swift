@@ -85,15 +85,16 @@ struct ProtoObject {
 
     /// `validateOnly` → `validate_only` (proto field names are snake_case; JSON names are their camelCase).
     static func snakeCase(_ name: String) -> String {
-        guard name.contains(where: \.isUppercase) else { return name }
-        var out = ""
-        for c in name {
-            if c.isUppercase {
-                out += "_" + c.lowercased()
+        // ASCII only (proto field names are), byte-wise: Character properties are slow on the send path.
+        guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
+        var out: [UInt8] = []
+        for b in name.utf8 {
+            if (0x41...0x5A).contains(b) {
+                out += [UInt8(ascii: "_"), b | 0x20]
             } else {
-                out.append(c)
+                out.append(b)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -173,6 +173,41 @@ import Testing
         #expect(ok.status == 200)
     }
 
+    /// Each validation rule over the wire, on both HTTP versions: the refused message and the field Google names.
+    @Test(arguments: ["--http2", "--http1.1"])
+    func everyRuleOverTheWire(version: String) throws {
+        defer { server.shutdown(grace: .seconds(1)) }
+        let bearer = world.bearer()
+        let a = Fixture.tokenA
+        let cases: [(message: String, field: String)] = [
+            (#"{"data":{"a":"b"}}"#, "message"),
+            (#"{"token":"\#(a)","topic":"t"}"#, "message"),
+            (#"{"token":"\#(a)","data":{"a":1}}"#, "message.data[0].value"),
+            (#"{"token":"\#(a)","data":{"gcm.x":"1"}}"#, "message.data"),
+            (#"{"topic":"a b"}"#, "message.topic"),
+            (#"{"condition":"'a' in topics &&"}"#, "message.condition"),
+            (#"{"condition":"\#((1...6).map { "'t\($0)' in topics" }.joined(separator: " || "))"}"#, "message.condition"),
+            (#"{"token":"\#(a)","data":{"k":"\#(String(repeating: "x", count: 4100))"}}"#, "message"),
+            (#"{"topic":"t","data":{"k":"\#(String(repeating: "x", count: 2100))"}}"#, "message"),
+            (#"{"token":"\#(a)","android":{"ttl":"2419201s"}}"#, "message.android.ttl"),
+            (#"{"token":"\#(a)","android":{"ttl":"1 day"}}"#, "message.android.ttl"),
+            (#"{"token":"\#(a)","android":{"priority":"MAX"}}"#, "message.android.priority"),
+            (#"{"token":"\#(a)","webpush":{"fcm_options":{"link":"http://x"}}}"#, "message.webpush.fcm_options.link"),
+            (#"{"token":"\#(a)","apns":{"headers":{"apns-priority":"3"}}}"#, "message.apns.headers"),
+            (#"{"token":"\#(a)","apns":{"payload":{"aps":"x"}}}"#, "message.apns.payload"),
+            (#"{"token":"\#(a)","bogus":1}"#, "message"),
+            (#"{"token":"nope"}"#, "message.token"),
+        ]
+        for c in cases {
+            let r = try curl("POST", sendPath(), body: #"{"message":\#(c.message)}"#, bearer: bearer, version: version)
+            #expect(r.status == 400, "\(c.message): \(r.raw)")
+            #expect(r.body[path: "error.status"] == "INVALID_ARGUMENT")
+            #expect(r.body.fcmErrorCode == "INVALID_ARGUMENT")
+            #expect(r.body.violationField == c.field, "\(c.message): \(r.raw)")
+        }
+        #expect(world.apns.log().isEmpty)
+    }
+
     @Test func cleartextH2CAndNghttp() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         let bearer = world.bearer()
