@@ -148,9 +148,9 @@ public final class FCMGateway: Sendable {
             s.sequence += 1
             e.sequence = s.sequence
             s.log.append(e)
-            // Trimmed in batches of a quarter so a full log does not shift every entry on every request.
+            // Trimmed in batches of a whole capacity so a full log does not shift its entries on every request.
             let capacity = configuration.logCapacity
-            if s.log.count > capacity + max(1, capacity / 4) { s.log.removeFirst(s.log.count - capacity) }
+            if s.log.count >= 2 * capacity { s.log.removeFirst(s.log.count - capacity) }
         }
     }
 
@@ -159,17 +159,17 @@ public final class FCMGateway: Sendable {
     /// Answers one request as Google's services would.
     public func evaluate(_ request: HTTPRequest) -> HTTPResponse {
         let (path, query) = Self.splitQuery(request.path)
+        // The send path first, without splitting the whole path (the hot route).
+        if let project = Self.sendProject(path) {
+            guard request.method == "POST" else { return Self.methodNotAllowed }
+            return send(request, projectPath: project)
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if path == "/token" {
             guard request.method == "POST" else { return Self.methodNotAllowed }
             return token(request)
         }
         if path == "/fcm/send" { return Self.legacyShutDown }
-        // /v1/projects/{p}/messages:send
-        if parts.count == 5, parts[1] == "v1", parts[2] == "projects", parts[4] == "messages:send" {
-            guard request.method == "POST" else { return Self.methodNotAllowed }
-            return send(request, projectPath: parts[3])
-        }
         // /v1/projects/{p}/registrations/{token}/topicSubscriptions[/{topic}]
         if parts.count >= 7, parts[1] == "v1", parts[2] == "projects", parts[4] == "registrations", parts[6] == "topicSubscriptions" {
             let token = parts[5].removingPercentEncoding ?? parts[5]
@@ -211,9 +211,19 @@ public final class FCMGateway: Sendable {
     }
 
     static func splitQuery(_ full: String) -> (String, [String: String]) {
-        guard let q = full.firstIndex(of: "?") else { return (full, [:]) }
-        let form = FCMOAuth.parseForm(Array(full[full.index(after: q)...].utf8))
+        guard let q = full.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (full, [:]) }
+        let form = FCMOAuth.parseForm(Array(full.utf8[full.utf8.index(after: q)...]))
         return (String(full[..<q]), form)
+    }
+
+    /// `{p}` of `/v1/projects/{p}/messages:send`, byte-wise.
+    static func sendProject(_ path: String) -> String? {
+        let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
+        let u = path.utf8
+        guard u.count > prefix.count + suffix.count, u.starts(with: prefix), u.reversed().starts(with: suffix.reversed()) else { return nil }
+        let middle = u.dropFirst(prefix.count).dropLast(suffix.count)
+        guard !middle.contains(UInt8(ascii: "/")) else { return nil }
+        return String(decoding: middle, as: UTF8.self)
     }
 
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
