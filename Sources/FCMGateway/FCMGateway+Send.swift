@@ -234,11 +234,13 @@ extension FCMGateway {
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }
 
-    /// The project's provider token, signed with its .p8 key and reused for 30 minutes.
+    /// The project's provider token, signed with its .p8 key and reused for 30 minutes (`nil` for certificates:
+    /// the connection carries the certificate).
     func providerToken(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
-        state.withLock { s -> String? in
+        guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
+        return state.withLock { s -> String? in
             if let cached = s.providerTokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
-            guard let jwt = try? JWT.apnsProviderToken(teamID: c.teamID, keyID: c.keyID, issuedAt: Int(now.timeIntervalSince1970), key: c.privateKey)
+            guard let jwt = try? JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
             s.providerTokens[project] = (jwt, now)
             return jwt

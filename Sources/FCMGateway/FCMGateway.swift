@@ -46,7 +46,8 @@ public final class FCMGateway: Sendable {
         var connections: [String: ConnectionContext] = [:]
         for (i, p) in configuration.projects.enumerated() {
             connections[p.id] = APNsGateway.inProcessConnection(
-                id: UInt64(0xFC30_0000) + UInt64(i), endpoint: p.apns?.environment ?? .sandbox)
+                id: UInt64(0xFC30_0000) + UInt64(i), endpoint: p.apns?.environment ?? .sandbox,
+                clientCertificateDER: p.apns?.certificateDER)
         }
         apnsConnections = connections
     }

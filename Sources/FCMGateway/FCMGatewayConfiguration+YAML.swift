@@ -16,6 +16,7 @@ import YAMLSource
 ///     - id: demo-project
 ///       number: "123456789012"
 ///       apns: { team_id: TEAM123456, key_id: KEY1234567, environment: sandbox }  # the .p8 from apns.keys
+///       # or apns: { certificate: push-cert.pem, environment: production }
 ///       tokens:
 ///         - { token: "<fcm token>", apns_token: "<hex>", topic: com.example.app, fid: "<22 chars>" }
 ///         - { token: "<fcm token>", unregistered: true }
@@ -133,9 +134,23 @@ extension FCMGatewayConfiguration {
             throw p["number"]!.invalidValue(expected: "the project number: digits only, e.g. \"123456789012\"")
         }
         var project = FCMProject(id: id, number: number)
-        if let a = try p.optionalMapping("apns", allowedKeys: ["team_id", "key_id", "environment", "private_key"]) {
-            let keyID = try a.required("key_id", as: String.self)
+        if let a = try p.optionalMapping("apns", allowedKeys: ["team_id", "key_id", "environment", "private_key", "certificate"]) {
             let environment = try a.optional("environment", as: APNsEnvironment.self) ?? .production
+            if try a.exactlyOne(of: ["key_id", "certificate"]) == "certificate" {
+                for key in ["team_id", "private_key"] where a[key] != nil {
+                    throw a[key]!.invalidValue(expected: "no \(key) with a certificate (the certificate names the team and app)")
+                }
+                let certNode = a["certificate"]!
+                let (path, bytes) = try certNode.referencedFile(from: file, expected: "expected the push certificate (PEM)")
+                guard let cert = try? CertificateInfo(pem: String(decoding: bytes, as: UTF8.self)) else {
+                    throw SourceError(
+                        .invalidValue, "cannot use '\(path)' as an APNs certificate", at: certNode.range,
+                        expected: "expected the Apple push certificate in PEM (openssl pkcs12 -in cert.p12 -clcerts -nokeys)")
+                }
+                project.apns = FCMAPNsCredentials(certificateDER: cert.der, environment: environment)
+                return try decodeTokensAndQuota(p, into: project)
+            }
+            let keyID = try a.required("key_id", as: String.self)
             let team = try a.required("team_id", as: String.self)
             let key: P256PrivateKey
             if let keyNode = a["private_key"] {
@@ -156,6 +171,11 @@ extension FCMGatewayConfiguration {
             }
             project.apns = FCMAPNsCredentials(teamID: team, keyID: keyID, privateKey: key, environment: environment)
         }
+        return try decodeTokensAndQuota(p, into: project)
+    }
+
+    static func decodeTokensAndQuota(_ p: YAMLMapping, into project: FCMProject) throws(SourceError) -> FCMProject {
+        var project = project
         var seen = Set<String>()
         for t in try p.optionalSequence("tokens") ?? [] {
             let entry = try decodeToken(t)

@@ -25,19 +25,32 @@ public struct FCMServiceAccount: Sendable, Equatable {
     }
 }
 
-/// The APNs auth key uploaded to a Firebase project (Firebase signs provider tokens with it).
+/// The APNs credentials uploaded to a Firebase project: an auth key (.p8; Firebase signs provider tokens with it)
+/// or a push certificate (Firebase presents it to APNs).
 public struct FCMAPNsCredentials: Sendable, Equatable {
-    public var teamID: String
-    public var keyID: String
-    public var privateKey: P256PrivateKey
+    public enum Auth: Sendable, Equatable {
+        case token(teamID: String, keyID: String, privateKey: P256PrivateKey)
+        /// The certificate's DER (its private key is not needed in-process: the APNs gateway reads the certificate).
+        case certificate(der: [UInt8])
+    }
+    public var auth: Auth
     /// Which APNs endpoint the project pushes to.
     public var environment: APNsEnvironment
 
     public init(teamID: String, keyID: String, privateKey: P256PrivateKey, environment: APNsEnvironment) {
-        self.teamID = teamID
-        self.keyID = keyID
-        self.privateKey = privateKey
+        auth = .token(teamID: teamID, keyID: keyID, privateKey: privateKey)
         self.environment = environment
+    }
+
+    public init(certificateDER: [UInt8], environment: APNsEnvironment) {
+        auth = .certificate(der: certificateDER)
+        self.environment = environment
+    }
+
+    /// The certificate, for certificate credentials.
+    public var certificateDER: [UInt8]? {
+        if case .certificate(let der) = auth { return der }
+        return nil
     }
 }
 

@@ -47,11 +47,24 @@ import YAMLSource
         #expect(c.serviceAccounts[1].clientEmail == "robot@demo-project.iam.gserviceaccount.com")
         #expect(c.serviceAccounts[1].privateKey == other && c.serviceAccounts[1].projects == ["demo-project"])
         let p = try #require(c.projects.first)
-        #expect(p.number == "123456789012" && p.apns?.environment == .sandbox && p.apns?.privateKey == p8)
+        #expect(p.number == "123456789012" && p.apns?.environment == .sandbox && p.apns?.auth == .token(teamID: "TEAM123456", keyID: "KEY1234567", privateKey: p8))
         #expect(p.tokens.map(\.token) == ["tok-1", "tok-2"] && p.tokens[0].fid == "fid1" && p.tokens[1].unregistered)
         #expect(p.quota.perDevicePerMinute == 240)
         #expect(c.faults == [FCMFault(.unavailable, count: 2, retryAfter: 30)])
         #expect(c.accessTokenLifetime == 600)
+    }
+
+    @Test func certificateCredentials() throws {
+        let ca = try CertificateAuthority.generate(commonName: "Apple WWDR (test)")
+        let cert = try ca.issueAPNsClientCertificate(APNsClientCertificateRequest(bundleID: "com.example.app", teamID: "TEAM123456"))
+        try dir.write("push.pem", cert.pem)
+        let c = try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: push.pem, environment: sandbox } }\n")
+        #expect(c.projects[0].apns?.certificateDER == cert.der)
+        #expect(throws: SourceError.self) {
+            try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: push.pem, key_id: K } }\n")
+        }
+        try dir.write("junk.pem", "not a certificate")
+        #expect(throws: SourceError.self) { try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: junk.pem } }\n") }
     }
 
     @Test func mistakesAtTheirPlace() throws {

@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import PushCrypto
 import PushModel
 import Testing
 
@@ -210,6 +211,24 @@ import Testing
         #expect((try? JSONValue.parse(r.body))?.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
         #expect(apns.log().last?.reason == "InvalidProviderToken")
         #expect(fcm.log().last?.apns.first?.reason == "InvalidProviderToken")
+    }
+
+    /// A project with a push certificate instead of a .p8: the in-process connection presents it to APNs.
+    @Test func certificateCredentials() throws {
+        let ca = try CertificateAuthority.generate(commonName: "Apple WWDR (test)")
+        func world(_ environments: APNsCertificateEnvironments) throws -> World {
+            let cert = try ca.issueAPNsClientCertificate(
+                APNsClientCertificateRequest(bundleID: Fixture.bundle, teamID: Fixture.team, environments: environments))
+            return World { c in c.projects[0].apns = FCMAPNsCredentials(certificateDER: cert.der, environment: .sandbox) }
+        }
+        let good = try world(.sandbox)
+        #expect(good.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        #expect(good.apns.log().last?.auth == .certificate(uid: Fixture.bundle))
+        // A production-only certificate on a project that pushes to sandbox: APNs says BadCertificateEnvironment.
+        let wrong = try world(.production)
+        let (status, body) = wrong.send(#"{"token":"\#(Fixture.tokenA)"}"#)
+        #expect(status == 401 && body.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
+        #expect(wrong.apns.log().last?.reason == "BadCertificateEnvironment")
     }
 
     @Test func productionTokenOnASandboxProjectIsUnregistered() {
