@@ -20,10 +20,12 @@ let package = Package(
         // MARK: pure value types and protocol logic
         .target(name: "PushModel"),
         .target(name: "YAMLSource", dependencies: ["CYAML"]),
+        // libxml2's once-per-process set-up, shared by every module that parses with it.
+        .target(name: "XMLSupport", dependencies: ["CXML2"]),
 
         // MARK: crypto and transports
         .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser"]),
+        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser", "PushCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto", "PushModel"]),
 
         // MARK: gateways
@@ -38,7 +40,7 @@ let package = Package(
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
-        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
+        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
         .target(name: "DeviceBridge", dependencies: ["APNsGateway", "DeviceSimulator", "PushModel"]),
         .testTarget(
@@ -57,7 +59,7 @@ let package = Package(
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)
-        .target(name: "Reports", dependencies: ["CXML2"]),
+        .target(name: "Reports", dependencies: ["CXML2", "XMLSupport", "PushModel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)

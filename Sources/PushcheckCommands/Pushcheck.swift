@@ -10,6 +10,8 @@ public enum Pushcheck {
         MergeReportsCommand.self,
         SendCommand.self,
         JWTCommand.self,
+        CheckPayloadCommand.self,
+        RecordSuiteCommand.self,
     ]
 
     static var usage: String {

@@ -19,7 +19,9 @@ public struct ControlAPI: HTTPHandler {
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
     let web: DeviceWebView?
     /// The mock FCM service, served under `/fcm` (config `fcm:`).
-    var fcm: FCMGateway?
+    var fcm: FCMGateway? = nil
+    /// `serve`'s switchable push recording (`/apns/recording`).
+    var recording: RecordingSwitch? = nil
     let startedAt = Date()
 
     public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
@@ -48,6 +50,7 @@ public struct ControlAPI: HTTPHandler {
         let param = parts.count >= 3 ? parts[2] : ""
         if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
         if parts.first == "fcm" { return fcmRoute(request, parts: parts, query: query) }
+        if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
