@@ -132,6 +132,21 @@ import Testing
         #expect(try runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-XDELETE", control + "/fcm/faults"]).stdout == "204")
     }
 
+    /// With `h2c`, a cleartext FCM listener too (prior-knowledge HTTP/2), named in the ready line.
+    @Test func cleartextListener() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        var config = try ServeConfiguration.load(path: fixture.configPath)
+        config.h2c = true
+        let running = try RunningGateway.start(config, loops: 1, caOut: fixture.dir.file("ca.pem"))
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let h2c = try #require(JSONValue.parse(running.readyLine)["fcm_h2c"]?.stringValue)
+        #expect(h2c.hasPrefix("http://127.0.0.1:"))
+        let r = try runTool("curl", ["-s", "-i", "--http2-prior-knowledge", "-XPOST", h2c + "/v1/projects/demo-project/messages:send", "-d", "{}"])
+        #expect(r.stdout.hasPrefix("HTTP/2 401"), "\(r)")
+        #expect(r.stdout.contains("CREDENTIALS_MISSING"))
+    }
+
     @Test func configErrorsPointAtFileLineColumn() throws {
         let dir = try TempDirectory("serve-fcm-bad")
         defer { dir.remove() }
