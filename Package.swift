@@ -30,6 +30,13 @@ let package = Package(
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
+        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .testTarget(
+            name: "FCMGatewayTests",
+            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            exclude: ["Golden"]
+        ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
@@ -65,7 +72,7 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
