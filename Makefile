@@ -16,12 +16,12 @@ TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-cli
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Python packages the tests use as real third-party clients (Tests/python/requirements.txt), in a venv
-# under .build (gitignored). Rebuilt when the requirements change.
-VENV        = $(BUILD_DIR)/venv
-VENV_PYTHON = $(VENV)/bin/python
-
 .PHONY: all deps build test run bench clean venv
+
+# Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
+# under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
+VENV = $(BUILD_DIR)/venv
+VENV_PYTHON = $(VENV)/bin/python
 
 all: build
 
@@ -33,7 +33,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
-	python3 -c 'import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
 	if [ -n "$$(echo $$missing)" ]; then \
 	  echo "make deps: installing$$missing"; \
@@ -41,17 +41,16 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "make deps: all system packages present"; fi
 
+build: deps
+	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
+
+# A venv for the third-party Python clients the tests use; rebuilt when requirements.txt changes.
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: Tests/python/requirements.txt
-	@command -v python3 >/dev/null || { echo "make venv: python3 is missing (apt-get install python3 python3-venv)"; exit 1; }
 	python3 -m venv $(VENV)
-	$(VENV_PYTHON) -m pip install -q --upgrade pip
-	$(VENV_PYTHON) -m pip install -q -r Tests/python/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
 	touch $@
-
-build: deps
-	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
 
 test: deps venv
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
@@ -70,6 +69,7 @@ bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml

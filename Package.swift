@@ -30,6 +30,13 @@ let package = Package(
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
+        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .testTarget(
+            name: "FCMGatewayTests",
+            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            exclude: ["Golden"]
+        ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
@@ -65,13 +72,13 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).
-        .target(name: "PushcheckTestSupport", path: "Tests/PushcheckTestSupport"),
+        .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]

@@ -10,6 +10,7 @@ public enum Pushcheck {
         MergeReportsCommand.self,
         SendCommand.self,
         JWTCommand.self,
+        DoctorCommand.self,
         CheckPayloadCommand.self,
         RecordSuiteCommand.self,
     ]

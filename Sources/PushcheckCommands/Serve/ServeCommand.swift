@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceBridge
+import FCMGateway
 import Foundation
 import HTTPServer
 import PushCrypto
@@ -44,6 +45,10 @@ enum ServeCommand: PushcheckCommand {
         also resets every device). With --proxy-port, "proxy" in the ready line is an HTTP CONNECT proxy
         (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production.
         A generated CA file (no --ca-out) is removed on exit.
+        With fcm: in the config, the ready line adds "fcm" (OAuth /token, v1 send, IID, registrations) and
+        "fcm_credentials" (project → service-account JSON whose token_uri is the mock); control routes
+        GET|DELETE /fcm/log, GET|POST /fcm/tokens, POST /fcm/tokens/{token}/unregister, GET /fcm/topics,
+        GET|POST|DELETE /fcm/faults.
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -131,6 +136,9 @@ struct RunningGateway {
     var proxy: ConnectProxy? = nil
     /// `--record DIR` and the control endpoint's `/apns/recording`.
     let recording: RecordingSwitch
+    /// The mock FCM service (config `fcm:`), and project id → credentials file for Google's libraries.
+    var fcm: FCMGateway? = nil
+    var fcmCredentials: [String: String] = [:]
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -153,8 +161,10 @@ struct RunningGateway {
         let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
         let web = DeviceWebView(caPath: caPath)
         let recording = RecordingSwitch(gateway: gateway)
+        let fcm = config.fcm.map { ServeFCM($0, apns: gateway) }
         var control = ControlAPI(gateway: gateway, fleet: fleet, web: web)
         control.recording = recording
+        control.fcm = fcm?.gateway
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
@@ -172,10 +182,17 @@ struct RunningGateway {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
             listeners.append(listener("production_h2c", config.h2cProductionPort, nil, gateway.handler(for: .production)))
         }
+        if let fcm {
+            listeners += fcm.listeners(h2c: config.h2c) { name, port, secure in
+                listener(name, port, secure ? tls : nil, fcm.gateway.handler)
+            }
+        }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
+        let fcmCredentials = try fcm?.writeCredentials(baseURL: bound.first { $0.name == "fcm" }?.url ?? "") ?? [:]
         var running = RunningGateway(
-            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording)
+            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording,
+            fcm: fcm?.gateway, fcmCredentials: fcmCredentials)
         if let proxyPort = config.proxyPort {
             func port(_ name: String) -> Int { bound.first { $0.name == name }?.port ?? 0 }
             do {
@@ -222,11 +239,16 @@ struct RunningGateway {
     /// The one JSON line `serve` prints when ready.
     var readyLine: String {
         var apns: [String: JSONValue] = [:]
-        for b in bound where b.name != "control" { apns[b.name] = .string(b.url) }
+        for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") { apns[b.name] = .string(b.url) }
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
         if let proxy { object["proxy"] = .string(proxy.url) }
+        if fcm != nil {
+            object["fcm"] = .string(url("fcm") ?? "")
+            if let h2c = url("fcm_h2c") { object["fcm_h2c"] = .string(h2c) }
+            object["fcm_credentials"] = .object(fcmCredentials.mapValues(JSONValue.string))
+        }
         return JSONValue.object(object).serialized()
     }
 }
