@@ -12,14 +12,16 @@ PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
 # command => Debian package (peers used by tests and benchmarks)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
-        nghttpd:nghttp2-server xmllint:libxml2-utils
+        nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build test run bench clean venv
 
-# Python clients the tests drive (firebase-admin …), in a venv under .build (never committed).
+# Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
+# under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
 VENV = $(BUILD_DIR)/venv
+VENV_PYTHON = $(VENV)/bin/python
 
 all: build
 
@@ -57,6 +59,8 @@ test: deps venv
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
+	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, and README's pytest example.
+	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q Tests/python
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml

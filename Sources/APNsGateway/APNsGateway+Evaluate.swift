@@ -33,6 +33,7 @@ extension APNsGateway {
         var parsedToken: DeviceToken?
         var parsedPushType: APNsPushType?
         var topic: String?
+        var detail: String?
         // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
         var accepted: DeliveredPush?
         if configuration.requireHTTP2 && request.version != .http2 {
@@ -53,6 +54,7 @@ extension APNsGateway {
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
             topic = decision.topic
+            detail = decision.detail
             if let rejection = decision.rejection {
                 outcome.status = rejection.reason.status
                 outcome.reason = rejection.reason.rawValue
@@ -74,7 +76,8 @@ extension APNsGateway {
             reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
-            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
+            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+            detail: detail)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it.
         let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
@@ -117,6 +120,8 @@ extension APNsGateway {
         var parsedPushType: APNsPushType?
         var topic: String?
         var firstValidToken = false
+        /// Why the request was refused (which rule, by how much) or a warning about what APNs tolerates.
+        var detail: String?
     }
 
     func decide(
@@ -162,10 +167,12 @@ extension APNsGateway {
             }
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
+            var note: String?
             let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
                 snapshot.tokens.authenticate(
-                    authorization: authorization, endpoint: endpoint, now: now, state: &binding)
+                    authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }
+            d.detail = note
             let provider: AuthorizedProvider
             switch auth {
             case .failure(let r): return reject(r, d)

@@ -40,6 +40,9 @@ public struct APNsLogEntry: Sendable, Equatable {
     public var answeredAt: Date
     /// A fault changed the answer (forced status, GOAWAY, drop or delay).
     public var faultApplied: Bool
+    /// Why the request was refused in more words than `reason` (which rule, by how much: "iat is 8 h 12 min
+    /// ahead of the gateway's clock"), or a warning about something APNs tolerates (a fractional `iat`).
+    public var detail: String? = nil
 
     /// The entry as one JSON object (the JSON-lines format).
     public var json: JSONValue {
@@ -57,6 +60,7 @@ public struct APNsLogEntry: Sendable, Equatable {
         if let pushType { o["push_type"] = .string(pushType.rawValue) }
         if let reason { o["reason"] = .string(reason) }
         if let apnsUniqueID { o["apns_unique_id"] = .string(apnsUniqueID) }
+        if let detail { o["detail"] = .string(detail) }
         return .object(o)
     }
 }

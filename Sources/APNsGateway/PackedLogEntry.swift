@@ -23,7 +23,7 @@ struct PackedLogEntry: Sendable {
             sequence: e.sequence, endpoint: e.endpoint, connectionID: e.connectionID, method: e.method, path: e.path,
             headers: e.headers, payload: e.payload, token: e.token, topic: e.topic, pushType: e.pushType,
             status: e.status, reason: e.reason, apnsID: e.apnsID, apnsUniqueID: e.apnsUniqueID, auth: e.auth,
-            receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied)
+            receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied, detail: e.detail)
     }
 
     /// Packs straight from the parts (the gateway's per-request path: no `APNsLogEntry` in between).
@@ -31,7 +31,7 @@ struct PackedLogEntry: Sendable {
         sequence: UInt64, endpoint: APNsEnvironment, connectionID: UInt64, method: String, path: String,
         headers: [HTTPField], payload: [UInt8], token: DeviceToken?, topic: String?, pushType: APNsPushType?,
         status: Int, reason: String?, apnsID: String, apnsUniqueID: String?, auth: APNsAuthKind, receivedAt: Date,
-        answeredAt: Date, faultApplied: Bool
+        answeredAt: Date, faultApplied: Bool, detail: String? = nil
     ) {
         self.sequence = sequence
         self.connectionID = connectionID
@@ -53,6 +53,7 @@ struct PackedLogEntry: Sendable {
         size += PackedBytes.size(reason) + PackedBytes.size(apnsID) + PackedBytes.size(apnsUniqueID)
         size += PackedBytes.size(auth1) + PackedBytes.size(auth2)
         for h in headers { size += PackedBytes.size(h.name) + PackedBytes.size(h.value) }
+        size += PackedBytes.size(detail)
         bytes = PackedBytes.pack(size: size) { w in
             w.put(authKind)
             w.put(method)
@@ -70,6 +71,7 @@ struct PackedLogEntry: Sendable {
                 w.put(h.name)
                 w.put(h.value)
             }
+            w.put(detail)
         }
     }
 
@@ -88,6 +90,7 @@ struct PackedLogEntry: Sendable {
             let name = r.string() ?? ""
             headers.append(HTTPField(name, r.string() ?? ""))
         }
+        let detail = r.string()
         let auth: APNsAuthKind =
             switch authKind {
             case 1: .token(teamID: auth1 ?? "", keyID: auth2 ?? "")
@@ -98,6 +101,6 @@ struct PackedLogEntry: Sendable {
             sequence: sequence, endpoint: endpoint, connectionID: connectionID, method: method, path: path,
             headers: headers, payload: payload, token: token, topic: topic, pushType: pushType, status: status,
             reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, auth: auth, receivedAt: receivedAt,
-            answeredAt: answeredAt, faultApplied: faultApplied)
+            answeredAt: answeredAt, faultApplied: faultApplied, detail: detail)
     }
 }

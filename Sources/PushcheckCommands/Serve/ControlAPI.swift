@@ -35,7 +35,7 @@ public struct ControlAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
-        if let pending = webAction(request) {
+        if let pending = webAction(request) ?? pendingEventsPoll(request) {
             // A page fetch takes a while: answer from a task, never block the loop.
             Task { responder.respond(await pending()) }
             return
@@ -57,7 +57,7 @@ public struct ControlAPI: HTTPHandler {
         case ("POST", "/reset"):
             gateway.reset()
             fcm?.reset()
-            fleet?.syncRegistrations()  // the hosted devices keep their apps, so their tokens stay valid
+            fleet?.resetToLaunchState()  // devices back as at start; their launch tokens registered again
             return Self.json(200, ["status": "reset"])
         case ("GET", "/apns/log"):
             return logEntries(query)

@@ -13,6 +13,7 @@ import YAMLSource
 ///   production: 0
 ///   control: 0
 ///   h2c: false               # also serve both environments as cleartext HTTP/2 (prior knowledge)
+///   proxy: 0                 # an HTTP CONNECT proxy for api.*.push.apple.com (absent: no proxy)
 ///   idle_timeout: 5m
 /// tls:
 ///   certificate: server.pem  # chain, leaf first; omit both to get a local CA + certificate
@@ -32,6 +33,8 @@ struct ServeConfiguration {
     var h2c = false
     var h2cSandboxPort = 0
     var h2cProductionPort = 0
+    /// The CONNECT proxy's port (0 = ephemeral); nil: no proxy (`ConnectProxy`).
+    var proxyPort: Int?
     var idleTimeout: Duration = .seconds(300)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
@@ -43,8 +46,9 @@ struct ServeConfiguration {
     var fcm: ServeFCM.Settings?
 
     static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
-    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout"]
-        + ServeFCM.listenKeys
+    static let listenKeys = [
+        "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
+    ] + ServeFCM.listenKeys
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
@@ -61,6 +65,7 @@ struct ServeConfiguration {
             config.h2cSandboxPort = try port(listen, "h2c_sandbox")
             config.h2cProductionPort = try port(listen, "h2c_production")
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
+            if listen["proxy"] != nil { config.proxyPort = try port(listen, "proxy") }
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
