@@ -14,6 +14,8 @@ final class HTTP1Session: ProtocolSession {
         var headerBytes = 0
         var headersTooLarge = false
         var bodyTooLarge = false
+        /// Body bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
+        var bodyBytes = 0
 
         mutating func finishField() {
             guard !field.isEmpty else { return }
@@ -102,6 +104,8 @@ final class HTTP1Session: ProtocolSession {
 
     func setMaxConcurrentStreams(_ value: UInt32) {}
 
+    var prefaceReceived: Bool { true }
+
     // MARK: parsing
 
     private func parseAvailable() {
@@ -137,9 +141,11 @@ final class HTTP1Session: ProtocolSession {
         awaitingResponse = true
         if partial.headersTooLarge {
             _ = respond(stream: nil, HTTPResponse(status: 431))
-        } else if partial.bodyTooLarge {
+        } else if partial.bodyTooLarge && !limits.dispatchOversized {
             _ = respond(stream: nil, HTTPResponse(status: 413))
         } else {
+            var request = request
+            if partial.bodyTooLarge { request.bodyOverLimit = partial.bodyBytes }
             onRequest(request)
         }
     }
@@ -176,6 +182,7 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func bodyChunk(_ chunk: UnsafeBufferPointer<UInt8>) {
+        partial.bodyBytes += chunk.count
         if partial.bodyTooLarge || partial.body.count + chunk.count > limits.maxBodySize {
             partial.bodyTooLarge = true
             partial.body = []

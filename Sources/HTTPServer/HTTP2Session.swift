@@ -14,6 +14,8 @@ final class HTTP2Session: ProtocolSession {
         var scheme: String?
         var headers: [HTTPField] = []
         var body: [UInt8] = []
+        /// DATA bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
+        var bodyBytes = 0
         var headerBytes = 0
         var headersTooLarge = false
         var bodyTooLarge = false
@@ -41,7 +43,12 @@ final class HTTP2Session: ProtocolSession {
     private var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
     private var bodies: [Int32: OutgoingBody] = [:]
     private var awaiting: Set<Int32> = []
+    /// nghttp2 failed in a way that leaves nothing to send: close now.
     private var fatal = false
+    /// A connection error was found: input is ignored, the GOAWAY already queued is sent, then the connection
+    /// closes.
+    private var terminating = false
+    private var scanner = HTTP2FrameScanner()
     let limits: RequestLimits
     private let onRequest: (HTTPRequest) -> Void
 
@@ -76,13 +83,53 @@ final class HTTP2Session: ProtocolSession {
     deinit { nghttp2_session_del(session) }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0, !fatal else { return !fatal }
-        let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-        if rv < 0 {
-            fatal = true
+        guard !fatal, !terminating else { return false }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        var feed = bytes.count
+        let violation = scanner.scan(bytes)
+        if let violation { feed = violation.offset }
+        if feed > 0 {
+            let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), feed)
+            if rv < 0 {
+                terminate(afterReceiveError: Int32(truncatingIfNeeded: rv))
+                return false
+            }
+        }
+        if let violation {
+            terminate(errorCode: violation.errorCode, detail: violation.detail)
             return false
         }
         return true
+    }
+
+    /// The client preface has arrived (the connection's opening deadline no longer applies).
+    var prefaceReceived: Bool { scanner.prefaceReceived }
+
+    /// After `nghttp2_session_mem_recv` failed: every connection error ends with a GOAWAY carrying its code.
+    /// nghttp2 has already queued one for the errors it terminates on itself (HPACK failure, bad frame);
+    /// `nghttp2_session_terminate_session` is a no-op then. Flood limits (too many queued ACKs, too many
+    /// CONTINUATION frames) return without one: ENHANCE_YOUR_CALM, as RFC 9113 §5.4.1 / RFC 9113 §10.5 suggest.
+    private func terminate(afterReceiveError rv: Int32) {
+        switch rv {
+        case NGHTTP2_ERR_FLOODED.rawValue:
+            terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, detail: "flood: too many frames to acknowledge")
+        case NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue:
+            terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, detail: "flood: too many CONTINUATION frames")
+        case NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue:
+            terminate(errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, detail: "bad client connection preface")
+        case NGHTTP2_ERR_NOMEM.rawValue:
+            fatal = true
+        default:
+            terminate(errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, detail: String(cString: nghttp2_strerror(rv)))
+        }
+    }
+
+    /// Queues GOAWAY(`errorCode`, `detail`) unless nghttp2 is already ending the session with its own.
+    private func terminate(errorCode: UInt32, detail: String) {
+        terminating = true
+        // nghttp2 stops wanting to read once it has queued its own terminating GOAWAY: one GOAWAY only.
+        guard nghttp2_session_want_read(session) != 0 else { return }
+        goAway(errorCode: errorCode, debugData: Array(detail.utf8))
     }
 
     func produceOutput(into out: inout [UInt8], limit: Int) {
@@ -100,6 +147,7 @@ final class HTTP2Session: ProtocolSession {
 
     var isFinished: Bool {
         fatal || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+            || (terminating && nghttp2_session_want_write(session) == 0)
     }
 
     var inFlightRequests: Int { awaiting.count }
@@ -202,6 +250,7 @@ final class HTTP2Session: ProtocolSession {
     fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         let limit = limits.maxBodySize
         modifyStream(stream) { s in
+            s.bodyBytes += chunk.count
             if s.bodyTooLarge || s.body.count + chunk.count > limit {
                 s.bodyTooLarge = true
                 s.body = []
@@ -219,14 +268,15 @@ final class HTTP2Session: ProtocolSession {
         swap(&s, &streams.values[index])
         if s.headersTooLarge {
             submit(HTTPResponse(status: 431), on: stream)
-        } else if s.bodyTooLarge {
+        } else if s.bodyTooLarge && !limits.dispatchOversized {
             submit(HTTPResponse(status: 413), on: stream)
         } else {
             awaiting.insert(stream)
-            onRequest(
-                HTTPRequest(
-                    version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
-                    headers: s.headers, body: s.body, streamID: stream))
+            var request = HTTPRequest(
+                version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
+                headers: s.headers, body: s.body, streamID: stream)
+            if s.bodyTooLarge { request.bodyOverLimit = s.bodyBytes }
+            onRequest(request)
         }
     }
 

@@ -115,6 +115,12 @@ public enum YAMLLoader {
     private static func parse(
         _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int
     ) throws(SourceError) -> [Document] {
+        guard bytes.count <= limits.maxDocumentBytes else {
+            throw SourceError(
+                .tooLarge, "\(source.file) is \(bytes.count) bytes, over the \(limits.maxDocumentBytes >> 20) MiB limit",
+                at: .wholeFile(source.file),
+                suggestion: "split it into several files (e.g. one suite per file, with include:)")
+        }
         let parser = LibYAMLParser(bytes: JSONCompatibility.prepare(bytes), source: source)
         var documents: [Document] = []
         while true {
