@@ -66,7 +66,7 @@ printf 'RSS before: %d KiB; after %d x 1 MiB POSTs: %d KiB (growth %+d KiB)\n' "
 echo "== reading the whole log ($LOG_READ) while pushes run (h2load -c 1 -m 1, one push at a time)"
 h2load -D 30 -c 1 -m 1 "${AUTH[@]}" -d "$WORK/valid.json" "$URL/3/device/$TOKEN" > "$WORK/load.txt" 2>&1 &
 LOAD_PID=$!
-sleep 3
+sleep 0.5
 START=$(date +%s.%N)
 BYTES=0
 if [ "$LOG_READ" = whole ]; then
