@@ -38,9 +38,9 @@ public struct ListenerConfiguration: Sendable {
     public var maxConcurrentStreams: UInt32
     /// A connection with no traffic and no request in flight for this long is closed.
     public var idleTimeout: Duration
-    /// A connection must finish its TLS handshake and (HTTP/2) send its 24-byte client preface within this
-    /// long of being accepted, however slowly it trickles bytes; else it is closed. At most `idleTimeout`
-    /// (see `openingTimeout`).
+    /// A connection must finish its TLS handshake and send its 24-byte HTTP/2 client preface (or its first
+    /// HTTP/1.1 request head) within this long of being accepted, however slowly it trickles bytes; else it is
+    /// closed. Never longer than `idleTimeout` (see `openingTimeout`).
     public var handshakeTimeout: Duration
     /// Larger request bodies get 413 (the connection survives on HTTP/2).
     public var maxBodySize: Int

@@ -104,7 +104,10 @@ final class HTTP1Session: ProtocolSession {
 
     func setMaxConcurrentStreams(_ value: UInt32) {}
 
-    var prefaceReceived: Bool { true }
+    /// HTTP/1.1 has no preface: the connection counts as opened once its first request head is complete, so a
+    /// first request line trickled a byte at a time is cut at the opening deadline too.
+    var prefaceReceived: Bool { firstHeadComplete }
+    private var firstHeadComplete = false
 
     // MARK: parsing
 
@@ -175,6 +178,7 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func headersComplete() {
+        firstHeadComplete = true
         partial.finishField()
         if partial.headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
             output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)

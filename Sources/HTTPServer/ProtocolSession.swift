@@ -11,7 +11,7 @@ protocol ProtocolSession: AnyObject {
     var acceptsInput: Bool { get }
     /// Requests handed to the handler and not answered yet.
     var inFlightRequests: Int { get }
-    /// The client has sent its connection preface (HTTP/2's 24-byte magic; HTTP/1.1 has none, so always true).
+    /// The client has sent its connection preface (HTTP/2's 24-byte magic; on HTTP/1.1, its first request head).
     var prefaceReceived: Bool { get }
     /// Queues the response for `stream` (`nil` on HTTP/1.1). Returns false if nothing was waiting for it.
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool

@@ -12,7 +12,7 @@ func LLVMFuzzerRunDriver(
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let target = FuzzTargets.all[arguments[1]] else {
     let names = FuzzTargets.all.keys.sorted().joined(separator: "|")
-    fputs("usage: pushcheck-fuzz <\(names)> [libFuzzer flags] [corpus dirs]\n", stderr)
+    print("usage: pushcheck-fuzz <\(names)> [libFuzzer flags] [corpus dirs]")
     exit(2)
 }
 // libFuzzer callbacks are C function pointers: the chosen target reaches it through a global.

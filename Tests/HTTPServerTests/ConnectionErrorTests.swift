@@ -132,6 +132,20 @@ import Testing
         #expect(eventually { s.server.stats.openConnections == 0 })
     }
 
+    @Test func anHTTP1RequestLineTrickledAByteAtATimeIsCutAtTheOpeningDeadline() throws {
+        let s = try TestServer { $0.idleTimeout = .seconds(1) }
+        let raw = try RawSocket(port: s.port, receiveTimeout: 0.3)
+        let started = Date()
+        var closed = false
+        for byte in Array("GET /slow HTTP/1.1\r\nhost: x\r\nx-pad: aaaaaaaaaaaa\r\n\r\n".utf8) where !closed {
+            raw.send([byte])
+            closed = raw.readUntilClose().closed
+        }
+        #expect(closed)
+        #expect(Date().timeIntervalSince(started) < 6)
+        #expect(!s.handler.responded.withLock { $0.contains("/slow") })
+    }
+
     @Test func anOpenedConnectionIsNotCutByTheOpeningDeadline() throws {
         let s = try TestServer { $0.idleTimeout = .seconds(5); $0.handshakeTimeout = .milliseconds(300) }
         let raw = try RawSocket(port: s.port, receiveTimeout: 1.5)
