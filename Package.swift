@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "APNsGateway", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+            dependencies: ["Scenarios", "SuiteRunner", "APNsGateway", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)

@@ -27,7 +27,8 @@ import YAMLSource
 ///           actions: { open: { open_url_from: url, response: dismiss } } }
 ///     firebase: { sender_id: "123456789", project_id: demo, forwards_apns_token: false }
 ///     navigation: { … }                  # see NavigationDeclaration.decode
-///     web_view: { external_hosts: [apps.apple.com], schemes: [http, https], open_other_schemes_externally: false }
+///     web_view: { external_hosts: [apps.apple.com], schemes: [http, https], open_other_schemes_externally: false,
+///                 response_policy: allow-all }   # or cancel-non-2xx (decidePolicyFor navigationResponse)
 /// ```
 extension AppDeclaration {
     public static let yamlKeys = [
@@ -81,13 +82,15 @@ extension AppDeclaration {
         }
         if let n = try m.optionalMapping("navigation") { app.navigation = try NavigationDeclaration.decode(n) }
         if let w = try m.optionalMapping(
-            "web_view", allowedKeys: ["external_hosts", "schemes", "open_other_schemes_externally"])
+            "web_view",
+            allowedKeys: ["external_hosts", "schemes", "open_other_schemes_externally", "response_policy"])
         {
             let d = WebViewPolicy()
             app.webViewPolicy = WebViewPolicy(
                 externalHosts: try w.optional("external_hosts", as: [String].self) ?? d.externalHosts,
                 loadableSchemes: try w.optional("schemes", as: [String].self) ?? d.loadableSchemes,
-                openOtherSchemesExternally: try w.optional("open_other_schemes_externally", default: false))
+                openOtherSchemesExternally: try w.optional("open_other_schemes_externally", default: false),
+                allowedResponseStatuses: try decodeResponsePolicy(w["response_policy"]))
         }
         return app
     }
@@ -256,6 +259,7 @@ extension AppDeclaration {
     {
         try c.checkKeys(allowed: [
             "name", "categories", "info_plist_file", "handles_actions", "actions", "default_content_hidden",
+            "initial_content_size_ratio", "overrides_default_title", "user_interaction_enabled",
         ])
         var actions: [String: ContentExtensionActionHandling] = [:]
         if let a = try c.optionalMapping("actions") {
@@ -274,20 +278,39 @@ extension AppDeclaration {
         }
         var categories: [String]
         var hidden = try c.optional("default_content_hidden", default: false)
+        var ratio: Double? = try c.optional("initial_content_size_ratio")
+        var overridesTitle = try c.optional("overrides_default_title", default: false)
+        var interaction = try c.optional("user_interaction_enabled", default: false)
+        var missingCategory: String?
         if let infoNode = c["info_plist_file"], !infoNode.isNull {
             let path = YAMLLoader.resolve(include: try String.decode(from: infoNode), from: file)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw infoNode.invalidValue(expected: "a readable extension Info.plist at \(path)")
             }
-            let info: NotificationExtensionInfo
-            do { info = try NotificationExtensionInfo(infoPlist: data, source: path) } catch {
-                throw infoNode.invalidValue(expected: error.description)
+            do {
+                let info = try NotificationExtensionInfo(infoPlist: data, source: path)
+                guard info.kind == .content else {
+                    throw infoNode.invalidValue(
+                        expected: "a content extension's Info.plist (found a service extension)")
+                }
+                categories = info.categories
+                hidden = hidden || info.defaultContentHidden
+                ratio = ratio ?? info.initialContentSizeRatio
+                overridesTitle = overridesTitle || info.overridesDefaultTitle
+                interaction = interaction || info.userInteractionEnabled
+            } catch let e as ProvisioningError {
+                // The extension builds and installs without UNNotificationExtensionCategory, but iOS
+                // never picks it (device.md §2.2 [A-CUST]): a finding on the app, not a suite error.
+                guard case .missingKey(_, let key) = e, key.hasSuffix("UNNotificationExtensionCategory") else {
+                    throw infoNode.invalidValue(expected: e.description)
+                }
+                categories = []
+                missingCategory = path
+            } catch let e as SourceError {
+                throw e
+            } catch {
+                throw infoNode.invalidValue(expected: "\(error)")
             }
-            guard info.kind == .content else {
-                throw infoNode.invalidValue(expected: "a content extension's Info.plist (found a service extension)")
-            }
-            categories = info.categories
-            hidden = hidden || info.defaultContentHidden
         } else {
             let categoriesNode = try c.required("categories", as: YAMLNode.self)
             categories =
@@ -297,6 +320,16 @@ extension AppDeclaration {
         return ContentExtensionDeclaration(
             name: try c.required("name"), categories: categories,
             implementsDidReceiveResponse: try c.optional("handles_actions", default: true), actions: actions,
-            defaultContentHidden: hidden)
+            defaultContentHidden: hidden, initialContentSizeRatio: ratio, overridesDefaultTitle: overridesTitle,
+            userInteractionEnabled: interaction, infoPlistMissingCategory: missingCategory)
+    }
+}
+
+extension AppDeclaration {
+    /// `response_policy:` — what the app's `decidePolicyFor navigationResponse` does: `allow-all` (no
+    /// handler, the default: error pages show as pages) or `cancel-non-2xx`.
+    static func decodeResponsePolicy(_ node: YAMLNode?) throws(SourceError) -> ClosedRange<Int>? {
+        guard let node, !node.isNull else { return nil }
+        return try node.oneOf(["allow-all", "cancel-non-2xx"]) == "cancel-non-2xx" ? 200...299 : nil
     }
 }

@@ -142,16 +142,31 @@ public struct ContentExtensionDeclaration: Sendable, Equatable {
     /// Per-action handling; an action not listed is forwarded (`.dismissAndForwardAction`).
     public var actions: [String: ContentExtensionActionHandling]
     public var defaultContentHidden: Bool
+    /// `UNNotificationExtensionInitialContentSizeRatio` (height / width of the initial view).
+    public var initialContentSizeRatio: Double?
+    /// `UNNotificationExtensionOverridesDefaultTitle`.
+    public var overridesDefaultTitle: Bool
+    /// `UNNotificationExtensionUserInteractionEnabled` (iOS 12+): touches reach the extension's view.
+    public var userInteractionEnabled: Bool
+    /// The Info.plist path when it has no `UNNotificationExtensionCategory`: iOS never picks such an
+    /// extension (`categories` is empty), which is a finding on the app, not a load error.
+    public var infoPlistMissingCategory: String?
 
     public init(
         name: String, categories: [String], implementsDidReceiveResponse: Bool = true,
-        actions: [String: ContentExtensionActionHandling] = [:], defaultContentHidden: Bool = false
+        actions: [String: ContentExtensionActionHandling] = [:], defaultContentHidden: Bool = false,
+        initialContentSizeRatio: Double? = nil, overridesDefaultTitle: Bool = false,
+        userInteractionEnabled: Bool = false, infoPlistMissingCategory: String? = nil
     ) {
         self.name = name
         self.categories = categories
         self.implementsDidReceiveResponse = implementsDidReceiveResponse
         self.actions = actions
         self.defaultContentHidden = defaultContentHidden
+        self.initialContentSizeRatio = initialContentSizeRatio
+        self.overridesDefaultTitle = overridesDefaultTitle
+        self.userInteractionEnabled = userInteractionEnabled
+        self.infoPlistMissingCategory = infoPlistMissingCategory
     }
 }
 

@@ -37,6 +37,8 @@ public enum DeviceAction: Sendable, Equatable {
     case dismiss(NotificationRef)
     case expand(NotificationRef)
     case back(app: String?)
+    /// The edge-swipe back gesture (bypasses a custom Back button action).
+    case swipeBack(app: String?)
     case answerAlert(app: String?, button: String)
     case logIn(app: String?)
     case logOut(app: String?)
@@ -131,6 +133,7 @@ extension DeviceState {
             let id = try resolveNotification(ref)
             do throws(InteractionError) { try expand(id, now: now) } catch { throw .interaction(error) }
         case .back(let a): pressBack(try resolveApp(a), now: now)
+        case .swipeBack(let a): swipeBack(try resolveApp(a), now: now)
         case .answerAlert(let a, let button):
             let app = try resolveApp(a)
             guard answerAlert(app, button: button, now: now) else { throw .noAlertShowing(app: app, button: button) }
@@ -147,7 +150,7 @@ extension DeviceAction {
     public static let yamlKeys = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "state", "reboot", "online",
         "offline", "register", "uninstall", "authorize", "authorization", "tap", "action", "dismiss", "expand", "back",
-        "answer_alert", "log_in", "log_out", "quick_action",
+        "swipe_back", "answer_alert", "log_in", "log_out", "quick_action",
     ]
 
     /// Decodes `{ tap: latest }`, `{ launch: com.example.app }`, `{ action: open, on: n1 }`,
@@ -222,6 +225,7 @@ extension DeviceAction {
         case "dismiss": return .dismiss(try ref(value))
         case "expand": return .expand(try ref(value))
         case "back": return .back(app: try app())
+        case "swipe_back": return .swipeBack(app: try app())
         case "answer_alert": return .answerAlert(app: appKey, button: try text())
         case "log_in": return .logIn(app: try app())
         case "log_out": return .logOut(app: try app())

@@ -72,12 +72,13 @@ extension DeviceState {
             log(.callback(.willPresent(userInfo: content.userInfo, options: options)), bundleID, now)
             route(bundleID, content.userInfo, trigger: .foreground, now: now)
             let quiet = settings.status == .provisional
+            let shown = options.presentation
             presentation = Presentation(
-                banner: !quiet && settings.alert && !options.isDisjoint(with: [.banner, .alert]),
-                list: settings.notificationCenter && !options.isDisjoint(with: [.list, .alert, .banner]),
-                sound: !quiet && settings.sound && options.contains(.sound) ? content.sound : nil,
+                banner: !quiet && settings.alert && shown.banner,
+                list: settings.notificationCenter && shown.list,
+                sound: !quiet && settings.sound && shown.sound ? content.sound : nil,
                 quiet: quiet)
-            applyBadge = !quiet && settings.badge && options.contains(.badge)
+            applyBadge = !quiet && settings.badge && shown.badge
             if options.isDisjoint(with: [.banner, .alert, .list, .sound, .badge]) {
                 log(.pushDropped(apnsID: push.apnsID, reason: .presentationSilenced), bundleID, now)
                 return

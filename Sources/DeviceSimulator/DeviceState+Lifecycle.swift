@@ -7,8 +7,10 @@ extension DeviceState {
     /// `didFinishLaunching` (and runs any `.launch` route); a held background push is delivered.
     @discardableResult
     public mutating func launch(_ bundleID: String, now: Date) -> Bool {
+        let cold = apps[bundleID].map { !$0.state.isRunning } ?? false
         guard userLaunch(bundleID, reason: .userLaunch, launchPayload: nil, now: now) else { return false }
-        if apps[bundleID]!.router.stack.isEmpty { route(bundleID, .object([:]), trigger: .launch, now: now) }
+        // A cold start already ran the launch routes in `userLaunch`.
+        if !cold, apps[bundleID]!.router.stack.isEmpty { route(bundleID, .object([:]), trigger: .launch, now: now) }
         return true
     }
 
@@ -34,6 +36,10 @@ extension DeviceState {
             } else {
                 log(.callback(.didFinishLaunching(remoteNotification: launchPayload)), bundleID, now)
             }
+            // `didFinishLaunching` (or the scene's `willConnect`) builds the root first (seed 003's splash
+            // picks login or main) whatever launched the app: an icon tap, a notification tap or a quick
+            // action; the tap's or shortcut's routing runs after it (device.md §1.1 (d), [A-DEL][A-SCENE]).
+            route(bundleID, .object([:]), trigger: .launch, now: now)
         }
         if let held = apps[bundleID]!.heldPush {
             apps[bundleID]!.heldPush = nil
@@ -96,6 +102,12 @@ extension DeviceState {
     public mutating func pressBack(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         for e in apps[bundleID]!.router.pressBack() { log(.navigation(e), bundleID, now) }
+    }
+
+    /// The user swipes from the left edge (interactive pop gesture).
+    public mutating func swipeBack(_ bundleID: String, now: Date) {
+        guard apps[bundleID] != nil else { return }
+        for e in apps[bundleID]!.router.swipeBack() { log(.navigation(e), bundleID, now) }
     }
 
     /// The user answers the alert on screen. Returns false when there is no alert or no such button.

@@ -67,6 +67,11 @@ public struct DeviceState: Sendable, Equatable {
     mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {
         guard let from = apps[bundleID]?.state, from != to else { return }
         apps[bundleID]!.state = to
+        if !from.isRunning, to.isRunning {
+            // A new process: the view hierarchy (and any web view) is rebuilt from nothing; the login persists.
+            apps[bundleID]!.router.coldStart()
+            apps[bundleID]!.webPage = nil
+        }
         log(.stateChanged(from: from, to: to, reason: reason), bundleID, now)
     }
 
@@ -88,6 +93,13 @@ public struct DeviceState: Sendable, Equatable {
             forwardsAPNsTokenToFirebase: false)
         {
             log(.capabilityWarning(f), app.bundleID, now)
+        }
+        for ext in app.contentExtensions {
+            if let path = ext.infoPlistMissingCategory {
+                log(
+                    .capabilityWarning(.contentExtensionCategoryMissing(extensionName: ext.name, infoPlist: path)),
+                    app.bundleID, now)
+            }
         }
         return []
     }
@@ -115,8 +127,7 @@ public struct DeviceState: Sendable, Equatable {
         switch check {
         case .denied(let findings):
             log(.registrationFailed(findings), bundleID, now)
-            let error =
-                "Error Domain=NSCocoaErrorDomain Code=3000 \"" + ProvisioningFinding.apsEntitlementErrorMessage + "\""
+            let error = ProvisioningFinding.apsEntitlementNSErrorDescription
             log(.callback(.didFailToRegisterForRemoteNotifications(error: error)), bundleID, now)
         case .allowed(let env):
             let token = tokens.apnsToken(

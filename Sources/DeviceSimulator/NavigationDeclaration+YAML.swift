@@ -14,6 +14,7 @@ import YAMLSource
 ///     - id: edit
 ///       title: 編集
 ///       confirm_back: { title: 確認, message: 入力内容が保存されていません。, buttons: [OK, Cancel], confirm: OK }
+///       swipe_back: false             # the app disables the edge-swipe (interactive pop) gesture
 ///   routes:
 ///     - name: detail
 ///       on: [tap]                   # tap, foreground, action, quick-action, launch
@@ -21,7 +22,7 @@ import YAMLSource
 ///       when_key: url               #   when_key, when_screen, when_logged_in
 ///       require: { url: url, item.id: integer }   # key path → string/number/integer/boolean/url/object/array
 ///       requires_login: false
-///       tab: 1
+///       tab: 1                      # a 0-based position in tabs: (1 = Home above)
 ///       reset_stack: true
 ///       push: [{ screen: detail, title_from: aps.alert.title }]   # or title: Fixed, or just `detail`
 ///       alert: { title: Done, message: Saved, buttons: [OK] }
@@ -36,13 +37,13 @@ extension NavigationDeclaration {
         var screens: [ScreenDeclaration] = []
         for node in try m.optionalSequence("screens") ?? [] {
             let s = try YAMLMapping(node)
-            try s.checkKeys(allowed: ["id", "title", "confirm_back"])
+            try s.checkKeys(allowed: ["id", "title", "confirm_back", "swipe_back"])
             screens.append(
                 ScreenDeclaration(
                     id: try s.required("id"), title: try s.optional("title"),
                     confirmBack: try s.optionalMapping("confirm_back").map { (a: YAMLMapping) throws(SourceError) in
                         try decodeAlert(a)
-                    }))
+                    }, swipeBackEnabled: try s.optional("swipe_back", default: true)))
         }
         var routes: [RouteDeclaration] = []
         for node in try m.optionalSequence("routes") ?? [] { routes.append(try decodeRoute(try YAMLMapping(node))) }

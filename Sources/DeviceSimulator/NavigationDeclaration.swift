@@ -146,10 +146,16 @@ public struct ScreenDeclaration: Sendable, Equatable {
     public var title: String?
     /// If set, Back shows this alert first (seed 002).
     public var confirmBack: AlertDeclaration?
-    public init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil) {
+    /// Whether the edge-swipe (interactive pop) gesture is enabled. It bypasses a custom Back button
+    /// action, so a confirming screen pops without its alert unless the app disables the gesture
+    /// (`interactivePopGestureRecognizer.isEnabled = false`).
+    public var swipeBackEnabled: Bool
+    public init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil, swipeBackEnabled: Bool = true)
+    {
         self.id = id
         self.title = title
         self.confirmBack = confirmBack
+        self.swipeBackEnabled = swipeBackEnabled
     }
 }
 

@@ -87,4 +87,14 @@ public struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringCo
     }
 
     public var description: String { "[" + names.joined(separator: ", ") + "]" }
+
+    /// What each option means since iOS 14 (device.md §1.3, [A-PO]): `.banner` shows a banner only,
+    /// `.list` keeps the notification in Notification Center only, the deprecated `.alert` does both
+    /// ("Use List | Banner"); `.sound` and `.badge` are independent of them.
+    public var presentation: (banner: Bool, list: Bool, sound: Bool, badge: Bool) {
+        (
+            banner: !isDisjoint(with: [.banner, .alert]), list: !isDisjoint(with: [.list, .alert]),
+            sound: contains(.sound), badge: contains(.badge)
+        )
+    }
 }

@@ -131,6 +131,14 @@ public struct Router: Sendable, Equatable {
     /// The user logs out.
     public mutating func logOut() { loggedIn = false }
 
+    /// A cold start: the process is new, so the view hierarchy is rebuilt from nothing (no state
+    /// restoration is modelled); the login, kept on disk by a real app, persists.
+    public mutating func coldStart() {
+        let wasLoggedIn = loggedIn
+        self = Router(declaration)
+        loggedIn = wasLoggedIn
+    }
+
     /// Back button: pops, or shows the screen's confirmation alert.
     public mutating func pressBack() -> [NavigationEvent] {
         if alert != nil { return [.backIgnored(reason: "an alert is showing")] }
@@ -138,6 +146,18 @@ public struct Router: Sendable, Equatable {
         if let confirm = declaration.screen(top.id)?.confirmBack {
             alert = PresentedAlert(alert: confirm, confirmsBack: true)
             return [.alertShown(title: confirm.title, message: confirm.message)]
+        }
+        stack.removeLast()
+        return [.popped(screen: top.id)]
+    }
+
+    /// The edge-swipe (interactive pop) gesture: pops the top screen without running a custom Back
+    /// button action, so no confirmation alert (seed 002); nothing when the screen disables the gesture.
+    public mutating func swipeBack() -> [NavigationEvent] {
+        if alert != nil { return [.backIgnored(reason: "an alert is showing")] }
+        guard let top = stack.last else { return [.backIgnored(reason: "already at the root of the tab")] }
+        if declaration.screen(top.id)?.swipeBackEnabled == false {
+            return [.backIgnored(reason: "screen '\(top.id)' disables the swipe-back gesture")]
         }
         stack.removeLast()
         return [.popped(screen: top.id)]

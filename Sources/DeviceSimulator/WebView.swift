@@ -20,6 +20,8 @@ public struct WebPage: Sendable, Equatable {
 
 /// Why a page did not load. Each says what to check.
 public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Kept for API stability: the web view no longer fails on a status (an error page is a page;
+    /// an app that refuses one declares a response policy and the navigation is `cancelled`).
     case httpStatus(url: String, status: Int)
     case timeout(url: String, detail: String)
     case tlsFailure(url: String, detail: String)
@@ -94,11 +96,11 @@ public final class WebView: Sendable {
         switch policy.decide(url, targetBlank: targetBlank) {
         case .openExternally: return .openedExternally(url: url)
         case .cancel(let reason): return .cancelled(url: url, reason: reason)
-        case .load: return await fetch(url)
+        case .load: return await fetch(url, policy: policy)
         }
     }
 
-    private func fetch(_ url: String) async -> WebNavigationOutcome {
+    private func fetch(_ url: String, policy: WebViewPolicy) async -> WebNavigationOutcome {
         let response: ClientResponse
         do {
             response = try await client.execute(
@@ -106,8 +108,10 @@ public final class WebView: Sendable {
         } catch {
             return .failed(Self.failure(error, url: url))
         }
-        guard response.status < 400 else {
-            return .failed(.httpStatus(url: response.effectiveURL, status: response.status))
+        // An HTTP error status is still a page: WKWebView renders the server's error page unless the
+        // app's `decidePolicyFor navigationResponse` cancels it (seed 001 has no such handler).
+        if let reason = policy.decideResponse(status: response.status) {
+            return .cancelled(url: response.effectiveURL, reason: reason)
         }
         let type = response.value("content-type")
         if let type, !type.lowercased().contains("html") {

@@ -11,14 +11,27 @@ public struct WebViewPolicy: Sendable, Equatable {
     /// Whether other schemes (`tel:`, `mailto:`, custom) go to `UIApplication.open` before cancelling.
     public var openOtherSchemesExternally: Bool
 
+    /// The app's `decidePolicyFor navigationResponse`: nil (no handler) shows every response, error
+    /// pages included, as WKWebView does; otherwise the statuses it allows.
+    public var allowedResponseStatuses: ClosedRange<Int>?
+
     public init(
         externalHosts: [String] = ["apps.apple.com", "itunes.apple.com"],
         loadableSchemes: [String] = ["http", "https"],
-        openOtherSchemesExternally: Bool = false
+        openOtherSchemesExternally: Bool = false,
+        allowedResponseStatuses: ClosedRange<Int>? = nil
     ) {
         self.externalHosts = externalHosts
         self.loadableSchemes = loadableSchemes
         self.openOtherSchemesExternally = openOtherSchemesExternally
+        self.allowedResponseStatuses = allowedResponseStatuses
+    }
+
+    /// What `decidePolicyFor navigationResponse` answers for `status`: nil = `.allow` (the page shows,
+    /// whatever its status), else why it was `.cancel`led.
+    public func decideResponse(status: Int) -> String? {
+        guard let allowed = allowedResponseStatuses, !allowed.contains(status) else { return nil }
+        return "the app's response policy cancels HTTP \(status) (allows \(allowed.lowerBound)-\(allowed.upperBound))"
     }
 
     /// What the delegate answers.

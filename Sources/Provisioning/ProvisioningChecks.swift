@@ -28,6 +28,13 @@ public enum ProvisioningChecks {
         if !profile.teamID.isEmpty, !app.teamID.isEmpty, profile.teamID != app.teamID {
             findings.append(.teamMismatch(profileTeam: profile.teamID, appTeam: app.teamID))
         }
+        // The profile's entitlements are an allowlist (device.md §3.1, [A-TN3125]): signing with
+        // aps-environment when the profile has none is refused too, not only a different value.
+        if let appEnv = app.apsEnvironment, profile.apsEnvironment == nil {
+            findings.append(
+                .entitlementMissingFromProfile(
+                    key: "aps-environment", appValue: appEnv.rawValue, profileName: profile.name))
+        }
         if let appEnv = app.apsEnvironment, let profileEnv = profile.apsEnvironment, appEnv != profileEnv {
             findings.append(
                 .entitlementNotAllowed(

@@ -13,6 +13,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     case teamMismatch(profileTeam: String, appTeam: String)
     /// The app signs with an `aps-environment` the profile does not allow (different value).
     case entitlementNotAllowed(key: String, appValue: String, profileValue: String)
+    /// The app signs with an entitlement (`aps-environment`) the profile does not have at all (the App ID
+    /// never had Push Notifications): the build is refused at signing/install, not at registration.
+    case entitlementMissingFromProfile(key: String, appValue: String, profileName: String)
     /// The app's signed entitlements have no `aps-environment` (Push Notifications capability missing).
     case missingAPSEntitlement(bundleID: String)
     /// The profile has no `aps-environment` (App ID not push-enabled, or profile made before enabling it).
@@ -23,6 +26,8 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     case remoteNotificationBackgroundModeMissing(bundleID: String)
     /// Swizzling is off and the app does not hand the APNs token to Firebase.
     case apnsTokenNotForwardedToFirebase(senderID: String)
+    /// A content extension's Info.plist has no `UNNotificationExtensionCategory` (required): iOS never uses it.
+    case contentExtensionCategoryMissing(extensionName: String, infoPlist: String)
 
     /// How bad the finding is: errors block install or registration, warnings only lose some pushes.
     public enum Severity: String, Sendable { case error, warning }
@@ -30,6 +35,18 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     /// The exact message iOS reports when registration fails for lack of the entitlement.
     public static let apsEntitlementErrorMessage =
         "no valid \u{201C}aps-environment\u{201D} entitlement string found for application"
+
+    /// The whole `NSError` description `didFailToRegisterForRemoteNotificationsWithError` prints for it:
+    /// `Error Domain=… Code=… "…" UserInfo={NSLocalizedDescription=…}` (device.md §3.4, [A-FAIL][ISS-APS]).
+    public static let apsEntitlementNSErrorDescription =
+        "Error Domain=NSCocoaErrorDomain Code=3000 \"\(apsEntitlementErrorMessage)\" "
+        + "UserInfo={NSLocalizedDescription=\(apsEntitlementErrorMessage)}"
+
+    /// Xcode's alert when installing an app whose entitlements the profile does not allow (0xe8008016).
+    public static let invalidEntitlementsInstallError =
+        "The executable was signed with invalid entitlements. The entitlements specified in your application\u{2019}s "
+        + "Code Signing Entitlements file are invalid, not permitted, or do not match those specified in your "
+        + "provisioning profile. (0xE8008016)."
 
     /// A stable identifier for reports and assertions (`udid-not-provisioned`, …).
     public var code: String {
@@ -39,17 +56,21 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .appIDMismatch: return "app-id-mismatch"
         case .teamMismatch: return "team-mismatch"
         case .entitlementNotAllowed: return "entitlement-not-allowed"
+        case .entitlementMissingFromProfile: return "entitlement-not-in-profile"
         case .missingAPSEntitlement: return "missing-aps-entitlement"
         case .profileLacksPush: return "profile-lacks-push"
         case .wildcardAppID: return "wildcard-app-id"
         case .remoteNotificationBackgroundModeMissing: return "background-mode-missing"
         case .apnsTokenNotForwardedToFirebase: return "apns-token-not-forwarded"
+        case .contentExtensionCategoryMissing: return "content-extension-category-missing"
         }
     }
 
     public var severity: Severity {
         switch self {
-        case .remoteNotificationBackgroundModeMissing, .apnsTokenNotForwardedToFirebase: return .warning
+        case .remoteNotificationBackgroundModeMissing, .apnsTokenNotForwardedToFirebase,
+            .contentExtensionCategoryMissing:
+            return .warning
         default: return .error
         }
     }
@@ -69,6 +90,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
             return "the profile belongs to team \(profileTeam) but the app is signed by team \(appTeam)"
         case .entitlementNotAllowed(let key, let appValue, let profileValue):
             return "the app signs \(key)=\(appValue) but the profile only allows \(key)=\(profileValue)"
+        case .entitlementMissingFromProfile(let key, let appValue, let name):
+            return "the app signs \(key)=\(appValue) but profile '\(name)' has no \(key) "
+                + "(its App ID is not push-enabled)"
         case .missingAPSEntitlement(let bundleID):
             return
                 "the app \(bundleID) is signed without the aps-environment entitlement (Push Notifications capability missing)"
@@ -80,6 +104,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
             return "UIBackgroundModes does not contain remote-notification, so background pushes never wake the app"
         case .apnsTokenNotForwardedToFirebase:
             return "FirebaseAppDelegateProxyEnabled is NO and the app does not set Messaging.messaging().apnsToken"
+        case .contentExtensionCategoryMissing(let name, let path):
+            return "content extension \(name): \(path) has no "
+                + "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
         }
     }
 
@@ -93,10 +120,13 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .appIDMismatch, .teamMismatch:
             return "install refused; Xcode: \"A valid provisioning profile for this executable was not found.\""
         case .entitlementNotAllowed:
-            return "install refused; Xcode: \"The executable was signed with invalid entitlements.\""
+            return "install refused; Xcode: \"" + Self.invalidEntitlementsInstallError + "\""
+        case .entitlementMissingFromProfile(let key, _, let name):
+            return "build/install refused; Xcode: \"Provisioning profile \u{201C}\(name)\u{201D} doesn't include the "
+                + "\(key) entitlement.\"; installing anyway: \"" + Self.invalidEntitlementsInstallError + "\""
         case .missingAPSEntitlement, .profileLacksPush, .wildcardAppID:
-            return "didFailToRegisterForRemoteNotificationsWithError: NSCocoaErrorDomain Code=3000 \""
-                + Self.apsEntitlementErrorMessage + "\"; no device token"
+            return "didFailToRegisterForRemoteNotificationsWithError: " + Self.apsEntitlementNSErrorDescription
+                + "; no device token"
         case .remoteNotificationBackgroundModeMissing:
             return "console: You've implemented -[<UIApplicationDelegate> application:didReceiveRemoteNotification:"
                 + "fetchCompletionHandler:], but you still need to add \"remote-notification\" to the list of your "
@@ -105,6 +135,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .apnsTokenNotForwardedToFirebase(let senderID):
             return "[I-FCM002022] APNS device token not set before retrieving FCM Token for Sender ID '\(senderID)'. "
                 + "Notifications to this FCM Token will not be delivered over APNS."
+        case .contentExtensionCategoryMissing:
+            return "the extension is never loaded: long-pressing a notification shows the default UI, its actions "
+                + "go to the app"
         }
     }
 
@@ -119,6 +152,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
             return "use a profile whose App ID is <team>.\(bundleID), or change the bundle id to match"
         case .teamMismatch:
             return "sign with a profile of the app's team (or change the team in the signing settings)"
+        case .entitlementMissingFromProfile:
+            return
+                "enable Push Notifications for the App ID in the developer portal, regenerate the profile and re-sign"
         case .entitlementNotAllowed:
             return
                 "regenerate the profile after enabling the capability, or let Xcode write the entitlement from the profile"
@@ -130,6 +166,9 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
             return "create an explicit App ID matching the bundle id, enable Push Notifications, and use its profile"
         case .remoteNotificationBackgroundModeMissing:
             return "enable Background Modes ▸ Remote notifications (adds remote-notification to UIBackgroundModes)"
+        case .contentExtensionCategoryMissing:
+            return "add UNNotificationExtensionCategory (a string or an array) equal to the payload's aps.category, "
+                + "case-sensitively"
         case .apnsTokenNotForwardedToFirebase:
             return
                 "set Messaging.messaging().apnsToken in didRegisterForRemoteNotificationsWithDeviceToken, or enable swizzling"

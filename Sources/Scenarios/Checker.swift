@@ -58,7 +58,7 @@ enum Checker {
     /// Why the actual value is what it is, when the events say so.
     static func hint(_ subject: Subject, _ o: Observation) -> String {
         switch subject {
-        case .delivered, .callbacks, .notification, .userInfo:
+        case .delivered, .callbacks, .callback, .notification, .userInfo:
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return ""
         case .findings, .install, .registration, .symptoms:

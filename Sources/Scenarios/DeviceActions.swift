@@ -108,6 +108,7 @@ enum DeviceActions {
         case .dismiss(let r): return [.dismiss(try ref(r))]
         case .expand(let r): return [.expand(try ref(r))]
         case .back: return [.back(app: bundle)]
+        case .swipeBack: return [.swipeBack(app: bundle)]
         case .answerAlert(_, let button): return [.answerAlert(app: bundle, button: button)]
         case .logIn: return [.logIn(app: bundle)]
         case .logOut: return [.logOut(app: bundle)]

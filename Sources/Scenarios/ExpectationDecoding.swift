@@ -10,6 +10,7 @@ import YAMLSource
 ///   headers: { apns-id: { exists: true } }
 ///   delivered: true                  # the last sent push reached the app; dropped: <why>; stored: true
 ///   callbacks: [willPresent]         # callbacks fired since the previous expect, in order
+///   callback: { didReceiveResponse: { action: open, user_info: { url: … } } }   # one callback's arguments
 ///   user_info: { test: aaa, gcm.message_id: { exists: true }, url: { matches: "^https://" } }
 ///   notification: { title: Hello, banner: true, presented: true }
 ///   extensions: { service: ran, content: KanmobaContent }
@@ -27,11 +28,11 @@ enum ExpectationDecoder {
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
         "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
         "symptoms", "token",
-        "state", "badge", "exit", "stdout", "stderr",
+        "state", "badge", "exit", "stdout", "stderr", "callback",
     ]
     static let notificationKeys = [
         "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
-        "quiet", "interruption_level", "id",
+        "quiet", "interruption_level", "id", "actions", "action_titles",
     ]
     static let navigationKeys = [
         "tab", "tab_title", "stack", "top", "title", "alert", "alert_message", "routed", "routing_failed", "logged_in",
@@ -61,6 +62,7 @@ enum ExpectationDecoder {
             case "dropped": try add(key, .dropped, v)
             case "stored": try add(key, .stored, v)
             case "callbacks": try add(key, .callbacks, v)
+            case "callback": checks += try CallbackDetail.decode(v)
             case "opened_url": try add(key, .openedURLs, containsForScalar(v))
             case "install": try add(key, .install, v)
             case "registration": try add(key, .registration, v)
@@ -86,7 +88,7 @@ enum ExpectationDecoder {
                 for f in n.pairs { try add("notification.\(f.keyString)", .notification(f.keyString), f.value) }
             case "extensions":
                 let e = try YAMLMapping(v)
-                try e.checkKeys(allowed: ["service", "content", "response"])
+                try e.checkKeys(allowed: ["service", "content", "response"] + ContentExtensionFacts.keys)
                 for f in e.pairs { try add("extensions.\(f.keyString)", .extensions(f.keyString), f.value) }
             case "navigation":
                 let n = try YAMLMapping(v)

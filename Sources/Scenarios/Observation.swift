@@ -33,10 +33,12 @@ struct Observation {
             return .bool(gateway.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
         case .callbacks:
             return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
+        case .callback(let name, let field): return CallbackDetail.value(name, field, in: window)
         case .userInfo(let path):
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
         case .extensions(let which):
+            if ContentExtensionFacts.keys.contains(which) { return ContentExtensionFacts.value(which, self) }
             if which == "response" {
                 return window.compactMap { e -> JSONValue? in
                     guard case .contentExtensionHandledAction(_, _, let r) = e.kind else { return nil }
@@ -139,7 +141,11 @@ struct Observation {
         }
         switch field {
         case "presented": return .bool(!presented.isEmpty)
-        case "count": return .number(Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID }.count))
+        case "actions", "action_titles": return NotificationActions.offered(field, presented.last?.1, self)
+        case "count":
+            // Notification Center only: a banner-only (`.banner` without `.list`) notification is not kept.
+            return .number(
+                Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID && $0.presentation.list }.count))
         default: break
         }
         guard let (id, c, p) = presented.last else { return nil }

@@ -71,6 +71,10 @@ struct RunContext {
             case "token", "fcm_token":
                 guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
                 return parts[2] == "token" ? app.token?.hex : app.fcmToken
+            case "previous_token":
+                // Still readable after `uninstall`, to send to the old token and expect 410.
+                guard let bundle = world.bundleID(on: d, nil) else { return nil }
+                return snapshot.previousToken(of: bundle)?.hex
             default: return nil
             }
         case "fixture" where parts.count == 2:

@@ -8,7 +8,8 @@ enum StepDecoder {
     /// Step keywords that take no value and may be written as a bare list item (`- reboot`).
     static let bareKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot", "online", "offline",
-        "install", "uninstall", "register", "tap", "dismiss", "expand", "back", "log_in", "log_out", "load_page",
+        "install", "uninstall", "register", "tap", "dismiss", "expand", "back", "swipe_back", "log_in", "log_out",
+        "load_page",
     ]
     /// Steps only a suite has (every other device step is a `DeviceAction` key).
     static let suiteOnlyKeywords = ["install", "wait", "advance_clock", "load_page", "follow_link"]
@@ -16,7 +17,7 @@ enum StepDecoder {
     /// Keywords whose value may name the app (`- terminate: com.example.app`).
     static let appKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
-        "log_in", "log_out", "back", "load_page",
+        "log_in", "log_out", "back", "swipe_back", "load_page",
     ]
     static let modifiers = ["name", "device", "app", "capture", "expect"]
 
@@ -60,22 +61,23 @@ enum StepDecoder {
         }
         if let e = m["expect"], !e.isNull { step.expectation = try ExpectationDecoder.decode(e) }
         if let c = try m.optionalMapping("capture") {
-            guard keyword == "send" || keyword == "run" else {
-                throw m.keyNode("capture")!.invalidValue(expected: "capture only after send or run steps")
+            guard keyword != "expect" else {
+                throw m.keyNode("capture")!.invalidValue(expected: "capture after a send, run or device step")
             }
             let sources =
                 keyword == "send"
-                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"] : ["stdout", "stderr", "exit"]
+                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"]
+                : keyword == "run" ? ["stdout", "stderr", "exit"] : DeviceCaptures.sources
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
                 let prefixed =
                     (keyword == "send" && source.hasPrefix("header."))
                     || (keyword == "run" && source.hasPrefix("json."))
+                let patterns = keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(
                         .invalidValue, "cannot capture '\(source)' from a \(keyword) step", at: pair.value.range,
-                        expected:
-                            "expected one of: \((sources + [keyword == "send" ? "header.<name>" : "json.<path>"]).joined(separator: ", "))",
+                        expected: "expected one of: \((sources + patterns).joined(separator: ", "))",
                         suggestion: Spelling.closest(to: source, in: sources).map { "did you mean '\($0)'?" })
                 }
                 step.captures.append(Capture(name: pair.keyString, source: source, range: pair.key.range))

@@ -10,7 +10,9 @@ enum StepRunner {
         switch step.action {
         case .send(let send): try await perform(send, step: step, world: world, context: &context)
         case .run(let run): try await perform(run, step: step, world: world, context: &context)
-        case .device(let action): try await DeviceActions.perform(action, step, world: world, run: &context)
+        case .device(let action):
+            try await DeviceActions.perform(action, step, world: world, run: &context)
+            try DeviceCaptures.capture(step, world: world, context: &context)
         case .expect: break
         }
     }

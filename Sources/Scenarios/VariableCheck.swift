@@ -4,7 +4,7 @@ import YAMLSource
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = ["token", "udid", "fcm_token"]
+    static let deviceFields = ["token", "udid", "fcm_token", "previous_token"]
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)

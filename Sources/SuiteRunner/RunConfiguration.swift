@@ -46,13 +46,24 @@ public struct RunConfiguration: Sendable {
         shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
     }
 
-    /// `<first directory>/pages` when it exists, else `Suites/pages`.
+    /// `<first directory>/pages` when it exists; for a suite file, the `pages/` of the nearest directory
+    /// above it that has one (its suite root); else `Suites/pages`.
     public static func defaultPagesDirectory(paths: [String]) -> String {
+        func isDirectory(_ p: String) -> Bool {
+            var flag: ObjCBool = false
+            return FileManager.default.fileExists(atPath: p, isDirectory: &flag) && flag.boolValue
+        }
         for path in paths {
-            var isDirectory: ObjCBool = false
-            let pages = SuiteDiscovery.normalized(path) + "/pages"
-            if FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue {
-                return pages
+            var dir = SuiteDiscovery.normalized(path)
+            if !isDirectory(dir) { dir = (dir as NSString).deletingLastPathComponent }
+            if dir.isEmpty { dir = "." }
+            // Walk up from the file's directory: `Suites/sub/x.yaml` finds `Suites/pages`.
+            var current = (dir as NSString).standardizingPath
+            while true {
+                if isDirectory(current + "/pages") { return current + "/pages" }
+                let parent = (current as NSString).deletingLastPathComponent
+                if parent == current || parent.isEmpty { break }
+                current = parent
             }
         }
         return "Suites/pages"

@@ -101,6 +101,24 @@ final class LibYAMLParser {
 
     // MARK: - Errors
 
+    /// The word of a `- word` list item on the nearest non-blank line above `line`, if that is what it is.
+    private func bareListItem(before line: Int) -> String? {
+        var n = line - 1
+        func trim(_ s: Substring) -> String {
+            var t = s
+            while t.first == " " { t.removeFirst() }
+            while let last = t.last, last == " " || last == "\r" { t.removeLast() }
+            return String(t)
+        }
+        while n >= 1, let text = source.line(n), trim(Substring(text)).isEmpty { n -= 1 }
+        guard n >= 1, let text = source.line(n) else { return nil }
+        let trimmed = trim(Substring(text))
+        guard trimmed.hasPrefix("- ") else { return nil }
+        let word = trim(trimmed.dropFirst(2))
+        guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return word
+    }
+
     private func syntaxError() -> SourceError {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
@@ -127,6 +145,13 @@ final class LibYAMLParser {
         } else if problem.hasPrefix("did not find expected ',' or"), context != nil {
             let bracket = problem.hasSuffix("]'") ? "[" : "{"
             suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
+        } else if problem == "mapping values are not allowed in this context",
+            let word = bareListItem(before: at.line)
+        {
+            // `- back` then `expect:` under it: a bare word cannot take keys; with a colon it can.
+            suggestion =
+                "'- \(word)' is a whole list item; to give it keys such as expect:, write '- \(word):' (with a colon) "
+                + "and indent the keys under it"
         } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context" {
             suggestion = "check this line's indentation against the keys above it"
         }

@@ -139,13 +139,20 @@ import Testing
         #expect(Fixture.callbacks(d3.deliver(Fixture.push(Fixture.backgroundPayload)).events) == [])
     }
 
-    /// §1.3: the options `willPresent` answers decide what shows; `[]` silences.
+    /// §1.3 (device.md, [A-PO] UNNotificationPresentationOptions): since iOS 14 `.banner` presents a
+    /// banner only and `.list` only keeps the notification in Notification Center; the deprecated `.alert`
+    /// ("Use List | Banner") is both; `.sound`/`.badge` alone show nothing; `[]` silences.
     @Test(
         arguments: [
-            (PresentationOptions([.banner, .sound]), true, true, "default"),
+            (PresentationOptions([.banner, .sound]), true, false, "default"),  // seed 001: banner, not listed
+            (PresentationOptions([.banner]), true, false, nil),
             (PresentationOptions([.list]), false, true, nil),
+            (PresentationOptions([.banner, .list]), true, true, nil),
             (PresentationOptions([.alert]), true, true, nil),
+            (PresentationOptions([.alert, .sound]), true, true, "default"),
+            (PresentationOptions([.list, .sound, .badge]), false, true, "default"),
             (PresentationOptions([.sound]), false, false, "default"),
+            (PresentationOptions([.badge]), false, false, nil),
         ] as [(PresentationOptions, Bool, Bool, String?)])
     func willPresentOptionsDecidePresentation(options: PresentationOptions, banner: Bool, list: Bool, sound: String?) {
         let (d, _) = Fixture.ready(

@@ -74,12 +74,15 @@ import YAMLSource
             - { dismiss: { title: Hello } }
             - { quick_action: camera, app: a.b }
             - { authorize: denied }
+            - { swipe_back: a.b }
+            - { swipe_back: true }
             """)
         #expect(
             actions == [
                 .launch(app: "a.b"), .forceQuit(app: "a.b"), .reboot, .online(false),
                 .chooseAction("open", on: .id("n3")), .chooseAction("open", on: .latest), .dismiss(.title("Hello")),
-                .quickAction(app: "a.b", type: "camera"), .authorize(app: nil, .denied),
+                .quickAction(app: "a.b", type: "camera"), .authorize(app: nil, .denied), .swipeBack(app: "a.b"),
+                .swipeBack(app: nil),
             ])
         #expect(throws: SourceError.self) { try Self.steps("- { tap: latest, back: true }") }
         #expect(throws: SourceError.self) { try Self.steps("- { tapp: latest }") }

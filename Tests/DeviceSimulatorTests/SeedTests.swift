@@ -101,7 +101,8 @@ import Testing
         let payload = Fixture.json(
             #"{"aps":{"alert":{"title":"Swift Evolution","body":"new"}},"url":"https://example.com/page"}"#)
         let shown = Fixture.presented(d.deliver(Fixture.push(payload)).events)
-        #expect(shown == [Presentation(banner: true, list: true, sound: nil, quiet: false)])
+        // [.banner, .sound]: a banner, nothing kept in Notification Center (iOS 14+, device.md §1.3).
+        #expect(shown == [Presentation(banner: true, list: false, sound: nil, quiet: false)])
         let nav = Fixture.navigation(try d.tap("n1"))
         #expect(
             nav == [
@@ -198,8 +199,10 @@ import Testing
         let (d, _) = Fixture.ready(Fixture.app(navigation: Self.nav003), state: .notRunning)
         let e = d.performQuickAction(Fixture.bundleID, type: "setting")
         #expect(Fixture.callbacks(e) == ["didFinishLaunching", "performQuickAction"])
+        // The cold start runs didFinishLaunching's splash first (device.md §1.1 (d)), then the shortcut's route.
         #expect(
             Fixture.navigation(e) == [
+                .routed(route: "splash-login", trigger: .launch), .pushed(screen: "login", title: "login"),
                 .loginRequired(route: "shortcut-setting"), .pushed(screen: "login", title: "login"),
             ])
         let after = Fixture.navigation(d.logIn(Fixture.bundleID))

@@ -178,9 +178,12 @@ final class PageServer: Sendable {
         let server = try PageServer()
         let web = try server.webView(timeout: .seconds(1), redirectLimit: 3)
         defer { web.shutdown() }
-        #expect(
-            await web.navigate(to: server.https + "/missing")
-                == .failed(.httpStatus(url: server.https + "/missing", status: 404)))
+        // An error status is a page WKWebView renders (no navigationResponse handler: seed 001).
+        guard case .loaded(let notFound) = await web.navigate(to: server.https + "/missing") else {
+            Issue.record("a 404 page is still a page")
+            return
+        }
+        #expect(notFound.status == 404 && notFound.title == "Not Found")
         #expect(
             await web.navigate(to: server.https + "/json")
                 == .failed(.notHTML(url: server.https + "/json", contentType: "application/json")))

@@ -55,6 +55,16 @@ import Testing
         InstallRow(
             name: "entitlement value not allowed", xml: ProfileFixture.profileXML(aps: "production"), app: app,
             codes: ["entitlement-not-allowed"]),
+        // The profile's Entitlements are an allowlist (device.md §3.1, TN3125): signing with aps-environment
+        // when the profile has none at all (App ID never push-enabled) is refused at install too.
+        InstallRow(
+            name: "entitlement missing from the profile", xml: ProfileFixture.profileXML(aps: nil), app: app,
+            codes: ["entitlement-not-in-profile"]),
+        InstallRow(
+            name: "neither side has aps-environment",
+            xml: ProfileFixture.profileXML(aps: nil),
+            app: AppSigningConfiguration(bundleID: "com.example.app", teamID: "ABCDE12345", apsEnvironment: nil),
+            codes: []),
         InstallRow(
             name: "several at once",
             xml: ProfileFixture.profileXML(devices: [], expires: "2026-01-02T00:00:00Z"), app: app,

@@ -161,6 +161,12 @@ import Testing
         // Back pops the screen.
         let back = try Self.post("\(control)/devices/\(Self.devicePath)/actions", #"{"back": true}"#)
         #expect(Self.kinds(back.json["events"]).contains("navigation:pop order"), "\(back)")
+        // The edge swipe is an action too (same decoder as a suite's `swipe_back`); at the root it does nothing.
+        let swipe = try Self.post("\(control)/devices/\(Self.devicePath)/actions", #"{"swipe_back": true}"#)
+        #expect(swipe.status == 200, "\(swipe)")
+        #expect(
+            Self.kinds(swipe.json["events"]).contains("navigation:back ignored: already at the root of the tab"),
+            "\(swipe)")
     }
 
     @Test func offlineStoresUninstallUnregistersAndResetKeepsDevices() throws {

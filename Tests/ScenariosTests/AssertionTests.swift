@@ -141,7 +141,7 @@ import Testing
             - send: { payload: { aps: { alert: { title: News } }, url: "${fixture.https}/news/nope.html" } }
             - tap
             - load_page
-            - expect: { page: { failed: { contains: "HTTP 404" } } }
+            - expect: { page: { status: 404, title: 404 Not Found, contains: news/nope.html, failed: none } }
             """)
         #expect(Support.passed(missing), "\(Support.describe(missing))")
     }

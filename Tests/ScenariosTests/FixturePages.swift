@@ -2,27 +2,7 @@ import Foundation
 import HTTPServer
 import PushCrypto
 import Scenarios
-
-/// A test-local stand-in for the runner's fixture server: serves Suites/pages/ over HTTP and HTTPS.
-struct StaticPages: HTTPHandler {
-    let root: String
-
-    func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
-        let path = request.path.split(separator: "?").first.map(String.init) ?? "/"
-        guard !path.contains(".."),
-            let data = FileManager.default.contents(atPath: root + (path == "/" ? "/index.html" : path))
-        else {
-            responder.respond(
-                HTTPResponse(
-                    status: 404, headers: [HTTPField("content-type", "text/html")],
-                    body: Array("<title>404</title>".utf8)))
-            return
-        }
-        responder.respond(
-            HTTPResponse(
-                status: 200, headers: [HTTPField("content-type", "text/html; charset=utf-8")], body: [UInt8](data)))
-    }
-}
+import SuiteRunner
 
 /// One fixture server for the whole test process.
 enum FixturePages {
@@ -36,7 +16,8 @@ enum FixturePages {
         let leaf = try! ca.issueServerCertificate()
         let caPath = try! Support.scratch("fixture-ca.pem")
         try! PEMFiles.write(ca.certificatePEM, to: caPath)
-        let handler = StaticPages(root: Support.suites + "/pages")
+        // The runner's own fixture handler, so a suite sees the same pages (and 404 texts) here as in `pushcheck run`.
+        let handler = StaticFileHandler(root: Support.suites + "/pages")
         let server = HTTPServer(
             listeners: [
                 ListenerConfiguration(name: "http", handler: handler),

@@ -46,6 +46,9 @@ import Testing
         try Self.withServer { server, _ in
             let missing = try Self.curl([server.httpURL + "/nope.html"])
             #expect(missing.code == "404" && missing.body.contains("<title>404 Not Found</title>"))
+            // The 404 page names the file it looked for (and the directory), so a missing page is not
+            // mistaken for a bad URL in the push.
+            #expect(missing.body.contains("no file \(server.pagesDirectory)/nope.html"))
             let secret = "fixture-secret-\(getpid()).txt"
             for path in ["/../" + secret, "/%2e%2e/" + secret, "/docs/..%2f..%2f" + secret] {
                 let result = try Self.curl(["--path-as-is", server.httpURL + path])
@@ -83,5 +86,22 @@ import Testing
         #expect(missing.code == "404")
         server.stop()
         #expect(!FileManager.default.fileExists(atPath: server.caPath))
+    }
+}
+
+/// `pushcheck run <one suite file>` serves the `pages/` of that file's suite root.
+@Suite struct DefaultPagesDirectoryTests {
+    @Test func aSuiteFileFindsThePagesOfItsSuiteRoot() throws {
+        let dir = try TempDirectory("pages-root")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("pages"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir.file("nested"), withIntermediateDirectories: true)
+        try dir.write("a.yaml", "scenarios: []")
+        try dir.write("nested/b.yaml", "scenarios: []")
+        let root = (dir.path as NSString).standardizingPath
+        #expect(RunConfiguration.defaultPagesDirectory(paths: [dir.file("a.yaml")]) == root + "/pages")
+        #expect(RunConfiguration.defaultPagesDirectory(paths: [dir.file("nested/b.yaml")]) == root + "/pages")
+        #expect(RunConfiguration.defaultPagesDirectory(paths: [dir.path]) == root + "/pages")
+        #expect(RunConfiguration.defaultPagesDirectory(paths: ["/nonexistent/x.yaml"]) == "Suites/pages")
     }
 }

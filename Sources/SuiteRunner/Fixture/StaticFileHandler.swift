@@ -42,7 +42,18 @@ public struct StaticFileHandler: HTTPHandler {
                 status: 302, headers: [HTTPField("location", location), HTTPField("content-type", "text/html; charset=utf-8")],
                 body: FixtureRoute.page(title: "302 Found", body: location))
         case let .file(relativePath, status):
-            guard let (path, bytes) = read(relativePath) else { return respond(to: FixtureRoute.notFound) }
+            guard let (path, bytes) = read(relativePath) else {
+                // Say which file was looked for, so a 404 points at the pages directory, not at the push.
+                let looked = (root as NSString).appendingPathComponent(relativePath)
+                return HTTPResponse(
+                    status: 404,
+                    headers: [
+                        HTTPField("content-type", "text/html; charset=utf-8"), HTTPField("cache-control", "no-store"),
+                    ],
+                    body: FixtureRoute.page(
+                        title: "404 Not Found",
+                        body: "pushcheck fixture server: no file \(looked) (pages directory \(root))"))
+            }
             return HTTPResponse(
                 status: status,
                 headers: [HTTPField("content-type", FixtureRoute.contentType(forPath: path)), HTTPField("cache-control", "no-store")],
