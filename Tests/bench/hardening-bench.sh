@@ -72,8 +72,11 @@ BYTES=0
 if [ "$LOG_READ" = whole ]; then
   BYTES=$(curl -s -o /dev/null -w '%{size_download}' "$CONTROL/apns/log?limit=10000")
 else
+  # Everything logged when the read starts (pushes keep adding entries behind it): from the oldest kept entry up
+  # to the newest sequence at the start, 1000 entries a page.
+  LAST=$(curl -s "$CONTROL/apns/log?limit=1" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["next_after"]))')
   AFTER=0
-  while :; do
+  while [ "$AFTER" -lt "$LAST" ]; do
     curl -s -o "$WORK/page.json" "$CONTROL/apns/log?after=$AFTER&limit=1000"
     BYTES=$((BYTES + $(stat -c %s "$WORK/page.json")))
     read -r AFTER MORE < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(d["next_after"]), d["has_more"])' "$WORK/page.json")
