@@ -123,4 +123,35 @@ import Testing
         let now = try runTool("curl", ["-sS", "-XPOST", url, "-w", "%{http_code}", "-o", "/dev/null"])
         #expect(now.stdout == "200")
     }
+
+    @Test func serveCutsAPrefaceTrickledPastHandshakeTimeout() throws {
+        let dir = try TempDirectory("serve-handshake")
+        defer { dir.remove() }
+        let path = try dir.write("serve.yaml", "listen: { h2c: true, handshake_timeout: 1s }\n")
+        let running = try RunningGateway.start(try ServeConfiguration.load(path: path), loops: 1, caOut: dir.file("ca.pem"))
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let url = try #require(running.url("sandbox_h2c"))
+        let port = try #require(url.split(separator: ":").last)
+        // One preface byte every 0.3 s (the whole preface would take 7 s); prints when the server closed.
+        let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", \(port)))
+            s.settimeout(0.3)
+            start = time.time()
+            for b in b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n":
+                try:
+                    s.send(bytes([b]))
+                    if s.recv(65536) == b"":
+                        print("closed after %.1f s" % (time.time() - start)); sys.exit(0)
+                except socket.timeout:
+                    pass
+                except (ConnectionResetError, BrokenPipeError):
+                    print("closed after %.1f s" % (time.time() - start)); sys.exit(0)
+            print("still open after %.1f s" % (time.time() - start))
+            """
+        let r = try runTool("python3", ["-c", script], timeout: 30)
+        #expect(r.stdout.hasPrefix("closed after"), "\(r)")
+        let seconds = Double(r.stdout.split(separator: " ")[2]) ?? 99
+        #expect(seconds >= 0.9 && seconds < 4, "\(r.stdout)")
+    }
 }

@@ -32,6 +32,8 @@ struct ServeConfiguration {
     var h2cSandboxPort = 0
     var h2cProductionPort = 0
     var idleTimeout: Duration = .seconds(300)
+    /// TLS handshake + HTTP/2 preface (or first HTTP/1.1 request head) deadline; never beyond `idleTimeout`.
+    var handshakeTimeout: Duration = .seconds(10)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
     /// Simulated apps (`apps:`), installed on `devices` at start.
@@ -40,7 +42,7 @@ struct ServeConfiguration {
     var devices: [DeviceDeclaration] = []
 
     static let topKeys = ["listen", "tls", "apns", "apps", "devices"]
-    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout"]
+    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "handshake_timeout"]
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
@@ -57,6 +59,7 @@ struct ServeConfiguration {
             config.h2cSandboxPort = try port(listen, "h2c_sandbox")
             config.h2cProductionPort = try port(listen, "h2c_production")
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
+            config.handshakeTimeout = try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
