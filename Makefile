@@ -75,7 +75,7 @@ fuzz: deps
 	    -artifact_prefix=$(BUILD_DIR)/fuzz-crashers/$$t/ \
 	    $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t 2>&1 | grep -E '^(INFO: seed|#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR|.*Test unit written)' ; \
 	  status=$${PIPESTATUS[0]}; \
-	  if [ $$status -ne 0 ]; then echo "fuzz $$t: crasher in $(BUILD_DIR)/fuzz-crashers/$$t/"; exit 1; fi; \
+	  if [ $$status -ne 0 ]; then echo "fuzz $$t failed (exit $$status); a crasher, if found, is in $(BUILD_DIR)/fuzz-crashers/$$t/"; exit 1; fi; \
 	done
 
 clean:
