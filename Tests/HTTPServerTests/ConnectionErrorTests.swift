@@ -87,6 +87,28 @@ import Testing
         try expectServing(s)
     }
 
+    @Test func rapidResetEndsWithNghttp2sGoAwayInternalError() throws {
+        let s = try TestServer(handler: EchoHandler())
+        let raw = try RawSocket(port: s.port)
+        // CVE-2023-44487: open a stream and reset it at once, 3000 times, without waiting for answers.
+        var frames = H2Frame.preface + H2Frame.emptySettings
+        for i in 0..<3000 {
+            let id = UInt32(2 * i + 1)
+            let path = Array("/delay/1000".utf8)
+            frames += H2Frame.frame(type: 1, flags: 0x5, stream: id,
+                                    payload: [0x82, 0x86, 0x01, 0x01, UInt8(ascii: "x"), 0x04, UInt8(path.count)] + path)
+            frames += H2Frame.frame(type: 3, flags: 0, stream: id, payload: [0, 0, 0, 8])  // RST_STREAM(CANCEL)
+        }
+        raw.send(frames)
+        let (bytes, closed) = raw.readUntilClose()
+        #expect(closed)
+        let away = goAways(bytes)
+        // nghttp2's stream reset rate limit (a burst of 1000, then 33 per second) ends it with INTERNAL_ERROR.
+        #expect(away.map(\.code) == [0x2], "\(away)")
+        #expect((1000...3000).contains(away.first?.last ?? 0), "\(away)")
+        try expectServing(s)
+    }
+
     @Test func brokenHPACKEndsWithNghttp2sOwnGoAwayCompressionError() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
