@@ -17,7 +17,10 @@ TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-cli
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean
+.PHONY: all deps build test run bench fuzz clean venv
+
+# Python clients the tests drive (firebase-admin …), in a venv under .build (never committed).
+VENV = $(BUILD_DIR)/venv
 
 all: build
 
@@ -29,6 +32,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
+	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
 	if [ -n "$$(echo $$missing)" ]; then \
 	  echo "make deps: installing$$missing"; \
@@ -39,7 +43,15 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
 
-test: deps
+# A venv for the third-party Python clients the tests use; rebuilt when requirements.txt changes.
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: Tests/python/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
+	touch $@
+
+test: deps venv
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
 	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
@@ -55,6 +67,7 @@ bench: deps
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
 	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
+	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
 
 # libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
 # corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to

@@ -20,18 +20,27 @@ let package = Package(
         // MARK: pure value types and protocol logic
         .target(name: "PushModel"),
         .target(name: "YAMLSource", dependencies: ["CYAML"]),
+        // libxml2's once-per-process set-up, shared by every module that parses with it.
+        .target(name: "XMLSupport", dependencies: ["CXML2"]),
 
         // MARK: crypto and transports
         .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser"]),
+        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser", "PushCrypto"]),
         .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto", "PushModel"]),
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
+        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .testTarget(
+            name: "FCMGatewayTests",
+            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            exclude: ["Golden"]
+        ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
-        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "YAMLSource"]),
+        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
         .target(name: "DeviceBridge", dependencies: ["APNsGateway", "DeviceSimulator", "PushModel"]),
         .testTarget(
@@ -50,7 +59,7 @@ let package = Package(
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)
-        .target(name: "Reports", dependencies: ["CXML2"]),
+        .target(name: "Reports", dependencies: ["CXML2", "XMLSupport", "PushModel"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
@@ -63,13 +72,13 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).
-        .target(name: "PushcheckTestSupport", path: "Tests/PushcheckTestSupport"),
+        .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]

@@ -1,4 +1,5 @@
 import CXML2
+import XMLSupport
 
 /// A link found in a page.
 public struct HTMLLink: Sendable, Equatable {
@@ -25,7 +26,7 @@ public struct HTMLDocument: Sendable, Equatable {
     /// - Parameter encoding: the `charset` of the `Content-Type`, if any. Without it a `<meta charset>`
     ///   in the page decides, and failing that UTF-8 is assumed (libxml2 would otherwise read Latin-1).
     public static func parse(_ bytes: [UInt8], url: String, encoding: String? = nil) -> HTMLDocument? {
-        libxml2Initialized
+        LibXML2.initialize()
         guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return nil }
         guard let ctxt = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(ctxt) }
@@ -127,8 +128,3 @@ private struct Walker {
             .joined(separator: " ")
     }
 }
-
-/// libxml2's global set-up, once, before any parse: without it two web views parsing at the same time
-/// race libxml2's lazily created locks and can deadlock (seen with `pushcheck run --jobs 2`).
-/// `xmlInitParser` itself serialises concurrent callers, so other modules may call it too.
-private let libxml2Initialized: Void = xmlInitParser()

@@ -1,4 +1,5 @@
 import COpenSSL
+import PushCrypto
 
 /// Owns one `SSL_CTX`. Created on (and confined to) the loop thread that uses it; `validate` builds and
 /// frees one on the caller's thread so bad PEMs fail `start()`.
@@ -83,11 +84,7 @@ final class TLSContext {
     }
 
     static func lastError() -> String {
-        let e = ERR_get_error()
-        guard e != 0 else { return "unknown OpenSSL error" }
-        var buf = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(e, &buf, buf.count)
-        return cString(buf)
+        OpenSSL.drainErrors(fallback: "unknown OpenSSL error")
     }
 }
 

@@ -1,11 +1,11 @@
 import COpenSSL
 import Foundation
 
-/// Helpers shared by the OpenSSL-backed types: error-queue draining and memory BIOs.
-/// Everything here is internal; public API exposes only Swift values.
-enum OpenSSL {
+/// Helpers shared by the OpenSSL-backed types: error-queue draining and memory BIOs. The one place for them in the
+/// package: HTTPServer's TLS set-up uses these too (`package`). Public API exposes only Swift values.
+package enum OpenSSL {
     /// Drains OpenSSL's thread-local error queue into one readable line (empty queue → `fallback`).
-    static func drainErrors(fallback: String = "no detail from OpenSSL") -> String {
+    package static func drainErrors(fallback: String = "no detail from OpenSSL") -> String {
         var parts: [String] = []
         while true {
             let code = ERR_get_error()
@@ -18,10 +18,10 @@ enum OpenSSL {
     }
 
     /// Clears stale errors so a later `drainErrors` reports only the current failure.
-    static func clearErrors() { ERR_clear_error() }
+    package static func clearErrors() { ERR_clear_error() }
 
     /// Runs `body` with a read-only memory BIO over `bytes`.
-    static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> R) rethrows -> R {
+    package static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes { raw -> R in
             // BIO_new_mem_buf does not copy; the buffer outlives the BIO because both die in this scope.
             let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))!

@@ -8,6 +8,15 @@ public struct OptionSpec: Sendable {
     public let kind: Kind
     public let valueName: String
     public let help: String
+    /// A one-letter alias (`-u` for `--update-snapshots`), if any.
+    public var short: Character? = nil
+
+    /// The same option, also spelled `-<letter>`.
+    public func short(_ letter: Character) -> OptionSpec {
+        var copy = self
+        copy.short = letter
+        return copy
+    }
 
     public static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, kind: .flag, valueName: "", help: help)
@@ -52,9 +61,12 @@ public struct ParsedArguments: Sendable {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var index = 0
         var onlyPositionals = false
+        let shorts = Dictionary(
+            options.compactMap { o in o.short.map { ("-\($0)", "--" + o.name) } }, uniquingKeysWith: { a, _ in a })
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
             index += 1
+            if !onlyPositionals, let long = shorts[argument] { argument = long }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositionals, argument.hasPrefix("-"), argument != "-", argument.count > 1 {
                     throw UsageError("unknown option '\(argument)'" + suggestion(for: argument, among: options))
@@ -126,7 +138,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
 /// Renders the options block of a command's help.
 func renderOptions(_ options: [OptionSpec]) -> String {
     let rows = options.map { spec -> (String, String) in
-        let left = spec.kind == .flag ? "--\(spec.name)" : "--\(spec.name) \(spec.valueName)"
+        var left = spec.kind == .flag ? "--\(spec.name)" : "--\(spec.name) \(spec.valueName)"
+        if let short = spec.short { left = "-\(short), " + left }
         return (left, spec.help + (spec.kind == .repeatedValue ? " (repeatable)" : ""))
     }
     let width = (rows.map(\.0.count).max() ?? 0) + 2

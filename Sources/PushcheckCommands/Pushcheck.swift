@@ -10,6 +10,9 @@ public enum Pushcheck {
         MergeReportsCommand.self,
         SendCommand.self,
         JWTCommand.self,
+        DoctorCommand.self,
+        CheckPayloadCommand.self,
+        RecordSuiteCommand.self,
     ]
 
     static var usage: String {

@@ -1,4 +1,5 @@
 import CXML2
+import XMLSupport
 // This file must not import Foundation: libxml2's headers pull in the system ICU, whose enums clash
 // with Foundation's bundled ICU when both are visible in one file. Foundation-using code calls in here
 // with plain Swift types.
@@ -14,7 +15,7 @@ public final class JUnitSchema {
     /// Loads and compiles the XSD at `path`.
     public init(xsdPath path: String) throws(ReportsError) {
         self.path = path
-        LibXML2.initialized
+        LibXML2.initialize()
         guard let parserContext = xmlSchemaNewParserCtxt(path) else {
             throw .schemaUnusable(path: path, reason: "libxml2 could not create a schema parser")
         }

@@ -1,3 +1,5 @@
+import PushModel
+
 /// Errors from `--shard i/N`.
 public enum ShardError: Error, Equatable, CustomStringConvertible {
     /// The text is not `i/N`.
@@ -71,7 +73,7 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
 
     /// The 1-based shard of `count` that owns the scenario.
     public static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
-        let hash = finalize(fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8)))
+        let hash = StableHash.fmix64(fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8)))
         return Int(hash % UInt64(max(count, 1))) + 1
     }
 
@@ -90,24 +92,6 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     /// `i/N`.
     public var description: String { "\(index)/\(count)" }
 
-    /// MurmurHash3's 64-bit finalizer: every input bit affects every output bit.
-    public static func finalize(_ value: UInt64) -> UInt64 {
-        var k = value
-        k ^= k >> 33
-        k = k &* 0xff51_afd7_ed55_8ccd
-        k ^= k >> 33
-        k = k &* 0xc4ce_b9fe_1a85_ec53
-        k ^= k >> 33
-        return k
-    }
-
-    /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
-    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the shard key's hash.
+    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 { StableHash.fnv1a64(bytes) }
 }

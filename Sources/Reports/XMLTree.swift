@@ -1,4 +1,5 @@
 import CXML2
+import XMLSupport
 
 // This file must not import Foundation (see JUnitSchema.swift): it turns libxml2's tree into plain
 // Swift values so that the JUnit reader never touches C.
@@ -22,16 +23,10 @@ struct XMLTreeFailure: Error {
     var message: String
 }
 
-/// libxml2's one-time global set-up, run exactly once (a `static let` is initialised atomically):
-/// `xmlInitParser` is not safe to race from several threads.
-enum LibXML2 {
-    static let initialized: Void = xmlInitParser()
-}
-
 enum XMLTree {
     /// Parses `bytes` (no network, no external entities, no entity expansion) into a tree.
     static func parse(_ bytes: [UInt8], sourceName: String) throws(XMLTreeFailure) -> XMLElementNode {
-        LibXML2.initialized
+        LibXML2.initialize()
         guard !bytes.isEmpty else { throw XMLTreeFailure(line: 1, message: "the file is empty") }
         guard let parser = xmlNewParserCtxt() else {
             throw XMLTreeFailure(line: 0, message: "libxml2 could not create a parser")

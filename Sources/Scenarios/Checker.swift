@@ -22,7 +22,8 @@ enum Checker {
         let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
         let observation = Observation(
             device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
-            lastSend: context.lastSend, lastRun: context.lastRun, gateway: world.gateway)
+            lastSend: context.lastSend, lastRun: context.lastRun, gateway: world.gateway,
+            gatewaySince: context.gatewayWindowStart)
         var failures: [AssertionFailure] = []
         let ctx = context
         for check in expectation.checks {
@@ -47,6 +48,7 @@ enum Checker {
                     events: relevantEvents(
                         Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
         }
+        failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
         for f in failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }

@@ -20,6 +20,9 @@ import YAMLSource
 ///   install: installed               # registration: registered | failed; findings: [codes]
 ///   exit: 0                          # the last run: exit, stdout, stderr
 ///   stdout: { contains: "sent" }
+///   exactly: { user_info: { order_id: A1001, aps: { alert: Hi } } }   # whole objects: user_info,
+///   at_least: { notification: { title: Hi } }                        # notification, payload (ObjectCheck)
+///   snapshot: true                                                    # SnapshotCheck
 /// ```
 /// A value is compared for equality; a mapping of `equals`/`exists`/`absent`/`matches`/`contains`/`not`
 /// picks another comparison.
@@ -28,7 +31,7 @@ enum ExpectationDecoder {
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
         "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
         "symptoms", "token",
-        "state", "badge", "exit", "stdout", "stderr", "callback",
+        "state", "badge", "exit", "stdout", "stderr", "callback", "exactly", "at_least", "snapshot",
     ]
     static let notificationKeys = [
         "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
@@ -48,6 +51,8 @@ enum ExpectationDecoder {
         let m = try YAMLMapping(node)
         try m.checkKeys(allowed: topKeys)
         var checks: [Check] = []
+        var objects: [ObjectCheck] = []
+        var snapshot: SnapshotCheck?
         for pair in m.pairs {
             let key = pair.keyString
             let v = pair.value
@@ -79,6 +84,7 @@ enum ExpectationDecoder {
                     try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
                 }
             case "user_info":
+                try ObjectCheck.refuseAmbiguousWholeObject(v, subject: "user_info")
                 for u in try YAMLMapping(v).pairs {
                     try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
                 }
@@ -104,10 +110,13 @@ enum ExpectationDecoder {
                         try add("page.\(f.keyString)", .page(f.keyString), f.value)
                     }
                 }
+            case "exactly": objects += try ObjectCheck.decode(v, mode: .exact)
+            case "at_least": objects += try ObjectCheck.decode(v, mode: .subset)
+            case "snapshot": snapshot = try SnapshotCheck.decode(v)
             default: break
             }
         }
-        return Expectation(checks: checks, range: node.range)
+        return Expectation(checks: checks, range: node.range, objects: objects, snapshot: snapshot)
     }
 
     /// `opened_url: x` / `page.contains: x` / `findings: x` mean "contains"; a list or a matcher mapping is used as written.

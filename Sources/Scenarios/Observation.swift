@@ -15,6 +15,8 @@ struct Observation {
     let lastSend: SendRecord?
     let lastRun: RunRecord?
     let gateway: APNsGateway
+    /// Gateway log sequence at the previous `expect` (requests after it are in the window).
+    var gatewaySince: UInt64 = 0
 
     /// The observed value of `subject` (nil = absent).
     func value(_ subject: Subject) -> JSONValue? {

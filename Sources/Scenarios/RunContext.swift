@@ -49,6 +49,15 @@ struct RunContext {
     var transcribedGateway: UInt64 = 0
     var sentSequences: Set<UInt64> = []
     var sendCount = 0
+    /// `snapshot` checks so far (an unnamed one is named by its position).
+    var snapshotCount = 0
+    /// Snapshot entry names taken so far in this attempt (two with one name would overwrite each other).
+    var snapshotNames: Set<String> = []
+    /// Per device: the event count once the world was set up (where a scenario-level snapshot starts).
+    var setupWindow: [String: Int] = [:]
+    /// Snapshot mismatches so far, with what each says the app did differently: they do not stop the
+    /// scenario, so the later snapshots can show what the change broke (`SnapshotCheck.combine`).
+    var snapshotFailures: [(failure: AssertionFailure, effects: [String])] = []
 
     init(scenario: Scenario, suite: Suite, environment: RunEnvironment) {
         self.scenario = scenario

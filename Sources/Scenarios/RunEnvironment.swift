@@ -16,12 +16,15 @@ public struct RunEnvironment: Sendable {
     public var seed: UInt64
     /// 1-based retry attempt.
     public var attempt: Int
+    /// Where `snapshot` checks compare and record (nil: a snapshot check is a harness error).
+    public var snapshots: SnapshotStore? = nil
 
     public init(
         fixtureHTTPURL: String = "", fixtureHTTPSURL: String = "", fixtureCAPath: String = "",
         environment: [String: String] = ProcessInfo.processInfo.environment, stepTimeout: Duration = .seconds(30),
-        seed: UInt64 = 0, attempt: Int = 1
+        seed: UInt64 = 0, attempt: Int = 1, snapshots: SnapshotStore? = nil
     ) {
+        self.snapshots = snapshots
         self.fixtureHTTPURL = fixtureHTTPURL
         self.fixtureHTTPSURL = fixtureHTTPSURL
         self.fixtureCAPath = fixtureCAPath

@@ -40,6 +40,7 @@ public enum ScenarioExecutor {
         // Checks look at what happens after the world is set up (setup is visible through findings,
         // registration and token checks).
         for d in world.devices { context.windowStart[d.name] = d.device.events.count }
+        context.setupWindow = context.windowStart
         var status = ScenarioResult.Status.passed
         for step in scenario.steps {
             if Task.isCancelled {
@@ -50,7 +51,10 @@ public enum ScenarioExecutor {
             do {
                 // An expect attached to a step looks at what that step did; a standalone `- expect:`
                 // looks at everything since the previous expect.
-                if step.expectation != nil, !step.isCheckOnly {
+                if step.expectation?.snapshot?.wholeScenario == true {
+                    context.windowStart = context.setupWindow
+                    context.gatewayWindowStart = 0
+                } else if step.expectation != nil, !step.isCheckOnly {
                     for d in world.devices { context.windowStart[d.name] = d.device.events.count }
                     context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
                 }
@@ -81,7 +85,19 @@ public enum ScenarioExecutor {
                 break
             }
         }
+        if !context.snapshotFailures.isEmpty {
+            let snapshotFailures = SnapshotCheck.combine(context.snapshotFailures)
+            switch status {
+            case .passed: status = .failed(snapshotFailures)
+            case .failed(let later): status = .failed(snapshotFailures + later)
+            default: break
+            }
+        }
         if case .passed = status { context.transcript.add("passed") }
+        // A scenario that stopped early did not reach all its snapshots: only a pass makes the rest obsolete.
+        var passed = false
+        if case .passed = status { passed = true }
+        environment.snapshots?.scenarioFinished(suite: suite.path, scenario: scenario.name, passed: passed)
         return ScenarioResult(
             status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
     }

@@ -27,6 +27,8 @@ public struct Step: Sendable {
     public var expectation: Expectation?
     /// Where the step is written.
     public var range: SourceRange
+    /// `name:` — the step's name (a `snapshot` without its own name is stored under it).
+    public var name: String? = nil
 
     /// True for a standalone `- expect:` step.
     public var isCheckOnly: Bool {
@@ -112,4 +114,8 @@ public enum DeviceStep: Sendable {
 public struct Expectation: Sendable {
     public var checks: [Check]
     public var range: SourceRange
+    /// `exactly:` / `at_least:` whole-object comparisons.
+    public var objects: [ObjectCheck] = []
+    /// `snapshot:`.
+    public var snapshot: SnapshotCheck?
 }

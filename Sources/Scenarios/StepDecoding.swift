@@ -60,6 +60,7 @@ enum StepDecoder {
             }
         }
         if let e = m["expect"], !e.isNull { step.expectation = try ExpectationDecoder.decode(e) }
+        step.name = try m.optional("name")
         if let c = try m.optionalMapping("capture") {
             guard keyword != "expect" else {
                 throw m.keyNode("capture")!.invalidValue(expected: "capture after a send, run or device step")

@@ -163,26 +163,10 @@ enum StepRunner {
 
     /// A lowercase UUID from the run's seed, the scenario and the send's index: same inputs, same `apns-id`.
     static func deterministicUUID(_ seed: UInt64, _ scenario: String, _ n: Int) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-        for b in "\(scenario)#\(n)".utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        var state = h
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        var bytes: [UInt8] = []
-        for _ in 0..<2 { withUnsafeBytes(of: next().bigEndian) { bytes.append(contentsOf: $0) } }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let c = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
+        let key = StableHash.fnv1a64("\(scenario)#\(n)".utf8, basis: StableHash.fnvOffsetBasis ^ seed)
+        var rng = SplitMix64(seed: key)
+        let high = rng.next()
+        return UUIDText.version4(high: high, low: rng.next())
     }
 
     // MARK: run

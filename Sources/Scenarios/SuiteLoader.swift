@@ -25,7 +25,7 @@ import YAMLSource
 /// ```
 public enum SuiteLoader {
     static let suiteKeys = ["name", "world", "variables", "scenarios"]
-    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "description"]
+    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "description", "snapshot"]
     static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
     static let includeKeys = ["include", "gateway", "apps", "devices"]
 
@@ -171,6 +171,7 @@ public enum SuiteLoader {
                 steps.append(step)
             }
             try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            if let node = s["snapshot"], let step = try SnapshotCheck.scenarioStep(node) { steps.append(step) }
             out.append(
                 Scenario(
                     name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip,

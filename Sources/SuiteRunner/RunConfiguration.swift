@@ -1,5 +1,6 @@
 import Foundation
 import Reports
+import Scenarios
 
 /// Everything `pushcheck run` decided from its arguments.
 public struct RunConfiguration: Sendable {
@@ -21,6 +22,9 @@ public struct RunConfiguration: Sendable {
     public var environment: [String: String]
     /// Properties written into every testsuite (versions; seed and shard are added by the run).
     public var properties: [ReportProperty]
+    /// What `snapshot` checks do: record new ones (default), update (`--update-snapshots`), or treat a
+    /// missing one as a failure (`--ci`, or `CI` set to true/1 in `environment`).
+    public var snapshotMode: SnapshotStore.Mode = .local
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.
@@ -39,6 +43,13 @@ public struct RunConfiguration: Sendable {
         self.seed = seed
         self.environment = environment
         self.properties = properties
+        self.snapshotMode = Self.isCI(environment) ? .ci : .local
+    }
+
+    /// `CI=true` / `CI=1` (as GitHub Actions, GitLab and most CI systems set it).
+    public static func isCI(_ environment: [String: String]) -> Bool {
+        guard let value = environment["CI"]?.lowercased() else { return false }
+        return value == "true" || value == "1" || value == "yes"
     }
 
     /// `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml` when sharded.

@@ -24,7 +24,7 @@ public enum SuiteDiscovery {
 
     /// Directories skipped while walking: fixture pages, hidden directories.
     public static func isSkippedDirectory(_ name: String) -> Bool {
-        name == "pages" || name.hasPrefix(".")
+        name == "pages" || name == "__snapshots__" || name.hasPrefix(".")
     }
 
     /// Suite files under `paths`, sorted and without duplicates. Directories are walked recursively,

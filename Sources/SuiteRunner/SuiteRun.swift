@@ -24,6 +24,8 @@ public struct RunSummary: Sendable {
     public let reportError: ReportsError?
     /// Selected scenarios that did not finish (interrupted while running or never started).
     public let unfinished: Int
+    /// Snapshots written, updated, obsolete or removed by this run.
+    public internal(set) var snapshots = SnapshotSummary()
 
     /// 0 all passed (skips allowed), 1 a scenario failed an assertion, 3 a scenario errored (timeout,
     /// crashed command, unreachable page) or the report could not be written, 130 interrupted.
@@ -84,9 +86,11 @@ public enum SuiteRun {
             throw .report(error)
         }
 
+        let snapshots = SnapshotStore(mode: configuration.snapshotMode)
         let environment = RunEnvironment(
             fixtureHTTPURL: fixture.httpURL, fixtureHTTPSURL: fixture.httpsURL, fixtureCAPath: fixture.caPath,
-            environment: configuration.environment, stepTimeout: configuration.stepTimeout, seed: configuration.seed)
+            environment: configuration.environment, stepTimeout: configuration.stepTimeout, seed: configuration.seed,
+            snapshots: snapshots)
         let loaded = prepared.loaded
         let scheduler = ScenarioScheduler(policy: configuration.policy) { item, attempt in
             let (suite, scenario) = loaded.scenario(for: item)
@@ -105,9 +109,13 @@ public enum SuiteRun {
             final = report.snapshot()
             reportError = error
         }
-        return RunSummary(
+        var summary = RunSummary(
             report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted, reportError: reportError,
             unfinished: outcome.unfinished)
+        // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
+        summary.snapshots = snapshots.finish(
+            suites: loaded.suites.map { ($0.path, $0.scenarios.map(\.name)) }, findObsolete: !outcome.interrupted)
+        return summary
     }
 
     /// One planned testsuite per suite file with selected scenarios, in discovery order.

@@ -23,7 +23,10 @@ import Testing
         #expect(SuiteLoader.isSuiteFile(path: path))
         let suite = try Support.load(path)
         #expect(!suite.scenarios.isEmpty)
-        for (scenario, result) in await Support.run(suite, environment: FixturePages.environment) {
+        // Checked-in snapshots must exist and match (CI mode writes none).
+        var environment = FixturePages.environment
+        environment.snapshots = SnapshotStore(mode: .ci)
+        for (scenario, result) in await Support.run(suite, environment: environment) {
             #expect(Support.passed(result), "\(scenario.name): \(Support.describe(result))")
         }
     }

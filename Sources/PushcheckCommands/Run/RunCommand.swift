@@ -21,6 +21,8 @@ enum RunCommand: PushcheckCommand {
         .value("pages", "DIR", "Directory the fixture web server serves (default: <first path>/pages)."),
         .value("seed", "N", "Seed for generated tokens and ids (default 0)."),
         .flag("list", "Print the selected scenario ids and exit."),
+        .flag("update-snapshots", "Write new and changed snapshots, remove obsolete ones (-u).").short("u"),
+        .flag("ci", "CI mode (also when CI=true): a missing snapshot fails instead of being written."),
     ]
     static let discussion = """
         Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
@@ -80,6 +82,7 @@ enum RunCommand: PushcheckCommand {
             console.out("interrupted: \(unfinished) scenario\(unfinished == 1 ? "" : "s") not finished")
         }
         if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
+        for line in summary.snapshots.lines { console.out(line) }
         console.out("report: \(summary.reportPath)")
         return summary.exitCode
     }
@@ -101,7 +104,7 @@ enum RunCommand: PushcheckCommand {
             guard let value = UInt64(raw) else { throw UsageError("option '--seed' expects a non-negative integer, got '\(raw)'") }
             seed = value
         }
-        return RunConfiguration(
+        var configuration = RunConfiguration(
             paths: arguments.positionals, selection: selection,
             policy: RunPolicy(jobs: jobs, retries: retries, scenarioTimeout: scenarioTimeout, failFast: arguments.has("fail-fast")),
             junitPath: arguments.value("junit"), pagesDirectory: arguments.value("pages"), stepTimeout: stepTimeout,
@@ -110,6 +113,9 @@ enum RunCommand: PushcheckCommand {
                 ReportProperty("pushcheck.version", Pushcheck.version),
                 ReportProperty("os", ProcessInfo.processInfo.operatingSystemVersionString),
             ])
+        if arguments.has("ci") { configuration.snapshotMode = .ci }
+        if arguments.has("update-snapshots") { configuration.snapshotMode = .update }
+        return configuration
     }
 
     /// `30`, `30s`, `500ms`, `2m`, `1.5s`.

@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceBridge
+import FCMGateway
 import Foundation
 import HTTPServer
 import PushModel
@@ -17,6 +18,10 @@ public struct ControlAPI: HTTPHandler {
     public let fleet: DeviceFleet?
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
     let web: DeviceWebView?
+    /// The mock FCM service, served under `/fcm` (config `fcm:`).
+    var fcm: FCMGateway? = nil
+    /// `serve`'s switchable push recording (`/apns/recording`).
+    var recording: RecordingSwitch? = nil
     let startedAt = Date()
 
     public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
@@ -53,11 +58,14 @@ public struct ControlAPI: HTTPHandler {
         let parts = path.split(separator: "/").map(String.init)
         let param = parts.count >= 3 ? parts[2] : ""
         if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
+        if parts.first == "fcm" { return fcmRoute(request, parts: parts, query: query) }
+        if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
         case ("POST", "/reset"):
             gateway.reset()
+            fcm?.reset()
             fleet?.syncRegistrations()  // the hosted devices keep their apps, so their tokens stay valid
             return Self.json(200, ["status": "reset"])
         case ("GET", "/apns/log"):
@@ -137,7 +145,7 @@ public struct ControlAPI: HTTPHandler {
         ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
         ("GET", "/apns/deliveries"),
         ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"), ("DELETE", "/apns/faults/{id}"),
-    ] + deviceRoutes
+    ] + deviceRoutes + fcmRoutes
 
     private static func shape(_ parts: [String]) -> String {
         var out = parts

@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceBridge
+import FCMGateway
 import Foundation
 import HTTPServer
 import PushCrypto
@@ -22,6 +23,7 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
+        .value("record", "DIR", "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -33,8 +35,13 @@ enum ServeCommand: PushcheckCommand {
         (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
+        GET|POST|DELETE /apns/recording (body {"directory": DIR}: record every push handed to a device),
         GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ,
         POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}, {"load_page":true}).
+        With fcm: in the config, the ready line adds "fcm" (OAuth /token, v1 send, IID, registrations) and
+        "fcm_credentials" (project → service-account JSON whose token_uri is the mock); control routes
+        GET|DELETE /fcm/log, GET|POST /fcm/tokens, POST /fcm/tokens/{token}/unregister, GET /fcm/topics,
+        GET|POST|DELETE /fcm/faults.
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -65,9 +72,19 @@ enum ServeCommand: PushcheckCommand {
             console.err("pushcheck serve: cannot start: \(error)")
             return ExitCode.harness
         }
+        if let dir = arguments.value("record") {
+            do {
+                try running.recording.start(dir)
+            } catch {
+                console.err("pushcheck serve: cannot record to \(dir): \(error)")
+                running.server.shutdown(grace: .zero)
+                return ExitCode.usage
+            }
+        }
         console.out(running.readyLine)
         let signal = await Signals.next()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
+        for failure in running.recording.failures { console.err("pushcheck serve: recording failed: \(failure)") }
         running.server.shutdown(grace: .seconds(grace))
         running.web.shutdown()
         return ExitCode.success
@@ -84,6 +101,11 @@ struct RunningGateway {
     let web: DeviceWebView
     let bound: [BoundListener]
     let caPath: String?
+    /// `--record DIR` and the control endpoint's `/apns/recording`.
+    let recording: RecordingSwitch
+    /// The mock FCM service (config `fcm:`), and project id → credentials file for Google's libraries.
+    var fcm: FCMGateway? = nil
+    var fcmCredentials: [String: String] = [:]
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -105,6 +127,11 @@ struct RunningGateway {
         // Devices first, so their tokens are registered before the first provider connects.
         let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
         let web = DeviceWebView(caPath: caPath)
+        let recording = RecordingSwitch(gateway: gateway)
+        let fcm = config.fcm.map { ServeFCM($0, apns: gateway) }
+        var control = ControlAPI(gateway: gateway, fleet: fleet, web: web)
+        control.recording = recording
+        control.fcm = fcm?.gateway
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
@@ -117,15 +144,23 @@ struct RunningGateway {
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
             listener("production", config.productionPort, tls, gateway.handler(for: .production)),
-            listener("control", config.controlPort, nil, ControlAPI(gateway: gateway, fleet: fleet, web: web)),
+            listener("control", config.controlPort, nil, control),
         ]
         if config.h2c {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
             listeners.append(listener("production_h2c", config.h2cProductionPort, nil, gateway.handler(for: .production)))
         }
+        if let fcm {
+            listeners += fcm.listeners(h2c: config.h2c) { name, port, secure in
+                listener(name, port, secure ? tls : nil, fcm.gateway.handler)
+            }
+        }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        return RunningGateway(server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath)
+        let fcmCredentials = try fcm?.writeCredentials(baseURL: bound.first { $0.name == "fcm" }?.url ?? "") ?? [:]
+        return RunningGateway(
+            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording,
+            fcm: fcm?.gateway, fcmCredentials: fcmCredentials)
     }
 
     func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
@@ -133,10 +168,15 @@ struct RunningGateway {
     /// The one JSON line `serve` prints when ready.
     var readyLine: String {
         var apns: [String: JSONValue] = [:]
-        for b in bound where b.name != "control" { apns[b.name] = .string(b.url) }
+        for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") { apns[b.name] = .string(b.url) }
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
+        if fcm != nil {
+            object["fcm"] = .string(url("fcm") ?? "")
+            if let h2c = url("fcm_h2c") { object["fcm_h2c"] = .string(h2c) }
+            object["fcm_credentials"] = .object(fcmCredentials.mapValues(JSONValue.string))
+        }
         return JSONValue.object(object).serialized()
     }
 }

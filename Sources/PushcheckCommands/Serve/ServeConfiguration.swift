@@ -18,6 +18,7 @@ import YAMLSource
 ///   certificate: server.pem  # chain, leaf first; omit both to get a local CA + certificate
 ///   private_key: server.key
 /// apns: { … see APNsGatewayConfiguration.decode … }
+/// fcm: { … see FCMGatewayConfiguration.decode … }  # mock FCM; ports: listen: { fcm: 0, h2c_fcm: 0 }
 /// apps: [ … see AppDeclaration.decode … ]        # simulated apps, exactly as in a suite's world
 /// devices: [ … see DeviceDeclaration.decode … ]  # simulated iPhones hosted behind the gateway
 /// ```
@@ -40,9 +41,14 @@ struct ServeConfiguration {
     var apps: [AppDeclaration] = []
     /// Simulated devices (`devices:`), set up at start and registered with the gateway.
     var devices: [DeviceDeclaration] = []
+    /// The mock FCM service (`fcm:`), off when absent.
+    var fcm: ServeFCM.Settings?
 
-    static let topKeys = ["listen", "tls", "apns", "apps", "devices"]
-    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "handshake_timeout"]
+    static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
+    static let listenKeys = [
+        "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout",
+        "handshake_timeout",
+    ] + ServeFCM.listenKeys
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
@@ -68,6 +74,7 @@ struct ServeConfiguration {
         if let apns = try m.optionalMapping("apns") {
             config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
         }
+        config.fcm = try ServeFCM.decode(m, file: path)
         let world = try DeviceWorld.decode(m, file: path)
         config.apps = world.apps
         config.devices = world.devices

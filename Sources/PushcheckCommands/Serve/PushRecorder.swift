@@ -1,0 +1,47 @@
+import APNsGateway
+import Foundation
+import PushModel
+import Synchronization
+
+/// `serve --record DIR`: every push the gateway hands on to a device is written to DIR as one
+/// readable JSON file (`0001.json`, `0002.json`, …), for `pushcheck record-suite DIR` to replay.
+final class PushRecorder: PushDeliveryConsumer {
+    let directory: String
+    private let next: Mutex<Int>
+    /// Write failures, for the serve diagnostics (a full disk must not take the gateway down).
+    let failures = Mutex<[String]>([])
+
+    init(directory: String) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Continue numbering after an earlier recording in the same directory.
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        next = Mutex((existing.compactMap { Int($0.split(separator: ".").first ?? "") }.max() ?? 0) + 1)
+    }
+
+    func deliver(_ push: DeliveredPush) {
+        let n = next.withLock { n in
+            defer { n += 1 }
+            return n
+        }
+        let path = directory + "/" + String(format: "%04d", n) + ".json"
+        do {
+            try Data((Self.record(push).prettySerialized() + "\n").utf8).write(
+                to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            failures.withLock { $0.append("\(path): \(error.localizedDescription)") }
+        }
+    }
+
+    /// The recording of one push: what a replay needs (headers that change behaviour, the payload as sent).
+    static func record(_ push: DeliveredPush) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "environment": .string(push.environment.rawValue), "topic": .string(push.topic),
+            "push_type": .string(push.pushType.rawValue), "priority": .number(Double(push.priority.rawValue)),
+            "received_at": .string(ISO8601DateFormatter().string(from: push.receivedAt)),
+            "payload": (try? JSONValue.parse(push.payload)) ?? .string(String(decoding: push.payload, as: UTF8.self)),
+        ]
+        if let c = push.collapseID { o["collapse_id"] = .string(c) }
+        return .object(o)
+    }
+}

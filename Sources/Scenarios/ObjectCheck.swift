@@ -1,0 +1,105 @@
+import Foundation
+import PushModel
+import YAMLSource
+
+/// A whole-object comparison in `expect:`:
+///
+/// ```yaml
+/// expect:
+///   exactly:  { user_info: { order_id: A1001, aps: { alert: Hi } } }   # every key, no more
+///   at_least: { notification: { title: Order shipped } }               # these keys (nested), others allowed
+/// ```
+/// `user_info: {…}` alone checks paths one by one (a key named `equals` is a path); `exactly:` and
+/// `at_least:` always mean the whole object, so there is nothing to guess. A mismatch prints a
+/// structural diff by path (`JSONDiff`).
+public struct ObjectCheck: Sendable {
+    /// `user_info` (what the app's last callback got), `notification` (the last presented one:
+    /// title, subtitle, body, badge, sound, category, thread_id, interruption_level) or `payload` (the
+    /// last push the gateway accepted in the window, as JSON).
+    public var object: String
+    public var mode: JSONDiff.Mode
+    public var expected: ExpectedValue
+    public var range: SourceRange
+
+    /// The objects `exactly:` and `at_least:` compare.
+    static let objects = ["user_info", "notification", "payload"]
+
+    var label: String { (mode == .exact ? "exactly." : "at_least.") + object }
+
+    /// `user_info: { equals: {…} }` reads as a path named `equals`, which is almost never meant: refused,
+    /// pointing at `exactly:` / `at_least:`. (A payload key really named `equals` holding an object is
+    /// checked with `at_least: { user_info: { equals: {…} } }`.)
+    static func refuseAmbiguousWholeObject(_ node: YAMLNode, subject: String) throws(SourceError) {
+        guard let pairs = node.pairs, pairs.count == 1, let only = pairs.first,
+            ["equals", "contains"].contains(only.keyString), only.value.pairs != nil
+        else { return }
+        let spelling = only.keyString == "equals" ? "exactly" : "at_least"
+        throw SourceError(
+            .invalidValue, "'\(subject): { \(only.keyString): {…} }' would check a key named '\(only.keyString)'",
+            at: only.key.range,
+            expected: "expected key paths under \(subject) (user_info: { order_id: A1001 })",
+            suggestion:
+                "to compare the whole object write '\(spelling): { \(subject): {…} }' (exactly: every key, no more; at_least: these keys)")
+    }
+
+    /// `exactly: { user_info: {…}, … }` or `at_least: …`.
+    static func decode(_ node: YAMLNode, mode: JSONDiff.Mode) throws(SourceError) -> [ObjectCheck] {
+        let m = try YAMLMapping(node)
+        try m.checkKeys(allowed: objects)
+        var out: [ObjectCheck] = []
+        for pair in m.pairs {
+            guard pair.value.pairs != nil else {
+                throw pair.value.invalidValue(expected: "a mapping: the whole \(pair.keyString) as it must be")
+            }
+            out.append(
+                ObjectCheck(
+                    object: pair.keyString, mode: mode, expected: try ExpectationDecoder.expected(pair.value),
+                    range: pair.value.range))
+        }
+        return out
+    }
+
+    /// The diff from expected to observed (empty = pass); nil observed is "absent".
+    func failure(_ observed: JSONValue?, expected: JSONValue) -> AssertionFailure? {
+        let kind = mode == .exact ? "exactly" : "at least"
+        guard let observed else {
+            return AssertionFailure(
+                message: "expect \(label)", expected: "\(object) with \(kind) \(expected.serialized())",
+                actual: "no \(object) observed", file: range.file, line: range.line, column: range.column, events: "")
+        }
+        let changes = JSONDiff.diff(expected, observed, root: object, mode: mode)
+        if changes.isEmpty { return nil }
+        return AssertionFailure(
+            message: "expect \(label)", expected: "\(object) with \(kind) the keys and values written (- expected, + observed)",
+            actual: "\n" + JSONDiff.render(changes).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"),
+            file: range.file, line: range.line, column: range.column, events: "")
+    }
+}
+
+extension Observation {
+    /// The whole object an `ObjectCheck` names.
+    func object(_ name: String) -> JSONValue? {
+        switch name {
+        case "user_info": return userInfo()
+        case "notification": return presentedNotification()
+        case "payload":
+            // The last push the gateway accepted in the window, else the last send's.
+            let entries = gatewayRequests()
+            let entry =
+                entries.last(where: { $0.status == 200 }) ?? entries.last
+                ?? lastSend.flatMap { s in gateway.log().last { $0.apnsID == s.apnsID } }
+            return entry.flatMap { try? JSONValue.parse($0.payload) }
+        default: return nil
+        }
+    }
+
+    /// The last presented notification as an object (absent fields left out).
+    func presentedNotification() -> JSONValue? {
+        guard notification("presented") == .bool(true) else { return nil }
+        var o: [String: JSONValue] = [:]
+        for field in ["title", "subtitle", "body", "badge", "sound", "category", "thread_id", "interruption_level"] {
+            if let v = notification(field) { o[field] = v }
+        }
+        return .object(o)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import PushModel
+import Synchronization
+
+/// The snapshot files of one run: loaded on first use, compared against, updated in memory, and
+/// written once at the end (`finish`). One file per suite file, beside it:
+/// `<suite dir>/__snapshots__/<suite file name>.snap.json`, a JSON object
+/// `{ "<scenario name>": { "<snapshot name>": {…} } }` with sorted keys, one key per line.
+///
+/// Safe to share between scenarios running in parallel.
+public final class SnapshotStore: Sendable {
+    /// What a run does with snapshots (as Jest: `-u`, `--ci`).
+    public enum Mode: Sendable, Equatable {
+        /// New snapshots are written and reported; a mismatch fails; obsolete entries are reported.
+        case local
+        /// `--update-snapshots`: new and mismatched snapshots are written, obsolete entries removed.
+        case update
+        /// `--ci` / `CI=true`: nothing is written; a missing snapshot fails like a mismatch.
+        case ci
+    }
+
+    /// What comparing one snapshot gave.
+    enum Outcome {
+        case matched
+        case written
+        case updated
+        case missing
+        case mismatch(stored: JSONValue)
+        case unreadable(String)
+    }
+
+    public let mode: Mode
+    private let state = Mutex(State())
+
+    private struct State {
+        var files: [String: Loaded] = [:]
+        var written: [String] = []
+        var updated: [String] = []
+        /// suite path → scenario name → snapshot names compared in this run.
+        var checked: [String: [String: Set<String>]] = [:]
+        /// suite path → scenarios that ran to the end and passed (their unchecked entries are obsolete).
+        var passed: [String: Set<String>] = [:]
+    }
+
+    private struct Loaded {
+        var entries: [String: [String: JSONValue]]
+        var error: String?
+        var dirty = false
+    }
+
+    public init(mode: Mode) { self.mode = mode }
+
+    /// `Suites/checkout.yaml` → `Suites/__snapshots__/checkout.yaml.snap.json`.
+    public static func file(forSuite suitePath: String) -> String {
+        let dir = (suitePath as NSString).deletingLastPathComponent
+        let name = (suitePath as NSString).lastPathComponent
+        let base = dir.isEmpty ? "" : (dir.hasSuffix("/") ? dir : dir + "/")
+        return base + "__snapshots__/" + name + ".snap.json"
+    }
+
+    /// Compares `value` (already masked) with the stored entry, recording it when new (or when updating).
+    func check(suite: String, scenario: String, name: String, value: JSONValue, mask: SnapshotMask) -> Outcome {
+        state.withLock { s in
+            s.checked[suite, default: [:]][scenario, default: []].insert(name)
+            var file = s.files[suite] ?? Self.load(Self.file(forSuite: suite))
+            defer { s.files[suite] = file }
+            if let error = file.error { return .unreadable(error) }
+            let label = "\(scenario) › \(name)"
+            guard let stored = file.entries[scenario]?[name] else {
+                if mode == .ci { return .missing }
+                file.entries[scenario, default: [:]][name] = value
+                file.dirty = true
+                s.written.append(label)
+                return .written
+            }
+            if mask.apply(stored) == value { return .matched }
+            if mode == .update {
+                file.entries[scenario, default: [:]][name] = value
+                file.dirty = true
+                s.updated.append(label)
+                return .updated
+            }
+            return .mismatch(stored: mask.apply(stored))
+        }
+    }
+
+    /// Called once per scenario attempt: a passed scenario's entries it did not compare are obsolete.
+    public func scenarioFinished(suite: String, scenario: String, passed: Bool) {
+        state.withLock { s in
+            if passed {
+                s.passed[suite, default: []].insert(scenario)
+            } else {
+                s.passed[suite]?.remove(scenario)
+            }
+        }
+    }
+
+    /// Finds obsolete entries (scenarios no longer in their suite; snapshots a passing scenario no longer
+    /// takes), removes them when updating, and writes every changed file.
+    /// `suites` is every loaded suite path with its scenario names; `findObsolete` is false for an
+    /// interrupted run (it did not reach every snapshot).
+    public func finish(suites: [(path: String, scenarios: [String])], findObsolete: Bool = true) -> SnapshotSummary {
+        state.withLock { s in
+            var summary = SnapshotSummary(written: s.written, updated: s.updated)
+            for suite in suites {
+                let path = Self.file(forSuite: suite.path)
+                var file = s.files[suite.path] ?? Self.load(path)
+                if let error = file.error {
+                    summary.errors.append(error)
+                    continue
+                }
+                let names = Set(suite.scenarios)
+                for (scenario, entries) in file.entries.sorted(by: { $0.key < $1.key }) where findObsolete {
+                    var stale: [String] = []
+                    if !names.contains(scenario) {
+                        stale = Array(entries.keys)
+                    } else if s.passed[suite.path]?.contains(scenario) == true {
+                        let seen = s.checked[suite.path]?[scenario] ?? []
+                        stale = entries.keys.filter { !seen.contains($0) }
+                    }
+                    for name in stale.sorted() {
+                        let label = "\(suite.path): \(scenario) › \(name)"
+                        if mode == .update {
+                            file.entries[scenario]?[name] = nil
+                            if file.entries[scenario]?.isEmpty == true { file.entries[scenario] = nil }
+                            file.dirty = true
+                            summary.removed.append(label)
+                        } else {
+                            summary.obsolete.append(label)
+                        }
+                    }
+                }
+                if file.dirty, mode != .ci {
+                    do {
+                        try Self.write(file.entries, to: path)
+                        summary.files.append(path)
+                        file.dirty = false
+                    } catch {
+                        summary.errors.append("cannot write \(path): \(error.localizedDescription)")
+                    }
+                }
+                s.files[suite.path] = file
+            }
+            return summary
+        }
+    }
+
+    private static func load(_ path: String) -> Loaded {
+        guard FileManager.default.fileExists(atPath: path) else { return Loaded(entries: [:]) }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let json = try JSONValue.parse([UInt8](data))
+            guard case .object(let scenarios) = json else {
+                return Loaded(entries: [:], error: "\(path): not a snapshot file (expected a JSON object of scenarios)")
+            }
+            var entries: [String: [String: JSONValue]] = [:]
+            for (scenario, value) in scenarios {
+                guard case .object(let snapshots) = value else {
+                    return Loaded(
+                        entries: [:], error: "\(path): scenario '\(scenario)' should map snapshot names to values")
+                }
+                entries[scenario] = snapshots
+            }
+            return Loaded(entries: entries)
+        } catch {
+            return Loaded(
+                entries: [:],
+                error: "\(path): cannot read the snapshot file (\(error)); fix it, or delete it and run with -u")
+        }
+    }
+
+    private static func write(_ entries: [String: [String: JSONValue]], to path: String) throws {
+        if entries.isEmpty {
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let json = JSONValue.object(entries.mapValues { .object($0) })
+        try Data((json.prettySerialized() + "\n").utf8).write(to: url, options: .atomic)
+    }
+}
+
+/// What a run did with snapshots, for the console.
+public struct SnapshotSummary: Sendable, Equatable {
+    /// `scenario › name` of snapshots written for the first time.
+    public var written: [String] = []
+    /// Rewritten by `--update-snapshots`.
+    public var updated: [String] = []
+    /// `suite: scenario › name` of entries nothing compared (reported; removed by `--update-snapshots`).
+    public var obsolete: [String] = []
+    public var removed: [String] = []
+    /// Snapshot files written.
+    public var files: [String] = []
+    public var errors: [String] = []
+
+    public init(written: [String] = [], updated: [String] = []) {
+        self.written = written
+        self.updated = updated
+    }
+
+    /// One line per kind, nothing when the run touched no snapshot.
+    public var lines: [String] {
+        var out: [String] = []
+        for w in written { out.append("snapshot written: \(w)") }
+        for u in updated { out.append("snapshot updated: \(u)") }
+        for r in removed { out.append("snapshot removed (obsolete): \(r)") }
+        for o in obsolete { out.append("snapshot obsolete: \(o) (run with --update-snapshots to remove it)") }
+        for e in errors { out.append("snapshot error: \(e)") }
+        if !files.isEmpty { out.append("snapshot files written: " + files.joined(separator: ", ")) }
+        return out
+    }
+}
