@@ -40,16 +40,16 @@ public struct ControlAPI: HTTPHandler {
             Task { responder.respond(await pending()) }
             return
         }
-        if request.method == "GET" && Self.split(request.path).0 == "/apns/log" {
-            // Unpacking and serializing up to a page of entries is real work: never on an event loop, where it
-            // would hold up every push on that loop.
+        if request.method == "GET" && ["/apns/log", "/apns/deliveries"].contains(Self.split(request.path).0) {
+            // Unpacking and serializing up to a page of log entries (or the delivery history) is real work:
+            // never on an event loop, where it would hold up every push on that loop.
             Self.logQueue.async { responder.respond(route(request)) }
             return
         }
         responder.respond(route(request))
     }
 
-    /// Log reads, one at a time (a burst of them queues here rather than filling every core).
+    /// Log and history reads, one at a time (a burst of them queues here rather than filling every core).
     static let logQueue = DispatchQueue(label: "pushcheck.control.log")
 
     /// The routing table, free of I/O (tests call it directly as well as over sockets).
