@@ -14,9 +14,10 @@ HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
         nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
 
+SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench clean venv
+.PHONY: all deps build test run bench fuzz clean venv
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
 # under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
@@ -69,7 +70,30 @@ bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
+
+# libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
+# corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to
+# $(BUILD_DIR)/fuzz-crashers). A crasher fails the run: fix it, then keep it in Tests/Fuzz/crashers/<target>/,
+# which FuzzRegressionTests replays in `make test`. The driver links only with -sanitize=fuzzer (and lld), so it
+# exists only in this build (PUSHCHECK_FUZZ=1, its own scratch path): plain `swift build` never sees it.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= json jwt yaml plist http1
+FUZZ_BUILD    = $(BUILD_DIR)/fuzz
+fuzz: deps
+	PUSHCHECK_FUZZ=1 $(SWIFT) build --scratch-path $(FUZZ_BUILD) -c release --product pushcheck-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t $(BUILD_DIR)/fuzz-crashers/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/release/pushcheck-fuzz $$t \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD_DIR)/fuzz-crashers/$$t/ \
+	    $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t 2>&1 | grep -E '^(INFO: seed|#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR|.*Test unit written)' ; \
+	  status=$${PIPESTATUS[0]}; \
+	  if [ $$status -ne 0 ]; then echo "fuzz $$t failed (exit $$status); a crasher, if found, is in $(BUILD_DIR)/fuzz-crashers/$$t/"; exit 1; fi; \
+	done
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml

@@ -98,6 +98,10 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
         ),
+        // MARK: fuzzing (`make fuzz`): the targets are a plain library, replayed by FuzzRegressionTests; the
+        // libFuzzer driver is added below only when PUSHCHECK_FUZZ=1 (it needs -sanitize=fuzzer to link).
+        .target(name: "FuzzTargets", dependencies: ["APNsGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz", exclude: ["corpus", "crashers"]),
         .testTarget(
             name: "APNsGatewayTests",
             dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport"],
@@ -106,3 +110,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if Context.environment["PUSHCHECK_FUZZ"] == "1" {
+    package.products.append(.executable(name: "pushcheck-fuzz", targets: ["PushcheckFuzz"]))
+    package.targets.append(.executableTarget(name: "PushcheckFuzz", dependencies: ["FuzzTargets"]))
+}

@@ -77,7 +77,8 @@ extension APNsGateway {
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
-            detail: detail)
+            detail: detail, receivedBodySize: request.bodyOverLimit,
+            maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it.
         let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
@@ -87,8 +88,8 @@ extension APNsGateway {
             if let push = accepted, let packedEvent {
                 (deliverNow, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
             }
-            let (sequence, droppedEntry) = s.log.appendEvicting(packed)
-            return (deliverNow, sequence, droppedEntry, droppedEvent)
+            let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
+            return (deliverNow, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
         if deliverNow, let push = accepted { hand(push) }
@@ -143,6 +144,9 @@ extension APNsGateway {
         d.parsedToken = parsed.token
         d.parsedPushType = parsed.pushType
         d.topic = parsed.topic
+        // A body past the listener's 1 MiB limit was not kept (only counted): PayloadTooLarge before anything
+        // reads it, authenticated or not, like any payload over the push type's limit.
+        if request.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
 
         let topic: String
         if case .tls(_, let der?) = connection.security, !der.isEmpty {

@@ -171,7 +171,8 @@ struct RunningGateway {
         func listener(_ name: String, _ port: Int, _ tls: TLSConfiguration?, _ handler: any HTTPHandler) -> ListenerConfiguration {
             ListenerConfiguration(
                 name: name, host: config.host, port: port, tls: tls,
-                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout, handler: handler)
+                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout,
+                handshakeTimeout: config.handshakeTimeout, handler: handler)
         }
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),

@@ -36,6 +36,8 @@ struct ServeConfiguration {
     /// The CONNECT proxy's port (0 = ephemeral); nil: no proxy (`ConnectProxy`).
     var proxyPort: Int?
     var idleTimeout: Duration = .seconds(300)
+    /// TLS handshake + HTTP/2 preface (or first HTTP/1.1 request head) deadline; never beyond `idleTimeout`.
+    var handshakeTimeout: Duration = .seconds(10)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
     /// Simulated apps (`apps:`), installed on `devices` at start.
@@ -48,6 +50,7 @@ struct ServeConfiguration {
     static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
     static let listenKeys = [
         "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
+        "handshake_timeout",
     ] + ServeFCM.listenKeys
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
@@ -66,6 +69,7 @@ struct ServeConfiguration {
             config.h2cProductionPort = try port(listen, "h2c_production")
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
             if listen["proxy"] != nil { config.proxyPort = try port(listen, "proxy") }
+            config.handshakeTimeout = try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
