@@ -12,11 +12,17 @@ PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
-        nghttpd:nghttp2-server xmllint:libxml2-utils
+        nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
 
+SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench clean sanitize sanitize-address sanitize-thread
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread
+
+# Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
+# under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
+VENV = $(BUILD_DIR)/venv
+VENV_PYTHON = $(VENV)/bin/python
 
 all: build
 
@@ -28,6 +34,7 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
+	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
 	if [ -n "$$(echo $$missing)" ]; then \
 	  echo "make deps: installing$$missing"; \
@@ -38,13 +45,23 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
 
-test: deps
+# A venv for the third-party Python clients the tests use; rebuilt when requirements.txt changes.
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: Tests/python/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
+	touch $@
+
+test: deps venv
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
 	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
+	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, and README's pytest example.
+	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q Tests/python
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml
@@ -53,6 +70,30 @@ bench: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
+	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
+
+# libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
+# corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to
+# $(BUILD_DIR)/fuzz-crashers). A crasher fails the run: fix it, then keep it in Tests/Fuzz/crashers/<target>/,
+# which FuzzRegressionTests replays in `make test`. The driver links only with -sanitize=fuzzer (and lld), so it
+# exists only in this build (PUSHCHECK_FUZZ=1, its own scratch path): plain `swift build` never sees it.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= json jwt yaml plist http1
+FUZZ_BUILD    = $(BUILD_DIR)/fuzz
+fuzz: deps
+	PUSHCHECK_FUZZ=1 $(SWIFT) build --scratch-path $(FUZZ_BUILD) -c release --product pushcheck-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t $(BUILD_DIR)/fuzz-crashers/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/release/pushcheck-fuzz $$t \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD_DIR)/fuzz-crashers/$$t/ \
+	    $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t 2>&1 | grep -E '^(INFO: seed|#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR|.*Test unit written)' ; \
+	  status=$${PIPESTATUS[0]}; \
+	  if [ $$status -ne 0 ]; then echo "fuzz $$t failed (exit $$status); a crasher, if found, is in $(BUILD_DIR)/fuzz-crashers/$$t/"; exit 1; fi; \
+	done
 
 # Sanitizers, each in its own scratch path so the normal debug build is not invalidated. Not part of
 # `make test`/CI: see README "Sanitizers" for the figures and why.

@@ -30,6 +30,13 @@ let package = Package(
 
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
+        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .testTarget(
+            name: "FCMGatewayTests",
+            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            exclude: ["Golden"]
+        ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
@@ -65,13 +72,13 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).
-        .target(name: "PushcheckTestSupport", path: "Tests/PushcheckTestSupport"),
+        .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
@@ -91,6 +98,10 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
         ),
+        // MARK: fuzzing (`make fuzz`): the targets are a plain library, replayed by FuzzRegressionTests; the
+        // libFuzzer driver is added below only when PUSHCHECK_FUZZ=1 (it needs -sanitize=fuzzer to link).
+        .target(name: "FuzzTargets", dependencies: ["APNsGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz", exclude: ["corpus", "crashers"]),
         .testTarget(
             name: "APNsGatewayTests",
             dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport"],
@@ -99,3 +110,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if Context.environment["PUSHCHECK_FUZZ"] == "1" {
+    package.products.append(.executable(name: "pushcheck-fuzz", targets: ["PushcheckFuzz"]))
+    package.targets.append(.executableTarget(name: "PushcheckFuzz", dependencies: ["FuzzTargets"]))
+}

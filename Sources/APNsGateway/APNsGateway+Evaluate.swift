@@ -33,6 +33,7 @@ extension APNsGateway {
         var parsedToken: DeviceToken?
         var parsedPushType: APNsPushType?
         var topic: String?
+        var detail: String?
         // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
         var accepted: DeliveredPush?
         if configuration.requireHTTP2 && request.version != .http2 {
@@ -53,6 +54,7 @@ extension APNsGateway {
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
             topic = decision.topic
+            detail = decision.detail
             if let rejection = decision.rejection {
                 outcome.status = rejection.reason.status
                 outcome.reason = rejection.reason.rawValue
@@ -74,7 +76,9 @@ extension APNsGateway {
             reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
-            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0)
+            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+            detail: detail, receivedBodySize: request.bodyOverLimit,
+            maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it.
         let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
@@ -84,8 +88,8 @@ extension APNsGateway {
             if let push = accepted, let packedEvent {
                 (deliverNow, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
             }
-            let (sequence, droppedEntry) = s.log.appendEvicting(packed)
-            return (deliverNow, sequence, droppedEntry, droppedEvent)
+            let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
+            return (deliverNow, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
         if deliverNow, let push = accepted { hand(push) }
@@ -117,6 +121,8 @@ extension APNsGateway {
         var parsedPushType: APNsPushType?
         var topic: String?
         var firstValidToken = false
+        /// Why the request was refused (which rule, by how much) or a warning about what APNs tolerates.
+        var detail: String?
     }
 
     func decide(
@@ -138,6 +144,9 @@ extension APNsGateway {
         d.parsedToken = parsed.token
         d.parsedPushType = parsed.pushType
         d.topic = parsed.topic
+        // A body past the listener's 1 MiB limit was not kept (only counted): PayloadTooLarge before anything
+        // reads it, authenticated or not, like any payload over the push type's limit.
+        if request.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
 
         let topic: String
         if case .tls(_, let der?) = connection.security, !der.isEmpty {
@@ -162,10 +171,12 @@ extension APNsGateway {
             }
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
+            var note: String?
             let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
                 snapshot.tokens.authenticate(
-                    authorization: authorization, endpoint: endpoint, now: now, state: &binding)
+                    authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }
+            d.detail = note
             let provider: AuthorizedProvider
             switch auth {
             case .failure(let r): return reject(r, d)

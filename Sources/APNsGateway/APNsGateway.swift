@@ -49,7 +49,7 @@ public final class APNsGateway: Sendable {
             registry: DeviceTokenRegistry(c.deviceTokens, acceptUnknownTokens: c.acceptUnknownTokens),
             limiter: PerTokenRateLimiter(limit: c.rateLimit), faults: APNsFaultTable(c.faults),
             store: StoreAndForward(onlineByDefault: c.devicesOnlineByDefault, historyCapacity: c.deliveryHistoryCapacity),
-            log: APNsDeliveryLog(capacity: c.logCapacity), maxConcurrentStreams: c.maxConcurrentStreams,
+            log: APNsDeliveryLog(limits: c.logLimits), maxConcurrentStreams: c.maxConcurrentStreams,
             oneStreamUntilValidToken: c.oneStreamUntilValidToken)
     }
 
@@ -158,7 +158,8 @@ public final class APNsGateway: Sendable {
 
     /// Log entries matching `query`, oldest first.
     public func log(matching query: APNsLogQuery = APNsLogQuery()) -> [APNsLogEntry] {
-        state.withLock { $0.log.entries(matching: query) }
+        // Copied out packed (a retain per entry) and unpacked outside the lock, which every push takes.
+        state.withLock { $0.log.packedEntries }.lazy.map(\.entry).filter(query.matches)
     }
 
     public func clearLog() { state.withLock { $0.log.removeAll() } }

@@ -27,7 +27,7 @@ import YAMLSource
 ///     - { delay: 250ms, token: 7c1f… }
 ///     - { goaway: Shutdown, after_requests: 100 }
 ///     - { drop: true, count: 1 }
-///   log: { capacity: 10000, file: apns-log.jsonl }
+///   log: { capacity: 10000, max_bytes: 64MiB, max_payload_bytes: 8KiB, file: apns-log.jsonl }
 ///   max_concurrent_streams: 1500
 ///   one_stream_until_valid_token: true
 ///   devices_online: true
@@ -70,8 +70,16 @@ extension APNsGatewayConfiguration {
         for node in try m.optionalSequence("faults") ?? [] {
             config.faults.append(try decodeFault(node))
         }
-        if let log = try m.optionalMapping("log", allowedKeys: ["capacity", "file"]) {
+        if let log = try m.optionalMapping("log", allowedKeys: ["capacity", "file", "max_bytes", "max_payload_bytes"]) {
             config.logCapacity = try m.positive(log, "capacity", default: config.logCapacity)
+            if let size = try log.optional("max_bytes", as: ByteSize.self) {
+                guard size.bytes >= 1 << 20 else { throw log["max_bytes"]!.invalidValue(expected: "expected at least 1MiB") }
+                config.logMaxBytes = size.bytes
+            }
+            if let size = try log.optional("max_payload_bytes", as: ByteSize.self) {
+                guard size.bytes >= 1 else { throw log["max_payload_bytes"]!.invalidValue(expected: "expected at least 1 byte") }
+                config.logMaxStoredPayload = size.bytes
+            }
             config.logFilePath = try log.optional("file", as: String.self).map { YAMLLoader.resolve(include: $0, from: file) }
         }
         if let streams = try m.optional("max_concurrent_streams", as: Int.self) {

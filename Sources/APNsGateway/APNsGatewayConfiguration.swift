@@ -28,6 +28,11 @@ public struct APNsGatewayConfiguration: Sendable {
     public var faults: [APNsFault] = []
     /// How many requests the in-memory delivery log keeps.
     public var logCapacity = 10_000
+    /// Bytes the in-memory delivery log may hold (entries beyond it are dropped, oldest first).
+    public var logMaxBytes = 64 << 20
+    /// Bytes of each request body the log keeps (the rest is cut; the entry says so). Applies to the
+    /// JSON-lines file too.
+    public var logMaxStoredPayload = 8 << 10
     /// Also append every log entry to this JSON-lines file.
     public var logFilePath: String?
     /// SETTINGS_MAX_CONCURRENT_STREAMS once authenticated (Pushy's default: 1500).
@@ -43,4 +48,11 @@ public struct APNsGatewayConfiguration: Sendable {
     public var deliveryHistoryCapacity = 10_000
 
     public init() {}
+}
+
+extension APNsGatewayConfiguration {
+    /// The delivery log's bounds from `logCapacity`, `logMaxBytes` and `logMaxStoredPayload`.
+    public var logLimits: APNsLogLimits {
+        APNsLogLimits(capacity: logCapacity, maxBytes: logMaxBytes, maxStoredPayload: logMaxStoredPayload)
+    }
 }

@@ -21,6 +21,9 @@ public struct APNsHTTPHandler: HTTPHandler {
     /// when its few threads are blocked elsewhere (seen as a 0.2 s delay taking over 5 s under a busy test run).
     private static let delayQueue = DispatchQueue(label: "pushcheck.apns.injected-latency")
 
+    /// Bodies past the listener's limit come here too: they get APNs' 413 `PayloadTooLarge` and a log entry.
+    public var answersOversizedRequests: Bool { true }
+
     /// Evaluates and answers; injected latency is served from a timer, never by blocking the loop.
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         let outcome = gateway.evaluate(request, connection: context, endpoint: endpoint)

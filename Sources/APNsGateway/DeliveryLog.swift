@@ -26,7 +26,11 @@ public struct APNsLogEntry: Sendable, Equatable {
     public var method: String
     public var path: String
     public var headers: [HTTPField]
+    /// The request body as kept: at most the log's `maxStoredPayload` bytes (see `payloadSize`).
     public var payload: [UInt8]
+    /// The body's size as received when `payload` holds less of it (kept cut, or over the 1 MiB request limit);
+    /// `nil` when `payload` is the whole body. In JSON: `payload_truncated: true` and `payload_size`.
+    public var payloadSize: Int? = nil
     public var token: DeviceToken?
     public var topic: String?
     public var pushType: APNsPushType?
@@ -40,6 +44,9 @@ public struct APNsLogEntry: Sendable, Equatable {
     public var answeredAt: Date
     /// A fault changed the answer (forced status, GOAWAY, drop or delay).
     public var faultApplied: Bool
+    /// Why the request was refused in more words than `reason` (which rule, by how much: "iat is 8 h 12 min
+    /// ahead of the gateway's clock"), or a warning about something APNs tolerates (a fractional `iat`).
+    public var detail: String? = nil
 
     /// The entry as one JSON object (the JSON-lines format).
     public var json: JSONValue {
@@ -57,6 +64,11 @@ public struct APNsLogEntry: Sendable, Equatable {
         if let pushType { o["push_type"] = .string(pushType.rawValue) }
         if let reason { o["reason"] = .string(reason) }
         if let apnsUniqueID { o["apns_unique_id"] = .string(apnsUniqueID) }
+        if let detail { o["detail"] = .string(detail) }
+        if let payloadSize {
+            o["payload_truncated"] = .bool(true)
+            o["payload_size"] = .number(Double(payloadSize))
+        }
         return .object(o)
     }
 }
@@ -89,40 +101,89 @@ public struct APNsLogQuery: Sendable, Equatable {
     }
 }
 
-/// A bounded ring buffer of log entries (oldest dropped first), kept packed (`PackedLogEntry`). Pure value.
+/// The delivery log's bounds: entries kept, bytes kept, and how much of each body is kept.
+public struct APNsLogLimits: Sendable, Equatable {
+    /// Entries kept (oldest dropped first).
+    public var capacity: Int
+    /// Bytes of kept entries (bodies, headers, strings); past it the oldest entries are dropped too.
+    public var maxBytes: Int
+    /// Bytes of each request body kept; the rest is cut (the entry says `payload_truncated` and the size).
+    /// 8 KiB keeps every payload APNs itself accepts (4096 bytes, 5120 for VoIP) whole.
+    public var maxStoredPayload: Int
+
+    public init(capacity: Int = 10_000, maxBytes: Int = 64 << 20, maxStoredPayload: Int = 8 << 10) {
+        self.capacity = capacity
+        self.maxBytes = maxBytes
+        self.maxStoredPayload = maxStoredPayload
+    }
+}
+
+/// A bounded ring buffer of log entries (oldest dropped first), kept packed (`PackedLogEntry`), bounded both in
+/// count and in bytes: a flood of 1 MiB unauthenticated bodies once grew the log to gigabytes. Pure value.
 public struct APNsDeliveryLog: Sendable {
     private var buffer: RingBuffer<PackedLogEntry>
     public private(set) var nextSequence: UInt64 = 1
+    public let limits: APNsLogLimits
+    /// Bytes held by the kept entries (`PackedLogEntry.footprint`).
+    public private(set) var bytes = 0
 
-    public init(capacity: Int) { buffer = RingBuffer(capacity: capacity) }
+    public init(capacity: Int) { self.init(limits: APNsLogLimits(capacity: capacity)) }
+
+    public init(limits: APNsLogLimits) {
+        self.limits = limits
+        buffer = RingBuffer(capacity: limits.capacity)
+    }
 
     public var capacity: Int { buffer.capacity }
-    /// Entries dropped because the buffer was full.
+    public var count: Int { buffer.count }
+    /// Entries dropped because the log was full (by count or by bytes).
     public var evicted: UInt64 { buffer.evicted }
 
     /// Assigns the next sequence number and appends.
     @discardableResult
     public mutating func append(_ entry: APNsLogEntry) -> APNsLogEntry {
         var e = entry
-        e.sequence = appendEvicting(PackedLogEntry(entry)).sequence
+        let packed = PackedLogEntry(entry, maxStoredPayload: limits.maxStoredPayload)
+        e.sequence = appendEvicting(packed).sequence
+        if e.payload.count > limits.maxStoredPayload {
+            e.payloadSize = e.payloadSize ?? e.payload.count
+            e.payload = Array(e.payload.prefix(limits.maxStoredPayload))
+        }
         return e
     }
 
     /// Appends an entry packed beforehand (outside the caller's lock); returns the sequence number it got and
-    /// the entry the ring dropped, so the caller can free that outside its lock too.
-    mutating func appendEvicting(_ packed: PackedLogEntry) -> (sequence: UInt64, evicted: PackedLogEntry?) {
+    /// the entries dropped to make room, so the caller can free them outside its lock too (`more` is empty
+    /// unless the byte budget dropped several).
+    mutating func appendEvicting(
+        _ packed: PackedLogEntry
+    ) -> (sequence: UInt64, evicted: PackedLogEntry?, more: [PackedLogEntry]) {
         var p = packed
         p.sequence = nextSequence
         nextSequence += 1
-        return (p.sequence, buffer.append(p))
+        bytes += p.footprint
+        let dropped = buffer.append(p)
+        if let dropped { bytes -= dropped.footprint }
+        var more: [PackedLogEntry] = []
+        while bytes > limits.maxBytes, buffer.count > 1, let old = buffer.removeFirst() {
+            bytes -= old.footprint
+            more.append(old)
+        }
+        return (p.sequence, dropped, more)
     }
 
     /// All kept entries, oldest first.
     public var entries: [APNsLogEntry] { buffer.elements.map(\.entry) }
 
+    /// Kept entries still packed, oldest first (cheap to copy out of a lock; unpack outside it).
+    var packedEntries: [PackedLogEntry] { buffer.elements }
+
     public func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
 
-    public mutating func removeAll() { buffer.removeAll() }
+    public mutating func removeAll() {
+        buffer.removeAll()
+        bytes = 0
+    }
 }
 
 /// Appends log entries as JSON lines to a file. One writer; calls are serialized by the gateway.

@@ -38,7 +38,10 @@ enum PackedBytes {
         }
 
         /// Length, then the bytes.
-        mutating func put(_ bytes: [UInt8]) {
+        mutating func put(_ bytes: [UInt8]) { put(bytes[...]) }
+
+        /// Length, then the bytes.
+        mutating func put(_ bytes: ArraySlice<UInt8>) {
             put(UInt32(bytes.count))
             bytes.withUnsafeBufferPointer { put($0) }
         }

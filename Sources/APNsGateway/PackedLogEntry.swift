@@ -15,24 +15,35 @@ struct PackedLogEntry: Sendable {
     var endpoint: APNsEnvironment
     var pushType: APNsPushType?
     var faultApplied: Bool
+    /// The body's size as received when the stored payload is cut (`APNsLogEntry.payloadSize`).
+    var payloadSize: Int?
     /// Auth kind, then the strings in `init` order, the payload and the headers (`PackedBytes` layout).
     var bytes: [UInt8]
 
-    init(_ e: APNsLogEntry) {
+    init(_ e: APNsLogEntry, maxStoredPayload: Int = .max) {
         self.init(
             sequence: e.sequence, endpoint: e.endpoint, connectionID: e.connectionID, method: e.method, path: e.path,
             headers: e.headers, payload: e.payload, token: e.token, topic: e.topic, pushType: e.pushType,
             status: e.status, reason: e.reason, apnsID: e.apnsID, apnsUniqueID: e.apnsUniqueID, auth: e.auth,
-            receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied)
+            receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied, detail: e.detail,
+            receivedBodySize: e.payloadSize, maxStoredPayload: maxStoredPayload)
     }
+
+    /// Bytes this entry holds in the log: the packed buffer plus the struct and allocation overhead.
+    var footprint: Int { bytes.capacity + 96 }
 
     /// Packs straight from the parts (the gateway's per-request path: no `APNsLogEntry` in between).
     init(
         sequence: UInt64, endpoint: APNsEnvironment, connectionID: UInt64, method: String, path: String,
         headers: [HTTPField], payload: [UInt8], token: DeviceToken?, topic: String?, pushType: APNsPushType?,
         status: Int, reason: String?, apnsID: String, apnsUniqueID: String?, auth: APNsAuthKind, receivedAt: Date,
-        answeredAt: Date, faultApplied: Bool
+        answeredAt: Date, faultApplied: Bool, detail: String? = nil, receivedBodySize: Int? = nil,
+        maxStoredPayload: Int = .max
     ) {
+        // Only the head of a large body is kept: the log holds thousands of entries, and a body is up to 1 MiB.
+        let stored = payload.count > maxStoredPayload ? payload[..<maxStoredPayload] : payload[...]
+        let received = receivedBodySize ?? payload.count
+        self.payloadSize = received > stored.count ? received : nil
         self.sequence = sequence
         self.connectionID = connectionID
         self.receivedAt = receivedAt
@@ -48,11 +59,12 @@ struct PackedLogEntry: Sendable {
             case .certificate(let uid): (2, uid, nil)
             }
         let hex = token?.hex
-        var size = 1 + 4 + payload.count + 4
+        var size = 1 + 4 + stored.count + 4
         size += PackedBytes.size(method) + PackedBytes.size(path) + PackedBytes.size(hex) + PackedBytes.size(topic)
         size += PackedBytes.size(reason) + PackedBytes.size(apnsID) + PackedBytes.size(apnsUniqueID)
         size += PackedBytes.size(auth1) + PackedBytes.size(auth2)
         for h in headers { size += PackedBytes.size(h.name) + PackedBytes.size(h.value) }
+        size += PackedBytes.size(detail)
         bytes = PackedBytes.pack(size: size) { w in
             w.put(authKind)
             w.put(method)
@@ -64,12 +76,13 @@ struct PackedLogEntry: Sendable {
             w.put(apnsUniqueID)
             w.put(auth1)
             w.put(auth2)
-            w.put(payload)
+            w.put(stored)
             w.put(UInt32(headers.count))
             for h in headers {
                 w.put(h.name)
                 w.put(h.value)
             }
+            w.put(detail)
         }
     }
 
@@ -88,16 +101,19 @@ struct PackedLogEntry: Sendable {
             let name = r.string() ?? ""
             headers.append(HTTPField(name, r.string() ?? ""))
         }
+        let detail = r.string()
         let auth: APNsAuthKind =
             switch authKind {
             case 1: .token(teamID: auth1 ?? "", keyID: auth2 ?? "")
             case 2: .certificate(uid: auth1 ?? "")
             default: .none
             }
-        return APNsLogEntry(
+        var entry = APNsLogEntry(
             sequence: sequence, endpoint: endpoint, connectionID: connectionID, method: method, path: path,
             headers: headers, payload: payload, token: token, topic: topic, pushType: pushType, status: status,
             reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, auth: auth, receivedAt: receivedAt,
-            answeredAt: answeredAt, faultApplied: faultApplied)
+            answeredAt: answeredAt, faultApplied: faultApplied, detail: detail)
+        entry.payloadSize = payloadSize
+        return entry
     }
 }

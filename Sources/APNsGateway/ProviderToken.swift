@@ -57,6 +57,8 @@ public struct DecodedProviderToken: Sendable, Equatable {
     public var keyID: String
     public var issuer: String
     public var issuedAt: Int64
+    /// How `iat` was written (anything but an integer earns a warning on the log entry).
+    public var issuedAtForm: IssuedAtClaim.Form = .integer
     /// `base64url(header).base64url(claims)`, the bytes the signature covers.
     public var signingInput: [UInt8]
     /// The raw signature bytes (ES256: r‖s, 64 bytes).
@@ -74,11 +76,20 @@ public struct DecodedProviderToken: Sendable, Equatable {
             let alg = header["alg"]?.stringValue,
             let kid = header["kid"]?.stringValue,
             let iss = claims["iss"]?.stringValue,
-            let iatDouble = claims["iat"]?.doubleValue, iatDouble.rounded() == iatDouble, abs(iatDouble) < 1e15
+            let iat = claims["iat"].flatMap(Self.issuedAt)
         else { return nil }
         return DecodedProviderToken(
-            algorithm: alg, keyID: kid, issuer: iss, issuedAt: Int64(iatDouble),
+            algorithm: alg, keyID: kid, issuer: iss, issuedAt: iat.seconds, issuedAtForm: iat.form,
             signingInput: Array("\(parts[0]).\(parts[1])".utf8), signature: signature)
+    }
+
+    /// `iat` as APNs reads it: an integer, a fractional number or a numeric string (see `IssuedAtClaim`).
+    static func issuedAt(_ value: JSONValue) -> IssuedAtClaim? {
+        switch value {
+        case .number(let n): return IssuedAtClaim(number: n)
+        case .string(let s): return IssuedAtClaim(string: s)
+        default: return nil
+        }
     }
 }
 

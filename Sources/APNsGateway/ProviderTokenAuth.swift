@@ -16,6 +16,8 @@ public struct ProviderTokenConnectionState: Sendable, Equatable {
     /// The key that verified `currentToken` (a replaced key forces a new verification) and its `iat`.
     public var currentTokenKey: APNsProviderKey?
     public var currentTokenIssuedAt: Int64?
+    /// The warning `currentToken` earned (a non-integer `iat`), repeated on every request that carries it.
+    public var currentTokenWarning: String?
     /// The `authorization` value that carried `currentToken`: the same value again is not parsed again.
     public var currentAuthorization: String?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
@@ -81,6 +83,29 @@ public struct ProviderTokenRules: Sendable {
     public func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
+        var note: String?
+        return authenticate(authorization: authorization, endpoint: endpoint, now: now, state: &state, note: &note)
+    }
+
+    /// As `authenticate(authorization:endpoint:now:state:)`, and `note` says why a token was refused
+    /// (which rule, by how much) or, for an accepted one, what APNs tolerates in it (a warning).
+    public func authenticate(
+        authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState,
+        note: inout String?
+    ) -> Result<AuthorizedProvider, APNsReason> {
+        let result = check(authorization: authorization, endpoint: endpoint, now: now, state: &state)
+        switch result {
+        case .success: note = state.currentTokenWarning
+        case .failure(let reason):
+            note = ProviderTokenExplanation.explain(
+                reason, authorization: authorization, endpoint: endpoint, now: now, rules: self, state: state)
+        }
+        return result
+    }
+
+    private func check(
+        authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
+    ) -> Result<AuthorizedProvider, APNsReason> {
         let repeated = authorization != nil && authorization == state.currentAuthorization
         guard let token = repeated ? state.currentToken : Self.bearerToken(authorization) else {
             return .failure(.missingProviderToken)
@@ -89,12 +114,14 @@ public struct ProviderTokenRules: Sendable {
         let key: APNsProviderKey
         let iat: Int64
         var cached = false
+        var warning: String?
         if sameAsCurrent, let kid = state.currentTokenKeyID, let k = keys[kid], k == state.currentTokenKey,
             let cachedIAT = state.currentTokenIssuedAt
         {
             // Already decoded and verified on this connection with this very key: skip both, keep the time rules.
             key = k
             iat = cachedIAT
+            warning = state.currentTokenWarning
             cached = true
         } else {
             guard let d = DecodedProviderToken.decode(token), d.algorithm == "ES256", let k = keys[d.keyID],
@@ -103,6 +130,7 @@ public struct ProviderTokenRules: Sendable {
             else { return .failure(.invalidProviderToken) }
             key = k
             iat = d.issuedAt
+            warning = IssuedAtClaim.warning(for: d.issuedAtForm)
         }
         let nowSeconds = now.timeIntervalSince1970
         if Double(iat) > nowSeconds + Self.maxTokenAge { return .failure(.invalidProviderToken) }
@@ -133,6 +161,7 @@ public struct ProviderTokenRules: Sendable {
             state.currentTokenKeyID = key.keyID
             state.currentTokenKey = key
             state.currentTokenIssuedAt = iat
+            state.currentTokenWarning = warning
         }
         return .success(
             AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))

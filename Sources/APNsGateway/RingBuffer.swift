@@ -1,33 +1,60 @@
-/// A fixed-capacity FIFO that overwrites its oldest element when full (O(1) append).
+/// A bounded FIFO that drops its oldest element when full (O(1) append and removal at the front).
 public struct RingBuffer<Element: Sendable>: Sendable {
     public let capacity: Int
-    private var storage: [Element] = []
+    /// Grows up to `capacity` as elements arrive (a large capacity costs nothing until used).
+    private var storage: [Element?] = []
     private var head = 0
-    /// Elements overwritten because the buffer was full.
+    public private(set) var count = 0
+    /// Elements dropped because the buffer was full, or removed from the front by `removeFirst`.
     public private(set) var evicted: UInt64 = 0
 
     public init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    /// Appends; returns the element overwritten when full (drop it outside any lock: freeing costs).
+    /// Appends; returns the element dropped when full (drop it outside any lock: freeing costs).
     @discardableResult
     public mutating func append(_ element: Element) -> Element? {
-        if storage.count < capacity {
+        var dropped: Element?
+        if count == capacity { dropped = removeFirst() }
+        if count == storage.count {
+            // Physically full but below capacity: lay the elements out from 0 again, then grow.
+            if head != 0 {
+                storage = Array(storage[head...] + storage[..<head])
+                head = 0
+            }
             storage.append(element)
-            return nil
+        } else {
+            storage[(head + count) % storage.count] = element
         }
-        var old = element
+        count += 1
+        return dropped
+    }
+
+    /// Removes and returns the oldest element (counted in `evicted`).
+    @discardableResult
+    public mutating func removeFirst() -> Element? {
+        guard count > 0 else { return nil }
+        var old: Element?
         swap(&old, &storage[head])  // moves, no copy of the old element
-        head = (head + 1) % capacity
+        head = (head + 1) % storage.count
+        count -= 1
         evicted += 1
         return old
     }
 
+    /// The oldest element.
+    public var first: Element? { count > 0 ? storage[head] : nil }
+
     /// Oldest first.
-    public var elements: [Element] { Array(storage[head...] + storage[..<head]) }
-    public var count: Int { storage.count }
+    public var elements: [Element] {
+        var out: [Element] = []
+        out.reserveCapacity(count)
+        for i in 0..<count { out.append(storage[(head + i) % storage.count]!) }
+        return out
+    }
 
     public mutating func removeAll() {
         storage = []
         head = 0
+        count = 0
     }
 }

@@ -34,6 +34,9 @@ public final class DeviceFleet: Sendable {
     /// The device declared as `name`.
     public func device(named name: String) -> HostedDevice? { devices.first { $0.name == name } }
 
+    /// Every device back to its launch state (see `HostedDevice.resetToLaunchState()`).
+    public func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
+
     /// Registers every device's tokens again (after `APNsGateway.reset()`).
     public func syncRegistrations() { for d in devices { d.syncRegistrations() } }
 

@@ -18,6 +18,8 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// The gateway it is attached to.
     public let gateway: APNsGateway
     private let delivered = Mutex<Int>(0)
+    /// The device as it was once set up (`resetToLaunchState()` goes back to it).
+    private let launchState: Mutex<DeviceState?> = Mutex(nil)
 
     /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
     /// `GatewayRegistrationSink` to the device. Tokens the device already holds are registered now.
@@ -43,6 +45,15 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
         self.init(name: declaration.name, device: device, gateway: gateway)
         declaration.setUp(device, apps: apps)
+        launchState.withLock { $0 = device.snapshot }
+    }
+
+    /// Puts the device back as it was when it was set up (apps, tokens, notification center, event log) and
+    /// registers its tokens with the gateway again; a device built without a declaration only re-registers.
+    public func resetToLaunchState() {
+        if let saved = launchState.withLock({ $0 }) { device.restore(saved) }
+        delivered.withLock { $0 = 0 }
+        syncRegistrations()
     }
 
     /// Hands a push the gateway accepted to the app holding `push.token`; pushes for other devices'

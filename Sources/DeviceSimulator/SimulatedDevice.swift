@@ -78,6 +78,9 @@ public final class SimulatedDevice: Sendable {
 
     /// A copy of the whole state (apps, notification center, event log).
     public var snapshot: DeviceState { state.withLock { $0 } }
+
+    /// Replaces the whole state with one taken earlier by `snapshot` (a harness's reset to launch state).
+    public func restore(_ saved: DeviceState) { state.withLock { $0 = saved } }
     /// The ordered event log.
     public var events: [DeviceEvent] { state.withLock { $0.events } }
     public var udid: String { state.withLock { $0.udid } }

@@ -38,6 +38,10 @@ public struct ListenerConfiguration: Sendable {
     public var maxConcurrentStreams: UInt32
     /// A connection with no traffic and no request in flight for this long is closed.
     public var idleTimeout: Duration
+    /// A connection must finish its TLS handshake and send its 24-byte HTTP/2 client preface (or its first
+    /// HTTP/1.1 request head) within this long of being accepted, however slowly it trickles bytes; else it is
+    /// closed. Never longer than `idleTimeout` (see `openingTimeout`).
+    public var handshakeTimeout: Duration
     /// Larger request bodies get 413 (the connection survives on HTTP/2).
     public var maxBodySize: Int
     /// Total bytes of header names and values accepted per request; more gets 431.
@@ -47,8 +51,9 @@ public struct ListenerConfiguration: Sendable {
     public init(
         name: String, host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
         maxConcurrentStreams: UInt32 = 1000, idleTimeout: Duration = .seconds(300), maxBodySize: Int = 1 << 20,
-        maxHeaderListSize: Int = 64 * 1024, handler: any HTTPHandler
+        maxHeaderListSize: Int = 64 * 1024, handshakeTimeout: Duration = .seconds(10), handler: any HTTPHandler
     ) {
+        self.handshakeTimeout = handshakeTimeout
         self.name = name
         self.host = host
         self.port = port
@@ -59,6 +64,11 @@ public struct ListenerConfiguration: Sendable {
         self.maxHeaderListSize = maxHeaderListSize
         self.handler = handler
     }
+}
+
+extension ListenerConfiguration {
+    /// The opening deadline actually applied: `handshakeTimeout`, never longer than `idleTimeout`.
+    var openingTimeout: Duration { min(handshakeTimeout, idleTimeout) }
 }
 
 /// A listener after `start()`: where it actually listens.

@@ -32,6 +32,9 @@ final class Connection {
     private var answered: [(stream: Int32?, response: HTTPResponse)] = []
     private(set) var closed = false
     private(set) var lastActivity = monotonicNow()
+    private let acceptedAt = monotonicNow()
+    /// TLS handshake done and the protocol preface received (then only the idle timeout applies).
+    private var opened = false
 
     init(id: UInt64, fd: Int32, listener: ListenerRuntime, state: LoopState, remoteAddress: String) {
         self.id = id
@@ -49,6 +52,17 @@ final class Connection {
     /// Idle: nothing in flight and no traffic for the listener's idle timeout.
     func isIdle(now: Int64) -> Bool {
         (session?.inFlightRequests ?? 0) == 0 && now - lastActivity > listener.config.idleTimeout.nanoseconds
+    }
+
+    /// Still not opened (TLS handshake, HTTP/2 preface) this long after accept: a client trickling a byte at a
+    /// time keeps `lastActivity` fresh, so the idle timeout alone never ends it.
+    func missedOpeningDeadline(now: Int64) -> Bool {
+        if opened { return false }
+        if (tls?.handshakeComplete ?? true), let session, session.prefaceReceived {
+            opened = true
+            return false
+        }
+        return now - acceptedAt > listener.config.openingTimeout.nanoseconds
     }
 
     // MARK: events
@@ -158,7 +172,8 @@ final class Connection {
         let handler = listener.config.handler
         let initialStreams = handler.connectionOpened(context) ?? listener.config.maxConcurrentStreams
         let limits = RequestLimits(
-            maxBodySize: listener.config.maxBodySize, maxHeaderListSize: listener.config.maxHeaderListSize)
+            maxBodySize: listener.config.maxBodySize, maxHeaderListSize: listener.config.maxHeaderListSize,
+            dispatchOversized: handler.answersOversizedRequests)
         let loop = state.loop
         let id = self.id
         let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
@@ -223,9 +238,9 @@ final class Connection {
         flush()
     }
 
-    /// Idle timeout: say goodbye on HTTP/2, then close without waiting.
-    func closeIdle() {
-        session?.goAway(errorCode: 0, debugData: Array("idle timeout".utf8))
+    /// Idle timeout (or opening deadline): say goodbye on HTTP/2, then close without waiting.
+    func closeIdle(reason: String = "idle timeout") {
+        session?.goAway(errorCode: 0, debugData: Array(reason.utf8))
         flush()
         close()
     }

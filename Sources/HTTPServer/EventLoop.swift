@@ -163,6 +163,7 @@ final class LoopState {
         var ms: Int64 = 250
         for listener in listeners.values where !connections.isEmpty {
             ms = min(ms, listener.config.idleTimeout.nanoseconds / 4_000_000)
+            ms = min(ms, listener.config.openingTimeout.nanoseconds / 4_000_000)
         }
         if !connections.isEmpty, let deadline = shutdownDeadline {
             ms = min(ms, (deadline - monotonicNow()) / 1_000_000)
@@ -207,8 +208,12 @@ final class LoopState {
             if let listener = listeners[token] { _ = pc_epoll_add(loop.epollFD, listener.fd, pc_EPOLLIN(), token) }
         }
         parkedListeners = []
-        for connection in Array(connections.values) where connection.isIdle(now: now) {
-            connection.closeIdle()
+        for connection in Array(connections.values) {
+            if connection.isIdle(now: now) {
+                connection.closeIdle()
+            } else if connection.missedOpeningDeadline(now: now) {
+                connection.closeIdle(reason: "handshake timeout")
+            }
         }
         guard let deadline = shutdownDeadline else { return }
         if connections.isEmpty || now >= deadline { running = false }

@@ -14,6 +14,8 @@ final class HTTP1Session: ProtocolSession {
         var headerBytes = 0
         var headersTooLarge = false
         var bodyTooLarge = false
+        /// Body bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
+        var bodyBytes = 0
 
         mutating func finishField() {
             guard !field.isEmpty else { return }
@@ -102,6 +104,11 @@ final class HTTP1Session: ProtocolSession {
 
     func setMaxConcurrentStreams(_ value: UInt32) {}
 
+    /// HTTP/1.1 has no preface: the connection counts as opened once its first request head is complete, so a
+    /// first request line trickled a byte at a time is cut at the opening deadline too.
+    var prefaceReceived: Bool { firstHeadComplete }
+    private var firstHeadComplete = false
+
     // MARK: parsing
 
     private func parseAvailable() {
@@ -137,9 +144,11 @@ final class HTTP1Session: ProtocolSession {
         awaitingResponse = true
         if partial.headersTooLarge {
             _ = respond(stream: nil, HTTPResponse(status: 431))
-        } else if partial.bodyTooLarge {
+        } else if partial.bodyTooLarge && !limits.dispatchOversized {
             _ = respond(stream: nil, HTTPResponse(status: 413))
         } else {
+            var request = request
+            if partial.bodyTooLarge { request.bodyOverLimit = partial.bodyBytes }
             onRequest(request)
         }
     }
@@ -169,6 +178,7 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func headersComplete() {
+        firstHeadComplete = true
         partial.finishField()
         if partial.headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
             output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -176,6 +186,7 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func bodyChunk(_ chunk: UnsafeBufferPointer<UInt8>) {
+        partial.bodyBytes += chunk.count
         if partial.bodyTooLarge || partial.body.count + chunk.count > limits.maxBodySize {
             partial.bodyTooLarge = true
             partial.body = []

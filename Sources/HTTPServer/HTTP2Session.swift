@@ -14,6 +14,8 @@ final class HTTP2Session: ProtocolSession {
         var scheme: String?
         var headers: [HTTPField] = []
         var body: [UInt8] = []
+        /// DATA bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
+        var bodyBytes = 0
         var headerBytes = 0
         var headersTooLarge = false
         var bodyTooLarge = false
@@ -41,7 +43,12 @@ final class HTTP2Session: ProtocolSession {
     private var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
     private var bodies: [Int32: OutgoingBody] = [:]
     private var awaiting: Set<Int32> = []
+    /// nghttp2 failed in a way that leaves nothing to send: close now.
     private var fatal = false
+    /// A connection error was found: input is ignored, the GOAWAY already queued is sent, then the connection
+    /// closes.
+    private var terminating = false
+    private var scanner = HTTP2FrameScanner()
     let limits: RequestLimits
     private let onRequest: (HTTPRequest) -> Void
 
@@ -76,13 +83,53 @@ final class HTTP2Session: ProtocolSession {
     deinit { nghttp2_session_del(session) }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0, !fatal else { return !fatal }
-        let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-        if rv < 0 {
-            fatal = true
+        guard !fatal, !terminating else { return false }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        var feed = bytes.count
+        let violation = scanner.scan(bytes)
+        if let violation { feed = violation.offset }
+        if feed > 0 {
+            let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), feed)
+            if rv < 0 {
+                terminate(afterReceiveError: Int32(truncatingIfNeeded: rv))
+                return false
+            }
+        }
+        if let violation {
+            terminate(errorCode: violation.errorCode, detail: violation.detail)
             return false
         }
         return true
+    }
+
+    /// The client preface has arrived (the connection's opening deadline no longer applies).
+    var prefaceReceived: Bool { scanner.prefaceReceived }
+
+    /// After `nghttp2_session_mem_recv` failed: every connection error ends with a GOAWAY carrying its code.
+    /// nghttp2 has already queued one for the errors it terminates on itself (HPACK failure, bad frame);
+    /// `nghttp2_session_terminate_session` is a no-op then. Flood limits (too many queued ACKs, too many
+    /// CONTINUATION frames) return without one: ENHANCE_YOUR_CALM, as RFC 9113 §5.4.1 / RFC 9113 §10.5 suggest.
+    private func terminate(afterReceiveError rv: Int32) {
+        switch rv {
+        case NGHTTP2_ERR_FLOODED.rawValue:
+            terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, detail: "flood: too many frames to acknowledge")
+        case NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue:
+            terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, detail: "flood: too many CONTINUATION frames")
+        case NGHTTP2_ERR_BAD_CLIENT_MAGIC.rawValue:
+            terminate(errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, detail: "bad client connection preface")
+        case NGHTTP2_ERR_NOMEM.rawValue:
+            fatal = true
+        default:
+            terminate(errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, detail: String(cString: nghttp2_strerror(rv)))
+        }
+    }
+
+    /// Queues GOAWAY(`errorCode`, `detail`) unless nghttp2 is already ending the session with its own.
+    private func terminate(errorCode: UInt32, detail: String) {
+        terminating = true
+        // nghttp2 stops wanting to read once it has queued its own terminating GOAWAY: one GOAWAY only.
+        guard nghttp2_session_want_read(session) != 0 else { return }
+        goAway(errorCode: errorCode, debugData: Array(detail.utf8))
     }
 
     func produceOutput(into out: inout [UInt8], limit: Int) {
@@ -100,6 +147,7 @@ final class HTTP2Session: ProtocolSession {
 
     var isFinished: Bool {
         fatal || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+            || (terminating && nghttp2_session_want_write(session) == 0)
     }
 
     var inFlightRequests: Int { awaiting.count }
@@ -202,6 +250,7 @@ final class HTTP2Session: ProtocolSession {
     fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         let limit = limits.maxBodySize
         modifyStream(stream) { s in
+            s.bodyBytes += chunk.count
             if s.bodyTooLarge || s.body.count + chunk.count > limit {
                 s.bodyTooLarge = true
                 s.body = []
@@ -219,14 +268,15 @@ final class HTTP2Session: ProtocolSession {
         swap(&s, &streams.values[index])
         if s.headersTooLarge {
             submit(HTTPResponse(status: 431), on: stream)
-        } else if s.bodyTooLarge {
+        } else if s.bodyTooLarge && !limits.dispatchOversized {
             submit(HTTPResponse(status: 413), on: stream)
         } else {
             awaiting.insert(stream)
-            onRequest(
-                HTTPRequest(
-                    version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
-                    headers: s.headers, body: s.body, streamID: stream))
+            var request = HTTPRequest(
+                version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
+                headers: s.headers, body: s.body, streamID: stream)
+            if s.bodyTooLarge { request.bodyOverLimit = s.bodyBytes }
+            onRequest(request)
         }
     }
 
@@ -276,72 +326,6 @@ final class HTTP2Session: ProtocolSession {
             }
         }
         if rv != 0 { bodies[stream] = nil }
-    }
-}
-
-/// Fills caller-sized buffers with response header fields for nghttp2 (no closures capturing the position).
-private struct NVWriter {
-    let bytes: UnsafeMutableBufferPointer<UInt8>
-    let nva: UnsafeMutableBufferPointer<nghttp2_nv>
-    var used = 0
-    var count = 0
-
-    /// Bytes reserved for `name` plus a decimal Int.
-    static func numberFieldSize(_ name: String) -> Int { name.utf8.count + 20 }
-
-    mutating func add(_ name: String, _ value: String) {
-        let n = put(name)
-        let v = put(value)
-        field(n, v)
-    }
-
-    mutating func add(_ name: String, number: Int) {
-        let n = put(name)
-        let start = used
-        if number < 0 {
-            _ = put(String(number))
-        } else {
-            var divisor = 1
-            while divisor <= number / 10 { divisor *= 10 }
-            var rest = number
-            while divisor > 0 {
-                bytes[used] = UInt8(ascii: "0") + UInt8(rest / divisor)
-                used += 1
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        field(n, start..<used)
-    }
-
-    private mutating func put(_ s: String) -> Range<Int> {
-        let start = used
-        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { src in
-            if let base = src.baseAddress, !src.isEmpty {
-                (bytes.baseAddress! + used).initialize(from: base, count: src.count)
-                used += src.count
-            }
-        }
-        if copied == nil {
-            for b in s.utf8 {
-                bytes[used] = b
-                used += 1
-            }
-        }
-        return start..<used
-    }
-
-    private mutating func field(_ name: Range<Int>, _ value: Range<Int>) {
-        let base = bytes.baseAddress!
-        // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table would only
-        // evict useful entries and cost an insertion and an eviction per header.
-        let flag = value.count > HTTP2Session.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
-        nva.initializeElement(
-            at: count,
-            to: nghttp2_nv(
-                name: base + name.lowerBound, value: base + value.lowerBound, namelen: name.count,
-                valuelen: value.count, flags: UInt8(flag.rawValue)))
-        count += 1
     }
 }
 

@@ -45,6 +45,9 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// HTTP/2 stream id; `nil` on HTTP/1.1.
     public var streamID: Int32?
+    /// Set when the body passed the listener's `maxBodySize`: the bytes received by then (`body` is empty).
+    /// Only handlers that opt in with `HTTPHandler.answersOversizedRequests` ever see such a request.
+    public var bodyOverLimit: Int?
 
     public init(
         version: HTTPVersion, method: String, path: String, authority: String? = nil, scheme: String? = nil,
@@ -184,9 +187,14 @@ public protocol HTTPHandler: Sendable {
     func connectionOpened(_ context: ConnectionContext) -> UInt32?
     func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder)
     func connectionClosed(_ context: ConnectionContext)
+    /// `true`: a request whose body passed `maxBodySize` is handed to `handle` with `bodyOverLimit` set (and an
+    /// empty body), so the handler can answer in its own words and record it. `false` (default): the transport
+    /// answers a bare 413 itself.
+    var answersOversizedRequests: Bool { get }
 }
 
 extension HTTPHandler {
     public func connectionOpened(_ context: ConnectionContext) -> UInt32? { nil }
+    public var answersOversizedRequests: Bool { false }
     public func connectionClosed(_ context: ConnectionContext) {}
 }

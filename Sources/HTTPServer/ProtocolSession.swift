@@ -11,6 +11,8 @@ protocol ProtocolSession: AnyObject {
     var acceptsInput: Bool { get }
     /// Requests handed to the handler and not answered yet.
     var inFlightRequests: Int { get }
+    /// The client has sent its connection preface (HTTP/2's 24-byte magic; on HTTP/1.1, its first request head).
+    var prefaceReceived: Bool { get }
     /// Queues the response for `stream` (`nil` on HTTP/1.1). Returns false if nothing was waiting for it.
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool
     /// HTTP/2: GOAWAY then finish in-flight streams. HTTP/1.1: close after the current response.
@@ -23,6 +25,8 @@ protocol ProtocolSession: AnyObject {
 struct RequestLimits {
     var maxBodySize: Int
     var maxHeaderListSize: Int
+    /// Hand oversized requests to the handler (`HTTPHandler.answersOversizedRequests`) instead of a bare 413.
+    var dispatchOversized = false
 }
 
 /// Reason phrases for HTTP/1.1 status lines.

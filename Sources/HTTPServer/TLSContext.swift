@@ -59,20 +59,28 @@ final class TLSContext {
     }
 
     static func readCertificates(_ pem: String) -> [OpaquePointer] {
-        var bytes = Array(pem.utf8)
-        guard let bio = BIO_new_mem_buf(&bytes, Int32(bytes.count)) else { return [] }
-        defer { BIO_free(bio) }
-        var out: [OpaquePointer] = []
-        while let x = PEM_read_bio_X509(bio, nil, nil, nil) { out.append(x) }
-        ERR_clear_error()
-        return out
+        withReadBIO(pem) { bio in
+            var out: [OpaquePointer] = []
+            while let x = PEM_read_bio_X509(bio, nil, nil, nil) { out.append(x) }
+            ERR_clear_error()
+            return out
+        } ?? []
     }
 
     static func readPrivateKey(_ pem: String) -> OpaquePointer? {
-        var bytes = Array(pem.utf8)
-        guard let bio = BIO_new_mem_buf(&bytes, Int32(bytes.count)) else { return nil }
-        defer { BIO_free(bio) }
-        return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        withReadBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) } ?? nil
+    }
+
+    /// Runs `body` with a read-only memory BIO over `text`'s bytes. `BIO_new_mem_buf` does not copy: the BIO
+    /// reads the caller's buffer whenever it is read, so the buffer must outlive every read. `&array` passed
+    /// straight to it is only valid for that one call (the BIO then read freed or moved memory); here the
+    /// buffer is pinned for the whole of `body`, and the BIO is freed before it is released.
+    static func withReadBIO<R>(_ text: String, _ body: (OpaquePointer) -> R) -> R? {
+        Array(text.utf8).withUnsafeBytes { raw -> R? in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return body(bio)
+        }
     }
 
     static func lastError() -> String {

@@ -106,7 +106,9 @@ public struct CertificateAuthority: Sendable, Equatable {
     /// Issues a TLS server certificate. `ipAddresses` are textual IPv4/IPv6 ("127.0.0.1", "::1").
     public func issueServerCertificate(
         commonName: String = "localhost",
-        dnsNames: [String] = ["localhost", "api.sandbox.push.apple.com", "api.push.apple.com"],
+        dnsNames: [String] = [
+            "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
+        ],
         ipAddresses: [String] = ["127.0.0.1", "::1"],
         notBefore: Date = Date(timeIntervalSinceNow: -3600), notAfter: Date = Date(timeIntervalSinceNow: 365 * 86400),
         keyType: CertificateKeyType = .p256

@@ -24,6 +24,8 @@ public struct JWT: Sendable, Equatable {
     public let issuer: String?
     /// Claim `iat` in whole seconds since the epoch, if an integer (fractional or string values give nil).
     public let issuedAt: Int?
+    /// Claim `iat` as APNs reads it: also a fractional number or a numeric string (see `IssuedAtClaim`).
+    public let issuedAtClaim: IssuedAtClaim?
 
     /// Decodes a compact JWT. Throws `.malformed`, `.invalidBase64(segment)` or `.invalidJSON(segment)`.
     public init(compact: String) throws(JWTError) {
@@ -48,6 +50,7 @@ public struct JWT: Sendable, Equatable {
         self.type = headerObject["typ"] as? String
         self.issuer = claimsObject["iss"] as? String
         self.issuedAt = Self.integer(claimsObject["iat"])
+        self.issuedAtClaim = IssuedAtClaim(foundationValue: claimsObject["iat"])
     }
 
     /// The header as a JSON dictionary.

@@ -61,12 +61,20 @@ public struct ParsedArguments: Sendable {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var index = 0
         var onlyPositionals = false
-        let shorts = Dictionary(
-            options.compactMap { o in o.short.map { ("-\($0)", "--" + o.name) } }, uniquingKeysWith: { a, _ in a })
         while index < arguments.count {
             var argument = arguments[index]
             index += 1
-            if !onlyPositionals, let long = shorts[argument] { argument = long }
+            // `-j 4` / `-j4` / `-x`: rewritten to the long spelling before the checks below.
+            if !onlyPositionals, argument.count >= 2, argument.hasPrefix("-"), !argument.hasPrefix("--"),
+                let letter = argument.dropFirst().first, let spec = options.first(where: { $0.short == letter })
+            {
+                let rest = String(argument.dropFirst(2))
+                if rest.isEmpty {
+                    argument = "--" + spec.name
+                } else if spec.kind != .flag {
+                    argument = "--\(spec.name)=\(rest)"
+                }
+            }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
                 if !onlyPositionals, argument.hasPrefix("-"), argument != "-", argument.count > 1 {
                     throw UsageError("unknown option '\(argument)'" + suggestion(for: argument, among: options))
@@ -112,7 +120,8 @@ public struct ParsedArguments: Sendable {
 
     private static func suggestion(for name: String, among options: [OptionSpec]) -> String {
         let bare = name.drop(while: { $0 == "-" })
-        let best = options.map { ($0.name, editDistance(String(bare), $0.name)) }.min { $0.1 < $1.1 }
+        let names = options.map(\.name) + ["help"]  // every command takes --help
+        let best = names.map { ($0, editDistance(String(bare), $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= max(2, bare.count / 3) else { return "" }
         return " (did you mean '--\(best.0)'?)"
     }

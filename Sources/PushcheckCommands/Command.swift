@@ -30,11 +30,13 @@ extension PushcheckCommand {
 /// Where commands print: stdout for results, stderr for diagnostics. Thread-safe.
 public struct Console: Sendable {
     public init() {}
+    // `write(contentsOf:)` throws where `write(_:)` traps: a reader that went away (`| head -1`, EPIPE) must
+    // not crash the command.
     public func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
     public func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 }
 
@@ -44,4 +46,6 @@ public enum ExitCode {
     public static let failure: Int32 = 1
     public static let usage: Int32 = 2
     public static let harness: Int32 = 3
+    /// `pushcheck run` selected no scenario (pytest uses 5 too); `--allow-empty` makes it 0.
+    public static let noScenarios: Int32 = 5
 }

@@ -10,6 +10,7 @@ public enum Pushcheck {
         MergeReportsCommand.self,
         SendCommand.self,
         JWTCommand.self,
+        DoctorCommand.self,
         CheckPayloadCommand.self,
         RecordSuiteCommand.self,
     ]
@@ -28,7 +29,8 @@ public enum Pushcheck {
         for command in commands {
             text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract + "\n"
         }
-        text += "\nOPTIONS:\n  --help     Show this help.\n  --version  Print the version.\n"
+        text += "\nOPTIONS:\n  --help     Show this help ('pushcheck help <command>' for a command's).\n"
+        text += "  --version  Print the version.\n"
         return text
     }
 
@@ -40,6 +42,15 @@ public enum Pushcheck {
         }
         switch first {
         case "--help", "-h", "help":
+            // `pushcheck help run` is `pushcheck run --help`.
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                console.out(command.help)
+                return ExitCode.success
+            }
+            if arguments.count > 1 {
+                console.err("pushcheck: error: unknown command '\(arguments[1])'\n\n" + usage)
+                return ExitCode.usage
+            }
             console.out(usage)
             return ExitCode.success
         case "--version":

@@ -8,7 +8,7 @@ import Synchronization
 /// 128+signal, as an unhandled one would; a command that wants a graceful stop (serve drains its
 /// connections) takes the next signal with `next()`. A second signal while one is handled exits.
 public enum Signals {
-    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+    fileprivate static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
 
     public static func install() {
         var fds: [Int32] = [0, 0]
@@ -44,6 +44,41 @@ public enum Signals {
     public static func next() async -> Int32 {
         await withCheckedContinuation { continuation in
             handler.withLock { $0 = { continuation.resume(returning: $0) } }
+        }
+    }
+}
+
+extension Signals {
+    /// Takes over the next SIGINT/SIGTERM *now* and returns a wait for it: no window between a command
+    /// announcing it is ready and starting to wait, in which a signal would exit at once (skipping clean-up).
+    public static func armNext() -> @Sendable () async -> Int32 {
+        let latch = SignalLatch()
+        handler.withLock { $0 = { latch.fire($0) } }
+        return { await latch.wait() }
+    }
+}
+
+/// One signal, delivered before or after someone waits for it.
+private final class SignalLatch: Sendable {
+    private let state = Mutex<(signal: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+
+    func fire(_ signal: Int32) {
+        let waiter = state.withLock { s -> CheckedContinuation<Int32, Never>? in
+            s.signal = signal
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(returning: signal)
+    }
+
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { s -> Int32? in
+                if let signal = s.signal { return signal }
+                s.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 }

@@ -9,24 +9,41 @@ enum Checker {
         throws(StepStop)
         -> [AssertionFailure]
     {
-        guard let d = world.device(step.device ?? context.lastSend?.device) else {
+        var lastSend = context.lastSend
+        if let selector = expectation.request {
+            guard let picked = try BackendRequests.select(selector, context: context, world: world) else {
+                return [RequestSelection.missing(selector, expectation: expectation, context: context)]
+            }
+            lastSend = picked
+        }
+        guard let d = world.device(step.device ?? lastSend?.device) else {
             throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
         }
         var sentApp: String?
         if case .send(let s) = step.action { sentApp = s.app }
         let bundle =
-            step.app ?? sentApp ?? (step.device == nil ? context.lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
+            step.app ?? sentApp ?? (step.device == nil ? lastSend?.bundleID : nil) ?? world.bundleID(on: d, nil)
             ?? ""
         let events = d.device.events
         let start = min(context.windowStart[d.name] ?? 0, events.count)
-        let window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
+        var window = events[start...].filter { $0.bundleID == bundle || $0.bundleID == nil }
+        if expectation.request != nil, let id = lastSend?.apnsID {
+            // The picked push's own events, wherever they fall (a standalone expect after the step included).
+            window = BackendRequests.events(of: id, in: events.filter { $0.bundleID == bundle || $0.bundleID == nil })
+        }
         let observation = Observation(
             device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
-            lastSend: context.lastSend, lastRun: context.lastRun, gateway: world.gateway,
+            lastSend: lastSend, lastRun: context.lastRun, gateway: world.gateway,
             gatewaySince: context.gatewayWindowStart)
         var failures: [AssertionFailure] = []
         let ctx = context
-        for check in expectation.checks {
+        // A failed `exit` of a run step is the news: the other checks would only fail in its wake.
+        var checks = expectation.checks
+        var commandFailed = false
+        if case .run = step.action, let i = checks.firstIndex(where: { $0.subject == .exitCode }) {
+            checks.insert(checks.remove(at: i), at: 0)
+        }
+        for check in checks {
             let actual = observation.value(check.subject)
             let resolve = { (e: ExpectedValue) throws(VariableError) -> JSONValue in
                 let text = try e.json.render({ ctx.lookup($0, world: world) }, escape: jsonStringEscape)
@@ -47,8 +64,20 @@ enum Checker {
                     file: check.range.file, line: check.range.line, column: check.range.column,
                     events: relevantEvents(
                         Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
+            if check.subject == .exitCode, case .run = step.action {
+                let stderr = context.lastRun?.stderr ?? ""
+                failures[failures.count - 1].events =
+                    (stderr.isEmpty ? "stderr: (empty)" : "stderr (last lines):\n" + FailureContext.tail(stderr))
+                    + "\n" + failures[failures.count - 1].events
+                let skipped = checks.count - 1
+                if skipped > 0 { context.transcript.add("  (\(skipped) later check(s) skipped: the command failed)") }
+                commandFailed = true
+                break
+            }
         }
-        failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
+        if !commandFailed {
+            failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
+        }
         for f in failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }
@@ -60,7 +89,10 @@ enum Checker {
     /// Why the actual value is what it is, when the events say so.
     static func hint(_ subject: Subject, _ o: Observation) -> String {
         switch subject {
-        case .delivered, .callbacks, .callback, .notification, .userInfo:
+        case .userInfo(let path):
+            if let why = o.droppedReason() { return " (push dropped: \(why))" }
+            return o.value(subject) == nil ? FailureContext.userInfoHint(path: path, userInfo: o.userInfo()) : ""
+        case .delivered, .callbacks, .callback, .notification:
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return ""
         case .findings, .install, .registration, .symptoms:
@@ -82,9 +114,7 @@ enum Checker {
     {
         var lines = window.map { "device \($0)" }
         for entry in world.gateway.log() where entry.sequence > since {
-            var line = "gateway \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"
-            if let r = entry.reason { line += " \(r)" }
-            lines.append(line)
+            lines.append(FailureContext.describe(entry))
         }
         if lines.isEmpty { lines.append("(no device or gateway events since the previous expect)") }
         return lines.joined(separator: "\n")

@@ -31,7 +31,7 @@ enum ExpectationDecoder {
         "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
         "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
         "symptoms", "token",
-        "state", "badge", "exit", "stdout", "stderr", "callback", "exactly", "at_least", "snapshot",
+        "state", "badge", "exit", "stdout", "stderr", "callback", "exactly", "at_least", "snapshot", "request",
     ]
     static let notificationKeys = [
         "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
@@ -116,7 +116,22 @@ enum ExpectationDecoder {
             default: break
             }
         }
-        return Expectation(checks: checks, range: node.range, objects: objects, snapshot: snapshot)
+        return Expectation(
+            checks: checks, range: node.range, objects: objects, snapshot: snapshot,
+            request: try requestSelector(m["request"]))
+    }
+
+    /// `request: 2` or `request: <token>` (see `RequestSelector`).
+    static func requestSelector(_ node: YAMLNode?) throws(SourceError) -> RequestSelector? {
+        guard let node, !node.isNull else { return nil }
+        if let n = Int(node.scalar?.value ?? ""), node.scalar?.style == .plain {
+            guard n >= 1 else { throw node.invalidValue(expected: "a 1-based request number (1 is the first)") }
+            return .index(n)
+        }
+        guard node.scalar != nil else {
+            throw node.invalidValue(expected: "a request number (request: 2) or a device token (${device.iphone.token})")
+        }
+        return .token(try Template.decode(node))
     }
 
     /// `opened_url: x` / `page.contains: x` / `findings: x` mean "contains"; a list or a matcher mapping is used as written.

@@ -38,6 +38,8 @@ struct RunContext {
     var variables: [String: String]
     var lastSend: SendRecord?
     var lastRun: RunRecord?
+    /// The requests the last `run:` step's backend made to the world's gateways, in arrival order.
+    var backendRequests: [SendRecord] = []
     /// Per device: the event count at the previous `expect` (the start of the window it checks).
     var windowStart: [String: Int] = [:]
     /// Gateway log sequence at the previous `expect`.

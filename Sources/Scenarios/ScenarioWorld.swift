@@ -33,12 +33,14 @@ final class ScenarioWorld {
     private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
+    private var proxy: ConnectProxy?
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
         self.stepTimeout = stepTimeout
         credentials = try SharedCredentials.shared()
-        let clock = ManualClock(start: world.clockStart)
+        // Unpinned worlds start at the wall clock, whole seconds (a backend's `iat` is whole seconds too).
+        let clock = ManualClock(start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         self.clock = clock
         gateway = try APNsGateway(configuration: world.apns, clock: clock)
         gateway.addProviderKey(
@@ -95,6 +97,17 @@ final class ScenarioWorld {
         let url = bound.first?.url ?? ""
         ownURLs[environment] = url
         return url
+    }
+
+    /// An HTTP CONNECT proxy (`PUSHCHECK_APNS_PROXY_URL`) tunnelling api.*.push.apple.com to this world's
+    /// own listeners, for client libraries that cannot be pointed at another host (started on first use).
+    func proxyURL() throws -> String {
+        if let proxy { return proxy.url }
+        func port(_ e: APNsEnvironment) throws -> Int { URL(string: try ownListenerURL(e))?.port ?? 0 }
+        let p = try ConnectProxy(
+            host: "127.0.0.1", port: 0, sandboxPort: try port(.sandbox), productionPort: try port(.production))
+        proxy = p
+        return p.url
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).
@@ -159,6 +172,8 @@ final class ScenarioWorld {
         clients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unregister(id) }
         sharedID = nil
+        proxy?.shutdown()
+        proxy = nil
         for s in servers { s.beginShutdown(grace: .zero) }
         for s in servers { s.waitUntilStopped() }
         servers = []

@@ -118,4 +118,13 @@ public struct Expectation: Sendable {
     public var objects: [ObjectCheck] = []
     /// `snapshot:`.
     public var snapshot: SnapshotCheck?
+    /// `request:` — which of the pushes a `run:` step's backend sent the send checks look at (default: the last).
+    public var request: RequestSelector? = nil
+}
+
+/// Picks one request a backend made during a `run:` step: `request: 2` (1-based, in arrival order) or
+/// `request: <device token hex or ${device.<name>.token}>` (the last request to that token).
+public enum RequestSelector: Sendable {
+    case index(Int)
+    case token(Template)
 }

@@ -179,6 +179,7 @@ enum StepRunner {
         env["PUSHCHECK_APNS_SANDBOX_URL"] = (try? world.url(.sandbox, atRoot: true)) ?? ""
         env["PUSHCHECK_APNS_PRODUCTION_URL"] = (try? world.url(.production, atRoot: true)) ?? ""
         env["PUSHCHECK_CA_FILE"] = world.credentials.caPath
+        env["PUSHCHECK_APNS_PROXY_URL"] = (try? world.proxyURL()) ?? ""
         env["PUSHCHECK_APNS_KEY_FILE"] = world.credentials.providerKeyPath
         env["PUSHCHECK_APNS_KEY_ID"] = world.declaration.defaultKeyID
         env["PUSHCHECK_APNS_TEAM_ID"] = world.declaration.defaultTeamID
@@ -205,6 +206,8 @@ enum StepRunner {
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
+        let logStart = world.gateway.log().last?.sequence ?? 0
+        defer { BackendRequests.record(after: logStart, world: world, context: &context) }
         let outcome: CommandRunner.Outcome
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)

@@ -68,8 +68,9 @@ public struct WorldDeclaration: Sendable {
     public var apps: [AppDeclaration]
     /// Declared devices; when none are declared, one device named `iphone` with every app.
     public var devices: [DeviceDeclaration]
-    /// Where the simulated clock starts (default 2026-01-01T00:00:00Z).
-    public var clockStart: Date
+    /// Where the simulated clock starts; `nil` (the default, `clock: now`) starts it at the wall clock when
+    /// the scenario's world is built, so a backend that signs with the real time is believed.
+    public var clockStart: Date?
     /// The team and key id of the provider key every world gets (signed with a key generated per process).
     public var defaultTeamID: String
     public var defaultKeyID: String
@@ -77,7 +78,7 @@ public struct WorldDeclaration: Sendable {
     public init(
         apns: APNsGatewayConfiguration = APNsGatewayConfiguration(), clientCertificateCAs: [String] = [],
         apps: [AppDeclaration] = [], devices: [DeviceDeclaration] = [],
-        clockStart: Date = Date(timeIntervalSince1970: 1_767_225_600), defaultTeamID: String = "PCTEAM0001",
+        clockStart: Date? = nil, defaultTeamID: String = "PCTEAM0001",
         defaultKeyID: String = "PCKEY00001"
     ) {
         self.apns = apns

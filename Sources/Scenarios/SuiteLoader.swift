@@ -132,10 +132,13 @@ public enum SuiteLoader {
         if world.devices.isEmpty { world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))] }
         if let clock = w["clock"], !clock.isNull {
             let text = try String.decode(from: clock)
-            guard let date = ISO8601DateFormatter().date(from: text) else {
-                throw clock.invalidValue(expected: "an ISO 8601 time such as 2026-01-01T00:00:00Z")
+            if text != "now" {
+                guard let date = ISO8601DateFormatter().date(from: text) else {
+                    throw clock.invalidValue(
+                        expected: "`now` (the wall clock, the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z")
+                }
+                world.clockStart = date
             }
-            world.clockStart = date
         }
         if let team = world.apps.first?.signing.teamID, !team.isEmpty { world.defaultTeamID = team }
         if let p = try w.optionalMapping("provider", allowedKeys: ["team_id", "key_id"]) {

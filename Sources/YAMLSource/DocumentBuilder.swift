@@ -1,18 +1,22 @@
 /// Limits that protect the loader from hostile or accidental blow-ups.
 public struct YAMLLimits: Sendable, Hashable {
-    /// Maximum number of nodes in one document after expanding aliases
-    /// (a "billion laughs" alias bomb stops here with `.limitExceeded`).
+    /// Maximum number of nodes that aliases may add to one document when expanded (a "billion laughs" alias
+    /// bomb stops here with `.limitExceeded`). Nodes written out in the text do not count: a large file of plain
+    /// nodes is bounded by `maxDocumentBytes` instead.
     public var maxExpandedNodes: Int
     /// Maximum nesting depth of collections.
     public var maxDepth: Int
+    /// Maximum size of the text loaded at once (a file, or a control request's body); larger is `.tooLarge`.
+    public var maxDocumentBytes: Int
 
     /// Creates limits.
-    public init(maxExpandedNodes: Int = 100_000, maxDepth: Int = 256) {
+    public init(maxExpandedNodes: Int = 100_000, maxDepth: Int = 256, maxDocumentBytes: Int = 64 << 20) {
         self.maxExpandedNodes = maxExpandedNodes
         self.maxDepth = maxDepth
+        self.maxDocumentBytes = maxDocumentBytes
     }
 
-    /// 100 000 expanded nodes, depth 256: far above any hand-written suite.
+    /// 100 000 nodes added by aliases, depth 256, 64 MiB of text: far above any hand-written suite.
     public static let standard = YAMLLimits()
 }
 
@@ -33,7 +37,10 @@ struct DocumentBuilder {
     private let makeRange: (SourcePosition, SourcePosition) -> SourceRange
     private var stack: [Frame] = []
     private var anchors: [String: (node: YAMLNode, weight: Int)] = [:]
+    /// Nodes in the document so far, aliases expanded (what an anchored node weighs is read from it).
     private var expanded = 0
+    /// Of `expanded`, the nodes aliases added: the alias-bomb budget.
+    private var addedByAliases = 0
     private var root: YAMLNode?
 
     init(limits: YAMLLimits, makeRange: @escaping (SourcePosition, SourcePosition) -> SourceRange) {
@@ -75,7 +82,7 @@ struct DocumentBuilder {
                     expected: "no '&\(name)' anchor is defined before this alias",
                     suggestion: Spelling.closest(to: name, in: anchors.keys.sorted()).map { "did you mean '*\($0)'?" })
             }
-            try count(target.weight, at: here)
+            try count(target.weight, at: here, byAlias: true)
             var node = target.node
             node.range = here
             try finish(node, anchor: nil, weight: target.weight)
@@ -104,11 +111,13 @@ struct DocumentBuilder {
         }
     }
 
-    private mutating func count(_ nodes: Int, at range: SourceRange) throws(SourceError) {
+    private mutating func count(_ nodes: Int, at range: SourceRange, byAlias: Bool = false) throws(SourceError) {
         expanded += nodes
-        guard expanded <= limits.maxExpandedNodes else {
+        guard byAlias else { return }
+        addedByAliases += nodes
+        guard addedByAliases <= limits.maxExpandedNodes else {
             throw SourceError(
-                .limitExceeded, "document expands to more than \(limits.maxExpandedNodes) nodes", at: range,
+                .limitExceeded, "aliases expand the document by more than \(limits.maxExpandedNodes) nodes", at: range,
                 expected: "aliases expand too far here",
                 suggestion: "reduce nested aliases (this looks like an alias bomb)")
         }

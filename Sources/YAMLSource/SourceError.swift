@@ -15,6 +15,8 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case badAlias
         /// Aliases expand the document beyond the node limit (alias bomb), or nesting is too deep.
         case limitExceeded
+        /// The text is larger than `YAMLLimits.maxDocumentBytes`.
+        case tooLarge
         /// The same key appears twice in a mapping.
         case duplicateKey
         /// A `<<` merge key whose value is not a mapping or a list of mappings.

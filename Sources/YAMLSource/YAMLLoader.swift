@@ -22,12 +22,12 @@ public enum YAMLLoader {
     /// Loads a file that must contain exactly one document (an empty file gives a null scalar).
     /// - Parameter path: used as-is in error messages, so pass it relative to the working directory.
     public static func load(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
-        try single(read(path), file: path, limits: limits)
+        try single(read(path, limits: limits), file: path, limits: limits)
     }
 
     /// Loads every `---`-separated document of a file (none for an empty file).
     public static func loadAll(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
-        let bytes = try read(path)
+        let bytes = try read(path, limits: limits)
         return try parse(bytes, source: SourceText(file: path, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
     }
 
@@ -99,9 +99,15 @@ public enum YAMLLoader {
     }
 
     /// Reads raw bytes: invalid UTF-8 is left for libyaml to report with its position.
-    private static func read(_ path: String) throws(SourceError) -> [UInt8] {
+    private static func read(_ path: String, limits: YAMLLimits) throws(SourceError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        // Refused before reading: a huge file is never pulled into memory.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > limits.maxDocumentBytes, !isDirectory.boolValue
+        {
+            throw tooLarge(path, size: size, limits: limits)
+        }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
             let message = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a file" : "cannot read file"
             let help = !exists
@@ -112,9 +118,18 @@ public enum YAMLLoader {
         return [UInt8](data)
     }
 
+    private static func tooLarge(_ file: String, size: Int, limits: YAMLLimits) -> SourceError {
+        let limit = limits.maxDocumentBytes
+        let shown = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        return SourceError(
+            .tooLarge, "\(file) is \(size) bytes, over the \(shown) limit", at: .wholeFile(file),
+            suggestion: "split it into several files (e.g. one suite per file, with include:)")
+    }
+
     private static func parse(
         _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int
     ) throws(SourceError) -> [Document] {
+        guard bytes.count <= limits.maxDocumentBytes else { throw tooLarge(source.file, size: bytes.count, limits: limits) }
         let parser = LibYAMLParser(bytes: JSONCompatibility.prepare(bytes), source: source)
         var documents: [Document] = []
         while true {

@@ -1,7 +1,9 @@
 #!/bin/sh
 # A stand-in for a team's backend: sends one push with curl over HTTP/2 to whatever APNs host the
 # environment names. Under `pushcheck run` the PUSHCHECK_* variables point at the mock gateway.
-# Usage: notify-backend.sh TITLE [token|certificate]
+# Usage: notify-backend.sh TITLE [token|certificate|signed]
+#   token: the provider token pushcheck signed; signed: one this script signs itself with the real clock
+#   (provider-token.sh, openssl only), as a real backend does.
 set -eu
 title=${1:-Hello}
 auth=${2:-token}
@@ -9,6 +11,8 @@ url="${PUSHCHECK_APNS_SANDBOX_URL:-https://api.sandbox.push.apple.com}/3/device/
 payload=$(printf '{"aps":{"alert":{"title":"%s"}},"source":"backend"}' "$title")
 if [ "$auth" = certificate ]; then
   set -- --cert "$PUSHCHECK_APNS_CERT_FILE" --key "$PUSHCHECK_APNS_CERT_KEY_FILE"
+elif [ "$auth" = signed ]; then
+  set -- -H "authorization: bearer $("$(dirname "$0")/provider-token.sh")"
 else
   set -- -H "authorization: bearer $PUSHCHECK_APNS_PROVIDER_TOKEN"
 fi

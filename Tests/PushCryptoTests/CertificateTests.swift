@@ -26,7 +26,7 @@ import Testing
         #expect(blocks.count == 3 && blocks[0] == blocks[1])
 
         let info = try server.info
-        #expect(info.dnsNames == ["localhost", "api.sandbox.push.apple.com", "api.push.apple.com"])
+        #expect(info.dnsNames == ["localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com"])
         #expect(info.ipAddresses == ["127.0.0.1", "::1"])
         #expect(info.issuer.commonName == "pushcheck test CA")
         #expect(info.isIssued(by: ca))

@@ -87,7 +87,12 @@ import Testing
             f.map(\.expected) == [
                 "[\"didReceiveRemoteNotification\"]", "4", "a value matching /^ftp:/", "present", "not \"World\"",
             ])
-        #expect(f.map(\.actual) == ["[\"willPresent\"]", "3", "\"https://example.com/a\"", "absent", "\"World\""])
+        #expect(
+            f.map(\.actual) == [
+                "[\"willPresent\"]", "3", "\"https://example.com/a\"",
+                "absent — userInfo is {\"aps\":{\"alert\":{\"body\":\"World\",\"title\":\"Hello\"}},\"n\":3,\"url\":\"https://example.com/a\"}",
+                "\"World\"",
+            ])
     }
 
     @Test func notificationAndExtensionChecks() async throws {
@@ -173,8 +178,32 @@ import Testing
               expect: { exit: 0, stdout: { contains: hello }, stderr: { contains: fine } }
             """)
         let f = Support.failures(bad)
-        #expect(f.map(\.message) == ["expect exit", "expect stderr"])
-        #expect(f.map(\.actual) == ["3", "\"oops\\n\""])
-        #expect(f[1].expected == "text containing \"fine\"")
+        // A failed exit is reported alone, with the command's stderr: the other checks would fail in its wake.
+        #expect(f.map(\.message) == ["expect exit"])
+        #expect(f.map(\.actual) == ["3"])
+        #expect(f.first?.events.hasPrefix("stderr (last lines):\noops\n") == true)
+        let (_, exitOK) = try await Support.runSteps(
+            """
+            - run: echo hello; echo oops >&2
+              expect: { exit: 0, stdout: { contains: hello }, stderr: { contains: fine } }
+            """)
+        let g = Support.failures(exitOK)
+        #expect(g.map(\.message) == ["expect stderr"])
+        #expect(g.map(\.actual) == ["\"oops\\n\""])
+        #expect(g.first?.expected == "text containing \"fine\"")
+    }
+
+    @Test func missingUserInfoKeySuggestsTheCloseOne() async throws {
+        let (_, bad) = try await Support.runSteps(
+            """
+            - foreground
+            - send: { payload: { aps: { alert: Hi }, orderId: "42", nested: { itemCount: 1 } } }
+              expect: { user_info: { order_id: "42", nested.item_count: 1 } }
+            """)
+        let f = Support.failures(bad)
+        #expect(f.count == 2)
+        #expect(f.first?.actual.contains("did you mean 'orderId'?") == true, "\(f)")
+        #expect(f.first?.actual.contains("\"orderId\":\"42\"") == true, "\(f)")
+        #expect(f.last?.actual.contains("did you mean 'itemCount'?") == true, "\(f)")
     }
 }

@@ -10,8 +10,8 @@ enum RunCommand: PushcheckCommand {
     static let abstract = "Run scenario suites (Suites/ by default) and write a JUnit report."
     static let synopsis = "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
     static let options: [OptionSpec] = [
-        .value("jobs", "N", "Scenarios run in parallel (default: number of cores)."),
-        .value("filter", "TEXT", "Only scenarios whose suite path or name contains TEXT."),
+        .value("jobs", "N", "Scenarios run in parallel (default: number of cores).").short("j"),
+        .value("filter", "TEXT", "Only scenarios whose suite path or name contains TEXT.").short("k"),
         .repeated("tags", "a,b", "Only scenarios with at least one of these tags."),
         .repeated("exclude-tags", "a,b", "Leave out scenarios with any of these tags."),
         .value("shard", "i/N", "Run shard i of N (1-based, stable split by file and scenario)."),
@@ -23,6 +23,8 @@ enum RunCommand: PushcheckCommand {
         .value("pages", "DIR", "Directory the fixture web server serves (default: <first path>/pages)."),
         .value("seed", "N", "Seed for generated tokens and ids (default 0)."),
         .flag("list", "Print the selected scenario ids and exit."),
+        .flag("allow-empty", "Exit 0 when no scenario is selected (default: exit 5, as pytest does)."),
+        .value("color", "WHEN", "auto (default: colours on a terminal unless NO_COLOR or CI is set), always, never."),
         .flag("update-snapshots", "Write new and changed snapshots, remove obsolete ones (-u).").short("u"),
         .flag("ci", "CI mode (also when CI=true): a missing snapshot fails instead of being written."),
     ]
@@ -32,30 +34,38 @@ enum RunCommand: PushcheckCommand {
         finish (writes coalesced, at most one every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
         the rest are marked as interrupted (running) or not run.
         Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
-        (timeout, crashed command, unreachable page, report not writable), 130 interrupted by SIGINT (Ctrl-C),
-        143 stopped by SIGTERM.
+        (timeout, crashed command, unreachable page, report not writable), 5 no scenario selected (an empty
+        report is still written; --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
+        Colour: NO_COLOR (non-empty) or CI gives plain lines; --color always|never overrides.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let configuration = try configuration(from: arguments)
+        let colorChoice = try ColorChoice.parse(arguments.value("color"))
         let prepared: PreparedRun
         do {
             prepared = try SuiteRun.prepare(configuration)
         } catch {
             let environment = ProcessInfo.processInfo.environment
-            let color = isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+            let color = colorChoice.resolve(
+                auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
+                    && environment["TERM"] != "dumb")
             console.err(error.rendered(color: color))
             return error.exitCode
         }
-        if prepared.selected.isEmpty {
+        let empty = prepared.selected.isEmpty
+        if empty {
             console.err("pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
-                + "writing an empty report")
+                + "writing an empty report" + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
         }
+        let emptyExit = arguments.has("allow-empty") ? ExitCode.success : ExitCode.noScenarios
         if arguments.has("list") {
             for item in prepared.selected { console.out(item.id) }
-            return ExitCode.success
+            return empty ? emptyExit : ExitCode.success
         }
-        let reporter = ConsoleReporter(total: prepared.selected.count, mode: ConsoleReporter.detectStandardOutputMode())
+        var mode = ConsoleReporter.detectStandardOutputMode()
+        mode.colors = colorChoice.resolve(auto: mode.colors)
+        let reporter = ConsoleReporter(total: prepared.selected.count, mode: mode)
         let runTask = Task { () async -> Result<RunSummary, RunError> in
             do throws(RunError) {
                 return .success(try await SuiteRun.execute(prepared, console: reporter))
@@ -94,7 +104,9 @@ enum RunCommand: PushcheckCommand {
         if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
         for line in summary.snapshots.lines { console.out(line) }
         console.out("report: \(summary.reportPath)")
-        return signalExit ?? summary.exitCode
+        if let signalExit { return signalExit }
+        if empty, summary.exitCode == ExitCode.success { return emptyExit }
+        return summary.exitCode
     }
 
     /// Reads the options into a run configuration (usage errors for bad values).

@@ -10,7 +10,9 @@ import YAMLSource
 /// - `GET /devices`: every device with its udid, online state and tokens.
 /// - `GET /devices/{name}`: the snapshot (apps: state, authorization, token, badge, navigation;
 ///   notification center; `last_seq`).
-/// - `GET /devices/{name}/events?since=SEQ`: the ordered event log after `SEQ` (default 0 = all).
+/// - `GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b`: the ordered event log after `SEQ` (default 0 =
+///   all), optionally only some types, optionally held until one exists (`DeviceEventsQuery`).
+/// - `POST /devices/{name}/reset`: the device back to its launch state (apps, tokens, events as at start).
 /// - `POST /devices/{name}/actions`: one action (or a list, applied in order) in the shape of a suite
 ///   step's device action, e.g. `{"tap": "latest"}`, `{"launch": "com.example.app"}`,
 ///   `{"action": "open", "on": "n1"}`, `{"online": false}`; answers with the events it caused.
@@ -19,7 +21,7 @@ import YAMLSource
 extension ControlAPI {
     static let deviceRoutes: [(String, String)] = [
         ("GET", "/devices"), ("GET", "/devices/{name}"), ("GET", "/devices/{name}/events"),
-        ("POST", "/devices/{name}/actions"),
+        ("POST", "/devices/{name}/actions"), ("POST", "/devices/{name}/reset"),
     ]
 
     /// Answers a request under `/devices`; `parts` are the path's segments (still percent-encoded).
@@ -50,14 +52,13 @@ extension ControlAPI {
         case "/devices/{name}":
             return Self.json(200, device.snapshotJSON.objectValue ?? [:])
         case "/devices/{name}/events":
-            var since = 0
-            if let s = query["since"] {
-                guard let n = Int(s), n >= 0 else {
-                    return Self.problem(400, "since must be a sequence number (0 or more)")
-                }
-                since = n
+            switch DeviceEventsQuery.parse(query) {
+            case .failure(let e): return Self.problem(400, e.message)
+            case .success(let q): return Self.json(200, q.answer(device).objectValue ?? [:])
             }
-            return Self.json(200, device.eventsJSON(since: since).objectValue ?? [:])
+        case "/devices/{name}/reset":
+            device.resetToLaunchState()
+            return Self.json(200, ["status": "reset", "device": Self.summaryJSON(device)])
         default:
             return applyActions(request, to: device)
         }

@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceBridge
+import FCMGateway
 import Foundation
 import HTTPServer
 import PushModel
@@ -17,6 +18,8 @@ public struct ControlAPI: HTTPHandler {
     public let fleet: DeviceFleet?
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
     let web: DeviceWebView?
+    /// The mock FCM service, served under `/fcm` (config `fcm:`).
+    var fcm: FCMGateway? = nil
     /// `serve`'s switchable push recording (`/apns/recording`).
     var recording: RecordingSwitch? = nil
     let startedAt = Date()
@@ -32,13 +35,22 @@ public struct ControlAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
-        if let pending = webAction(request) {
+        if let pending = webAction(request) ?? pendingEventsPoll(request) {
             // A page fetch takes a while: answer from a task, never block the loop.
             Task { responder.respond(await pending()) }
             return
         }
+        if request.method == "GET" && ["/apns/log", "/apns/deliveries"].contains(Self.split(request.path).0) {
+            // Unpacking and serializing up to a page of log entries (or the delivery history) is real work:
+            // never on an event loop, where it would hold up every push on that loop.
+            Self.logQueue.async { responder.respond(route(request)) }
+            return
+        }
         responder.respond(route(request))
     }
+
+    /// Log and history reads, one at a time (a burst of them queues here rather than filling every core).
+    static let logQueue = DispatchQueue(label: "pushcheck.control.log")
 
     /// The routing table, free of I/O (tests call it directly as well as over sockets).
     public func route(_ request: HTTPRequest) -> HTTPResponse {
@@ -46,13 +58,15 @@ public struct ControlAPI: HTTPHandler {
         let parts = path.split(separator: "/").map(String.init)
         let param = parts.count >= 3 ? parts[2] : ""
         if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
+        if parts.first == "fcm" { return fcmRoute(request, parts: parts, query: query) }
         if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
         case ("POST", "/reset"):
             gateway.reset()
-            fleet?.syncRegistrations()  // the hosted devices keep their apps, so their tokens stay valid
+            fcm?.reset()
+            fleet?.resetToLaunchState()  // devices back as at start; their launch tokens registered again
             return Self.json(200, ["status": "reset"])
         case ("GET", "/apns/log"):
             return logEntries(query)
@@ -73,9 +87,16 @@ public struct ControlAPI: HTTPHandler {
             return Self.empty
         case ("POST", "/apns/tokens/{token}/unregister"):
             guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
-            let at = Self.parseObject(request.body)?["at_ms"]?.doubleValue.map { Date(timeIntervalSince1970: $0 / 1000) }
-            guard gateway.unregisterToken(token, at: at) else { return Self.problem(404, "token \(param) is not registered") }
-            return Self.json(200, ["token": .string(param), "status": "unregistered"])
+            let unregister = { (at: Date?) -> HTTPResponse in
+                guard gateway.unregisterToken(token, at: at) else { return Self.problem(404, "token \(param) is not registered") }
+                return Self.json(200, ["token": .string(param), "status": "unregistered"])
+            }
+            // No body: now. A body must be `{"at_ms": <milliseconds since 1970>}`, checked like every control POST.
+            if request.body.isEmpty { return unregister(nil) }
+            return decodeBody(request) { node throws(SourceError) in
+                let body = try node.mapping(allowedKeys: ["at_ms"])
+                return unregister(try body.optional("at_ms", as: Double.self).map { Date(timeIntervalSince1970: $0 / 1000) })
+            }
         case ("POST", "/apns/tokens/{token}/online"), ("POST", "/apns/tokens/{token}/offline"):
             guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
             gateway.setDeviceOnline(token, path.hasSuffix("/online"))
@@ -124,40 +145,13 @@ public struct ControlAPI: HTTPHandler {
         ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
         ("GET", "/apns/deliveries"),
         ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"), ("DELETE", "/apns/faults/{id}"),
-    ] + deviceRoutes
+    ] + deviceRoutes + fcmRoutes
 
     private static func shape(_ parts: [String]) -> String {
         var out = parts
         if out.count >= 3, out[0] == "apns", out[1] == "tokens" { out[2] = "{token}" }
         if out.count == 3, out[0] == "apns", out[1] == "faults" { out[2] = "{id}" }
         return "/" + out.joined(separator: "/")
-    }
-
-    // MARK: - Log
-
-    private func logEntries(_ query: [String: String]) -> HTTPResponse {
-        var q = APNsLogQuery()
-        if let t = query["token"] {
-            guard let token = DeviceToken(hex: t) else { return Self.problem(400, "'\(t)' is not a hex device token") }
-            q.token = token
-        }
-        q.topic = query["topic"]
-        q.apnsID = query["apns_id"]
-        q.apnsUniqueID = query["apns_unique_id"]
-        if let e = query["endpoint"] {
-            guard let env = APNsEnvironment(rawValue: e) else { return Self.problem(400, "endpoint must be sandbox or production") }
-            q.endpoint = env
-        }
-        if let s = query["status"] {
-            guard let status = Int(s) else { return Self.problem(400, "status must be a number") }
-            q.status = status
-        }
-        var entries = gateway.log(matching: q)
-        if let l = query["limit"] {
-            guard let limit = Int(l), limit > 0 else { return Self.problem(400, "limit must be a positive number") }
-            entries = Array(entries.suffix(limit))
-        }
-        return Self.json(200, ["entries": .array(entries.map(\.json))])
     }
 
     // MARK: - Encoding

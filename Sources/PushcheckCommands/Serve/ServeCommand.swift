@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceBridge
+import FCMGateway
 import Foundation
 import HTTPServer
 import PushCrypto
@@ -22,6 +23,9 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
+        .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: complete or not at all; removed on exit)."),
+        .value("proxy-port", "N", "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
+        .flag("strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."),
         .value("record", "DIR", "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
     ]
     static let discussion = """
@@ -35,8 +39,16 @@ enum ServeCommand: PushcheckCommand {
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
         GET|POST|DELETE /apns/recording (body {"directory": DIR}: record every push handed to a device),
-        GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ,
-        POST /devices/{name}/actions (body: a suite device action, e.g. {"tap":"latest"}, {"load_page":true}).
+        GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b (long poll;
+        unknown parameters are a 400), POST /devices/{name}/actions (body: a suite device action, e.g.
+        {"tap":"latest"}, {"load_page":true}), POST /devices/{name}/reset (back to the launch state; POST /reset
+        also resets every device). With --proxy-port, "proxy" in the ready line is an HTTP CONNECT proxy
+        (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production.
+        A generated CA file (no --ca-out) is removed on exit.
+        With fcm: in the config, the ready line adds "fcm" (OAuth /token, v1 send, IID, registrations) and
+        "fcm_credentials" (project → service-account JSON whose token_uri is the mock); control routes
+        GET|DELETE /fcm/log, GET|POST /fcm/tokens, POST /fcm/tokens/{token}/unregister, GET /fcm/topics,
+        GET|POST|DELETE /fcm/faults.
         Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
         """
 
@@ -59,7 +71,12 @@ enum ServeCommand: PushcheckCommand {
         if let path = arguments.value("log-file") { config.apns.logFilePath = path }
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
+        if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
 
+        // A ready file left by an earlier run must not look like this run is ready; it goes on exit too.
+        let readyFile = arguments.value("ready-file")
+        if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
+        defer { if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) } }
         let running: RunningGateway
         do {
             running = try RunningGateway.start(config, loops: loops, caOut: arguments.value("ca-out"))
@@ -67,21 +84,40 @@ enum ServeCommand: PushcheckCommand {
             console.err("pushcheck serve: cannot start: \(error)")
             return ExitCode.harness
         }
+        // A removable CA file goes when serve does, whichever way it ends from here.
+        defer { if arguments.value("ca-out") == nil, let ca = running.caPath { try? FileManager.default.removeItem(atPath: ca) } }
         if let dir = arguments.value("record") {
             do {
                 try running.recording.start(dir)
             } catch {
                 console.err("pushcheck serve: cannot record to \(dir): \(error)")
-                running.server.shutdown(grace: .zero)
+                running.stop(grace: 0)
                 return ExitCode.usage
             }
         }
+        let setupProblems = running.setupProblems
+        let strict = arguments.has("strict")
+        for p in setupProblems {
+            console.err("pushcheck serve: error: \(p)" + (strict ? "" : " (serving anyway; --strict exits 3)"))
+        }
+        if strict, !setupProblems.isEmpty {
+            running.stop(grace: 0)
+            return ExitCode.harness
+        }
+        // Armed before anything says "ready": a signal right after the ready line still shuts down cleanly.
+        let nextSignal = Signals.armNext()
+        if let path = readyFile {
+            do { try ReadyFile.write(running.readyLine, to: path) } catch {
+                console.err("pushcheck serve: cannot write the ready file: \(error)")
+                running.stop(grace: 0)
+                return ExitCode.harness
+            }
+        }
         console.out(running.readyLine)
-        let signal = await Signals.next()
+        let signal = await nextSignal()
         console.err("pushcheck serve: signal \(signal), shutting down (grace \(grace)s)")
         for failure in running.recording.failures { console.err("pushcheck serve: recording failed: \(failure)") }
-        running.server.shutdown(grace: .seconds(grace))
-        running.web.shutdown()
+        running.stop(grace: grace)
         return ExitCode.success
     }
 }
@@ -96,8 +132,13 @@ struct RunningGateway {
     let web: DeviceWebView
     let bound: [BoundListener]
     let caPath: String?
+    /// The CONNECT proxy (`--proxy-port` / `listen.proxy`), if asked for.
+    var proxy: ConnectProxy? = nil
     /// `--record DIR` and the control endpoint's `/apns/recording`.
     let recording: RecordingSwitch
+    /// The mock FCM service (config `fcm:`), and project id → credentials file for Google's libraries.
+    var fcm: FCMGateway? = nil
+    var fcmCredentials: [String: String] = [:]
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -120,15 +161,18 @@ struct RunningGateway {
         let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
         let web = DeviceWebView(caPath: caPath)
         let recording = RecordingSwitch(gateway: gateway)
+        let fcm = config.fcm.map { ServeFCM($0, apns: gateway) }
         var control = ControlAPI(gateway: gateway, fleet: fleet, web: web)
         control.recording = recording
+        control.fcm = fcm?.gateway
         let tls = TLSConfiguration(
             certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
             clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
         func listener(_ name: String, _ port: Int, _ tls: TLSConfiguration?, _ handler: any HTTPHandler) -> ListenerConfiguration {
             ListenerConfiguration(
                 name: name, host: config.host, port: port, tls: tls,
-                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout, handler: handler)
+                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout,
+                handshakeTimeout: config.handshakeTimeout, handler: handler)
         }
         var listeners = [
             listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
@@ -139,10 +183,56 @@ struct RunningGateway {
             listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
             listeners.append(listener("production_h2c", config.h2cProductionPort, nil, gateway.handler(for: .production)))
         }
+        if let fcm {
+            listeners += fcm.listeners(h2c: config.h2c) { name, port, secure in
+                listener(name, port, secure ? tls : nil, fcm.gateway.handler)
+            }
+        }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()
-        return RunningGateway(
-            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording)
+        let fcmCredentials = try fcm?.writeCredentials(baseURL: bound.first { $0.name == "fcm" }?.url ?? "") ?? [:]
+        var running = RunningGateway(
+            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording,
+            fcm: fcm?.gateway, fcmCredentials: fcmCredentials)
+        if let proxyPort = config.proxyPort {
+            func port(_ name: String) -> Int { bound.first { $0.name == name }?.port ?? 0 }
+            do {
+                running.proxy = try ConnectProxy(
+                    host: config.host, port: proxyPort, sandboxPort: port("sandbox"), productionPort: port("production"))
+            } catch {
+                server.shutdown(grace: .zero)
+                throw error
+            }
+        }
+        return running
+    }
+
+    /// Stops the proxy, the listeners and the web engine.
+    func stop(grace: Int) {
+        proxy?.shutdown()
+        server.shutdown(grace: .seconds(grace))
+        web.shutdown()
+    }
+
+    /// Apps that failed to install or register when the devices were set up, one line each.
+    var setupProblems: [String] {
+        var out: [String] = []
+        for d in fleet.devices {
+            for e in d.device.events {
+                let what: String, why: String
+                switch e.kind {
+                case .installFailed(let f):
+                    what = "failed to install"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                case .registrationFailed(let f):
+                    what = "failed to register for remote notifications"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                default: continue
+                }
+                out.append("device '\(d.name)': \(e.bundleID ?? "an app") \(what)" + (why.isEmpty ? "" : " — \(why)"))
+            }
+        }
+        return out
     }
 
     func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
@@ -150,10 +240,16 @@ struct RunningGateway {
     /// The one JSON line `serve` prints when ready.
     var readyLine: String {
         var apns: [String: JSONValue] = [:]
-        for b in bound where b.name != "control" { apns[b.name] = .string(b.url) }
+        for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") { apns[b.name] = .string(b.url) }
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
+        if let proxy { object["proxy"] = .string(proxy.url) }
+        if fcm != nil {
+            object["fcm"] = .string(url("fcm") ?? "")
+            if let h2c = url("fcm_h2c") { object["fcm_h2c"] = .string(h2c) }
+            object["fcm_credentials"] = .object(fcmCredentials.mapValues(JSONValue.string))
+        }
         return JSONValue.object(object).serialized()
     }
 }

@@ -13,11 +13,13 @@ import YAMLSource
 ///   production: 0
 ///   control: 0
 ///   h2c: false               # also serve both environments as cleartext HTTP/2 (prior knowledge)
+///   proxy: 0                 # an HTTP CONNECT proxy for api.*.push.apple.com (absent: no proxy)
 ///   idle_timeout: 5m
 /// tls:
 ///   certificate: server.pem  # chain, leaf first; omit both to get a local CA + certificate
 ///   private_key: server.key
 /// apns: { … see APNsGatewayConfiguration.decode … }
+/// fcm: { … see FCMGatewayConfiguration.decode … }  # mock FCM; ports: listen: { fcm: 0, h2c_fcm: 0 }
 /// apps: [ … see AppDeclaration.decode … ]        # simulated apps, exactly as in a suite's world
 /// devices: [ … see DeviceDeclaration.decode … ]  # simulated iPhones hosted behind the gateway
 /// ```
@@ -31,16 +33,25 @@ struct ServeConfiguration {
     var h2c = false
     var h2cSandboxPort = 0
     var h2cProductionPort = 0
+    /// The CONNECT proxy's port (0 = ephemeral); nil: no proxy (`ConnectProxy`).
+    var proxyPort: Int?
     var idleTimeout: Duration = .seconds(300)
+    /// TLS handshake + HTTP/2 preface (or first HTTP/1.1 request head) deadline; never beyond `idleTimeout`.
+    var handshakeTimeout: Duration = .seconds(10)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
     /// Simulated apps (`apps:`), installed on `devices` at start.
     var apps: [AppDeclaration] = []
     /// Simulated devices (`devices:`), set up at start and registered with the gateway.
     var devices: [DeviceDeclaration] = []
+    /// The mock FCM service (`fcm:`), off when absent.
+    var fcm: ServeFCM.Settings?
 
-    static let topKeys = ["listen", "tls", "apns", "apps", "devices"]
-    static let listenKeys = ["host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout"]
+    static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
+    static let listenKeys = [
+        "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
+        "handshake_timeout",
+    ] + ServeFCM.listenKeys
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
@@ -57,6 +68,8 @@ struct ServeConfiguration {
             config.h2cSandboxPort = try port(listen, "h2c_sandbox")
             config.h2cProductionPort = try port(listen, "h2c_production")
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
+            if listen["proxy"] != nil { config.proxyPort = try port(listen, "proxy") }
+            config.handshakeTimeout = try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
@@ -65,6 +78,7 @@ struct ServeConfiguration {
         if let apns = try m.optionalMapping("apns") {
             config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
         }
+        config.fcm = try ServeFCM.decode(m, file: path)
         let world = try DeviceWorld.decode(m, file: path)
         config.apps = world.apps
         config.devices = world.devices

@@ -62,11 +62,21 @@ enum JWTCommand: PushcheckCommand {
         if let team = arguments.value("team-id") {
             check(jwt.issuer == team, "iss is \(team) (found \(jwt.issuer ?? "none"))", "403 InvalidProviderToken")
         }
-        if let iat = jwt.issuedAt {
-            let age = Int(Date().timeIntervalSince1970) - iat
-            check(age <= 3600, "iat is at most one hour old (age \(age) s)", "403 ExpiredProviderToken")
+        if let iat = jwt.issuedAtClaim {
+            let age = Int64(Date().timeIntervalSince1970) - iat.seconds
+            if age < 0 {
+                check(
+                    age >= -3600, "iat is at most one hour ahead (\(IssuedAtClaim.describe(seconds: age)) ahead)",
+                    "403 InvalidProviderToken")
+            } else {
+                check(
+                    age <= 3600, "iat is at most one hour old (\(IssuedAtClaim.describe(seconds: age)) old)",
+                    "403 ExpiredProviderToken")
+            }
+            // APNs delivers with these; a warning, not a failure (the exit status stays 0).
+            if let warning = iat.warning { console.out("WARN  \(warning)") }
         } else {
-            check(false, "iat is an integer", "403 InvalidProviderToken")
+            check(false, "iat is a number of seconds (or a numeric string)", "403 InvalidProviderToken")
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }

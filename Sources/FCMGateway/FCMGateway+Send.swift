@@ -1,0 +1,249 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushCrypto
+import PushModel
+
+extension FCMGateway {
+    /// What a send resolved to before delivery.
+    struct Recipient {
+        var token: String
+        var entry: FCMRegisteredToken
+    }
+
+    /// `POST /v1/projects/{p}/messages:send`. Order: auth (bearer, scopes, project) → body rules → faults →
+    /// target (token state, sender) → APNs header and payload rules → quota → validate_only stops here → APNs.
+    func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
+        var entry = FCMLogEntry(
+            sequence: 0, receivedAt: clock.now(), method: request.method, path: request.path, project: nil,
+            request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
+            name: nil, apns: [])
+        let response: HTTPResponse
+        do {
+            let result = try sendChecked(request, projectPath: projectPath, log: &entry)
+            entry.name = result
+            response = Self.json(200, ["name": .string(result)])
+        } catch {
+            entry.status = error.status
+            entry.errorCode = error.errorCode?.rawValue ?? error.canonical
+            entry.errorMessage = error.message
+            response = error.response
+        }
+        appendLog(entry)
+        return response
+    }
+
+    func sendChecked(_ request: HTTPRequest, projectPath: String, log: inout FCMLogEntry) throws(FCMErrorResponse) -> String {
+        let project = self.project(projectPath)
+        _ = try authorize(request, project: project, projectPath: projectPath)
+        guard let project else { throw .permissionDenied(project: projectPath) }
+        log.project = project.id
+        let send = try FCMMessageRules.parseSendBody(request.body)
+        log.validateOnly = send.validateOnly
+        log.request = ["message": send.message.raw, "validate_only": .bool(send.validateOnly)]
+        let message = send.message
+        let now = clock.now()
+
+        if let fault = takeFault(for: message.target) {
+            var e = FCMErrorResponse(fault.errorCode)
+            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable { e.retryAfter = fault.retryAfter ?? 60 }
+            throw e
+        }
+        let recipients = try resolve(message.target, project: project)
+
+        // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
+        let limit = message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
+        if Self.payloadSize(message) > limit {
+            throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+        }
+        // apns.headers and the translated payload, by the APNs gateway's own rules (on the first recipient's
+        // translation, which a token send then delivers as is).
+        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
+        let first = recipients.first
+        let probe = FCMTranslation.translate(
+            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid, bundleID: first?.entry.bundleID ?? "com.example.app")
+        let probeRequest = FCMTranslation.request(probe, deviceTokenHex: recipients.first?.entry.apnsToken?.hex ?? "00", authorization: nil)
+        switch APNsRequestValidation.parse(probeRequest) {
+        case .failure(let reason): throw Self.apnsHeaderError(reason)
+        case .success(let parsed):
+            if let topic = parsed.topic, let r = APNsRequestValidation.checkTopicShape(parsed, topic: topic) {
+                throw Self.apnsHeaderError(r)
+            }
+            if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType) {
+                throw r == .payloadTooLarge ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+                    : Self.apnsHeaderError(r)
+            }
+        }
+        try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
+
+        if send.validateOnly { return name }
+        for (i, r) in recipients.enumerated() {
+            guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
+            let hopError = deliver(
+                message, to: r, apnsToken: apnsToken, project: project, messageID: messageID,
+                translated: i == 0 ? (probe, probeRequest) : nil, now: now,
+                log: &log)
+            // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
+            if let hopError, !message.target.isFanOut { throw hopError }
+        }
+        if recipients.contains(where: { $0.entry.apnsToken != nil }), project.apns == nil, !message.target.isFanOut {
+            throw FCMErrorResponse(.thirdPartyAuthError)
+        }
+        return name
+    }
+
+    /// The token(s) a target reaches, or the error the target itself earns.
+    func resolve(_ target: FCMTarget, project: FCMProject) throws(FCMErrorResponse) -> [Recipient] {
+        switch target {
+        case .token(let token), .fid(let token):
+            let isFID: Bool
+            if case .fid = target { isFID = true } else { isFID = false }
+            let record: TokenRecord? = state.withLock { s in
+                if isFID { return s.tokens.values.first { $0.entry.fid == token } }
+                return s.tokens[token]
+            }
+            guard let record else {
+                if isFID {
+                    guard Self.looksLikeFID(token) else { throw FCMMessageRules.invalidToken(field: "message.fid") }
+                } else {
+                    guard Self.looksLikeRegistrationToken(token) else { throw FCMMessageRules.invalidToken() }
+                }
+                throw FCMErrorResponse(.unregistered)
+            }
+            guard record.project == project.id else { throw FCMErrorResponse(.senderIDMismatch) }
+            guard !record.entry.unregistered else { throw FCMErrorResponse(.unregistered) }
+            return [Recipient(token: record.entry.token, entry: record.entry)]
+        case .topic(let topic):
+            return subscribers(project: project) { $0.contains(topic) }
+        case .condition(let condition, _):
+            return subscribers(project: project) { condition.matches($0) }
+        }
+    }
+
+    func subscribers(project: FCMProject, where match: (Set<String>) -> Bool) -> [Recipient] {
+        state.withLock { s in
+            s.tokens.values.filter { $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? []) }
+                .map { Recipient(token: $0.entry.token, entry: $0.entry) }
+        }.sorted { $0.token < $1.token }
+    }
+
+    /// An FCM registration token has the shape `<instance id>:<base64url>` (e.g. `fGw0qy4TGgk:APA91b…`).
+    static func looksLikeRegistrationToken(_ s: String) -> Bool {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count >= 8, parts[1].count >= 20 else { return false }
+        return s.utf8.allSatisfy { isBase64URLByte($0) || $0 == UInt8(ascii: ":") }
+    }
+
+    /// A Firebase installation ID: 22 base64url characters.
+    static func looksLikeFID(_ s: String) -> Bool { s.utf8.count == 22 && s.utf8.allSatisfy(isBase64URLByte) }
+
+    static func isBase64URLByte(_ b: UInt8) -> Bool {
+        (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+    }
+
+    static func payloadSize(_ m: FCMMessage) -> Int {
+        var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        n += (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0) + (m.notificationImage?.utf8.count ?? 0)
+        if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }
+        return n
+    }
+
+    static func apnsHeaderError(_ r: APNsReason) -> FCMErrorResponse {
+        FCMErrorResponse.invalid("message.apns.headers", "Invalid APNs headers: \(r.rawValue) (\(r.description))")
+    }
+
+    func takeFault(for target: FCMTarget) -> FCMFault? {
+        var token: String?
+        if case .token(let t) = target { token = t }
+        return state.withLock { s in
+            guard let i = s.faults.firstIndex(where: { $0.token == nil || $0.token == token }) else { return nil }
+            let f = s.faults[i]
+            if let r = f.remaining {
+                if r <= 1 { s.faults.remove(at: i) } else { s.faults[i].remaining = r - 1 }
+            }
+            return f
+        }
+    }
+
+    /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
+    func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse) {
+        let quota = project.quota
+        let cutoff = now.addingTimeInterval(-60)
+        let devices = target.isFanOut ? [] : recipients.map(\.token)
+        let exceeded: (subject: String, retry: Int)? = state.withLock { s in
+            if let limit = quota.perProjectPerMinute {
+                var w = s.projectSends[project.id, default: []].filter { $0 > cutoff }
+                if w.count >= limit { return ("projects/\(project.id)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
+                w.append(now)
+                s.projectSends[project.id] = w
+            }
+            if let limit = quota.perDevicePerMinute {
+                for d in devices {
+                    var w = s.deviceSends[d, default: []].filter { $0 > cutoff }
+                    if w.count >= limit { return (d, max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
+                    w.append(now)
+                    s.deviceSends[d] = w
+                }
+            }
+            return nil
+        }
+        if let exceeded {
+            var e = FCMErrorResponse(.quotaExceeded)
+            e.quotaViolations = [.init(field: exceeded.subject, description: "Message rate exceeded for the target.")]
+            e.retryAfter = exceeded.retry
+            throw e
+        }
+    }
+
+    func nextMessageName(project: FCMProject, fanOut: Bool) -> (messageID: String, name: String) {
+        let n = state.withLock { s -> UInt64 in
+            s.messageCounter += 1
+            return s.messageCounter
+        }
+        let id = String(1_700_000_000_000_000 + n)
+        let name = fanOut ? "projects/\(project.id)/messages/\(id)" : "projects/\(project.id)/messages/0:\(id)%\(project.number)"
+        return (id, name)
+    }
+
+    /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
+    func deliver(
+        _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
+        translated: (push: FCMTranslation.APNsPush, request: HTTPRequest)?, now: Date, log: inout FCMLogEntry
+    ) -> FCMErrorResponse? {
+        guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
+            return FCMErrorResponse(.thirdPartyAuthError)
+        }
+        let push = translated?.push ?? FCMTranslation.translate(
+            message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
+        let jwt = providerToken(project: project.id, credentials, now: now)
+        var request: HTTPRequest
+        if let translated {
+            request = translated.request  // validated already; only the provider token is missing
+            if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
+        } else {
+            request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
+        }
+        let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
+        var headers: [String: String] = [:]
+        for h in push.headers { headers[h.name] = h.value }
+        log.apns.append(
+            FCMAPNsHop(
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment, headers: headers,
+                payload: push.payload, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
+        guard outcome.status != 200 else { return nil }
+        return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
+    }
+
+    /// The project's provider token, signed with its .p8 key and reused for 30 minutes (`nil` for certificates:
+    /// the connection carries the certificate).
+    func providerToken(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
+        guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
+        return state.withLock { s -> String? in
+            if let cached = s.providerTokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
+            guard let jwt = try? JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
+            else { return nil }
+            s.providerTokens[project] = (jwt, now)
+            return jwt
+        }
+    }
+}

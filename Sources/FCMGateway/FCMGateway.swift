@@ -1,0 +1,278 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushCrypto
+import PushModel
+import Synchronization
+
+/// The mock FCM HTTP v1 service: OAuth token endpoint, `messages:send`, topic management (Instance ID and the v1
+/// registrations API) and the shut-down legacy API. Sends to iOS instances are translated and pushed through an
+/// `APNsGateway` (the world's), with the project's APNs credentials, so APNs' answer becomes the FCM error a real
+/// sender sees. Use it in-process through `evaluate(_:)` or on sockets through `handler`.
+public final class FCMGateway: Sendable {
+    struct TokenRecord: Sendable {
+        var project: String
+        var entry: FCMRegisteredToken
+    }
+
+    struct State: Sendable {
+        var tokens: [String: TokenRecord] = [:]
+        var subscriptions: [String: Set<String>] = [:]
+        var accessTokens: [String: FCMAccessToken] = [:]
+        var deviceSends: [String: [Date]] = [:]
+        var projectSends: [String: [Date]] = [:]
+        var faults: [FCMFault] = []
+        var nextFaultID = 1
+        var log: [FCMLogEntry] = []
+        var sequence: UInt64 = 0
+        var messageCounter: UInt64 = 0
+        /// Provider token per project (re-signed every 30 minutes; APNs refuses more than one change per 20).
+        var providerTokens: [String: (jwt: String, issuedAt: Date)] = [:]
+    }
+
+    public let configuration: FCMGatewayConfiguration
+    public let clock: any PushClock
+    /// Where translated pushes go.
+    public let apns: APNsGateway
+    let state: Mutex<State>
+    /// One in-process APNs connection per project (the provider-token binding lives on it).
+    let apnsConnections: [String: ConnectionContext]
+
+    public init(configuration: FCMGatewayConfiguration, apns: APNsGateway, clock: any PushClock = SystemClock()) {
+        self.configuration = configuration
+        self.apns = apns
+        self.clock = clock
+        self.state = Mutex(Self.initialState(configuration))
+        var connections: [String: ConnectionContext] = [:]
+        for (i, p) in configuration.projects.enumerated() {
+            connections[p.id] = APNsGateway.inProcessConnection(
+                id: UInt64(0xFC30_0000) + UInt64(i), endpoint: p.apns?.environment ?? .sandbox,
+                clientCertificateDER: p.apns?.certificateDER)
+        }
+        apnsConnections = connections
+    }
+
+    static func initialState(_ c: FCMGatewayConfiguration) -> State {
+        var s = State()
+        for p in c.projects {
+            for t in p.tokens { s.tokens[t.token] = TokenRecord(project: p.id, entry: t) }
+        }
+        for f in c.faults { Self.add(f, to: &s) }
+        return s
+    }
+
+    @discardableResult
+    static func add(_ fault: FCMFault, to s: inout State) -> Int {
+        var f = fault
+        f.id = s.nextFaultID
+        s.nextFaultID += 1
+        s.faults.append(f)
+        return f.id
+    }
+
+    /// The `HTTPHandler` to mount on the FCM listener.
+    public var handler: FCMHTTPHandler { FCMHTTPHandler(gateway: self) }
+
+    /// The project by id or number.
+    public func project(_ idOrNumber: String) -> FCMProject? {
+        configuration.projects.first { $0.id == idOrNumber || $0.number == idOrNumber }
+    }
+
+    // MARK: Runtime control
+
+    /// Adds or replaces a registration token in `project` (by id). False when the project is unknown.
+    @discardableResult
+    public func registerToken(_ entry: FCMRegisteredToken, project: String) -> Bool {
+        guard let p = self.project(project) else { return false }
+        state.withLock { $0.tokens[entry.token] = TokenRecord(project: p.id, entry: entry) }
+        return true
+    }
+
+    /// Marks a token unregistered (UNREGISTERED from now on). False if unknown.
+    @discardableResult
+    public func unregisterToken(_ token: String) -> Bool {
+        state.withLock { s in
+            guard s.tokens[token] != nil else { return false }
+            s.tokens[token]!.entry.unregistered = true
+            return true
+        }
+    }
+
+    /// Every known token with its project, sorted by token.
+    public var registeredTokens: [(project: String, token: FCMRegisteredToken)] {
+        state.withLock { s in s.tokens.values.map { ($0.project, $0.entry) } }.sorted { $0.token.token < $1.token.token }
+    }
+
+    /// Topic → subscribed tokens.
+    public var topics: [String: [String]] {
+        state.withLock { s in
+            var out: [String: [String]] = [:]
+            for (token, topics) in s.subscriptions {
+                for t in topics { out[t, default: []].append(token) }
+            }
+            return out.mapValues { $0.sorted() }
+        }
+    }
+
+    @discardableResult
+    public func addFault(_ fault: FCMFault) -> Int { state.withLock { Self.add(fault, to: &$0) } }
+    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+    public var activeFaults: [FCMFault] { state.withLock { $0.faults } }
+
+    /// Log entries, oldest first (the last `limit` when given).
+    public func log(limit: Int? = nil) -> [FCMLogEntry] {
+        state.withLock { s in Array(s.log.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
+    }
+    public func clearLog() { state.withLock { $0.log.removeAll() } }
+
+    /// Back to the configuration (tokens, subscriptions, faults); issued access tokens stay valid.
+    public func reset() {
+        state.withLock { s in
+            let tokens = s.accessTokens
+            s = Self.initialState(configuration)
+            s.accessTokens = tokens
+        }
+    }
+
+    /// Issues an access token directly (tests and benchmarks that skip the `/token` round trip).
+    public func issueAccessToken(clientEmail: String, scopes: Set<String> = [FCMOAuth.messagingScope]) -> FCMAccessToken {
+        let t = FCMAccessToken(
+            token: FCMOAuth.newAccessToken(), clientEmail: clientEmail, scopes: scopes,
+            expiresAt: clock.now().addingTimeInterval(TimeInterval(configuration.accessTokenLifetime)))
+        state.withLock { $0.accessTokens[t.token] = t }
+        return t
+    }
+
+    func appendLog(_ entry: FCMLogEntry) {
+        state.withLock { s in
+            var e = entry
+            s.sequence += 1
+            e.sequence = s.sequence
+            s.log.append(e)
+            // Trimmed in batches of a whole capacity so a full log does not shift its entries on every request.
+            let capacity = configuration.logCapacity
+            if s.log.count >= 2 * capacity { s.log.removeFirst(s.log.count - capacity) }
+        }
+    }
+
+    // MARK: Routing
+
+    /// Answers one request as Google's services would.
+    public func evaluate(_ request: HTTPRequest) -> HTTPResponse {
+        let (path, query) = Self.splitQuery(request.path)
+        // The send path first, without splitting the whole path (the hot route).
+        if let project = Self.sendProject(path) {
+            guard request.method == "POST" else { return Self.methodNotAllowed }
+            return send(request, projectPath: project)
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if path == "/token" {
+            guard request.method == "POST" else { return Self.methodNotAllowed }
+            return token(request)
+        }
+        if path == "/fcm/send" { return Self.legacyShutDown }
+        // /v1/projects/{p}/registrations/{token}/topicSubscriptions[/{topic}]
+        if parts.count >= 7, parts[1] == "v1", parts[2] == "projects", parts[4] == "registrations", parts[6] == "topicSubscriptions" {
+            let token = parts[5].removingPercentEncoding ?? parts[5]
+            if parts.count == 7, request.method == "POST" {
+                return registrationSubscribe(request, projectPath: parts[3], token: token, topic: query["topic_name"])
+            }
+            if parts.count == 8, request.method == "DELETE" {
+                let topic = parts[7].removingPercentEncoding ?? parts[7]
+                return registrationUnsubscribe(
+                    request, projectPath: parts[3], token: token, topic: topic, allowMissing: query["allow_missing"] == "true")
+            }
+            return Self.methodNotAllowed
+        }
+        if path == "/iid/v1:batchAdd" || path == "/iid/v1:batchRemove" {
+            guard request.method == "POST" else { return Self.methodNotAllowed }
+            return iidBatch(request, add: path.hasSuffix("batchAdd"))
+        }
+        // /iid/v1/{token}/rel/topics/{topic}
+        if parts.count == 7, parts[1] == "iid", parts[2] == "v1", parts[4] == "rel", parts[5] == "topics" {
+            guard request.method == "POST" else { return Self.methodNotAllowed }
+            return iidRelate(request, token: parts[3].removingPercentEncoding ?? parts[3], topic: parts[6].removingPercentEncoding ?? parts[6])
+        }
+        return FCMErrorResponse.notFound(path).response
+    }
+
+    static var methodNotAllowed: HTTPResponse {
+        FCMErrorResponse(status: 405, canonical: "UNIMPLEMENTED", message: "Method not allowed.").response
+    }
+
+    /// The legacy HTTP API was shut down in July 2024: Google answers `/fcm/send` with 404 and an HTML page.
+    static var legacyShutDown: HTTPResponse {
+        let html = """
+            <!DOCTYPE html>
+            <html lang=en><meta charset=utf-8><title>Error 404 (Not Found)!!1</title>
+            <p><b>404.</b> <ins>That’s an error.</ins>
+            <p>The requested URL <code>/fcm/send</code> was not found on this server.  <ins>That’s all we know.</ins>
+            """
+        return HTTPResponse(status: 404, headers: [HTTPField("content-type", "text/html; charset=UTF-8")], body: Array(html.utf8))
+    }
+
+    static func splitQuery(_ full: String) -> (String, [String: String]) {
+        guard let q = full.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (full, [:]) }
+        let form = FCMOAuth.parseForm(Array(full.utf8[full.utf8.index(after: q)...]))
+        return (String(full[..<q]), form)
+    }
+
+    /// `{p}` of `/v1/projects/{p}/messages:send`, byte-wise.
+    static func sendProject(_ path: String) -> String? {
+        let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
+        let u = path.utf8
+        guard u.count > prefix.count + suffix.count, u.starts(with: prefix), u.reversed().starts(with: suffix.reversed()) else { return nil }
+        let middle = u.dropFirst(prefix.count).dropLast(suffix.count)
+        guard !middle.contains(UInt8(ascii: "/")) else { return nil }
+        return String(decoding: middle, as: UTF8.self)
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: value.serializedBytes())
+    }
+
+    // MARK: OAuth
+
+    func token(_ request: HTTPRequest) -> HTTPResponse {
+        let form = FCMOAuth.parseForm(request.body)
+        do {
+            let (account, scopes) = try FCMOAuth.verify(form: form, accounts: configuration.serviceAccounts, now: clock.now())
+            let t = issueAccessToken(clientEmail: account.clientEmail, scopes: scopes)
+            return Self.json(
+                200,
+                ["access_token": .string(t.token), "expires_in": .number(Double(configuration.accessTokenLifetime)), "token_type": "Bearer"])
+        } catch {
+            return Self.json(error.status, error.json)
+        }
+    }
+
+    /// The token of an `Authorization: Bearer …` header (scheme case-insensitive, blanks around the token ignored).
+    /// Byte-wise: Foundation's trimming bridges to NSString, which showed up in profiles of the send path.
+    static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.value("authorization") else { return nil }
+        let u = Array(header.utf8)
+        let scheme = Array("bearer ".utf8)
+        guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) }) else { return nil }
+        var start = scheme.count, end = u.count
+        while start < end, u[start] == 0x20 || u[start] == 0x09 { start += 1 }
+        while end > start, u[end - 1] == 0x20 || u[end - 1] == 0x09 { end -= 1 }
+        guard start < end else { return nil }
+        return String(decoding: u[start..<end], as: UTF8.self)
+    }
+
+    /// The service account behind a bearer, allowed to use `project`.
+    func authorize(_ request: HTTPRequest, project: FCMProject?, projectPath: String) throws(FCMErrorResponse) -> FCMAccessToken {
+        guard let bearer = FCMGateway.bearerToken(request) else {
+            throw .missingCredentials
+        }
+        let now = clock.now()
+        guard let t = state.withLock({ $0.accessTokens[bearer] }) else { throw .invalidCredentials(expired: false) }
+        guard t.expiresAt > now else { throw .invalidCredentials(expired: true) }
+        guard FCMOAuth.allowsMessaging(t.scopes) else { throw .insufficientScopes }
+        guard let project,
+            let account = configuration.serviceAccounts.first(where: { $0.clientEmail == t.clientEmail }),
+            account.projects.isEmpty || account.projects.contains(project.id) || account.projects.contains(project.number)
+        else { throw .permissionDenied(project: projectPath) }
+        return t
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import PushCrypto
+import PushModel
+
+/// A Google service account the mock knows: its key verifies `/token` assertions.
+public struct FCMServiceAccount: Sendable, Equatable {
+    public var clientEmail: String
+    public var publicKey: RSAPublicKey
+    /// Present when the account came from a credentials file (or a private key): `serve` then writes a
+    /// credentials JSON whose `token_uri` points at the mock.
+    public var privateKey: RSAPrivateKey?
+    public var privateKeyID: String?
+    /// Project ids (or numbers) the account may send for; empty = every configured project.
+    public var projects: Set<String>
+
+    public init(
+        clientEmail: String, publicKey: RSAPublicKey, privateKey: RSAPrivateKey? = nil, privateKeyID: String? = nil,
+        projects: Set<String> = []
+    ) {
+        self.clientEmail = clientEmail
+        self.publicKey = publicKey
+        self.privateKey = privateKey
+        self.privateKeyID = privateKeyID
+        self.projects = projects
+    }
+}
+
+/// The APNs credentials uploaded to a Firebase project: an auth key (.p8; Firebase signs provider tokens with it)
+/// or a push certificate (Firebase presents it to APNs).
+public struct FCMAPNsCredentials: Sendable, Equatable {
+    public enum Auth: Sendable, Equatable {
+        case token(teamID: String, keyID: String, privateKey: P256PrivateKey)
+        /// The certificate's DER (its private key is not needed in-process: the APNs gateway reads the certificate).
+        case certificate(der: [UInt8])
+    }
+    public var auth: Auth
+    /// Which APNs endpoint the project pushes to.
+    public var environment: APNsEnvironment
+
+    public init(teamID: String, keyID: String, privateKey: P256PrivateKey, environment: APNsEnvironment) {
+        auth = .token(teamID: teamID, keyID: keyID, privateKey: privateKey)
+        self.environment = environment
+    }
+
+    public init(certificateDER: [UInt8], environment: APNsEnvironment) {
+        auth = .certificate(der: certificateDER)
+        self.environment = environment
+    }
+
+    /// The certificate, for certificate credentials.
+    public var certificateDER: [UInt8]? {
+        if case .certificate(let der) = auth { return der }
+        return nil
+    }
+}
+
+/// An FCM registration token known to the mock (what a device got from Firebase).
+public struct FCMRegisteredToken: Sendable, Equatable {
+    public var token: String
+    /// The APNs device token FCM maps it to; `nil`: an instance without one (an Android or web instance):
+    /// sends are accepted and nothing goes to APNs.
+    public var apnsToken: DeviceToken?
+    /// The iOS app's bundle ID (the `apns-topic` FCM sends with).
+    public var bundleID: String?
+    /// The Firebase installation ID (a `fid` target, and `google.c.fid` in the payload).
+    public var fid: String?
+    /// An uninstalled / expired instance: UNREGISTERED.
+    public var unregistered: Bool
+
+    public init(token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil, unregistered: Bool = false) {
+        self.token = token
+        self.apnsToken = apnsToken
+        self.bundleID = bundleID
+        self.fid = fid
+        self.unregistered = unregistered
+    }
+}
+
+/// Sending limits (reference/fcm.md §5): over them, QUOTA_EXCEEDED with `Retry-After`.
+public struct FCMQuota: Sendable, Equatable {
+    /// Messages per registration token per minute (Android's documented 240 is a good value).
+    public var perDevicePerMinute: Int?
+    /// Messages per project per minute (Google's default 600 000).
+    public var perProjectPerMinute: Int?
+    public init(perDevicePerMinute: Int? = nil, perProjectPerMinute: Int? = nil) {
+        self.perDevicePerMinute = perDevicePerMinute
+        self.perProjectPerMinute = perProjectPerMinute
+    }
+}
+
+/// A Firebase project.
+public struct FCMProject: Sendable, Equatable {
+    public var id: String
+    /// The project number (sender ID), `google.c.sender.id` in payloads; also accepted in send paths.
+    public var number: String
+    /// `nil`: no APNs credentials uploaded, so iOS sends fail with THIRD_PARTY_AUTH_ERROR.
+    public var apns: FCMAPNsCredentials?
+    public var tokens: [FCMRegisteredToken]
+    public var quota: FCMQuota
+
+    public init(id: String, number: String, apns: FCMAPNsCredentials? = nil, tokens: [FCMRegisteredToken] = [], quota: FCMQuota = FCMQuota()) {
+        self.id = id
+        self.number = number
+        self.apns = apns
+        self.tokens = tokens
+        self.quota = quota
+    }
+}
+
+/// A forced FCM answer for sends (UNAVAILABLE, INTERNAL, QUOTA_EXCEEDED …), optionally for one token, `count` times.
+public struct FCMFault: Sendable, Equatable {
+    public var id = 0
+    public var errorCode: FCMErrorCode
+    public var token: String?
+    public var remaining: Int?
+    public var retryAfter: Int?
+    public init(_ errorCode: FCMErrorCode, token: String? = nil, count: Int? = nil, retryAfter: Int? = nil) {
+        self.errorCode = errorCode
+        self.token = token
+        self.remaining = count
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Everything that shapes the FCM mock's answers.
+public struct FCMGatewayConfiguration: Sendable {
+    public var serviceAccounts: [FCMServiceAccount] = []
+    public var projects: [FCMProject] = []
+    /// Lifetime of issued access tokens (Google: 3599 s).
+    public var accessTokenLifetime: Int = 3599
+    public var faults: [FCMFault] = []
+    /// Log entries kept in memory.
+    public var logCapacity = 10_000
+    public init() {}
+}

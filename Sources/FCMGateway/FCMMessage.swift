@@ -1,0 +1,258 @@
+import PushModel
+
+/// Where a message goes: exactly one of these (`oneof target` in FCM's proto).
+public enum FCMTarget: Sendable, Equatable {
+    case token(String)
+    case topic(String)
+    case condition(FCMCondition, text: String)
+    /// A Firebase installation ID (admin-python 7.5+).
+    case fid(String)
+
+    /// Topic and condition sends fan out (and have the 2048-byte limit).
+    public var isFanOut: Bool {
+        switch self {
+        case .topic, .condition: return true
+        case .token, .fid: return false
+        }
+    }
+}
+
+/// A v1 `messages:send` request that passed every syntactic rule (reference/fcm.md §1.3–1.4).
+public struct FCMSendRequest: Sendable, Equatable {
+    public var validateOnly: Bool
+    public var message: FCMMessage
+}
+
+/// The parts of a v1 `Message` the gateway acts on (the rest was shape-checked only).
+public struct FCMMessage: Sendable, Equatable {
+    public var target: FCMTarget
+    /// `data`, sorted by key.
+    public var data: [String: String]
+    public var notificationTitle: String?
+    public var notificationBody: String?
+    public var notificationImage: String?
+    /// `apns.headers` as sent (names as the sender spelled them).
+    public var apnsHeaders: [String: String]
+    /// `apns.payload` (a JSON object), merged over what `notification` and `data` give.
+    public var apnsPayload: [String: JSONValue]?
+    /// `apns.fcm_options.image`.
+    public var apnsImage: String?
+    /// `apns.live_activity_token` (hex APNs token a live-activity push goes to).
+    public var liveActivityToken: String?
+    /// The `message` object as received (for the log).
+    public var raw: JSONValue
+}
+
+/// The message rules, free of state and I/O.
+public enum FCMMessageRules {
+    /// Payload limit for token/fid sends and for topic/condition sends.
+    public static let maxPayloadBytes = 4096
+    public static let maxTopicPayloadBytes = 2048
+    /// 28 days, the largest `ttl`.
+    public static let maxTTLSeconds: Int64 = 2_419_200
+
+    static let messageFields = [
+        "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition", "fid",
+    ]
+    static let notificationFields = ["title", "body", "image"]
+    static let apnsFields = ["headers", "payload", "fcm_options", "live_activity_token"]
+    static let apnsOptionFields = ["analytics_label", "image"]
+    static let androidFields = [
+        "collapse_key", "priority", "ttl", "restricted_package_name", "data", "notification", "fcm_options",
+        "direct_boot_ok", "bandwidth_constrained_ok", "restricted_satellite_ok",
+    ]
+    static let androidNotificationFields = [
+        "title", "body", "icon", "color", "sound", "tag", "click_action", "body_loc_key", "body_loc_args", "title_loc_key",
+        "title_loc_args", "channel_id", "ticker", "sticky", "event_time", "local_only", "notification_priority",
+        "default_sound", "default_vibrate_timings", "default_light_settings", "vibrate_timings", "visibility",
+        "notification_count", "light_settings", "image", "bypass_proxy_notification", "proxy",
+    ]
+    static let webpushFields = ["headers", "data", "notification", "fcm_options"]
+
+    /// `^[a-zA-Z0-9-_.~%]+$` (admin SDKs and the server agree).
+    public static func isValidTopicName(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { isTopicByte($0) }
+    }
+
+    static func isTopicByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"),
+            UInt8(ascii: "%"):
+            return true
+        default: return false
+        }
+    }
+
+    /// `^[a-zA-Z0-9-_.~%]{1,50}$`.
+    public static func isValidAnalyticsLabel(_ s: String) -> Bool { s.utf8.count <= 50 && isValidTopicName(s) }
+
+    /// Reserved `data` keys: `from`, `message_type`, or starting with `google` or `gcm`.
+    public static func isReservedDataKey(_ key: String) -> Bool {
+        key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+    }
+
+    /// Parses a proto `Duration` (`"3s"`, `"3.5s"`, `"-1s"`) into whole seconds (rounded down); `nil` if malformed.
+    public static func durationSeconds(_ s: String) -> Int64? {
+        guard s.hasSuffix("s") else { return nil }
+        var body = Substring(s.dropLast())
+        let negative = body.hasPrefix("-")
+        if negative { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit),
+            let seconds = Int64(parts[0])
+        else { return nil }
+        if parts.count == 2 { guard (1...9).contains(parts[1].count), parts[1].allSatisfy(\.isASCIIDigit) else { return nil } }
+        return negative ? -seconds : seconds
+    }
+
+    /// Parses and checks a `messages:send` body. Token existence, APNs header rules and size come later
+    /// (`FCMGateway` knows the token's app; the translation knows the payload).
+    public static func parseSendBody(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
+        let root: JSONValue
+        do { root = try JSONValue.parse(body) } catch {
+            let msg = "Invalid JSON payload received. Unexpected token."
+            throw FCMErrorResponse.invalid("", msg, message: msg)
+        }
+        let top = try ProtoObject(root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"], raw: body)
+        let validateOnly = try top.bool("validate_only") ?? false
+        guard let messageValue = top["message"] else {
+            throw FCMErrorResponse.invalid("message", "Message must be set.", message: "Request contains an invalid argument.")
+        }
+        return FCMSendRequest(validateOnly: validateOnly, message: try parseMessage(messageValue, raw: body))
+    }
+
+    /// `raw` is the whole request body (only read to give wire-order indexes in errors).
+    static func parseMessage(_ value: JSONValue, raw: [UInt8] = []) throws(FCMErrorResponse) -> FCMMessage {
+        let m = try ProtoObject(
+            value, path: "message", type: "google.firebase.fcm.v1.Message", known: messageFields, raw: raw, jsonPath: ["message"])
+        // oneof target: a second member is a JSON-parsing error, none is FCM's "Recipient of the message is not set."
+        let targetNames = ["token", "topic", "condition", "fid"].filter { m[$0] != nil }
+        if targetNames.count > 1 {
+            let msg = "Invalid JSON payload received. Oneof field 'target' is already set. Cannot set '\(targetNames[1])'"
+            throw FCMErrorResponse.invalid("message", msg, message: msg)
+        }
+        guard let targetName = targetNames.first, let targetText = try m.string(targetName) else {
+            throw FCMErrorResponse.invalid("message", "Recipient of the message is not set.", message: "Recipient of the message is not set.")
+        }
+        let target: FCMTarget
+        switch targetName {
+        case "token":
+            guard !targetText.isEmpty else { throw invalidToken(field: "message.token") }
+            target = .token(targetText)
+        case "fid":
+            guard !targetText.isEmpty else { throw invalidToken(field: "message.fid") }
+            target = .fid(targetText)
+        case "topic":
+            let name = targetText.hasPrefix("/topics/") ? String(targetText.dropFirst(8)) : targetText
+            guard isValidTopicName(name) else {
+                throw FCMErrorResponse.invalid("message.topic", "Invalid topic name '\(targetText)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
+            }
+            target = .topic(name)
+        default:
+            do { target = .condition(try FCMCondition.parse(targetText), text: targetText) } catch {
+                throw FCMErrorResponse.invalid("message.condition", error.description)
+            }
+        }
+
+        var data: [String: String] = [:]
+        for (key, v) in try m.stringMap("data") {
+            guard !isReservedDataKey(key) else {
+                throw FCMErrorResponse.invalid("message.data", "Invalid data payload key: \(key). Keys 'from', 'message_type' and keys starting with 'google' or 'gcm' are reserved.")
+            }
+            data[key] = v
+        }
+        var title: String?, bodyText: String?, image: String?
+        if let n = try m.object("notification", type: "google.firebase.fcm.v1.Notification", known: notificationFields) {
+            title = try n.string("title")
+            bodyText = try n.string("body")
+            image = try n.string("image")
+        }
+        if let o = try m.object("fcm_options", type: "google.firebase.fcm.v1.FcmOptions", known: ["analytics_label"]) {
+            try checkLabel(o)
+        }
+        try checkAndroid(m)
+        try checkWebpush(m)
+
+        var headers: [String: String] = [:]
+        var payload: [String: JSONValue]?
+        var apnsImage: String?
+        var liveActivityToken: String?
+        if let a = try m.object("apns", type: "google.firebase.fcm.v1.ApnsConfig", known: apnsFields) {
+            for (k, v) in try a.stringMap("headers") { headers[k] = v }
+            if let p = a["payload"] {
+                guard case .object(let o) = p else { throw ProtoObject.invalidValue("message.apns.payload", "type.googleapis.com/google.protobuf.Struct", p) }
+                if let aps = o["aps"], aps.objectValue == nil {
+                    throw FCMErrorResponse.invalid("message.apns.payload", "Invalid APNs payload: 'aps' must be a JSON object.")
+                }
+                payload = o
+            }
+            if let o = try a.object("fcm_options", type: "google.firebase.fcm.v1.ApnsFcmOptions", known: apnsOptionFields) {
+                try checkLabel(o)
+                apnsImage = try o.string("image")
+            }
+            liveActivityToken = try a.string("live_activity_token")
+        }
+        return FCMMessage(
+            target: target, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
+            apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken, raw: value)
+    }
+
+    /// INVALID_ARGUMENT for a token that is not an FCM registration token (error-codes doc, example 2).
+    static func invalidToken(field: String = "message.token") -> FCMErrorResponse {
+        FCMErrorResponse.invalid(field, "The registration token is not a valid FCM registration token")
+    }
+
+    static func checkLabel(_ o: ProtoObject) throws(FCMErrorResponse) {
+        if let label = try o.string("analytics_label"), !isValidAnalyticsLabel(label) {
+            throw FCMErrorResponse.invalid(o.child("analytics_label"), "Analytics label must match ^[a-zA-Z0-9-_.~%]{1,50}$.")
+        }
+    }
+
+    static func checkAndroid(_ m: ProtoObject) throws(FCMErrorResponse) {
+        guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else { return }
+        _ = try a.string("collapse_key")
+        _ = try a.string("restricted_package_name")
+        _ = try a.stringMap("data")
+        for flag in ["direct_boot_ok", "bandwidth_constrained_ok", "restricted_satellite_ok"] { _ = try a.bool(flag) }
+        if let p = a["priority"] {
+            let ok: Bool
+            switch p {
+            case .string(let s): ok = ["NORMAL", "HIGH"].contains(s)
+            case .number(let n): ok = n == 0 || n == 1
+            default: ok = false
+            }
+            guard ok else { throw ProtoObject.invalidValue(a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p) }
+        }
+        if let t = a["ttl"] {
+            guard case .string(let s) = t, let seconds = durationSeconds(s) else {
+                throw ProtoObject.invalidValue(a.child("ttl"), "type.googleapis.com/google.protobuf.Duration", t)
+            }
+            guard (0...maxTTLSeconds).contains(seconds) else {
+                throw FCMErrorResponse.invalid(a.child("ttl"), "TTL must be between 0 and \(maxTTLSeconds) seconds (28 days); got '\(s)'.")
+            }
+        }
+        _ = try a.object("notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
+        if let o = try a.object("fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"]) {
+            try checkLabel(o)
+        }
+    }
+
+    static func checkWebpush(_ m: ProtoObject) throws(FCMErrorResponse) {
+        guard let w = try m.object("webpush", type: "google.firebase.fcm.v1.WebpushConfig", known: webpushFields) else { return }
+        _ = try w.stringMap("headers")
+        _ = try w.stringMap("data")
+        if let n = w["notification"], n.objectValue == nil {
+            throw ProtoObject.invalidValue(w.child("notification"), "type.googleapis.com/google.protobuf.Struct", n)
+        }
+        if let o = try w.object("fcm_options", type: "google.firebase.fcm.v1.WebpushFcmOptions", known: ["link", "analytics_label"]) {
+            try checkLabel(o)
+            if let link = try o.string("link"), !link.lowercased().hasPrefix("https://") {
+                throw FCMErrorResponse.invalid(o.child("link"), "The link must use HTTPS.")
+            }
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The head of an HTTP/1.1 `CONNECT host:port` request and where `serve`'s proxy tunnels it. Free of I/O.
+///
+/// Client libraries that always connect to Apple's hosts (aioapns, pyapns_client) can reach the mock
+/// unchanged through `HTTPS_PROXY` or their proxy option: the proxy opens a TCP tunnel from
+/// `api.sandbox.push.apple.com:443` (or `api.development…`, port 2197 too) to the sandbox listener and
+/// from `api.push.apple.com` to the production one. TLS then runs end to end between the client and
+/// the mock, whose certificate names those hosts.
+package struct ConnectRequest: Equatable {
+    package var host: String
+    package var port: Int
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Which listener an APNs host goes to.
+    package enum Target: Equatable { case sandbox, production }
+
+    package static let hosts: [String: Target] = [
+        "api.sandbox.push.apple.com": .sandbox, "api.development.push.apple.com": .sandbox,
+        "api.push.apple.com": .production,
+    ]
+    package static let ports = [443, 2197]
+
+    /// Parses a complete request head (through the blank line). The error is the status line to answer with.
+    package static func parse(_ head: String) -> Result<ConnectRequest, ConnectRefusal> {
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = (lines.first ?? "").split(separator: " ")
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
+            return .failure(ConnectRefusal(status: 400, reason: "Bad Request", message: "not an HTTP/1.x request line"))
+        }
+        guard parts[0] == "CONNECT" else {
+            return .failure(
+                ConnectRefusal(
+                    status: 405, reason: "Method Not Allowed",
+                    message: "this is pushcheck's CONNECT proxy for APNs hosts; \(parts[0]) is not supported"))
+        }
+        let authority = String(parts[1])
+        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...])
+        else {
+            return .failure(ConnectRefusal(status: 400, reason: "Bad Request", message: "CONNECT needs host:port"))
+        }
+        return .success(ConnectRequest(host: String(authority[..<colon]).lowercased(), port: port))
+    }
+
+    /// Where the tunnel goes, or why it is refused (only APNs hosts on 443/2197 are tunnelled).
+    package var target: Result<Target, ConnectRefusal> {
+        guard let t = Self.hosts[host], Self.ports.contains(port) else {
+            return .failure(
+                ConnectRefusal(
+                    status: 403, reason: "Forbidden",
+                    message: "pushcheck's proxy tunnels only \(Self.hosts.keys.sorted().joined(separator: ", ")) "
+                        + "on ports 443 and 2197, not \(host):\(port)"))
+        }
+        return .success(t)
+    }
+}
+
+/// A CONNECT the proxy will not tunnel, answered with `status` and a one-line text body.
+package struct ConnectRefusal: Error, Equatable {
+    package var status: Int
+    package var reason: String
+    package var message: String
+
+    package var response: String {
+        "HTTP/1.1 \(status) \(reason)\r\ncontent-type: text/plain\r\ncontent-length: \(message.utf8.count + 1)\r\n"
+            + "connection: close\r\n\r\n\(message)\n"
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Checks of the app's own files: entitlements, Info.plist capabilities, bundle ids, extensions.
+extension Doctor {
+    static func appChecks(_ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, into list: inout Checklist) {
+        let profile = inputs.profile?.value?.profile
+        if let path = facts.entitlementsPath, facts.hasEntitlements, let signing = facts.signing {
+            // The device's registration rule, app side: no aps-environment, no token.
+            var aps: [DoctorFinding] = []
+            if let profile {
+                if case .denied(let denied) = ProvisioningChecks.registration(profile: profile, app: signing) {
+                    aps = denied.filter { if case .missingAPSEntitlement = $0 { return true } else { return false } }
+                        .map { DoctorFinding($0, file: path) }
+                }
+            } else if signing.apsEnvironment == nil {
+                aps = [DoctorFinding(.missingAPSEntitlement(bundleID: signing.bundleID), file: path)]
+            }
+            list.record("entitlements.aps-environment", "the app is signed with aps-environment", file: path, aps)
+            if let profile {
+                // aps-environment is the device's install rule; every other key is the allowlist rule.
+                let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: "", now: .distantPast)
+                var allowed = install.filter {
+                    switch $0 {
+                    case .entitlementNotAllowed, .entitlementMissingFromProfile: return true
+                    default: return false
+                    }
+                }
+                allowed += EntitlementAllowlist.violations(
+                    app: signing.entitlements, profile: profile.entitlements, skipping: ["aps-environment"])
+                list.record(
+                    "entitlements.allowed", "the profile allows every entitlement the app signs with", file: path,
+                    allowed.map { DoctorFinding($0, file: path) })
+            }
+        }
+        if context.environment != nil, facts.tokenEnvironment != nil {
+            let file = facts.hasEntitlements ? facts.entitlementsPath : inputs.profile?.path
+            list.record(
+                "environment.gateway", "the app's tokens belong to the gateway the backend sends to",
+                file: file ?? commandLine,
+                environmentFinding(facts: facts, context: context, file: file ?? commandLine))
+        }
+        if let path = facts.infoPath, let signing = facts.signing, inputs.infoPlist?.value != nil {
+            if context.expectsSilentPush {
+                let findings = ProvisioningChecks.capabilityFindings(
+                    app: signing, implementsFetchHandler: true, firebaseSenderID: nil, forwardsAPNsTokenToFirebase: true)
+                list.record(
+                    "info-plist.background-mode", "UIBackgroundModes contains remote-notification (silent pushes expected)",
+                    file: path, findings.map { DoctorFinding($0, file: path) })
+            }
+            let usesFirebase = inputs.googleServiceInfo != nil || !signing.firebaseAppDelegateProxyEnabled
+            if usesFirebase {
+                let sender =
+                    inputs.googleServiceInfo?.value?["GCM_SENDER_ID"]?.stringValue ?? context.firebaseSenderID ?? "(sender id)"
+                let findings = ProvisioningChecks.capabilityFindings(
+                    app: signing, implementsFetchHandler: false, firebaseSenderID: sender,
+                    forwardsAPNsTokenToFirebase: context.forwardsAPNsTokenToFirebase)
+                list.record(
+                    "info-plist.firebase-proxy", "the Firebase SDK receives the APNs token (swizzling or forwarding)",
+                    file: path, findings.map { DoctorFinding($0, file: path) })
+            }
+        }
+        if let topic = context.bundleID, let infoBundle = facts.signing?.bundleID, let path = facts.infoPath,
+            topic != infoBundle
+        {
+            list.record(
+                "bundle-id.topic", "the APNs topic the backend uses is the app's bundle id", file: path,
+                [topicMismatch(file: path, what: "the backend's APNs topic (--bundle-id)", value: topic, bundleID: infoBundle)])
+        }
+    }
+
+    /// A bundle id that differs from the app's: pushes addressed with it do not match the app's tokens.
+    static func topicMismatch(file: String, what: String, value: String, bundleID: String) -> DoctorFinding {
+        DoctorFinding(
+            id: "bundle-id-mismatch", severity: .error, file: file,
+            cause: "\(what) is \(value) but the app's bundle id (CFBundleIdentifier) is \(bundleID)",
+            breaks: "pushes are addressed to another app than the one that owns the device token",
+            symptom: "APNs answers 400 DeviceTokenNotForTopic",
+            fix: "use \(bundleID) everywhere (apns-topic, profile App ID, GoogleService-Info.plist BUNDLE_ID, certificate)")
+    }
+
+    /// App extensions: bundle ids nested under the app's, content extensions declaring their category.
+    static func extensionChecks(
+        _ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, now: Date, into list: inout Checklist
+    ) {
+        for file in inputs.extensions {
+            guard let info = file.value?.info, let bytes = file.value?.bytes else { continue }
+            let name = URL(fileURLWithPath: file.path).deletingLastPathComponent().lastPathComponent
+            if let embedded = file.value?.profile, let profile = embedded.value?.profile,
+                let bundle = info["CFBundleIdentifier"]?.stringValue, !bundle.contains("$(")
+            {
+                // The device's install rule, for the extension with its own profile.
+                let findings = ProvisioningChecks.installFindings(
+                    profile: profile, app: AppSigningConfiguration(bundleID: bundle, teamID: ""),
+                    udid: context.udid ?? "", now: now
+                ).filter { finding in
+                    switch finding {
+                    case .udidNotProvisioned: return context.udid != nil
+                    case .profileExpired, .appIDMismatch: return true
+                    default: return false
+                    }
+                }
+                list.record(
+                    "extension.profile", "\(name)'s embedded profile installs (device, expiry, App ID)",
+                    file: embedded.path, findings.map { DoctorFinding($0, file: embedded.path) })
+            }
+            if let app = facts.bundleID, let bundle = info["CFBundleIdentifier"]?.stringValue, !bundle.contains("$(") {
+                list.record(
+                    "extension.bundle-id", "\(name)'s bundle id is prefixed by the app's", file: file.path,
+                    bundle.hasPrefix(app + ".")
+                        ? []
+                        : [
+                            DoctorFinding(
+                                id: "extension-bundle-id-prefix", severity: .error, file: file.path,
+                                cause: "the extension's bundle id \(bundle) is not prefixed by the app's (\(app).)",
+                                breaks: "an app extension must be nested under its app's bundle id, so the app is not installable",
+                                symptom: "install refused; Xcode: \"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier.\"",
+                                fix: "rename the extension's bundle id to \(app).<name> (and its App ID and profile)"),
+                        ])
+            }
+            let point = info["NSExtension"]?["NSExtensionPointIdentifier"]?.stringValue
+            guard point == NotificationExtensionInfo.Kind.service.rawValue || point == NotificationExtensionInfo.Kind.content.rawValue
+            else { continue }
+            // The same reader the simulated device loads extensions with: its errors are the findings.
+            var findings: [DoctorFinding] = []
+            do {
+                _ = try NotificationExtensionInfo(infoPlist: bytes, source: file.path)
+            } catch {
+                findings.append(extensionFinding(error, name: name, file: file.path))
+            }
+            list.record("extension.info", "\(name)'s NSExtension attributes are complete", file: file.path, findings)
+        }
+    }
+
+    /// The extension reader's error as a finding; a missing category is the device's own finding.
+    static func extensionFinding(_ error: ProvisioningError, name: String, file: String) -> DoctorFinding {
+        if case .missingKey(_, let key) = error, key.hasSuffix("UNNotificationExtensionCategory") {
+            return DoctorFinding(.contentExtensionCategoryMissing(extensionName: name, infoPlist: file), file: file)
+        }
+        return DoctorFinding(
+            id: "extension-info-invalid", severity: .error, file: file, cause: error.description,
+            breaks: "iOS does not load the notification extension",
+            symptom: "pushes are shown unmodified / with the default UI",
+            fix: "complete the NSExtension dictionary as Xcode's notification extension template writes it")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import PushCrypto
+import PushModel
+
+/// The files `doctor` is asked to read (any subset). Paths are used as given in findings.
+package struct DoctorFilePaths: Sendable, Equatable {
+    package var profile: String?
+    package var entitlements: String?
+    package var infoPlist: String?
+    /// A built `.app` bundle: its `embedded.mobileprovision`, `Info.plist`, `archived-expanded-entitlements.xcent`
+    /// and `PlugIns/*.appex/Info.plist` are used for whatever the other paths do not give.
+    package var app: String?
+    package var apnsKey: String?
+    package var apnsCertificate: String?
+    /// The `.p12` password ("" when none).
+    package var certificatePassword: String = ""
+    package var googleServiceInfo: String?
+    package var serviceAccount: String?
+
+    package init() {}
+
+    /// True when no file at all was named.
+    package var isEmpty: Bool {
+        [profile, entitlements, infoPlist, app, apnsKey, apnsCertificate, googleServiceInfo, serviceAccount]
+            .allSatisfy { $0 == nil }
+    }
+}
+
+/// Reads and parses doctor's input files. The only part of doctor that touches the disk; every
+/// failure becomes a `DoctorFinding` naming the file and the reason.
+package enum DoctorInputLoader {
+    package static func load(_ paths: DoctorFilePaths) -> DoctorInputs {
+        var inputs = DoctorInputs()
+        inputs.profile = paths.profile.map(profile)
+        inputs.entitlements = paths.entitlements.map { plist($0, expected: "an .entitlements property list") }
+        inputs.infoPlist = paths.infoPlist.map { plist($0, expected: "an Info.plist (XML or binary)") }
+        if let app = paths.app { addBundle(app, to: &inputs) }
+        inputs.apnsKey = paths.apnsKey.map(apnsKey)
+        inputs.apnsCertificate = paths.apnsCertificate.map { certificate($0, password: paths.certificatePassword) }
+        inputs.googleServiceInfo = paths.googleServiceInfo.map {
+            plist($0, expected: "the GoogleService-Info.plist downloaded from the Firebase console")
+        }
+        inputs.serviceAccount = paths.serviceAccount.map(serviceAccount)
+        return inputs
+    }
+
+    /// Fills what a `.app` bundle provides and the explicit paths did not.
+    static func addBundle(_ app: String, to inputs: inout DoctorInputs) {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: app, isDirectory: &isDirectory), isDirectory.boolValue else {
+            inputs.infoPlist = inputs.infoPlist
+                ?? DoctorFile(
+                    path: app,
+                    content: .failure(.unreadable(app, reason: "not a directory", expected: "--app Payload/App.app")))
+            return
+        }
+        let embedded = app + "/embedded.mobileprovision"
+        if inputs.profile == nil {
+            inputs.profile = fm.fileExists(atPath: embedded)
+                ? profile(embedded)
+                : DoctorFile(
+                    path: embedded,
+                    content: .failure(
+                        .unreadable(
+                            embedded, reason: "the app has no embedded.mobileprovision (App Store builds have none)",
+                            expected: "--profile X.mobileprovision")))
+        }
+        if inputs.infoPlist == nil { inputs.infoPlist = plist(app + "/Info.plist", expected: "the app's Info.plist") }
+        let xcent = app + "/archived-expanded-entitlements.xcent"
+        if inputs.entitlements == nil, fm.fileExists(atPath: xcent) {
+            inputs.entitlements = plist(xcent, expected: "the app's signed entitlements")
+        }
+        let plugins = app + "/PlugIns"
+        let appexes = ((try? fm.contentsOfDirectory(atPath: plugins)) ?? []).filter { $0.hasSuffix(".appex") }.sorted()
+        for appex in appexes {
+            let path = "\(plugins)/\(appex)/Info.plist"
+            let parsed = plist(path, expected: "the extension's Info.plist")
+            inputs.extensions.append(
+                DoctorFile(
+                    path: path,
+                    content: parsed.content.map { info in
+                        let embedded = "\(plugins)/\(appex)/embedded.mobileprovision"
+                        return ExtensionFile(
+                            info: info, bytes: FileManager.default.contents(atPath: path) ?? Data(),
+                            profile: fm.fileExists(atPath: embedded) ? profile(embedded) : nil)
+                    }))
+        }
+    }
+
+    static func read(_ path: String, expected: String) -> Result<Data, DoctorFinding> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(.unreadable(path, reason: "no such file", expected: expected))
+        }
+        if isDirectory.boolValue { return .failure(.unreadable(path, reason: "is a directory", expected: expected)) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(.unreadable(path, reason: "cannot be read (permissions?)", expected: expected))
+        }
+        return .success(data)
+    }
+
+    /// A property list whose root is a dictionary. External entities are never resolved: the bytes go
+    /// to Foundation's own plist parser, which has no network or file access (see the XXE test).
+    static func plist(_ path: String, expected: String) -> DoctorFile<[String: PlistValue]> {
+        DoctorFile(
+            path: path,
+            content: read(path, expected: expected).flatMap { data in
+                do {
+                    let value = try PlistValue.parse(data, source: path)
+                    guard let dictionary = value.dictionaryValue else {
+                        return .failure(
+                            .unreadable(path, reason: "the root is a \(value.typeName), not a dictionary", expected: expected))
+                    }
+                    return .success(dictionary)
+                } catch {
+                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
+                }
+            })
+    }
+
+    static func profile(_ path: String) -> DoctorFile<ProfileFile> {
+        let expected = "the .mobileprovision as downloaded from the developer portal or Xcode"
+        return DoctorFile(
+            path: path,
+            content: read(path, expected: expected).flatMap { data in
+                do {
+                    let profile = try ProvisioningProfile(mobileprovision: data, source: path)
+                    let cms = try? CMSSignedData(der: [UInt8](data))
+                    let plist = try? PlistValue.parse(cms.map { Data($0.content) } ?? data, source: path)
+                    let certificates = (plist?["DeveloperCertificates"]?.arrayValue ?? []).compactMap { item in
+                        if case .data(let der) = item { return try? CertificateInfo(der: der) } else { return nil }
+                    }
+                    return .success(
+                        ProfileFile(
+                            profile: profile, signatureVerifies: !(cms?.signers.isEmpty ?? true),
+                            signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates))
+                } catch {
+                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
+                }
+            })
+    }
+
+    static func apnsKey(_ path: String) -> DoctorFile<APNsKeyFile> {
+        let expected = "the AuthKey_<KEYID>.p8 downloaded from Certificates, Identifiers & Profiles ▸ Keys"
+        return DoctorFile(
+            path: path,
+            content: read(path, expected: expected).flatMap { data in
+                do {
+                    return .success(APNsKeyFile(key: try P256PrivateKey(pem: String(decoding: data, as: UTF8.self)), wrongType: nil))
+                } catch KeyError.wrongKeyType(_, let found) {
+                    return .success(APNsKeyFile(key: nil, wrongType: found))
+                } catch {
+                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
+                }
+            })
+    }
+
+    /// A push certificate: PEM, DER (`aps.cer` as downloaded) or a `.p12` export.
+    static func certificate(_ path: String, password: String) -> DoctorFile<CertificateInfo> {
+        let expected = "the push certificate as PEM, .cer (DER) or a .p12 export with --password"
+        return DoctorFile(
+            path: path,
+            content: read(path, expected: expected).flatMap { data in
+                let bytes = [UInt8](data)
+                if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
+                    do { return .success(try CertificateInfo(pem: String(decoding: bytes, as: UTF8.self))) } catch {
+                        return .failure(.unreadable(path, reason: "\(error)", expected: expected))
+                    }
+                }
+                if let der = try? CertificateInfo(der: bytes) { return .success(der) }
+                do { return .success(try PKCS12Bundle(der: bytes, password: password).info) } catch {
+                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
+                }
+            })
+    }
+
+    static func serviceAccount(_ path: String) -> DoctorFile<JSONValue> {
+        let expected = "the service-account key JSON from the Google Cloud console"
+        return DoctorFile(
+            path: path,
+            content: read(path, expected: expected).flatMap { data in
+                do {
+                    let json = try JSONValue.parse([UInt8](data))
+                    guard json.objectValue != nil else {
+                        return .failure(.unreadable(path, reason: "the JSON root is not an object", expected: expected))
+                    }
+                    return .success(json)
+                } catch {
+                    return .failure(.unreadable(path, reason: "not JSON (\(error))", expected: expected))
+                }
+            })
+    }
+}

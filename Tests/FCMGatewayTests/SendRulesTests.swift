@@ -1,0 +1,298 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushCrypto
+import PushModel
+import Testing
+
+@testable import FCMGateway
+
+/// `messages:send` rules in-process (the same evaluate the sockets use; HTTPTests run them over the wire).
+@Suite struct SendRulesTests {
+    let w = World()
+
+    @Test func tokenSendDeliversThroughAPNs() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","notification":{"title":"Hi","body":"there"},"data":{"k":"v"}}"#)
+        #expect(status == 200)
+        let name = body["name"]?.stringValue ?? ""
+        #expect(name.hasPrefix("projects/demo-project/messages/0:"))
+        let log = w.apns.log()
+        #expect(log.count == 1)
+        #expect(log.first?.status == 200)
+        #expect(log.first?.token == Fixture.sandboxAPNs)
+        let payload = (try? JSONValue.parse(log.first?.payload ?? [])) ?? .null
+        #expect(payload[path: "aps.alert.title"] == "Hi")
+        #expect(payload["k"] == "v")
+        #expect(payload["google.c.sender.id"] == "123456789012")
+        #expect(payload["google.c.fid"]?.stringValue == Fixture.fidA)
+        // One FCM log entry with the APNs hop inside.
+        let entry = w.fcm.log().last!
+        #expect(entry.name == name)
+        #expect(entry.apns.count == 1 && entry.apns[0].status == 200 && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
+    }
+
+    @Test func validateOnlyChecksTokenButDeliversNothing() {
+        let (ok, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"v"}}"#, validateOnly: true)
+        #expect(ok == 200)
+        #expect(body["name"]?.stringValue?.hasPrefix("projects/demo-project/messages/") == true)
+        #expect(w.apns.log().isEmpty)
+        // camelCase accepted too.
+        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
+            json: #"{"validateOnly":true,"message":{"token":"\#(Fixture.staleToken)"}}"#, bearer: w.bearer()))
+        #expect(r.status == 404)
+        #expect(w.apns.log().isEmpty)
+        let (bad, badBody) = w.send(#"{"token":"not-a-token"}"#, validateOnly: true)
+        #expect(bad == 400 && badBody.fcmErrorCode == "INVALID_ARGUMENT" && badBody.violationField == "message.token")
+    }
+
+    @Test func projectNumberWorksInThePath() {
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#, project: "123456789012").0 == 200)
+    }
+
+    @Test func exactlyOneTarget() {
+        let (none, noneBody) = w.send(#"{"data":{"a":"b"}}"#)
+        #expect(none == 400)
+        #expect(noneBody[path: "error.message"] == "Recipient of the message is not set.")
+        let (two, twoBody) = w.send(#"{"token":"\#(Fixture.tokenA)","topic":"news"}"#)
+        #expect(two == 400)
+        #expect(twoBody[path: "error.message"]?.stringValue?.contains("Oneof field 'target' is already set") == true)
+        #expect(twoBody[path: "error.status"] == "INVALID_ARGUMENT")
+    }
+
+    @Test func dataValuesMustBeStringsWithGooglesExactError() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"a":"x","b":12}}"#)
+        #expect(status == 400)
+        #expect(body[path: "error.code"] == 400)
+        #expect(body[path: "error.status"] == "INVALID_ARGUMENT")
+        #expect(body[path: "error.message"] == "Invalid value at 'message.data[1].value' (TYPE_STRING), 12")
+        #expect(body.violationField == "message.data[1].value")
+        #expect(body.fcmErrorCode == "INVALID_ARGUMENT")
+        // The index is the entry's position as sent, not alphabetical.
+        let (_, wire) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"z":true,"a":"x"}}"#)
+        #expect(wire[path: "error.message"] == "Invalid value at 'message.data[0].value' (TYPE_STRING), true")
+        let (_, apns) = w.send(#"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"b":"1","a":2}}}"#)
+        #expect(apns.violationField == "message.apns.headers[1].value")
+    }
+
+    @Test(arguments: ["from", "message_type", "google.x", "gcm.notification.x", "googleAnalytics"])
+    func reservedDataKeys(key: String) {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"\#(key)":"v"}}"#)
+        #expect(status == 400)
+        #expect(body.violationField == "message.data")
+    }
+
+    @Test func collapseKeyIsNotReserved() {
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","data":{"collapse_key":"v","fromage":"brie"}}"#).0 == 200)
+    }
+
+    @Test func unknownFieldsAreRefusedAsGoogleDoes() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","notificaton":{"title":"x"}}"#)
+        #expect(status == 400)
+        #expect(body[path: "error.message"] == #"Invalid JSON payload received. Unknown name "notificaton" at 'message': Cannot find field."#)
+    }
+
+    @Test func topicPattern() {
+        #expect(w.send(#"{"topic":"news-1_a.b~c%20"}"#).0 == 200)
+        #expect(w.send(#"{"topic":"/topics/news"}"#).0 == 200)
+        let (status, body) = w.send(#"{"topic":"bad topic!"}"#)
+        #expect(status == 400 && body.violationField == "message.topic")
+    }
+
+    @Test func conditions() {
+        #expect(w.send(#"{"condition":"'a' in topics && ('b' in topics || 'c' in topics)"}"#).0 == 200)
+        #expect(w.send(#"{"condition":"!('a' in topics)"}"#).0 == 200)
+        let six = (1...6).map { "'t\($0)' in topics" }.joined(separator: " || ")
+        let (status, body) = w.send(#"{"condition":"\#(six)"}"#)
+        #expect(status == 400 && body.violationField == "message.condition")
+        for bad in ["'a' in topics &&", "('a' in topics", "'a' in topic", "a in topics", "'a' in topics & 'b' in topics", "'a b' in topics"] {
+            #expect(w.send(#"{"condition":"\#(bad)"}"#).0 == 400, "\(bad)")
+        }
+    }
+
+    @Test func conditionSemanticsLeftToRight() throws {
+        let c = try FCMCondition.parse("'a' in topics || 'b' in topics && 'c' in topics")
+        #expect(c == .and(.or(.topic("a"), .topic("b")), .topic("c")))
+        #expect(!c.matches(["a"]))
+        #expect(c.matches(["a", "c"]))
+        let n = try FCMCondition.parse("\"x\" in topics && !('y' in topics)")
+        #expect(n.matches(["x"]) && !n.matches(["x", "y"]))
+    }
+
+    @Test func sizeLimits() {
+        let big = String(repeating: "x", count: 4000)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(String(repeating: "x", count: 1500))"}}"#).0 == 200)
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(big)","k2":"\#(String(repeating: "y", count: 200))"}}"#)
+        #expect(status == 400 && body[path: "error.message"] == "Message is too big")
+        // Topics: 2048.
+        #expect(w.send(#"{"topic":"news","data":{"k":"\#(String(repeating: "x", count: 2100))"}}"#).0 == 400)
+        #expect(w.send(#"{"topic":"news","data":{"k":"\#(String(repeating: "x", count: 2000))"}}"#).0 == 200)
+    }
+
+    @Test func ttlRange() {
+        for ok in ["0s", "3s", "3.5s", "3.000000001s", "2419200s"] {
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"\#(ok)"}}"#).0 == 200, "\(ok)")
+        }
+        let (over, overBody) = w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"2419201s"}}"#)
+        #expect(over == 400 && overBody.violationField == "message.android.ttl")
+        let (neg, _) = w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"-1s"}}"#)
+        #expect(neg == 400)
+        let (bad, badBody) = w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"3 seconds"}}"#)
+        #expect(bad == 400)
+        #expect(badBody[path: "error.message"] == #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3 seconds""#)
+    }
+
+    @Test func androidAndWebpushShape() {
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"priority":"HIGH","collapseKey":"c","notification":{"channel_id":"x"}},"webpush":{"headers":{"TTL":"60"},"fcm_options":{"link":"https://x.example"}}}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"priority":"URGENT"}}"#).0 == 400)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"notification":{"colour":"red"}}}"#).0 == 400)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","webpush":{"fcm_options":{"link":"http://x.example"}}}"#).0 == 400)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","fcm_options":{"analytics_label":"bad label"}}"#).0 == 400)
+    }
+
+    @Test func apnsHeadersUseTheAPNsGatewaysRules() {
+        let cases: [(String, String)] = [
+            (#"{"apns-priority":"7"}"#, "BadPriority"), (#"{"apns-push-type":"shout"}"#, "InvalidPushType"),
+            (#"{"apns-expiration":"soon"}"#, "BadExpirationDate"),
+            (#"{"apns-collapse-id":"\#(String(repeating: "c", count: 65))"}"#, "BadCollapseId"),
+            (#"{"apns-id":"not-a-uuid"}"#, "BadMessageId"),
+            (#"{"apns-push-type":"voip"}"#, "BadTopic"),
+        ]
+        for (headers, reason) in cases {
+            let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","apns":{"headers":\#(headers)}}"#)
+            #expect(status == 400, "\(headers)")
+            #expect(body.violationField == "message.apns.headers")
+            #expect(body[path: "error.message"]?.stringValue?.contains(reason) == true, "\(body)")
+        }
+        #expect(w.apns.log().isEmpty)
+        let (ok, _) = w.send(#"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"apns-priority":"5","apns-expiration":"0","apns-collapse-id":"c"}}}"#)
+        #expect(ok == 200)
+        #expect(w.apns.log().last?.status == 200)
+    }
+
+    @Test func unregisteredAndUnknownTokens() {
+        let (gone, goneBody) = w.send(#"{"token":"\#(Fixture.tokenGone)"}"#)
+        #expect(gone == 404)
+        #expect(goneBody.fcmErrorCode == "UNREGISTERED")
+        #expect(goneBody[path: "error.status"] == "NOT_FOUND")
+        #expect(goneBody[path: "error.message"] == "Requested entity was not found.")
+        #expect(w.send(#"{"token":"\#(Fixture.staleToken)"}"#).0 == 404)
+        let (bad, badBody) = w.send(#"{"token":"not-a-token"}"#)
+        #expect(bad == 400 && badBody[path: "error.message"] == "The registration token is not a valid FCM registration token")
+        w.fcm.unregisterToken(Fixture.tokenB)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).1.fcmErrorCode == "UNREGISTERED")
+    }
+
+    @Test func senderIDMismatch() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenOther)"}"#)
+        #expect(status == 403)
+        #expect(body.fcmErrorCode == "SENDER_ID_MISMATCH")
+        #expect(body[path: "error.status"] == "PERMISSION_DENIED")
+    }
+
+    @Test func thirdPartyAuthErrorWithoutAPNsCredentials() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenOther)"}"#, project: "other-project", bearer: w.bearer(Fixture.otherEmail))
+        #expect(status == 401)
+        #expect(body.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
+        #expect(body[path: "error.status"] == "UNAUTHENTICATED")
+    }
+
+    @Test func thirdPartyAuthErrorWhenAPNsRejectsTheKey() {
+        // The APNs side no longer knows the key Firebase has: InvalidProviderToken → THIRD_PARTY_AUTH_ERROR.
+        let apns = try! APNsGateway(configuration: {
+            var c = Fixture.apnsConfiguration()
+            c.providerKeys = []
+            return c
+        }())
+        let fcm = FCMGateway(configuration: Fixture.configuration(), apns: apns)
+        let token = fcm.issueAccessToken(clientEmail: Fixture.email).token
+        let r = fcm.evaluate(HTTPRequest(version: .http2, method: "POST", path: "/v1/projects/demo-project/messages:send",
+            headers: [HTTPField("authorization", "Bearer \(token)")], body: Array(#"{"message":{"token":"\#(Fixture.tokenA)"}}"#.utf8)))
+        #expect(r.status == 401)
+        #expect((try? JSONValue.parse(r.body))?.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
+        #expect(apns.log().last?.reason == "InvalidProviderToken")
+        #expect(fcm.log().last?.apns.first?.reason == "InvalidProviderToken")
+    }
+
+    /// A project with a push certificate instead of a .p8: the in-process connection presents it to APNs.
+    @Test func certificateCredentials() throws {
+        let ca = try CertificateAuthority.generate(commonName: "Apple WWDR (test)")
+        func world(_ environments: APNsCertificateEnvironments) throws -> World {
+            let cert = try ca.issueAPNsClientCertificate(
+                APNsClientCertificateRequest(bundleID: Fixture.bundle, teamID: Fixture.team, environments: environments))
+            return World { c in c.projects[0].apns = FCMAPNsCredentials(certificateDER: cert.der, environment: .sandbox) }
+        }
+        let good = try world(.sandbox)
+        #expect(good.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        #expect(good.apns.log().last?.auth == .certificate(uid: Fixture.bundle))
+        // A production-only certificate on a project that pushes to sandbox: APNs says BadCertificateEnvironment.
+        let wrong = try world(.production)
+        let (status, body) = wrong.send(#"{"token":"\#(Fixture.tokenA)"}"#)
+        #expect(status == 401 && body.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
+        #expect(wrong.apns.log().last?.reason == "BadCertificateEnvironment")
+    }
+
+    @Test func productionTokenOnASandboxProjectIsUnregistered() {
+        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenProd)"}"#)
+        #expect(status == 404)
+        #expect(body.fcmErrorCode == "UNREGISTERED")
+        #expect(w.apns.log().last?.reason == "BadDeviceToken")
+    }
+
+    @Test func androidInstanceAcceptedWithoutAPNs() {
+        #expect(w.send(#"{"token":"\#(Fixture.tokenAndroid)","data":{"a":"b"}}"#).0 == 200)
+        #expect(w.apns.log().isEmpty)
+    }
+
+    @Test func fidTarget() {
+        #expect(w.send(#"{"fid":"\#(Fixture.fidA)"}"#).0 == 200)
+        #expect(w.apns.log().last?.token == Fixture.sandboxAPNs)
+        #expect(w.send(#"{"fid":"AAAAAAAAAAAAAAAAAAAAAA"}"#).0 == 404)
+        #expect(w.send(#"{"fid":"nope"}"#).0 == 400)
+    }
+
+    @Test func perDeviceQuota() {
+        let w = World(quota: FCMQuota(perDevicePerMinute: 2))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
+            json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
+        #expect(r.status == 429)
+        let body = try! JSONValue.parse(r.body)
+        #expect(body.fcmErrorCode == "QUOTA_EXCEEDED")
+        #expect(body[path: "error.status"] == "RESOURCE_EXHAUSTED")
+        #expect(body[path: "error.details"]?.arrayValue?.contains { $0["@type"] == "type.googleapis.com/google.rpc.QuotaFailure" } == true)
+        let retry = Int(r.headers.first { $0.name == "retry-after" }?.value ?? "") ?? 0
+        #expect((1...60).contains(retry))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)  // another device is not limited
+    }
+
+    @Test func faults() {
+        w.fcm.addFault(FCMFault(.unavailable, count: 1, retryAfter: 7))
+        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
+            json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
+        #expect(r.status == 503)
+        #expect(r.headers.contains(HTTPField("retry-after", "7")))
+        #expect((try? JSONValue.parse(r.body))?.fcmErrorCode == "UNAVAILABLE")
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        w.fcm.addFault(FCMFault(.internalError, token: Fixture.tokenB))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        let (s, b) = w.send(#"{"token":"\#(Fixture.tokenB)"}"#)
+        #expect(s == 500 && b.fcmErrorCode == "INTERNAL" && b[path: "error.status"] == "INTERNAL")
+    }
+
+    @Test func apnsFaultsBecomeFCMErrors() {
+        w.apns.addFault(APNsFault(.reject(.serviceUnavailable), count: 1))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).1.fcmErrorCode == "UNAVAILABLE")
+        w.apns.addFault(APNsFault(.reject(.tooManyRequests), count: 1))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).1.fcmErrorCode == "QUOTA_EXCEEDED")
+        w.apns.unregisterToken(Fixture.sandboxAPNs)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).1.fcmErrorCode == "UNREGISTERED")
+    }
+
+    @Test func legacyAPIIsShutDown() {
+        let r = w.fcm.evaluate(w.request("POST", "/fcm/send", json: #"{"to":"x"}"#, bearer: nil,
+            headers: [HTTPField("authorization", "key=AAAA")]))
+        #expect(r.status == 404)
+        #expect(r.headers.contains { $0.name == "content-type" && $0.value.hasPrefix("text/html") })
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import PushModel
+import Testing
+
+@testable import FCMGateway
+
+/// FCM message → APNs request, pinned by golden files in `Golden/` (set `PUSHCHECK_UPDATE_GOLDEN=1` to rewrite
+/// them after an intended change; a mismatch prints a unified diff).
+@Suite struct TranslationGoldenTests {
+    static let cases: [(name: String, message: String)] = [
+        ("notification-and-data", #"{"token":"t","notification":{"title":"Order shipped","body":"Arrives Tuesday"},"data":{"order_id":"42","kind":"shipping"}}"#),
+        ("data-only-background", #"{"token":"t","data":{"sync":"1"},"apns":{"payload":{"aps":{"content-available":1}}}}"#),
+        ("apns-payload-overrides", #"{"token":"t","notification":{"title":"Generic","body":"Body"},"apns":{"headers":{"apns-priority":"5","apns-collapse-id":"c1"},"payload":{"aps":{"alert":{"title":"iOS title"},"badge":3,"sound":"default"},"custom":{"deep":true}}}}"#),
+        ("image", #"{"token":"t","notification":{"title":"Look","image":"https://img.example/a.png"},"apns":{"payload":{"aps":{"mutable-content":1}},"fcm_options":{"image":"https://img.example/ios.png"}}}"#),
+        ("explicit-headers", #"{"token":"t","notification":{"body":"b"},"apns":{"headers":{"apns-push-type":"alert","apns-expiration":"1900000000","apns-topic":"com.example.app"}}}"#),
+    ]
+
+    static var goldenDirectory: String { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path }
+
+    static func render(_ push: FCMTranslation.APNsPush) -> String {
+        let json: JSONValue = [
+            "headers": .array(push.headers.map { .array([.string($0.name), .string($0.value)]) }), "payload": push.payload,
+        ]
+        let object = try! JSONSerialization.jsonObject(with: Data(json.serializedBytes()))
+        let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    @Test(arguments: cases.map(\.name))
+    func golden(name: String) throws {
+        let message = Self.cases.first { $0.name == name }!.message
+        let parsed = try FCMMessageRules.parseMessage(try JSONValue.parse(message))
+        let push = FCMTranslation.translate(
+            parsed, messageID: "1700000000000001", senderID: "123456789012", fid: "cXh0aW5zdGFsbGF0aW9uQQ", bundleID: "com.example.app")
+        let actual = Self.render(push)
+        let path = Self.goldenDirectory + "/\(name).json"
+        if ProcessInfo.processInfo.environment["PUSHCHECK_UPDATE_GOLDEN"] == "1" {
+            try actual.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOfFile: path, encoding: .utf8)
+        if actual != expected {
+            let tmp = NSTemporaryDirectory() + "fcm-golden-\(name)-actual.json"
+            try actual.write(toFile: tmp, atomically: true, encoding: .utf8)
+            let diff = Process()
+            diff.executableURL = URL(fileURLWithPath: "/usr/bin/diff")
+            diff.arguments = ["-u", path, tmp]
+            let pipe = Pipe()
+            diff.standardOutput = pipe
+            try diff.run()
+            diff.waitUntilExit()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            Issue.record("translated payload differs from \(path):\n\(text)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PushcheckTestSupport
+import PushCrypto
+import Testing
+
+@testable import PushcheckCommands
+
+/// Conventions shared with Hurl, pytest and Playwright: short flags, `help <command>`, exit 5 when nothing
+/// is selected, `--color`, did-you-mean for `--help`.
+@Suite struct CLIConventionTests {
+    static let suites: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path + "/Suites"
+    }()
+
+    @Test func shortFlagsAreTheLongOnes() throws {
+        let parsed = try ParsedArguments.parse(["-j", "4", "-kseed", "x"], options: RunCommand.options)
+        #expect(parsed.value("jobs") == "4")
+        #expect(parsed.value("filter") == "seed")
+        #expect(parsed.positionals == ["x"])
+        #expect(throws: UsageError.self) { try ParsedArguments.parse(["-z"], options: RunCommand.options) }
+        #expect(renderOptions(RunCommand.options).contains("-j, --jobs N"))
+    }
+
+    @Test func misspeltHelpSuggestsHelp() {
+        #expect(throws: UsageError("unknown option '--hlep' (did you mean '--help'?)")) {
+            try ParsedArguments.parse(["--hlep"], options: RunCommand.options)
+        }
+    }
+
+    @Test func helpCommandAndEmptySelectionAndColor() throws {
+        let help = try runTool(pushcheckExecutable(), ["help", "run"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: Run scenario suites"), "\(help)")
+        let dir = try TempDirectory("cli")
+        defer { dir.remove() }
+        let junit = dir.file("junit.xml")
+        let none = try runTool(pushcheckExecutable(), ["run", Self.suites, "-k", "no-such-scenario", "--junit", junit])
+        #expect(none.status == 5, "\(none)")
+        #expect(FileManager.default.fileExists(atPath: junit), "an empty report is still written")
+        let allowed = try runTool(
+            pushcheckExecutable(), ["run", Self.suites, "-k", "no-such-scenario", "--allow-empty", "--junit", junit])
+        #expect(allowed.status == 0, "\(allowed)")
+        let smoke = ["run", Self.suites + "/smoke.json", "--junit", junit]
+        let always = try runTool(pushcheckExecutable(), smoke + ["--color", "always"])
+        #expect(always.status == 0 && always.stdout.contains("\u{1B}[32m"), "\(always)")
+        let never = try runTool(pushcheckExecutable(), smoke + ["--color", "always", "--color=never"])
+        #expect(never.status == 2, "--color given twice is a usage error: \(never)")
+        let plain = try runTool(
+            pushcheckExecutable(), smoke, environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
+        #expect(plain.status == 0 && !plain.stdout.contains("\u{1B}["), "\(plain)")
+        let bad = try runTool(pushcheckExecutable(), smoke + ["--color", "sometimes"])
+        #expect(bad.status == 2 && bad.stderr.contains("expects auto, always or never"), "\(bad)")
+    }
+
+    @Test func jwtVerifyWarnsAboutAnIatAppleAccepts() throws {
+        let dir = try TempDirectory("jwt")
+        defer { dir.remove() }
+        let key = try P256PrivateKey.generate()
+        let keyPath = try dir.write("AuthKey.p8", key.pkcs8PEM)
+        let now = Int(Date().timeIntervalSince1970)
+        let forms: [(Any, String)] = [(Double(now) + 0.25, "iat is a fractional number"), ("\(now)", "iat is a JSON string")]
+        for (iat, warning) in forms {
+            let token = try JWT.signES256(
+                header: ["alg": "ES256", "kid": "KEY1234567"], claims: ["iss": "ABCDE12345", "iat": iat], key: key)
+            let out = try runTool(
+                pushcheckExecutable(), ["jwt", "--verify", token, "--key", keyPath, "--team-id", "ABCDE12345"])
+            #expect(out.status == 0, "a warning, not a failure: \(out)")
+            #expect(out.stdout.contains("WARN  \(warning)"), "\(out)")
+        }
+        let future = try JWT.apnsProviderToken(teamID: "ABCDE12345", keyID: "KEY1234567", issuedAt: now + 8 * 3600 + 720, key: key)
+        let out = try runTool(pushcheckExecutable(), ["jwt", "--verify", future, "--key", keyPath])
+        #expect(out.status == 1 && out.stdout.contains("(8 h 12 min ahead)"), "\(out)")
+    }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# make bench: FCM v1 send throughput (valid OAuth bearer from the mock's /token, token target, translation and
+# delivery through the APNs gateway) beside the APNs gateway and nghttpd, all under the same h2load load in one run.
+# Usage: Tests/bench/fcm-bench.sh PATH/TO/pushcheck
+# Env: BENCH_N (default 100000), BENCH_FLAGS (default "-c 4 -m 64 -t 1"), BENCH_LOOPS (serve --loops).
+set -euo pipefail
+BIN=${1:?usage: fcm-bench.sh PATH/TO/pushcheck}
+N=${BENCH_N:-100000}
+FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
+LOOPS=${BENCH_LOOPS:-$(nproc)}
+WORK=$(mktemp -d)
+SERVE_PID=""; NGHTTPD_PID=""
+cleanup() {
+  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
+  [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
+TOKEN=$(printf '%064x' 42)
+FCM_TOKEN="benchInstance1:APA91bBENCHBENCHBENCHBENCHBENCHBENCH"
+EMAIL=bench@bench-project.iam.gserviceaccount.com
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey.p8" 2>/dev/null
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
+openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
+cat > "$WORK/serve.yaml" <<YAML
+apns:
+  keys:
+    - { team_id: $TEAM, key_id: $KID, private_key: AuthKey.p8 }
+  tokens:
+    - { token: "$TOKEN", topic: $TOPIC, environment: sandbox }
+  log: { capacity: 10000 }
+  one_stream_until_valid_token: false   # h2load opens -m streams before reading SETTINGS (see gateway-bench.sh)
+fcm:
+  service_accounts:
+    - { client_email: $EMAIL, public_key: sa.pub.pem, projects: [bench-project] }
+  projects:
+    - id: bench-project
+      number: "123456789012"
+      apns: { team_id: $TEAM, key_id: $KID, environment: sandbox }
+      tokens:
+        - { token: "$FCM_TOKEN", apns_token: "$TOKEN", topic: $TOPIC }
+  log: { capacity: 10000 }
+YAML
+printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
+printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}' \
+  "$FCM_TOKEN" > "$WORK/message.json"
+APNS_JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey.p8")
+
+"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" --loops "$LOOPS" > "$WORK/ready.json" 2> "$WORK/serve.log" &
+SERVE_PID=$!
+for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
+[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
+ready() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$WORK/ready.json" "$1"; }
+SANDBOX=$(ready '["apns"]["sandbox"]'); FCM=$(ready '["fcm"]')
+
+# The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+NOW=$(date +%s)
+HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
+CLAIMS=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
+  "$EMAIL" "$NOW" "$((NOW + 3600))" | b64url)
+SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
+ACCESS=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
+  "$FCM/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
+mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$TOKEN"
+NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
+NGHTTPD_PID=$!
+sleep 0.5
+
+run_h2load() { # url n headers... -> prints req/s, fails unless every request got 2xx
+  local url=$1 n=$2; shift 2
+  local out; out=$(h2load -n "$n" $FLAGS "$@" "$url" 2>&1)
+  local ok; ok=$(echo "$out" | awk '/status codes:/{print $3}')
+  if [ "$ok" != "$n" ]; then echo "h2load against $url: only $ok of $n requests got 2xx" >&2; echo "$out" | tail -8 >&2; return 1; fi
+  echo "$out" | awk '/^finished in/{print $4}'
+}
+APNS_H=(-H "authorization: bearer $APNS_JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
+FCM_H=(-H "authorization: Bearer $ACCESS" -H "content-type: application/json" -d "$WORK/message.json")
+
+echo "== FCM: h2load -n $N $FLAGS (OAuth bearer, token target, translated and pushed through the APNs gateway)"
+run_h2load "$FCM/v1/projects/bench-project/messages:send" 10000 "${FCM_H[@]}" > /dev/null   # warm-up
+FCM_RPS=$(run_h2load "$FCM/v1/projects/bench-project/messages:send" "$N" "${FCM_H[@]}")
+APNS_RPS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+REF_RPS=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+printf 'pushcheck FCM send:    %s req/s (%s loops)\npushcheck APNs gateway: %s req/s\nnghttpd (static):       %s req/s (1 thread)\n' \
+  "$FCM_RPS" "$LOOPS" "$APNS_RPS" "$REF_RPS"
+printf 'FCM / nghttpd: %.2f (target >= 0.30); FCM / APNs gateway: %.2f\n' \
+  "$(python3 -c "print($FCM_RPS/$REF_RPS)")" "$(python3 -c "print($FCM_RPS/$APNS_RPS)")"

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# make bench, hardening part: what hostile load does to the gateway's memory, and whether reading the delivery
+# log holds up pushes. Real sockets only (h2load, curl against `pushcheck serve`).
+# Usage: Tests/bench/hardening-bench.sh PATH/TO/pushcheck
+# Env: SOAK_N (default 1000000; requests in the mixed soak), BIG_N (default 1000; 1 MiB unauthenticated POSTs),
+#      LOG_READ (paged | whole; default paged: `?after=…&limit=1000` until has_more is false; whole: one
+#      `?limit=10000`, what older builds answered with everything).
+set -euo pipefail
+BIN=${1:?usage: hardening-bench.sh PATH/TO/pushcheck}
+SOAK_N=${SOAK_N:-1000000}
+BIG_N=${BIG_N:-1000}
+LOG_READ=${LOG_READ:-paged}
+WORK=$(mktemp -d)
+SERVE_PID=""; LOAD_PID=""
+cleanup() {
+  [ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null || true
+  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
+TOKEN=$(printf '%064x' 42)
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey_$KID.p8" 2>/dev/null
+cat > "$WORK/serve.yaml" <<YAML
+listen:
+  h2c: true
+apns:
+  keys:
+    - team_id: $TEAM
+      key_id: $KID
+      private_key: AuthKey_$KID.p8
+  tokens:
+    - token: "$TOKEN"
+      topic: $TOPIC
+      environment: sandbox
+  log:
+    capacity: 10000
+  one_stream_until_valid_token: false
+YAML
+printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1}}' > "$WORK/valid.json"
+python3 -c 'import sys; sys.stdout.write("{\"aps\":{\"alert\":\"" + "x" * 5000 + "\"}}")' > "$WORK/over4k.json"
+head -c $(( 1 << 20 )) /dev/zero | tr '\0' 'x' > "$WORK/at1m.bin"   # exactly the body limit: accepted, logged
+head -c $(( (1 << 20) + 1 )) /dev/zero | tr '\0' 'x' > "$WORK/over1m.bin"
+JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
+
+"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" > "$WORK/ready.json" 2> "$WORK/serve.log" &
+SERVE_PID=$!
+for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
+[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
+URL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apns"]["sandbox_h2c"])' "$WORK/ready.json")
+CONTROL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["control"])' "$WORK/ready.json")
+
+rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
+hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
+AUTH=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert")
+h2() { h2load "$@" 2>&1 | awk '/status codes:/{print "  " $0} /requests:/{print "  " $0}'; }
+
+echo "== unauthenticated 1 MiB bodies (at the body limit, so logged): $BIG_N POSTs (h2load -c 4)"
+RSS0=$(rss_kb)
+h2 -n "$BIG_N" -c 4 -m 1 -H "apns-topic: $TOPIC" -d "$WORK/at1m.bin" "$URL/3/device/$TOKEN"
+RSS1=$(rss_kb)
+printf 'RSS before: %d KiB; after %d x 1 MiB POSTs: %d KiB (growth %+d KiB)\n' "$RSS0" "$BIG_N" "$RSS1" "$((RSS1 - RSS0))"
+
+echo "== reading the whole log ($LOG_READ) while pushes run (h2load -c 1 -m 1, one push at a time)"
+h2load -D 30 -c 1 -m 1 "${AUTH[@]}" -d "$WORK/valid.json" "$URL/3/device/$TOKEN" > "$WORK/load.txt" 2>&1 &
+LOAD_PID=$!
+sleep 0.5
+START=$(date +%s.%N)
+BYTES=0
+if [ "$LOG_READ" = whole ]; then
+  BYTES=$(curl -s -o /dev/null -w '%{size_download}' "$CONTROL/apns/log?limit=10000")
+else
+  # Everything logged when the read starts (pushes keep adding entries behind it): from the oldest kept entry up
+  # to the newest sequence at the start, 1000 entries a page.
+  LAST=$(curl -s "$CONTROL/apns/log?limit=1" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["next_after"]))')
+  AFTER=0
+  while [ "$AFTER" -lt "$LAST" ]; do
+    curl -s -o "$WORK/page.json" "$CONTROL/apns/log?after=$AFTER&limit=1000"
+    BYTES=$((BYTES + $(stat -c %s "$WORK/page.json")))
+    read -r AFTER MORE < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(d["next_after"]), d["has_more"])' "$WORK/page.json")
+    [ "$MORE" = True ] || break
+  done
+fi
+END=$(date +%s.%N)
+wait "$LOAD_PID" || true; LOAD_PID=""
+printf 'log read: %d bytes in %.2f s; server peak RSS (VmHWM): %d KiB\n' "$BYTES" "$(python3 -c "print($END-$START)")" "$(hwm_kb)"
+awk '/time for request:/{print "push latency during the read (min max mean sd):", $4, $5, $6, $7}' "$WORK/load.txt"
+awk '/status codes:/{print "pushes during the read:", $0}' "$WORK/load.txt"
+
+echo "== soak: $SOAK_N requests in 8 rounds, each round the four classes at once (h2load each):"
+echo "   60 % valid, 30 % bad device token (400), 9.8 % payload over 4 KiB (413), 0.2 % body over 1 MiB (413)"
+# The classes run side by side so the log's content (last 10,000 entries) is the same mix after every round:
+# the first rounds fill it (at most log.max_bytes, 64 MiB), after which RSS must stay flat. Which class finishes
+# last decides the window's exact mix, so the log's size moves a little from round to round, within that bound.
+soak_round() { # requests in this round
+  local n=$1 v=$(($1 * 60 / 100)) i=$(($1 * 30 / 100)) o=$(($1 * 98 / 1000)); local h=$((n - v - i - o))
+  h2load -n "$v" -c 2 -m 32 "${AUTH[@]}" -d "$WORK/valid.json" "$URL/3/device/$TOKEN" > "$WORK/s-valid.txt" 2>&1 &
+  local p1=$!
+  h2load -n "$i" -c 1 -m 32 "${AUTH[@]}" -d "$WORK/valid.json" "$URL/3/device/nothex" > "$WORK/s-invalid.txt" 2>&1 &
+  local p2=$!
+  h2load -n "$o" -c 1 -m 32 "${AUTH[@]}" -d "$WORK/over4k.json" "$URL/3/device/$TOKEN" > "$WORK/s-over4k.txt" 2>&1 &
+  local p3=$!
+  h2load -n "$h" -c 1 -m 1 -H "apns-topic: $TOPIC" -d "$WORK/over1m.bin" "$URL/3/device/$TOKEN" > "$WORK/s-over1m.txt" 2>&1 &
+  local p4=$!
+  wait $p1 $p2 $p3 $p4
+  for f in valid invalid over4k over1m; do
+    awk -v c="$f" '/status codes:/{printf "   %-8s %s 2xx %s 4xx %s 5xx\n", c, $3, $7, $9}' "$WORK/s-$f.txt"
+  done
+}
+ROUND=$((SOAK_N / 8))
+SOAK0=$(rss_kb)
+RSS_ROUNDS=()
+for r in 1 2 3 4 5 6 7 8; do
+  echo "round $r ($ROUND requests):"
+  soak_round "$ROUND"
+  RSS_ROUNDS+=("$(rss_kb)")
+done
+printf 'RSS (KiB) before the soak %d; after rounds 1-8: %s; rounds 4-8 growth %+d KiB; peak (VmHWM) %d KiB\n' \
+  "$SOAK0" "${RSS_ROUNDS[*]}" "$((RSS_ROUNDS[7] - RSS_ROUNDS[3]))" "$(hwm_kb)"
