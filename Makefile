@@ -9,7 +9,7 @@ BIN         = $(BUILD_DIR)/$(CONFIG)/pushcheck
 PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev \
        yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev
 # header => Debian package (libraries without a .pc file)
-HEADERS = /usr/include/http_parser.h:libhttp-parser-dev
+HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
         nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
@@ -17,7 +17,7 @@ TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-cli
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
 # under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
@@ -94,6 +94,28 @@ fuzz: deps
 	  status=$${PIPESTATUS[0]}; \
 	  if [ $$status -ne 0 ]; then echo "fuzz $$t failed (exit $$status); a crasher, if found, is in $(BUILD_DIR)/fuzz-crashers/$$t/"; exit 1; fi; \
 	done
+
+# Sanitizers, each in its own scratch path so the normal debug build is not invalidated. Not part of
+# `make test`/CI: see README "Sanitizers" for the figures and why.
+ASAN_DIR ?= .build/asan
+TSAN_DIR ?= .build/tsan
+TSAN_TESTS ?= APNsGatewayTests|HTTPServerTests|SuiteRunnerTests
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 \
+  TSAN_OPTIONS=halt_on_error=0:suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp:log_path=$(CURDIR)/$(TSAN_DIR)/report
+
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
+	$(SWIFT) build --scratch-path $(ASAN_DIR) --build-tests --sanitize=address
+	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(ASAN_DIR) --skip-build --sanitize=address --no-parallel
+
+# Every process's reports (the tests' `pushcheck` subprocesses too) go to $(TSAN_DIR)/report.<pid>.
+sanitize-thread: deps
+	$(SWIFT) build --scratch-path $(TSAN_DIR) --build-tests --sanitize=thread
+	rm -f $(TSAN_DIR)/report.*
+	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(TSAN_DIR) --skip-build --sanitize=thread --no-parallel \
+	  --filter '$(TSAN_TESTS)' || { grep -h SUMMARY $(TSAN_DIR)/report.* 2>/dev/null | sort | uniq -c; exit 1; }
+	@! ls $(TSAN_DIR)/report.* 2>/dev/null || { grep -h SUMMARY $(TSAN_DIR)/report.* | sort | uniq -c; exit 1; }
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml

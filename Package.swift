@@ -51,7 +51,7 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["CLinux", "APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
         .testTarget(
             name: "ScenariosTests",
@@ -72,7 +72,7 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 

@@ -15,6 +15,9 @@
 #include <unistd.h>
 #include <string.h>
 #include <pthread.h>
+#include <sys/prctl.h>
+#include <poll.h>
+#include <sys/wait.h>
 
 static inline int pc_errno(void) { return errno; }
 static inline int pc_fcntl_setfl(int fd, int flags) { return fcntl(fd, F_SETFL, flags); }
@@ -86,5 +89,31 @@ static inline int pc_install_termination_pipe(int write_fd) {
     if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) return -1;
     signal(SIGPIPE, SIG_IGN);
     return 0;
+}
+
+/* Scenarios: a run: step's descendants. As a child subreaper, pushcheck inherits every orphan its
+   commands leave (a setsid grandchild included) instead of init, so it can find and kill them. */
+static inline int pc_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+/* Blocks until child pid has exited, WITHOUT reaping it (WNOWAIT: Foundation's Process reaps its own
+   children). *code is CLD_EXITED, CLD_KILLED or CLD_DUMPED; *status the exit status or signal number.
+   Returns 0, or -1 with errno (ECHILD: already reaped). */
+static inline int pc_wait_exit_nowait(pid_t pid, int *code, int *status) {
+    siginfo_t info; memset(&info, 0, sizeof info);
+    int r;
+    do { r = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT); } while (r < 0 && errno == EINTR);
+    if (r == 0) { *code = info.si_code; *status = info.si_status; }
+    return r;
+}
+static inline int pc_CLD_EXITED(void) { return CLD_EXITED; }
+/* Waits up to timeout_ms for fd to be readable (or hung up); returns poll's result. */
+static inline int pc_poll_readable(int fd, int timeout_ms) {
+    struct pollfd p; p.fd = fd; p.events = POLLIN; p.revents = 0;
+    return poll(&p, 1, timeout_ms);
+}
+/* Occurrences of byte b in [p, p+n): the line count of output that is dropped (plain C, cheap per byte). */
+static inline size_t pc_count_byte(const void *p, size_t n, unsigned char b) {
+    const unsigned char *s = (const unsigned char *)p; size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += (s[i] == b);
+    return c;
 }
 #endif

@@ -30,6 +30,8 @@ public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case notHTML(url: String, contentType: String)
     case unparsableHTML(url: String)
     case transport(url: String, detail: String)
+    /// The page is larger than the web view reads (`HTTPClientConfiguration.webViewPageLimit`).
+    case tooLarge(url: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -44,6 +46,9 @@ public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .unparsableHTML(let url):
             return "\(url) returned nothing the HTML parser could read (empty or binary body)"
         case .transport(let url, let d): return "loading \(url) failed: \(d)"
+        case .tooLarge(let url, let limit):
+            return "\(url) is larger than \(limit / (1024 * 1024)) MiB, the most the web view reads; "
+                + "is the page endless, or is the push carrying the wrong URL?"
         }
     }
 }
@@ -136,6 +141,7 @@ public final class WebView: Sendable {
         case .tlsFailure(_, let d): return .tlsFailure(url: url, detail: d)
         case .couldNotConnect(_, let d): return .couldNotConnect(url: url, detail: d)
         case .tooManyRedirects(_, let limit, _): return .tooManyRedirects(url: url, limit: limit)
+        case .responseTooLarge(_, let limit): return .tooLarge(url: url, limit: limit)
         default: return .transport(url: url, detail: error.description)
         }
     }

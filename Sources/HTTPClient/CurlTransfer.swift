@@ -22,6 +22,8 @@ final class CurlTransfer {
     private var blockStatus = 0
     private var currentURL: String
     private var redirects: [ClientRedirect] = []
+    /// Set when the body outgrew `maximumBodySize` (the write callback then makes curl abort).
+    private var tooLarge = false
 
     /// The address curl reports in `CURLMsg.easy_handle`, used as the key of in-flight transfers.
     var key: UInt { UInt(bitPattern: easy) }
@@ -119,6 +121,10 @@ final class CurlTransfer {
             try setBlob(CURLOPT_SSLKEY_BLOB, cert.privateKeyPEM)
             try set(CURLOPT_SSLKEYTYPE, "PEM")
         }
+        if let limit = c.maximumBodySize {
+            // Refuses a declared Content-Length over the limit up front; the write callback bounds the rest.
+            try check(pc_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)), CURLOPT_MAXFILESIZE_LARGE)
+        }
         if let agent = c.userAgent {
             try set(CURLOPT_USERAGENT, agent)
         }
@@ -211,8 +217,14 @@ final class CurlTransfer {
 
     // MARK: - callbacks (loop thread, inside curl_multi_perform)
 
-    fileprivate func received(body chunk: UnsafeRawBufferPointer) {
+    /// Keeps a chunk of the body; false (curl aborts the transfer) once the body would exceed the limit.
+    fileprivate func received(body chunk: UnsafeRawBufferPointer) -> Bool {
+        if let limit = configuration.maximumBodySize, body.count + chunk.count > limit {
+            tooLarge = true
+            return false
+        }
         body.append(contentsOf: chunk)
+        return true
     }
 
     fileprivate func received(headerLine raw: UnsafeRawBufferPointer) {
@@ -248,6 +260,11 @@ final class CurlTransfer {
 
     /// Called when curl reports the transfer done; builds the response or the error and resumes the caller.
     func complete(_ code: CURLcode) {
+        if let limit = configuration.maximumBodySize, tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            body = []
+            finish(.failure(.responseTooLarge(url: request.url, limit: limit)))
+            return
+        }
         guard code == CURLE_OK else {
             var detail = String(cString: errorBuffer)
             if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
@@ -321,8 +338,7 @@ private let curlWriteCallback: pc_data_callback = { data, size, count, user in
     guard let user else { return 0 }
     let bytes = size * count
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-    transfer.received(body: UnsafeRawBufferPointer(start: data, count: bytes))
-    return bytes
+    return transfer.received(body: UnsafeRawBufferPointer(start: data, count: bytes)) ? bytes : 0
 }
 
 private let curlHeaderCallback: pc_data_callback = { data, size, count, user in

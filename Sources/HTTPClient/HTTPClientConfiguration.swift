@@ -105,6 +105,9 @@ public struct HTTPClientConfiguration: Sendable {
     public var insecureSkipVerify: Bool
     /// `User-Agent` sent with every request (`nil`: none; a request header of that name wins).
     public var userAgent: String?
+    /// Largest response body kept, in bytes (`nil`: no limit). A longer body — or a declared
+    /// `Content-Length` over it — ends the transfer with `.responseTooLarge` as soon as it is seen.
+    public var maximumBodySize: Int?
 
     public init(
         trustRoots: TrustRoots? = nil,
@@ -116,7 +119,8 @@ public struct HTTPClientConfiguration: Sendable {
         maxConnectionsPerHost: Int = 4,
         preferMultiplexing: Bool = true,
         insecureSkipVerify: Bool = false,
-        userAgent: String? = nil
+        userAgent: String? = nil,
+        maximumBodySize: Int? = nil
     ) {
         self.trustRoots = trustRoots
         self.clientCertificate = clientCertificate
@@ -128,6 +132,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.preferMultiplexing = preferMultiplexing
         self.insecureSkipVerify = insecureSkipVerify
         self.userAgent = userAgent
+        self.maximumBodySize = maximumBodySize
     }
 
     /// A provider talking to APNs: HTTP/2 required, no redirects, one connection per host.
@@ -137,12 +142,17 @@ public struct HTTPClientConfiguration: Sendable {
             maxConnectionsPerHost: 1)
     }
 
-    /// A web view: HTTP/2 or 1.1, follows up to 10 redirects, identifies as mobile Safari.
+    /// Largest page a web view reads (`webView(trustRoots:)`): 10 MiB.
+    public static let webViewPageLimit = 10 * 1024 * 1024
+
+    /// A web view: HTTP/2 or 1.1, follows up to 10 redirects, identifies as mobile Safari, reads pages of
+    /// at most `webViewPageLimit` bytes (an endless page fails fast instead of filling memory).
     public static func webView(trustRoots: TrustRoots?) -> Self {
         HTTPClientConfiguration(
             trustRoots: trustRoots, httpVersion: .best, redirects: .follow(limit: 10),
             userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-                + "(KHTML, like Gecko) Mobile/15E148 pushcheck")
+                + "(KHTML, like Gecko) Mobile/15E148 pushcheck",
+            maximumBodySize: webViewPageLimit)
     }
 }
 

@@ -28,6 +28,8 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     case cancelled
     /// Any other curl failure, with curl's code.
     case other(url: String, curlCode: Int, detail: String)
+    /// The response body (or its declared `Content-Length`) exceeded `maximumBodySize`; reading stopped there.
+    case responseTooLarge(url: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -57,6 +59,9 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
             return "the request was cancelled"
         case .other(let url, let code, let detail):
             return "request to \(url) failed (curl error \(code)): \(detail)"
+        case .responseTooLarge(let url, let limit):
+            return "the response from \(url) is larger than \(limit) bytes; pushcheck stopped reading it "
+                + "(is the page endless, or the wrong URL?)"
         }
     }
 

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import Scenarios
 import Synchronization
 
 /// Process-wide SIGINT/SIGTERM routing. `install()` runs first in `main`: a signal handler writes
@@ -18,12 +19,25 @@ public enum Signals {
             while read(readFD, &byte, 1) == 1 {
                 let signal = Int32(byte)
                 let current = handler.withLock { h in defer { h = nil }; return h }
-                guard let current else { exit(128 + signal) }
+                guard let current else {
+                    // Nothing handles it: exit as the signal would, leaving no child process behind.
+                    ProcessTree.killAllDescendants()
+                    exit(128 + signal)
+                }
                 current(signal)
             }
         }
         thread.name = "pushcheck-signals"
         thread.start()
+    }
+
+    /// `SIGINT`, `SIGTERM`, or `signal N` for any other number.
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT (Ctrl-C)"
+        case SIGTERM: return "SIGTERM"
+        default: return "signal \(signal)"
+        }
     }
 
     /// Waits for the next SIGINT/SIGTERM.

@@ -35,6 +35,8 @@ public final class IncrementalReport: Sendable {
         /// How long the last write took (the coalesced interval stretches to 20× this).
         var lastWriteDuration: Duration = .zero
         var writeCount = 0
+        /// Run after the next write completes (it holds the scenarios they announce).
+        var afterWrite: [@Sendable () -> Void] = []
     }
 
     private let url: URL
@@ -61,13 +63,20 @@ public final class IncrementalReport: Sendable {
     /// Records that a scenario started, so that if the process dies after the next write the scenario
     /// shows as an interrupted error rather than as not run. A failed write is kept in `writeError`.
     public func caseStarted(suite: String, name: String, at date: Date = Date()) {
-        record { $0.recordStart(suite: suite, name: name, at: date) }
+        record { $0.progress.recordStart(suite: suite, name: name, at: date) }
     }
 
     /// Records a finished scenario. A scenario not in the plan is appended to its suite (or to a new
     /// suite named after its classname). A failed write is kept in `writeError`.
-    public func caseFinished(_ testCase: TestCaseReport) {
-        record { $0.recordFinish(testCase) }
+    ///
+    /// `written` runs once a write that contains this scenario has finished (or failed): the console
+    /// announces a result only when it is on disk, so a `kill -9` never loses a scenario the console
+    /// already showed. With `.coalesced` that delays the announcement by at most one write interval.
+    public func caseFinished(_ testCase: TestCaseReport, written: (@Sendable () -> Void)? = nil) {
+        record {
+            $0.progress.recordFinish(testCase)
+            if let written { $0.afterWrite.append(written) }
+        }
     }
 
     /// Writes the current snapshot now (e.g. from an interrupt's cleanup path).
@@ -102,14 +111,14 @@ public final class IncrementalReport: Sendable {
         state.withLock { $0.writeCount }
     }
 
-    private func record(_ change: (inout ReportProgress) -> Void) {
+    private func record(_ change: (inout State) -> Void) {
         guard case let .coalesced(minimumInterval) = policy else {
-            state.withLock { change(&$0.progress) }
+            state.withLock { change(&$0) }
             writeRecordingError()
             return
         }
         let delay = state.withLock { state -> Duration? in
-            change(&state.progress)
+            change(&state)
             state.dirty = true
             guard !state.backgroundWriteScheduled else { return nil }
             state.backgroundWriteScheduled = true
@@ -138,10 +147,13 @@ public final class IncrementalReport: Sendable {
     private func write() throws(ReportsError) -> TestReport {
         try writer.withLock { (_: inout ()) throws(ReportsError) -> TestReport in
             let start = ContinuousClock.now
-            let report = state.withLock { state -> TestReport in
+            let (report, announcements) = state.withLock { state -> (TestReport, [@Sendable () -> Void]) in
                 state.dirty = false
-                return state.progress.snapshot()
+                defer { state.afterWrite = [] }
+                return (state.progress.snapshot(), state.afterWrite)
             }
+            // Announced even when the write fails: the failure surfaces in `finish()` (exit 3).
+            defer { for announce in announcements { announce() } }
             try JUnitXMLWriter.write(report, to: url)
             let elapsed = ContinuousClock.now - start
             state.withLock {

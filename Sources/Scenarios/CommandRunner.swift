@@ -1,7 +1,12 @@
+import CLinux
 import Foundation
 import Synchronization
 
-/// Runs `/bin/sh -c command` with a timeout, capturing stdout and stderr. Cancelling the task kills it.
+/// Runs `/bin/sh -c command` with a timeout, capturing a bounded head and tail of stdout and stderr.
+///
+/// The step ends when the shell exits or the timeout fires, whichever is first; then every process the
+/// command started is killed (`ProcessTree`), a `setsid` grandchild or a background job included, so
+/// nothing it left can hold the output pipes open or outlive pushcheck. Cancelling the task kills them too.
 enum CommandRunner {
     struct Outcome: Sendable {
         var exitCode: Int32
@@ -10,6 +15,9 @@ enum CommandRunner {
         var timedOut: Bool
         /// True when the process ended by a signal (other than our timeout kill).
         var signalled: Bool
+        /// Set when some output pipe was still held open after every process of the step was killed
+        /// (a process that escaped both the subreaper and the step token); reading it was abandoned.
+        var abandonedOutput = false
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -23,16 +31,22 @@ enum CommandRunner {
 
     /// Shared between the reader threads and the caller.
     private final class Box: Sendable {
-        let data = Mutex<Data>(Data())
+        let output = Mutex(BoundedOutput())
         let flag = Mutex(false)
     }
 
-    /// Output beyond this many bytes per stream is dropped (the transcript stays readable).
-    static let outputLimit = 1 << 20
+    /// How long the output pipes may stay open once every process of the step is dead.
+    static let drainGrace: Duration = .seconds(2)
+
+    private static let tokens = Atomic<Int>(0)
 
     static func run(
         _ command: String, environment: [String: String], directory: String, timeout: Duration
     ) async throws(Failure) -> Outcome {
+        ProcessTree.becomeSubreaper()
+        let token = "\(getpid())-\(tokens.add(1, ordering: .relaxed).newValue)"
+        var environment = environment
+        environment[ProcessTree.tokenVariable] = token
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -43,53 +57,97 @@ enum CommandRunner {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let reaped = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in reaped.signal() }
         do { try process.run() } catch { throw .cannotStart("\(error)") }
         let pid = process.processIdentifier
-        // Foundation starts the child in its own process group; when it does, a timeout or cancellation
-        // kills the whole group, so the command's children cannot keep the output pipes open.
-        let ownGroup = getpgid(pid) == pid
         // Blocking reads and waits run on threads of their own: parked on Dispatch's global queue they
         // would hold its few (one per core) threads and stall everything else queued there.
         let readers = DispatchGroup()
         let outBox = Box()
         let errBox = Box()
+        let abandon = Box()
         for (pipe, box) in [(out, outBox), (err, errBox)] {
             let handle = pipe.fileHandleForReading
             readers.enter()
             Thread.detachNewThread {
-                let data = handle.readDataToEndOfFile()
-                box.data.withLock { $0 = data.prefix(outputLimit) }
+                drain(handle.fileDescriptor, into: box, abandon: abandon)
                 readers.leave()
             }
         }
+        // The shell's exit, seen with waitid(WNOWAIT) rather than through Foundation: Foundation notices a
+        // child's end only when every copy of an inherited descriptor is closed, which a grandchild keeps
+        // open for as long as it lives.
+        let exit = Mutex<(code: Int32, status: Int32)?>(nil)
+        let exited = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var code: Int32 = 0
+            var status: Int32 = 0
+            if pc_wait_exit_nowait(pid, &code, &status) == 0 { exit.withLock { $0 = (code, status) } }
+            exited.signal()
+        }
         let timedOut = Box()
-        let deadline =
-            DispatchTime.now()
-            + .nanoseconds(
-                Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))
+        let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: timeout.nanosecondCount))
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 Thread.detachNewThread {
-                    if finished.wait(timeout: deadline) == .timedOut {
-                        timedOut.flag.withLock { $0 = true }
-                        kill(ownGroup ? -pid : pid, SIGKILL)
-                        finished.wait()
+                    let expired = exited.wait(timeout: deadline) == .timedOut
+                    if expired { timedOut.flag.withLock { $0 = true } }
+                    // The shell is done or out of time: whatever it started goes with it.
+                    ProcessTree.kill(token: token, root: pid)
+                    if expired { exited.wait() }
+                    let grace = DispatchTime.now() + .nanoseconds(Int(clamping: drainGrace.nanosecondCount))
+                    if readers.wait(timeout: grace) == .timedOut {
+                        abandon.flag.withLock { $0 = true }
+                        readers.wait()
                     }
-                    readers.wait()
+                    // Let Foundation reap the shell (it can once the step's processes are gone).
+                    _ = reaped.wait(timeout: .now() + .nanoseconds(Int(clamping: drainGrace.nanosecondCount)))
                     continuation.resume()
                 }
             }
         } onCancel: {
-            kill(ownGroup ? -pid : pid, SIGKILL)
+            ProcessTree.kill(token: token, root: pid)
         }
-        if ownGroup { kill(-pid, SIGKILL) }  // leftovers of the group (background jobs)
-        let reason = process.terminationReason
+        // waitid's status; Foundation's only if waitid came too late (the shell already reaped).
+        let status = exit.withLock { $0 }
+        let signalled = status.map { $0.code != pc_CLD_EXITED() } ?? (process.terminationReason == .uncaughtSignal)
         return Outcome(
-            exitCode: process.terminationStatus, stdout: String(decoding: outBox.data.withLock { $0 }, as: UTF8.self),
-            stderr: String(decoding: errBox.data.withLock { $0 }, as: UTF8.self),
+            exitCode: status?.status ?? process.terminationStatus,
+            stdout: outBox.output.withLock { $0.text(stream: "stdout") },
+            stderr: errBox.output.withLock { $0.text(stream: "stderr") },
             timedOut: timedOut.flag.withLock { $0 },
-            signalled: reason == .uncaughtSignal)
+            signalled: signalled, abandonedOutput: abandon.flag.withLock { $0 })
+    }
+
+    /// Reads `fd` to end of file into a bounded buffer; polls so that `abandon` can stop it.
+    private static func drain(_ fd: Int32, into box: Box, abandon: Box) {
+        let size = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let ready = pc_poll_readable(fd, 100)
+            if ready == 0 {
+                if abandon.flag.withLock({ $0 }) { return }
+                continue
+            }
+            if ready < 0 {
+                if pc_errno() == EINTR { continue }
+                return
+            }
+            let n = read(fd, buffer, size)
+            if n < 0, pc_errno() == EINTR { continue }
+            if n <= 0 { return }
+            box.output.withLock { $0.append(UnsafeRawBufferPointer(start: buffer, count: n)) }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (saturating), for Dispatch deadlines.
+    fileprivate var nanosecondCount: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product &+ attoseconds / 1_000_000_000
     }
 }

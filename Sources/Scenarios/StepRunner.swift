@@ -217,6 +217,10 @@ enum StepRunner {
         if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
         context.transcript.add("  exit \(outcome.exitCode)")
+        if outcome.abandonedOutput {
+            context.transcript.add(
+                "  (an output pipe stayed open after every process of the step was killed; reading it was abandoned)")
+        }
         if Task.isCancelled {
             throw .harness(
                 type: "interrupted", message: "cancelled while running: \(command)", detail: "step at \(step.range)")

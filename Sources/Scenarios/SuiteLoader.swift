@@ -30,10 +30,14 @@ public enum SuiteLoader {
     static let includeKeys = ["include", "gateway", "apps", "devices"]
 
     /// True when the file is a suite (top-level mapping with `scenarios:`), false for include-only files (apps, worlds).
+    /// A file that cannot be read as YAML text counts as a suite when it mentions scenarios or when it is
+    /// not text at all (invalid UTF-8, NUL bytes, unreadable): loading it then reports the error with
+    /// `file:line:col`, so a damaged suite is never silently skipped when its directory is run.
     public static func isSuiteFile(path: String) -> Bool {
         guard let root = try? YAMLLoader.load(path: path) else {
-            // A broken file that mentions scenarios is a suite: loading it reports the error.
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            guard let data = FileManager.default.contents(atPath: path),
+                let text = String(data: data, encoding: .utf8), !data.contains(0)
+            else { return true }
             return text.contains("scenarios")
         }
         return root["scenarios"] != nil

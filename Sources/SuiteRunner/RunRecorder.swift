@@ -25,8 +25,13 @@ public final class RunRecorder: Sendable {
     /// A scenario finished (or was skipped without starting).
     public func finished(_ testCase: TestCaseReport) {
         cases.withLock { $0.append(testCase) }
-        console?.caseFinished(testCase)
-        report?.caseFinished(testCase)
+        guard let report else {
+            console?.caseFinished(testCase)
+            return
+        }
+        // The console shows a result once the report on disk holds it (see IncrementalReport.caseFinished).
+        let console = self.console
+        report.caseFinished(testCase) { console?.caseFinished(testCase) }
     }
 
     /// Every finished scenario, in finishing order.

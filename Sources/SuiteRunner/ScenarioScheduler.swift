@@ -136,7 +136,7 @@ public struct ScenarioScheduler: Sendable {
             message = "scenario exceeded the scenario timeout of \(policy.scenarioTimeout?.shortText ?? "?")"
         case .interrupted:
             cause = "interrupted"
-            message = "interrupted (Ctrl-C) while running"
+            message = "interrupted (pushcheck got SIGINT or SIGTERM) while running"
         }
         work.cancel()
         _ = watcher

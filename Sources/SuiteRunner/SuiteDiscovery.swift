@@ -6,6 +6,8 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     /// A file was named explicitly but is not a suite file by extension.
     case notASuite(String)
+    /// A path with a suite extension is a FIFO, socket or device: reading it could block for ever.
+    case notARegularFile(String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,9 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
             return "\(path): no such file or directory. Pass suite files or directories (default: Suites/)."
         case let .notASuite(path):
             return "\(path): not a suite file. Suites are .yaml, .yml or .json files with a top-level 'scenarios:'."
+        case let .notARegularFile(path):
+            return "\(path): not a regular file (a FIFO, socket or device); pushcheck does not read it. "
+                + "Remove it or rename it without the .yaml/.yml/.json extension."
         }
     }
 }
@@ -40,10 +45,11 @@ public enum SuiteDiscovery {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
             if !isDirectory.boolValue {
                 guard hasSuiteExtension(path) else { throw .notASuite(path) }
+                guard isRegularFile(path) else { throw .notARegularFile(path) }
                 found.insert(normalized(path))
                 continue
             }
-            walk(normalized(path), into: &found, isSuiteFile: isSuiteFile)
+            try walk(normalized(path), into: &found, isSuiteFile: isSuiteFile)
         }
         return found.sorted()
     }
@@ -62,15 +68,26 @@ public enum SuiteDiscovery {
         return path.hasPrefix("/") ? "/" + joined : joined
     }
 
-    private static func walk(_ directory: String, into found: inout Set<String>, isSuiteFile: (String) -> Bool) {
+    /// True for a regular file (after following symlinks); false for a FIFO, socket or device node.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func walk(
+        _ directory: String, into found: inout Set<String>, isSuiteFile: (String) -> Bool
+    ) throws(DiscoveryError) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = directory == "." ? entry : directory + "/" + entry
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                if !isSkippedDirectory(entry) { walk(path, into: &found, isSuiteFile: isSuiteFile) }
-            } else if hasSuiteExtension(entry), isSuiteFile(path) {
+                if !isSkippedDirectory(entry) { try walk(path, into: &found, isSuiteFile: isSuiteFile) }
+            } else if hasSuiteExtension(entry) {
+                // Opening a FIFO would block the run before it starts: refuse it by name instead.
+                guard isRegularFile(path) else { throw .notARegularFile(path) }
+                guard isSuiteFile(path) else { continue }
                 found.insert(path)
             }
         }

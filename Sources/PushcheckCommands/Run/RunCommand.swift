@@ -1,6 +1,8 @@
 import Foundation
 import Reports
+import Scenarios
 import SuiteRunner
+import Synchronization
 
 /// `pushcheck run`: runs suites end to end and writes JUnit XML.
 enum RunCommand: PushcheckCommand {
@@ -33,7 +35,7 @@ enum RunCommand: PushcheckCommand {
         the rest are marked as interrupted (running) or not run.
         Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
         (timeout, crashed command, unreachable page, report not writable), 5 no scenario selected (an empty
-        report is still written; --allow-empty makes it 0), 130 interrupted.
+        report is still written; --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
         Colour: NO_COLOR (non-empty) or CI gives plain lines; --color always|never overrides.
         """
 
@@ -71,21 +73,28 @@ enum RunCommand: PushcheckCommand {
                 return .failure(error)
             }
         }
+        let received = Mutex<Int32?>(nil)
         let signalWatcher = Task {
             let signal = await Signals.next()
-            console.err("\npushcheck run: signal \(signal): stopping; finished scenarios are kept in the report "
-                + "(a second Ctrl-C exits at once)")
+            received.withLock { $0 = signal }
+            console.err("\npushcheck run: \(Signals.name(signal)) received: stopping; finished scenarios are kept in "
+                + "the report (a second SIGINT or SIGTERM exits at once)")
             runTask.cancel()
         }
         let result = await runTask.value
         signalWatcher.cancel()
+        // Nothing a run: step started outlives the run (the steps kill their own; this is the backstop).
+        ProcessTree.killAllDescendants()
+        // A signal decides the exit code, whatever the scenarios did while they were being stopped:
+        // 128 + the signal number, as a shell reports a process killed by it (130 SIGINT, 143 SIGTERM).
+        let signalExit = received.withLock { $0 }.map { 128 + $0 }
         let summary: RunSummary
         switch result {
         case let .success(value):
             summary = value
         case let .failure(error):
             console.err("pushcheck run: \(error.description)")
-            return error.exitCode
+            return signalExit ?? error.exitCode
         }
         reporter.finish()
         if summary.interrupted {
@@ -95,6 +104,7 @@ enum RunCommand: PushcheckCommand {
         if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
         for line in summary.snapshots.lines { console.out(line) }
         console.out("report: \(summary.reportPath)")
+        if let signalExit { return signalExit }
         if empty, summary.exitCode == ExitCode.success { return emptyExit }
         return summary.exitCode
     }
