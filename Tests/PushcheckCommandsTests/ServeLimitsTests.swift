@@ -38,6 +38,28 @@ import Testing
         #expect(entry["token"] == .string(ServeTests.token))
     }
 
+    @Test func aControlBodyOverOneMiBGets413WithAJSONError() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try ServeTests.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let base = try #require(running.url("control"))
+        let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
+        // HTTP/1.1 and h2c with prior knowledge: both transports hand the oversized request to the control API.
+        for version in ["--http1.1", "--http2-prior-knowledge"] {
+            let r = try runTool("curl", ["-sS", version, "-H", "content-type: application/json", "--data-binary", "@" + big,
+                                         "-w", "\n%{http_code}", "\(base)/apns/faults"])
+            let lines = r.stdout.split(separator: "\n")
+            #expect(lines.last == "413", "\(version): \(r)")
+            let body = try JSONValue.parse(String(lines.first ?? ""))
+            #expect(body["error"]?.stringValue?.hasPrefix("request body is over the control endpoint's 1 MiB limit") == true, "\(body)")
+            #expect(body["help"] != nil)
+        }
+        // Nothing was acted on, and the endpoint still answers.
+        #expect(try control(running, "/apns/faults")["faults"]?.arrayValue?.isEmpty == true)
+        #expect(try control(running, "/health")["status"] == "ok")
+    }
+
     @Test func theLogKeepsTheHeadOfLargeBodiesAndStaysInItsByteBudget() throws {
         let fixture = try Fixture(extra: "  log: { max_bytes: 1MiB, max_payload_bytes: 64KiB }")
         defer { fixture.dir.remove() }

@@ -34,7 +34,18 @@ public struct ControlAPI: HTTPHandler {
         self.web = web
     }
 
+    /// Bodies past the listener's 1 MiB limit come to `handle` (the transport would answer a bare 413): they get
+    /// 413 with the same `{"error": …}` body as every other control refusal.
+    public var answersOversizedRequests: Bool { true }
+
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        if let received = request.bodyOverLimit {
+            // The body was not kept, so nothing may route it: a POST with an empty body would act on defaults.
+            responder.respond(Self.problem(
+                413, "request body is over the control endpoint's 1 MiB limit (\(received) bytes received)",
+                extra: ["help": "send control bodies under 1 MiB (they are small JSON objects)"]))
+            return
+        }
         if let pending = webAction(request) ?? pendingEventsPoll(request) {
             // A page fetch takes a while: answer from a task, never block the loop.
             Task { responder.respond(await pending()) }
