@@ -8,15 +8,7 @@ BIN=${1:?usage: fcm-bench.sh PATH/TO/pushcheck}
 N=${BENCH_N:-100000}
 FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
 LOOPS=${BENCH_LOOPS:-$(nproc)}
-WORK=$(mktemp -d)
-SERVE_PID=""; NGHTTPD_PID=""
-cleanup() {
-  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
-  [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lib.sh"
 
 TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
 TOKEN=$(printf '%064x' 42)
@@ -49,11 +41,7 @@ printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"}
   "$FCM_TOKEN" > "$WORK/message.json"
 APNS_JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey.p8")
 
-"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" --loops "$LOOPS" > "$WORK/ready.json" 2> "$WORK/serve.log" &
-SERVE_PID=$!
-for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
-[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
-ready() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$WORK/ready.json" "$1"; }
+start_serve --loops "$LOOPS"
 SANDBOX=$(ready '["apns"]["sandbox"]'); FCM=$(ready '["fcm"]')
 
 # The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
@@ -66,13 +54,7 @@ SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.
 ACCESS=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
   "$FCM/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
-  -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
-mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$TOKEN"
-NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
-NGHTTPD_PID=$!
-sleep 0.5
+start_nghttpd "$TOKEN"
 
 run_h2load() { # url n headers... -> prints req/s, fails unless every request got 2xx
   local url=$1 n=$2; shift 2

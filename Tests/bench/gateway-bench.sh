@@ -9,15 +9,7 @@ N=${BENCH_N:-200000}
 FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
 RSS_N=${BENCH_RSS_N:-1000000}
 LOOPS=${BENCH_LOOPS:-$(nproc)}
-WORK=$(mktemp -d)
-SERVE_PID=""; NGHTTPD_PID=""
-cleanup() {
-  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
-  [ -n "$NGHTTPD_PID" ] && kill "$NGHTTPD_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lib.sh"
 
 TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
 TOKEN=$(printf '%064x' 42)
@@ -41,20 +33,11 @@ YAML
 printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
 JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
 
-"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" --loops "$LOOPS" > "$WORK/ready.json" 2> "$WORK/serve.log" &
-SERVE_PID=$!
-for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
-[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
-SANDBOX=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apns"]["sandbox"])' "$WORK/ready.json")
+start_serve --loops "$LOOPS"
+SANDBOX=$(ready '["apns"]["sandbox"]')
 
 # nghttpd serves a static 200 for the same path, over TLS with a P-256 certificate like ours.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
-  -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
-mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$TOKEN"
-NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
-NGHTTPD_PID=$!
-sleep 0.5
+start_nghttpd "$TOKEN"
 
 H=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 run_h2load() { # url n -> prints req/s, fails unless every request got 2xx; the TLS cipher goes to $WORK/cipher
@@ -65,8 +48,6 @@ run_h2load() { # url n -> prints req/s, fails unless every request got 2xx; the 
   if [ "$ok" != "$2" ]; then echo "h2load against $1: only $ok of $2 requests got 2xx" >&2; echo "$out" | tail -8 >&2; return 1; fi
   echo "$rps"
 }
-rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
-hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
 
 echo "== throughput: h2load -n $N $FLAGS, valid push (registered token, ES256 JWT, full validation)"
 run_h2load "$SANDBOX/3/device/$TOKEN" 20000 > /dev/null   # warm-up

@@ -10,15 +10,7 @@ BIN=${1:?usage: hardening-bench.sh PATH/TO/pushcheck}
 SOAK_N=${SOAK_N:-1000000}
 BIG_N=${BIG_N:-1000}
 LOG_READ=${LOG_READ:-paged}
-WORK=$(mktemp -d)
-SERVE_PID=""; LOAD_PID=""
-cleanup() {
-  [ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null || true
-  [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lib.sh"
 
 TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
 TOKEN=$(printf '%064x' 42)
@@ -45,15 +37,10 @@ head -c $(( 1 << 20 )) /dev/zero | tr '\0' 'x' > "$WORK/at1m.bin"   # exactly th
 head -c $(( (1 << 20) + 1 )) /dev/zero | tr '\0' 'x' > "$WORK/over1m.bin"
 JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
 
-"$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" > "$WORK/ready.json" 2> "$WORK/serve.log" &
-SERVE_PID=$!
-for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
-[ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
-URL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apns"]["sandbox_h2c"])' "$WORK/ready.json")
-CONTROL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["control"])' "$WORK/ready.json")
+start_serve
+URL=$(ready '["apns"]["sandbox_h2c"]')
+CONTROL=$(ready '["control"]')
 
-rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
-hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
 AUTH=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert")
 h2() { h2load "$@" 2>&1 | awk '/status codes:/{print "  " $0} /requests:/{print "  " $0}'; }
 
@@ -65,7 +52,7 @@ printf 'RSS before: %d KiB; after %d x 1 MiB POSTs: %d KiB (growth %+d KiB)\n' "
 
 echo "== reading the whole log ($LOG_READ) while pushes run (h2load -c 1 -m 1, one push at a time)"
 h2load -D 30 -c 1 -m 1 "${AUTH[@]}" -d "$WORK/valid.json" "$URL/3/device/$TOKEN" > "$WORK/load.txt" 2>&1 &
-LOAD_PID=$!
+LOAD_PID=$!; BENCH_PIDS+=("$LOAD_PID")
 sleep 0.5
 START=$(date +%s.%N)
 BYTES=0
@@ -84,7 +71,7 @@ else
   done
 fi
 END=$(date +%s.%N)
-wait "$LOAD_PID" || true; LOAD_PID=""
+wait "$LOAD_PID" || true
 printf 'log read: %d bytes in %.2f s; server peak RSS (VmHWM): %d KiB\n' "$BYTES" "$(python3 -c "print($END-$START)")" "$(hwm_kb)"
 awk '/time for request:/{print "push latency during the read (min max mean sd):", $4, $5, $6, $7}' "$WORK/load.txt"
 awk '/status codes:/{print "pushes during the read:", $0}' "$WORK/load.txt"

@@ -1,0 +1,39 @@
+# Shared plumbing for the bench scripts (sourced, not run): a work directory removed on exit with every
+# process started here, `pushcheck serve` started and its ready line read, nghttpd as the reference
+# server, and the server's RSS. Each script sets BIN before sourcing this file.
+WORK=$(mktemp -d)
+BENCH_PIDS=()
+bench_cleanup() {
+  local pid
+  for pid in "${BENCH_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap bench_cleanup EXIT
+
+# start_serve ARGS… — `pushcheck serve --config $WORK/serve.yaml --ca-out $WORK/ca.pem ARGS…` in the
+# background; sets SERVE_PID once the ready line is in $WORK/ready.json (exits with serve's log if it never is).
+start_serve() {
+  "$BIN" serve --config "$WORK/serve.yaml" --ca-out "$WORK/ca.pem" "$@" > "$WORK/ready.json" 2> "$WORK/serve.log" &
+  SERVE_PID=$!; BENCH_PIDS+=("$SERVE_PID")
+  for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
+  [ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
+}
+
+# ready '["apns"]["sandbox"]' — one value of serve's ready line.
+ready() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$WORK/ready.json" "$1"; }
+
+# start_nghttpd TOKEN — nghttpd serving a static 200 at /3/device/TOKEN over TLS with a P-256 certificate like
+# serve's; sets NPORT.
+start_nghttpd() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+    -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
+  mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$1"
+  NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
+  BENCH_PIDS+=("$!")
+  sleep 0.5
+}
+
+rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
+hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
