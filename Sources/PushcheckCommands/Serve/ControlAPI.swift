@@ -116,14 +116,7 @@ public struct ControlAPI: HTTPHandler {
             guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
             return Self.json(200, ["stored": .array(gateway.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
         case ("GET", "/apns/deliveries"):
-            let token = query["token"].flatMap(DeviceToken.init(hex:))
-            let events = gateway.deliveryHistory.filter { token == nil || $0.push.token == token }
-            return Self.json(200, ["deliveries": .array(events.map { event in
-                var json = Self.pushJSON(event.push)
-                json["disposition"] = .string(event.disposition.rawValue)
-                json["at"] = Self.time(event.at)
-                return .object(json)
-            })])
+            return deliveryEvents(query)
         case ("GET", "/apns/faults"):
             return Self.json(200, ["faults": .array(gateway.activeFaults.map(Self.faultJSON))])
         case ("POST", "/apns/faults"):
