@@ -23,8 +23,50 @@ extension APNsGateway {
         let (packed, latest, evicted) = state.withLock { s in
             (s.log.packedEntries, s.log.nextSequence - 1, s.log.evicted)
         }
+        let (entries, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) { (p: PackedLogEntry) -> APNsLogEntry? in
+            guard query.couldMatch(p) else { return nil }
+            let e = p.entry
+            return query.matches(e) ? e : nil
+        }
+        return APNsLogPage(entries: entries, hasMore: hasMore, latestSequence: latest, evicted: evicted)
+    }
+}
+
+/// One page of the store-and-forward history (`APNsGateway.deliveryPage`), paged like the log.
+public struct APNsDeliveryPage: Sendable, Equatable {
+    /// Oldest first.
+    public var events: [DeliveryEvent]
+    /// More matching events follow the last one (ask again with `after:` its sequence).
+    public var hasMore: Bool
+    /// The newest sequence number given so far (0 before the first event).
+    public var latestSequence: UInt64
+    /// Events the bounded history has dropped since the start.
+    public var evicted: UInt64
+}
+
+extension APNsGateway {
+    /// A page of the delivery history, for `token` only when given: paged exactly as `logPage`.
+    public func deliveryPage(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
+        let (packed, latest, evicted) = state.withLock { s in
+            (s.store.events.elements, s.store.nextSequence - 1, s.store.evicted)
+        }
+        let (events, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) { (p: PackedDeliveryEvent) -> DeliveryEvent? in
+            let e = p.event
+            return token == nil || e.push.token == token ? e : nil
+        }
+        return APNsDeliveryPage(events: events, hasMore: hasMore, latestSequence: latest, evicted: evicted)
+    }
+}
+
+/// Paging over a ring whose sequence numbers increase: the log's and the delivery history's.
+enum SequencePaging {
+    /// With `after`, the first `limit` matches whose sequence is greater, oldest first; without it, the newest
+    /// `limit`. `match` unpacks and filters one element (nil: not wanted), on the caller's thread.
+    static func page<Packed, Entry>(
+        _ packed: [Packed], sequence: (Packed) -> UInt64, after: UInt64?, limit: Int, match: (Packed) -> Entry?
+    ) -> (entries: [Entry], hasMore: Bool) {
         let limit = max(1, limit)
-        var entries: [APNsLogEntry] = []
+        var entries: [Entry] = []
         var hasMore = false
         if let after {
             // Sequences increase along the ring: binary search for the first one past `after`.
@@ -32,11 +74,10 @@ extension APNsGateway {
             var high = packed.count
             while low < high {
                 let mid = (low + high) / 2
-                if packed[mid].sequence <= after { low = mid + 1 } else { high = mid }
+                if sequence(packed[mid]) <= after { low = mid + 1 } else { high = mid }
             }
-            for p in packed[low...] where query.couldMatch(p) {
-                let e = p.entry
-                guard query.matches(e) else { continue }
+            for p in packed[low...] {
+                guard let e = match(p) else { continue }
                 if entries.count == limit {
                     hasMore = true
                     break
@@ -44,9 +85,8 @@ extension APNsGateway {
                 entries.append(e)
             }
         } else {
-            for p in packed.reversed() where query.couldMatch(p) {
-                let e = p.entry
-                guard query.matches(e) else { continue }
+            for p in packed.reversed() {
+                guard let e = match(p) else { continue }
                 if entries.count == limit {
                     hasMore = true
                     break
@@ -55,7 +95,7 @@ extension APNsGateway {
             }
             entries.reverse()
         }
-        return APNsLogPage(entries: entries, hasMore: hasMore, latestSequence: latest, evicted: evicted)
+        return (entries, hasMore)
     }
 }
 

@@ -12,6 +12,8 @@ struct PackedDeliveryEvent: Sendable {
     var receivedAt: Date
     var disposition: DeliveryDisposition
     var at: Date
+    /// Set when the history appends it (`StoreAndForward.appendEvent`).
+    var sequence: UInt64 = 0
     /// token, topic, apns-id, apns-unique-id, collapse id, payload (`PackedBytes` layout).
     var bytes: [UInt8]
 
@@ -45,6 +47,6 @@ struct PackedDeliveryEvent: Sendable {
             environment: environment, token: token!, topic: topic, pushType: pushType, priority: priority,
             apnsID: apnsID, apnsUniqueID: apnsUniqueID, collapseID: collapseID, expiration: expiration,
             payload: payload, receivedAt: receivedAt)
-        return DeliveryEvent(push: push, disposition: disposition, at: at)
+        return DeliveryEvent(sequence: sequence, push: push, disposition: disposition, at: at)
     }
 }

@@ -64,6 +64,8 @@ public enum DeliveryDisposition: String, Sendable, Equatable {
 
 /// One entry of the store-and-forward history.
 public struct DeliveryEvent: Sendable, Equatable {
+    /// Position in the history, from 1, increasing (never reused, also across `reset`): the paging cursor.
+    public var sequence: UInt64 = 0
     public var push: DeliveredPush
     public var disposition: DeliveryDisposition
     public var at: Date
@@ -83,6 +85,10 @@ public struct StoreAndForward: Sendable {
     var online: [DeviceToken: Bool] = [:]
     var stored: [Key: DeliveredPush] = [:]
     var events: RingBuffer<PackedDeliveryEvent>
+    /// The sequence number the next history event gets.
+    var nextSequence: UInt64 = 1
+    /// Events the bounded history has dropped since the start.
+    var evicted: UInt64 = 0
 
     public init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
         self.onlineByDefault = onlineByDefault
@@ -120,17 +126,17 @@ public struct StoreAndForward: Sendable {
         event.at = now
         if isOnline(push.token) {
             event.disposition = .delivered
-            return (true, events.append(event))
+            return (true, appendEvent(event))
         }
         if push.expiration == Date(timeIntervalSince1970: 0) {
             event.disposition = .droppedNoStorage
-            return (false, events.append(event))
+            return (false, appendEvent(event))
         }
         let key = Key(token: push.token, topic: push.topic)
         if let old = stored[key] { record(old, .superseded, now) }
         stored[key] = push
         event.disposition = .stored
-        return (false, events.append(event))
+        return (false, appendEvent(event))
     }
 
     /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.
@@ -160,7 +166,17 @@ public struct StoreAndForward: Sendable {
 
     /// Appends to the history (packed: dropping the oldest event when full is one free).
     mutating func record(_ push: DeliveredPush, _ d: DeliveryDisposition, _ at: Date) {
-        events.append(PackedDeliveryEvent(push, d, at: at))
+        _ = appendEvent(PackedDeliveryEvent(push, d, at: at))
+    }
+
+    /// Numbers `event` and appends it; returns the event the full history dropped.
+    mutating func appendEvent(_ event: PackedDeliveryEvent) -> PackedDeliveryEvent? {
+        var event = event
+        event.sequence = nextSequence
+        nextSequence += 1
+        let dropped = events.append(event)
+        if dropped != nil { evicted += 1 }
+        return dropped
     }
 }
 

@@ -8,6 +8,9 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
     case notASuite(String)
     /// A path with a suite extension is a FIFO, socket or device: reading it could block for ever.
     case notARegularFile(String)
+    /// A directory that cannot be listed, or a suite-named entry that cannot be followed (a dangling symlink,
+    /// a symlink loop, an entry gone mid-walk), under a directory being walked: the suites in it would be missed.
+    case unreadable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,9 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
         case let .notARegularFile(path):
             return "\(path): not a regular file (a FIFO, socket or device); pushcheck does not read it. "
                 + "Remove it or rename it without the .yaml/.yml/.json extension."
+        case let .unreadable(path, reason):
+            return "\(path): \(reason); pushcheck cannot read it, so suites there would be missed. "
+                + "Fix its permissions or target, or remove it."
         }
     }
 }
@@ -74,14 +80,40 @@ public enum SuiteDiscovery {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Why `path` could not be opened as a directory, from `opendir`'s errno.
+    private static func failure(opendir path: String) -> String {
+        guard let handle = opendir(path) else { return String(cString: strerror(errno)) }
+        closedir(handle)
+        return "it changed while being read"
+    }
+
+    /// Why a listed entry does not resolve: a dangling symlink (naming its target), a loop, or gone.
+    private static func unresolvedReason(_ path: String) -> String {
+        var info = stat()
+        let error = stat(path, &info) == 0 ? 0 : errno
+        let cause = error == 0 ? "it changed while being read" : String(cString: strerror(error))
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return "symlink to '\(target)' does not resolve (\(cause))"
+        }
+        return "listed but cannot be opened (\(cause))"
+    }
+
     private static func walk(
         _ directory: String, into found: inout Set<String>, isSuiteFile: (String) -> Bool
     ) throws(DiscoveryError) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        // An unlistable directory (no permission, gone mid-walk) is an error: skipping it would run fewer
+        // suites than asked and still pass.
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw .unreadable(path: directory, reason: "cannot list directory (\(failure(opendir: directory)))")
+        }
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = directory == "." ? entry : directory + "/" + entry
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                // A suite-named entry that does not resolve is refused by name; other names are not suites.
+                if hasSuiteExtension(entry) { throw .unreadable(path: path, reason: unresolvedReason(path)) }
+                continue
+            }
             if isDirectory.boolValue {
                 if !isSkippedDirectory(entry) { try walk(path, into: &found, isSuiteFile: isSuiteFile) }
             } else if hasSuiteExtension(entry) {

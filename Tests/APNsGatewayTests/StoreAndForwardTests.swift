@@ -23,6 +23,29 @@ import Testing
         #expect(f.gateway.deliveryHistory.map(\.disposition) == [.delivered])
     }
 
+    /// The history is numbered like the log: sequences keep counting past evictions and `reset`, so a poller's
+    /// `after` cursor never sees an event twice.
+    @Test func historyIsNumberedAndPagedAcrossEvictionAndReset() {
+        var store = StoreAndForward(historyCapacity: 3)
+        let at = Date(timeIntervalSince1970: 1_000)
+        let p = DeliveredPush(
+            environment: .sandbox, token: token, topic: Fixture.topic, pushType: .alert, priority: .immediate,
+            apnsID: "A", apnsUniqueID: nil, collapseID: nil, expiration: nil, payload: [], receivedAt: at)
+        for _ in 0..<5 { _ = store.accept(p, now: at) }
+        #expect(store.history.map(\.sequence) == [3, 4, 5])
+        #expect(store.evicted == 2)
+        store.reset()
+        _ = store.accept(p, now: at)
+        #expect(store.history.map(\.sequence) == [6])
+
+        for _ in 0..<4 { #expect(push(#"{"n":1}"#).status == 200) }
+        let page = f.gateway.deliveryPage(after: 1, limit: 2)
+        #expect(page.events.map(\.sequence) == [2, 3])
+        #expect(page.hasMore)
+        #expect(page.latestSequence == 4)
+        #expect(f.gateway.deliveryPage(limit: 1).events.map(\.sequence) == [4])
+    }
+
     @Test func offlineKeepsLatestPerTopicUntilOnline() {
         f.gateway.setDeviceOnline(token, false)
         #expect(!f.gateway.isDeviceOnline(token))

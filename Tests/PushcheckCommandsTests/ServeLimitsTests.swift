@@ -38,6 +38,28 @@ import Testing
         #expect(entry["token"] == .string(ServeTests.token))
     }
 
+    @Test func aControlBodyOverOneMiBGets413WithAJSONError() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try ServeTests.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let base = try #require(running.url("control"))
+        let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
+        // HTTP/1.1 and h2c with prior knowledge: both transports hand the oversized request to the control API.
+        for version in ["--http1.1", "--http2-prior-knowledge"] {
+            let r = try runTool("curl", ["-sS", version, "-H", "content-type: application/json", "--data-binary", "@" + big,
+                                         "-w", "\n%{http_code}", "\(base)/apns/faults"])
+            let lines = r.stdout.split(separator: "\n")
+            #expect(lines.last == "413", "\(version): \(r)")
+            let body = try JSONValue.parse(String(lines.first ?? ""))
+            #expect(body["error"]?.stringValue?.hasPrefix("request body is over the control endpoint's 1 MiB limit") == true, "\(body)")
+            #expect(body["help"] != nil)
+        }
+        // Nothing was acted on, and the endpoint still answers.
+        #expect(try control(running, "/apns/faults")["faults"]?.arrayValue?.isEmpty == true)
+        #expect(try control(running, "/health")["status"] == "ok")
+    }
+
     @Test func theLogKeepsTheHeadOfLargeBodiesAndStaysInItsByteBudget() throws {
         let fixture = try Fixture(extra: "  log: { max_bytes: 1MiB, max_payload_bytes: 64KiB }")
         defer { fixture.dir.remove() }
@@ -90,6 +112,40 @@ import Testing
         #expect(tooMany["help"] == "read more with ?after=<next_after of the previous answer>")
         let badCursor = try control(running, "/apns/log?after=x")
         #expect(badCursor["error"] == "after must be a sequence number (0 for the oldest)")
+    }
+
+    @Test func deliveriesAreReadAPageAtATimeLikeTheLog() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let running = try ServeTests.start(fixture)
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let h2c = try #require(running.url("sandbox_h2c"))
+        let payload = try fixture.dir.write("push.json", #"{"aps":{"alert":"hi"}}"#)
+        let h2 = try runTool("h2load", ["-n", "25", "-c", "1", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
+                                        "-H", "apns-topic: \(ServeTests.topic)", "\(h2c)/3/device/\(ServeTests.token)"], timeout: 60)
+        #expect(h2.stdout.contains("25 2xx"), "\(h2)")
+
+        let first = try control(running, "/apns/deliveries?after=0&limit=10")
+        #expect(first["deliveries"]?.arrayValue?.map { $0["sequence"] } == (1...10).map { .number(Double($0)) }, "\(first)")
+        #expect(first["deliveries"]?.arrayValue?.allSatisfy { $0["disposition"] == "delivered" } == true)
+        #expect(first["has_more"] == true)
+        #expect(first["next_after"] == 10)
+        let last = try control(running, "/apns/deliveries?after=20&limit=10")
+        #expect(last["deliveries"]?.arrayValue?.map { $0["sequence"] } == (21...25).map { .number(Double($0)) })
+        #expect(last["has_more"] == false)
+        #expect(last["next_after"] == 25)
+        let newest = try control(running, "/apns/deliveries?limit=5")
+        #expect(newest["deliveries"]?.arrayValue?.map { $0["sequence"] } == (21...25).map { .number(Double($0)) })
+        #expect(newest["has_more"] == true)
+        #expect(newest["evicted"] == 0)
+        let otherDevice = try control(running, "/apns/deliveries?token=\(ServeTests.prodToken)")
+        #expect(otherDevice["deliveries"]?.arrayValue?.isEmpty == true)
+        #expect(otherDevice["next_after"] == 25)
+
+        let tooMany = try control(running, "/apns/deliveries?limit=0")
+        #expect(tooMany["error"] == "limit must be a number from 1 to 1000", "\(tooMany)")
+        let badToken = try control(running, "/apns/deliveries?token=zz")
+        #expect(badToken["error"] == "'zz' is not a hex device token")
     }
 
     @Test func unregisterRefusesBodiesThatDoNotParse() throws {

@@ -137,6 +137,52 @@ import Testing
         #expect(out.stderr.contains("\(fifo): not a regular file"), "\(out.stderr)")
     }
 
+    /// A dangling `*.yaml` symlink and a symlink loop in the walked directory: exit 2 naming each as
+    /// `path: reason`, nothing run, instead of the suite being silently skipped.
+    @Test func aDanglingSuiteSymlinkIsAnErrorNotSkipped() throws {
+        let ws = try CLIWorkspace(["suites/good.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let link = ws.dir.file("suites/nested/gone.yaml")
+        try FileManager.default.createDirectory(atPath: ws.dir.file("suites/nested"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../moved/away.yaml")
+        let out = try ws.run([], timeout: 60)
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stderr.contains("\(link): symlink to '../moved/away.yaml' does not resolve (No such file or directory)"),
+                "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run when a suite is unreadable")
+
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "gone.yaml")
+        let loop = try ws.run([], timeout: 60)
+        #expect(loop.status == 2, "\(loop)")
+        #expect(loop.stderr.contains("\(link): symlink to 'gone.yaml' does not resolve (Too many levels of symbolic links)"),
+                "\(loop.stderr)")
+    }
+
+    /// A sub-directory that cannot be listed (chmod 000): exit 2 with `dir: cannot list directory (Permission denied)`.
+    /// Root reads through mode 000 (CAP_DAC_READ_SEARCH), so as root pushcheck runs under `setpriv` with the
+    /// DAC-override capabilities dropped from its bounding set: the same open(2) failure a normal user meets.
+    @Test func anUnreadableSubdirectoryIsAnErrorNotSkipped() throws {
+        let ws = try CLIWorkspace(["suites/good.yaml": SampleSuites.passing, "suites/locked/hidden.yaml": SampleSuites.passing])
+        defer {
+            chmod(ws.dir.file("suites/locked"), 0o755)
+            ws.remove()
+        }
+        let locked = ws.dir.file("suites/locked")
+        #expect(chmod(locked, 0o000) == 0)
+        var tool = pushcheckExecutable()
+        var arguments = ["run", ws.dir.file("suites"), "--junit", ws.report]
+        if getuid() == 0 {
+            let drop = "-dac_override,-dac_read_search"
+            arguments = ["--inh-caps=" + drop, "--bounding-set=" + drop, tool] + arguments
+            tool = "setpriv"
+        }
+        let out = try runTool(tool, arguments, environment: ["CI": "1"], timeout: 60)
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stderr.contains("\(locked): cannot list directory (Permission denied)"), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run when a directory is unreadable")
+    }
+
     // MARK: 4. exit codes on signals
 
     /// Runs `suite` until every file in `markers` exists (the run: steps are running), then sends `signal`.

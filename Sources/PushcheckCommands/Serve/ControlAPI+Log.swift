@@ -2,7 +2,7 @@ import APNsGateway
 import HTTPServer
 import PushModel
 
-/// `GET /apns/log`: the delivery log, a page at a time.
+/// `GET /apns/log` and `GET /apns/deliveries`: the delivery log and the store-and-forward history, a page at a time.
 extension ControlAPI {
     /// Entries per answer when `limit` is not given, and the most `limit` may ask for.
     static let logPageLimit = 1000
@@ -29,39 +29,90 @@ extension ControlAPI {
             guard let status = Int(s) else { return Self.problem(400, "status must be a number") }
             q.status = status
         }
+        let cursor: (after: UInt64?, limit: Int)
+        switch Self.pageCursor(query) {
+        case let .success(c): cursor = c
+        case let .failure(refusal): return refusal.response
+        }
+        let page = gateway.logPage(matching: q, after: cursor.after, limit: cursor.limit)
+        return Self.pagedAnswer(
+            "entries", page.entries.map { ($0.sequence, $0.json) }, hasMore: page.hasMore, after: cursor.after,
+            latest: page.latestSequence, evicted: page.evicted)
+    }
+
+    /// `GET /apns/deliveries`: the store-and-forward history, paged exactly like the log (`after`, `limit`,
+    /// `has_more`, `next_after`, `evicted`); `token` filters.
+    func deliveryEvents(_ query: [String: String]) -> HTTPResponse {
+        var token: DeviceToken?
+        if let t = query["token"] {
+            guard let parsed = DeviceToken(hex: t) else { return Self.problem(400, "'\(t)' is not a hex device token") }
+            token = parsed
+        }
+        let cursor: (after: UInt64?, limit: Int)
+        switch Self.pageCursor(query) {
+        case let .success(c): cursor = c
+        case let .failure(refusal): return refusal.response
+        }
+        let page = gateway.deliveryPage(token: token, after: cursor.after, limit: cursor.limit)
+        return Self.pagedAnswer(
+            "deliveries", page.events.map { event in
+                var json = Self.pushJSON(event.push)
+                json["sequence"] = .number(Double(event.sequence))
+                json["disposition"] = .string(event.disposition.rawValue)
+                json["at"] = Self.time(event.at)
+                return (event.sequence, .object(json))
+            }, hasMore: page.hasMore, after: cursor.after, latest: page.latestSequence, evicted: page.evicted)
+    }
+
+    /// A 400 answer to bad paging parameters.
+    struct PageRefusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// `after` and `limit` of a paged read, checked.
+    static func pageCursor(_ query: [String: String]) -> Result<(after: UInt64?, limit: Int), PageRefusal> {
         var limit = Self.logPageLimit
         if let l = query["limit"] {
             guard let n = Int(l), (1...Self.logPageLimit).contains(n) else {
-                return Self.problem(
+                return .failure(PageRefusal(response: Self.problem(
                     400, "limit must be a number from 1 to \(Self.logPageLimit)",
-                    extra: ["help": "read more with ?after=<next_after of the previous answer>"])
+                    extra: ["help": "read more with ?after=<next_after of the previous answer>"])))
             }
             limit = n
         }
         var after: UInt64?
         if let a = query["after"] {
-            guard let n = UInt64(a) else { return Self.problem(400, "after must be a sequence number (0 for the oldest)") }
+            guard let n = UInt64(a) else {
+                return .failure(PageRefusal(response: Self.problem(400, "after must be a sequence number (0 for the oldest)")))
+            }
             after = n
         }
-        let page = gateway.logPage(matching: q, after: after, limit: limit)
-        // Serialized entry by entry so the answer stops at its byte bound.
-        var body: [UInt8] = Array(#"{"entries":["#.utf8)
-        var hasMore = page.hasMore
+        return .success((after, limit))
+    }
+
+    /// `{"<key>":[…],"has_more":…,"next_after":…,"evicted":…}`, serialized item by item so the answer stops at
+    /// `logAnswerMaxBytes` (always at least one item; `has_more` then says to continue from `next_after`).
+    static func pagedAnswer(
+        _ key: String, _ items: [(sequence: UInt64, json: JSONValue)], hasMore: Bool, after: UInt64?, latest: UInt64,
+        evicted: UInt64
+    ) -> HTTPResponse {
+        var body: [UInt8] = Array("{\"\(key)\":[".utf8)
+        var hasMore = hasMore
         var last: UInt64?
-        for (i, entry) in page.entries.enumerated() {
-            let bytes = entry.json.serializedBytes()
+        for (i, item) in items.enumerated() {
+            let bytes = item.json.serializedBytes()
             if i > 0 && body.count + bytes.count > Self.logAnswerMaxBytes {
                 hasMore = true
                 break
             }
             if i > 0 { body.append(UInt8(ascii: ",")) }
             body.append(contentsOf: bytes)
-            last = entry.sequence
+            last = item.sequence
         }
-        let nextAfter = last ?? after ?? page.latestSequence
+        let nextAfter = last ?? after ?? latest
         let tail: JSONValue = [
             "has_more": .bool(hasMore), "next_after": .number(Double(nextAfter)),
-            "evicted": .number(Double(page.evicted)),
+            "evicted": .number(Double(evicted)),
         ]
         // `tail` serialized as an object: drop its braces and splice its members after the array.
         var members = tail.serializedBytes()

@@ -34,7 +34,18 @@ public struct ControlAPI: HTTPHandler {
         self.web = web
     }
 
+    /// Bodies past the listener's 1 MiB limit come to `handle` (the transport would answer a bare 413): they get
+    /// 413 with the same `{"error": …}` body as every other control refusal.
+    public var answersOversizedRequests: Bool { true }
+
     public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        if let received = request.bodyOverLimit {
+            // The body was not kept, so nothing may route it: a POST with an empty body would act on defaults.
+            responder.respond(Self.problem(
+                413, "request body is over the control endpoint's 1 MiB limit (\(received) bytes received)",
+                extra: ["help": "send control bodies under 1 MiB (they are small JSON objects)"]))
+            return
+        }
         if let pending = webAction(request) ?? pendingEventsPoll(request) {
             // A page fetch takes a while: answer from a task, never block the loop.
             Task { responder.respond(await pending()) }
@@ -105,14 +116,7 @@ public struct ControlAPI: HTTPHandler {
             guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
             return Self.json(200, ["stored": .array(gateway.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
         case ("GET", "/apns/deliveries"):
-            let token = query["token"].flatMap(DeviceToken.init(hex:))
-            let events = gateway.deliveryHistory.filter { token == nil || $0.push.token == token }
-            return Self.json(200, ["deliveries": .array(events.map { event in
-                var json = Self.pushJSON(event.push)
-                json["disposition"] = .string(event.disposition.rawValue)
-                json["at"] = Self.time(event.at)
-                return .object(json)
-            })])
+            return deliveryEvents(query)
         case ("GET", "/apns/faults"):
             return Self.json(200, ["faults": .array(gateway.activeFaults.map(Self.faultJSON))])
         case ("POST", "/apns/faults"):
