@@ -68,6 +68,17 @@ enum SequencePaging {
         let limit = max(1, limit)
         var entries: [Entry] = []
         var hasMore = false
+        /// Up to `limit` matches in `candidates`' order; `hasMore` when one more matches.
+        func collect<Candidates: Sequence<Packed>>(_ candidates: Candidates) {
+            for p in candidates {
+                guard let e = match(p) else { continue }
+                if entries.count == limit {
+                    hasMore = true
+                    return
+                }
+                entries.append(e)
+            }
+        }
         if let after {
             // Sequences increase along the ring: binary search for the first one past `after`.
             var low = 0
@@ -76,23 +87,9 @@ enum SequencePaging {
                 let mid = (low + high) / 2
                 if sequence(packed[mid]) <= after { low = mid + 1 } else { high = mid }
             }
-            for p in packed[low...] {
-                guard let e = match(p) else { continue }
-                if entries.count == limit {
-                    hasMore = true
-                    break
-                }
-                entries.append(e)
-            }
+            collect(packed[low...])
         } else {
-            for p in packed.reversed() {
-                guard let e = match(p) else { continue }
-                if entries.count == limit {
-                    hasMore = true
-                    break
-                }
-                entries.append(e)
-            }
+            collect(packed.reversed())
             entries.reverse()
         }
         return (entries, hasMore)
