@@ -11,27 +11,8 @@ RSS_N=${BENCH_RSS_N:-1000000}
 LOOPS=${BENCH_LOOPS:-$(nproc)}
 source "$(dirname "$0")/lib.sh"
 
-TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
-TOKEN=$(printf '%064x' 42)
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey_$KID.p8" 2>/dev/null
-cat > "$WORK/serve.yaml" <<YAML
-apns:
-  keys:
-    - team_id: $TEAM
-      key_id: $KID
-      private_key: AuthKey_$KID.p8
-  tokens:
-    - token: "$TOKEN"
-      topic: $TOPIC
-      environment: sandbox
-  log:
-    capacity: 10000
-  # h2load opens -m streams before it reads the server's first SETTINGS; with APNs' "one stream until a
-  # valid token" rule those extra streams are refused. Validation itself (JWT, headers, token) stays on.
-  one_stream_until_valid_token: false
-YAML
+apns_bench_config
 printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
-JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
 
 start_serve --loops "$LOOPS"
 SANDBOX=$(ready '["apns"]["sandbox"]')

@@ -12,30 +12,11 @@ BIG_N=${BIG_N:-1000}
 LOG_READ=${LOG_READ:-paged}
 source "$(dirname "$0")/lib.sh"
 
-TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
-TOKEN=$(printf '%064x' 42)
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey_$KID.p8" 2>/dev/null
-cat > "$WORK/serve.yaml" <<YAML
-listen:
-  h2c: true
-apns:
-  keys:
-    - team_id: $TEAM
-      key_id: $KID
-      private_key: AuthKey_$KID.p8
-  tokens:
-    - token: "$TOKEN"
-      topic: $TOPIC
-      environment: sandbox
-  log:
-    capacity: 10000
-  one_stream_until_valid_token: false
-YAML
+apns_bench_config 'listen: { h2c: true }'
 printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1}}' > "$WORK/valid.json"
 python3 -c 'import sys; sys.stdout.write("{\"aps\":{\"alert\":\"" + "x" * 5000 + "\"}}")' > "$WORK/over4k.json"
 head -c $(( 1 << 20 )) /dev/zero | tr '\0' 'x' > "$WORK/at1m.bin"   # exactly the body limit: accepted, logged
 head -c $(( (1 << 20) + 1 )) /dev/zero | tr '\0' 'x' > "$WORK/over1m.bin"
-JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
 
 start_serve
 URL=$(ready '["apns"]["sandbox_h2c"]')

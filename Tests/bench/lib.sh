@@ -37,3 +37,30 @@ start_nghttpd() {
 
 rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
 hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
+
+# apns_bench_config [LISTEN_YAML] — a P-256 key, one registered sandbox token and serve.yaml for the APNs benches
+# (TEAM, KID, TOPIC, TOKEN, JWT set). h2load opens -m streams before it reads the server's first SETTINGS; with
+# APNs' "one stream until a valid token" rule those extra streams are refused, so the rule is off here.
+# Validation itself (JWT, headers, token) stays on.
+apns_bench_config() {
+  TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
+  TOKEN=$(printf '%064x' 42)
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey_$KID.p8" 2>/dev/null
+  { [ -n "${1:-}" ] && printf '%s\n' "$1"
+    cat <<YAML
+apns:
+  keys:
+    - team_id: $TEAM
+      key_id: $KID
+      private_key: AuthKey_$KID.p8
+  tokens:
+    - token: "$TOKEN"
+      topic: $TOPIC
+      environment: sandbox
+  log:
+    capacity: 10000
+  one_stream_until_valid_token: false
+YAML
+  } > "$WORK/serve.yaml"
+  JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
+}
