@@ -17,7 +17,7 @@ public enum Pushcheck {
 
     static var usage: String {
         var text = """
-            OVERVIEW: pushcheck \(version) — end-to-end push-notification testing: mock APNs over real HTTP/2 + TLS.
+            OVERVIEW: pushcheck \(version) — end-to-end push-notification testing: mock APNs and FCM over real HTTP/2 + TLS.
 
             USAGE: pushcheck <command> [options]
                    pushcheck <command> --help

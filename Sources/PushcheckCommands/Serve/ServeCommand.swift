@@ -10,7 +10,7 @@ import YAMLSource
 /// `pushcheck serve`: the mock APNs gateway on real sockets, for a team's own backend to push to.
 enum ServeCommand: PushcheckCommand {
     static let name = "serve"
-    static let abstract = "Run the mock APNs gateway (sandbox + production, TLS HTTP/2) and its control endpoint."
+    static let abstract = "Run the mock APNs gateway (sandbox + production, TLS HTTP/2), the FCM gateway (with fcm:) and the control endpoint."
     static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
     static let options: [OptionSpec] = [
         .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices (see README)."),
