@@ -95,10 +95,13 @@ extension Observation {
 
     /// The last presented notification as an object (absent fields left out).
     func presentedNotification() -> JSONValue? {
-        guard notification("presented") == .bool(true) else { return nil }
+        guard notification(.presented) == .bool(true) else { return nil }
         var o: [String: JSONValue] = [:]
-        for field in ["title", "subtitle", "body", "badge", "sound", "category", "thread_id", "interruption_level"] {
-            if let v = notification(field) { o[field] = v }
+        let fields: [NotificationField] = [
+            .title, .subtitle, .body, .badge, .sound, .category, .threadID, .interruptionLevel,
+        ]
+        for field in fields {
+            if let v = notification(field) { o[field.rawValue] = v }
         }
         return .object(o)
     }
