@@ -101,6 +101,19 @@ public enum ExtensionField: String, CaseIterable, Sendable {
     static let names = allCases.map(\.rawValue)
 }
 
+/// `expect: { exactly: { <object>: {…} } }` / `at_least:` — the whole objects `ObjectCheck` compares.
+public enum WholeObject: String, CaseIterable, Sendable {
+    /// What the app's last callback got.
+    case userInfo = "user_info"
+    /// The last presented notification: title, subtitle, body, badge, sound, category, thread_id,
+    /// interruption_level.
+    case notification
+    /// The last push the gateway accepted in the window, as JSON.
+    case payload
+
+    static let names = allCases.map(\.rawValue)
+}
+
 extension NotificationField {
     static let names = allCases.map(\.rawValue)
 }

@@ -57,8 +57,13 @@ import YAMLSource
                 "{ didReceiveResponse: { action: open } }",
                 { $0.checks.count == 1 && $0.checks[0].subject == .callback(name: "didReceiveResponse", field: "action") }
             )
-        case .exactly: return ("{ user_info: { a: b } }", { $0.objects.count == 1 && $0.objects[0].mode == .exact })
-        case .atLeast: return ("{ notification: { title: Hi } }", { $0.objects.count == 1 && $0.objects[0].mode == .subset })
+        case .exactly:
+            return ("{ user_info: { a: b } }", { $0.objects.map(\.label) == ["exactly.user_info"] && $0.objects[0].mode == .exact })
+        case .atLeast:
+            return (
+                "{ notification: { title: Hi } }",
+                { $0.objects.map(\.label) == ["at_least.notification"] && $0.objects[0].mode == .subset }
+            )
         case .snapshot: return ("true", { $0.snapshot != nil })
         case .request: return ("2", { if case .index(2)? = $0.request { true } else { false } })
         }
@@ -139,6 +144,13 @@ import YAMLSource
             #expect(e.kind == .unknownKey, "\(yaml)")
             #expect(e.expected == "expected one of: " + names.joined(separator: ", "), "\(yaml)")
             #expect(e.suggestion == "did you mean '\(suggestion)'?", "\(yaml)")
+        }
+        let whole = try #require(Self.error("exactly: { paylod: { a: b } }"))
+        #expect(whole.expected == "expected one of: " + WholeObject.names.joined(separator: ", "))
+        #expect(whole.suggestion == "did you mean 'payload'?")
+        for object in WholeObject.allCases {
+            let e = try Self.decode("at_least: { \(object.rawValue): { a: b } }")
+            #expect(e.objects.map(\.object) == [object])
         }
         // The page keys are the fields with `contains` (a substring of the text) right after `text`.
         #expect(
