@@ -63,10 +63,10 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
-        .target(name: "SuiteRunner", dependencies: ["Scenarios", "Reports", "HTTPServer", "PushCrypto", "YAMLSource"]),
+        .target(name: "SuiteRunner", dependencies: ["Scenarios", "Reports", "PushModel", "HTTPServer", "PushCrypto", "YAMLSource"]),
         .testTarget(
             name: "SuiteRunnerTests",
-            dependencies: ["SuiteRunner", "Reports", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+            dependencies: ["SuiteRunner", "Reports", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
         ),
 
         // MARK: command line

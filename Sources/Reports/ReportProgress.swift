@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// A scenario the run intends to execute.
 public struct PlannedCase: Sendable, Equatable {
@@ -133,7 +134,7 @@ struct ReportProgress {
         let outcome: CaseOutcome =
             started
             ? .error(ProblemReport(
-                message: "interrupted while running", type: "interrupted",
+                message: "interrupted while running", kind: .interrupted,
                 detail: "pushcheck stopped (Ctrl-C, crash or kill) before this scenario finished."))
             : .skipped(message: "not run: interrupted")
         return TestCaseReport(

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// One name/value pair in a `<properties>` block (seed, shard, versions, …).
 public struct ReportProperty: Sendable, Equatable, Hashable {
@@ -30,6 +31,14 @@ public struct ProblemReport: Sendable, Equatable {
         self.type = type
         self.detail = detail
     }
+
+    /// Creates the report of a harness error; `type` is the kind's stable `rawValue`.
+    public init(message: String, kind: HarnessErrorKind, detail: String = "") {
+        self.init(message: message, type: kind.rawValue, detail: detail)
+    }
+
+    /// The harness error kind `type` names, or nil for other classifiers (`assertion`, doctor finding ids).
+    public var harnessKind: HarnessErrorKind? { HarnessErrorKind(rawValue: type) }
 }
 
 /// The final result of one scenario.

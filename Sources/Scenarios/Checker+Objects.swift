@@ -16,7 +16,7 @@ extension Checker {
                 expected = (try? JSONValue.parse(text)) ?? .string(text)
             } catch {
                 throw .harness(
-                    type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+                    kind: .variable, message: error.description, detail: error.sourceError.rendered(color: false))
             }
             let failure = check.failure(observation.object(check.object), expected: expected)
             context.transcript.add("  expect \(check.label): " + (failure == nil ? "ok" : "FAILED"))

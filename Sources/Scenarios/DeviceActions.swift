@@ -10,7 +10,7 @@ enum DeviceActions {
     {
         guard let d = world.device(context.device) else {
             throw .harness(
-                type: "world", message: "no device '\(context.device ?? "")'", detail: "step at \(context.range)")
+                kind: .world, message: "no device '\(context.device ?? "")'", detail: "step at \(context.range)")
         }
         let device = d.device
         let bundle = world.bundleID(on: d, context.app) ?? ""
@@ -54,7 +54,7 @@ enum DeviceActions {
         case .install:
             guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
                 throw .harness(
-                    type: "world", message: "no app '\(bundle)' in the world", detail: "step at \(context.range)")
+                    kind: .world, message: "no app '\(bundle)' in the world", detail: "step at \(context.range)")
             }
             device.setUp(app)
         case .wait(let duration):
@@ -64,7 +64,7 @@ enum DeviceActions {
         case .loadPage, .followLink:
             let web: WebView
             do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
-                throw .harness(type: "world", message: "cannot start the web view: \(error)", detail: "\(error)")
+                throw .harness(kind: .world, message: "cannot start the web view: \(error)", detail: "\(error)")
             }
             var webAction = WebAction.loadPage(app: bundle)
             if case .followLink(let t) = step {
@@ -77,7 +77,7 @@ enum DeviceActions {
                 throw fail("\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)")
             }
             if case .failed(let f) = outcome, case .couldNotConnect = f {
-                throw .harness(type: "page", message: "page unreachable: \(f)", detail: "step at \(context.range)")
+                throw .harness(kind: .page, message: "page unreachable: \(f)", detail: "step at \(context.range)")
             }
         }
         run.transcript.step(context, detail)

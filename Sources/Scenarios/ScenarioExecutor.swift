@@ -8,7 +8,7 @@ public enum ScenarioExecutor {
     /// Runs one scenario in a fresh world (its own gateway handlers/listeners and device). Never throws:
     /// harness faults (timeouts, crashed commands, unreachable pages, Swift errors) become `.error`.
     /// Honours Task cancellation (the runner cancels on scenario timeout / Ctrl-C) by returning
-    /// `.error(type: "interrupted", …)`; a command step past its own timeout gives `.error(type: "timeout", …)`.
+    /// `.error(kind: .interrupted, …)`; a command step past its own timeout gives `.error(kind: .timeout, …)`.
     /// The first failing `expect` block ends the scenario (all of its failed checks are reported).
     public static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult {
         let started = ContinuousClock.now
@@ -21,7 +21,7 @@ public enum ScenarioExecutor {
         } catch {
             return ScenarioResult(
                 status: .error(
-                    type: "world", message: "cannot build the scenario's world: \(error)", detail: "\(error)"),
+                    kind: .world, message: "cannot build the scenario's world: \(error)", detail: "\(error)"),
                 transcript: "", duration: ContinuousClock.now - started)
         }
         defer { world.shutdown() }
@@ -45,7 +45,7 @@ public enum ScenarioExecutor {
         for step in scenario.steps {
             if Task.isCancelled {
                 status = .error(
-                    type: "interrupted", message: "cancelled before the step at line \(step.range.line)", detail: "")
+                    kind: .interrupted, message: "cancelled before the step at line \(step.range.line)", detail: "")
                 break
             }
             do {
@@ -73,15 +73,15 @@ public enum ScenarioExecutor {
                 case .failure(let f):
                     context.transcript.add("  FAILED: \(f.message)")
                     status = .failed([f])
-                case .harness(let type, let message, let detail):
-                    context.transcript.add("  ERROR (\(type)): \(message)")
-                    status = .error(type: type, message: message, detail: detail)
+                case .harness(let kind, let message, let detail):
+                    context.transcript.add("  ERROR (\(kind.rawValue)): \(message)")
+                    status = .error(kind: kind, message: message, detail: detail)
                 }
                 break
             }
             if Task.isCancelled {
                 status = .error(
-                    type: "interrupted", message: "cancelled during the step at line \(step.range.line)", detail: "")
+                    kind: .interrupted, message: "cancelled during the step at line \(step.range.line)", detail: "")
                 break
             }
         }

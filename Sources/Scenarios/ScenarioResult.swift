@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// One failed check: what was expected, what happened, where it is written, and the events around it.
 public struct AssertionFailure: Sendable, CustomStringConvertible {
@@ -37,8 +38,8 @@ public struct ScenarioResult: Sendable {
     public enum Status: Sendable {
         case passed
         case failed([AssertionFailure])
-        /// A harness fault: `type` is `timeout`, `interrupted`, `transport`, `command`, `variable`, `world` or `internal`.
-        case error(type: String, message: String, detail: String)
+        /// A harness fault, classified by `kind` (written as the report's `type`).
+        case error(kind: HarnessErrorKind, message: String, detail: String)
         case skipped(String)
     }
 

@@ -49,14 +49,14 @@ public struct SnapshotCheck: Sendable {
     {
         guard let store = context.environment.snapshots else {
             throw .harness(
-                type: "world", message: "snapshot checks need a snapshot store (pushcheck run provides one)",
+                kind: .world, message: "snapshot checks need a snapshot store (pushcheck run provides one)",
                 detail: "step at \(range)")
         }
         context.snapshotCount += 1
         let entry = name ?? stepName ?? String(context.snapshotCount)
         guard context.snapshotNames.insert(entry).inserted else {
             throw .harness(
-                type: "snapshot",
+                kind: .snapshot,
                 message: "two snapshots of scenario '\(context.scenario.name)' are named '\(entry)'; give this one its own name",
                 detail: "step at \(range): snapshot: { name: … }")
         }
@@ -82,7 +82,7 @@ public struct SnapshotCheck: Sendable {
             context.transcript.add("  snapshot \(entry): updated in \(file)")
             return nil
         case .unreadable(let why):
-            throw .harness(type: "snapshot", message: why, detail: "step at \(range)")
+            throw .harness(kind: .snapshot, message: why, detail: "step at \(range)")
         case .missing:
             context.transcript.add("  snapshot \(entry): missing from \(file)")
             let failure = fail(

@@ -23,7 +23,7 @@ enum StepRunner {
         async throws(StepStop)
     {
         guard let target = world.device(send.to ?? step.device) else {
-            throw .harness(type: "world", message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
+            throw .harness(kind: .world, message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
         }
         let bundleID = world.bundleID(on: target, send.app ?? step.app) ?? ""
         let app = target.device.snapshot.apps[bundleID]
@@ -94,12 +94,12 @@ enum StepRunner {
         } catch let stop as StepStop {
             throw stop
         } catch {
-            throw .harness(type: "world", message: "cannot sign the provider token: \(error)", detail: "\(error)")
+            throw .harness(kind: .world, message: "cannot sign the provider token: \(error)", detail: "\(error)")
         }
         let client: APNsClient
         do { client = try world.client(environment, auth: auth, topic: topic) } catch {
             throw .harness(
-                type: "world", message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)"
+                kind: .world, message: "cannot reach the \(environment.rawValue) gateway: \(error)", detail: "\(error)"
             )
         }
         let url = (try? world.url(environment)) ?? ""
@@ -110,7 +110,7 @@ enum StepRunner {
         let response: APNsResponse
         do { response = try await client.send(deviceToken: token, json: payload, headers: headers) } catch {
             throw .harness(
-                type: "transport", message: "the send to \(url) failed: \(error)",
+                kind: .transport, message: "the send to \(url) failed: \(error)",
                 detail: "step at \(step.range): \(error)")
         }
         for entry in world.gateway.log() where entry.sequence > context.transcribedGateway {
@@ -212,7 +212,7 @@ enum StepRunner {
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)
         } catch {
-            throw .harness(type: "command", message: error.description, detail: "step at \(step.range)")
+            throw .harness(kind: .command, message: error.description, detail: "step at \(step.range)")
         }
         if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
@@ -223,16 +223,16 @@ enum StepRunner {
         }
         if Task.isCancelled {
             throw .harness(
-                type: "interrupted", message: "cancelled while running: \(command)", detail: "step at \(step.range)")
+                kind: .interrupted, message: "cancelled while running: \(command)", detail: "step at \(step.range)")
         }
         if outcome.timedOut {
             throw .harness(
-                type: "timeout", message: "command did not finish within \(timeout): \(command)",
+                kind: .timeout, message: "command did not finish within \(timeout): \(command)",
                 detail: "step at \(step.range)\nstdout:\n\(outcome.stdout)\nstderr:\n\(outcome.stderr)")
         }
         if outcome.signalled {
             throw .harness(
-                type: "command", message: "command crashed (signal \(outcome.exitCode)): \(command)",
+                kind: .command, message: "command crashed (signal \(outcome.exitCode)): \(command)",
                 detail: "step at \(step.range)\nstderr:\n\(outcome.stderr)")
         }
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)

@@ -69,9 +69,13 @@ public struct RunConfiguration: Sendable {
             if !isDirectory(dir) { dir = (dir as NSString).deletingLastPathComponent }
             if dir.isEmpty { dir = "." }
             // Walk up from the file's directory: `Suites/sub/x.yaml` finds `Suites/pages`.
+            // `standardizingPath` turns "." into "", and Foundation traps on `deletingLastPathComponent` of "":
+            // a suite file named relative to the working directory stops at "./pages".
             var current = (dir as NSString).standardizingPath
+            if current.isEmpty { current = "." }
             while true {
                 if isDirectory(current + "/pages") { return current + "/pages" }
+                if current == "." || current == "/" { break }
                 let parent = (current as NSString).deletingLastPathComponent
                 if parent == current || parent.isEmpty { break }
                 current = parent

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Reports
 import Scenarios
 import YAMLSource
@@ -66,8 +67,8 @@ extension AttemptResult {
             outcome = .failure(ProblemReport(
                 message: message, type: "assertion",
                 detail: failures.map(\.description).joined(separator: "\n\n")))
-        case let .error(type, message, detail):
-            outcome = .error(ProblemReport(message: message, type: type, detail: detail))
+        case let .error(kind, message, detail):
+            outcome = .error(ProblemReport(message: message, kind: kind, detail: detail))
         case let .skipped(reason):
             outcome = .skipped(message: reason)
         }

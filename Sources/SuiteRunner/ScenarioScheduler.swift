@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Reports
 import Synchronization
 
@@ -80,7 +81,7 @@ public struct ScenarioScheduler: Sendable {
         while true {
             result = await runAttempt(item, attempt: attempt)
             guard let problem = result.problem else { break }
-            let retryable = problem.type != "interrupted" && !Task.isCancelled
+            let retryable = problem.harnessKind != .interrupted && !Task.isCancelled
             guard retryable, attempt <= policy.retries else { break }
             earlier.append(RetryAttempt(kind: Self.kind(of: result.outcome), problem: problem, systemOut: result.transcript))
             attempt += 1
@@ -126,23 +127,23 @@ public struct ScenarioScheduler: Sendable {
         } onCancel: {
             first.offer(.interrupted)
         }
-        let cause: String
+        let cause: HarnessErrorKind
         let message: String
         switch event {
         case let .finished(result):
             return result
         case .timedOut:
-            cause = "timeout"
+            cause = .timeout
             message = "scenario exceeded the scenario timeout of \(policy.scenarioTimeout?.shortText ?? "?")"
         case .interrupted:
-            cause = "interrupted"
+            cause = .interrupted
             message = "interrupted (pushcheck got SIGINT or SIGTERM) while running"
         }
         work.cancel()
         _ = watcher
         let late = await lateResult(of: work)
         let elapsed = (ContinuousClock.now - start).seconds
-        var detail = "pushcheck cancelled the scenario (\(cause)) after \(String(format: "%.3f", elapsed))s."
+        var detail = "pushcheck cancelled the scenario (\(cause.rawValue)) after \(String(format: "%.3f", elapsed))s."
         if let problem = late?.problem, !problem.message.isEmpty {
             detail += "\nThe scenario reported: \(problem.type): \(problem.message)"
             if !problem.detail.isEmpty { detail += "\n" + problem.detail }
@@ -150,7 +151,7 @@ public struct ScenarioScheduler: Sendable {
             detail += "\nIt did not stop within \(policy.cancellationGrace.shortText) and was abandoned."
         }
         return AttemptResult(
-            outcome: .error(ProblemReport(message: message, type: cause, detail: detail)),
+            outcome: .error(ProblemReport(message: message, kind: cause, detail: detail)),
             transcript: late?.transcript ?? "", seconds: elapsed)
     }
 

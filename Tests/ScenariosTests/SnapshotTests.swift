@@ -272,7 +272,7 @@ import Testing
             Issue.record("expected an error")
             return
         }
-        #expect(type == "snapshot" && message.contains("are named 'same'"))
+        #expect(type == .snapshot && message.contains("are named 'same'"))
     }
 
     @Test func anUnreadableSnapshotFileIsAHarnessErrorNamingIt() async throws {
@@ -284,7 +284,7 @@ import Testing
             Issue.record("expected an error")
             return
         }
-        #expect(type == "snapshot")
+        #expect(type == .snapshot)
         #expect(message.contains("orders.yaml.snap.json: cannot read the snapshot file"))
         #expect(run.summary.errors.count == 1)
         #expect(try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == "{ not json")

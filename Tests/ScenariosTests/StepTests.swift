@@ -184,13 +184,13 @@ import Testing
             Issue.record("expected a timeout error: \(Support.describe(slow))")
             return
         }
-        #expect(type == "timeout" && message.contains("sleep 20"))
+        #expect(type == .timeout && message.contains("sleep 20"))
         let (_, crash) = try await Support.runSteps("- run: kill -SEGV $$")
         guard case .error(let ctype, _, _) = crash.status else {
             Issue.record("expected a command error: \(Support.describe(crash))")
             return
         }
-        #expect(ctype == "command")
+        #expect(ctype == .command)
     }
 
     @Test func undefinedEnvironmentVariableIsAnErrorAtItsPosition() async throws {
@@ -199,7 +199,7 @@ import Testing
             Issue.record("expected an error: \(Support.describe(r))")
             return
         }
-        #expect(type == "variable")
+        #expect(type == .variable)
         #expect(message == "\(scenario.file):6:19: undefined variable '${env.PUSHCHECK_TEST_SURELY_UNSET}'")
         #expect(detail.contains("^"))
     }
@@ -217,7 +217,7 @@ import Testing
             Issue.record("expected interrupted: \(Support.describe(result))")
             return
         }
-        #expect(type == "interrupted")
+        #expect(type == .interrupted)
     }
 
     @Test func sameSeedSameTokensAndTranscript() async throws {

@@ -70,7 +70,7 @@ enum Support {
         case .skipped(let s): return "skipped: \(s)"
         case .failed(let f):
             return "failed:\n" + f.map(\.description).joined(separator: "\n") + "\n--- transcript\n" + r.transcript
-        case .error(let t, let m, let d): return "error \(t): \(m)\n\(d)\n--- transcript\n" + r.transcript
+        case .error(let t, let m, let d): return "error \(t.rawValue): \(m)\n\(d)\n--- transcript\n" + r.transcript
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
         #expect(problem.detail.contains("Suites/a.yaml:9:20: expect reason"))
         #expect(failed.transcript == "t" && failed.seconds == 1.5)
 
-        let errored = AttemptResult(ScenarioResult(status: .error(type: "command", message: "crashed", detail: "d"), transcript: "", duration: .zero))
+        let errored = AttemptResult(ScenarioResult(status: .error(kind: .command, message: "crashed", detail: "d"), transcript: "", duration: .zero))
         #expect(errored.outcome == .error(ProblemReport(message: "crashed", type: "command", detail: "d")))
         #expect(AttemptResult(ScenarioResult(status: .skipped("later"), transcript: "", duration: .zero)).outcome == .skipped(message: "later"))
         #expect(AttemptResult(ScenarioResult(status: .passed, transcript: "", duration: .zero)).outcome == .passed)

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Reports
 import Synchronization
 @testable import SuiteRunner
@@ -9,6 +10,8 @@ final class FakeExecutor: Sendable {
         case pass
         case fail(String)
         case error(String)
+        /// Returns a harness error of this kind on every attempt, without being cancelled.
+        case harness(HarnessErrorKind)
         /// Fails on the first `failures` attempts, then passes.
         case flaky(failures: Int)
         /// Sleeps (cooperatively) for the duration, then passes; returns `interrupted` when cancelled.
@@ -39,6 +42,8 @@ final class FakeExecutor: Sendable {
             return AttemptResult(outcome: .failure(ProblemReport(message: message, type: "assertion", detail: "expected: a\nactual: b")), transcript: transcript)
         case let .error(message):
             return AttemptResult(outcome: .error(ProblemReport(message: message, type: "internal", detail: "thrown")), transcript: transcript)
+        case let .harness(kind):
+            return AttemptResult(outcome: .error(ProblemReport(message: "harness \(kind.rawValue)", kind: kind)), transcript: transcript)
         case let .flaky(failures):
             if attempt <= failures {
                 return AttemptResult(outcome: .failure(ProblemReport(message: "flake \(attempt)", type: "assertion")), transcript: transcript)
@@ -48,7 +53,7 @@ final class FakeExecutor: Sendable {
             do {
                 try await Task.sleep(for: duration)
             } catch {
-                return AttemptResult(outcome: .error(ProblemReport(message: "cancelled", type: "interrupted")), transcript: transcript + " (cut short)")
+                return AttemptResult(outcome: .error(ProblemReport(message: "cancelled", kind: .interrupted)), transcript: transcript + " (cut short)")
             }
             return AttemptResult(outcome: .passed, transcript: transcript)
         case let .stubborn(duration):

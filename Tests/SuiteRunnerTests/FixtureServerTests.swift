@@ -104,4 +104,13 @@ import Testing
         #expect(RunConfiguration.defaultPagesDirectory(paths: [dir.path]) == root + "/pages")
         #expect(RunConfiguration.defaultPagesDirectory(paths: ["/nonexistent/x.yaml"]) == "Suites/pages")
     }
+
+    /// A suite file named relative to the working directory (`pushcheck run smoke.json` where there is no
+    /// `pages/`) used to trap in Foundation (`deletingLastPathComponent` of ""): it falls back instead.
+    @Test func aSuiteFileInTheWorkingDirectoryWithoutPagesFallsBack() {
+        #expect(!FileManager.default.fileExists(atPath: "pages"))
+        #expect(RunConfiguration.defaultPagesDirectory(paths: ["no-such-suite.yaml"]) == "Suites/pages")
+        #expect(RunConfiguration.defaultPagesDirectory(paths: ["./no-such-suite.yaml"]) == "Suites/pages")
+        #expect(RunConfiguration.defaultPagesDirectory(paths: ["."]) == "Suites/pages")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Reports
 import Testing
 @testable import SuiteRunner
@@ -14,6 +15,18 @@ import Testing
         #expect(fake.peakConcurrency <= 3)
         #expect(fake.peakConcurrency >= 2)
         #expect(outcome.finished.allSatisfy { $0.outcome == .passed })
+    }
+
+    @Test func anInterruptedAttemptIsNeverRetriedButOtherHarnessErrorsAre() async {
+        let fake = FakeExecutor(["stopped": .harness(.interrupted), "crashed": .harness(.command)])
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 1, retries: 2), execute: fake.closure)
+        let cases = await scheduler.run(items(["stopped", "crashed"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        #expect(fake.callLog.filter { $0.hasPrefix("stopped#") } == ["stopped#1"])
+        #expect(fake.callLog.filter { $0.hasPrefix("crashed#") }.count == 3)
+        let stopped = cases.first { $0.name == "stopped" }!
+        #expect(stopped.retries.isEmpty)
+        #expect(stopped.outcome == .error(ProblemReport(message: "harness interrupted", type: "interrupted")))
+        #expect(cases.first { $0.name == "crashed" }!.retries.map(\.problem.harnessKind) == [.command, .command])
     }
 
     @Test func retriesKeepEarlierAttempts() async {
