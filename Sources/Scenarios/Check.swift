@@ -11,7 +11,7 @@ public struct Check: Sendable {
     public var range: SourceRange
 }
 
-/// What a check looks at.
+/// What a check looks at, decoded from a key of the table in `CheckSubject.swift`.
 public enum Subject: Sendable, Equatable {
     // the last send's response
     case status, reason
@@ -27,14 +27,14 @@ public enum Subject: Sendable, Equatable {
     /// A key path in the `userInfo` the app last received.
     case userInfo(String)
     /// A field of the last presented notification (`title`, `body`, `banner`, …), `presented`, `count`.
-    case notification(String)
+    case notification(NotificationField)
     /// `service` (ran / modified / timed-out / not-run), `content` (extension name) or `response`
     /// (how the content extension answered an action: dismiss / do-not-dismiss / dismiss-and-forward).
-    case extensions(String)
-    /// `tab`, `tab_title`, `stack`, `top`, `title`, `alert`, `alert_message`, `routed`, `routing_failed`, `logged_in`.
-    case navigation(String)
-    /// `status`, `url`, `title`, `text`, `http_version`, `redirects`, `opened_externally`, `failed`.
-    case page(String)
+    case extensions(ExtensionField)
+    /// `tab`, `tab_title`, `stack`, `top`, `title`, `alert`, `alert_message`, `routed`, `routing_failed`, `logged_in`, `url`.
+    case navigation(NavigationField)
+    /// `status`, `url`, `title`, `text`, `http_version`, `redirects`, `opened_externally`, `failed`, `cancelled`.
+    case page(PageField)
     /// URLs opened (by the web view policy or an extension) since the previous `expect`.
     case openedURLs
     /// `installed`/`failed`; `registered`/`failed`; finding codes; their symptoms (one text, a line each);

@@ -104,7 +104,9 @@ enum Checker {
                 if case .navigation(let n) = e.kind, case .noRoute = n { return " (\(n))" }
             }
             return ""
-        default: return ""
+        case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
+            .state, .badge, .exitCode, .stdout, .stderr:
+            return ""
         }
     }
 

@@ -24,101 +24,97 @@ import YAMLSource
 ///   at_least: { notification: { title: Hi } }                        # notification, payload (ObjectCheck)
 ///   snapshot: true                                                    # SnapshotCheck
 /// ```
+/// The keys (and their fields) are the table in `CheckSubject.swift`.
 /// A value is compared for equality; a mapping of `equals`/`exists`/`absent`/`matches`/`contains`/`not`
 /// picks another comparison.
 enum ExpectationDecoder {
-    static let topKeys = [
-        "status", "reason", "headers", "timestamp", "delivered", "dropped", "stored", "callbacks", "user_info",
-        "notification", "extensions", "navigation", "page", "opened_url", "install", "registration", "findings",
-        "symptoms", "token",
-        "state", "badge", "exit", "stdout", "stderr", "callback", "exactly", "at_least", "snapshot", "request",
-    ]
-    static let notificationKeys = [
-        "presented", "count", "title", "subtitle", "body", "badge", "sound", "category", "thread_id", "banner", "list",
-        "quiet", "interruption_level", "id", "actions", "action_titles",
-    ]
-    static let navigationKeys = [
-        "tab", "tab_title", "stack", "top", "title", "alert", "alert_message", "routed", "routing_failed", "logged_in",
-        "url",
-    ]
-    static let pageKeys = [
-        "status", "url", "title", "text", "contains", "http_version", "redirects", "opened_externally", "failed",
-        "cancelled",
-    ]
     static let matcherKeys = ["equals", "exists", "absent", "matches", "contains", "not"]
 
     static func decode(_ node: YAMLNode) throws(SourceError) -> Expectation {
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: topKeys)
+        try m.checkKeys(allowed: ExpectKey.names)
         var checks: [Check] = []
         var objects: [ObjectCheck] = []
         var snapshot: SnapshotCheck?
         for pair in m.pairs {
-            let key = pair.keyString
+            // `checkKeys` above refused every key the table does not hold.
+            guard let key = ExpectKey(rawValue: pair.keyString) else { continue }
             let v = pair.value
             func add(_ label: String, _ subject: Subject, _ value: YAMLNode) throws(SourceError) {
                 checks.append(Check(label: label, subject: subject, matcher: try matcher(value), range: value.range))
             }
+            func add(_ subject: Subject, _ value: YAMLNode) throws(SourceError) {
+                try add(key.rawValue, subject, value)
+            }
             switch key {
-            case "status": try add(key, .status, v)
-            case "reason": try add(key, .reason, v)
-            case "timestamp": try add(key, .timestamp, v)
-            case "delivered": try add(key, .delivered, v)
-            case "dropped": try add(key, .dropped, v)
-            case "stored": try add(key, .stored, v)
-            case "callbacks": try add(key, .callbacks, v)
-            case "callback": checks += try CallbackDetail.decode(v)
-            case "opened_url": try add(key, .openedURLs, containsForScalar(v))
-            case "install": try add(key, .install, v)
-            case "registration": try add(key, .registration, v)
-            case "findings": try add(key, .findings, containsForScalar(v))
-            case "symptoms": try add(key, .symptoms, containsForScalar(v))
-            case "token": try add(key, .token, v)
-            case "state": try add(key, .state, v)
-            case "badge": try add(key, .badge, v)
-            case "exit": try add(key, .exitCode, v)
-            case "stdout": try add(key, .stdout, v)
-            case "stderr": try add(key, .stderr, v)
-            case "headers":
+            case .status: try add(.status, v)
+            case .reason: try add(.reason, v)
+            case .timestamp: try add(.timestamp, v)
+            case .delivered: try add(.delivered, v)
+            case .dropped: try add(.dropped, v)
+            case .stored: try add(.stored, v)
+            case .callbacks: try add(.callbacks, v)
+            case .callback: checks += try CallbackDetail.decode(v)
+            case .openedURL: try add(.openedURLs, containsForScalar(v))
+            case .install: try add(.install, v)
+            case .registration: try add(.registration, v)
+            case .findings: try add(.findings, containsForScalar(v))
+            case .symptoms: try add(.symptoms, containsForScalar(v))
+            case .token: try add(.token, v)
+            case .state: try add(.state, v)
+            case .badge: try add(.badge, v)
+            case .exit: try add(.exitCode, v)
+            case .stdout: try add(.stdout, v)
+            case .stderr: try add(.stderr, v)
+            case .headers:
                 for h in try YAMLMapping(v).pairs {
                     try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
                 }
-            case "user_info":
+            case .userInfo:
                 try ObjectCheck.refuseAmbiguousWholeObject(v, subject: "user_info")
                 for u in try YAMLMapping(v).pairs {
                     try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
                 }
-            case "notification":
+            case .notification:
                 let n = try YAMLMapping(v)
-                try n.checkKeys(allowed: notificationKeys)
-                for f in n.pairs { try add("notification.\(f.keyString)", .notification(f.keyString), f.value) }
-            case "extensions":
+                try n.checkKeys(allowed: NotificationField.names)
+                for f in n.pairs {
+                    guard let field = NotificationField(rawValue: f.keyString) else { continue }
+                    try add("notification.\(f.keyString)", .notification(field), f.value)
+                }
+            case .extensions:
                 let e = try YAMLMapping(v)
-                try e.checkKeys(allowed: ["service", "content", "response"] + ContentExtensionFacts.keys)
-                for f in e.pairs { try add("extensions.\(f.keyString)", .extensions(f.keyString), f.value) }
-            case "navigation":
+                try e.checkKeys(allowed: ExtensionField.names)
+                for f in e.pairs {
+                    guard let field = ExtensionField(rawValue: f.keyString) else { continue }
+                    try add("extensions.\(f.keyString)", .extensions(field), f.value)
+                }
+            case .navigation:
                 let n = try YAMLMapping(v)
-                try n.checkKeys(allowed: navigationKeys)
-                for f in n.pairs { try add("navigation.\(f.keyString)", .navigation(f.keyString), f.value) }
-            case "page":
+                try n.checkKeys(allowed: NavigationField.names)
+                for f in n.pairs {
+                    guard let field = NavigationField(rawValue: f.keyString) else { continue }
+                    try add("navigation.\(f.keyString)", .navigation(field), f.value)
+                }
+            case .page:
                 let p = try YAMLMapping(v)
-                try p.checkKeys(allowed: pageKeys)
+                try p.checkKeys(allowed: PageField.names)
                 for f in p.pairs {
-                    if f.keyString == "contains" {
-                        try add("page.contains", .page("text"), containsForScalar(f.value))
-                    } else {
-                        try add("page.\(f.keyString)", .page(f.keyString), f.value)
+                    if f.keyString == PageField.containsKey {
+                        try add("page.contains", .page(.text), containsForScalar(f.value))
+                    } else if let field = PageField(rawValue: f.keyString) {
+                        try add("page.\(f.keyString)", .page(field), f.value)
                     }
                 }
-            case "exactly": objects += try ObjectCheck.decode(v, mode: .exact)
-            case "at_least": objects += try ObjectCheck.decode(v, mode: .subset)
-            case "snapshot": snapshot = try SnapshotCheck.decode(v)
-            default: break
+            case .exactly: objects += try ObjectCheck.decode(v, mode: .exact)
+            case .atLeast: objects += try ObjectCheck.decode(v, mode: .subset)
+            case .snapshot: snapshot = try SnapshotCheck.decode(v)
+            case .request: break  // read below: it picks the send, it is not a check
             }
         }
         return Expectation(
             checks: checks, range: node.range, objects: objects, snapshot: snapshot,
-            request: try requestSelector(m["request"]))
+            request: try requestSelector(m[ExpectKey.request.rawValue]))
     }
 
     /// `request: 2` or `request: <token>` (see `RequestSelector`).

@@ -6,10 +6,10 @@ import PushModel
 /// notification: those of the app's registered `UNNotificationCategory` whose identifier equals the
 /// payload's `aps.category` exactly; none when no category matches (device.md §2.2 "Actions", [A-GEN]).
 enum NotificationActions {
-    static func offered(_ field: String, _ content: NotificationContent?, _ o: Observation) -> JSONValue? {
+    static func offered(_ field: NotificationField, _ content: NotificationContent?, _ o: Observation) -> JSONValue? {
         guard let content, let app = o.snapshot.apps[o.bundleID] else { return nil }
         let actions = app.declaration.categories.first { $0.id == content.categoryID }?.actions ?? []
-        return .array(actions.map { .string(field == "actions" ? $0.id : $0.title) })
+        return .array(actions.map { .string(field == .actions ? $0.id : $0.title) })
     }
 }
 
@@ -17,19 +17,7 @@ enum NotificationActions {
 /// overrides_title: false }` — the Info.plist facts of the content extension that renders the last
 /// presented notification (or the last one shown), device.md §2.2 [A-KEY][A-CUST][RIP].
 enum ContentExtensionFacts {
-    static let keys = ["content_size_ratio", "default_content_hidden", "user_interaction", "overrides_title"]
-
-    static func value(_ key: String, _ o: Observation) -> JSONValue? {
-        guard let ext = renderingExtension(o) else { return nil }
-        switch key {
-        case "content_size_ratio": return ext.initialContentSizeRatio.map(JSONValue.number)
-        case "default_content_hidden": return .bool(ext.defaultContentHidden)
-        case "user_interaction": return .bool(ext.userInteractionEnabled)
-        case "overrides_title": return .bool(ext.overridesDefaultTitle)
-        default: return nil
-        }
-    }
-
+    // The facts themselves are `ExtensionField` cases, observed in `Observation.extensions(_:)`.
     static func renderingExtension(_ o: Observation) -> ContentExtensionDeclaration? {
         guard let app = o.snapshot.apps[o.bundleID]?.declaration else { return nil }
         for e in o.window.reversed() {

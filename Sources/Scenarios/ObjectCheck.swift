@@ -13,18 +13,13 @@ import YAMLSource
 /// `at_least:` always mean the whole object, so there is nothing to guess. A mismatch prints a
 /// structural diff by path (`JSONDiff`).
 public struct ObjectCheck: Sendable {
-    /// `user_info` (what the app's last callback got), `notification` (the last presented one:
-    /// title, subtitle, body, badge, sound, category, thread_id, interruption_level) or `payload` (the
-    /// last push the gateway accepted in the window, as JSON).
-    public var object: String
+    /// Which object (`WholeObject`).
+    public var object: WholeObject
     public var mode: JSONDiff.Mode
     public var expected: ExpectedValue
     public var range: SourceRange
 
-    /// The objects `exactly:` and `at_least:` compare.
-    static let objects = ["user_info", "notification", "payload"]
-
-    var label: String { (mode == .exact ? "exactly." : "at_least.") + object }
+    var label: String { (mode == .exact ? "exactly." : "at_least.") + object.rawValue }
 
     /// `user_info: { equals: {…} }` reads as a path named `equals`, which is almost never meant: refused,
     /// pointing at `exactly:` / `at_least:`. (A payload key really named `equals` holding an object is
@@ -45,15 +40,16 @@ public struct ObjectCheck: Sendable {
     /// `exactly: { user_info: {…}, … }` or `at_least: …`.
     static func decode(_ node: YAMLNode, mode: JSONDiff.Mode) throws(SourceError) -> [ObjectCheck] {
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: objects)
+        try m.checkKeys(allowed: WholeObject.names)
         var out: [ObjectCheck] = []
         for pair in m.pairs {
+            guard let object = WholeObject(rawValue: pair.keyString) else { continue }  // refused above
             guard pair.value.pairs != nil else {
                 throw pair.value.invalidValue(expected: "a mapping: the whole \(pair.keyString) as it must be")
             }
             out.append(
                 ObjectCheck(
-                    object: pair.keyString, mode: mode, expected: try ExpectationDecoder.expected(pair.value),
+                    object: object, mode: mode, expected: try ExpectationDecoder.expected(pair.value),
                     range: pair.value.range))
         }
         return out
@@ -64,13 +60,13 @@ public struct ObjectCheck: Sendable {
         let kind = mode == .exact ? "exactly" : "at least"
         guard let observed else {
             return AssertionFailure(
-                message: "expect \(label)", expected: "\(object) with \(kind) \(expected.serialized())",
-                actual: "no \(object) observed", file: range.file, line: range.line, column: range.column, events: "")
+                message: "expect \(label)", expected: "\(object.rawValue) with \(kind) \(expected.serialized())",
+                actual: "no \(object.rawValue) observed", file: range.file, line: range.line, column: range.column, events: "")
         }
-        let changes = JSONDiff.diff(expected, observed, root: object, mode: mode)
+        let changes = JSONDiff.diff(expected, observed, root: object.rawValue, mode: mode)
         if changes.isEmpty { return nil }
         return AssertionFailure(
-            message: "expect \(label)", expected: "\(object) with \(kind) the keys and values written (- expected, + observed)",
+            message: "expect \(label)", expected: "\(object.rawValue) with \(kind) the keys and values written (- expected, + observed)",
             actual: "\n" + JSONDiff.render(changes).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"),
             file: range.file, line: range.line, column: range.column, events: "")
     }
@@ -78,27 +74,29 @@ public struct ObjectCheck: Sendable {
 
 extension Observation {
     /// The whole object an `ObjectCheck` names.
-    func object(_ name: String) -> JSONValue? {
-        switch name {
-        case "user_info": return userInfo()
-        case "notification": return presentedNotification()
-        case "payload":
+    func object(_ object: WholeObject) -> JSONValue? {
+        switch object {
+        case .userInfo: return userInfo()
+        case .notification: return presentedNotification()
+        case .payload:
             // The last push the gateway accepted in the window, else the last send's.
             let entries = gatewayRequests()
             let entry =
                 entries.last(where: { $0.status == 200 }) ?? entries.last
                 ?? lastSend.flatMap { s in gateway.log().last { $0.apnsID == s.apnsID } }
             return entry.flatMap { try? JSONValue.parse($0.payload) }
-        default: return nil
         }
     }
 
     /// The last presented notification as an object (absent fields left out).
     func presentedNotification() -> JSONValue? {
-        guard notification("presented") == .bool(true) else { return nil }
+        guard notification(.presented) == .bool(true) else { return nil }
         var o: [String: JSONValue] = [:]
-        for field in ["title", "subtitle", "body", "badge", "sound", "category", "thread_id", "interruption_level"] {
-            if let v = notification(field) { o[field] = v }
+        let fields: [NotificationField] = [
+            .title, .subtitle, .body, .badge, .sound, .category, .threadID, .interruptionLevel,
+        ]
+        for field in fields {
+            if let v = notification(field) { o[field.rawValue] = v }
         }
         return .object(o)
     }

@@ -39,28 +39,7 @@ struct Observation {
         case .userInfo(let path):
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
-        case .extensions(let which):
-            if ContentExtensionFacts.keys.contains(which) { return ContentExtensionFacts.value(which, self) }
-            if which == "response" {
-                return window.compactMap { e -> JSONValue? in
-                    guard case .contentExtensionHandledAction(_, _, let r) = e.kind else { return nil }
-                    switch r {
-                    case .doNotDismiss: return "do-not-dismiss"
-                    case .dismiss: return "dismiss"
-                    case .dismissAndForwardAction: return "dismiss-and-forward"
-                    }
-                }.last
-            }
-            if which == "content" {
-                return window.compactMap {
-                    if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil }
-                }.last
-            }
-            for e in window.reversed() {
-                if case .serviceExtensionRan(let modified, _) = e.kind { return .string(modified ? "modified" : "ran") }
-                if case .serviceExtensionTimedOut = e.kind { return .string("timed-out") }
-            }
-            return .string("not-run")
+        case .extensions(let field): return extensions(field)
         case .navigation(let field): return navigation(field, app)
         case .page(let field): return page(field, app)
         case .openedURLs:
@@ -136,86 +115,106 @@ struct Observation {
         return nil
     }
 
-    func notification(_ field: String) -> JSONValue? {
+    func extensions(_ field: ExtensionField) -> JSONValue? {
+        switch field {
+        case .response:
+            return window.compactMap { e -> JSONValue? in
+                guard case .contentExtensionHandledAction(_, _, let r) = e.kind else { return nil }
+                switch r {
+                case .doNotDismiss: return "do-not-dismiss"
+                case .dismiss: return "dismiss"
+                case .dismissAndForwardAction: return "dismiss-and-forward"
+                }
+            }.last
+        case .content:
+            return window.compactMap {
+                if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil }
+            }.last
+        case .service:
+            for e in window.reversed() {
+                if case .serviceExtensionRan(let modified, _) = e.kind { return .string(modified ? "modified" : "ran") }
+                if case .serviceExtensionTimedOut = e.kind { return .string("timed-out") }
+            }
+            return .string("not-run")
+        case .contentSizeRatio:
+            return ContentExtensionFacts.renderingExtension(self)?.initialContentSizeRatio.map(JSONValue.number)
+        case .defaultContentHidden: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.defaultContentHidden) }
+        case .userInteraction: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.userInteractionEnabled) }
+        case .overridesTitle: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.overridesDefaultTitle) }
+        }
+    }
+
+    func notification(_ field: NotificationField) -> JSONValue? {
         let presented = window.compactMap { e -> (String, NotificationContent, Presentation)? in
             if case .notificationPresented(let id, let c, let p) = e.kind { return (id, c, p) }
             return nil
         }
+        let last = presented.last
+        func s(_ v: String?) -> JSONValue? { v.map(JSONValue.string) }
         switch field {
-        case "presented": return .bool(!presented.isEmpty)
-        case "actions", "action_titles": return NotificationActions.offered(field, presented.last?.1, self)
-        case "count":
+        case .presented: return .bool(!presented.isEmpty)
+        case .actions, .actionTitles: return NotificationActions.offered(field, last?.1, self)
+        case .count:
             // Notification Center only: a banner-only (`.banner` without `.list`) notification is not kept.
             return .number(
                 Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID && $0.presentation.list }.count))
-        default: break
-        }
-        guard let (id, c, p) = presented.last else { return nil }
-        func s(_ v: String?) -> JSONValue? { v.map(JSONValue.string) }
-        switch field {
-        case "id": return .string(id)
-        case "title": return s(c.title)
-        case "subtitle": return s(c.subtitle)
-        case "body": return s(c.body)
-        case "badge": return c.badge.map { .number(Double($0)) }
-        case "sound": return s(p.sound ?? c.sound)
-        case "category": return s(c.categoryID)
-        case "thread_id": return s(c.threadID)
-        case "interruption_level": return .string(p.interruptionLevel)
-        case "banner": return .bool(p.banner)
-        case "list": return .bool(p.list)
-        case "quiet": return .bool(p.quiet)
-        default: return nil
+        case .id: return last.map { .string($0.0) }
+        case .title: return s(last?.1.title)
+        case .subtitle: return s(last?.1.subtitle)
+        case .body: return s(last?.1.body)
+        case .badge: return last?.1.badge.map { .number(Double($0)) }
+        case .sound: return last.flatMap { s($0.2.sound ?? $0.1.sound) }
+        case .category: return s(last?.1.categoryID)
+        case .threadID: return s(last?.1.threadID)
+        case .interruptionLevel: return last.map { .string($0.2.interruptionLevel) }
+        case .banner: return last.map { .bool($0.2.banner) }
+        case .list: return last.map { .bool($0.2.list) }
+        case .quiet: return last.map { .bool($0.2.quiet) }
         }
     }
 
-    func navigation(_ field: String, _ app: InstalledApp?) -> JSONValue? {
+    func navigation(_ field: NavigationField, _ app: InstalledApp?) -> JSONValue? {
         guard let router = app?.router else { return nil }
         let nav = window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } }
         switch field {
-        case "tab": return .number(Double(router.selectedTab))
-        case "tab_title":
+        case .tab: return .number(Double(router.selectedTab))
+        case .tabTitle:
             let tabs = router.declaration.tabs
             return tabs.indices.contains(router.selectedTab) ? .string(tabs[router.selectedTab]) : nil
-        case "stack": return .array(router.stack.map { .string($0.id) })
-        case "top": return router.stack.last.map { .string($0.id) }
-        case "title": return router.stack.last.map { .string($0.title) }
-        case "url": return router.stack.last?.url.map(JSONValue.string)
-        case "alert": return router.alert.map { .string($0.alert.title) }
-        case "alert_message": return router.alert.map { .string($0.alert.message) }
-        case "logged_in": return .bool(router.loggedIn)
-        case "routed":
+        case .stack: return .array(router.stack.map { .string($0.id) })
+        case .top: return router.stack.last.map { .string($0.id) }
+        case .title: return router.stack.last.map { .string($0.title) }
+        case .url: return router.stack.last?.url.map(JSONValue.string)
+        case .alert: return router.alert.map { .string($0.alert.title) }
+        case .alertMessage: return router.alert.map { .string($0.alert.message) }
+        case .loggedIn: return .bool(router.loggedIn)
+        case .routed:
             return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
-        case "routing_failed":
+        case .routingFailed:
             return nav.compactMap {
                 if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil }
             }.last
-        default: return nil
         }
     }
 
-    func page(_ field: String, _ app: InstalledApp?) -> JSONValue? {
+    func page(_ field: PageField, _ app: InstalledApp?) -> JSONValue? {
         let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
+        let p = app?.webPage
         switch field {
-        case "opened_externally":
+        case .openedExternally:
             return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }
                 .last
-        case "failed":
+        case .failed:
             return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }
                 .last
-        case "cancelled":
+        case .cancelled:
             return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
-        default: break
-        }
-        guard let p = app?.webPage else { return nil }
-        switch field {
-        case "status": return .number(Double(p.status))
-        case "url": return .string(p.finalURL)
-        case "title": return p.title.map(JSONValue.string)
-        case "text": return .string(p.text)
-        case "http_version": return .string(p.httpVersion)
-        case "redirects": return .array(p.redirects.map(JSONValue.string))
-        default: return nil
+        case .status: return p.map { .number(Double($0.status)) }
+        case .url: return p.map { .string($0.finalURL) }
+        case .title: return p?.title.map(JSONValue.string)
+        case .text: return p.map { .string($0.text) }
+        case .httpVersion: return p.map { .string($0.httpVersion) }
+        case .redirects: return p.map { .array($0.redirects.map(JSONValue.string)) }
         }
     }
 

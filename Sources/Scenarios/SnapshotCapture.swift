@@ -45,13 +45,13 @@ enum SnapshotCapture {
         if !callbacks.isEmpty { root["callbacks"] = .array(callbacks) }
         if let n = o.presentedNotification() {
             var n = n.objectValue ?? [:]
-            for field in ["banner", "list", "quiet"] { n[field] = o.notification(field) }
+            for field: NotificationField in [.banner, .list, .quiet] { n[field.rawValue] = o.notification(field) }
             root["notification"] = .object(n)
         }
         var extensions: [String: JSONValue] = [:]
-        if let s = o.value(.extensions("service")), s != .string("not-run") { extensions["service"] = s }
-        if let c = o.value(.extensions("content")) { extensions["content"] = c }
-        if let r = o.value(.extensions("response")) { extensions["response"] = r }
+        if let s = o.value(.extensions(.service)), s != .string("not-run") { extensions["service"] = s }
+        if let c = o.value(.extensions(.content)) { extensions["content"] = c }
+        if let r = o.value(.extensions(.response)) { extensions["response"] = r }
         if !extensions.isEmpty { root["extensions"] = .object(extensions) }
         let navigationEvents = o.window.compactMap { e -> JSONValue? in
             if case .navigation(let n) = e.kind { return .string(n.description) }
@@ -59,14 +59,14 @@ enum SnapshotCapture {
         }
         var navigation: [String: JSONValue] = [:]
         if !navigationEvents.isEmpty { navigation["events"] = .array(navigationEvents) }
-        for field in ["tab_title", "stack", "title", "url", "alert", "alert_message"] {
-            if let v = o.value(.navigation(field)) { navigation[field] = v }
+        for field: NavigationField in [.tabTitle, .stack, .title, .url, .alert, .alertMessage] {
+            if let v = o.value(.navigation(field)) { navigation[field.rawValue] = v }
         }
         if !navigation.isEmpty { root["navigation"] = .object(navigation) }
         if case .array(let urls)? = o.value(.openedURLs), !urls.isEmpty { root["opened_urls"] = .array(urls) }
         var page: [String: JSONValue] = [:]
-        for field in ["status", "title", "url", "failed", "opened_externally"] {
-            if let v = o.value(.page(field)) { page[field] = v }
+        for field: PageField in [.status, .title, .url, .failed, .openedExternally] {
+            if let v = o.value(.page(field)) { page[field.rawValue] = v }
         }
         if !page.isEmpty { root["page"] = .object(page) }
         return .object(root)
