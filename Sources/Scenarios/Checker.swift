@@ -17,7 +17,7 @@ enum Checker {
             lastSend = picked
         }
         guard let d = world.device(step.device ?? lastSend?.device) else {
-            throw .harness(type: "world", message: "no device '\(step.device ?? "")'", detail: "")
+            throw .harness(kind: .world, message: "no device '\(step.device ?? "")'", detail: "")
         }
         var sentApp: String?
         if case .send(let s) = step.action { sentApp = s.app }
@@ -52,7 +52,7 @@ enum Checker {
             let expected: String?
             do { expected = try check.matcher.failure(actual, resolve: resolve) } catch {
                 throw .harness(
-                    type: "variable", message: error.description, detail: error.sourceError.rendered(color: false))
+                    kind: .variable, message: error.description, detail: error.sourceError.rendered(color: false))
             }
             let line = "  expect \(check.label): " + (expected == nil ? "ok" : "FAILED")
             context.transcript.add(line)

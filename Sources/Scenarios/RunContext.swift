@@ -27,17 +27,6 @@ enum StepStop: Error {
     case failure(AssertionFailure)
     /// The harness could not do the step: reported as an error.
     case harness(kind: HarnessErrorKind, message: String, detail: String)
-
-    /// Transitional spelling for call sites not yet moved to `harness(kind:…)` (Checker.swift, being
-    /// rewritten on another branch). `type` must be a `HarnessErrorKind` raw value; anything else is a
-    /// programming error, caught here rather than written into a report.
-    @available(*, deprecated, message: "use .harness(kind:message:detail:) with a HarnessErrorKind")
-    static func harness(type: String, message: String, detail: String) -> StepStop {
-        guard let kind = HarnessErrorKind(rawValue: type) else {
-            preconditionFailure("'\(type)' is not a HarnessErrorKind")
-        }
-        return .harness(kind: kind, message: message, detail: detail)
-    }
 }
 
 /// The mutable state of one scenario run: variables, the last send and run, and how far the device
