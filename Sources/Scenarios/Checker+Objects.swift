@@ -28,7 +28,10 @@ extension Checker {
         }
         // A snapshot mismatch is kept for the end of the scenario (the rest still runs, so its later
         // snapshots show what the change did to the app).
-        if let snapshot = expectation.snapshot, var (failure, effects) = try snapshot.evaluate(observation, stepName: step.name, context: &context) {
+        if let snapshot = expectation.snapshot,
+            let (found, effects) = try snapshot.evaluate(observation, stepName: step.name, context: &context)
+        {
+            var failure = found
             failure.events = relevantEvents(
                 observation.window, observation: observation, world: world, since: context.gatewayWindowStart)
             context.snapshotFailures.append((failure, effects))
