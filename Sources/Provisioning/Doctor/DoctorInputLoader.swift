@@ -100,95 +100,82 @@ package enum DoctorInputLoader {
         return .success(data)
     }
 
-    /// A property list whose root is a dictionary. External entities are never resolved: the bytes go
-    /// to Foundation's own plist parser, which has no network or file access (see the XXE test).
-    static func plist(_ path: String, expected: String) -> DoctorFile<[String: PlistValue]> {
+    /// Why a file that was read is still not usable, in the words the finding shows.
+    struct Unusable: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Reads `path` and hands its bytes to `parse`; a read failure, or anything `parse` throws, is an
+    /// `unreadable` finding naming the file (an `Unusable` with its own words, any other error as it describes itself).
+    static func parsed<Content>(
+        _ path: String, expected: String, _ parse: (Data) throws -> Content
+    ) -> DoctorFile<Content> {
         DoctorFile(
             path: path,
             content: read(path, expected: expected).flatMap { data in
                 do {
-                    let value = try PlistValue.parse(data, source: path)
-                    guard let dictionary = value.dictionaryValue else {
-                        return .failure(
-                            .unreadable(path, reason: "the root is a \(value.typeName), not a dictionary", expected: expected))
-                    }
-                    return .success(dictionary)
+                    return .success(try parse(data))
                 } catch {
                     return .failure(.unreadable(path, reason: "\(error)", expected: expected))
                 }
             })
+    }
+
+    /// A property list whose root is a dictionary. External entities are never resolved: the bytes go
+    /// to Foundation's own plist parser, which has no network or file access (see the XXE test).
+    static func plist(_ path: String, expected: String) -> DoctorFile<[String: PlistValue]> {
+        parsed(path, expected: expected) { data in
+            let value = try PlistValue.parse(data, source: path)
+            guard let dictionary = value.dictionaryValue else {
+                throw Unusable("the root is a \(value.typeName), not a dictionary")
+            }
+            return dictionary
+        }
     }
 
     static func profile(_ path: String) -> DoctorFile<ProfileFile> {
-        let expected = "the .mobileprovision as downloaded from the developer portal or Xcode"
-        return DoctorFile(
-            path: path,
-            content: read(path, expected: expected).flatMap { data in
-                do {
-                    let profile = try ProvisioningProfile(mobileprovision: data, source: path)
-                    let cms = try? CMSSignedData(der: [UInt8](data))
-                    let plist = try? PlistValue.parse(cms.map { Data($0.content) } ?? data, source: path)
-                    let certificates = (plist?["DeveloperCertificates"]?.arrayValue ?? []).compactMap { item in
-                        if case .data(let der) = item { return try? CertificateInfo(der: der) } else { return nil }
-                    }
-                    return .success(
-                        ProfileFile(
-                            profile: profile, signatureVerifies: !(cms?.signers.isEmpty ?? true),
-                            signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates))
-                } catch {
-                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
-                }
-            })
+        parsed(path, expected: "the .mobileprovision as downloaded from the developer portal or Xcode") { data in
+            let profile = try ProvisioningProfile(mobileprovision: data, source: path)
+            let cms = try? CMSSignedData(der: [UInt8](data))
+            let plist = try? PlistValue.parse(cms.map { Data($0.content) } ?? data, source: path)
+            let certificates = (plist?["DeveloperCertificates"]?.arrayValue ?? []).compactMap { item in
+                if case .data(let der) = item { return try? CertificateInfo(der: der) } else { return nil }
+            }
+            return ProfileFile(
+                profile: profile, signatureVerifies: !(cms?.signers.isEmpty ?? true),
+                signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates)
+        }
     }
 
     static func apnsKey(_ path: String) -> DoctorFile<APNsKeyFile> {
-        let expected = "the AuthKey_<KEYID>.p8 downloaded from Certificates, Identifiers & Profiles ▸ Keys"
-        return DoctorFile(
-            path: path,
-            content: read(path, expected: expected).flatMap { data in
-                do {
-                    return .success(APNsKeyFile(key: try P256PrivateKey(pem: String(decoding: data, as: UTF8.self)), wrongType: nil))
-                } catch KeyError.wrongKeyType(_, let found) {
-                    return .success(APNsKeyFile(key: nil, wrongType: found))
-                } catch {
-                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
-                }
-            })
+        parsed(path, expected: "the AuthKey_<KEYID>.p8 downloaded from Certificates, Identifiers & Profiles ▸ Keys") { data in
+            do {
+                return APNsKeyFile(key: try P256PrivateKey(pem: String(decoding: data, as: UTF8.self)), wrongType: nil)
+            } catch KeyError.wrongKeyType(_, let found) {
+                return APNsKeyFile(key: nil, wrongType: found)
+            }
+        }
     }
 
     /// A push certificate: PEM, DER (`aps.cer` as downloaded) or a `.p12` export.
     static func certificate(_ path: String, password: String) -> DoctorFile<CertificateInfo> {
-        let expected = "the push certificate as PEM, .cer (DER) or a .p12 export with --password"
-        return DoctorFile(
-            path: path,
-            content: read(path, expected: expected).flatMap { data in
-                let bytes = [UInt8](data)
-                if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
-                    do { return .success(try CertificateInfo(pem: String(decoding: bytes, as: UTF8.self))) } catch {
-                        return .failure(.unreadable(path, reason: "\(error)", expected: expected))
-                    }
-                }
-                if let der = try? CertificateInfo(der: bytes) { return .success(der) }
-                do { return .success(try PKCS12Bundle(der: bytes, password: password).info) } catch {
-                    return .failure(.unreadable(path, reason: "\(error)", expected: expected))
-                }
-            })
+        parsed(path, expected: "the push certificate as PEM, .cer (DER) or a .p12 export with --password") { data in
+            let bytes = [UInt8](data)
+            if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
+                return try CertificateInfo(pem: String(decoding: bytes, as: UTF8.self))
+            }
+            if let der = try? CertificateInfo(der: bytes) { return der }
+            return try PKCS12Bundle(der: bytes, password: password).info
+        }
     }
 
     static func serviceAccount(_ path: String) -> DoctorFile<JSONValue> {
-        let expected = "the service-account key JSON from the Google Cloud console"
-        return DoctorFile(
-            path: path,
-            content: read(path, expected: expected).flatMap { data in
-                do {
-                    let json = try JSONValue.parse([UInt8](data))
-                    guard json.objectValue != nil else {
-                        return .failure(.unreadable(path, reason: "the JSON root is not an object", expected: expected))
-                    }
-                    return .success(json)
-                } catch {
-                    return .failure(.unreadable(path, reason: "not JSON (\(error))", expected: expected))
-                }
-            })
+        parsed(path, expected: "the service-account key JSON from the Google Cloud console") { data in
+            let json: JSONValue
+            do { json = try JSONValue.parse([UInt8](data)) } catch { throw Unusable("not JSON (\(error))") }
+            guard json.objectValue != nil else { throw Unusable("the JSON root is not an object") }
+            return json
+        }
     }
 }
