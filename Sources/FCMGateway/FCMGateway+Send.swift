@@ -22,7 +22,7 @@ extension FCMGateway {
         do {
             let result = try sendChecked(request, projectPath: projectPath, log: &entry)
             entry.name = result
-            response = Self.json(200, ["name": .string(result)])
+            response = Self.nameResponse(result)
         } catch {
             entry.status = error.status
             entry.errorCode = error.errorCode?.rawValue ?? error.canonical
@@ -40,7 +40,7 @@ extension FCMGateway {
         log.project = project.id
         let send = try FCMMessageRules.parseSendBody(request.body)
         log.validateOnly = send.validateOnly
-        log.request = ["message": send.message.raw, "validate_only": .bool(send.validateOnly)]
+        log.requestStorage = .send(send.message.rawStorage, validateOnly: send.validateOnly)
         let message = send.message
         let now = clock.now()
 
@@ -224,12 +224,11 @@ extension FCMGateway {
             request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
         }
         let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
-        var headers: [String: String] = [:]
-        for h in push.headers { headers[h.name] = h.value }
         log.apns.append(
             FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment, headers: headers,
-                payload: push.payload, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
+                headerFields: push.headers.map { HTTPField($0.name, $0.value) }, payloadBytes: request.body,
+                status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }

@@ -227,6 +227,14 @@ public final class FCMGateway: Sendable {
         return String(decoding: middle, as: UTF8.self)
     }
 
+    /// `{"name":"…"}`, a send's success answer, written directly (the hot path's only response).
+    static func nameResponse(_ name: String) -> HTTPResponse {
+        var body = Array(#"{"name":"#.utf8)
+        body += JSONValue.string(name).serializedBytes()
+        body.append(UInt8(ascii: "}"))
+        return HTTPResponse(status: 200, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: body)
+    }
+
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: value.serializedBytes())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PushModel
 
 /// One APNs request a send became, and APNs' answer.
@@ -6,11 +7,34 @@ public struct FCMAPNsHop: Sendable, Equatable {
     public var fcmToken: String
     public var apnsToken: String
     public var environment: APNsEnvironment
-    public var headers: [String: String]
-    public var payload: JSONValue
+    /// The request's headers (without `authorization`), by name.
+    public var headers: [String: String] {
+        var out: [String: String] = [:]
+        for f in headerFields { out[f.name] = f.value }
+        return out
+    }
+    /// The payload sent, parsed from `payloadBytes`.
+    public var payload: JSONValue { (try? JSONValue.parse(payloadBytes)) ?? .null }
     public var status: Int
     public var reason: String?
     public var apnsID: String
+    /// Kept as sent: the log holds every hop, and parsed copies cost the send path (and their release the trim).
+    public var headerFields: [HTTPField]
+    public var payloadBytes: [UInt8]
+
+    public init(
+        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField], payloadBytes: [UInt8],
+        status: Int, reason: String?, apnsID: String
+    ) {
+        self.fcmToken = fcmToken
+        self.apnsToken = apnsToken
+        self.environment = environment
+        self.headerFields = headerFields
+        self.payloadBytes = payloadBytes
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+    }
 }
 
 /// One request to the FCM mock: what came in, what went to APNs, what was answered.
@@ -21,7 +45,11 @@ public struct FCMLogEntry: Sendable, Equatable {
     public var path: String
     public var project: String?
     /// The `messages:send` body (or topic-management body) as JSON, when it parsed.
-    public var request: JSONValue?
+    public var request: JSONValue? {
+        get { requestStorage.value }
+        set { requestStorage = .value(newValue) }
+    }
+    var requestStorage: LoggedRequest
     public var validateOnly: Bool
     public var status: Int
     public var errorCode: String?
@@ -29,6 +57,24 @@ public struct FCMLogEntry: Sendable, Equatable {
     /// `name` of an accepted message.
     public var name: String?
     public var apns: [FCMAPNsHop]
+
+    init(
+        sequence: UInt64, receivedAt: Date, method: String, path: String, project: String?, request: JSONValue?,
+        validateOnly: Bool, status: Int, errorCode: String?, errorMessage: String?, name: String?, apns: [FCMAPNsHop]
+    ) {
+        self.sequence = sequence
+        self.receivedAt = receivedAt
+        self.method = method
+        self.path = path
+        self.project = project
+        self.requestStorage = .value(request)
+        self.validateOnly = validateOnly
+        self.status = status
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.name = name
+        self.apns = apns
+    }
 
     /// The control endpoint's JSON form.
     public var json: JSONValue {
@@ -53,4 +99,19 @@ public struct FCMLogEntry: Sendable, Equatable {
         if let name { o["name"] = .string(name) }
         return .object(o)
     }
+}
+
+/// `FCMLogEntry.request`: a value, or a send's message kept as body bytes (built into JSON when the log is read).
+enum LoggedRequest: Sendable, Equatable {
+    case value(JSONValue?)
+    case send(RawMessage, validateOnly: Bool)
+
+    var value: JSONValue? {
+        switch self {
+        case .value(let v): return v
+        case .send(let m, let validateOnly): return ["message": m.value, "validate_only": .bool(validateOnly)]
+        }
+    }
+
+    static func == (a: LoggedRequest, b: LoggedRequest) -> Bool { a.value == b.value }
 }

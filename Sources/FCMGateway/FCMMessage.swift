@@ -39,8 +39,45 @@ public struct FCMMessage: Sendable, Equatable {
     public var apnsImage: String?
     /// `apns.live_activity_token` (hex APNs token a live-activity push goes to).
     public var liveActivityToken: String?
-    /// The `message` object as received (for the log).
-    public var raw: JSONValue
+    /// The `message` object as received (for the log). Read from the body only when asked for: the send path
+    /// keeps the body's bytes, not a parsed copy.
+    public var raw: JSONValue {
+        get { rawStorage.value }
+        set { rawStorage = .value(newValue) }
+    }
+    var rawStorage: RawMessage
+
+    init(
+        target: FCMTarget, data: [String: String], notificationTitle: String?, notificationBody: String?,
+        notificationImage: String?, apnsHeaders: [String: String], apnsPayload: [String: JSONValue]?, apnsImage: String?,
+        liveActivityToken: String?, raw: JSONValue
+    ) {
+        self.target = target
+        self.data = data
+        self.notificationTitle = notificationTitle
+        self.notificationBody = notificationBody
+        self.notificationImage = notificationImage
+        self.apnsHeaders = apnsHeaders
+        self.apnsPayload = apnsPayload
+        self.apnsImage = apnsImage
+        self.liveActivityToken = liveActivityToken
+        self.rawStorage = .value(raw)
+    }
+}
+
+/// `FCMMessage.raw`: a parsed value, or the bytes of the `message` member inside the request body.
+enum RawMessage: Sendable, Equatable {
+    case value(JSONValue)
+    case slice([UInt8], Range<Int>)
+
+    var value: JSONValue {
+        switch self {
+        case .value(let v): return v
+        case .slice(let body, let range): return (try? JSONValue.parse(Array(body[range]))) ?? .null
+        }
+    }
+
+    static func == (a: RawMessage, b: RawMessage) -> Bool { a.value == b.value }
 }
 
 /// The message rules, free of state and I/O.
@@ -108,6 +145,13 @@ public enum FCMMessageRules {
     /// Parses and checks a `messages:send` body. Token existence, APNs header rules and size come later
     /// (`FCMGateway` knows the token's app; the translation knows the payload).
     public static func parseSendBody(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
+        // The usual shape, byte-wise; anything else (and every refusal) by the full rules below.
+        if let fast = FCMSendFastReader.read(body) { return fast }
+        return try parseSendBodyByRules(body)
+    }
+
+    /// `parseSendBody` by the full proto-JSON rules alone (what the fast reader is checked against).
+    static func parseSendBodyByRules(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
         let root: JSONValue
         do { root = try JSONValue.parse(body) } catch {
             let msg = "Invalid JSON payload received. Unexpected token."
@@ -134,25 +178,7 @@ public enum FCMMessageRules {
         guard let targetName = targetNames.first, let targetText = try m.string(targetName) else {
             throw FCMErrorResponse.invalid("message", "Recipient of the message is not set.", message: "Recipient of the message is not set.")
         }
-        let target: FCMTarget
-        switch targetName {
-        case "token":
-            guard !targetText.isEmpty else { throw invalidToken(field: "message.token") }
-            target = .token(targetText)
-        case "fid":
-            guard !targetText.isEmpty else { throw invalidToken(field: "message.fid") }
-            target = .fid(targetText)
-        case "topic":
-            let name = targetText.hasPrefix("/topics/") ? String(targetText.dropFirst(8)) : targetText
-            guard isValidTopicName(name) else {
-                throw FCMErrorResponse.invalid("message.topic", "Invalid topic name '\(targetText)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
-            }
-            target = .topic(name)
-        default:
-            do { target = .condition(try FCMCondition.parse(targetText), text: targetText) } catch {
-                throw FCMErrorResponse.invalid("message.condition", error.description)
-            }
-        }
+        let target = try self.target(name: targetName, text: targetText)
 
         var data: [String: String] = [:]
         for (key, v) in try m.stringMap("data") {
@@ -195,6 +221,28 @@ public enum FCMMessageRules {
         return FCMMessage(
             target: target, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
             apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken, raw: value)
+    }
+
+    /// The target member `name` (`token`, `topic`, `condition` or `fid`) holding `text`, by its rules.
+    static func target(name: String, text: String) throws(FCMErrorResponse) -> FCMTarget {
+        switch name {
+        case "token":
+            guard !text.isEmpty else { throw invalidToken(field: "message.token") }
+            return .token(text)
+        case "fid":
+            guard !text.isEmpty else { throw invalidToken(field: "message.fid") }
+            return .fid(text)
+        case "topic":
+            let topic = text.hasPrefix("/topics/") ? String(text.dropFirst(8)) : text
+            guard isValidTopicName(topic) else {
+                throw FCMErrorResponse.invalid("message.topic", "Invalid topic name '\(text)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
+            }
+            return .topic(topic)
+        default:
+            do { return .condition(try FCMCondition.parse(text), text: text) } catch {
+                throw FCMErrorResponse.invalid("message.condition", error.description)
+            }
+        }
     }
 
     /// INVALID_ARGUMENT for a token that is not an FCM registration token (error-codes doc, example 2).

@@ -99,7 +99,7 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in o.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+            for (i, key) in o.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))

@@ -1,0 +1,254 @@
+import PushModel
+
+/// A byte-level reader for the usual shape of a `messages:send` body, so the hot path builds no `JSONValue` tree
+/// and no proto-field maps. It only ever ACCEPTS: anything it does not handle, or that the rules might refuse,
+/// makes it return `nil`, and `FCMMessageRules.parseSendBody` (the full proto-JSON rules, which write Google's
+/// errors) decides instead. So every error answer stays the full reader's, and for every body this reader
+/// accepts the full reader returns the same `FCMSendRequest` (checked by `FCMSendFastReaderTests` and the
+/// `fcm-send` fuzz target).
+///
+/// Handled: `validate_only` (bool), `message` with one target (`token`, `topic`, `condition`, `fid`), `data`,
+/// `notification` (`title`, `body`, `image`), `apns` (`headers`, `payload`, `fcm_options`, `live_activity_token`),
+/// snake_case or camelCase names. Left to the full rules: `android`, `webpush`, message-level `fcm_options`,
+/// `name`, `null` values, strings with escapes or control characters, keys sent twice, anything unknown or
+/// ill-typed, and malformed JSON.
+enum FCMSendFastReader {
+    static func read(_ body: [UInt8]) -> FCMSendRequest? {
+        body.withUnsafeBufferPointer { buffer in
+            var r = Reader(b: buffer)
+            return r.sendRequest(body)
+        }
+    }
+
+    /// Payloads longer than this go to the full rules: the payload is parsed on its own here, so the nesting
+    /// limit of a whole-body parse (512 from the root) could differ by the three levels above it for a deep one.
+    static let maxFastPayloadBytes = 500
+
+    struct Reader {
+        let b: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        var atEnd: Bool { i >= b.count }
+
+        mutating func ws() {
+            while i < b.count {
+                switch b[i] {
+                case 0x20, 0x09, 0x0A, 0x0D: i += 1
+                default: return
+                }
+            }
+        }
+
+        /// Consumes `c` (after blanks).
+        mutating func take(_ c: UInt8) -> Bool {
+            ws()
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+
+        /// A string without escapes or control characters (valid UTF-8), else `nil`.
+        mutating func plainString() -> String? {
+            ws()
+            guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var j = start
+            var ascii = true
+            while j < b.count {
+                let c = b[j]
+                if c == UInt8(ascii: "\"") { break }
+                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+                if c >= 0x80 { ascii = false }
+                j += 1
+            }
+            guard j < b.count else { return nil }
+            i = j + 1
+            let bytes = UnsafeBufferPointer(rebasing: b[start..<j])
+            return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        }
+
+        /// `"key":`; `nil` for anything else.
+        mutating func key() -> String? {
+            guard let k = plainString(), take(UInt8(ascii: ":")) else { return nil }
+            return k
+        }
+
+        /// `true` / `false`.
+        mutating func bool() -> Bool? {
+            ws()
+            if b.count - i >= 4, b[i] == UInt8(ascii: "t"), b[i + 1] == UInt8(ascii: "r"), b[i + 2] == UInt8(ascii: "u"),
+                b[i + 3] == UInt8(ascii: "e")
+            {
+                i += 4
+                return true
+            }
+            if b.count - i >= 5, b[i] == UInt8(ascii: "f"), b[i + 1] == UInt8(ascii: "a"), b[i + 2] == UInt8(ascii: "l"),
+                b[i + 3] == UInt8(ascii: "s"), b[i + 4] == UInt8(ascii: "e")
+            {
+                i += 5
+                return false
+            }
+            return nil
+        }
+
+        /// Walks an object's members: `member` reads one value per key and returns false to give up.
+        /// An empty object is fine.
+        mutating func object(_ member: (inout Reader, String) -> Bool) -> Bool {
+            guard take(UInt8(ascii: "{")) else { return false }
+            if take(UInt8(ascii: "}")) { return true }
+            while true {
+                guard let k = key(), member(&self, k) else { return false }
+                if take(UInt8(ascii: ",")) { continue }
+                return take(UInt8(ascii: "}"))
+            }
+        }
+
+        /// A `map<string, string>` with distinct keys.
+        mutating func stringMap() -> [String: String]? {
+            var out: [String: String] = [:]
+            let ok = object { r, k in
+                guard let v = r.plainString(), out.updateValue(v, forKey: k) == nil else { return false }
+                return true
+            }
+            return ok ? out : nil
+        }
+
+        /// The byte range of the object starting here (matching braces outside strings; grammar not checked).
+        mutating func objectSpan() -> Range<Int>? {
+            ws()
+            guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+            let start = i
+            var depth = 0
+            while i < b.count {
+                let c = b[i]
+                i += 1
+                switch c {
+                case UInt8(ascii: "\""):
+                    while i < b.count, b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                    guard i < b.count else { return nil }
+                    i += 1
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return start..<i }
+                default: break
+                }
+            }
+            return nil
+        }
+
+        mutating func sendRequest(_ body: [UInt8]) -> FCMSendRequest? {
+            var validateOnly: Bool?
+            var message: FCMMessage?
+            let ok = object { r, k in
+                switch k {
+                case "validate_only", "validateOnly":
+                    guard validateOnly == nil, let v = r.bool() else { return false }
+                    validateOnly = v
+                    return true
+                case "message":
+                    guard message == nil else { return false }
+                    r.ws()
+                    let start = r.i
+                    guard var m = r.message() else { return false }
+                    m.rawStorage = .slice(body, start..<r.i)
+                    message = m
+                    return true
+                default: return false
+                }
+            }
+            ws()
+            guard ok, atEnd, let message else { return nil }
+            return FCMSendRequest(validateOnly: validateOnly ?? false, message: message)
+        }
+
+        /// Field numbers of the message fields handled here, for "sent twice" (in either spelling).
+        struct Seen {
+            var bits: UInt32 = 0
+            mutating func first(_ n: Int) -> Bool {
+                let bit: UInt32 = 1 << UInt32(n)
+                defer { bits |= bit }
+                return bits & bit == 0
+            }
+        }
+
+        mutating func message() -> FCMMessage? {
+            var seen = Seen()
+            var target: (name: String, text: String)?
+            var data: [String: String] = [:]
+            var title: String?, bodyText: String?, image: String?
+            var headers: [String: String] = [:]
+            var payload: [String: JSONValue]?
+            var apnsImage: String?
+            var liveActivityToken: String?
+            let ok = object { r, k in
+                switch k {
+                case "token", "topic", "condition", "fid":
+                    // a second target is a oneof error: the full rules word it
+                    guard target == nil, let v = r.plainString() else { return false }
+                    target = (k, v)
+                    return true
+                case "data":
+                    guard seen.first(0), let m = r.stringMap() else { return false }
+                    data = m
+                    return true
+                case "notification":
+                    guard seen.first(1) else { return false }
+                    var n = Seen()
+                    return r.object { r, k in
+                        switch k {
+                        case "title": guard n.first(0), let v = r.plainString() else { return false }; title = v
+                        case "body": guard n.first(1), let v = r.plainString() else { return false }; bodyText = v
+                        case "image": guard n.first(2), let v = r.plainString() else { return false }; image = v
+                        default: return false
+                        }
+                        return true
+                    }
+                case "apns":
+                    guard seen.first(2) else { return false }
+                    var a = Seen()
+                    return r.object { r, k in
+                        switch k {
+                        case "headers":
+                            guard a.first(0), let m = r.stringMap() else { return false }
+                            headers = m
+                        case "payload":
+                            guard a.first(1), let span = r.objectSpan(), span.count <= FCMSendFastReader.maxFastPayloadBytes,
+                                case .object(let o)? = try? JSONValue.parse(Array(r.b[span]))
+                            else { return false }
+                            if let aps = o["aps"], aps.objectValue == nil { return false }
+                            payload = o
+                        case "fcm_options", "fcmOptions":
+                            guard a.first(2) else { return false }
+                            var f = Seen()
+                            return r.object { r, k in
+                                switch k {
+                                case "analytics_label", "analyticsLabel":
+                                    guard f.first(0), let v = r.plainString(), FCMMessageRules.isValidAnalyticsLabel(v) else { return false }
+                                case "image":
+                                    guard f.first(1), let v = r.plainString() else { return false }
+                                    apnsImage = v
+                                default: return false
+                                }
+                                return true
+                            }
+                        case "live_activity_token", "liveActivityToken":
+                            guard a.first(3), let v = r.plainString() else { return false }
+                            liveActivityToken = v
+                        default: return false
+                        }
+                        return true
+                    }
+                default: return false
+                }
+            }
+            guard ok, let target, let resolved = try? FCMMessageRules.target(name: target.name, text: target.text),
+                !data.keys.contains(where: FCMMessageRules.isReservedDataKey)
+            else { return nil }
+            return FCMMessage(
+                target: resolved, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
+                apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken,
+                raw: .null)
+        }
+    }
+}
