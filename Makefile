@@ -79,7 +79,7 @@ bench: deps
 # which FuzzRegressionTests replays in `make test`. The driver links only with -sanitize=fuzzer (and lld), so it
 # exists only in this build (PUSHCHECK_FUZZ=1, its own scratch path): plain `swift build` never sees it.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= json jwt yaml plist http1
+FUZZ_TARGETS ?= json jwt yaml plist http1 fcm
 FUZZ_BUILD    = $(BUILD_DIR)/fuzz
 fuzz: deps
 	PUSHCHECK_FUZZ=1 $(SWIFT) build --scratch-path $(FUZZ_BUILD) -c release --product pushcheck-fuzz \

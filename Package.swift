@@ -100,7 +100,7 @@ let package = Package(
         ),
         // MARK: fuzzing (`make fuzz`): the targets are a plain library, replayed by FuzzRegressionTests; the
         // libFuzzer driver is added below only when PUSHCHECK_FUZZ=1 (it needs -sanitize=fuzzer to link).
-        .target(name: "FuzzTargets", dependencies: ["APNsGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource"]),
+        .target(name: "FuzzTargets", dependencies: ["APNsGateway", "FCMGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz", exclude: ["corpus", "crashers"]),
         .testTarget(
             name: "APNsGatewayTests",

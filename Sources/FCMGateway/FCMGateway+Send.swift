@@ -60,18 +60,20 @@ extension FCMGateway {
         // translation, which a token send then delivers as is).
         let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
         let first = recipients.first
-        let probe = FCMTranslation.translate(
+        let probe = FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: first?.entry.fid, bundleID: first?.entry.bundleID ?? "com.example.app")
-        let probeRequest = FCMTranslation.request(probe, deviceTokenHex: recipients.first?.entry.apnsToken?.hex ?? "00", authorization: nil)
+        let probeRequest = FCMTranslation.request(
+            headers: probe.headers, payload: probe.payload, deviceTokenHex: recipients.first?.entry.apnsToken?.hex ?? "00", authorization: nil)
         switch APNsRequestValidation.parse(probeRequest) {
         case .failure(let reason): throw Self.apnsHeaderError(reason)
         case .success(let parsed):
             if let topic = parsed.topic, let r = APNsRequestValidation.checkTopicShape(parsed, topic: topic) {
                 throw Self.apnsHeaderError(r)
             }
-            if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType) {
-                throw r == .payloadTooLarge ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                    : Self.apnsHeaderError(r)
+            // Of APNs' payload rules (`payloadRejection`) only the size can fail here: the translation writes a
+            // non-empty JSON object, so it is not scanned again before the APNs gateway checks it.
+            if parsed.payload.count > parsed.pushType.maxPayloadBytes {
+                throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
             }
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
@@ -208,12 +210,13 @@ extension FCMGateway {
     /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
         _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
-        translated: (push: FCMTranslation.APNsPush, request: HTTPRequest)?, now: Date, log: inout FCMLogEntry
+        translated: (push: (headers: [(name: String, value: String)], payload: [UInt8]), request: HTTPRequest)?, now: Date,
+        log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
         guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
-        let push = translated?.push ?? FCMTranslation.translate(
+        let push = translated?.push ?? FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
         let jwt = providerToken(project: project.id, credentials, now: now)
         var request: HTTPRequest
@@ -221,7 +224,8 @@ extension FCMGateway {
             request = translated.request  // validated already; only the provider token is missing
             if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
         } else {
-            request = FCMTranslation.request(push, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
+            request = FCMTranslation.request(
+                headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
         }
         let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
         log.apns.append(

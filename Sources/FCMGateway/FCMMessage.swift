@@ -151,7 +151,7 @@ public enum FCMMessageRules {
     }
 
     /// `parseSendBody` by the full proto-JSON rules alone (what the fast reader is checked against).
-    static func parseSendBodyByRules(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
+    package static func parseSendBodyByRules(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
         let root: JSONValue
         do { root = try JSONValue.parse(body) } catch {
             let msg = "Invalid JSON payload received. Unexpected token."

@@ -12,8 +12,9 @@ import PushModel
 /// snake_case or camelCase names. Left to the full rules: `android`, `webpush`, message-level `fcm_options`,
 /// `name`, `null` values, strings with escapes or control characters, keys sent twice, anything unknown or
 /// ill-typed, and malformed JSON.
-enum FCMSendFastReader {
-    static func read(_ body: [UInt8]) -> FCMSendRequest? {
+package enum FCMSendFastReader {
+    /// The request, or `nil`: the full rules decide.
+    package static func read(_ body: [UInt8]) -> FCMSendRequest? {
         body.withUnsafeBufferPointer { buffer in
             var r = Reader(b: buffer)
             return r.sendRequest(body)

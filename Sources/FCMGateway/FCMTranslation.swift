@@ -20,35 +20,76 @@ public enum FCMTranslation {
         }
     }
 
+    /// The translation with its payload as JSON.
     public static func translate(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> APNsPush {
-        var top: [String: JSONValue] = [:]
-        for (k, v) in m.data { top[k] = .string(v) }
+        let t = translatedBytes(m, messageID: messageID, senderID: senderID, fid: fid, bundleID: bundleID)
+        return APNsPush(headers: t.headers, payload: (try? JSONValue.parse(t.payload)) ?? .null)
+    }
+
+    /// The translation with its payload written as bytes (compact, keys sorted by their UTF-8 bytes: what
+    /// `JSONValue.serializedBytes()` writes), without building the merged object: the send path's form.
+    package static func translatedBytes(
+        _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
+    ) -> (headers: [(name: String, value: String)], payload: [UInt8]) {
+        // aps: notification's alert, then apns.payload's aps over it (an alert object merged key by key).
         var aps: [String: JSONValue] = [:]
         var alert: [String: JSONValue] = [:]
         if let t = m.notificationTitle { alert["title"] = .string(t) }
         if let b = m.notificationBody { alert["body"] = .string(b) }
         if !alert.isEmpty { aps["alert"] = .object(alert) }
-        if let payload = m.apnsPayload {
-            for (k, v) in payload where k != "aps" { top[k] = v }
-            if case .object(let overrides)? = payload["aps"] {
-                for (k, v) in overrides {
-                    if k == "alert", case .object(let a) = v, case .object(var base)? = aps["alert"] {
-                        for (ak, av) in a { base[ak] = av }
-                        aps["alert"] = .object(base)
-                    } else {
-                        aps[k] = v
-                    }
+        if case .object(let overrides)? = m.apnsPayload?["aps"] {
+            for (k, v) in overrides {
+                if k == "alert", case .object(let a) = v, case .object(var base)? = aps["alert"] {
+                    for (ak, av) in a { base[ak] = av }
+                    aps["alert"] = .object(base)
+                } else {
+                    aps[k] = v
                 }
             }
         }
-        top["aps"] = .object(aps)
-        if let image = m.apnsImage ?? m.notificationImage { top["fcm_options"] = ["image": .string(image)] }
-        top["gcm.message_id"] = .string(messageID)
-        top["google.c.sender.id"] = .string(senderID)
-        if let fid { top["google.c.fid"] = .string(fid) }
-        top["google.c.a.e"] = "1"
+
+        // Top level: data, then apns.payload's other keys, then what FCM sets, each overriding a member of the same
+        // name (the same name as a dictionary sees it: the first spelling stays, the last value counts).
+        var members: [(key: String, value: Member)] = []
+        var slots: [String: Int] = [:]
+        let count = m.data.count + (m.apnsPayload?.count ?? 0) + 6
+        members.reserveCapacity(count)
+        slots.reserveCapacity(count)
+        func set(_ key: String, _ value: Member) {
+            if let i = slots[key] {
+                members[i].value = value
+            } else {
+                slots[key] = members.count
+                members.append((key, value))
+            }
+        }
+        for (k, v) in m.data { set(k, .string(v)) }
+        if let payload = m.apnsPayload {
+            for (k, v) in payload where k != "aps" { set(k, .json(v)) }
+        }
+        set("aps", .json(.object(aps)))
+        if let image = m.apnsImage ?? m.notificationImage { set("fcm_options", .json(["image": .string(image)])) }
+        set("gcm.message_id", .string(messageID))
+        set("google.c.sender.id", .string(senderID))
+        if let fid { set("google.c.fid", .string(fid)) }
+        set("google.c.a.e", .string("1"))
+        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(UInt8(ascii: "{"))
+        for (i, member) in members.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            switch member.value {
+            case .string(let s): JSONValue.writeString(s, into: &out)
+            case .json(let v): v.write(into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
 
         var headers: [(String, String)] = []
         var sent: [String: String] = [:]
@@ -61,7 +102,12 @@ public enum FCMTranslation {
         if sent["apns-push-type"] == nil { headers.append(("apns-push-type", background ? "background" : "alert")) }
         let pushType = sent["apns-push-type"] ?? (background ? "background" : "alert")
         if sent["apns-priority"] == nil { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }
-        return APNsPush(headers: headers, payload: .object(top))
+        return (headers, out)
+    }
+
+    enum Member {
+        case string(String)
+        case json(JSONValue)
     }
 
     /// `content-available: 1` without anything the user sees.
@@ -71,10 +117,17 @@ public enum FCMTranslation {
 
     /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.
     public static func request(_ push: APNsPush, deviceTokenHex: String, authorization: String?) -> HTTPRequest {
-        var fields = push.headers.map { HTTPField($0.name, $0.value) }
+        request(headers: push.headers, payload: push.payload.serializedBytes(), deviceTokenHex: deviceTokenHex, authorization: authorization)
+    }
+
+    static func request(
+        headers: [(name: String, value: String)], payload: [UInt8], deviceTokenHex: String, authorization: String?
+    ) -> HTTPRequest {
+        var fields: [HTTPField] = []
+        fields.reserveCapacity(headers.count + 1)
+        for h in headers { fields.append(HTTPField(h.name, h.value)) }
         if let authorization { fields.append(HTTPField("authorization", authorization)) }
         return HTTPRequest(
-            version: .http2, method: "POST", path: "/3/device/\(deviceTokenHex)", scheme: "https", headers: fields,
-            body: push.payload.serializedBytes())
+            version: .http2, method: "POST", path: "/3/device/\(deviceTokenHex)", scheme: "https", headers: fields, body: payload)
     }
 }

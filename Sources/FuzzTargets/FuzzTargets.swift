@@ -1,4 +1,5 @@
 import APNsGateway
+import FCMGateway
 import Foundation
 import HTTPServer
 import Provisioning
@@ -13,7 +14,7 @@ import YAMLSource
 package enum FuzzTargets {
     /// Selector → target.
     package static let all: [String: @Sendable ([UInt8]) -> Void] = [
-        "json": json, "jwt": jwt, "yaml": yaml, "plist": plist, "http1": http1,
+        "json": json, "jwt": jwt, "yaml": yaml, "plist": plist, "http1": http1, "fcm": fcm,
     ]
 
     /// The payload parser: `parse` and the allocation-free `isValidObject` (what the gateway runs per push) must
@@ -28,6 +29,19 @@ package enum FuzzTargets {
             guard let again = try? JSONValue.parse(text) else { preconditionFailure("our own JSON does not parse") }
             precondition(again.serializedBytes() == text, "serialize/parse/serialize changed the text")
         }
+    }
+
+    /// FCM `messages:send` bodies: the byte-level reader of the send path may only accept what the full
+    /// proto-JSON rules accept, and must then read the same request (it never writes an error itself).
+    package static func fcm(_ bytes: [UInt8]) {
+        guard let fast = FCMSendFastReader.read(bytes) else { return }
+        let full = try? FCMMessageRules.parseSendBodyByRules(bytes)
+        precondition(full != nil, "the fast reader accepted a body the full rules refuse")
+        precondition(full == fast, "the fast reader read a different request than the full rules")
+        // The translation the send path writes byte-wise is canonical JSON (what JSONValue writes for it).
+        let payload = FCMTranslation.translatedBytes(fast.message, messageID: "1", senderID: "2", fid: "f", bundleID: "b").payload
+        guard let value = try? JSONValue.parse(payload) else { preconditionFailure("the translation is not JSON") }
+        precondition(value.serializedBytes() == payload, "the translation is not what JSONValue writes")
     }
 
     /// Provider tokens as the gateway decodes them, and JWTs as PushCrypto reads them.

@@ -26,6 +26,21 @@ import Testing
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
+    /// The send path writes the payload bytes itself: they must be what `JSONValue` writes for the same object (keys
+    /// sorted by their UTF-8 bytes, the same escapes and numbers), with later members winning: data, then
+    /// apns.payload's keys, then FCM's own.
+    @Test func writtenPayloadIsCanonicalAndOverridesInOrder() throws {
+        let message = #"{"token":"t","data":{"x":"data","aps":"data","z\"q":"tab\there\u0001","é":"1","fcm_options":"d"},"apns":{"payload":{"x":"payload","gcm.message_id":"payload","aps":{"alert":"s"},"n":[1.5,1e300,-0,2.0],"Z":{}}}}"#
+        let m = try FCMMessageRules.parseMessage(try JSONValue.parse(message))
+        let bytes = FCMTranslation.translatedBytes(m, messageID: "7", senderID: "9", fid: nil, bundleID: "b").payload
+        let value = try JSONValue.parse(bytes)
+        #expect(value.serializedBytes() == bytes, "\(String(decoding: bytes, as: UTF8.self))")
+        #expect(value["x"] == "payload" && value["gcm.message_id"] == "7" && value["fcm_options"] == "d")
+        #expect(value["aps"] == ["alert": "s"])
+        #expect(value["z\"q"] == "tab\there\u{1}" && value["é"] == "1" && value["Z"] == [:])
+        #expect(value["n"] == [1.5, 1e300, 0, 2])
+    }
+
     @Test(arguments: cases.map(\.name))
     func golden(name: String) throws {
         let message = Self.cases.first { $0.name == name }!.message
