@@ -219,19 +219,15 @@ extension FCMGateway {
         let push = translated?.push ?? FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
         let jwt = providerToken(project: project.id, credentials, now: now)
-        var request: HTTPRequest
-        if let translated {
-            request = translated.request  // validated already; only the provider token is missing
-            if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
-        } else {
-            request = FCMTranslation.request(
-                headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: jwt.map { "bearer \($0)" })
-        }
+        var request = translated?.request  // validated already; only the provider token is missing
+            ?? FCMTranslation.request(headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: nil)
+        let loggedHeaders = request.headers  // shared, not copied: nothing changes them after this
+        if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
         let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
         log.apns.append(
             FCMAPNsHop(
                 fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
-                headerFields: push.headers.map { HTTPField($0.name, $0.value) }, payloadBytes: request.body,
+                headerFields: loggedHeaders, payloadBytes: request.body,
                 status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)

@@ -229,8 +229,10 @@ public final class FCMGateway: Sendable {
 
     /// `{"name":"…"}`, a send's success answer, written directly (the hot path's only response).
     static func nameResponse(_ name: String) -> HTTPResponse {
-        var body = Array(#"{"name":"#.utf8)
-        body += JSONValue.string(name).serializedBytes()
+        var body: [UInt8] = []
+        body.reserveCapacity(name.utf8.count + 12)
+        body.append(contentsOf: #"{"name":"#.utf8)
+        JSONValue.writeString(name, into: &body)
         body.append(UInt8(ascii: "}"))
         return HTTPResponse(status: 200, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: body)
     }

@@ -29,56 +29,110 @@ public enum FCMTranslation {
     }
 
     /// The translation with its payload written as bytes (compact, keys sorted by their UTF-8 bytes: what
-    /// `JSONValue.serializedBytes()` writes), without building the merged object: the send path's form.
+    /// `JSONValue.serializedBytes()` writes), without building the merged objects: the send path's form.
     package static func translatedBytes(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> (headers: [(name: String, value: String)], payload: [UInt8]) {
-        // aps: notification's alert, then apns.payload's aps over it (an alert object merged key by key).
-        var aps: [String: JSONValue] = [:]
-        var alert: [String: JSONValue] = [:]
-        if let t = m.notificationTitle { alert["title"] = .string(t) }
-        if let b = m.notificationBody { alert["body"] = .string(b) }
-        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        // aps: notification's alert, then apns.payload's aps over it (an alert object merged key by key). "alert",
+        // "title" and "body" are equal (as dictionary keys) only to themselves, so the merge is by name.
+        let base = Alert(title: m.notificationTitle, body: m.notificationBody)
+        var aps: [(key: String, value: Member)] = []
+        var apsHasAlert = false
         if case .object(let overrides)? = m.apnsPayload?["aps"] {
+            aps.reserveCapacity(overrides.count + 1)
             for (k, v) in overrides {
-                if k == "alert", case .object(let a) = v, case .object(var base)? = aps["alert"] {
-                    for (ak, av) in a { base[ak] = av }
-                    aps["alert"] = .object(base)
-                } else {
-                    aps[k] = v
+                if k == "alert" {
+                    apsHasAlert = true
+                    if case .object(let a) = v, !base.isEmpty {
+                        var merged = a
+                        if let t = base.title, merged["title"] == nil { merged["title"] = .string(t) }
+                        if let b = base.body, merged["body"] == nil { merged["body"] = .string(b) }
+                        aps.append((k, .json(.object(merged))))
+                        continue
+                    }
                 }
+                aps.append((k, .json(v)))
             }
         }
+        if !apsHasAlert, !base.isEmpty {
+            aps.append(("alert", .alert(base)))
+            apsHasAlert = true
+        }
+        var apsBytes: [UInt8] = []
+        write(&aps, into: &apsBytes)
 
-        // Top level: data, then apns.payload's other keys, then what FCM sets, each overriding a member of the same
-        // name (the same name as a dictionary sees it: the first spelling stays, the last value counts).
-        var members: [(key: String, value: Member)] = []
-        var slots: [String: Int] = [:]
-        let count = m.data.count + (m.apnsPayload?.count ?? 0) + 6
-        members.reserveCapacity(count)
-        slots.reserveCapacity(count)
-        func set(_ key: String, _ value: Member) {
-            if let i = slots[key] {
-                members[i].value = value
-            } else {
-                slots[key] = members.count
-                members.append((key, value))
+        // Top level: data, apns.payload's other keys over it, then FCM's own keys over both (the spelling a
+        // dictionary keeps is the first one inserted: a data key's, with the payload's value). "aps" is an FCM key.
+        let payload = m.apnsPayload ?? [:]
+        let payloadHasOthers = payload.count > (payload["aps"] == nil ? 0 : 1)
+        let image = m.apnsImage ?? m.notificationImage
+        func isFCMKey(_ k: String) -> Bool {
+            switch k {
+            case "aps", "gcm.message_id", "google.c.sender.id", "google.c.a.e": return true
+            case "fcm_options": return image != nil
+            case "google.c.fid": return fid != nil
+            default: return false
             }
         }
-        for (k, v) in m.data { set(k, .string(v)) }
-        if let payload = m.apnsPayload {
-            for (k, v) in payload where k != "aps" { set(k, .json(v)) }
+        var top: [(key: String, value: Member)] = []
+        top.reserveCapacity(m.data.count + payload.count + 6)
+        for (k, v) in m.data where !isFCMKey(k) {
+            if payloadHasOthers, let p = payload[k] { top.append((k, .json(p))) } else { top.append((k, .string(v))) }
         }
-        set("aps", .json(.object(aps)))
-        if let image = m.apnsImage ?? m.notificationImage { set("fcm_options", .json(["image": .string(image)])) }
-        set("gcm.message_id", .string(messageID))
-        set("google.c.sender.id", .string(senderID))
-        if let fid { set("google.c.fid", .string(fid)) }
-        set("google.c.a.e", .string("1"))
-        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-
+        if payloadHasOthers {
+            for (k, v) in payload where !isFCMKey(k) && m.data[k] == nil { top.append((k, .json(v))) }
+        }
+        top.append(("aps", .bytes(apsBytes)))
+        if let image { top.append(("fcm_options", .json(["image": .string(image)]))) }
+        top.append(("gcm.message_id", .string(messageID)))
+        top.append(("google.c.sender.id", .string(senderID)))
+        if let fid { top.append(("google.c.fid", .string(fid))) }
+        top.append(("google.c.a.e", .string("1")))
         var out: [UInt8] = []
         out.reserveCapacity(256)
+        write(&top, into: &out)
+
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(m.apnsHeaders.count + 3)
+        var topicSent = false, pushTypeSent: String?, prioritySent = false
+        for (k, v) in m.apnsHeaders.sorted(by: { $0.key < $1.key }) {
+            let name = k.lowercased()
+            switch name {
+            case "apns-topic": topicSent = true
+            case "apns-push-type": pushTypeSent = v
+            case "apns-priority": prioritySent = true
+            default: break
+            }
+            headers.append((name, v))
+        }
+        if !topicSent { headers.append(("apns-topic", bundleID)) }
+        let background =
+            !apsHasAlert && aps.contains { $0.key == "content-available" && $0.value.json?.intValue == 1 }
+            && !aps.contains { $0.key == "badge" || $0.key == "sound" }
+        if pushTypeSent == nil { headers.append(("apns-push-type", background ? "background" : "alert")) }
+        let pushType = pushTypeSent ?? (background ? "background" : "alert")
+        if !prioritySent { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }
+        return (headers, out)
+    }
+
+    struct Alert {
+        var title: String?
+        var body: String?
+        var isEmpty: Bool { title == nil && body == nil }
+    }
+
+    enum Member {
+        case string(String)
+        case json(JSONValue)
+        case alert(Alert)
+        case bytes([UInt8])
+
+        var json: JSONValue? { if case .json(let v) = self { return v } else { return nil } }
+    }
+
+    /// `{…}` of distinct members, sorted by key bytes as `JSONValue` sorts them.
+    static func write(_ members: inout [(key: String, value: Member)], into out: inout [UInt8]) {
+        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         out.append(UInt8(ascii: "{"))
         for (i, member) in members.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -87,32 +141,22 @@ public enum FCMTranslation {
             switch member.value {
             case .string(let s): JSONValue.writeString(s, into: &out)
             case .json(let v): v.write(into: &out)
+            case .bytes(let b): out.append(contentsOf: b)
+            case .alert(let a):  // {"body":…,"title":…}
+                out.append(UInt8(ascii: "{"))
+                if let b = a.body {
+                    out.append(contentsOf: #""body":"#.utf8)
+                    JSONValue.writeString(b, into: &out)
+                }
+                if let t = a.title {
+                    if a.body != nil { out.append(UInt8(ascii: ",")) }
+                    out.append(contentsOf: #""title":"#.utf8)
+                    JSONValue.writeString(t, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
             }
         }
         out.append(UInt8(ascii: "}"))
-
-        var headers: [(String, String)] = []
-        var sent: [String: String] = [:]
-        for (k, v) in m.apnsHeaders.sorted(by: { $0.key < $1.key }) {
-            sent[k.lowercased()] = v
-            headers.append((k.lowercased(), v))
-        }
-        if sent["apns-topic"] == nil { headers.append(("apns-topic", bundleID)) }
-        let background = isBackground(aps)
-        if sent["apns-push-type"] == nil { headers.append(("apns-push-type", background ? "background" : "alert")) }
-        let pushType = sent["apns-push-type"] ?? (background ? "background" : "alert")
-        if sent["apns-priority"] == nil { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }
-        return (headers, out)
-    }
-
-    enum Member {
-        case string(String)
-        case json(JSONValue)
-    }
-
-    /// `content-available: 1` without anything the user sees.
-    static func isBackground(_ aps: [String: JSONValue]) -> Bool {
-        aps["content-available"]?.intValue == 1 && aps["alert"] == nil && aps["badge"] == nil && aps["sound"] == nil
     }
 
     /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.

@@ -20,14 +20,9 @@ struct ProtoObject {
         var sentNames: [String: String] = [:]
         for (name, v) in o {
             let snake = Self.snakeCase(name)
-            guard known.contains(snake) else {
-                let at = path.isEmpty ? "" : " at '\(path)'"
-                let msg = "Invalid JSON payload received. Unknown name \"\(name)\"\(at): Cannot find field."
-                throw FCMErrorResponse.invalid(path, msg, message: msg)
-            }
-            if fields[snake] != nil {
-                let msg = "Invalid JSON payload received. Duplicate field \"\(name)\"."
-                throw FCMErrorResponse.invalid(path, msg, message: msg)
+            // A field in both spellings is a duplicate even when one of them is null.
+            guard known.contains(snake), sentNames[snake] == nil else {
+                throw Self.firstBadName(in: o, known: known, path: path, raw: raw, jsonPath: jsonPath)
             }
             if v != .null { fields[snake] = v }
             sentNames[snake] = name
@@ -37,6 +32,31 @@ struct ProtoObject {
         self.raw = raw
         self.jsonPath = jsonPath
         self.sentNames = sentNames
+    }
+
+    /// The error for the first unknown or repeated name in wire order, as Google's streaming parser meets it
+    /// (a dictionary's order is arbitrary, and would make the answer vary between runs). The same spelling twice is
+    /// one JSON member (the last value counts), as everywhere else.
+    static func firstBadName(
+        in o: [String: JSONValue], known: [String], path: String, raw: [UInt8], jsonPath: [String]
+    ) -> FCMErrorResponse {
+        var order = o.keys.sorted()
+        if let wire = JSONKeyOrder.keys(at: jsonPath, in: raw), wire.allSatisfy({ o[$0] != nil }) { order = wire }
+        var spellings: [String: String] = [:]
+        for name in order {
+            let snake = snakeCase(name)
+            guard known.contains(snake) else {
+                let at = path.isEmpty ? "" : " at '\(path)'"
+                let msg = "Invalid JSON payload received. Unknown name \"\(name)\"\(at): Cannot find field."
+                return FCMErrorResponse.invalid(path, msg, message: msg)
+            }
+            if let earlier = spellings[snake], earlier != name {
+                let msg = "Invalid JSON payload received. Duplicate field \"\(name)\"."
+                return FCMErrorResponse.invalid(path, msg, message: msg)
+            }
+            spellings[snake] = name
+        }
+        return FCMErrorResponse(.invalidArgument)  // not reached: the caller found a bad name
     }
 
     func child(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }

@@ -96,6 +96,22 @@ import Testing
         }
     }
 
+    /// Unknown and repeated names are reported as met in wire order (not in a dictionary's arbitrary order, which
+    /// made the answer vary between runs); a field in both spellings is a duplicate even if one is null.
+    @Test func badNamesAreReportedInWireOrder() {
+        let t = Self.token
+        func message(_ body: String) -> String? {
+            do { _ = try FCMMessageRules.parseSendBody(Array(body.utf8)) } catch { return error.message }
+            return nil
+        }
+        for _ in 0..<20 {
+            #expect(message(#"{"message":{"token":"\#(t)","zz":1,"aa":2,"mm":3}}"#) == #"Invalid JSON payload received. Unknown name "zz" at 'message': Cannot find field."#)
+            #expect(message(#"{"message":{"token":"\#(t)","apns":{"fcmOptions":{},"fcm_options":{}}}}"#) == #"Invalid JSON payload received. Duplicate field "fcm_options"."#)
+            #expect(message(#"{"validateOnly":true,"validate_only":null,"message":{"token":"\#(t)"}}"#) == #"Invalid JSON payload received. Duplicate field "validate_only"."#)
+            #expect(message(#"{"message":{"token":"\#(t)","token":"\#(t)"}}"#) == nil)
+        }
+    }
+
     /// Every cut of a good body (truncated uploads) and invalid UTF-8 inside a string.
     @Test func truncatedAndInvalidUTF8() {
         let body = Array(#"{"validateOnly":true,"message":{"token":"\#(Self.token)","notification":{"title":"é"},"data":{"a":"b"},"apns":{"headers":{"apns-topic":"x"},"payload":{"aps":{"badge":1}}}}}"#.utf8)

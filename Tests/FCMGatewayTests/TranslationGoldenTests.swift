@@ -41,6 +41,36 @@ import Testing
         #expect(value["n"] == [1.5, 1e300, 0, 2])
     }
 
+    /// Which keys win, and the push type the merged aps implies.
+    @Test func mergeRulesAndDefaultHeaders() throws {
+        func translate(_ message: String, fid: String? = nil) throws -> (payload: JSONValue, headers: [String]) {
+            let m = try FCMMessageRules.parseMessage(try JSONValue.parse(message))
+            let t = FCMTranslation.translatedBytes(m, messageID: "7", senderID: "9", fid: fid, bundleID: "b")
+            return (try JSONValue.parse(t.payload), t.headers.map { "\($0.name):\($0.value)" })
+        }
+        // FCM's keys win only when FCM sets them.
+        let noFID = try translate(#"{"token":"t","apns":{"payload":{"google.c.fid":"p","fcm_options":"p"}}}"#)
+        #expect(noFID.payload["google.c.fid"] == "p" && noFID.payload["fcm_options"] == "p")
+        let withFID = try translate(#"{"token":"t","notification":{"image":"i"},"apns":{"payload":{"google.c.fid":"p","fcm_options":"p"}}}"#, fid: "F")
+        #expect(withFID.payload["google.c.fid"] == "F" && withFID.payload["fcm_options"] == ["image": "i"])
+        // An alert object merges over notification's; anything else replaces it.
+        let merged = try translate(#"{"token":"t","notification":{"title":"T","body":"B"},"apns":{"payload":{"aps":{"alert":{"title":"x","subtitle":"s"}}}}}"#)
+        #expect(merged.payload["aps"] == ["alert": ["title": "x", "subtitle": "s", "body": "B"]])
+        let replaced = try translate(#"{"token":"t","notification":{"title":"T"},"apns":{"payload":{"aps":{"alert":"plain"}}}}"#)
+        #expect(replaced.payload["aps"] == ["alert": "plain"])
+        // Background only for content-available 1 with nothing the user sees.
+        let bg = try translate(#"{"token":"t","apns":{"payload":{"aps":{"content-available":1}}}}"#)
+        #expect(bg.headers == ["apns-topic:b", "apns-push-type:background", "apns-priority:5"])
+        for visible in [#""badge":0"#, #""sound":"s""#, #""alert":null"#] {
+            let t = try translate(#"{"token":"t","apns":{"payload":{"aps":{"content-available":1,\#(visible)}}}}"#)
+            #expect(t.headers == ["apns-topic:b", "apns-push-type:alert", "apns-priority:10"], "\(visible)")
+        }
+        let titled = try translate(#"{"token":"t","notification":{"title":"x"},"apns":{"payload":{"aps":{"content-available":1}}}}"#)
+        #expect(titled.headers.contains("apns-push-type:alert"))
+        let sent = try translate(#"{"token":"t","apns":{"headers":{"APNS-Push-Type":"background","apns-topic":"x"},"payload":{"aps":{"content-available":1}}}}"#)
+        #expect(sent.headers == ["apns-push-type:background", "apns-topic:x", "apns-priority:5"])
+    }
+
     @Test(arguments: cases.map(\.name))
     func golden(name: String) throws {
         let message = Self.cases.first { $0.name == name }!.message
