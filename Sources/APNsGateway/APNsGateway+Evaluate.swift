@@ -17,7 +17,12 @@ extension APNsGateway {
     /// (`APNsRequestValidation.parse`) → authentication (certificate if the connection has one,
     /// else provider token) → topic (MissingTopic, suffix vs push type, background priority,
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
-    public func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment) -> APNsOutcome {
+    ///
+    /// `payloadWrittenAsJSONObject`: set by an in-process caller that wrote the payload as a JSON object itself (the
+    /// FCM gateway): its grammar is not scanned again (see `APNsRequestValidation.payloadRejection`).
+    public func evaluate(
+        _ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment, payloadWrittenAsJSONObject: Bool = false
+    ) -> APNsOutcome {
         let now = clock.now()
         let segment = APNsRequestValidation.tokenSegment(ofPath: request.path)
         let pathToken = segment.flatMap { DeviceToken(hex: $0) }
@@ -49,7 +54,7 @@ extension APNsGateway {
         } else {
             let decision = decide(
                 request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
-                now: now, apnsID: outcome.apnsID, accepted: &accepted)
+                now: now, apnsID: outcome.apnsID, payloadWrittenAsJSONObject: payloadWrittenAsJSONObject, accepted: &accepted)
             outcome.auth = decision.auth
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
@@ -128,7 +133,7 @@ extension APNsGateway {
     func decide(
         _ request: HTTPRequest, segment: String?, token: DeviceToken?, rules snapshot: AuthRules,
         connection: ConnectionContext, endpoint: APNsEnvironment, now: Date, apnsID: String,
-        accepted: inout DeliveredPush?
+        payloadWrittenAsJSONObject: Bool = false, accepted: inout DeliveredPush?
     ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
@@ -193,7 +198,9 @@ extension APNsGateway {
         }
         d.topic = topic
 
-        if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType) {
+        if let r = APNsRequestValidation.payloadRejection(
+            parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: payloadWrittenAsJSONObject)
+        {
             return reject(r, d)
         }
 

@@ -160,10 +160,12 @@ public enum APNsRequestValidation {
     }
 
     /// The same rules as `checkPayload`, without building the JSON value (what the gateway runs per request).
-    public static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType) -> APNsReason? {
+    /// `writtenAsJSONObject`: the caller wrote the payload itself as a JSON object (the FCM gateway's translation),
+    /// so the grammar scan is skipped and only emptiness and size are checked.
+    public static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false) -> APNsReason? {
         if payload.isEmpty { return .payloadEmpty }
         if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
-        return JSONValue.isValidObject(payload) ? nil : .payloadEmpty
+        return writtenAsJSONObject || JSONValue.isValidObject(payload) ? nil : .payloadEmpty
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.

@@ -70,10 +70,10 @@ extension FCMGateway {
             if let topic = parsed.topic, let r = APNsRequestValidation.checkTopicShape(parsed, topic: topic) {
                 throw Self.apnsHeaderError(r)
             }
-            // Of APNs' payload rules (`payloadRejection`) only the size can fail here: the translation writes a
-            // non-empty JSON object, so it is not scanned again before the APNs gateway checks it.
-            if parsed.payload.count > parsed.pushType.maxPayloadBytes {
-                throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+            // The translation writes a JSON object: APNs' payload rules need not scan it (here or in the gateway).
+            if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: true) {
+                throw r == .payloadTooLarge ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+                    : Self.apnsHeaderError(r)
             }
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
@@ -146,7 +146,7 @@ extension FCMGateway {
     static func payloadSize(_ m: FCMMessage) -> Int {
         var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         n += (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0) + (m.notificationImage?.utf8.count ?? 0)
-        if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }
+        if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }  // small: one allocation
         return n
     }
 
@@ -203,7 +203,16 @@ extension FCMGateway {
             return s.messageCounter
         }
         let id = String(1_700_000_000_000_000 + n)
-        let name = fanOut ? "projects/\(project.id)/messages/\(id)" : "projects/\(project.id)/messages/0:\(id)%\(project.number)"
+        // Appended into one reserved string (interpolation regrew it several times per send).
+        var name = "projects/"
+        name.reserveCapacity(40 + project.id.utf8.count + project.number.utf8.count)
+        name += project.id
+        name += fanOut ? "/messages/" : "/messages/0:"
+        name += id
+        if !fanOut {
+            name += "%"
+            name += project.number
+        }
         return (id, name)
     }
 
@@ -223,7 +232,7 @@ extension FCMGateway {
             ?? FCMTranslation.request(headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: nil)
         let loggedHeaders = request.headers  // shared, not copied: nothing changes them after this
         if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
-        let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment)
+        let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment, payloadWrittenAsJSONObject: true)
         log.apns.append(
             FCMAPNsHop(
                 fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,

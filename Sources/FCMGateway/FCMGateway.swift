@@ -259,15 +259,16 @@ public final class FCMGateway: Sendable {
     /// The token of an `Authorization: Bearer …` header (scheme case-insensitive, blanks around the token ignored).
     /// Byte-wise: Foundation's trimming bridges to NSString, which showed up in profiles of the send path.
     static func bearerToken(_ request: HTTPRequest) -> String? {
-        guard let header = request.value("authorization") else { return nil }
-        let u = Array(header.utf8)
-        let scheme = Array("bearer ".utf8)
-        guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) }) else { return nil }
-        var start = scheme.count, end = u.count
-        while start < end, u[start] == 0x20 || u[start] == 0x09 { start += 1 }
-        while end > start, u[end - 1] == 0x20 || u[end - 1] == 0x09 { end -= 1 }
-        guard start < end else { return nil }
-        return String(decoding: u[start..<end], as: UTF8.self)
+        guard var header = request.value("authorization") else { return nil }
+        return header.withUTF8 { u -> String? in
+            let scheme = "bearer ".utf8
+            guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) }) else { return nil }
+            var start = scheme.count, end = u.count
+            while start < end, u[start] == 0x20 || u[start] == 0x09 { start += 1 }
+            while end > start, u[end - 1] == 0x20 || u[end - 1] == 0x09 { end -= 1 }
+            guard start < end else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: u[start..<end]), as: UTF8.self)
+        }
     }
 
     /// The service account behind a bearer, allowed to use `project`.

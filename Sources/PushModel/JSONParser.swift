@@ -253,6 +253,15 @@ private struct JSONParser {
         }
         // The grammar above is all `Double(_:)` needs: any text it accepts converts (possibly to ±infinity).
         guard building else { return .null }
+        // Integers of up to 15 digits (most numbers in payloads) are exact in a Double: converted here, without
+        // making a String for `Double(_:)`.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let digitsStart = negative ? start + 1 : start
+        if index - digitsStart <= 15, !bytes[digitsStart..<index].contains(where: { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") }) {
+            var v: Int64 = 0
+            for b in bytes[digitsStart..<index] { v = v * 10 + Int64(b - UInt8(ascii: "0")) }
+            return .number(negative ? -Double(v) : Double(v))
+        }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let d = Double(text) else { throw error("bad number") }
         return .number(d)

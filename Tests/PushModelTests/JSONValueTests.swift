@@ -46,4 +46,18 @@ import Testing
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
     }
+
+    /// Integers up to 15 digits are converted without `Double(_:)`; every number still reads as `Double(text)` does.
+    @Test func numbersReadAsDoubleReadsThem() throws {
+        let texts = ["0", "-0", "7", "-7", "123456789012345", "-999999999999999", "1234567890123456", "98765432109876543210",
+            "1e2", "-1E-2", "1.5", "0.1", "10.0"]
+        for text in texts {
+            let v = try JSONValue.parse(text)
+            #expect(v == .number(Double(text)!), "\(text)")
+            #expect(v.doubleValue?.sign == Double(text)!.sign, "\(text)")
+        }
+        // Writing and characters stay as before: strings that need escapes and ones that need none.
+        #expect(JSONValue.string("plain ascii / é").serialized() == "\"plain ascii / é\"")
+        #expect(JSONValue.string("q\"b\\n\nc\u{1}").serialized() == #""q\"b\\n\nc\u0001""#)
+    }
 }
