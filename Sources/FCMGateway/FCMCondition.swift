@@ -49,9 +49,14 @@ public indirect enum FCMCondition: Sendable, Equatable {
         }
     }
 
+    /// Deepest nesting of parentheses and `!` accepted: the parser recurses once per level, and a body of nothing
+    /// but `(((…` must be refused, not overflow the event loop's stack (found by the `fcm` fuzz target).
+    static let maxNesting = 32
+
     struct Parser {
         let s: [Unicode.Scalar]
         var i = 0
+        var depth = 0
         init(_ s: [Unicode.Scalar]) { self.s = s }
         var atEnd: Bool { i >= s.count }
 
@@ -66,6 +71,11 @@ public indirect enum FCMCondition: Sendable, Equatable {
         }
 
         static let bad = ParseError(description: "Invalid condition expression provided.")
+
+        mutating func enter() throws(ParseError) {
+            depth += 1
+            guard depth <= FCMCondition.maxNesting else { throw Self.bad }
+        }
 
         /// operand (op operand)*, left to right.
         mutating func expression() throws(ParseError) -> FCMCondition {
@@ -82,8 +92,14 @@ public indirect enum FCMCondition: Sendable, Equatable {
         }
 
         mutating func operand() throws(ParseError) -> FCMCondition {
-            if take("!") { return .not(try operand()) }
+            if take("!") {
+                try enter()
+                defer { depth -= 1 }
+                return .not(try operand())
+            }
             if take("(") {
+                try enter()
+                defer { depth -= 1 }
                 let inner = try expression()
                 guard take(")") else { throw Self.bad }
                 return inner

@@ -109,6 +109,19 @@ import Testing
         }
     }
 
+    /// Nesting is bounded (the parser recurses per level): a deep condition is refused, not a stack overflow.
+    @Test func deeplyNestedConditionIsRefused() {
+        let ok = String(repeating: "(", count: FCMCondition.maxNesting) + "'a' in topics" + String(repeating: ")", count: FCMCondition.maxNesting)
+        #expect(w.send(#"{"condition":"\#(ok)"}"#).0 == 200)
+        for deep in [
+            "(" + ok + ")", String(repeating: "(", count: 100_000), String(repeating: "!", count: 100_000) + "'a' in topics",
+        ] {
+            let (status, body) = w.send(#"{"condition":"\#(deep)"}"#)
+            #expect(status == 400 && body.violationField == "message.condition")
+            #expect(body[path: "error.message"] == "Invalid condition expression provided.")
+        }
+    }
+
     @Test func conditionSemanticsLeftToRight() throws {
         let c = try FCMCondition.parse("'a' in topics || 'b' in topics && 'c' in topics")
         #expect(c == .and(.or(.topic("a"), .topic("b")), .topic("c")))
