@@ -86,7 +86,7 @@ public enum APNsRequestValidation {
 
     /// `parse(_:)` with the path's token segment already extracted (`tokenSegment(ofPath: request.path)`) and,
     /// when the caller has it, the token made from it.
-    static func parse(_ request: HTTPRequest, segment: String?, token pathToken: DeviceToken? = nil)
+    package static func parse(_ request: HTTPRequest, segment: String?, token pathToken: DeviceToken? = nil)
         -> Result<APNsParsedRequest, APNsReason>
     {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }

@@ -62,9 +62,11 @@ extension FCMGateway {
         let first = recipients.first
         let probe = FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: first?.entry.fid, bundleID: first?.entry.bundleID ?? "com.example.app")
+        let probeToken = first?.entry.apnsToken
         let probeRequest = FCMTranslation.request(
-            headers: probe.headers, payload: probe.payload, deviceTokenHex: recipients.first?.entry.apnsToken?.hex ?? "00", authorization: nil)
-        switch APNsRequestValidation.parse(probeRequest) {
+            headers: probe.headers, payload: probe.payload, deviceTokenHex: probeToken?.hex ?? "00", authorization: nil)
+        // The path's token segment is the hex just written, and its token the recipient's (not parsed back).
+        switch APNsRequestValidation.parse(probeRequest, segment: probeToken?.hex ?? "00", token: probeToken) {
         case .failure(let reason): throw Self.apnsHeaderError(reason)
         case .success(let parsed):
             if let topic = parsed.topic, let r = APNsRequestValidation.checkTopicShape(parsed, topic: topic) {
