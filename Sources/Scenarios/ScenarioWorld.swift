@@ -25,7 +25,7 @@ final class ScenarioWorld {
     private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
-    private var proxy: ConnectProxy?
+    private var proxy: String?
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
@@ -91,12 +91,12 @@ final class ScenarioWorld {
     /// An HTTP CONNECT proxy (`PUSHCHECK_APNS_PROXY_URL`) tunnelling api.*.push.apple.com to this world's
     /// own listeners, for client libraries that cannot be pointed at another host (started on first use).
     func proxyURL() throws -> String {
-        if let proxy { return proxy.url }
-        func port(_ e: APNsEnvironment) throws -> Int { URL(string: try ownListenerURL(e))?.port ?? 0 }
-        let p = try ConnectProxy(
-            host: "127.0.0.1", port: 0, sandboxPort: try port(.sandbox), productionPort: try port(.production))
-        proxy = p
-        return p.url
+        if let proxy { return proxy }
+        _ = try ownListenerURL(.sandbox)
+        _ = try ownListenerURL(.production)
+        let url = try host.startProxy()
+        proxy = url
+        return url
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).
@@ -161,7 +161,6 @@ final class ScenarioWorld {
         clients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unmount(id) }
         sharedID = nil
-        proxy?.shutdown()
         proxy = nil
         host.shutdown()
     }
