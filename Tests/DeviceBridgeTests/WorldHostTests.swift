@@ -117,8 +117,11 @@ struct WorldFixture {
         #expect(f.world.deliveries(limit: 10).events.map(\.disposition) == [.stored])
 
         // A device action changes the world; reset puts it all back as launched.
+        let launchEvents = try #require(f.world.deviceEvents("phone")).count
         try f.world.device(named: "phone")!.device.apply(.online(false))
+        #expect(try #require(f.world.deviceEvents("phone")).count > launchEvents)
         f.world.reset()
+        #expect(f.world.deviceEvents("phone")?.count == launchEvents, "the event log is back to the launch state")
         #expect(f.world.gatewayLog().isEmpty && f.world.deliveries(limit: 10).events.isEmpty)
         #expect(f.world.storedPushes(for: token).isEmpty)
         let phoneToken = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
