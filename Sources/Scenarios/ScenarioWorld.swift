@@ -25,7 +25,7 @@ final class ScenarioWorld {
     private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
-    private var proxy: String?
+    private var proxy: ConnectProxy?
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
@@ -91,12 +91,12 @@ final class ScenarioWorld {
     /// An HTTP CONNECT proxy (`PUSHCHECK_APNS_PROXY_URL`) tunnelling api.*.push.apple.com to this world's
     /// own listeners, for client libraries that cannot be pointed at another host (started on first use).
     func proxyURL() throws -> String {
-        if let proxy { return proxy }
+        if let proxy { return proxy.url }
         _ = try ownListenerURL(.sandbox)
         _ = try ownListenerURL(.production)
-        let url = try host.startProxy()
-        proxy = url
-        return url
+        let p = try host.startProxy()  // stopped with the world's listeners
+        proxy = p
+        return p.url
     }
 
     /// A provider client for `environment` and `auth` (one connection per distinct credential).

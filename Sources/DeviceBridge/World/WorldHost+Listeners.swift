@@ -85,13 +85,13 @@ extension WorldHost {
     /// Starts an HTTP CONNECT proxy (`HTTPS_PROXY`) tunnelling api.sandbox/development.push.apple.com to this
     /// world's own `sandbox` listener and api.push.apple.com to its `production` one (start them first), for
     /// client libraries that cannot be pointed at another host. Stopped by `stop(grace:)`.
-    package func startProxy(host: String = "127.0.0.1", port: Int = 0) throws -> String {
+    package func startProxy(host: String = "127.0.0.1", port: Int = 0) throws -> ConnectProxy {
         let ports = running.withLock { r in
             (r.bound.first { $0.name == "sandbox" }?.port ?? 0, r.bound.first { $0.name == "production" }?.port ?? 0)
         }
         let proxy = try ConnectProxy(host: host, port: port, sandboxPort: ports.0, productionPort: ports.1)
         running.withLock { $0.proxies.append(proxy) }
-        return proxy.url
+        return proxy
     }
 
     /// Stops the proxies and every server `start(_:)` started: no new connections, then in-flight streams get

@@ -183,7 +183,7 @@ struct RunningGateway {
         let listeners = try host.start(plan)
         var running = RunningGateway(host: host, listeners: listeners, caPath: caPath)
         if let proxyPort = config.proxyPort {
-            do { running.proxyURL = try host.startProxy(host: config.host, port: proxyPort) } catch {
+            do { running.proxyURL = try host.startProxy(host: config.host, port: proxyPort).url } catch {
                 host.shutdown()
                 throw error
             }
