@@ -3,8 +3,7 @@ import DeviceSimulator
 import Foundation
 import PushModel
 
-/// Every declared device of a world (`apps:` + `devices:`) hosted behind one gateway, in declaration order; the
-/// one fleet type of `serve` and the runner (`WorldHost.fleet`).
+/// Every device of a `DeviceWorld` (`apps:` + `devices:`) hosted behind one gateway, in declaration order.
 public final class DeviceFleet: Sendable {
     /// The gateway the devices register with and receive from.
     public let gateway: APNsGateway
@@ -12,8 +11,14 @@ public final class DeviceFleet: Sendable {
     public let devices: [HostedDevice]
 
     /// Builds and sets up every declared device (install → permission → registration → tokens
-    /// registered with `gateway`); `devices[i].apps` name bundle ids of `apps`. Device names must be unique
-    /// (`DeviceFleetError.duplicateName`; a decoded declaration already is, see `DeviceWorld.decode`).
+    /// registered with `gateway`). Device names must be unique (`DeviceFleetError.duplicateName`).
+    public convenience init(world: DeviceWorld, gateway: APNsGateway, clock: any PushClock, seedSalt: UInt64 = 0)
+        throws(DeviceFleetError)
+    {
+        try self.init(apps: world.apps, devices: world.devices, gateway: gateway, clock: clock, seedSalt: seedSalt)
+    }
+
+    /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`).
     public init(
         apps: [AppDeclaration], devices: [DeviceDeclaration], gateway: APNsGateway, clock: any PushClock,
         seedSalt: UInt64 = 0
