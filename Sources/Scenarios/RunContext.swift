@@ -75,20 +75,8 @@ struct RunContext {
         case "env" where parts.count >= 2:
             return environment.environment[parts.dropFirst().joined(separator: ".")]
         case "device" where parts.count == 3:
-            guard let d = world.device(parts[1]) else { return nil }
-            let snapshot = d.device.snapshot
-            let variable = DeviceVariable(rawValue: parts[2])
-            switch variable {
-            case .udid?: return snapshot.udid
-            case .token?, .fcmToken?:
-                guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
-                return variable == .token ? app.token?.hex : app.fcmToken
-            case .previousToken?:
-                // Still readable after `uninstall`, to send to the old token and expect 410.
-                guard let bundle = world.bundleID(on: d, nil) else { return nil }
-                return snapshot.previousToken(of: bundle)?.hex
-            case nil: return nil
-            }
+            guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
+            return variable.value(in: d.device.snapshot, bundleID: world.bundleID(on: d, nil))
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String

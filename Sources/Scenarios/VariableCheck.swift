@@ -1,12 +1,25 @@
 import DeviceSimulator
 import YAMLSource
 
-/// `${device.<name>.<field>}`: the device variables, checked here at load time and read by `RunContext.lookup`.
+/// What a device tells a scenario: `${device.<name>.<field>}` (checked here at load time, read by
+/// `RunContext.lookup`) and `capture: { t: <field> }` after a device step (`DeviceCaptures`). The one list of them.
 enum DeviceVariable: String, CaseIterable {
-    case token, udid
-    case fcmToken = "fcm_token"
+    /// The app's APNs token (hex).
+    case token
     /// Still readable after `uninstall`, to send to the old token and expect 410.
     case previousToken = "previous_token"
+    case fcmToken = "fcm_token"
+    case udid
+
+    /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
+    func value(in snapshot: DeviceState, bundleID: String?) -> String? {
+        switch self {
+        case .udid: return snapshot.udid
+        case .token: return bundleID.flatMap { snapshot.apps[$0] }?.token?.hex
+        case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
+        case .previousToken: return bundleID.flatMap { snapshot.previousToken(of: $0) }?.hex
+        }
+    }
 }
 
 /// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
