@@ -11,15 +11,21 @@ import Foundation
 ///   expect: { status: 410, reason: Unregistered }
 /// ```
 enum DeviceCaptures {
-    static let sources = DeviceVariable.allCases.map(\.rawValue)
+    static let sources = ["token", "previous_token", "fcm_token", "udid"]
 
     static func capture(_ step: Step, world: ScenarioWorld, context: inout RunContext) throws(StepStop) {
         guard !step.captures.isEmpty, let d = world.device(step.device) else { return }
         let snapshot = d.device.snapshot
-        let bundle = world.bundleID(on: d, step.app)
+        let bundle = world.bundleID(on: d, step.app) ?? ""
+        let app = snapshot.apps[bundle]
         for c in step.captures {
-            // `StepDecoder` accepted only `sources` here.
-            let value = DeviceVariable(rawValue: c.source)?.value(in: snapshot, bundleID: bundle)
+            let value: String?
+            switch c.source {
+            case "token": value = app?.token?.hex
+            case "previous_token": value = snapshot.previousToken(of: bundle)?.hex
+            case "fcm_token": value = app?.fcmToken
+            default: value = snapshot.udid
+            }
             try StepRunner.capture(c, value, context: &context)
         }
     }

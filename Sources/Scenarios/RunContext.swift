@@ -75,16 +75,27 @@ struct RunContext {
         case "env" where parts.count >= 2:
             return environment.environment[parts.dropFirst().joined(separator: ".")]
         case "device" where parts.count == 3:
-            guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
-            return variable.value(in: d.device.snapshot, bundleID: world.bundleID(on: d, nil))
+            guard let d = world.device(parts[1]) else { return nil }
+            let snapshot = d.device.snapshot
+            switch parts[2] {
+            case "udid": return snapshot.udid
+            case "token", "fcm_token":
+                guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
+                return parts[2] == "token" ? app.token?.hex : app.fcmToken
+            case "previous_token":
+                // Still readable after `uninstall`, to send to the old token and expect 410.
+                guard let bundle = world.bundleID(on: d, nil) else { return nil }
+                return snapshot.previousToken(of: bundle)?.hex
+            default: return nil
+            }
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String
-            switch FixtureVariable(rawValue: parts[1]) {
-            case .http?: value = environment.fixtureHTTPURL
-            case .https?: value = environment.fixtureHTTPSURL
-            case .ca?: value = environment.fixtureCAPath
-            case nil: return nil
+            switch parts[1] {
+            case "http": value = environment.fixtureHTTPURL
+            case "https": value = environment.fixtureHTTPSURL
+            case "ca": value = environment.fixtureCAPath
+            default: return nil
             }
             return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:

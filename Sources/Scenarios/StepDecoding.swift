@@ -67,13 +67,13 @@ enum StepDecoder {
             }
             let sources =
                 keyword == "send"
-                ? SendCapture.allCases.map(\.rawValue)
-                : keyword == "run" ? RunCapture.allCases.map(\.rawValue) : DeviceCaptures.sources
+                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"]
+                : keyword == "run" ? ["stdout", "stderr", "exit"] : DeviceCaptures.sources
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
                 let prefixed =
-                    (keyword == "send" && source.hasPrefix(SendCapture.headerPrefix))
-                    || (keyword == "run" && source.hasPrefix(RunCapture.jsonPrefix))
+                    (keyword == "send" && source.hasPrefix("header."))
+                    || (keyword == "run" && source.hasPrefix("json."))
                 let patterns = keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(

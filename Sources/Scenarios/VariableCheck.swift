@@ -1,36 +1,10 @@
 import DeviceSimulator
 import YAMLSource
 
-/// What a device tells a scenario: `${device.<name>.<field>}` (checked here at load time, read by
-/// `RunContext.lookup`) and `capture: { t: <field> }` after a device step (`DeviceCaptures`). The one list of them.
-enum DeviceVariable: String, CaseIterable {
-    /// The app's APNs token (hex).
-    case token
-    /// Still readable after `uninstall`, to send to the old token and expect 410.
-    case previousToken = "previous_token"
-    case fcmToken = "fcm_token"
-    case udid
-
-    /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
-    func value(in snapshot: DeviceState, bundleID: String?) -> String? {
-        switch self {
-        case .udid: return snapshot.udid
-        case .token: return bundleID.flatMap { snapshot.apps[$0] }?.token?.hex
-        case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
-        case .previousToken: return bundleID.flatMap { snapshot.previousToken(of: $0) }?.hex
-        }
-    }
-}
-
-/// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
-enum FixtureVariable: String, CaseIterable {
-    case http, https, ca
-}
-
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = DeviceVariable.allCases.map(\.rawValue)
+    static let deviceFields = ["token", "udid", "fcm_token", "previous_token"]
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)
@@ -57,8 +31,10 @@ enum VariableCheck {
         }
         let all =
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
-            + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
-            + ["gateway.sandbox", "gateway.production", "gateway.ca", "scenario.name"]
+            + [
+                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca",
+                "scenario.name",
+            ]
             + bare
         switch parts.first {
         case "env":
