@@ -17,16 +17,23 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     public let device: SimulatedDevice
     /// The gateway it is attached to.
     public let gateway: APNsGateway
+    /// What it was built from (nil for a device built in code and attached with `init(name:device:gateway:)`).
+    package let declaration: DeviceDeclaration?
     private let delivered = Mutex<Int>(0)
     /// The device as it was once set up (`resetToLaunchState()` goes back to it).
     private let launchState: Mutex<DeviceState?> = Mutex(nil)
 
     /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
     /// `GatewayRegistrationSink` to the device. Tokens the device already holds are registered now.
-    public init(name: String, device: SimulatedDevice, gateway: APNsGateway) {
+    public convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway) {
+        self.init(name: name, device: device, gateway: gateway, declaration: nil)
+    }
+
+    private init(name: String, device: SimulatedDevice, gateway: APNsGateway, declaration: DeviceDeclaration?) {
         self.name = name
         self.device = device
         self.gateway = gateway
+        self.declaration = declaration
         // Weak: the device holds the sink, so a strong capture would keep the device alive forever.
         let sink = GatewayRegistrationSink(
             gateway: gateway, isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
@@ -43,7 +50,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         seedSalt: UInt64 = 0
     ) {
         let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
-        self.init(name: declaration.name, device: device, gateway: gateway)
+        self.init(name: declaration.name, device: device, gateway: gateway, declaration: declaration)
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }
@@ -67,6 +74,9 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
                 topic: push.topic, token: push.token, json: push.json, pushType: push.pushType,
                 priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
     }
+
+    /// The device's events after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first.
+    package func events(since: Int) -> [DeviceEvent] { device.events.filter { $0.sequence > since } }
 
     /// How many gateway pushes were handed to this device.
     public var deliveredCount: Int { delivered.withLock { $0 } }

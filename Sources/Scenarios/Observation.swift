@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import Provisioning
@@ -14,7 +15,8 @@ struct Observation {
     let window: [DeviceEvent]
     let lastSend: SendRecord?
     let lastRun: RunRecord?
-    let gateway: APNsGateway
+    /// The world, read through its read API (stored pushes).
+    let host: WorldHost
     /// Gateway log sequence at the previous `expect` (requests after it are in the window).
     var gatewaySince: UInt64 = 0
 
@@ -32,10 +34,11 @@ struct Observation {
         case .dropped: return droppedReason().map(JSONValue.string)
         case .stored:
             guard let s = lastSend, let token = DeviceToken(hex: s.token) else { return nil }
-            return .bool(gateway.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
+            return .bool(host.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
         case .callbacks:
             return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
-        case .callback(let name, let field): return CallbackDetail.value(name, field, in: window)
+        case .callback(let callback, let field, let path):
+            return CallbackDetail.value(callback, field, path: path, in: window)
         case .userInfo(let path):
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
@@ -88,7 +91,7 @@ struct Observation {
             return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))"
         }
         if let token = DeviceToken(hex: s.token),
-            gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID })
+            host.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID })
         {
             return "stored-by-gateway (device offline)"
         }
@@ -99,15 +102,7 @@ struct Observation {
     /// The `userInfo` of the last callback in the window that carried one, else of the last presented notification.
     func userInfo() -> JSONValue? {
         for e in window.reversed() {
-            guard case .callback(let c) = e.kind else { continue }
-            switch c {
-            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _),
-                .legacyDidReceiveRemoteNotification(let u),
-                .didReceiveResponse(_, let u):
-                return u
-            case .didFinishLaunching(let u?), .sceneWillConnect(let u?): return u
-            default: continue
-            }
+            if case .callback(let c) = e.kind, let u = CallbackField.userInfo.argument(of: c) { return u }
         }
         for e in window.reversed() {
             if case .notificationPresented(_, let content, _) = e.kind { return content.userInfo }
