@@ -53,7 +53,7 @@ extension FCMGateway {
 
         // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
         let limit = message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
-        if Self.payloadSize(message) > limit {
+        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules (on the first recipient's
@@ -144,6 +144,12 @@ extension FCMGateway {
     static func isBase64URLByte(_ b: UInt8) -> Bool {
         (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
     }
+
+    /// What `payloadSize` counts is parts of the request body: decoded strings are never longer than their JSON
+    /// text, and `apns.payload` serializes to at most 4 times its text (`8e15` prints as 16 digits, `\b` as
+    /// `\u0008`). A body of at most limit ÷ 8 therefore cannot be too big, and the exact count (which serializes
+    /// the payload again) is skipped for it (the usual send).
+    static let maxSizeGrowth = 8
 
     static func payloadSize(_ m: FCMMessage) -> Int {
         var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }

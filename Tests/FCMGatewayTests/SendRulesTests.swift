@@ -141,6 +141,22 @@ import Testing
         #expect(w.send(#"{"topic":"news","data":{"k":"\#(String(repeating: "x", count: 2000))"}}"#).0 == 200)
     }
 
+    /// The size check is skipped for bodies of at most limit ÷ 8 (`maxSizeGrowth`): what it counts never
+    /// exceeds 4 × the body, even for the text that grows most when written again (short exponent numbers, `\b`).
+    @Test func countedSizeIsBoundedByTheBody() throws {
+        let numbers = Array(repeating: "8e15", count: 50).joined(separator: ",")
+        let escapes = String(repeating: #"\b"#, count: 50)
+        for (message, grows) in [
+            (#"{"token":"t","apns":{"payload":{"n":[\#(numbers)],"s":"\#(escapes)","-":-1e15,"\#(escapes)":1E9}}}"#, true),
+            (#"{"token":"t","data":{"\#(escapes)":"\#(escapes)"},"notification":{"title":"\u00e9\ud83c\udf89"}}"#, false),
+        ] {
+            let body = Array(#"{"message":\#(message)}"#.utf8)
+            let m = try FCMMessageRules.parseSendBody(body).message
+            #expect(FCMGateway.payloadSize(m) <= 4 * body.count, "\(FCMGateway.payloadSize(m)) vs body \(body.count)")
+            #expect((FCMGateway.payloadSize(m) > body.count) == grows)  // the payload's text did grow when written
+        }
+    }
+
     @Test func ttlRange() {
         for ok in ["0s", "3s", "3.5s", "3.000000001s", "2419200s"] {
             #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"\#(ok)"}}"#).0 == 200, "\(ok)")
