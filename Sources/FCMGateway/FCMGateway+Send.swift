@@ -165,11 +165,13 @@ extension FCMGateway {
     func takeFault(for target: FCMTarget) -> FCMFault? {
         var token: String?
         if case .token(let t) = target { token = t }
+        guard faultCount.load(ordering: .acquiring) > 0 else { return nil }
         return state.withLock { s in
             guard let i = s.faults.firstIndex(where: { $0.token == nil || $0.token == token }) else { return nil }
             let f = s.faults[i]
             if let r = f.remaining {
                 if r <= 1 { s.faults.remove(at: i) } else { s.faults[i].remaining = r - 1 }
+                faultCount.store(s.faults.count, ordering: .releasing)
             }
             return f
         }
@@ -178,6 +180,7 @@ extension FCMGateway {
     /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
     func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse) {
         let quota = project.quota
+        guard quota.perProjectPerMinute != nil || quota.perDevicePerMinute != nil else { return }  // no lock for no quota
         let cutoff = now.addingTimeInterval(-60)
         let devices = target.isFanOut ? [] : recipients.map(\.token)
         let exceeded: (subject: String, retry: Int)? = state.withLock { s in
@@ -206,10 +209,7 @@ extension FCMGateway {
     }
 
     func nextMessageName(project: FCMProject, fanOut: Bool) -> (messageID: String, name: String) {
-        let n = state.withLock { s -> UInt64 in
-            s.messageCounter += 1
-            return s.messageCounter
-        }
+        let n = messageCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let id = String(1_700_000_000_000_000 + n)
         // Appended into one reserved string (interpolation regrew it several times per send).
         var name = "projects/"

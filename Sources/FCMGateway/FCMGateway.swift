@@ -25,7 +25,6 @@ public final class FCMGateway: Sendable {
         var nextFaultID = 1
         var log: [FCMLogEntry] = []
         var sequence: UInt64 = 0
-        var messageCounter: UInt64 = 0
         /// Provider token per project (re-signed every 30 minutes; APNs refuses more than one change per 20).
         var providerTokens: [String: (jwt: String, issuedAt: Date)] = [:]
     }
@@ -35,6 +34,10 @@ public final class FCMGateway: Sendable {
     /// Where translated pushes go.
     public let apns: APNsGateway
     let state: Mutex<State>
+    /// Outside the lock, which both event loops take several times per send: the message counter, and how many
+    /// faults are set (0 nearly always, so a send need not lock to find none). Written under the lock.
+    let messageCounter = Atomic<UInt64>(0)
+    let faultCount = Atomic<Int>(0)
     /// One in-process APNs connection per project (the provider-token binding lives on it).
     let apnsConnections: [String: ConnectionContext]
 
@@ -42,7 +45,9 @@ public final class FCMGateway: Sendable {
         self.configuration = configuration
         self.apns = apns
         self.clock = clock
-        self.state = Mutex(Self.initialState(configuration))
+        let initial = Self.initialState(configuration)
+        self.state = Mutex(initial)
+        faultCount.store(initial.faults.count, ordering: .releasing)
         var connections: [String: ConnectionContext] = [:]
         for (i, p) in configuration.projects.enumerated() {
             connections[p.id] = APNsGateway.inProcessConnection(
@@ -115,8 +120,18 @@ public final class FCMGateway: Sendable {
     }
 
     @discardableResult
-    public func addFault(_ fault: FCMFault) -> Int { state.withLock { Self.add(fault, to: &$0) } }
-    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+    public func addFault(_ fault: FCMFault) -> Int {
+        state.withLock { s in
+            defer { faultCount.store(s.faults.count, ordering: .releasing) }
+            return Self.add(fault, to: &s)
+        }
+    }
+    public func clearFaults() {
+        state.withLock { s in
+            s.faults.removeAll()
+            faultCount.store(0, ordering: .releasing)
+        }
+    }
     public var activeFaults: [FCMFault] { state.withLock { $0.faults } }
 
     /// Log entries, oldest first (the last `limit` when given).
@@ -131,6 +146,8 @@ public final class FCMGateway: Sendable {
             let tokens = s.accessTokens
             s = Self.initialState(configuration)
             s.accessTokens = tokens
+            messageCounter.store(0, ordering: .relaxed)
+            faultCount.store(s.faults.count, ordering: .releasing)
         }
     }
 
