@@ -254,11 +254,11 @@ extension FCMGateway {
     /// the connection carries the certificate).
     func providerToken(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
         guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
-        return state.withLock { s -> String? in
-            if let cached = s.providerTokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
+        return providerTokens.withLock { tokens -> String? in
+            if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
             guard let jwt = try? JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
-            s.providerTokens[project] = (jwt, now)
+            tokens[project] = (jwt, now)
             return jwt
         }
     }

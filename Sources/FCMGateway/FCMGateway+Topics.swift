@@ -118,7 +118,7 @@ extension FCMGateway {
             guard let bearer = FCMGateway.bearerToken(request) else {
                 throw FCMErrorResponse.missingCredentials
             }
-                guard let t = state.withLock({ $0.accessTokens[bearer] }) else { throw FCMErrorResponse.invalidCredentials(expired: false) }
+                guard let t = accessTokens.withLock({ $0[bearer] }) else { throw FCMErrorResponse.invalidCredentials(expired: false) }
             guard t.expiresAt > clock.now() else { throw FCMErrorResponse.invalidCredentials(expired: true) }
             guard FCMOAuth.allowsMessaging(t.scopes) else { throw FCMErrorResponse.insufficientScopes }
             return .token(t)
