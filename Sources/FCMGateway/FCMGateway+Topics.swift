@@ -118,10 +118,12 @@ extension FCMGateway {
             guard let bearer = FCMGateway.bearerToken(request) else {
                 throw FCMErrorResponse.missingCredentials
             }
-                guard let t = accessTokens.withLock({ $0[bearer] }) else { throw FCMErrorResponse.invalidCredentials(expired: false) }
-            guard t.expiresAt > clock.now() else { throw FCMErrorResponse.invalidCredentials(expired: true) }
-            guard FCMOAuth.allowsMessaging(t.scopes) else { throw FCMErrorResponse.insufficientScopes }
-            return .token(t)
+            guard let issued = accessTokens.withLock({ $0[bearer] }) else {
+                throw FCMErrorResponse.invalidCredentials(expired: false)
+            }
+            guard issued.value.expiresAt > clock.now() else { throw FCMErrorResponse.invalidCredentials(expired: true) }
+            guard issued.allowsMessaging else { throw FCMErrorResponse.insufficientScopes }
+            return .token(issued.value)
         } catch {
             return .response(Self.iidError(error.status, error.status == 401 ? "UNAUTHENTICATED" : "PERMISSION_DENIED"))
         }

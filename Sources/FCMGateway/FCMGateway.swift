@@ -27,9 +27,12 @@ public final class FCMGateway: Sendable {
         var nextFaultID = 1
     }
 
+    /// The log is a ring of `logCapacity` entries: each send drops at most one old entry (freed outside the lock),
+    /// where trimming a plain array in batches freed a whole capacity's entries inside one send.
     struct LogState: Sendable {
-        var entries: [FCMLogEntry] = []
+        var entries: RingBuffer<FCMLogEntry>
         var sequence: UInt64 = 0
+        init(capacity: Int) { entries = RingBuffer(capacity: capacity) }
     }
 
     public let configuration: FCMGatewayConfiguration
@@ -37,8 +40,19 @@ public final class FCMGateway: Sendable {
     /// Where translated pushes go.
     public let apns: APNsGateway
     let state: Mutex<State>
-    let accessTokens = Mutex<[String: FCMAccessToken]>([:])
-    let logState = Mutex(LogState())
+    /// Issued access tokens by their text; each one a shared object so a send's look-up under the lock copies one
+    /// reference (not three strings and a set), with its scope check done once at issue.
+    let accessTokens = Mutex<[String: IssuedAccessToken]>([:])
+
+    final class IssuedAccessToken: Sendable {
+        let value: FCMAccessToken
+        let allowsMessaging: Bool
+        init(_ value: FCMAccessToken) {
+            self.value = value
+            allowsMessaging = FCMOAuth.allowsMessaging(value.scopes)
+        }
+    }
+    let logState: Mutex<LogState>
     /// Provider token per project (re-signed every 30 minutes; APNs refuses more than one change per 20).
     let providerTokens = Mutex<[String: (jwt: String, issuedAt: Date)]>([:])
     /// Outside the lock, which both event loops take several times per send: the message counter, and how many
@@ -54,6 +68,7 @@ public final class FCMGateway: Sendable {
         self.clock = clock
         let initial = Self.initialState(configuration)
         self.state = Mutex(initial)
+        self.logState = Mutex(LogState(capacity: configuration.logCapacity))
         faultCount.store(initial.faults.count, ordering: .releasing)
         var connections: [String: ConnectionContext] = [:]
         for (i, p) in configuration.projects.enumerated() {
@@ -143,7 +158,7 @@ public final class FCMGateway: Sendable {
 
     /// Log entries, oldest first (the last `limit` when given).
     public func log(limit: Int? = nil) -> [FCMLogEntry] {
-        logState.withLock { s in Array(s.entries.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
+        logState.withLock { s in Array(s.entries.elements.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
     }
     public func clearLog() { logState.withLock { $0.entries.removeAll() } }
 
@@ -155,7 +170,7 @@ public final class FCMGateway: Sendable {
             messageCounter.store(0, ordering: .relaxed)
             faultCount.store(s.faults.count, ordering: .releasing)
         }
-        logState.withLock { $0 = LogState() }
+        logState.withLock { $0 = LogState(capacity: configuration.logCapacity) }
         providerTokens.withLock { $0.removeAll() }
     }
 
@@ -164,19 +179,18 @@ public final class FCMGateway: Sendable {
         let t = FCMAccessToken(
             token: FCMOAuth.newAccessToken(), clientEmail: clientEmail, scopes: scopes,
             expiresAt: clock.now().addingTimeInterval(TimeInterval(configuration.accessTokenLifetime)))
-        accessTokens.withLock { $0[t.token] = t }
+        let issued = IssuedAccessToken(t)
+        accessTokens.withLock { $0[t.token] = issued }
         return t
     }
 
     func appendLog(_ entry: FCMLogEntry) {
-        let capacity = configuration.logCapacity
-        logState.withLock { s in
+        // The dropped entry is returned so that it is freed here, after the lock is released.
+        _ = logState.withLock { s in
             var e = entry
             s.sequence += 1
             e.sequence = s.sequence
-            s.entries.append(e)
-            // Trimmed in batches of a whole capacity so a full log does not shift its entries on every request.
-            if s.entries.count >= 2 * capacity { s.entries.removeFirst(s.entries.count - capacity) }
+            return s.entries.append(e)
         }
     }
 
@@ -302,9 +316,10 @@ public final class FCMGateway: Sendable {
             throw .missingCredentials
         }
         let now = clock.now()
-        guard let t = accessTokens.withLock({ $0[bearer] }) else { throw .invalidCredentials(expired: false) }
-        guard t.expiresAt > now else { throw .invalidCredentials(expired: true) }
-        guard FCMOAuth.allowsMessaging(t.scopes) else { throw .insufficientScopes }
+        guard let issued = accessTokens.withLock({ $0[bearer] }) else { throw .invalidCredentials(expired: false) }
+        guard issued.value.expiresAt > now else { throw .invalidCredentials(expired: true) }
+        guard issued.allowsMessaging else { throw .insufficientScopes }
+        let t = issued.value
         guard let project,
             let account = configuration.serviceAccounts.first(where: { $0.clientEmail == t.clientEmail }),
             account.projects.isEmpty || account.projects.contains(project.id) || account.projects.contains(project.number)

@@ -31,6 +31,21 @@ import Testing
         #expect(entry.apns.count == 1 && entry.apns[0].status == 200 && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
     }
 
+    /// The log keeps the last `capacity` entries, oldest first, numbered in order; reset starts it again.
+    @Test func logKeepsTheLastCapacityEntries() {
+        let w = World { $0.logCapacity = 3 }
+        for _ in 0..<7 { _ = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"v"}}"#, validateOnly: true) }
+        #expect(w.fcm.log().map(\.sequence) == [5, 6, 7])
+        #expect(w.fcm.log(limit: 2).map(\.sequence) == [6, 7])
+        w.fcm.clearLog()
+        #expect(w.fcm.log().isEmpty)
+        _ = w.send(#"{"token":"\#(Fixture.tokenA)"}"#, validateOnly: true)
+        #expect(w.fcm.log().map(\.sequence) == [8])
+        w.fcm.reset()
+        _ = w.send(#"{"token":"\#(Fixture.tokenA)"}"#, validateOnly: true)
+        #expect(w.fcm.log().map(\.sequence) == [1])
+    }
+
     @Test func validateOnlyChecksTokenButDeliversNothing() {
         let (ok, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"v"}}"#, validateOnly: true)
         #expect(ok == 200)
