@@ -273,11 +273,14 @@ public final class FCMGateway: Sendable {
         body.append(contentsOf: #"{"name":"#.utf8)
         JSONValue.writeString(name, into: &body)
         body.append(UInt8(ascii: "}"))
-        return HTTPResponse(status: 200, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: body)
+        return HTTPResponse(status: 200, headers: jsonHeaders, body: body)
     }
 
+    /// Shared by every JSON answer (one array, not one per send).
+    static let jsonHeaders = [HTTPField("content-type", "application/json; charset=UTF-8")]
+
     static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [HTTPField("content-type", "application/json; charset=UTF-8")], body: value.serializedBytes())
+        HTTPResponse(status: status, headers: jsonHeaders, body: value.serializedBytes())
     }
 
     // MARK: OAuth
