@@ -7,6 +7,8 @@ set -euo pipefail
 BIN=${1:?usage: fcm-bench.sh PATH/TO/pushcheck}
 N=${BENCH_N:-100000}
 FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
+# serve's default, one loop per core (what users run); BENCH_LOOPS=1 matches nghttpd's one thread but measured
+# slower on the 2-core machine (README, Benchmarks).
 LOOPS=${BENCH_LOOPS:-$(nproc)}
 source "$(dirname "$0")/lib.sh"
 
