@@ -42,10 +42,13 @@ let package = Package(
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
         .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
-        .target(name: "DeviceBridge", dependencies: ["APNsGateway", "DeviceSimulator", "PushModel"]),
+        .target(name: "DeviceBridge", dependencies: ["APNsGateway", "FCMGateway", "DeviceSimulator", "PushModel"]),
         .testTarget(
             name: "DeviceBridgeTests",
-            dependencies: ["DeviceBridge", "APNsGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto", "HTTPServer"]
+            dependencies: [
+                "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto",
+                "HTTPServer", "HTTPClient",
+            ]
         ),
 
         // MARK: scenarios (suite files, steps, assertions, executor)

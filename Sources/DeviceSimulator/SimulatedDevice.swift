@@ -12,6 +12,17 @@ public protocol DeviceRegistrationSink: Sendable {
     func tokenInvalidated(_ token: DeviceToken, at date: Date)
     /// The device went on- or offline; `tokens` are all its current tokens.
     func deviceOnlineChanged(tokens: [DeviceToken], online: Bool)
+    /// The app's Firebase SDK registered and got `registration.fcmToken`; `registration.apnsToken` is nil when
+    /// the APNs token did not reach Firebase (swizzling off and not forwarded).
+    func fcmTokenIssued(_ registration: FCMRegistration)
+    /// The app holding `fcmToken` was uninstalled: the instance is gone from `date`.
+    func fcmTokenInvalidated(_ fcmToken: String, at date: Date)
+}
+
+extension DeviceRegistrationSink {
+    /// Sinks that only follow APNs tokens (an APNs gateway) ignore Firebase.
+    public func fcmTokenIssued(_ registration: FCMRegistration) {}
+    public func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {}
 }
 
 /// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
@@ -64,8 +75,15 @@ public final class SimulatedDevice: Sendable {
                 for t in targets {
                     t.tokenRegistered(token, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment)
                 }
-            case .uninstalled(let token?):
-                for t in targets { t.tokenInvalidated(token, at: e.at) }
+            case .uninstalled(let token):
+                if let token { for t in targets { t.tokenInvalidated(token, at: e.at) } }
+                // The app is gone from the state; its last FCM token is in the event log.
+                if let bundle = e.bundleID, let fcm = state.withLock({ $0.previousFCMToken(of: bundle) }) {
+                    for t in targets { t.fcmTokenInvalidated(fcm, at: e.at) }
+                }
+            case .fcmTokenIssued(let fcm, _):
+                guard let registration = fcmRegistrations.first(where: { $0.fcmToken == fcm }) else { break }
+                for t in targets { t.fcmTokenIssued(registration) }
             case .offlineChanged(let online):
                 for t in targets { t.deviceOnlineChanged(tokens: currentTokens, online: online) }
             default:
