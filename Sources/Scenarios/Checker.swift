@@ -104,6 +104,7 @@ enum Checker {
                 if case .navigation(let n) = e.kind, case .noRoute = n { return " (\(n))" }
             }
             return ""
+        case .fcmErrorCode, .fcmName: return FailureContext.fcmAnswerHint(o.lastSend?.fcm)
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
             .state, .badge, .exitCode, .stdout, .stderr:
             return ""

@@ -12,6 +12,9 @@ struct SendRecord {
     var token: String
     var apnsID: String
     var response: APNsResponse
+    /// `send: { via: fcm }`: FCM's answer (`response` then holds the same HTTP response; `token` and `apnsID`
+    /// are the APNs hop's, so the delivery checks follow the push FCM made).
+    var fcm: FCMSendResponse? = nil
 }
 
 /// What a `run` did.

@@ -8,6 +8,8 @@ import PushModel
 enum StepRunner {
     static func perform(_ step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
         switch step.action {
+        case .send(let send) where send.via == "fcm":
+            try await FCMSendRunner.perform(send, step: step, world: world, context: &context)
         case .send(let send): try await perform(send, step: step, world: world, context: &context)
         case .run(let run): try await perform(run, step: step, world: world, context: &context)
         case .device(let action):

@@ -61,7 +61,7 @@ enum VariableCheck {
         var out: [Template] = []
         switch step.action {
         case .send(let s):
-            out += [s.token, s.topic].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
+            out += [s.token, s.topic, s.project].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
             if case .bearer(let t) = s.auth { out.append(t) }
         case .run(let r):
             out.append(r.command)
