@@ -42,12 +42,16 @@ let package = Package(
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
         .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
-        .target(name: "DeviceBridge", dependencies: ["APNsGateway", "FCMGateway", "DeviceSimulator", "PushModel"]),
+        // One world (`WorldHost`): gateways, devices, listeners, the control routes and the read API; `serve` and the runner.
+        .target(
+            name: "DeviceBridge",
+            dependencies: ["APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushModel", "YAMLSource"]
+        ),
         .testTarget(
             name: "DeviceBridgeTests",
             dependencies: [
-                "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto",
-                "HTTPServer", "HTTPClient",
+                "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto", "HTTPServer",
+                "HTTPClient", "YAMLSource", "PushcheckTestSupport",
             ]
         ),
 
@@ -58,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "SuiteRunner", "APNsGateway", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+            dependencies: ["Scenarios", "SuiteRunner", "APNsGateway", "DeviceBridge", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)

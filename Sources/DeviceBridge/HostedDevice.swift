@@ -20,6 +20,8 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     public let gateway: APNsGateway
     /// The world's mock Firebase, when it has one: the apps' Firebase instances are registered there.
     public let fcm: FCMGateway?
+    /// What it was built from (nil for a device built in code and attached with `init(name:device:gateway:)`).
+    package let declaration: DeviceDeclaration?
     private let delivered = Mutex<Int>(0)
     /// The device as it was once set up (`resetToLaunchState()` goes back to it).
     private let launchState: Mutex<DeviceState?> = Mutex(nil)
@@ -27,11 +29,18 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
     /// `GatewayRegistrationSink` to the device (and an `FCMRegistrationSink` when `fcm` is given). Tokens the
     /// device already holds are registered now.
-    public init(name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway? = nil) {
+    public convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway? = nil) {
+        self.init(name: name, device: device, gateway: gateway, fcm: fcm, declaration: nil)
+    }
+
+    private init(
+        name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway?, declaration: DeviceDeclaration?
+    ) {
         self.name = name
         self.device = device
         self.gateway = gateway
         self.fcm = fcm
+        self.declaration = declaration
         if let fcm { device.addRegistrationSink(FCMRegistrationSink(gateway: fcm)) }
         // Weak: the device holds the sink, so a strong capture would keep the device alive forever.
         let sink = GatewayRegistrationSink(
@@ -49,7 +58,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         clock: any PushClock, seedSalt: UInt64 = 0
     ) {
         let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
-        self.init(name: declaration.name, device: device, gateway: gateway, fcm: fcm)
+        self.init(name: declaration.name, device: device, gateway: gateway, fcm: fcm, declaration: declaration)
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }

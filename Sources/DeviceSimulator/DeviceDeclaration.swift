@@ -102,8 +102,18 @@ public struct DeviceWorld: Sendable, Equatable {
 
     /// Decodes a mapping holding `apps:` and `devices:` (other keys are the caller's business).
     public static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> DeviceWorld {
+        try decode(apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) }, devices: try m.optionalSequence("devices") ?? [])
+    }
+
+    /// Decodes the entries of `apps:` (each with the file it was written in, for its relative paths; a suite
+    /// collects them from its includes) and of `devices:`. The one place of the rules both `serve` and suites
+    /// follow: bundle ids are unique, device names are unique (they key `${device.<name>.…}`, the ready line and
+    /// `/devices/{name}`), and a device installs only declared apps.
+    public static func decode(apps appNodes: [(YAMLNode, String)], devices deviceNodes: [YAMLNode])
+        throws(SourceError) -> DeviceWorld
+    {
         var apps: [AppDeclaration] = []
-        for node in try m.optionalSequence("apps") ?? [] {
+        for (node, file) in appNodes {
             let app = try AppDeclaration.decode(try YAMLMapping(node), file: file)
             if apps.contains(where: { $0.bundleID == app.bundleID }) {
                 throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
@@ -111,8 +121,13 @@ public struct DeviceWorld: Sendable, Equatable {
             apps.append(app)
         }
         var devices: [DeviceDeclaration] = []
-        for node in try m.optionalSequence("devices") ?? [] {
-            devices.append(try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: apps.map(\.bundleID)))
+        for node in deviceNodes {
+            let device = try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: apps.map(\.bundleID))
+            if devices.contains(where: { $0.name == device.name }) {
+                throw (node["name"] ?? node).invalidValue(
+                    expected: "a unique device name; '\(device.name)' is declared twice")
+            }
+            devices.append(device)
         }
         return DeviceWorld(apps: apps, devices: devices)
     }

@@ -10,7 +10,7 @@ import PushModel
 enum BackendRequests {
     /// Records the log entries after `sequence` (the log's last sequence before the command started).
     static func record(after sequence: UInt64, world: ScenarioWorld, context: inout RunContext) {
-        let entries = world.gateway.log().filter { $0.sequence > sequence }
+        let entries = world.host.gatewayLog(after: sequence)
         var records: [SendRecord] = []
         for (n, entry) in entries.enumerated() {
             context.sentSequences.insert(entry.sequence)

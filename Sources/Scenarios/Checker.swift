@@ -33,7 +33,7 @@ enum Checker {
         }
         let observation = Observation(
             device: d.device, snapshot: d.device.snapshot, bundleID: bundle, window: Array(window),
-            lastSend: lastSend, lastRun: context.lastRun, gateway: world.gateway,
+            lastSend: lastSend, lastRun: context.lastRun, host: world.host,
             gatewaySince: context.gatewayWindowStart)
         var failures: [AssertionFailure] = []
         let ctx = context
@@ -82,7 +82,7 @@ enum Checker {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }
         context.windowStart[d.name] = events.count
-        context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
+        context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
         return failures
     }
 
@@ -116,7 +116,7 @@ enum Checker {
         -> String
     {
         var lines = window.map { "device \($0)" }
-        for entry in world.gateway.log() where entry.sequence > since {
+        for entry in world.host.gatewayLog(after: since) {
             lines.append(FailureContext.describe(entry))
         }
         if lines.isEmpty { lines.append("(no device or gateway events since the previous expect)") }

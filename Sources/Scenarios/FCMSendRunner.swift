@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import FCMGateway
 import DeviceSimulator
 import Foundation
@@ -59,9 +60,7 @@ enum FCMSendRunner {
         context.transcript.add("  ← \(answer.status) \(answer.http.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
         let entry = fcm.log().last { $0.sequence > logStart && $0.path.hasSuffix("/messages:send") }
         for hop in entry?.apns ?? [] { context.transcript.add(FailureContext.describe(hop, indent: "    ")) }
-        for e in world.gateway.log() where e.sequence > context.transcribedGateway {
-            context.sentSequences.insert(e.sequence)
-        }
+        for e in world.host.gatewayLog(after: context.transcribedGateway) { context.sentSequences.insert(e.sequence) }
         let hop = entry?.apns.first
         var record = SendRecord(
             device: target.name, bundleID: bundleID, environment: hop?.environment ?? .sandbox,
@@ -100,7 +99,7 @@ enum FCMSendRunner {
         return nil
     }
 
-    static func missingToken(_ bundleID: String, _ target: ScenarioWorld.NamedDevice, app: InstalledApp?, step: Step)
+    static func missingToken(_ bundleID: String, _ target: HostedDevice, app: InstalledApp?, step: Step)
         -> StepStop
     {
         .failure(

@@ -83,7 +83,7 @@ extension Observation {
             let entries = gatewayRequests()
             let entry =
                 entries.last(where: { $0.status == 200 }) ?? entries.last
-                ?? lastSend.flatMap { s in gateway.log().last { $0.apnsID == s.apnsID } }
+                ?? lastSend.flatMap { s in host.gatewayLog().last { $0.apnsID == s.apnsID } }
             return entry.flatMap { try? JSONValue.parse($0.payload) }
         }
     }

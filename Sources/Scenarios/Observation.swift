@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import Provisioning
@@ -14,7 +15,8 @@ struct Observation {
     let window: [DeviceEvent]
     let lastSend: SendRecord?
     let lastRun: RunRecord?
-    let gateway: APNsGateway
+    /// The world, read through its read API (stored pushes).
+    let host: WorldHost
     /// Gateway log sequence at the previous `expect` (requests after it are in the window).
     var gatewaySince: UInt64 = 0
 
@@ -34,7 +36,7 @@ struct Observation {
         case .dropped: return droppedReason().map(JSONValue.string)
         case .stored:
             guard let s = lastSend, let token = DeviceToken(hex: s.token) else { return nil }
-            return .bool(gateway.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
+            return .bool(host.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
         case .callbacks:
             return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
         case .callback(let name, let field): return CallbackDetail.value(name, field, in: window)
@@ -93,7 +95,7 @@ struct Observation {
             return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))"
         }
         if let token = DeviceToken(hex: s.token),
-            gateway.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID })
+            host.storedPushes(for: token).contains(where: { $0.apnsID == s.apnsID })
         {
             return "stored-by-gateway (device offline)"
         }

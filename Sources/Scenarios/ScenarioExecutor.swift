@@ -33,7 +33,7 @@ public enum ScenarioExecutor {
             let snapshot = d.device.snapshot
             for (bundle, app) in snapshot.apps.sorted(by: { $0.key < $1.key }) {
                 context.transcript.add(
-                    "device \(d.name) (\(d.declaration.udid)): \(bundle) token \(app.token?.hex ?? "none")")
+                    "device \(d.name) (\(d.device.udid)): \(bundle) token \(app.token?.hex ?? "none")")
             }
         }
         transcribeEvents(world, &context)
@@ -56,7 +56,7 @@ public enum ScenarioExecutor {
                     context.gatewayWindowStart = 0
                 } else if step.expectation != nil, !step.isCheckOnly {
                     for d in world.devices { context.windowStart[d.name] = d.device.events.count }
-                    context.gatewayWindowStart = world.gateway.log().last?.sequence ?? context.gatewayWindowStart
+                    context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
                 }
                 try await StepRunner.perform(step, world: world, context: &context)
                 transcribeEvents(world, &context)
@@ -113,7 +113,7 @@ public enum ScenarioExecutor {
         }
         // Requests the scenario's own sends did not make (e.g. a backend script run as a step).
         let sent = context.sentSequences
-        for entry in world.gateway.log() where entry.sequence > context.transcribedGateway {
+        for entry in world.host.gatewayLog(after: context.transcribedGateway) {
             context.transcribedGateway = entry.sequence
             guard !sent.contains(entry.sequence) else { continue }
             var line = "  [gateway] \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"

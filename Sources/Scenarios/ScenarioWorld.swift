@@ -8,25 +8,17 @@ import PushCrypto
 import PushModel
 import Synchronization
 
-/// One scenario's world: its own gateway (on its own TLS listeners, started on first use), devices,
-/// clock and clients. Used by one task only; `shutdown()` releases the sockets and threads.
+/// One scenario's world: a `WorldHost` (gateway, devices, handlers) on the runner's shared server (or, for
+/// backend scripts and client-certificate worlds, on listeners of its own, started on first use), plus what only
+/// the runner needs: the simulated clock, provider clients and tokens, the proxy and the web view. Used by one
+/// task only; `shutdown()` releases the sockets and threads.
 final class ScenarioWorld {
-    /// A device hosted behind this world's gateway (`HostedDevice` keeps the gateway's token registry
-    /// and store-and-forward in step with it) and the declaration it was built from.
-    struct NamedDevice {
-        var hosted: HostedDevice
-        var declaration: DeviceDeclaration
-        var name: String { hosted.name }
-        var device: SimulatedDevice { hosted.device }
-    }
-
     let declaration: WorldDeclaration
     let clock: ManualClock
-    let gateway: APNsGateway
+    /// The world itself; read what happened through its read API (`gatewayLog`, `storedPushes`, …).
+    let host: WorldHost
     let credentials: SharedCredentials
-    let devices: [NamedDevice]
     let stepTimeout: Duration
-    private var servers: [HTTPServer] = []
     /// This world's prefix on the process-wide server, once mounted.
     private var sharedID: UInt64?
     private(set) var urls: [APNsEnvironment: String] = [:]
@@ -42,28 +34,28 @@ final class ScenarioWorld {
         // Unpinned worlds start at the wall clock, whole seconds (a backend's `iat` is whole seconds too).
         let clock = ManualClock(start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         self.clock = clock
-        gateway = try APNsGateway(configuration: world.apns, clock: clock)
-        gateway.addProviderKey(
-            APNsProviderKey(
-                keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerPublicKey))
-        let gateway = self.gateway
-        devices = world.devices.map { d in
-            NamedDevice(
-                hosted: HostedDevice(d, apps: world.apps, gateway: gateway, clock: clock, seedSalt: seed),
-                declaration: d)
-        }
+        host = try WorldHost(
+            world, clock: clock, seedSalt: seed,
+            providerKeys: [
+                APNsProviderKey(
+                    keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerPublicKey)
+            ])
     }
 
+    /// The devices, in declaration order (each `HostedDevice` keeps the gateway's token registry and
+    /// store-and-forward in step with it, and its `declaration`).
+    var devices: [HostedDevice] { host.fleet.devices }
+
     /// The named device, or the first one.
-    func device(_ name: String?) -> NamedDevice? {
+    func device(_ name: String?) -> HostedDevice? {
         guard let name else { return devices.first }
-        return devices.first { $0.name == name }
+        return host.device(named: name)
     }
 
     /// The app a step addresses: `app:` or the device's first declared (or installed) app.
-    func bundleID(on device: NamedDevice, _ app: String?) -> String? {
+    func bundleID(on device: HostedDevice, _ app: String?) -> String? {
         if let app { return app }
-        return device.declaration.apps.first ?? declaration.apps.first?.bundleID
+        return device.declaration?.apps.first ?? declaration.apps.first?.bundleID
     }
 
     /// The gateway's URL for `environment`. pushcheck's own sends use the world's prefix on the
@@ -74,9 +66,9 @@ final class ScenarioWorld {
         if atRoot || !declaration.clientCertificateCAs.isEmpty { return try ownListenerURL(environment) }
         if let url = urls[environment] { return url }
         let shared = try SharedGatewayServer.shared(credentials)
-        let id = sharedID ?? shared.register(gateway)
+        let id = sharedID ?? shared.mount(host)
         sharedID = id
-        let url = shared.url(environment, world: id)
+        let url = shared.url(WorldEndpoint(environment), world: id)
         urls[environment] = url
         return url
     }
@@ -84,17 +76,14 @@ final class ScenarioWorld {
     /// A TLS listener for this world's gateway alone (started on first use, closed by `shutdown()`).
     private func ownListenerURL(_ environment: APNsEnvironment) throws -> String {
         if let url = ownURLs[environment] { return url }
-        let tls = TLSConfiguration(
-            certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
-            clientCertificates: .request(
-                trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs))
-        let listener = ListenerConfiguration(
-            name: environment.rawValue, tls: tls, maxConcurrentStreams: declaration.apns.maxConcurrentStreams,
-            handler: gateway.handler(for: environment))
-        let s = HTTPServer(listeners: [listener], loops: 1)
-        let bound = try s.start()
-        servers.append(s)
-        let url = bound.first?.url ?? ""
+        var plan = WorldListenPlan(
+            tls: TLSConfiguration(
+                certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
+                clientCertificates: .request(
+                    trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs)))
+        plan.sandboxPort = environment == .sandbox ? 0 : nil
+        plan.productionPort = environment == .production ? 0 : nil
+        let url = try host.start(plan).url(environment.rawValue) ?? ""
         ownURLs[environment] = url
         return url
     }
@@ -170,13 +159,10 @@ final class ScenarioWorld {
     func shutdown() {
         for c in clients.values { c.client.shutdown() }
         clients = [:]
-        if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unregister(id) }
+        if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unmount(id) }
         sharedID = nil
         proxy?.shutdown()
         proxy = nil
-        for s in servers { s.beginShutdown(grace: .zero) }
-        for s in servers { s.waitUntilStopped() }
-        servers = []
-        gateway.removeAllConsumers()
+        host.shutdown()
     }
 }

@@ -87,6 +87,6 @@ enum SnapshotCapture {
 extension Observation {
     /// The gateway requests since the previous `expect` (sends by the scenario and by its commands).
     func gatewayRequests() -> [APNsLogEntry] {
-        gateway.log().filter { $0.sequence > gatewaySince }
+        host.gatewayLog(after: gatewaySince)
     }
 }

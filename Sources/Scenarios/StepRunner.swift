@@ -115,7 +115,7 @@ enum StepRunner {
                 kind: .transport, message: "the send to \(url) failed: \(error)",
                 detail: "step at \(step.range): \(error)")
         }
-        for entry in world.gateway.log() where entry.sequence > context.transcribedGateway {
+        for entry in world.host.gatewayLog(after: context.transcribedGateway) {
             context.sentSequences.insert(entry.sequence)
         }
         var line = "  ← \(response.status)"
@@ -208,7 +208,7 @@ enum StepRunner {
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
-        let logStart = world.gateway.log().last?.sequence ?? 0
+        let logStart = world.host.lastLogSequence ?? 0
         defer { BackendRequests.record(after: logStart, world: world, context: &context) }
         let outcome: CommandRunner.Outcome
         do {

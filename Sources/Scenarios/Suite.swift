@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import YAMLSource
@@ -56,37 +57,5 @@ public struct Scenario: Sendable {
         self.parameters = parameters
         self.skipReason = skipReason
         self.steps = steps
-    }
-}
-
-/// The `world:` of a suite, decoded: gateway configuration, apps, devices and the clock's start.
-public struct WorldDeclaration: Sendable {
-    /// The `gateway: { apns: … }` section (an FCM section slots in beside `apns:` later).
-    public var apns: APNsGatewayConfiguration
-    /// PEMs of `client_certificate_cas` (the listeners request client certificates from them).
-    public var clientCertificateCAs: [String]
-    public var apps: [AppDeclaration]
-    /// Declared devices; when none are declared, one device named `iphone` with every app.
-    public var devices: [DeviceDeclaration]
-    /// Where the simulated clock starts; `nil` (the default, `clock: now`) starts it at the wall clock when
-    /// the scenario's world is built, so a backend that signs with the real time is believed.
-    public var clockStart: Date?
-    /// The team and key id of the provider key every world gets (signed with a key generated per process).
-    public var defaultTeamID: String
-    public var defaultKeyID: String
-
-    public init(
-        apns: APNsGatewayConfiguration = APNsGatewayConfiguration(), clientCertificateCAs: [String] = [],
-        apps: [AppDeclaration] = [], devices: [DeviceDeclaration] = [],
-        clockStart: Date? = nil, defaultTeamID: String = "PCTEAM0001",
-        defaultKeyID: String = "PCKEY00001"
-    ) {
-        self.apns = apns
-        self.clientCertificateCAs = clientCertificateCAs
-        self.apps = apps
-        self.devices = devices
-        self.clockStart = clockStart
-        self.defaultTeamID = defaultTeamID
-        self.defaultKeyID = defaultKeyID
     }
 }

@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import YAMLSource
@@ -9,7 +10,7 @@ import YAMLSource
 /// name: Seed 000
 /// world:
 ///   include: apps/demo-app.yaml          # apps:/devices: (and gateway:) shared by several suites
-///   gateway: { apns: { … } }             # serve's apns: section; fcm: slots in beside it later
+///   gateway: { apns: { … }, fcm: { … } } # serve's apns: and fcm: sections
 ///   devices: [{ name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.demo] }]
 /// variables: { greeting: Hello }
 /// scenarios:
@@ -103,31 +104,14 @@ public enum SuiteLoader {
             }
             for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
             deviceNodes += try m.optionalSequence("devices") ?? []
-            if let g = try m.optionalMapping("gateway", allowedKeys: ["apns"]) { gatewayNode = (g, file) }
+            if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) { gatewayNode = (g, file) }
         }
         try collect(w, file: file, depth: 0)
-        if let (g, gfile) = gatewayNode, let apns = try g.optionalMapping("apns") {
-            var cas: [String] = []
-            world.apns = try APNsGatewayConfiguration.decode(apns, file: gfile, clientCertificateCAs: &cas)
-            world.clientCertificateCAs = cas
-        }
-        for (node, appFile) in appNodes {
-            let app = try AppDeclaration.decode(try YAMLMapping(node), file: appFile)
-            if world.apps.contains(where: { $0.bundleID == app.bundleID }) {
-                throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
-            }
-            world.apps.append(app)
-        }
-        for node in deviceNodes {
-            let device = try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: world.apps.map(\.bundleID))
-            if world.devices.contains(where: { $0.name == device.name }) {
-                throw node.invalidValue(expected: "a unique device name; '\(device.name)' is declared twice")
-            }
-            if device.name.contains(".") {
-                throw (node["name"] ?? node).invalidValue(
-                    expected: "a device name without dots (it is used in ${device.<name>.token})")
-            }
-            world.devices.append(device)
+        if let (g, gfile) = gatewayNode { try world.decodeGateways(g, file: gfile) }
+        try world.decodeDevices(apps: appNodes, devices: deviceNodes)
+        for (device, node) in zip(world.devices, deviceNodes) where device.name.contains(".") {
+            throw (node["name"] ?? node).invalidValue(
+                expected: "a device name without dots (it is used in ${device.<name>.token})")
         }
         if world.devices.isEmpty { world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))] }
         if let clock = w["clock"], !clock.isNull {

@@ -1,3 +1,4 @@
+import DeviceBridge
 import DeviceSimulator
 import YAMLSource
 

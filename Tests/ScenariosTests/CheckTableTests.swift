@@ -1,4 +1,5 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import PushModel
@@ -106,7 +107,7 @@ import YAMLSource
         let device = SimulatedDevice(name: "iPhone", udid: "00008110-000000000000001E", seed: 1, clock: SystemClock())
         let o = Observation(
             device: device, snapshot: device.snapshot, bundleID: "com.example.app", window: [], lastSend: nil,
-            lastRun: nil, gateway: try APNsGateway())
+            lastRun: nil, host: try WorldHost(WorldDeclaration()))
         var subjects: [Subject] = [
             .status, .reason, .header("apns-id"), .timestamp, .delivered, .dropped, .stored, .callbacks,
             .callback(name: "willPresent", field: "user_info"), .userInfo("a"), .openedURLs, .install, .registration,

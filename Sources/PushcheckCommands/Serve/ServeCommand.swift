@@ -68,7 +68,7 @@ enum ServeCommand: PushcheckCommand {
         if let p = try arguments.int("production-port", in: 0...65535) { config.productionPort = p }
         if let p = try arguments.int("control-port", in: 0...65535) { config.controlPort = p }
         if arguments.has("h2c") { config.h2c = true }
-        if let path = arguments.value("log-file") { config.apns.logFilePath = path }
+        if let path = arguments.value("log-file") { config.world.apns.logFilePath = path }
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
         if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
@@ -122,23 +122,28 @@ enum ServeCommand: PushcheckCommand {
     }
 }
 
-/// A started gateway: its server, bound addresses and the file holding its CA.
+/// `serve`'s world on its own listeners (`WorldHost.start`), the file holding its CA and the optional proxy:
+/// what the ready line prints and what a signal stops.
 struct RunningGateway {
-    let server: HTTPServer
-    let gateway: APNsGateway
-    /// The simulated devices from `devices:` (empty fleet when none are declared).
-    let fleet: DeviceFleet
-    /// The devices' web engine (started on the first `load_page` / `follow_link`).
-    let web: DeviceWebView
-    let bound: [BoundListener]
+    /// The world: gateways, devices, control routes (all of it built from the config's declaration).
+    let host: WorldHost
+    let listeners: WorldListeners
     let caPath: String?
     /// The CONNECT proxy (`--proxy-port` / `listen.proxy`), if asked for.
     var proxy: ConnectProxy? = nil
+
+    var gateway: APNsGateway { host.apns }
+    /// The simulated devices from `devices:` (empty fleet when none are declared).
+    var fleet: DeviceFleet { host.fleet }
+    /// The devices' web engine (started on the first `load_page` / `follow_link`).
+    var web: DeviceWebView { host.web }
     /// `--record DIR` and the control endpoint's `/apns/recording`.
-    let recording: RecordingSwitch
-    /// The mock FCM service (config `fcm:`), and project id → credentials file for Google's libraries.
-    var fcm: FCMGateway? = nil
-    var fcmCredentials: [String: String] = [:]
+    var recording: RecordingSwitch { host.recording }
+    /// The mock FCM service (config `fcm:`).
+    var fcm: FCMGateway? { host.fcm }
+    /// What stops the listeners (`shutdown(grace:)`).
+    var server: WorldHost { host }
+    var bound: [BoundListener] { listeners.bound }
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.
     static func start(_ config: ServeConfiguration, loops: Int, caOut: String?) throws -> RunningGateway {
@@ -156,51 +161,34 @@ struct RunningGateway {
             try PEMFiles.write(ca.certificatePEM, to: path)
             caPath = path
         }
-        let gateway = try APNsGateway(configuration: config.apns)
-        // Devices first, so their tokens are registered before the first provider connects.
-        let fleet = try DeviceFleet(apps: config.apps, devices: config.devices, gateway: gateway, clock: gateway.clock)
-        let web = DeviceWebView(caPath: caPath)
-        let recording = RecordingSwitch(gateway: gateway)
-        let fcm = config.fcm.map { ServeFCM($0, apns: gateway) }
-        var control = ControlAPI(gateway: gateway, fleet: fleet, web: web)
-        control.recording = recording
-        control.fcm = fcm?.gateway
-        let tls = TLSConfiguration(
-            certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
-            clientCertificates: .request(trustedCAPEMs: config.clientCertificateCAs))
-        func listener(_ name: String, _ port: Int, _ tls: TLSConfiguration?, _ handler: any HTTPHandler) -> ListenerConfiguration {
-            ListenerConfiguration(
-                name: name, host: config.host, port: port, tls: tls,
-                maxConcurrentStreams: config.apns.maxConcurrentStreams, idleTimeout: config.idleTimeout,
-                handshakeTimeout: config.handshakeTimeout, handler: handler)
-        }
-        var listeners = [
-            listener("sandbox", config.sandboxPort, tls, gateway.handler(for: .sandbox)),
-            listener("production", config.productionPort, tls, gateway.handler(for: .production)),
-            listener("control", config.controlPort, nil, control),
-        ]
+        // Devices are set up as the world is built, so their tokens are registered before a provider connects.
+        let host = try WorldHost(config.world, webTrust: caPath)
+        var plan = WorldListenPlan(
+            tls: TLSConfiguration(
+                certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
+                clientCertificates: .request(trustedCAPEMs: config.world.clientCertificateCAs)))
+        plan.host = config.host
+        plan.sandboxPort = config.sandboxPort
+        plan.productionPort = config.productionPort
+        plan.controlPort = config.controlPort
         if config.h2c {
-            listeners.append(listener("sandbox_h2c", config.h2cSandboxPort, nil, gateway.handler(for: .sandbox)))
-            listeners.append(listener("production_h2c", config.h2cProductionPort, nil, gateway.handler(for: .production)))
+            plan.h2cSandboxPort = config.h2cSandboxPort
+            plan.h2cProductionPort = config.h2cProductionPort
+            plan.fcmH2CPort = config.h2cFCMPort
         }
-        if let fcm {
-            listeners += fcm.listeners(h2c: config.h2c) { name, port, secure in
-                listener(name, port, secure ? tls : nil, fcm.gateway.handler)
-            }
-        }
-        let server = HTTPServer(listeners: listeners, loops: loops)
-        let bound = try server.start()
-        let fcmCredentials = try fcm?.writeCredentials(baseURL: bound.first { $0.name == "fcm" }?.url ?? "") ?? [:]
-        var running = RunningGateway(
-            server: server, gateway: gateway, fleet: fleet, web: web, bound: bound, caPath: caPath, recording: recording,
-            fcm: fcm?.gateway, fcmCredentials: fcmCredentials)
+        plan.fcmPort = config.fcmPort
+        plan.idleTimeout = config.idleTimeout
+        plan.handshakeTimeout = config.handshakeTimeout
+        plan.loops = loops
+        let listeners = try host.start(plan)
+        var running = RunningGateway(host: host, listeners: listeners, caPath: caPath)
         if let proxyPort = config.proxyPort {
-            func port(_ name: String) -> Int { bound.first { $0.name == name }?.port ?? 0 }
             do {
                 running.proxy = try ConnectProxy(
-                    host: config.host, port: proxyPort, sandboxPort: port("sandbox"), productionPort: port("production"))
+                    host: config.host, port: proxyPort, sandboxPort: listeners.port("sandbox") ?? 0,
+                    productionPort: listeners.port("production") ?? 0)
             } catch {
-                server.shutdown(grace: .zero)
+                host.shutdown()
                 throw error
             }
         }
@@ -210,8 +198,7 @@ struct RunningGateway {
     /// Stops the proxy, the listeners and the web engine.
     func stop(grace: Int) {
         proxy?.shutdown()
-        server.shutdown(grace: .seconds(grace))
-        web.shutdown()
+        host.shutdown(grace: .seconds(grace))
     }
 
     /// Apps that failed to install or register when the devices were set up, one line each.
@@ -235,7 +222,7 @@ struct RunningGateway {
         return out
     }
 
-    func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
+    func url(_ name: String) -> String? { listeners.url(name) }
 
     /// The one JSON line `serve` prints when ready.
     var readyLine: String {
@@ -248,7 +235,7 @@ struct RunningGateway {
         if fcm != nil {
             object["fcm"] = .string(url("fcm") ?? "")
             if let h2c = url("fcm_h2c") { object["fcm_h2c"] = .string(h2c) }
-            object["fcm_credentials"] = .object(fcmCredentials.mapValues(JSONValue.string))
+            object["fcm_credentials"] = .object(listeners.fcmCredentials.mapValues(JSONValue.string))
         }
         return JSONValue.object(object).serialized()
     }

@@ -1,10 +1,12 @@
 import APNsGateway
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import YAMLSource
 
-/// Everything `pushcheck serve` needs: the gateway's behaviour (`apns:`), where to listen
-/// (`listen:`) and the TLS identity (`tls:`). Every field has a default, so no config file is needed.
+/// Everything `pushcheck serve` needs: the world to host (`apns:`, `fcm:`, `apps:`, `devices:`, decoded by
+/// `WorldDeclaration.decodeTopLevel`, the same decoder as a suite's `world:`), where to listen (`listen:`) and
+/// the TLS identity (`tls:`). Every field has a default, so no config file is needed.
 ///
 /// ```yaml
 /// listen:
@@ -24,8 +26,8 @@ import YAMLSource
 /// devices: [ … see DeviceDeclaration.decode … ]  # simulated iPhones hosted behind the gateway
 /// ```
 struct ServeConfiguration {
-    var apns = APNsGatewayConfiguration()
-    var clientCertificateCAs: [String] = []
+    /// The gateways (`apns:`, `fcm:`), apps and devices.
+    var world = WorldDeclaration()
     var host = "127.0.0.1"
     var sandboxPort = 0
     var productionPort = 0
@@ -40,18 +42,15 @@ struct ServeConfiguration {
     var handshakeTimeout: Duration = .seconds(10)
     var tlsCertificatePEM: String?
     var tlsPrivateKeyPEM: String?
-    /// Simulated apps (`apps:`), installed on `devices` at start.
-    var apps: [AppDeclaration] = []
-    /// Simulated devices (`devices:`), set up at start and registered with the gateway.
-    var devices: [DeviceDeclaration] = []
-    /// The mock FCM service (`fcm:`), off when absent.
-    var fcm: ServeFCM.Settings?
+    /// The FCM listeners' ports (`listen: { fcm:, h2c_fcm: }`; used when `fcm:` is declared).
+    var fcmPort = 0
+    var h2cFCMPort = 0
 
     static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
     static let listenKeys = [
         "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
-        "handshake_timeout",
-    ] + ServeFCM.listenKeys
+        "handshake_timeout", "fcm", "h2c_fcm",
+    ]
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
@@ -70,32 +69,15 @@ struct ServeConfiguration {
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
             if listen["proxy"] != nil { config.proxyPort = try port(listen, "proxy") }
             config.handshakeTimeout = try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
+            config.fcmPort = try port(listen, "fcm")
+            config.h2cFCMPort = try port(listen, "h2c_fcm")
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
             config.tlsPrivateKeyPEM = try pem(tls, "private_key", from: path)
         }
-        if let apns = try m.optionalMapping("apns") {
-            config.apns = try APNsGatewayConfiguration.decode(apns, file: path, clientCertificateCAs: &config.clientCertificateCAs)
-        }
-        config.fcm = try ServeFCM.decode(m, file: path)
-        let world = try DeviceWorld.decode(m, file: path)
-        config.apps = world.apps
-        config.devices = world.devices
-        try checkUniqueDeviceNames(m)
+        config.world = try WorldDeclaration.decodeTopLevel(m, file: path)
         return config
-    }
-
-    /// Device names key the ready line and `/devices/{name}`, so a repeated name is an error at it.
-    private static func checkUniqueDeviceNames(_ m: YAMLMapping) throws(SourceError) {
-        var seen = Set<String>()
-        for node in try m.optionalSequence("devices") ?? [] {
-            let device = try YAMLMapping(node)
-            let name: String = try device.required("name")
-            guard seen.insert(name).inserted else {
-                throw device["name"]!.invalidValue(expected: "a unique device name; '\(name)' is used twice")
-            }
-        }
     }
 
     private static func port(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Int {

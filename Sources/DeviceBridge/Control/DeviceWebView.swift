@@ -1,4 +1,3 @@
-import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPClient
@@ -8,16 +7,16 @@ import YAMLSource
 
 /// The web engine hosted devices use for `load_page` / `follow_link` (pages fetched for real through
 /// libcurl), created on first use: it trusts the system roots plus `serve`'s own CA, if it made one.
-final class DeviceWebView: Sendable {
+package final class DeviceWebView: Sendable {
     private let caPath: String?
     private let pool = WebViewPool()
 
-    init(caPath: String?) { self.caPath = caPath }
+    package init(caPath: String?) { self.caPath = caPath }
 
-    func get() throws(HTTPClientError) -> WebView { try pool.engine(trusting: caPath.map { [$0] } ?? []) }
+    package func get() throws(HTTPClientError) -> WebView { try pool.engine(trusting: caPath.map { [$0] } ?? []) }
 
     /// Stops the engine's transfer thread, if it was started.
-    func shutdown() { pool.shutdown() }
+    package func shutdown() { pool.shutdown() }
 }
 
 extension ControlAPI {

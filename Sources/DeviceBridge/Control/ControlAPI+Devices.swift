@@ -1,4 +1,3 @@
-import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPServer

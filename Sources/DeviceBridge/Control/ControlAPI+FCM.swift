@@ -28,7 +28,7 @@ extension ControlAPI {
                 guard let n = Int(l), n > 0 else { return Self.problem(400, "limit must be a positive number") }
                 limit = n
             }
-            return Self.json(200, ["entries": .array(fcm.log(limit: limit).map(\.json))])
+            return Self.json(200, ["entries": .array(host.fcmLog(limit: limit).map(\.json))])
         case ("DELETE", "log", 2):
             fcm.clearLog()
             return Self.empty

@@ -9,19 +9,19 @@ import YAMLSource
 /// control endpoint's `POST /apns/recording {"directory": …}` / `DELETE /apns/recording` start and stop it.
 /// Attached to the gateway when recording first starts (a gateway with no consumer skips handing pushes
 /// on, which the benchmarks rely on); hands pushes to the current `PushRecorder`, if any.
-final class RecordingSwitch: PushDeliveryConsumer {
+package final class RecordingSwitch: PushDeliveryConsumer {
     private let current = Mutex<PushRecorder?>(nil)
     private let attached = Mutex(false)
-    let gateway: APNsGateway
+    package let gateway: APNsGateway
 
-    init(gateway: APNsGateway) { self.gateway = gateway }
+    package init(gateway: APNsGateway) { self.gateway = gateway }
 
-    func deliver(_ push: DeliveredPush) {
+    package func deliver(_ push: DeliveredPush) {
         current.withLock { $0 }?.deliver(push)
     }
 
     /// Starts recording into `directory` (replacing a recording in progress).
-    func start(_ directory: String) throws {
+    package func start(_ directory: String) throws {
         let recorder = try PushRecorder(directory: directory)
         current.withLock { $0 = recorder }
         let attach = attached.withLock { a in
@@ -32,15 +32,15 @@ final class RecordingSwitch: PushDeliveryConsumer {
     }
 
     /// Stops; returns the directory that was being recorded into.
-    func stop() -> String? {
+    package func stop() -> String? {
         current.withLock { r in
             defer { r = nil }
             return r?.directory
         }
     }
 
-    var directory: String? { current.withLock { $0?.directory } }
-    var failures: [String] { current.withLock { $0 }?.failures.withLock { $0 } ?? [] }
+    package var directory: String? { current.withLock { $0?.directory } }
+    package var failures: [String] { current.withLock { $0 }?.failures.withLock { $0 } ?? [] }
 }
 
 extension ControlAPI {

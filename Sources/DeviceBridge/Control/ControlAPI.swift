@@ -1,5 +1,4 @@
 import APNsGateway
-import DeviceBridge
 import FCMGateway
 import Foundation
 import HTTPServer
@@ -12,33 +11,27 @@ import YAMLSource
 /// Bodies of POST requests are parsed by the same decoder as the config file's entries, so a fault
 /// or token is written the same way in both places, and a mistake comes back as 400 with
 /// `{"error": …, "line": …, "column": …}`.
-public struct ControlAPI: HTTPHandler {
-    public let gateway: APNsGateway
+package struct ControlAPI: HTTPHandler {
+    /// The world the routes read and change.
+    package let host: WorldHost
+    var gateway: APNsGateway { host.apns }
     /// The simulated devices hosted behind `gateway` (config `devices:`), served under `/devices`.
-    public let fleet: DeviceFleet?
+    var fleet: DeviceFleet? { host.fleet }
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
-    let web: DeviceWebView?
+    var web: DeviceWebView? { host.web }
     /// The mock FCM service, served under `/fcm` (config `fcm:`).
-    var fcm: FCMGateway? = nil
+    var fcm: FCMGateway? { host.fcm }
     /// `serve`'s switchable push recording (`/apns/recording`).
-    var recording: RecordingSwitch? = nil
-    let startedAt = Date()
+    var recording: RecordingSwitch? { host.recording }
+    var startedAt: Date { host.startedAt }
 
-    public init(gateway: APNsGateway, fleet: DeviceFleet? = nil) {
-        self.init(gateway: gateway, fleet: fleet, web: nil)
-    }
-
-    init(gateway: APNsGateway, fleet: DeviceFleet?, web: DeviceWebView?) {
-        self.gateway = gateway
-        self.fleet = fleet
-        self.web = web
-    }
+    package init(host: WorldHost) { self.host = host }
 
     /// Bodies past the listener's 1 MiB limit come to `handle` (the transport would answer a bare 413): they get
     /// 413 with the same `{"error": …}` body as every other control refusal.
-    public var answersOversizedRequests: Bool { true }
+    package var answersOversizedRequests: Bool { true }
 
-    public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+    package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         if let received = request.bodyOverLimit {
             // The body was not kept, so nothing may route it: a POST with an empty body would act on defaults.
             responder.respond(Self.problem(
@@ -64,7 +57,7 @@ public struct ControlAPI: HTTPHandler {
     static let logQueue = DispatchQueue(label: "pushcheck.control.log")
 
     /// The routing table, free of I/O (tests call it directly as well as over sockets).
-    public func route(_ request: HTTPRequest) -> HTTPResponse {
+    package func route(_ request: HTTPRequest) -> HTTPResponse {
         let (path, query) = Self.split(request.path)
         let parts = path.split(separator: "/").map(String.init)
         let param = parts.count >= 3 ? parts[2] : ""
@@ -75,9 +68,7 @@ public struct ControlAPI: HTTPHandler {
         case ("GET", "/health"):
             return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
         case ("POST", "/reset"):
-            gateway.reset()
-            fcm?.reset()
-            fleet?.resetToLaunchState()  // devices back as at start; their launch tokens registered again
+            host.reset()  // gateways as configured; devices back as at start, their launch tokens registered again
             return Self.json(200, ["status": "reset"])
         case ("GET", "/apns/log"):
             return logEntries(query)
@@ -114,7 +105,7 @@ public struct ControlAPI: HTTPHandler {
             return Self.json(200, ["token": .string(param), "online": .bool(path.hasSuffix("/online"))])
         case ("GET", "/apns/tokens/{token}/stored"):
             guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
-            return Self.json(200, ["stored": .array(gateway.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
+            return Self.json(200, ["stored": .array(host.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
         case ("GET", "/apns/deliveries"):
             return deliveryEvents(query)
         case ("GET", "/apns/faults"):

@@ -5,13 +5,13 @@ import Synchronization
 
 /// `serve --record DIR`: every push the gateway hands on to a device is written to DIR as one
 /// readable JSON file (`0001.json`, `0002.json`, …), for `pushcheck record-suite DIR` to replay.
-final class PushRecorder: PushDeliveryConsumer {
-    let directory: String
+package final class PushRecorder: PushDeliveryConsumer {
+    package let directory: String
     private let next: Mutex<Int>
     /// Write failures, for the serve diagnostics (a full disk must not take the gateway down).
-    let failures = Mutex<[String]>([])
+    package let failures = Mutex<[String]>([])
 
-    init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // Continue numbering after an earlier recording in the same directory.
@@ -19,7 +19,7 @@ final class PushRecorder: PushDeliveryConsumer {
         next = Mutex((existing.compactMap { Int($0.split(separator: ".").first ?? "") }.max() ?? 0) + 1)
     }
 
-    func deliver(_ push: DeliveredPush) {
+    package func deliver(_ push: DeliveredPush) {
         let n = next.withLock { n in
             defer { n += 1 }
             return n
@@ -34,7 +34,7 @@ final class PushRecorder: PushDeliveryConsumer {
     }
 
     /// The recording of one push: what a replay needs (headers that change behaviour, the payload as sent).
-    static func record(_ push: DeliveredPush) -> JSONValue {
+    package static func record(_ push: DeliveredPush) -> JSONValue {
         var o: [String: JSONValue] = [
             "environment": .string(push.environment.rawValue), "topic": .string(push.topic),
             "push_type": .string(push.pushType.rawValue), "priority": .number(Double(push.priority.rawValue)),

@@ -34,7 +34,7 @@ extension ControlAPI {
         case let .success(c): cursor = c
         case let .failure(refusal): return refusal.response
         }
-        let page = gateway.logPage(matching: q, after: cursor.after, limit: cursor.limit)
+        let page = host.gatewayLogPage(matching: q, after: cursor.after, limit: cursor.limit)
         return Self.pagedAnswer(
             "entries", page.entries.map { ($0.sequence, $0.json) }, hasMore: page.hasMore, after: cursor.after,
             latest: page.latestSequence, evicted: page.evicted)
@@ -53,7 +53,7 @@ extension ControlAPI {
         case let .success(c): cursor = c
         case let .failure(refusal): return refusal.response
         }
-        let page = gateway.deliveryPage(token: token, after: cursor.after, limit: cursor.limit)
+        let page = host.deliveries(token: token, after: cursor.after, limit: cursor.limit)
         return Self.pagedAnswer(
             "deliveries", page.events.map { event in
                 var json = Self.pushJSON(event.push)

@@ -1,0 +1,108 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushModel
+
+/// Which listeners a world opens of its own (`WorldHost.start(_:)`): `serve` opens them all, a scenario world
+/// only the APNs environment a backend script needs at the root. A nil port is no listener; 0 is ephemeral.
+package struct WorldListenPlan: Sendable {
+    package var host = "127.0.0.1"
+    /// The TLS identity of the secure listeners (APNs, FCM).
+    package var tls: TLSConfiguration
+    package var sandboxPort: Int? = 0
+    package var productionPort: Int? = 0
+    /// The control endpoint (cleartext HTTP/1.1 and h2c).
+    package var controlPort: Int?
+    /// Cleartext HTTP/2 (prior knowledge) twins of the APNs listeners (`sandbox_h2c`, `production_h2c`).
+    package var h2cSandboxPort: Int?
+    package var h2cProductionPort: Int?
+    /// The FCM listener (TLS, h2 and HTTP/1.1) and its cleartext twin; only when the world declares `fcm:`.
+    package var fcmPort: Int?
+    package var fcmH2CPort: Int?
+    package var idleTimeout: Duration = .seconds(300)
+    package var handshakeTimeout: Duration = .seconds(10)
+    /// Event-loop threads.
+    package var loops = 1
+
+    package init(tls: TLSConfiguration) { self.tls = tls }
+}
+
+/// A world's started listeners: where each listens, and the credentials files written for them.
+package struct WorldListeners: Sendable {
+    package var bound: [BoundListener]
+    /// FCM project id → Google service-account JSON whose `token_uri` is this world's FCM listener.
+    package var fcmCredentials: [String: String] = [:]
+
+    /// The URL of the listener named `name` (`sandbox`, `control`, `fcm_h2c`, …).
+    package func url(_ name: String) -> String? { bound.first { $0.name == name }?.url }
+    package func port(_ name: String) -> Int? { bound.first { $0.name == name }?.port }
+}
+
+extension WorldHost {
+    /// Starts the listeners `plan` asks for, each serving its endpoint's handler, on one server of their own
+    /// (call it again for more; `stop(grace:)` stops them all). With an FCM listener, writes one credentials file
+    /// per service account with a private key (`fcmCredentials`), `token_uri` at the mock.
+    package func start(_ plan: WorldListenPlan) throws -> WorldListeners {
+        func listener(_ name: String, _ port: Int, secure: Bool, _ endpoint: WorldEndpoint) -> ListenerConfiguration {
+            ListenerConfiguration(
+                name: name, host: plan.host, port: port, tls: secure ? plan.tls : nil,
+                maxConcurrentStreams: declaration.apns.maxConcurrentStreams, idleTimeout: plan.idleTimeout,
+                handshakeTimeout: plan.handshakeTimeout, handler: handler(for: endpoint))
+        }
+        var listeners: [ListenerConfiguration] = []
+        if let p = plan.sandboxPort { listeners.append(listener("sandbox", p, secure: true, .sandbox)) }
+        if let p = plan.productionPort { listeners.append(listener("production", p, secure: true, .production)) }
+        if let p = plan.controlPort { listeners.append(listener("control", p, secure: false, .control)) }
+        if let p = plan.h2cSandboxPort { listeners.append(listener("sandbox_h2c", p, secure: false, .sandbox)) }
+        if let p = plan.h2cProductionPort { listeners.append(listener("production_h2c", p, secure: false, .production)) }
+        if fcm != nil {
+            if let p = plan.fcmPort { listeners.append(listener("fcm", p, secure: true, .fcm)) }
+            if let p = plan.fcmH2CPort { listeners.append(listener("fcm_h2c", p, secure: false, .fcm)) }
+        }
+        let server = HTTPServer(listeners: listeners, loops: plan.loops)
+        let bound = try server.start()
+        servers.withLock { $0.append(server) }
+        var started = WorldListeners(bound: bound)
+        if let url = started.url("fcm") {
+            do { started.fcmCredentials = try writeFCMCredentials(baseURL: url) } catch {
+                server.shutdown(grace: .zero)
+                throw error
+            }
+        }
+        return started
+    }
+
+    /// Stops every server `start(_:)` started: no new connections, then in-flight streams get `grace`.
+    package func stop(grace: Duration) {
+        let started = servers.withLock { s in
+            defer { s = [] }
+            return s
+        }
+        for s in started { s.beginShutdown(grace: grace) }
+        for s in started { s.waitUntilStopped() }
+    }
+
+    /// Writes one Google service-account JSON per account with a private key, `token_uri` at the mock; returns
+    /// project id → file (what `GOOGLE_APPLICATION_CREDENTIALS` should name).
+    package func writeFCMCredentials(baseURL: String) throws -> [String: String] {
+        guard let configuration = fcm?.configuration else { return [:] }
+        var out: [String: String] = [:]
+        for (i, account) in configuration.serviceAccounts.enumerated() {
+            guard let key = account.privateKey else { continue }
+            let projects = configuration.projects.filter {
+                account.projects.isEmpty || account.projects.contains($0.id) || account.projects.contains($0.number)
+            }
+            let json: JSONValue = [
+                "type": "service_account", "project_id": .string(projects.first?.id ?? ""),
+                "private_key_id": .string(account.privateKeyID ?? "pushcheck-\(i)"), "private_key": .string(key.pkcs8PEM),
+                "client_email": .string(account.clientEmail), "client_id": "100000000000000000000",
+                "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": .string(baseURL + "/token"),
+                "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs", "universe_domain": "googleapis.com",
+            ]
+            let path = NSTemporaryDirectory() + "pushcheck-\(getpid())-fcm-\(i).json"
+            try json.serialized().write(toFile: path, atomically: true, encoding: .utf8)
+            for p in projects where out[p.id] == nil { out[p.id] = path }
+        }
+        return out
+    }
+}

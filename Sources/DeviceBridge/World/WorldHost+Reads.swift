@@ -1,0 +1,45 @@
+import APNsGateway
+import DeviceSimulator
+import FCMGateway
+import Foundation
+import PushModel
+
+/// The one read API for what happened in a world, used by the runner's checks and by the control routes, so
+/// neither reaches into a gateway's or a device's internals.
+extension WorldHost {
+    /// The APNs gateway's log entries (every request and its answer), oldest first; only those after
+    /// `sequence` when given.
+    package func gatewayLog(after sequence: UInt64? = nil) -> [APNsLogEntry] {
+        let all = apns.log()
+        guard let sequence else { return all }
+        return all.filter { $0.sequence > sequence }
+    }
+
+    /// The sequence of the newest log entry (nil: the log is empty); what to pass as `after` to read only newer.
+    package var lastLogSequence: UInt64? { apns.log().last?.sequence }
+
+    /// A page of the log matching `query` (the control endpoint's `GET /apns/log`).
+    package func gatewayLogPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int)
+        -> APNsLogPage
+    {
+        apns.logPage(matching: query, after: after, limit: limit)
+    }
+
+    /// A page of the store-and-forward history: each push handed to a device, kept for an offline one,
+    /// or dropped (`GET /apns/deliveries`).
+    package func deliveries(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
+        apns.deliveryPage(token: token, after: after, limit: limit)
+    }
+
+    /// The pushes the gateway keeps for `token` while its device is offline.
+    package func storedPushes(for token: DeviceToken) -> [DeliveredPush] { apns.storedPushes(for: token) }
+
+    /// The events of the device named `device` after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first;
+    /// nil when no such device is declared.
+    package func deviceEvents(_ device: String, since: Int = 0) -> [DeviceEvent]? {
+        fleet.device(named: device).map { d in d.device.events.filter { $0.sequence > since } }
+    }
+
+    /// The FCM log (each FCM request with the APNs requests it became), newest `limit`; empty without FCM.
+    package func fcmLog(limit: Int? = nil) -> [FCMLogEntry] { fcm?.log(limit: limit) ?? [] }
+}

@@ -1,0 +1,107 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushModel
+import Synchronization
+
+/// One server shared by many worlds: a listener per endpoint, each world reached under its own path prefix,
+/// `https://127.0.0.1:PORT/w/<id>`, so providers and scripts simply append `/3/device/<token>`. Starting
+/// listeners per world costs more than the rest of a send (OpenSSL 3 decodes the certificate and key for every
+/// TLS context); each world still has its own gateways, log, faults and devices, and clients open their own
+/// connections. The runner mounts every scenario's world on one of these.
+package final class WorldServer: Sendable {
+    let server: HTTPServer
+    /// Listener URLs without a world prefix.
+    package let baseURLs: [WorldEndpoint: String]
+    let routes: WorldRoutes
+
+    /// Starts one listener per endpoint (named as the endpoint), all with `tls`.
+    package init(tls: TLSConfiguration, endpoints: [WorldEndpoint], host: String = "127.0.0.1", loops: Int) throws {
+        let routes = WorldRoutes()
+        let listeners = endpoints.map { endpoint in
+            ListenerConfiguration(
+                name: endpoint.rawValue, host: host, tls: tls, handler: WorldRoutingHandler(endpoint: endpoint, routes: routes))
+        }
+        let server = HTTPServer(listeners: listeners, loops: loops)
+        let bound = try server.start()
+        var urls: [WorldEndpoint: String] = [:]
+        for b in bound { if let endpoint = WorldEndpoint(rawValue: b.name) { urls[endpoint] = b.url } }
+        self.server = server
+        self.baseURLs = urls
+        self.routes = routes
+    }
+
+    /// Mounts `world`; returns its id (the `/w/<id>` prefix).
+    package func mount(_ world: WorldHost) -> UInt64 { routes.add(world) }
+
+    /// Unmounts a world (requests to its prefix then get 404).
+    package func unmount(_ id: UInt64) { routes.remove(id) }
+
+    /// The URL a mounted world's clients use for `endpoint`.
+    package func url(_ endpoint: WorldEndpoint, world id: UInt64) -> String {
+        (baseURLs[endpoint] ?? "") + "/w/\(id)"
+    }
+
+    /// Stops the listeners.
+    package func shutdown(grace: Duration = .zero) { server.shutdown(grace: grace) }
+}
+
+/// World id → world.
+package final class WorldRoutes: Sendable {
+    private struct State {
+        var next: UInt64 = 1
+        var worlds: [UInt64: WorldHost] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    package func add(_ world: WorldHost) -> UInt64 {
+        state.withLock { s in
+            let id = s.next
+            s.next += 1
+            s.worlds[id] = world
+            return id
+        }
+    }
+
+    package func remove(_ id: UInt64) { _ = state.withLock { $0.worlds.removeValue(forKey: id) } }
+
+    package func world(_ id: UInt64) -> WorldHost? { state.withLock { $0.worlds[id] } }
+}
+
+/// Strips `/w/<id>` and hands the request to that world's handler for the listener's endpoint.
+package struct WorldRoutingHandler: HTTPHandler {
+    let endpoint: WorldEndpoint
+    let routes: WorldRoutes
+
+    package init(endpoint: WorldEndpoint, routes: WorldRoutes) {
+        self.endpoint = endpoint
+        self.routes = routes
+    }
+
+    package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        guard let (id, rest) = Self.split(request.path), let world = routes.world(id) else {
+            let body = JSONValue.object(["reason": .string("pushcheck: no scenario world at \(request.path)")])
+            responder.respond(
+                HTTPResponse(
+                    status: 404, headers: [HTTPField("content-type", "application/json")],
+                    body: body.serializedBytes()))
+            return
+        }
+        var routed = request
+        routed.path = rest
+        world.handler(for: endpoint).handle(routed, context: context, responder: responder)
+    }
+
+    /// `/w/17/3/device/abc` → (17, `/3/device/abc`).
+    package static func split(_ path: String) -> (UInt64, String)? {
+        guard path.hasPrefix("/w/") else { return nil }
+        let afterPrefix = path.dropFirst(3)
+        let digits = afterPrefix.prefix { $0.isASCII && $0.isNumber }
+        guard let id = UInt64(digits) else { return nil }
+        let rest = afterPrefix.dropFirst(digits.count)
+        return (id, rest.isEmpty ? "/" : String(rest))
+    }
+}

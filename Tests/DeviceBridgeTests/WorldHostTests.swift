@@ -1,0 +1,236 @@
+import APNsGateway
+import DeviceBridge
+import DeviceSimulator
+import Foundation
+import HTTPClient
+import HTTPServer
+import PushCrypto
+import PushModel
+import Synchronization
+import Testing
+import YAMLSource
+
+/// A world built the way `serve` and the runner build theirs: YAML text through the one decoder, then
+/// `WorldHost` on a `ManualClock`. Pushes go through the world's own APNs handler, in-process.
+struct WorldFixture {
+    static let team = "ABCDE12345", kid = "KEY1234567", bundleID = "com.example.app"
+    static let key = try! P256PrivateKey.generate()
+    static let start = Date(timeIntervalSince1970: 1_767_225_600)
+    static let yaml = """
+        apns:
+          max_concurrent_streams: 50
+        apps:
+          - bundle_id: com.example.app
+            team_id: ABCDE12345
+            aps_environment: development
+            background_modes: [remote-notification]
+            profile: { devices: [00008110-000A1C2E0E12801E, 00008110-000A1C2E0E12801F], expires: 2099-01-01T00:00:00Z }
+            authorization: authorized
+            delegate: { will_present: [banner, list, sound] }
+        devices:
+          - { name: phone, udid: 00008110-000A1C2E0E12801E, seed: 7, apps: [com.example.app] }
+          - { name: tablet, udid: 00008110-000A1C2E0E12801F, seed: 8, online: false, apps: [com.example.app] }
+        """
+
+    static func declaration(_ text: String = yaml, file: String = "world.yaml") throws -> WorldDeclaration {
+        try WorldDeclaration.decodeTopLevel(try YAMLMapping(try YAMLLoader.load(string: text, file: file)), file: file)
+    }
+
+    let clock = ManualClock(start: WorldFixture.start)
+    let world: WorldHost
+
+    init(clock: ManualClock = ManualClock(start: WorldFixture.start)) throws {
+        world = try WorldHost(
+            try Self.declaration(), clock: clock,
+            providerKeys: [APNsProviderKey(keyID: Self.kid, teamID: Self.team, publicKey: Self.key.publicKey)])
+    }
+
+    func jwt() throws -> String {
+        try JWT.apnsProviderToken(
+            teamID: Self.team, keyID: Self.kid, issuedAt: Int(world.clock.now().timeIntervalSince1970), key: Self.key)
+    }
+
+    /// POSTs `body` to `token` through the world's handler for `endpoint` (no socket) and waits for the answer.
+    func push(_ body: String, to token: DeviceToken, endpoint: WorldEndpoint = .sandbox) throws -> HTTPResponse {
+        let request = HTTPRequest(
+            version: .http2, method: "POST", path: "/3/device/\(token.hex)", authority: "localhost", scheme: "https",
+            headers: [
+                HTTPField("authorization", "bearer \(try jwt())"), HTTPField("apns-topic", Self.bundleID),
+                HTTPField("apns-push-type", "alert"),
+            ], body: Array(body.utf8), streamID: 1)
+        let answer = Mutex<HTTPResponse?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        world.handler(for: endpoint).handle(
+            request, context: APNsGateway.inProcessConnection(id: 1, endpoint: endpoint.apnsEnvironment ?? .sandbox),
+            responder: HTTPResponder { r in
+                answer.withLock { $0 = r }
+                done.signal()
+            })
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        return try #require(answer.withLock { $0 })
+    }
+}
+
+@Suite struct WorldHostTests {
+    @Test func buildsTheDeclaredDevicesWithTheirTokensRegistered() throws {
+        let f = try WorldFixture()
+        #expect(f.world.fleet.devices.map(\.name) == ["phone", "tablet"])
+        #expect(f.world.device(named: "phone")?.declaration?.udid == "00008110-000A1C2E0E12801E")
+        let phone = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        let tablet = try #require(f.world.device(named: "tablet")?.tokens[WorldFixture.bundleID])
+        let registered: Set<String> = Set(f.world.apns.registeredTokens.map { $0.token.hex })
+        #expect(registered == [phone.hex, tablet.hex])
+        #expect(f.world.apns.isDeviceOnline(phone) && !f.world.apns.isDeviceOnline(tablet))
+        #expect(f.world.fcm == nil)
+        #expect(f.world.gatewayLog().isEmpty && f.world.lastLogSequence == nil)
+    }
+
+    @Test func aPushIsReadBackThroughTheReadAPI() throws {
+        let f = try WorldFixture()
+        let phone = try #require(f.world.device(named: "phone"))
+        let token = try #require(phone.tokens[WorldFixture.bundleID])
+        let since = phone.device.events.last?.sequence ?? 0
+        let answer = try f.push(#"{"aps":{"alert":{"title":"Hi"}}}"#, to: token)
+        #expect(answer.status == 200)
+        let apnsID = try #require(answer.headers.first { $0.name == "apns-id" }?.value)
+
+        let log = f.world.gatewayLog()
+        #expect(log.count == 1 && log[0].status == 200 && log[0].apnsID == apnsID)
+        #expect(f.world.lastLogSequence == log[0].sequence)
+        #expect(f.world.gatewayLog(after: log[0].sequence).isEmpty)
+        #expect(f.world.gatewayLogPage(limit: 10).entries.map(\.sequence) == [log[0].sequence])
+
+        let deliveries = f.world.deliveries(token: token, limit: 10).events
+        #expect(deliveries.map(\.disposition) == [.delivered] && deliveries.first?.push.apnsID == apnsID)
+        let events = try #require(f.world.deviceEvents("phone", since: since))
+        #expect(events.contains { if case .pushReceived(apnsID, _) = $0.kind { true } else { false } }, "\(events)")
+        #expect(f.world.deviceEvents("nobody") == nil)
+        #expect(f.world.storedPushes(for: token).isEmpty)
+    }
+
+    @Test func anOfflineDevicesPushIsStoredAndResetForgetsIt() throws {
+        let f = try WorldFixture()
+        let tablet = try #require(f.world.device(named: "tablet"))
+        let token = try #require(tablet.tokens[WorldFixture.bundleID])
+        #expect(try f.push(#"{"aps":{"alert":{"title":"Kept"}}}"#, to: token).status == 200)
+        #expect(f.world.storedPushes(for: token).count == 1)
+        #expect(f.world.deliveries(limit: 10).events.map(\.disposition) == [.stored])
+
+        // A device action changes the world; reset puts it all back as launched.
+        try f.world.device(named: "phone")!.device.apply(.online(false))
+        f.world.reset()
+        #expect(f.world.gatewayLog().isEmpty && f.world.deliveries(limit: 10).events.isEmpty)
+        #expect(f.world.storedPushes(for: token).isEmpty)
+        let phoneToken = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        #expect(f.world.apns.isDeviceOnline(phoneToken), "the phone is back online, as declared")
+        #expect(f.world.apns.registeredTokens.contains { $0.token == token }, "launch tokens are registered again")
+        // The provider key given besides the configuration survives the reset.
+        #expect(try f.push(#"{"aps":{"alert":"again"}}"#, to: phoneToken).status == 200)
+    }
+
+    @Test func theControlRoutesReadTheSameWorld() throws {
+        let f = try WorldFixture()
+        let token = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        #expect(try f.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)
+        let control = ControlAPI(host: f.world)
+        let log = control.route(HTTPRequest(version: .http1_1, method: "GET", path: "/apns/log", authority: "x", scheme: "http", headers: [], body: [], streamID: 0))
+        let json = try JSONValue.parse(log.body)
+        #expect(json["entries"]?.arrayValue?.count == 1)
+        let reset = control.route(HTTPRequest(version: .http1_1, method: "POST", path: "/reset", authority: "x", scheme: "http", headers: [], body: [], streamID: 0))
+        #expect(reset.status == 200 && f.world.gatewayLog().isEmpty)
+    }
+
+    @Test func theFCMSectionBuildsAnFCMGatewayAndItsEndpointOtherwise404s() throws {
+        let f = try WorldFixture()
+        let answer = Mutex<HTTPResponse?>(nil)
+        f.world.handler(for: .fcm).handle(
+            HTTPRequest(version: .http2, method: "POST", path: "/token", authority: "x", scheme: "https", headers: [], body: [], streamID: 1),
+            context: APNsGateway.inProcessConnection(id: 1, endpoint: .sandbox),
+            responder: HTTPResponder { r in answer.withLock { $0 = r } })
+        #expect(answer.withLock { $0?.status } == 404)
+
+        let text = WorldFixture.yaml + """
+
+            fcm:
+              projects: [{ id: demo-project, number: "123456789012" }]
+            """
+        let world = try WorldHost(try WorldFixture.declaration(text), clock: ManualClock(start: WorldFixture.start))
+        #expect(world.fcm?.project("demo-project") != nil)
+        #expect(world.fcmLog().isEmpty)
+    }
+
+    @Test func aRepeatedDeviceNameIsAnErrorAtTheName() throws {
+        let text = """
+            devices:
+              - { name: d, udid: u }
+              - { name: d, udid: v }
+            """
+        do {
+            _ = try WorldFixture.declaration(text)
+            Issue.record("decoded")
+        } catch let error as SourceError {
+            #expect(error.line == 3 && error.column == 13, "\(error)")
+            #expect(error.expected?.contains("a unique device name; 'd' is declared twice") == true, "\(error)")
+        }
+    }
+}
+
+/// Two worlds on one shared server: each is reached only under its own `/w/<id>`.
+@Suite struct WorldServerTests {
+    @Test func splitsTheWorldPrefix() {
+        #expect(WorldRoutingHandler.split("/w/17/3/device/abc")! == (17, "/3/device/abc"))
+        #expect(WorldRoutingHandler.split("/w/3")! == (3, "/"))
+        #expect(WorldRoutingHandler.split("/3/device/abc") == nil)
+        #expect(WorldRoutingHandler.split("/w/x/3/device/abc") == nil)
+    }
+
+    @Test func worldsAreMountedAndUnmounted() throws {
+        let routes = WorldRoutes()
+        let a = routes.add(try WorldHost(WorldDeclaration())), b = routes.add(try WorldHost(WorldDeclaration()))
+        #expect(a != b)
+        #expect(routes.world(a) != nil && routes.world(b) != nil)
+        routes.remove(a)
+        #expect(routes.world(a) == nil, "a finished scenario's prefix answers 404")
+        #expect(routes.world(b) != nil)
+    }
+
+    @Test func twoMountedWorldsAreIsolated() async throws {
+        let ca = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try ca.issueServerCertificate()
+        let server = try WorldServer(
+            tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+            endpoints: [.sandbox, .production], loops: 1)
+        defer { server.shutdown() }
+        let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let a = try WorldFixture(clock: clock), b = try WorldFixture(clock: clock)
+        let idA = server.mount(a.world), idB = server.mount(b.world)
+        let tokenA = try #require(a.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        let tokenB = try #require(b.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        #expect(tokenA == tokenB, "same declaration, same seed: the same token in both worlds")
+
+        func send(_ url: String, jwt: String) async throws -> APNsResponse {
+            let client = try APNsClient(
+                baseURL: url, authentication: .none, trustRoots: .pem([Array(ca.certificatePEM.utf8)]))
+            defer { client.client.shutdown() }
+            return try await client.send(
+                deviceToken: tokenA.hex, json: #"{"aps":{"alert":"to A"}}"#,
+                headers: APNsRequestHeaders(topic: WorldFixture.bundleID, authorizationOverride: "bearer \(jwt)"))
+        }
+        let answer = try await send(server.url(.sandbox, world: idA), jwt: try a.jwt())
+        #expect(answer.status == 200)
+        #expect(a.world.gatewayLog().count == 1)
+        #expect(b.world.gatewayLog().isEmpty, "a push to world A never reaches world B")
+        #expect(b.world.deliveries(limit: 10).events.isEmpty)
+        #expect(b.world.device(named: "phone")?.deliveredCount == 0)
+        #expect(a.world.device(named: "phone")?.deliveredCount == 1)
+
+        server.unmount(idB)
+        let gone = try await send(server.url(.sandbox, world: idB), jwt: try b.jwt())
+        #expect(gone.status == 404)
+        let unknown = try await send(server.url(.sandbox, world: 999), jwt: try a.jwt())
+        #expect(unknown.status == 404)
+        #expect(unknown.http.value("content-type") == "application/json")
+        #expect(try JSONValue.parse(unknown.http.body)["reason"]?.stringValue?.contains("no scenario world") == true)
+        #expect(b.world.gatewayLog().isEmpty)
+    }
+}
