@@ -205,6 +205,7 @@ enum StepRunner {
                 if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
             }
         }
+        for (k, v) in world.fcmEnvironment() { env[k] = v }
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")

@@ -1,6 +1,7 @@
 import APNsGateway
 import DeviceBridge
 import DeviceSimulator
+import PushCrypto
 import Foundation
 import YAMLSource
 
@@ -107,7 +108,6 @@ public enum SuiteLoader {
             if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) { gatewayNode = (g, file) }
         }
         try collect(w, file: file, depth: 0)
-        if let (g, gfile) = gatewayNode { try world.decodeGateways(g, file: gfile) }
         try world.decodeDevices(apps: appNodes, devices: deviceNodes)
         for (device, node) in zip(world.devices, deviceNodes) where device.name.contains(".") {
             throw (node["name"] ?? node).invalidValue(
@@ -128,6 +128,15 @@ public enum SuiteLoader {
         if let p = try w.optionalMapping("provider", allowedKeys: ["team_id", "key_id"]) {
             world.defaultTeamID = try p.optional("team_id") ?? world.defaultTeamID
             world.defaultKeyID = try p.optional("key_id") ?? world.defaultKeyID
+        }
+        // After the provider defaults: an FCM project's `apns: { key_id: <the world's provider key> }` is the
+        // runner's own .p8 (the key the world's APNs gateway trusts), as a Firebase project holds the team's key.
+        if let (g, gfile) = gatewayNode {
+            var runnerKey: [String: (teamID: String, key: P256PrivateKey)] = [:]
+            if g.contains("fcm"), let shared = try? SharedCredentials.shared() {
+                runnerKey[world.defaultKeyID] = (world.defaultTeamID, shared.providerKey)
+            }
+            try world.decodeGateways(g, file: gfile, extraAPNsKeys: runnerKey)
         }
         return world
     }

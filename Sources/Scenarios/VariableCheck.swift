@@ -5,7 +5,7 @@ import YAMLSource
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = ["token", "udid", "fcm_token", "previous_token"]
+    static let deviceFields = ["token", "udid", "fcm_token", "previous_token", "previous_fcm_token"]
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)
@@ -33,7 +33,7 @@ enum VariableCheck {
         let all =
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
             + [
-                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca",
+                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca", "gateway.fcm",
                 "scenario.name",
             ]
             + bare
