@@ -210,7 +210,14 @@ enum StepRunner {
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
         let logStart = world.host.lastLogSequence ?? 0
-        defer { BackendRequests.record(after: logStart, world: world, context: &context) }
+        let fcmStart = world.fcm?.log().last?.sequence ?? 0
+        defer {
+            // What the backend sent through FCM (each with the APNs request it became), then what reached APNs.
+            for entry in world.fcm?.log() ?? [] where entry.sequence > fcmStart {
+                context.transcript.add("  → backend via " + FailureContext.describe(entry))
+            }
+            BackendRequests.record(after: logStart, world: world, context: &context)
+        }
         let outcome: CommandRunner.Outcome
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)

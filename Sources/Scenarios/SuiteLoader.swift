@@ -27,7 +27,7 @@ import YAMLSource
 /// ```
 public enum SuiteLoader {
     static let suiteKeys = ["name", "world", "variables", "scenarios"]
-    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "description", "snapshot"]
+    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "requires", "description", "snapshot"]
     static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
     static let includeKeys = ["include", "gateway", "apps", "devices"]
 
@@ -156,7 +156,8 @@ public enum SuiteLoader {
         let name: String = try s.required("name")
         let line = s.keyNode("name")?.range.line ?? node.range.line
         let tags = try s.optional("tags", as: [String].self) ?? []
-        let skip: String? = try s.optional("skip")
+        let missing = try requirementMissing(s, file: file)
+        let skip: String? = try s.optional("skip") ?? missing
         let stepsNode = try s.required("steps", as: YAMLNode.self)
         _ = try stepsNode.sequence()
         var out: [Scenario] = []
@@ -178,6 +179,18 @@ public enum SuiteLoader {
                     steps: steps))
         }
         return out
+    }
+
+    /// `requires: { file: ../.build/venv/bin/python3, install: make venv }`: a scenario needing a tool outside
+    /// pushcheck (a client library's venv) is skipped, with the reason and how to get it, when the file is not
+    /// there (relative to the suite file). Nil when it is there or nothing is required.
+    static func requirementMissing(_ s: YAMLMapping, file: String) throws(SourceError) -> String? {
+        guard let r = try s.optionalMapping("requires", allowedKeys: ["file", "install"]) else { return nil }
+        let written: String = try r.required("file")
+        let path = YAMLLoader.resolve(include: written, from: file)
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        let install: String? = try r.optional("install")
+        return "requires \(written), which is not there" + (install.map { " (`\($0)` makes it)" } ?? "")
     }
 
     /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
