@@ -91,3 +91,98 @@ import YAMLSource
         }
     }
 }
+
+/// `send: { via: fcm }` run for real: the runner's sender gets a bearer from the world's mock `/token`, sends over
+/// HTTP/2 + TLS, and the checks see FCM's answer and the push FCM made.
+@Suite(.serialized) struct FCMSendRunTests {
+    static let world = """
+        world:
+          apps:
+            - bundle_id: com.example.fcmdemo
+              team_id: ABCDE12345
+              aps_environment: development
+              background_modes: [remote-notification]
+              profile: { devices: [00008110-000A1C2E0E12801E] }
+              firebase: { sender_id: "123456789012", project_id: fcm-demo }
+              delegate: { will_present: [banner, list] }
+          gateway:
+            fcm:
+              projects:
+                - { id: fcm-demo, number: "123456789012", apns: { team_id: ABCDE12345, key_id: PCKEY00001, environment: sandbox } }
+        """
+
+    @Test func aSendPassesItsChecksAndTheTranscriptShowsTheFCMRequestAndItsAPNsHop() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - send: { via: fcm, message: { notification: { title: Hi }, data: { k: v } } }
+              capture: { n: name, id: apns-id }
+              expect:
+                status: 200
+                error_code: none
+                name: { matches: "^projects/fcm-demo/messages/0:" }
+                delivered: true
+                user_info: { k: v, gcm.message_id: { exists: true } }
+            - run: echo "$PUSHCHECK_FCM_URL $PUSHCHECK_FCM_PROJECT $GOOGLE_APPLICATION_CREDENTIALS ${gateway.fcm}"
+              capture: { env: stdout }
+            """, world: Self.world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+        #expect(r.transcript.contains("/v1/projects/fcm-demo/messages:send (FCM v1, OAuth bearer for"))
+        #expect(r.transcript.contains("↳ APNs sandbox POST /3/device/"))
+        // The run step's environment: the root FCM listener (no /w/ prefix), the project, a credentials file.
+        let line = try #require(r.transcript.split(separator: "\n").first { $0.contains("captured env = ") })
+        let parts = line.replacingOccurrences(of: "    captured env = ", with: "").split(separator: " ").map(String.init)
+        #expect(parts.count == 4)
+        #expect(parts[0].hasPrefix("https://127.0.0.1:") && !parts[0].contains("/w/"))
+        #expect(parts[1] == "fcm-demo")
+        let credentials = try JSONValue.parse(String(contentsOfFile: parts[2], encoding: .utf8))
+        #expect(credentials["token_uri"]?.stringValue == parts[0] + "/token")
+        #expect(credentials["type"] == "service_account")
+        #expect(parts[3] == parts[0])
+    }
+
+    @Test func wrongExpectationsFailWithWhatFCMAnswered() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - uninstall
+            - send: { via: fcm, message: { token: "${device.iphone.previous_fcm_token}", data: { k: v } } }
+              expect: { error_code: INVALID_ARGUMENT, name: { exists: true } }
+            """, world: Self.world)
+        let failures = Support.failures(r)
+        #expect(failures.count == 2, "\(Support.describe(r))")
+        let code = try #require(failures.first { $0.message == "expect error_code" })
+        #expect(code.expected == "\"INVALID_ARGUMENT\"")
+        #expect(code.actual.hasPrefix("\"UNREGISTERED\" (FCM answered 404 NOT_FOUND: Requested entity was not found.)"))
+        #expect(code.events.contains("fcm POST /v1/projects/fcm-demo/messages:send → 404 UNREGISTERED"))
+        #expect(failures.contains { $0.message == "expect name" && $0.actual.hasPrefix("absent (FCM answered 404") })
+    }
+
+    @Test func aWorldWithoutFCMIsAHarnessErrorSayingWhatToDeclare() async throws {
+        let (_, r) = try await Support.runSteps("- send: { via: fcm, message: { data: { k: v } } }")
+        guard case .error(_, let message, let detail) = r.status else {
+            Issue.record("expected an error: \(Support.describe(r))")
+            return
+        }
+        #expect(message.contains("no FCM service") && detail.contains("gateway: { fcm:"))
+    }
+}
+
+@Suite struct RequiresTests {
+    @Test func aMissingRequiredFileSkipsTheScenarioSayingHowToGetIt() throws {
+        let text = """
+            scenarios:
+              - name: needs a venv
+                requires: { file: no/such/python3, install: make venv }
+                steps: [{ run: "true" }]
+              - name: needs nothing missing
+                requires: { file: . }
+                steps: [{ run: "true" }]
+            """
+        let path = try Support.write(text)
+        let suite = try Support.load(path)
+        #expect(suite.scenarios[0].skipReason == "requires no/such/python3, which is not there (`make venv` makes it)")
+        #expect(suite.scenarios[1].skipReason == nil)
+        let typo = try #require(
+            try Support.loadError("scenarios:\n  - name: a\n    requires: { fil: x }\n    steps: []\n"))
+        #expect(typo.kind == .unknownKey && typo.line == 3 && typo.suggestion == "did you mean 'file'?")
+    }
+}
