@@ -99,9 +99,7 @@ extension WorldHost {
                 "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": .string(baseURL + "/token"),
                 "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs", "universe_domain": "googleapis.com",
             ]
-            // The port keeps the files of worlds living side by side in one process (the runner's) apart.
-            let port = URL(string: baseURL)?.port.map { "-\($0)" } ?? ""
-            let path = NSTemporaryDirectory() + "pushcheck-\(getpid())-fcm\(port)-\(i).json"
+            let path = NSTemporaryDirectory() + "pushcheck-\(getpid())-\(serial)-fcm-\(i).json"
             try json.serialized().write(toFile: path, atomically: true, encoding: .utf8)
             for p in projects where out[p.id] == nil { out[p.id] = path }
         }

@@ -42,4 +42,25 @@ extension WorldHost {
 
     /// The FCM log (each FCM request with the APNs requests it became), newest `limit`; empty without FCM.
     package func fcmLog(limit: Int? = nil) -> [FCMLogEntry] { fcm?.log(limit: limit) ?? [] }
+
+    /// Apps that failed to install or register when the devices were set up, one line each.
+    package var setupProblems: [String] {
+        var out: [String] = []
+        for d in fleet.devices {
+            for e in d.device.events {
+                let what: String, why: String
+                switch e.kind {
+                case .installFailed(let f):
+                    what = "failed to install"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                case .registrationFailed(let f):
+                    what = "failed to register for remote notifications"
+                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
+                default: continue
+                }
+                out.append("device '\(d.name)': \(e.bundleID ?? "an app") \(what)" + (why.isEmpty ? "" : " — \(why)"))
+            }
+        }
+        return out
+    }
 }

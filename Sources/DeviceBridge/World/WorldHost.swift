@@ -51,6 +51,9 @@ package final class WorldHost: Sendable {
     package let web: DeviceWebView
     /// When the world was built (the control endpoint's `uptime_seconds`).
     package let startedAt = Date()
+    /// Numbers the worlds of this process (files a world writes are named after it, so two never collide).
+    package let serial = WorldHost.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<Int>(0)
     /// Provider keys added besides the configuration's (the runner's default key); `reset()` keeps them.
     private let extraProviderKeys: [APNsProviderKey]
     /// Servers started by `start(_:)`, stopped by `stop(grace:)`.

@@ -202,25 +202,7 @@ struct RunningGateway {
     }
 
     /// Apps that failed to install or register when the devices were set up, one line each.
-    var setupProblems: [String] {
-        var out: [String] = []
-        for d in fleet.devices {
-            for e in d.device.events {
-                let what: String, why: String
-                switch e.kind {
-                case .installFailed(let f):
-                    what = "failed to install"
-                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
-                case .registrationFailed(let f):
-                    what = "failed to register for remote notifications"
-                    why = f.map { "\($0.code): \($0.symptom)" }.joined(separator: "; ")
-                default: continue
-                }
-                out.append("device '\(d.name)': \(e.bundleID ?? "an app") \(what)" + (why.isEmpty ? "" : " — \(why)"))
-            }
-        }
-        return out
-    }
+    var setupProblems: [String] { host.setupProblems }
 
     func url(_ name: String) -> String? { listeners.url(name) }
 
