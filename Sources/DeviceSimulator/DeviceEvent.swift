@@ -42,20 +42,31 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     /// The dismiss action identifier.
     public static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
 
-    /// A short name for assertions: `willPresent`, `didReceiveRemoteNotification`, …
-    public var name: String {
+    /// An app-delegate callback without its arguments: the names suites write (`callbacks: [willPresent]`,
+    /// `expect: callback: { willPresent: … }`) and events carry. The one list of them.
+    public enum Kind: String, CaseIterable, Sendable {
+        case didFinishLaunching, didRegisterForRemoteNotifications, didFailToRegisterForRemoteNotifications
+        case willPresent, didReceiveRemoteNotification, legacyDidReceiveRemoteNotification, didReceiveResponse
+        case performQuickAction, sceneWillConnect
+    }
+
+    /// Which callback this is.
+    public var kind: Kind {
         switch self {
-        case .didFinishLaunching: return "didFinishLaunching"
-        case .didRegisterForRemoteNotifications: return "didRegisterForRemoteNotifications"
-        case .didFailToRegisterForRemoteNotifications: return "didFailToRegisterForRemoteNotifications"
-        case .willPresent: return "willPresent"
-        case .didReceiveRemoteNotification: return "didReceiveRemoteNotification"
-        case .legacyDidReceiveRemoteNotification: return "legacyDidReceiveRemoteNotification"
-        case .didReceiveResponse: return "didReceiveResponse"
-        case .performQuickAction: return "performQuickAction"
-        case .sceneWillConnect: return "sceneWillConnect"
+        case .didFinishLaunching: .didFinishLaunching
+        case .didRegisterForRemoteNotifications: .didRegisterForRemoteNotifications
+        case .didFailToRegisterForRemoteNotifications: .didFailToRegisterForRemoteNotifications
+        case .willPresent: .willPresent
+        case .didReceiveRemoteNotification: .didReceiveRemoteNotification
+        case .legacyDidReceiveRemoteNotification: .legacyDidReceiveRemoteNotification
+        case .didReceiveResponse: .didReceiveResponse
+        case .performQuickAction: .performQuickAction
+        case .sceneWillConnect: .sceneWillConnect
         }
     }
+
+    /// A short name for assertions: `willPresent`, `didReceiveRemoteNotification`, …
+    public var name: String { kind.rawValue }
 
     public var description: String {
         switch self {

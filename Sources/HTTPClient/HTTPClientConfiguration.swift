@@ -55,15 +55,9 @@ public struct TrustRoots: Sendable, Equatable {
     public static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError)
         -> TrustRoots
     {
-        var bundle: [UInt8] = []
-        for path in paths {
-            bundle += try readFile(path, what: "CA certificate")
-            bundle.append(UInt8(ascii: "\n"))
-        }
-        if includingSystemRoots {
-            bundle += try readFile(systemBundlePath, what: "system CA bundle")
-        }
-        return TrustRoots(pemBundle: bundle)
+        var pems: [[UInt8]] = []
+        for path in paths { pems.append(try readFile(path, what: "CA certificate")) }
+        return try pem(pems, includingSystemRoots: includingSystemRoots)
     }
 
     /// Trusts these PEM certificates (already in memory), optionally plus the system roots.

@@ -10,12 +10,9 @@ final class HTTP1Session: ProtocolSession {
         var field: [UInt8] = []
         var value: [UInt8] = []
         var inValue = false
-        var body: [UInt8] = []
+        var body = IncomingBody()
         var headerBytes = 0
         var headersTooLarge = false
-        var bodyTooLarge = false
-        /// Body bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
-        var bodyBytes = 0
 
         mutating func finishField() {
             guard !field.isEmpty else { return }
@@ -142,13 +139,11 @@ final class HTTP1Session: ProtocolSession {
         currentIsHead = request.method == "HEAD"
         currentKeepAlive = completedKeepAlive
         awaitingResponse = true
-        if partial.headersTooLarge {
-            _ = respond(stream: nil, HTTPResponse(status: 431))
-        } else if partial.bodyTooLarge && !limits.dispatchOversized {
-            _ = respond(stream: nil, HTTPResponse(status: 413))
+        if let refusal = limits.refusal(headersTooLarge: partial.headersTooLarge, body: partial.body) {
+            _ = respond(stream: nil, refusal)
         } else {
             var request = request
-            if partial.bodyTooLarge { request.bodyOverLimit = partial.bodyBytes }
+            request.bodyOverLimit = partial.body.overLimit
             onRequest(request)
         }
     }
@@ -186,13 +181,7 @@ final class HTTP1Session: ProtocolSession {
     }
 
     fileprivate func bodyChunk(_ chunk: UnsafeBufferPointer<UInt8>) {
-        partial.bodyBytes += chunk.count
-        if partial.bodyTooLarge || partial.body.count + chunk.count > limits.maxBodySize {
-            partial.bodyTooLarge = true
-            partial.body = []
-        } else {
-            partial.body.append(contentsOf: chunk)
-        }
+        partial.body.append(chunk, limit: limits.maxBodySize)
     }
 
     fileprivate func messageComplete() {
@@ -200,13 +189,14 @@ final class HTTP1Session: ProtocolSession {
         let authority = partial.headers.first { $0.name == "host" }?.value
         completed = HTTPRequest(
             version: .http1_1, method: method, path: String(decoding: partial.url, as: UTF8.self),
-            authority: authority, headers: partial.headers, body: partial.body)
+            authority: authority, headers: partial.headers, body: partial.body.bytes)
         completedKeepAlive = http_should_keep_alive(parser) != 0
         http_parser_pause(parser, 1)
     }
 
     private func write(_ response: HTTPResponse, head: Bool, close: Bool) {
-        var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
+        let reason = HTTPResponse.reasonPhrase(response.status) ?? "Status \(response.status)"
+        var text = "HTTP/1.1 \(response.status) \(reason)\r\n"
         for field in response.headers where !isHopByHop(field.name) {
             text += "\(field.name): \(field.value)\r\n"
         }

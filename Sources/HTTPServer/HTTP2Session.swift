@@ -13,12 +13,9 @@ final class HTTP2Session: ProtocolSession {
         var authority: String?
         var scheme: String?
         var headers: [HTTPField] = []
-        var body: [UInt8] = []
-        /// DATA bytes received, kept counting past the limit (reported in `HTTPRequest.bodyOverLimit`).
-        var bodyBytes = 0
+        var body = IncomingBody()
         var headerBytes = 0
         var headersTooLarge = false
-        var bodyTooLarge = false
         var dispatched = false
     }
 
@@ -249,15 +246,7 @@ final class HTTP2Session: ProtocolSession {
 
     fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         let limit = limits.maxBodySize
-        modifyStream(stream) { s in
-            s.bodyBytes += chunk.count
-            if s.bodyTooLarge || s.body.count + chunk.count > limit {
-                s.bodyTooLarge = true
-                s.body = []
-            } else {
-                s.body.append(contentsOf: chunk)
-            }
-        }
+        modifyStream(stream) { s in s.body.append(chunk, limit: limit) }
     }
 
     fileprivate func endOfRequest(stream: Int32) {
@@ -266,16 +255,14 @@ final class HTTP2Session: ProtocolSession {
         // reference to them.
         var s = IncomingStream(dispatched: true)
         swap(&s, &streams.values[index])
-        if s.headersTooLarge {
-            submit(HTTPResponse(status: 431), on: stream)
-        } else if s.bodyTooLarge && !limits.dispatchOversized {
-            submit(HTTPResponse(status: 413), on: stream)
+        if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
+            submit(refusal, on: stream)
         } else {
             awaiting.insert(stream)
             var request = HTTPRequest(
                 version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
-                headers: s.headers, body: s.body, streamID: stream)
-            if s.bodyTooLarge { request.bodyOverLimit = s.bodyBytes }
+                headers: s.headers, body: s.body.bytes, streamID: stream)
+            request.bodyOverLimit = s.body.overLimit
             onRequest(request)
         }
     }

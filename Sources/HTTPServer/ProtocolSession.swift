@@ -29,23 +29,64 @@ struct RequestLimits {
     var dispatchOversized = false
 }
 
-/// Reason phrases for HTTP/1.1 status lines.
-func reasonPhrase(_ status: Int) -> String {
-    switch status {
-    case 200: "OK"
-    case 201: "Created"
-    case 204: "No Content"
-    case 400: "Bad Request"
-    case 403: "Forbidden"
-    case 404: "Not Found"
-    case 405: "Method Not Allowed"
-    case 410: "Gone"
-    case 413: "Payload Too Large"
-    case 429: "Too Many Requests"
-    case 431: "Request Header Fields Too Large"
-    case 500: "Internal Server Error"
-    case 503: "Service Unavailable"
-    default: "Status \(status)"
+extension RequestLimits {
+    /// The bare answer a received request gets instead of reaching the handler: 431 when its header list passed
+    /// `maxHeaderListSize`, 413 when its body passed `maxBodySize` (unless `dispatchOversized`); nil when it goes on.
+    func refusal(headersTooLarge: Bool, body: IncomingBody) -> HTTPResponse? {
+        if headersTooLarge { return HTTPResponse(status: 431) }
+        if body.tooLarge && !dispatchOversized { return HTTPResponse(status: 413) }
+        return nil
+    }
+}
+
+/// A request body as it arrives, the same for both protocol engines: held to `RequestLimits.maxBodySize`, past
+/// which the bytes are dropped but still counted.
+struct IncomingBody {
+    var bytes: [UInt8] = []
+    /// Bytes received, counted past the limit.
+    var received = 0
+    var tooLarge = false
+
+    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, limit: Int) {
+        received += chunk.count
+        if tooLarge || bytes.count + chunk.count > limit {
+            tooLarge = true
+            bytes = []
+        } else {
+            bytes.append(contentsOf: chunk)
+        }
+    }
+
+    /// `HTTPRequest.bodyOverLimit`: the size received when it passed the limit.
+    var overLimit: Int? { tooLarge ? received : nil }
+}
+
+extension HTTPResponse {
+    /// The standard reason phrase of a common status (nil for others): HTTP/1.1 status lines and the fixture
+    /// server's generated pages both take it from here.
+    package static func reasonPhrase(_ status: Int) -> String? {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 410: "Gone"
+        case 413: "Payload Too Large"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: nil
+        }
     }
 }
 

@@ -75,24 +75,25 @@ func makeListeningSocket(
 
 private func bindSocket(host: String, port: Int, reusePort: Bool) throws(HTTPServerError) -> Int32 {
     var storage = sockaddr_storage()
-    var length: socklen_t
+    let length: socklen_t
     let family: Int32
+    // Only the concrete address differs between the families; it is copied into the neutral storage `bind` takes.
+    func store<Address>(_ address: Address) -> socklen_t {
+        withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: address) { dst.copyMemory(from: $0) } }
+        return socklen_t(MemoryLayout<Address>.size)
+    }
     if host.contains(":") {
         var a = sockaddr_in6()
         a.sin6_family = sa_family_t(AF_INET6)
         a.sin6_port = UInt16(port).bigEndian
         guard inet_pton(AF_INET6, host, &a.sin6_addr) == 1 else { throw .invalidHost(host) }
-        withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: a) { dst.copyMemory(from: $0) } }
-        length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        family = AF_INET6
+        (length, family) = (store(a), AF_INET6)
     } else {
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
         a.sin_port = UInt16(port).bigEndian
         guard inet_pton(AF_INET, host, &a.sin_addr) == 1 else { throw .invalidHost(host) }
-        withUnsafeMutableBytes(of: &storage) { dst in withUnsafeBytes(of: a) { dst.copyMemory(from: $0) } }
-        length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        family = AF_INET
+        (length, family) = (store(a), AF_INET)
     }
     let fd = pc_socket_stream_nonblock(family)
     if fd < 0 { throw .system(call: "socket", errno: pc_errno()) }

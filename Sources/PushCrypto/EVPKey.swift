@@ -140,3 +140,49 @@ final class EVPKey {
         return result == 1
     }
 }
+
+/// The algorithms of the typed key wrappers (`P256PrivateKey`, `RSAPrivateKey` and their public halves): the one
+/// load path they share. Loading parses PEM or DER, refuses another kind of key with `KeyError.wrongKeyType`, and
+/// keeps canonical DER (PKCS#8 / SubjectPublicKeyInfo), so equal keys have equal DER.
+enum KeyKind {
+    case p256, rsa
+
+    func privateKeyDER(pem: String) throws -> [UInt8] { try pkcs8(EVPKey.privateKey(pem: pem)) }
+    func privateKeyDER(der: [UInt8]) throws -> [UInt8] { try pkcs8(EVPKey.privateKey(der: der)) }
+    func publicKeyDER(pem: String) throws -> [UInt8] { try spki(EVPKey.publicKey(pem: pem)) }
+    func publicKeyDER(der: [UInt8]) throws -> [UInt8] { try spki(EVPKey.publicKey(der: der)) }
+
+    /// PKCS#8 DER of a key OpenSSL just generated (`raw` is nil when generation failed).
+    func generatedDER(_ raw: OpaquePointer?) throws -> [UInt8] {
+        guard let raw else {
+            let what = self == .p256 ? "a P-256 key" : "an RSA key"
+            throw KeyError.operationFailed(operation: "generate \(what)", detail: OpenSSL.drainErrors())
+        }
+        return try EVPKey(taking: raw).pkcs8DER()
+    }
+
+    /// The public half of a private key whose DER was validated at load (re-parsing it cannot fail short of
+    /// memory exhaustion).
+    static func publicKeyDER(ofValidated pkcs8DER: [UInt8]) -> [UInt8] {
+        (try? EVPKey.privateKey(der: pkcs8DER).publicKeyDER()) ?? []
+    }
+
+    private func pkcs8(_ key: EVPKey) throws -> [UInt8] {
+        try require(key)
+        return try key.pkcs8DER()
+    }
+
+    private func spki(_ key: EVPKey) throws -> [UInt8] {
+        try require(key)
+        return try key.publicKeyDER()
+    }
+
+    private func require(_ key: EVPKey) throws {
+        switch self {
+        case .p256:
+            guard key.isP256 else { throw KeyError.wrongKeyType(expected: "P-256 EC", found: key.typeDescription) }
+        case .rsa:
+            guard key.isRSA else { throw KeyError.wrongKeyType(expected: "RSA", found: key.typeDescription) }
+        }
+    }
+}

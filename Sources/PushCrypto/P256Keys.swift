@@ -7,26 +7,15 @@ public struct P256PrivateKey: Sendable, Hashable {
 
     /// Loads PKCS#8 ("BEGIN PRIVATE KEY", the `.p8` format) or SEC1 ("BEGIN EC PRIVATE KEY") PEM.
     /// Throws `KeyError.wrongKeyType` for RSA or other curves, `KeyError.invalidPEM` for unreadable text.
-    public init(pem: String) throws {
-        let key = try EVPKey.privateKey(pem: pem)
-        try Self.requireP256(key)
-        pkcs8DER = try key.pkcs8DER()
-    }
+    public init(pem: String) throws { pkcs8DER = try KeyKind.p256.privateKeyDER(pem: pem) }
 
     /// Loads PKCS#8 (or SEC1) DER.
-    public init(der: [UInt8]) throws {
-        let key = try EVPKey.privateKey(der: der)
-        try Self.requireP256(key)
-        pkcs8DER = try key.pkcs8DER()
-    }
+    public init(der: [UInt8]) throws { pkcs8DER = try KeyKind.p256.privateKeyDER(der: der) }
 
     /// Generates a fresh random key.
     public static func generate() throws -> P256PrivateKey {
         OpenSSL.clearErrors()
-        guard let raw = "P-256".withCString({ pc_EVP_EC_gen($0) }) else {
-            throw KeyError.operationFailed(operation: "generate a P-256 key", detail: OpenSSL.drainErrors())
-        }
-        return P256PrivateKey(validatedDER: try EVPKey(taking: raw).pkcs8DER())
+        return P256PrivateKey(validatedDER: try KeyKind.p256.generatedDER("P-256".withCString { pc_EVP_EC_gen($0) }))
     }
 
     private init(validatedDER: [UInt8]) { pkcs8DER = validatedDER }
@@ -35,11 +24,7 @@ public struct P256PrivateKey: Sendable, Hashable {
     public var pkcs8PEM: String { PEM.encode(pkcs8DER, label: "PRIVATE KEY") }
 
     /// The matching public key.
-    public var publicKey: P256PublicKey {
-        // The DER was validated at init, so re-parsing cannot fail short of memory exhaustion.
-        let der = (try? EVPKey.privateKey(der: pkcs8DER).publicKeyDER()) ?? []
-        return P256PublicKey(validatedDER: der)
-    }
+    public var publicKey: P256PublicKey { P256PublicKey(validatedDER: KeyKind.publicKeyDER(ofValidated: pkcs8DER)) }
 
     /// ECDSA-SHA256 signature in DER (ECDSA-Sig-Value) form, as `openssl dgst -sha256 -sign` makes.
     public func signatureDER(for message: [UInt8]) throws -> [UInt8] {
@@ -52,10 +37,6 @@ public struct P256PrivateKey: Sendable, Hashable {
     }
 
     func evpKey() throws -> EVPKey { try EVPKey.privateKey(der: pkcs8DER) }
-
-    static func requireP256(_ key: EVPKey) throws {
-        guard key.isP256 else { throw KeyError.wrongKeyType(expected: "P-256 EC", found: key.typeDescription) }
-    }
 }
 
 /// A P-256 public key. Stored as SubjectPublicKeyInfo DER; equal keys have equal DER.
@@ -64,18 +45,10 @@ public struct P256PublicKey: Sendable, Hashable {
     public let spkiDER: [UInt8]
 
     /// Loads "-----BEGIN PUBLIC KEY-----" PEM.
-    public init(pem: String) throws {
-        let key = try EVPKey.publicKey(pem: pem)
-        try P256PrivateKey.requireP256(key)
-        spkiDER = try key.publicKeyDER()
-    }
+    public init(pem: String) throws { spkiDER = try KeyKind.p256.publicKeyDER(pem: pem) }
 
     /// Loads SubjectPublicKeyInfo DER.
-    public init(der: [UInt8]) throws {
-        let key = try EVPKey.publicKey(der: der)
-        try P256PrivateKey.requireP256(key)
-        spkiDER = try key.publicKeyDER()
-    }
+    public init(der: [UInt8]) throws { spkiDER = try KeyKind.p256.publicKeyDER(der: der) }
 
     init(validatedDER: [UInt8]) { spkiDER = validatedDER }
 

@@ -6,26 +6,15 @@ public struct RSAPrivateKey: Sendable, Hashable {
     public let pkcs8DER: [UInt8]
 
     /// Loads PKCS#8 ("BEGIN PRIVATE KEY") or PKCS#1 ("BEGIN RSA PRIVATE KEY") PEM.
-    public init(pem: String) throws {
-        let key = try EVPKey.privateKey(pem: pem)
-        try Self.requireRSA(key)
-        pkcs8DER = try key.pkcs8DER()
-    }
+    public init(pem: String) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(pem: pem) }
 
     /// Loads PKCS#8 (or PKCS#1) DER.
-    public init(der: [UInt8]) throws {
-        let key = try EVPKey.privateKey(der: der)
-        try Self.requireRSA(key)
-        pkcs8DER = try key.pkcs8DER()
-    }
+    public init(der: [UInt8]) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(der: der) }
 
     /// Generates a key of `bits` (2048 by default; generation takes ~0.1 s).
     public static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
         OpenSSL.clearErrors()
-        guard let raw = pc_EVP_RSA_gen(UInt32(bits)) else {
-            throw KeyError.operationFailed(operation: "generate an RSA key", detail: OpenSSL.drainErrors())
-        }
-        return RSAPrivateKey(validatedDER: try EVPKey(taking: raw).pkcs8DER())
+        return RSAPrivateKey(validatedDER: try KeyKind.rsa.generatedDER(pc_EVP_RSA_gen(UInt32(bits))))
     }
 
     private init(validatedDER: [UInt8]) { pkcs8DER = validatedDER }
@@ -34,10 +23,7 @@ public struct RSAPrivateKey: Sendable, Hashable {
     public var pkcs8PEM: String { PEM.encode(pkcs8DER, label: "PRIVATE KEY") }
 
     /// The matching public key.
-    public var publicKey: RSAPublicKey {
-        let der = (try? EVPKey.privateKey(der: pkcs8DER).publicKeyDER()) ?? []
-        return RSAPublicKey(validatedDER: der)
-    }
+    public var publicKey: RSAPublicKey { RSAPublicKey(validatedDER: KeyKind.publicKeyDER(ofValidated: pkcs8DER)) }
 
     /// RSASSA-PKCS1-v1_5 SHA-256 signature (JWS "RS256").
     public func signature(for message: [UInt8]) throws -> [UInt8] {
@@ -45,10 +31,6 @@ public struct RSAPrivateKey: Sendable, Hashable {
     }
 
     func evpKey() throws -> EVPKey { try EVPKey.privateKey(der: pkcs8DER) }
-
-    static func requireRSA(_ key: EVPKey) throws {
-        guard key.isRSA else { throw KeyError.wrongKeyType(expected: "RSA", found: key.typeDescription) }
-    }
 }
 
 /// An RSA public key. Stored as SubjectPublicKeyInfo DER.
@@ -57,18 +39,10 @@ public struct RSAPublicKey: Sendable, Hashable {
     public let spkiDER: [UInt8]
 
     /// Loads "-----BEGIN PUBLIC KEY-----" PEM.
-    public init(pem: String) throws {
-        let key = try EVPKey.publicKey(pem: pem)
-        try RSAPrivateKey.requireRSA(key)
-        spkiDER = try key.publicKeyDER()
-    }
+    public init(pem: String) throws { spkiDER = try KeyKind.rsa.publicKeyDER(pem: pem) }
 
     /// Loads SubjectPublicKeyInfo DER.
-    public init(der: [UInt8]) throws {
-        let key = try EVPKey.publicKey(der: der)
-        try RSAPrivateKey.requireRSA(key)
-        spkiDER = try key.publicKeyDER()
-    }
+    public init(der: [UInt8]) throws { spkiDER = try KeyKind.rsa.publicKeyDER(der: der) }
 
     init(validatedDER: [UInt8]) { spkiDER = validatedDER }
 

@@ -87,11 +87,7 @@ private struct JSONParser {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var result: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(result)
-        }
+        if isEmptyContainer(closer: UInt8(ascii: "}")) { return .object(result) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -108,44 +104,41 @@ private struct JSONParser {
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
             if building { result[key] = value }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(result)
-            }
-            throw error("expected ',' or '}'")
+            guard try anotherElement(closer: UInt8(ascii: "}"), of: "object") else { return .object(result) }
         }
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var result: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(result)
-        }
+        if isEmptyContainer(closer: UInt8(ascii: "]")) { return .array(result) }
         while true {
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
             if building { result.append(value) }
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unterminated array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(result)
-            }
-            throw error("expected ',' or ']'")
+            guard try anotherElement(closer: UInt8(ascii: "]"), of: "array") else { return .array(result) }
         }
+    }
+
+    /// At the start of an object or array: consumes `closer` when it comes first (`{}`, `[ ]`).
+    mutating func isEmptyContainer(closer: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closer else { return false }
+        index += 1
+        return true
+    }
+
+    /// After an object member or array element: consumes `,` (true: another follows) or `closer` (false: the
+    /// container ends).
+    mutating func anotherElement(closer: UInt8, of container: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unterminated \(container)") }
+        let next = bytes[index]
+        guard next == UInt8(ascii: ",") || next == closer else {
+            throw error("expected ',' or '\(Character(Unicode.Scalar(closer)))'")
+        }
+        index += 1
+        return next == UInt8(ascii: ",")
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import Scenarios
+import SuiteRunner
 import Synchronization
 
 /// Process-wide SIGINT/SIGTERM routing. `install()` runs first in `main`: a signal handler writes
@@ -52,33 +53,9 @@ extension Signals {
     /// Takes over the next SIGINT/SIGTERM *now* and returns a wait for it: no window between a command
     /// announcing it is ready and starting to wait, in which a signal would exit at once (skipping clean-up).
     public static func armNext() -> @Sendable () async -> Int32 {
-        let latch = SignalLatch()
-        handler.withLock { $0 = { latch.fire($0) } }
+        // One signal, delivered before or after the wait starts (the handler is taken once, so one offer).
+        let latch = FirstOf<Int32>()
+        handler.withLock { $0 = { latch.offer($0) } }
         return { await latch.wait() }
-    }
-}
-
-/// One signal, delivered before or after someone waits for it.
-private final class SignalLatch: Sendable {
-    private let state = Mutex<(signal: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
-
-    func fire(_ signal: Int32) {
-        let waiter = state.withLock { s -> CheckedContinuation<Int32, Never>? in
-            s.signal = signal
-            defer { s.waiter = nil }
-            return s.waiter
-        }
-        waiter?.resume(returning: signal)
-    }
-
-    func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { s -> Int32? in
-                if let signal = s.signal { return signal }
-                s.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
     }
 }

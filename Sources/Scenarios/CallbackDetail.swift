@@ -3,7 +3,11 @@ import Foundation
 import PushModel
 import YAMLSource
 
-/// `expect: callback:` — the arguments one app-delegate callback received, not only its name.
+/// `expect: { callback: { <callback>: { <field>: … } } }` — one argument of the last call of one app-delegate
+/// callback since the previous `expect` (`calls` counts the calls). The callbacks are `AppCallback.Kind`; the
+/// fields are this table: a field names the callbacks that carry it and says how to read it from a call, so a new
+/// field is one case here and the compiler asks for both. Case order is the order "expected one of: …" lists a
+/// callback's fields in.
 ///
 /// ```yaml
 /// expect:
@@ -13,82 +17,138 @@ import YAMLSource
 ///     didFinishLaunching: { launch_options: { remoteNotification.test: aaa } }
 ///     willPresent: { options: [banner, sound], user_info: { test: aaa }, calls: 1 }
 /// ```
-/// Each field is the callback's last call since the previous `expect`; `calls` counts them.
+public enum CallbackField: String, CaseIterable, Sendable {
+    /// How many times the callback was called in the window (every callback has it).
+    case calls
+    /// `launchOptions` as the app sees it (a mapping of key paths: `remoteNotification.<path>`).
+    case launchOptions = "launch_options"
+    /// The action the user chose (`com.apple.UNNotificationDefaultActionIdentifier` for a tap).
+    case action
+    /// The `userInfo` the callback got (a mapping of key paths).
+    case userInfo = "user_info"
+    /// The device token, hex.
+    case token
+    /// The registration error's description.
+    case error
+    /// The presentation options `willPresent` answered.
+    case options
+    /// The app state a background push ran in.
+    case state
+    /// A home-screen quick action's type.
+    case type
+
+    /// The callbacks that carry this field.
+    var callbacks: [AppCallback.Kind] {
+        switch self {
+        case .calls: AppCallback.Kind.allCases
+        case .launchOptions: [.didFinishLaunching]
+        case .action: [.didReceiveResponse]
+        case .userInfo:
+            [
+                .didFinishLaunching, .willPresent, .didReceiveRemoteNotification, .legacyDidReceiveRemoteNotification,
+                .didReceiveResponse, .sceneWillConnect,
+            ]
+        case .token: [.didRegisterForRemoteNotifications]
+        case .error: [.didFailToRegisterForRemoteNotifications]
+        case .options: [.willPresent]
+        case .state: [.didReceiveRemoteNotification]
+        case .type: [.performQuickAction]
+        }
+    }
+
+    /// The field's value is a mapping of key paths to checks (`user_info: { order.id: A1 }`), a check each.
+    var takesKeyPaths: Bool { self == .userInfo || self == .launchOptions }
+
+    /// This argument of one call (nil when the call does not carry it; `calls` is counted, not read).
+    func argument(of call: AppCallback) -> JSONValue? {
+        switch self {
+        case .calls: return nil
+        case .launchOptions:
+            // `launchOptions` as the app sees it: `.remoteNotification` holds the payload on a cold start from a tap.
+            guard case .didFinishLaunching(let n) = call else { return nil }
+            return .object(n.map { ["remoteNotification": $0] } ?? [:])
+        case .userInfo:
+            switch call {
+            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _), .legacyDidReceiveRemoteNotification(let u),
+                .didReceiveResponse(_, let u):
+                return u
+            case .didFinishLaunching(let u), .sceneWillConnect(let u): return u
+            case .didRegisterForRemoteNotifications, .didFailToRegisterForRemoteNotifications, .performQuickAction:
+                return nil
+            }
+        case .action:
+            guard case .didReceiveResponse(let a, _) = call else { return nil }
+            return .string(a)
+        case .token:
+            guard case .didRegisterForRemoteNotifications(let t) = call else { return nil }
+            return .string(t.hex)
+        case .error:
+            guard case .didFailToRegisterForRemoteNotifications(let e) = call else { return nil }
+            return .string(e)
+        case .options:
+            guard case .willPresent(_, let o) = call else { return nil }
+            return .array(o.names.map(JSONValue.string))
+        case .state:
+            guard case .didReceiveRemoteNotification(_, let s) = call else { return nil }
+            return .string(s.rawValue)
+        case .type:
+            guard case .performQuickAction(let t) = call else { return nil }
+            return .string(t)
+        }
+    }
+
+    /// The fields a suite may write for `callback`, in table order (`calls` first).
+    static func names(for callback: AppCallback.Kind) -> [String] {
+        allCases.filter { $0.callbacks.contains(callback) }.map(\.rawValue)
+    }
+}
+
+/// Decoding and observing `expect: callback:` (the table is `CallbackField`).
 enum CallbackDetail {
-    /// Callback names as `callbacks:` lists them, and the fields each has besides `calls`.
-    static let fields: [String: [String]] = [
-        "didFinishLaunching": ["launch_options", "user_info"],
-        "didRegisterForRemoteNotifications": ["token"],
-        "didFailToRegisterForRemoteNotifications": ["error"],
-        "willPresent": ["user_info", "options"],
-        "didReceiveRemoteNotification": ["user_info", "state"],
-        "legacyDidReceiveRemoteNotification": ["user_info"],
-        "didReceiveResponse": ["action", "user_info"],
-        "sceneWillConnect": ["user_info"],
-        "performQuickAction": ["type"],
-    ]
-    /// Fields whose value is a mapping of key paths to checks.
-    static let pathFields = ["user_info", "launch_options"]
+    /// Callback names in the order the "expected one of: …" message lists them.
+    static let callbackNames = AppCallback.Kind.allCases.map(\.rawValue).sorted()
 
     static func decode(_ node: YAMLNode) throws(SourceError) -> [Check] {
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: fields.keys.sorted())
+        try m.checkKeys(allowed: callbackNames)
         var checks: [Check] = []
         for pair in m.pairs {
-            let name = pair.keyString
+            // `checkKeys` above refused every name that is not a callback, and below every field it lacks.
+            guard let callback = AppCallback.Kind(rawValue: pair.keyString) else { continue }
             let f = try YAMLMapping(pair.value)
-            try f.checkKeys(allowed: ["calls"] + fields[name]!)
-            for field in f.pairs {
-                let key = field.keyString
-                if pathFields.contains(key) {
-                    for p in try YAMLMapping(field.value).pairs {
-                        checks.append(
-                            Check(
-                                label: "callback.\(name).\(key).\(p.keyString)",
-                                subject: .callback(name: name, field: "\(key).\(p.keyString)"),
-                                matcher: try ExpectationDecoder.matcher(p.value), range: p.value.range))
-                    }
-                } else {
+            try f.checkKeys(allowed: CallbackField.names(for: callback))
+            for fieldPair in f.pairs {
+                guard let field = CallbackField(rawValue: fieldPair.keyString) else { continue }
+                let label = "callback.\(callback.rawValue).\(field.rawValue)"
+                guard field.takesKeyPaths else {
                     checks.append(
                         Check(
-                            label: "callback.\(name).\(key)", subject: .callback(name: name, field: key),
-                            matcher: try ExpectationDecoder.matcher(field.value), range: field.value.range))
+                            label: label, subject: .callback(callback, field, path: ""),
+                            matcher: try ExpectationDecoder.matcher(fieldPair.value), range: fieldPair.value.range))
+                    continue
+                }
+                for p in try YAMLMapping(fieldPair.value).pairs {
+                    checks.append(
+                        Check(
+                            label: "\(label).\(p.keyString)", subject: .callback(callback, field, path: p.keyString),
+                            matcher: try ExpectationDecoder.matcher(p.value), range: p.value.range))
                 }
             }
         }
         return checks
     }
 
-    /// The value of `field` for the last `name` call in `window` (nil when it was not called).
-    static func value(_ name: String, _ field: String, in window: [DeviceEvent]) -> JSONValue? {
+    /// The value of `field` (at `path`, for key-path fields) for the last `callback` call in `window` (nil when
+    /// it was not called).
+    static func value(
+        _ callback: AppCallback.Kind, _ field: CallbackField, path: String, in window: [DeviceEvent]
+    ) -> JSONValue? {
         let calls = window.compactMap { e -> AppCallback? in
-            if case .callback(let c) = e.kind, c.name == name { return c }
+            if case .callback(let c) = e.kind, c.kind == callback { return c }
             return nil
         }
-        if field == "calls" { return .number(Double(calls.count)) }
-        guard let last = calls.last else { return nil }
-        let (head, path) = split(field)
-        switch (last, head) {
-        case (.didFinishLaunching(let n), "launch_options"):
-            // `launchOptions` as the app sees it: `.remoteNotification` holds the payload on a cold start from a tap.
-            return lookup(path, in: .object(n.map { ["remoteNotification": $0] } ?? [:]))
-        case (.didFinishLaunching(let n?), "user_info"), (.sceneWillConnect(let n?), "user_info"):
-            return lookup(path, in: n)
-        case (.willPresent(let u, _), "user_info"), (.didReceiveRemoteNotification(let u, _), "user_info"),
-            (.legacyDidReceiveRemoteNotification(let u), "user_info"), (.didReceiveResponse(_, let u), "user_info"):
-            return lookup(path, in: u)
-        case (.willPresent(_, let o), "options"): return .array(o.names.map(JSONValue.string))
-        case (.didReceiveRemoteNotification(_, let s), "state"): return .string(s.rawValue)
-        case (.didReceiveResponse(let a, _), "action"): return .string(a)
-        case (.didFailToRegisterForRemoteNotifications(let e), "error"): return .string(e)
-        case (.didRegisterForRemoteNotifications(let t), "token"): return .string(t.hex)
-        case (.performQuickAction(let t), "type"): return .string(t)
-        default: return nil
-        }
-    }
-
-    private static func split(_ field: String) -> (String, String) {
-        guard let dot = field.firstIndex(of: ".") else { return (field, "") }
-        return (String(field[..<dot]), String(field[field.index(after: dot)...]))
+        if field == .calls { return .number(Double(calls.count)) }
+        guard let last = calls.last, let argument = field.argument(of: last) else { return nil }
+        return lookup(path, in: argument)
     }
 }

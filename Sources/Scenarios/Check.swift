@@ -1,3 +1,4 @@
+import DeviceSimulator
 import Foundation
 import PushModel
 import YAMLSource
@@ -23,9 +24,9 @@ public enum Subject: Sendable, Equatable {
     case delivered, dropped, stored
     /// Callback names fired since the previous `expect`.
     case callbacks
-    /// A detail of the last call of one callback since the previous `expect` (`action`, `error`,
-    /// `user_info.<path>`, `launch_options.<path>`, …; see `CallbackDetail`).
-    case callback(name: String, field: String)
+    /// A detail of the last call of one callback since the previous `expect` (`action`, `error`, a key path in
+    /// `user_info` or `launch_options`, …; `path` is empty for the fields that take none; see `CallbackField`).
+    case callback(AppCallback.Kind, CallbackField, path: String)
     /// A key path in the `userInfo` the app last received.
     case userInfo(String)
     /// A field of the last presented notification (`title`, `body`, `banner`, …), `presented`, `count`.

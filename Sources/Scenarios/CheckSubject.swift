@@ -101,8 +101,6 @@ public enum ExtensionField: String, CaseIterable, Sendable {
     case defaultContentHidden = "default_content_hidden"
     case userInteraction = "user_interaction"
     case overridesTitle = "overrides_title"
-
-    static let names = allCases.map(\.rawValue)
 }
 
 /// `expect: { exactly: { <object>: {…} } }` / `at_least:` — the whole objects `ObjectCheck` compares.
@@ -114,14 +112,20 @@ public enum WholeObject: String, CaseIterable, Sendable {
     case notification
     /// The last push the gateway accepted in the window, as JSON.
     case payload
-
-    static let names = allCases.map(\.rawValue)
 }
 
-extension NotificationField {
-    static let names = allCases.map(\.rawValue)
+/// A table of the named fields one `expect:` key takes (`notification: { title: … }`): the keys a suite may
+/// write there, for `checkKeys` and its did-you-mean — every case, in case order, unless the table says otherwise.
+protocol ExpectFieldTable: RawRepresentable<String>, CaseIterable {
+    static var names: [String] { get }
 }
 
-extension NavigationField {
-    static let names = allCases.map(\.rawValue)
+extension ExpectFieldTable {
+    static var names: [String] { allCases.map(\.rawValue) }
 }
+
+extension NotificationField: ExpectFieldTable {}
+extension NavigationField: ExpectFieldTable {}
+extension PageField: ExpectFieldTable {}
+extension ExtensionField: ExpectFieldTable {}
+extension WholeObject: ExpectFieldTable {}

@@ -29,7 +29,12 @@ import YAMLSource
 /// A value is compared for equality; a mapping of `equals`/`exists`/`absent`/`matches`/`contains`/`not`
 /// picks another comparison.
 enum ExpectationDecoder {
-    static let matcherKeys = ["equals", "exists", "absent", "matches", "contains", "not"]
+    /// The keys of a matcher mapping (`{ exists: true }`, `{ not: { contains: x } }`), in the order messages list them.
+    enum MatcherKey: String, CaseIterable {
+        case equals, exists, absent, matches, contains, not
+
+        static let names = allCases.map(\.rawValue)
+    }
 
     static func decode(_ node: YAMLNode) throws(SourceError) -> Expectation {
         let m = try YAMLMapping(node)
@@ -46,6 +51,19 @@ enum ExpectationDecoder {
             }
             func add(_ subject: Subject, _ value: YAMLNode) throws(SourceError) {
                 try add(key.rawValue, subject, value)
+            }
+            /// `key: { <field>: … }`, the fields from table `F`, a check each in the order written; `alias`
+            /// takes the keys the table lists that are not fields (page's `contains`) and says it did.
+            func addFields<F: ExpectFieldTable>(
+                _ subject: (F) -> Subject, alias: (YAMLPair) throws(SourceError) -> Bool = { _ in false }
+            ) throws(SourceError) {
+                let fields = try YAMLMapping(v)
+                try fields.checkKeys(allowed: F.names)
+                for f in fields.pairs {
+                    if try alias(f) { continue }
+                    guard let field = F(rawValue: f.keyString) else { continue }
+                    try add("\(key.rawValue).\(f.keyString)", subject(field), f.value)
+                }
             }
             switch key {
             case .status: try add(.status, v)
@@ -78,36 +96,14 @@ enum ExpectationDecoder {
                 for u in try YAMLMapping(v).pairs {
                     try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
                 }
-            case .notification:
-                let n = try YAMLMapping(v)
-                try n.checkKeys(allowed: NotificationField.names)
-                for f in n.pairs {
-                    guard let field = NotificationField(rawValue: f.keyString) else { continue }
-                    try add("notification.\(f.keyString)", .notification(field), f.value)
-                }
-            case .extensions:
-                let e = try YAMLMapping(v)
-                try e.checkKeys(allowed: ExtensionField.names)
-                for f in e.pairs {
-                    guard let field = ExtensionField(rawValue: f.keyString) else { continue }
-                    try add("extensions.\(f.keyString)", .extensions(field), f.value)
-                }
-            case .navigation:
-                let n = try YAMLMapping(v)
-                try n.checkKeys(allowed: NavigationField.names)
-                for f in n.pairs {
-                    guard let field = NavigationField(rawValue: f.keyString) else { continue }
-                    try add("navigation.\(f.keyString)", .navigation(field), f.value)
-                }
+            case .notification: try addFields(Subject.notification)
+            case .extensions: try addFields(Subject.extensions)
+            case .navigation: try addFields(Subject.navigation)
             case .page:
-                let p = try YAMLMapping(v)
-                try p.checkKeys(allowed: PageField.names)
-                for f in p.pairs {
-                    if f.keyString == PageField.containsKey {
-                        try add("page.contains", .page(.text), containsForScalar(f.value))
-                    } else if let field = PageField(rawValue: f.keyString) {
-                        try add("page.\(f.keyString)", .page(field), f.value)
-                    }
+                try addFields(Subject.page) { (f: YAMLPair) throws(SourceError) in
+                    guard f.keyString == PageField.containsKey else { return false }
+                    try add("page.contains", .page(.text), containsForScalar(f.value))
+                    return true
                 }
             case .exactly: objects += try ObjectCheck.decode(v, mode: .exact)
             case .atLeast: objects += try ObjectCheck.decode(v, mode: .subset)
@@ -141,22 +137,23 @@ enum ExpectationDecoder {
     }
 
     static func matcher(_ node: YAMLNode) throws(SourceError) -> Matcher {
-        if let pairs = node.pairs, !pairs.isEmpty, pairs.allSatisfy({ matcherKeys.contains($0.keyString) }) {
+        if let pairs = node.pairs, !pairs.isEmpty, pairs.allSatisfy({ MatcherKey(rawValue: $0.keyString) != nil }) {
             let m = try YAMLMapping(node)
-            let which = try m.exactlyOne(of: matcherKeys)
+            let which = try m.exactlyOne(of: MatcherKey.names)
             let v = m[which]!
-            switch which {
-            case "exists": return try Bool.decode(from: v) ? .exists : .absent
-            case "absent": return try Bool.decode(from: v) ? .absent : .exists
-            case "matches":
+            // `exactlyOne` returned one of the names.
+            switch MatcherKey(rawValue: which)! {
+            case .equals: return .equals(try expected(v))
+            case .exists: return try Bool.decode(from: v) ? .exists : .absent
+            case .absent: return try Bool.decode(from: v) ? .absent : .exists
+            case .matches:
                 let pattern = try String.decode(from: v)
                 guard (try? NSRegularExpression(pattern: pattern)) != nil else {
                     throw v.invalidValue(expected: "a valid regular expression (ICU syntax)")
                 }
                 return .matches(pattern)
-            case "contains": return .contains(try expected(v))
-            case "not": return .not(try matcher(v))
-            default: return .equals(try expected(v))
+            case .contains: return .contains(try expected(v))
+            case .not: return .not(try matcher(v))
             }
         }
         if node.scalar?.value == "none", node.scalar?.style == .plain { return .absent }

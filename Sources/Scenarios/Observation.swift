@@ -39,7 +39,8 @@ struct Observation {
             return .bool(host.storedPushes(for: token).contains { $0.apnsID == s.apnsID })
         case .callbacks:
             return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
-        case .callback(let name, let field): return CallbackDetail.value(name, field, in: window)
+        case .callback(let callback, let field, let path):
+            return CallbackDetail.value(callback, field, path: path, in: window)
         case .userInfo(let path):
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
@@ -106,15 +107,7 @@ struct Observation {
     /// The `userInfo` of the last callback in the window that carried one, else of the last presented notification.
     func userInfo() -> JSONValue? {
         for e in window.reversed() {
-            guard case .callback(let c) = e.kind else { continue }
-            switch c {
-            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _),
-                .legacyDidReceiveRemoteNotification(let u),
-                .didReceiveResponse(_, let u):
-                return u
-            case .didFinishLaunching(let u?), .sceneWillConnect(let u?): return u
-            default: continue
-            }
+            if case .callback(let c) = e.kind, let u = CallbackField.userInfo.argument(of: c) { return u }
         }
         for e in window.reversed() {
             if case .notificationPresented(_, let content, _) = e.kind { return content.userInfo }

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A one-shot rendezvous: the first `offer` wins and wakes the single `wait`; later offers are ignored.
-/// Used to race an attempt against its timeout and against Ctrl-C without waiting for the loser.
-final class FirstOf<Value: Sendable>: Sendable {
+/// Used to race an attempt against its timeout and against Ctrl-C without waiting for the loser, and (`package`)
+/// by `Signals.armNext` for a signal that may arrive before or after its wait starts.
+package final class FirstOf<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, Never>?
         var value: Value?
@@ -11,9 +12,11 @@ final class FirstOf<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Offers a value; returns true when it was the first.
     @discardableResult
-    func offer(_ value: Value) -> Bool {
+    package func offer(_ value: Value) -> Bool {
         let continuation = state.withLock { state -> CheckedContinuation<Value, Never>?? in
             guard !state.decided else { return nil }
             state.decided = true
@@ -30,7 +33,7 @@ final class FirstOf<Value: Sendable>: Sendable {
     }
 
     /// Waits for the first offered value (at most one waiter).
-    func wait() async -> Value {
+    package func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Value? in
                 if let value = state.value { return value }

@@ -371,6 +371,54 @@ import Testing
     @Test func configUsesTheSuiteAppKeys() {
         #expect(DoctorRequest.appKeys.count == 6)
     }
+
+    /// Every text setting is read from `--config` (files resolved against its directory) and overridden by its
+    /// command-line option; a setting given in neither place keeps its default.
+    @Test func everySettingComesFromTheConfigAndTheCommandLine() throws {
+        let dir = try TempDirectory("pushcheck-doctor-request")
+        defer { dir.remove() }
+        let config = try dir.write(
+            "doctor.yaml",
+            """
+            provisioning_profile_file: p.mobileprovision
+            entitlements_file: e.entitlements
+            info_plist_file: Info.plist
+            app: App.app
+            apns_key_file: k.p8
+            apns_cert_file: c.p12
+            password: secret
+            google_service_info_file: g.plist
+            service_account_file: sa.json
+            bundle_id: com.example.app
+            team_id: ABCDE12345
+            key_id: KEY1234567
+            udid: U1
+            """)
+        var r = try DoctorRequest.load(path: config)
+        let at = { (name: String) in dir.path + "/" + name }
+        #expect(r.paths.profile == at("p.mobileprovision") && r.paths.entitlements == at("e.entitlements"))
+        #expect(r.paths.infoPlist == at("Info.plist") && r.paths.app == at("App.app") && r.paths.apnsKey == at("k.p8"))
+        #expect(r.paths.apnsCertificate == at("c.p12") && r.paths.certificatePassword == "secret")
+        #expect(r.paths.googleServiceInfo == at("g.plist") && r.paths.serviceAccount == at("sa.json"))
+        #expect(r.context.bundleID == "com.example.app" && r.context.teamID == "ABCDE12345")
+        #expect(r.context.keyID == "KEY1234567" && r.context.udid == "U1")
+
+        let options = [
+            "profile", "entitlements", "info-plist", "app", "apns-key", "apns-cert", "password", "google-service-info",
+            "service-account", "bundle-id", "team-id", "key-id", "udid",
+        ]
+        try r.apply(try ParsedArguments.parse(options.flatMap { ["--\($0)", "cli-\($0)"] }, options: DoctorCommand.options))
+        #expect(r.paths.profile == "cli-profile" && r.paths.entitlements == "cli-entitlements")
+        #expect(r.paths.infoPlist == "cli-info-plist" && r.paths.app == "cli-app" && r.paths.apnsKey == "cli-apns-key")
+        #expect(r.paths.apnsCertificate == "cli-apns-cert" && r.paths.certificatePassword == "cli-password")
+        #expect(r.paths.googleServiceInfo == "cli-google-service-info" && r.paths.serviceAccount == "cli-service-account")
+        #expect(r.context.bundleID == "cli-bundle-id" && r.context.teamID == "cli-team-id")
+        #expect(r.context.keyID == "cli-key-id" && r.context.udid == "cli-udid")
+
+        var empty = DoctorRequest()
+        try empty.apply(try ParsedArguments.parse([], options: DoctorCommand.options))
+        #expect(empty.paths.isEmpty && empty.paths.certificatePassword == "" && empty.context.udid == nil)
+    }
 }
 
 /// The README's pasted diagnosis of the seed's case is what the command prints for the same files.

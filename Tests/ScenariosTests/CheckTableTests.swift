@@ -58,7 +58,7 @@ import YAMLSource
         case .callback:
             return (
                 "{ didReceiveResponse: { action: open } }",
-                { $0.checks.count == 1 && $0.checks[0].subject == .callback(name: "didReceiveResponse", field: "action") }
+                { $0.checks.count == 1 && $0.checks[0].subject == .callback(.didReceiveResponse, .action, path: "") }
             )
         case .exactly:
             return ("{ user_info: { a: b } }", { $0.objects.map(\.label) == ["exactly.user_info"] && $0.objects[0].mode == .exact })
@@ -101,6 +101,56 @@ import YAMLSource
         }
     }
 
+    /// Every field of every callback decodes to its typed subject and label; key-path fields take a mapping.
+    @Test func everyCallbackFieldDecodesToItsTypedSubject() throws {
+        for callback in AppCallback.Kind.allCases {
+            let names = CallbackField.names(for: callback)
+            #expect(names.first == "calls", "\(callback)")
+            for name in names {
+                let field = try #require(CallbackField(rawValue: name))
+                let label = "callback.\(callback.rawValue).\(name)"
+                if field.takesKeyPaths {
+                    let e = try Self.decode("callback: { \(callback.rawValue): { \(name): { a.b: x } } }")
+                    #expect(e.checks.map(\.subject) == [.callback(callback, field, path: "a.b")])
+                    #expect(e.checks.map(\.label) == [label + ".a.b"])
+                } else {
+                    let e = try Self.decode("callback: { \(callback.rawValue): { \(name): x } }")
+                    #expect(e.checks.map(\.subject) == [.callback(callback, field, path: "")])
+                    #expect(e.checks.map(\.label) == [label])
+                }
+            }
+        }
+        let unknown = try #require(Self.error("callback: { willPresnt: { calls: 1 } }"))
+        #expect(unknown.expected == "expected one of: " + CallbackDetail.callbackNames.joined(separator: ", "))
+        #expect(unknown.suggestion == "did you mean 'willPresent'?")
+    }
+
+    /// A call carries exactly the fields the table lists for its callback. Exhaustive: a new callback fails to
+    /// compile here until it has a sample.
+    @Test func callbackFieldsAreTheOnesEachCallCarries() throws {
+        func sample(_ kind: AppCallback.Kind) throws -> AppCallback {
+            switch kind {
+            case .didFinishLaunching: return .didFinishLaunching(remoteNotification: .object(["a": 1]))
+            case .didRegisterForRemoteNotifications:
+                return .didRegisterForRemoteNotifications(token: try #require(DeviceToken(hex: String(repeating: "ab", count: 32))))
+            case .didFailToRegisterForRemoteNotifications: return .didFailToRegisterForRemoteNotifications(error: "e")
+            case .willPresent: return .willPresent(userInfo: .object([:]), options: [])
+            case .didReceiveRemoteNotification: return .didReceiveRemoteNotification(userInfo: .object([:]), state: .background)
+            case .legacyDidReceiveRemoteNotification: return .legacyDidReceiveRemoteNotification(userInfo: .object([:]))
+            case .didReceiveResponse: return .didReceiveResponse(actionID: "open", userInfo: .object([:]))
+            case .performQuickAction: return .performQuickAction(type: "compose")
+            case .sceneWillConnect: return .sceneWillConnect(notificationResponse: .object([:]))
+            }
+        }
+        for kind in AppCallback.Kind.allCases {
+            let call = try sample(kind)
+            #expect(call.kind == kind && call.name == kind.rawValue)
+            for field in CallbackField.allCases where field != .calls {
+                #expect((field.argument(of: call) != nil) == field.callbacks.contains(kind), "\(kind).\(field)")
+            }
+        }
+    }
+
     /// Every subject the table decodes to is observed: on a device with nothing installed and nothing sent,
     /// the subjects that always have a value have it, and the rest are absent (not a crash, not a guess).
     @Test func everySubjectOfTheTableIsObservable() throws {
@@ -110,7 +160,7 @@ import YAMLSource
             lastRun: nil, host: try WorldHost(WorldDeclaration()))
         var subjects: [Subject] = [
             .status, .reason, .header("apns-id"), .timestamp, .delivered, .dropped, .stored, .callbacks,
-            .callback(name: "willPresent", field: "user_info"), .userInfo("a"), .openedURLs, .install, .registration,
+            .callback(.willPresent, .userInfo, path: ""), .userInfo("a"), .openedURLs, .install, .registration,
             .findings, .symptoms, .token, .state, .badge, .exitCode, .stdout, .stderr,
         ]
         subjects += NotificationField.allCases.map(Subject.notification)

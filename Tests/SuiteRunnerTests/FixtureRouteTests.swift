@@ -25,6 +25,11 @@ import Testing
         #expect(FixtureRoute.decide(method: "GET", target: "/?delay=99999999").delayMilliseconds == FixtureRoute.maxDelayMilliseconds)
         #expect(FixtureRoute.decide(method: "GET", target: "/__status/410").route
             == .generated(status: 410, title: "410 Gone", headers: [:]))
+        // The reason phrases are the HTTP server's (HTTPResponse.reasonPhrase); an unlisted status says "Status".
+        #expect(FixtureRoute.decide(method: "GET", target: "/__status/413").route
+            == .generated(status: 413, title: "413 Payload Too Large", headers: [:]))
+        #expect(FixtureRoute.decide(method: "GET", target: "/__status/418").route
+            == .generated(status: 418, title: "418 Status", headers: [:]))
         #expect(FixtureRoute.decide(method: "GET", target: "/__status/abc").route == FixtureRoute.notFound)
         #expect(FixtureRoute.decide(method: "POST", target: "/").route
             == .generated(status: 405, title: "405 Method Not Allowed", headers: ["allow": "GET, HEAD"]))

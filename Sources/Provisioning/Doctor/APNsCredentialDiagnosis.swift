@@ -105,7 +105,7 @@ extension Doctor {
                     breaks: "APNs refuses the TLS client certificate, so nothing can be sent with it",
                     symptom: "the TLS handshake fails or APNs answers 403 BadCertificate",
                     fix: "create a new push certificate (or switch to a .p8 token key, which does not expire)"))
-        } else if cert.notAfter.timeIntervalSince(now) < expiryWarningWindow {
+        } else if expiresSoon(cert.notAfter, now: now) {
             expiry.append(
                 DoctorFinding(
                     id: "apns-cert-expiring", severity: .warning, file: path,

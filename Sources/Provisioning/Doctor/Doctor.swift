@@ -26,6 +26,11 @@ package struct DoctorCheck: Sendable, Equatable {
 package enum Doctor {
     /// How close to expiry a profile or certificate is reported as a warning.
     package static let expiryWarningWindow: TimeInterval = 30 * 86_400
+
+    /// A still-valid date that is inside the warning window: the one rule for every "expires soon" warning.
+    static func expiresSoon(_ notAfter: Date, now: Date) -> Bool {
+        notAfter.timeIntervalSince(now) < expiryWarningWindow
+    }
     /// Where findings about command-line context (no file) are attributed.
     package static let commandLine = "(command line)"
 

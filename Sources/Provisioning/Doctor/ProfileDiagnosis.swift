@@ -29,7 +29,7 @@ extension Doctor {
         let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: context.udid ?? "", now: now)
         var expiry = install.filter { if case .profileExpired = $0 { return true } else { return false } }
             .map { DoctorFinding($0, file: path) }
-        if expiry.isEmpty, profile.expirationDate.timeIntervalSince(now) < expiryWarningWindow {
+        if expiry.isEmpty, expiresSoon(profile.expirationDate, now: now) {
             let days = Int(profile.expirationDate.timeIntervalSince(now) / 86_400)
             expiry.append(
                 DoctorFinding(
@@ -127,7 +127,7 @@ extension Doctor {
                     fix: "create a new signing certificate, regenerate the profile with it and re-sign"),
             ]
         }
-        if valid.allSatisfy({ $0.notAfter.timeIntervalSince(now) < expiryWarningWindow }) {
+        if valid.allSatisfy({ expiresSoon($0.notAfter, now: now) }) {
             return [
                 DoctorFinding(
                     id: "signing-certificate-expiring", severity: .warning, file: path,

@@ -19,30 +19,57 @@ struct DoctorRequest {
         "service_account_file", "udid", "environment", "expects_silent_push",
     ]
 
+    /// A text setting doctor takes from both `--config` (`configKey`) and the command line (`--option`): the one
+    /// list of them, in the order the config is read. A file setting's path resolves against the config's directory.
+    private struct Setting {
+        let configKey: String
+        let option: String
+        let isFile: Bool
+        let field: WritableKeyPath<DoctorRequest, String?>
+    }
+
+    // Computed: a key path is not Sendable, so a static table of them cannot be a stored `let`.
+    private static var settings: [Setting] {
+        [
+            Setting(configKey: "provisioning_profile_file", option: "profile", isFile: true, field: \.paths.profile),
+            Setting(configKey: "entitlements_file", option: "entitlements", isFile: true, field: \.paths.entitlements),
+            Setting(configKey: "info_plist_file", option: "info-plist", isFile: true, field: \.paths.infoPlist),
+            Setting(configKey: "app", option: "app", isFile: true, field: \.paths.app),
+            Setting(configKey: "apns_key_file", option: "apns-key", isFile: true, field: \.paths.apnsKey),
+            Setting(configKey: "apns_cert_file", option: "apns-cert", isFile: true, field: \.paths.apnsCertificate),
+            Setting(configKey: "password", option: "password", isFile: false, field: \.password),
+            Setting(
+                configKey: "google_service_info_file", option: "google-service-info", isFile: true,
+                field: \.paths.googleServiceInfo),
+            Setting(configKey: "service_account_file", option: "service-account", isFile: true, field: \.paths.serviceAccount),
+            Setting(configKey: "bundle_id", option: "bundle-id", isFile: false, field: \.context.bundleID),
+            Setting(configKey: "team_id", option: "team-id", isFile: false, field: \.context.teamID),
+            Setting(configKey: "key_id", option: "key-id", isFile: false, field: \.context.keyID),
+            Setting(configKey: "udid", option: "udid", isFile: false, field: \.context.udid),
+        ]
+    }
+
+    /// The `.p12` password as a setting: unset is "" (no password).
+    private var password: String? {
+        get { paths.certificatePassword }
+        set { paths.certificatePassword = newValue ?? "" }
+    }
+
     /// Reads a YAML config. Paths resolve against the file's directory; unknown keys are errors with a
     /// did-you-mean, reported as `file:line:col`.
     static func load(path: String) throws(SourceError) -> DoctorRequest {
         let root = try YAMLLoader.load(path: path)
         let m = try YAMLMapping(root)
         try m.checkKeys(allowed: appKeys + doctorKeys)
-        func file(_ key: String) throws(SourceError) -> String? {
-            guard let node = m[key], !node.isNull else { return nil }
-            return YAMLLoader.resolve(include: try String.decode(from: node), from: path)
-        }
         var r = DoctorRequest()
-        r.paths.profile = try file("provisioning_profile_file")
-        r.paths.entitlements = try file("entitlements_file")
-        r.paths.infoPlist = try file("info_plist_file")
-        r.paths.app = try file("app")
-        r.paths.apnsKey = try file("apns_key_file")
-        r.paths.apnsCertificate = try file("apns_cert_file")
-        r.paths.certificatePassword = try m.optional("password", as: String.self) ?? ""
-        r.paths.googleServiceInfo = try file("google_service_info_file")
-        r.paths.serviceAccount = try file("service_account_file")
-        r.context.bundleID = try m.optional("bundle_id", as: String.self)
-        r.context.teamID = try m.optional("team_id", as: String.self)
-        r.context.keyID = try m.optional("key_id", as: String.self)
-        r.context.udid = try m.optional("udid", as: String.self)
+        for setting in settings {
+            if setting.isFile {
+                guard let node = m[setting.configKey], !node.isNull else { continue }
+                r[keyPath: setting.field] = YAMLLoader.resolve(include: try String.decode(from: node), from: path)
+            } else {
+                r[keyPath: setting.field] = try m.optional(setting.configKey, as: String.self)
+            }
+        }
         r.context.environment = try m.optional("environment", oneOf: APNsEnvironment.allCases.map(\.rawValue))
             .flatMap(APNsEnvironment.init(rawValue:))
         r.context.expectsSilentPush = try m.optional("expects_silent_push", as: Bool.self) ?? false
@@ -56,19 +83,9 @@ struct DoctorRequest {
 
     /// Command-line options override the config.
     mutating func apply(_ a: ParsedArguments) throws(UsageError) {
-        paths.profile = a.value("profile") ?? paths.profile
-        paths.entitlements = a.value("entitlements") ?? paths.entitlements
-        paths.infoPlist = a.value("info-plist") ?? paths.infoPlist
-        paths.app = a.value("app") ?? paths.app
-        paths.apnsKey = a.value("apns-key") ?? paths.apnsKey
-        paths.apnsCertificate = a.value("apns-cert") ?? paths.apnsCertificate
-        paths.certificatePassword = a.value("password") ?? paths.certificatePassword
-        paths.googleServiceInfo = a.value("google-service-info") ?? paths.googleServiceInfo
-        paths.serviceAccount = a.value("service-account") ?? paths.serviceAccount
-        context.udid = a.value("udid") ?? context.udid
-        context.bundleID = a.value("bundle-id") ?? context.bundleID
-        context.keyID = a.value("key-id") ?? context.keyID
-        context.teamID = a.value("team-id") ?? context.teamID
+        for setting in Self.settings {
+            self[keyPath: setting.field] = a.value(setting.option) ?? self[keyPath: setting.field]
+        }
         if let raw = a.value("environment") {
             guard let env = APNsEnvironment(rawValue: raw) ?? (raw == "development" ? .sandbox : nil) else {
                 throw UsageError("option '--environment' expects sandbox or production, got '\(raw)'")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// What the fixture web server does with one request, decided without touching the disk or the clock.
 ///
@@ -35,7 +36,7 @@ public enum FixtureRoute: Sendable, Equatable {
         if path.hasPrefix("/__status/") {
             let code = Int(path.dropFirst("/__status/".count)).flatMap { (200...599).contains($0) ? $0 : nil }
             guard let code else { return (notFound, delay) }
-            return (.generated(status: code, title: "\(code) \(reasonPhrase(code))", headers: [:]), delay)
+            return (.generated(status: code, title: "\(code) \(HTTPResponse.reasonPhrase(code) ?? "Status")", headers: [:]), delay)
         }
         if path == "/__redirect" {
             let destination = parameters["to"] ?? "/"
@@ -88,30 +89,6 @@ public enum FixtureRoute: Sendable, Equatable {
         let text = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(escaped)</title></head>"
             + "<body><h1>\(escaped)</h1>\(body.isEmpty ? "" : "<p>" + escapeHTML(body) + "</p>")</body></html>\n"
         return Array(text.utf8)
-    }
-
-    /// Standard reason phrase for common statuses.
-    public static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 201: "Created"
-        case 204: "No Content"
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 410: "Gone"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: "Status"
-        }
     }
 
     // MARK: - helpers
