@@ -193,6 +193,25 @@ public enum SuiteLoader {
         return "requires \(written), which is not there" + (install.map { " (`\($0)` makes it)" } ?? "")
     }
 
+    /// `send: { via: fcm }` needs a world with FCM, and a literal `project:` must be one of its projects (by id or
+    /// number), so the mistake is reported at its line before anything runs.
+    static func checkFCM(_ send: YAMLNode, via: YAMLNode, world: WorldDeclaration) throws(SourceError) {
+        guard let fcm = world.fcm, !fcm.projects.isEmpty else {
+            throw SourceError(
+                .invalidValue, "send via fcm, but this world has no FCM service", at: via.range,
+                expected: "expected a world with gateway: { fcm: { projects: [ … ] } }",
+                suggestion: "declare the Firebase project under world: { gateway: { fcm: … } } (Suites/README.md, Sending through FCM)")
+        }
+        guard let node = send["project"], let name = node.scalar?.value, !name.contains("${") else { return }
+        let known = fcm.projects.map(\.id)
+        guard fcm.projects.contains(where: { $0.id == name || $0.number == name }) else {
+            throw SourceError(
+                .invalidValue, "no FCM project '\(name)' in the world", at: node.range,
+                expected: "expected one of: \(known.joined(separator: ", ")) (or a project number)",
+                suggestion: Spelling.closest(to: name, in: known).map { "did you mean '\($0)'?" })
+        }
+    }
+
     /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
     static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
         let devices = world.devices.map(\.name)
@@ -211,6 +230,7 @@ public enum SuiteLoader {
         if let send = item["send"] {
             try check(send["to"], devices, "device")
             try check(send["app"], apps, "app")
+            if let via = send["via"], via.scalar?.value == "fcm" { try checkFCM(send, via: via, world: world) }
         }
         for key in StepDecoder.appKeywords {
             if let v = item[key], case .string? = v.value { try check(v, apps, "app") }

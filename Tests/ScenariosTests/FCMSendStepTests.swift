@@ -23,13 +23,13 @@ import YAMLSource
 
     @Test func decodesTheV1MessageAndItsOptions() throws {
         let s = try Self.firstSend(
-            Self.steps(
+            FCMSendRunTests.world + "\n" + Self.steps(
                 """
                       - send:
                           via: fcm
                           to: iphone
                           validate_only: true
-                          project: demo-project
+                          project: fcm-demo
                           message: { notification: { title: Hi }, data: { order: "${order}" }, apns: { headers: { apns-priority: "5" } } }
                 """) + "\nvariables: { order: A1 }\n")
         #expect(s.via == "fcm" && s.to == "iphone" && s.validateOnly && !s.messageHasTarget)
@@ -39,9 +39,9 @@ import YAMLSource
         #expect(json["data"]?["order"] == "A1")
         #expect(s.payloadScalars.count >= 3)
 
-        let targeted = try Self.firstSend(Self.steps("      - send: { via: fcm, message: { topic: news, data: { a: b } } }\n"))
+        let targeted = try Self.firstSend(FCMSendRunTests.world + "\n" + Self.steps("      - send: { via: fcm, message: { topic: news, data: { a: b } } }\n"))
         #expect(targeted.messageHasTarget && !targeted.validateOnly)
-        let raw = try Self.firstSend(Self.steps("      - send: { via: fcm, message: '{\"token\": \"x:y\", \"data\": {\"n\": 1}}' }\n"))
+        let raw = try Self.firstSend(FCMSendRunTests.world + "\n" + Self.steps("      - send: { via: fcm, message: '{\"token\": \"x:y\", \"data\": {\"n\": 1}}' }\n"))
         #expect(raw.messageHasTarget)
     }
 
@@ -156,13 +156,18 @@ import YAMLSource
         #expect(failures.contains { $0.message == "expect name" && $0.actual.hasPrefix("absent (FCM answered 404") })
     }
 
-    @Test func aWorldWithoutFCMIsAHarnessErrorSayingWhatToDeclare() async throws {
-        let (_, r) = try await Support.runSteps("- send: { via: fcm, message: { data: { k: v } } }")
-        guard case .error(_, let message, let detail) = r.status else {
-            Issue.record("expected an error: \(Support.describe(r))")
-            return
-        }
-        #expect(message.contains("no FCM service") && detail.contains("gateway: { fcm:"))
+    @Test func aWorldWithoutFCMOrAnUnknownProjectIsALoadError() throws {
+        let none = try #require(
+            try Support.loadError(
+                "scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, message: { data: { k: v } } }\n"))
+        #expect(none.line == 4 && none.column == 22 && none.message.contains("no FCM service"))
+        #expect(none.suggestion?.contains("gateway: { fcm:") == true)
+        let project = try #require(
+            try Support.loadError(
+                Self.world
+                    + "\nscenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, project: fcm-dmeo, message: {} }\n"))
+        #expect(project.message == "no FCM project 'fcm-dmeo' in the world")
+        #expect(project.suggestion == "did you mean 'fcm-demo'?")
     }
 }
 
