@@ -217,6 +217,7 @@ enum StepRunner {
                 context.transcript.add("  → backend via " + FailureContext.describe(entry))
             }
             BackendRequests.record(after: logStart, world: world, context: &context)
+            BackendRequests.recordFCM(after: fcmStart, world: world, context: &context)
         }
         let outcome: CommandRunner.Outcome
         do {

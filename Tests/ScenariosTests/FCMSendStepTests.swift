@@ -191,3 +191,54 @@ import YAMLSource
         #expect(typo.kind == .unknownKey && typo.line == 3 && typo.suggestion == "did you mean 'file'?")
     }
 }
+
+/// A backend in a `run:` step that knows FCM only from the step's environment: Python's standard library and
+/// openssl (no Google library), following GOOGLE_APPLICATION_CREDENTIALS' token_uri as google-auth does.
+@Suite(.serialized) struct FCMRunStepBackendTests {
+    static let backend = #"""
+        import base64, json, os, subprocess, sys, time, urllib.request, urllib.parse, ssl
+        sa = json.load(open(os.environ["GOOGLE_APPLICATION_CREDENTIALS"]))
+        ctx = ssl.create_default_context(cafile=os.environ["PUSHCHECK_CA_FILE"])
+        b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=")
+        now = int(time.time())
+        head = b64(json.dumps({"alg": "RS256", "typ": "JWT"}).encode())
+        claims = b64(json.dumps({"iss": sa["client_email"], "aud": "https://oauth2.googleapis.com/token",
+            "scope": "https://www.googleapis.com/auth/firebase.messaging", "iat": now, "exp": now + 3600}).encode())
+        open("key.pem", "w").write(sa["private_key"])
+        sig = subprocess.run(["openssl", "dgst", "-sha256", "-sign", "key.pem"], input=head + b"." + claims,
+            capture_output=True, check=True).stdout
+        form = urllib.parse.urlencode({"grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+            "assertion": (head + b"." + claims + b"." + b64(sig)).decode()}).encode()
+        token = json.load(urllib.request.urlopen(sa["token_uri"], form, context=ctx))["access_token"]
+        url = os.environ["PUSHCHECK_FCM_URL"] + "/v1/projects/" + os.environ["PUSHCHECK_FCM_PROJECT"] + "/messages:send"
+        body = json.dumps({"message": {"token": sys.argv[1], "data": {"origin": "backend"},
+            "notification": {"title": "Backend"}}}).encode()
+        req = urllib.request.Request(url, body, {"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        try:
+            print(json.load(urllib.request.urlopen(req, context=ctx))["name"])
+        except urllib.error.HTTPError as e:
+            print(e.code, e.read().decode())
+        """#
+
+    @Test func aBackendOnTheStepsEnvironmentSendsAndTheChecksSeeFCMsAnswer() async throws {
+        let script = try Support.write(Self.backend, name: "backend.py")
+        let (_, r) = try await Support.runSteps(
+            """
+            - run:
+                command: cd "$(mktemp -d)" && python3 \(script) "$PUSHCHECK_FCM_TOKEN_IPHONE"
+              expect:
+                exit: 0
+                stdout: { matches: "^projects/fcm-demo/messages/0:" }
+                status: 200
+                name: { matches: "^projects/fcm-demo/messages/0:" }
+                delivered: true
+                notification: { title: Backend }
+                user_info: { origin: backend }
+            - uninstall
+            - run: cd "$(mktemp -d)" && python3 \(script) "${device.iphone.previous_fcm_token}"
+              expect: { exit: 0, stdout: { contains: UNREGISTERED }, status: 404, error_code: UNREGISTERED, delivered: false }
+            """, world: FCMSendRunTests.world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+        #expect(r.transcript.contains("→ backend via fcm POST /v1/projects/fcm-demo/messages:send → 200"))
+    }
+}
