@@ -86,7 +86,7 @@ extension HostedDevice {
 
     /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
     public func eventsJSON(since: Int = 0) -> JSONValue {
-        let events = device.events.filter { $0.sequence > since }
+        let events = self.events(since: since)
         let last = events.last?.sequence ?? since
         return .object([
             "device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last)),

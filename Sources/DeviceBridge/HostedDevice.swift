@@ -83,6 +83,9 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
                 priority: push.priority, collapseID: push.collapseID, apnsID: push.apnsID))
     }
 
+    /// The device's events after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first.
+    package func events(since: Int) -> [DeviceEvent] { device.events.filter { $0.sequence > since } }
+
     /// How many gateway pushes were handed to this device.
     public var deliveredCount: Int { delivered.withLock { $0 } }
 

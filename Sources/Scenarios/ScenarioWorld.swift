@@ -110,9 +110,9 @@ final class ScenarioWorld {
     /// own listeners, for client libraries that cannot be pointed at another host (started on first use).
     func proxyURL() throws -> String {
         if let proxy { return proxy.url }
-        func port(_ e: APNsEnvironment) throws -> Int { URL(string: try ownListenerURL(e))?.port ?? 0 }
-        let p = try ConnectProxy(
-            host: "127.0.0.1", port: 0, sandboxPort: try port(.sandbox), productionPort: try port(.production))
+        _ = try ownListenerURL(.sandbox)
+        _ = try ownListenerURL(.production)
+        let p = try host.startProxy()  // stopped with the world's listeners
         proxy = p
         return p.url
     }
@@ -181,7 +181,6 @@ final class ScenarioWorld {
         clients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unmount(id) }
         sharedID = nil
-        proxy?.shutdown()
         proxy = nil
         host.shutdown()
     }

@@ -4,6 +4,7 @@ import DeviceSimulator
 import Foundation
 import HTTPClient
 import HTTPServer
+import PushcheckTestSupport
 import PushCrypto
 import PushModel
 import Synchronization
@@ -117,8 +118,11 @@ struct WorldFixture {
         #expect(f.world.deliveries(limit: 10).events.map(\.disposition) == [.stored])
 
         // A device action changes the world; reset puts it all back as launched.
+        let launchEvents = try #require(f.world.deviceEvents("phone")).count
         try f.world.device(named: "phone")!.device.apply(.online(false))
+        #expect(try #require(f.world.deviceEvents("phone")).count > launchEvents)
         f.world.reset()
+        #expect(f.world.deviceEvents("phone")?.count == launchEvents, "the event log is back to the launch state")
         #expect(f.world.gatewayLog().isEmpty && f.world.deliveries(limit: 10).events.isEmpty)
         #expect(f.world.storedPushes(for: token).isEmpty)
         let phoneToken = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
@@ -195,8 +199,9 @@ struct WorldFixture {
     }
 
     @Test func twoMountedWorldsAreIsolated() async throws {
-        let ca = try CertificateAuthority.generate(commonName: "world server test CA")
-        let leaf = try ca.issueServerCertificate()
+        let authority = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try authority.issueServerCertificate()
+        let caPEM = authority.certificatePEM
         let server = try WorldServer(
             tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
             endpoints: [.sandbox, .production], loops: 1)
@@ -210,7 +215,7 @@ struct WorldFixture {
 
         func send(_ url: String, jwt: String) async throws -> APNsResponse {
             let client = try APNsClient(
-                baseURL: url, authentication: .none, trustRoots: .pem([Array(ca.certificatePEM.utf8)]))
+                baseURL: url, authentication: .none, trustRoots: .pem([Array(caPEM.utf8)]))
             defer { client.client.shutdown() }
             return try await client.send(
                 deviceToken: tokenA.hex, json: #"{"aps":{"alert":"to A"}}"#,
@@ -224,6 +229,19 @@ struct WorldFixture {
         #expect(b.world.device(named: "phone")?.deliveredCount == 0)
         #expect(a.world.device(named: "phone")?.deliveredCount == 1)
 
+        // curl (a third-party HTTP/2 client) through the same router reaches world B only under B's prefix.
+        let ca = try TempDirectory("world-server")
+        defer { ca.remove() }
+        let caFile = try ca.write("ca.pem", caPEM)
+        let curl = try runTool(
+            "curl", [
+                "-sS", "--http2", "--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
+                "-H", "authorization: bearer \(try b.jwt())", "-H", "apns-topic: \(WorldFixture.bundleID)",
+                "-d", #"{"aps":{"alert":"to B"}}"#, server.url(.sandbox, world: idB) + "/3/device/\(tokenB.hex)",
+            ])
+        #expect(curl.stdout == "200 2", "\(curl)")
+        #expect(b.world.gatewayLog().count == 1 && a.world.gatewayLog().count == 1, "each world saw only its own push")
+
         server.unmount(idB)
         let gone = try await send(server.url(.sandbox, world: idB), jwt: try b.jwt())
         #expect(gone.status == 404)
@@ -231,6 +249,6 @@ struct WorldFixture {
         #expect(unknown.status == 404)
         #expect(unknown.http.value("content-type") == "application/json")
         #expect(try JSONValue.parse(unknown.http.body)["reason"]?.stringValue?.contains("no scenario world") == true)
-        #expect(b.world.gatewayLog().isEmpty)
+        #expect(b.world.gatewayLog().count == 1, "nothing more reached the unmounted world")
     }
 }

@@ -94,7 +94,7 @@ import Testing
         config.proxyPort = 0
         let running = try RunningGateway.start(config, loops: 1, caOut: fixture.dir.file("ca.pem"))
         defer { running.stop(grace: 0) }
-        let proxy = try #require(running.proxy?.url)
+        let proxy = try #require(running.proxyURL)
         let token = try #require(running.fleet.devices.first?.tokens[D.bundleID]?.hex)
         func viaProxy(_ host: String, _ extra: [String] = []) throws -> ToolOutput {
             try runTool(

@@ -27,6 +27,13 @@ package struct WorldListenPlan: Sendable {
     package init(tls: TLSConfiguration) { self.tls = tls }
 }
 
+/// What `WorldHost.start(_:)` and `startProxy` started (stopped together by `stop(grace:)`).
+struct RunningListeners {
+    var servers: [HTTPServer] = []
+    var bound: [BoundListener] = []
+    var proxies: [ConnectProxy] = []
+}
+
 /// A world's started listeners: where each listens, and the credentials files written for them.
 package struct WorldListeners: Sendable {
     package var bound: [BoundListener]
@@ -61,7 +68,10 @@ extension WorldHost {
         }
         let server = HTTPServer(listeners: listeners, loops: plan.loops)
         let bound = try server.start()
-        servers.withLock { $0.append(server) }
+        running.withLock {
+            $0.servers.append(server)
+            $0.bound += bound
+        }
         var started = WorldListeners(bound: bound)
         if let url = started.url("fcm") {
             do { started.fcmCredentials = try writeFCMCredentials(baseURL: url) } catch {
@@ -72,14 +82,28 @@ extension WorldHost {
         return started
     }
 
-    /// Stops every server `start(_:)` started: no new connections, then in-flight streams get `grace`.
-    package func stop(grace: Duration) {
-        let started = servers.withLock { s in
-            defer { s = [] }
-            return s
+    /// Starts an HTTP CONNECT proxy (`HTTPS_PROXY`) tunnelling api.sandbox/development.push.apple.com to this
+    /// world's own `sandbox` listener and api.push.apple.com to its `production` one (start them first), for
+    /// client libraries that cannot be pointed at another host. Stopped by `stop(grace:)`.
+    package func startProxy(host: String = "127.0.0.1", port: Int = 0) throws -> ConnectProxy {
+        let ports = running.withLock { r in
+            (r.bound.first { $0.name == "sandbox" }?.port ?? 0, r.bound.first { $0.name == "production" }?.port ?? 0)
         }
-        for s in started { s.beginShutdown(grace: grace) }
-        for s in started { s.waitUntilStopped() }
+        let proxy = try ConnectProxy(host: host, port: port, sandboxPort: ports.0, productionPort: ports.1)
+        running.withLock { $0.proxies.append(proxy) }
+        return proxy
+    }
+
+    /// Stops the proxies and every server `start(_:)` started: no new connections, then in-flight streams get
+    /// `grace`.
+    package func stop(grace: Duration) {
+        let started = running.withLock { r in
+            defer { r = RunningListeners() }
+            return r
+        }
+        for p in started.proxies { p.shutdown() }
+        for s in started.servers { s.beginShutdown(grace: grace) }
+        for s in started.servers { s.waitUntilStopped() }
     }
 
     /// Writes one Google service-account JSON per account with a private key, `token_uri` at the mock; returns

@@ -37,7 +37,7 @@ extension WorldHost {
     /// The events of the device named `device` after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first;
     /// nil when no such device is declared.
     package func deviceEvents(_ device: String, since: Int = 0) -> [DeviceEvent]? {
-        fleet.device(named: device).map { d in d.device.events.filter { $0.sequence > since } }
+        fleet.device(named: device)?.events(since: since)
     }
 
     /// The FCM log (each FCM request with the APNs requests it became), newest `limit`; empty without FCM.

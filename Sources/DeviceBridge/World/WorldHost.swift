@@ -56,8 +56,8 @@ package final class WorldHost: Sendable {
     private static let serials = Atomic<Int>(0)
     /// Provider keys added besides the configuration's (the runner's default key); `reset()` keeps them.
     private let extraProviderKeys: [APNsProviderKey]
-    /// Servers started by `start(_:)`, stopped by `stop(grace:)`.
-    let servers = Mutex<[HTTPServer]>([])
+    /// Servers and proxies started by `start(_:)` and `startProxy`, stopped by `stop(grace:)`.
+    let running = Mutex(RunningListeners())
 
     /// Builds the world: the gateways from the declaration, then every device set up (install → permission →
     /// registration → tokens registered with the gateway), so its tokens exist before a provider connects.
@@ -116,7 +116,7 @@ package final class WorldHost: Sendable {
         fleet.resetToLaunchState()
     }
 
-    /// Stops the listeners (in-flight streams get `grace`), the web engine, and detaches the devices.
+    /// Stops the listeners and proxies (in-flight streams get `grace`), the web engine, and detaches the devices.
     package func shutdown(grace: Duration = .zero) {
         stop(grace: grace)
         web.shutdown()

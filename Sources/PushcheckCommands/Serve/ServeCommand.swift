@@ -129,8 +129,8 @@ struct RunningGateway {
     let host: WorldHost
     let listeners: WorldListeners
     let caPath: String?
-    /// The CONNECT proxy (`--proxy-port` / `listen.proxy`), if asked for.
-    var proxy: ConnectProxy? = nil
+    /// The CONNECT proxy's URL (`--proxy-port` / `listen.proxy`), if asked for.
+    var proxyURL: String? = nil
 
     var gateway: APNsGateway { host.apns }
     /// The simulated devices from `devices:` (empty fleet when none are declared).
@@ -183,11 +183,7 @@ struct RunningGateway {
         let listeners = try host.start(plan)
         var running = RunningGateway(host: host, listeners: listeners, caPath: caPath)
         if let proxyPort = config.proxyPort {
-            do {
-                running.proxy = try ConnectProxy(
-                    host: config.host, port: proxyPort, sandboxPort: listeners.port("sandbox") ?? 0,
-                    productionPort: listeners.port("production") ?? 0)
-            } catch {
+            do { running.proxyURL = try host.startProxy(host: config.host, port: proxyPort).url } catch {
                 host.shutdown()
                 throw error
             }
@@ -197,7 +193,6 @@ struct RunningGateway {
 
     /// Stops the proxy, the listeners and the web engine.
     func stop(grace: Int) {
-        proxy?.shutdown()
         host.shutdown(grace: .seconds(grace))
     }
 
@@ -213,7 +208,7 @@ struct RunningGateway {
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
-        if let proxy { object["proxy"] = .string(proxy.url) }
+        if let proxyURL { object["proxy"] = .string(proxyURL) }
         if fcm != nil {
             object["fcm"] = .string(url("fcm") ?? "")
             if let h2c = url("fcm_h2c") { object["fcm_h2c"] = .string(h2c) }
