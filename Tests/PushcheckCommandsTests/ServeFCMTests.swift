@@ -163,6 +163,8 @@ import Testing
         let entry = try #require(try registered())
         #expect(entry["apns_token"]?.stringValue == apnsToken)
         #expect(entry["project"]?.stringValue == "demo-project")
+        let devices = try JSONValue.parse(try runTool("curl", ["-s", control + "/devices"]).stdout)
+        #expect(devices.serialized().contains(fcmToken), "\(devices)")
         _ = try runTool("curl", ["-s", "-XPOST", control + "/reset"])
         #expect(try registered()?["apns_token"]?.stringValue == apnsToken)
     }
