@@ -10,10 +10,8 @@ import PushModel
 /// never reached Firebase is recorded without one (sends succeed, nothing arrives); an uninstall makes the
 /// FCM token UNREGISTERED from then on.
 ///
-/// The token's value is the device's own: its seeded derivation (`TokenGenerator.fcmToken`: `<installation
-/// id>:APA91b…`, the same for the same seed, device, app and install) stands for the token Firebase issues for
-/// that installation, so a suite's tokens stay reproducible; the gateway is the authority on whether it is
-/// valid. Called outside the device's lock.
+/// The token itself comes from the gateway (`FCMTokenService`, the device's Firebase service); this sink keeps the
+/// gateway's record in step afterwards (re-registration, uninstall). Called outside the device's lock.
 public struct FCMRegistrationSink: DeviceRegistrationSink {
     /// The gateway whose instance registry follows the device.
     public let gateway: FCMGateway
@@ -38,5 +36,27 @@ public struct FCMRegistrationSink: DeviceRegistrationSink {
         return FCMInstanceRegistration(
             token: r.fcmToken, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
             fid: fid == r.fcmToken ? nil : fid, apnsToken: r.apnsToken)
+    }
+}
+
+/// The world's FCM gateway as the device's Firebase registration server: the app's SDK registers its installation
+/// (with the APNs token when it reached Firebase) and gets the registration token the gateway issues
+/// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id.
+public struct FCMTokenService: FirebaseTokenService {
+    public let gateway: FCMGateway
+
+    public init(gateway: FCMGateway) { self.gateway = gateway }
+
+    public func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
+        guard
+            let token = gateway.issueInstanceToken(
+                installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
+                apnsToken: r.apnsToken)
+        else {
+            return .failure(
+                FirebaseTokenRefusal(
+                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"))
+        }
+        return .success(token)
     }
 }

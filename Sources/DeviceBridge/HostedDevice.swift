@@ -41,7 +41,10 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         self.gateway = gateway
         self.fcm = fcm
         self.declaration = declaration
-        if let fcm { device.addRegistrationSink(FCMRegistrationSink(gateway: fcm)) }
+        if let fcm {
+            device.useFirebaseService(FCMTokenService(gateway: fcm))
+            device.addRegistrationSink(FCMRegistrationSink(gateway: fcm))
+        }
         // Weak: the device holds the sink, so a strong capture would keep the device alive forever.
         let sink = GatewayRegistrationSink(
             gateway: gateway, isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })

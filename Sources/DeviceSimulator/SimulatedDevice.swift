@@ -33,6 +33,7 @@ extension DeviceRegistrationSink {
 public final class SimulatedDevice: Sendable {
     private let state: Mutex<DeviceState>
     private let sinks = Mutex<[any DeviceRegistrationSink]>([])
+    private let firebase = Mutex<(any FirebaseTokenService)?>(nil)
     /// The clock events are stamped with.
     public let clock: any PushClock
 
@@ -49,6 +50,13 @@ public final class SimulatedDevice: Sendable {
     /// Adds a sink for token registrations, invalidations and online changes.
     public func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
 
+    /// Apps using Firebase get their FCM tokens from `service` from now on (without one, the device issues them
+    /// itself, seeded, as an offline stand-in for Firebase).
+    public func useFirebaseService(_ service: any FirebaseTokenService) {
+        firebase.withLock { $0 = service }
+        state.withLock { $0.firebaseTokensFromService = true }
+    }
+
     /// Runs `body` on the state with the current time; returns its result and the events it added.
     /// Every operation of this class goes through here.
     @discardableResult
@@ -56,14 +64,29 @@ public final class SimulatedDevice: Sendable {
         -> (result: T, events: [DeviceEvent])
     {
         let now = clock.now()
-        let (result, events, tokens) = try state.withLock {
-            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken]) in
+        let (result, events, tokens, requests) = try state.withLock {
+            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken], [FirebaseTokenRequest]) in
             let before = s.events.count
             let r = try body(&s, now)
-            return (r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token })
+            return (
+                r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token },
+                s.takeFirebaseRequests()
+            )
         }
         notify(events, currentTokens: tokens)
-        return (result, events)
+        return (result, events + askFirebase(requests))
+    }
+
+    /// The SDK's registrations with Firebase, outside the lock (the service is another component with its own
+    /// lock); each answer is applied as a step of its own, as the SDK's token callback arrives after the APNs one.
+    private func askFirebase(_ requests: [FirebaseTokenRequest]) -> [DeviceEvent] {
+        guard !requests.isEmpty, let service = firebase.withLock({ $0 }) else { return [] }
+        var events: [DeviceEvent] = []
+        for request in requests {
+            let answer = service.fcmToken(for: request)
+            events += perform { $0.receiveFirebaseAnswer(request, answer, now: $1) }.events
+        }
+        return events
     }
 
     private func notify(_ events: [DeviceEvent], currentTokens: [DeviceToken]) {

@@ -43,6 +43,27 @@ extension FCMGateway {
         return registerToken(entry, project: p.id) ? p.id : nil
     }
 
+    /// Firebase's token registration for an app instance: issues its registration token and records the instance
+    /// (as `registerInstance`). The token is `<installation id>:APA91b<134 characters>`, derived from the
+    /// installation and sender IDs only, so the same install gets the same token (Firebase keeps a token until the
+    /// app is reinstalled or its data cleared). Nil when no project has that sender ID or project id.
+    package func issueInstanceToken(
+        installationID: String, senderID: String, projectID: String, bundleID: String, apnsToken: DeviceToken?
+    ) -> String? {
+        let token = Self.registrationToken(installationID: installationID, senderID: senderID)
+        let r = FCMInstanceRegistration(
+            token: token, senderID: senderID, projectID: projectID, bundleID: bundleID, fid: installationID,
+            apnsToken: apnsToken)
+        return registerInstance(r) == nil ? nil : token
+    }
+
+    /// The registration token the mock issues for an installation of a sender's app.
+    package static func registrationToken(installationID: String, senderID: String) -> String {
+        var rng = SplitMix64(seed: StableHash.fnv1a64("fcm-token|\(installationID)|\(senderID)".utf8))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        return installationID + ":APA91b" + String((0..<134).map { _ in alphabet[Int(rng.next() % 64)] })
+    }
+
     /// The instances mapped to `apnsToken`, for "which FCM token does this device have" (tests, control).
     package func instances(mappedTo apnsToken: DeviceToken) -> [FCMRegisteredToken] {
         registeredTokens.map(\.token).filter { $0.apnsToken == apnsToken }

@@ -78,11 +78,20 @@ final class FCMBridgeFixture {
 
 @Suite("FCM registration of hosted devices")
 struct FCMRegistrationTests {
-    @Test("an app with firebase: registers its instance with the mock, mapped to its APNs token, and a real send arrives")
+    @Test("an app with firebase: gets its FCM token from the mock, mapped to its APNs token, and a real send arrives")
     func registersAndDelivers() async throws {
         let f = try FCMBridgeFixture()
         let device = f.host()
         let fcmToken = try #require(device.fcmTokens[BridgeFixture.bundleID])
+        // Issued by the gateway for the app's installation (not the device's own offline stand-in).
+        let fid = String(fcmToken.prefix { $0 != ":" })
+        #expect(fcmToken == FCMGateway.registrationToken(installationID: fid, senderID: FCMBridgeFixture.number))
+        let offline = DeviceDeclaration(name: "x", udid: BridgeFixture.udid, seed: 42).makeBareDevice(clock: f.bridge.clock)
+        offline.setUp(FCMBridgeFixture.firebaseApp())
+        #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken != fcmToken)
+        #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken?.hasPrefix(fid + ":APA91b") == true)
+        let kinds = BridgeFixture.kinds(device.device.events)
+        #expect(kinds.firstIndex(of: "fcm-token")! > kinds.firstIndex(of: "callback:didRegisterForRemoteNotifications")!)
         let apns = try #require(device.tokens[BridgeFixture.bundleID])
         let known = try #require(f.fcm.registeredTokens.first { $0.token.token == fcmToken })
         #expect(known.project == FCMBridgeFixture.project)
@@ -163,15 +172,18 @@ struct FCMRegistrationTests {
         #expect(f.fcm.isRegistered(token))
     }
 
-    @Test("an app whose Firebase project the mock does not know stays unknown there (UNREGISTERED when sent to)")
-    func unknownProject() async throws {
+    @Test("an app whose Firebase project the mock does not know gets no FCM token, and the device says why")
+    func unknownProject() throws {
         let f = try FCMBridgeFixture()
         var app = FCMBridgeFixture.firebaseApp()
         app.firebase = FirebaseDeclaration(senderID: "555", projectID: "someone-else")
         let device = f.host(app)
-        let token = try #require(device.fcmTokens[BridgeFixture.bundleID])
-        #expect(f.fcm.registeredTokens.allSatisfy { $0.token.token != token })
-        let answer = try await f.send(to: token)
-        #expect(answer.errorCode == "UNREGISTERED")
+        #expect(device.fcmTokens.isEmpty)
+        let failed = device.device.events.compactMap { e -> String? in
+            if case .fcmTokenFailed(let reason) = e.kind { return reason }
+            return nil
+        }
+        #expect(failed == ["no Firebase project with sender ID 555 or project id 'someone-else' in the world's FCM service"])
+        #expect(device.device.registration(of: BridgeFixture.bundleID).token != nil)
     }
 }
