@@ -12,6 +12,9 @@ struct SendRecord {
     var token: String
     var apnsID: String
     var response: APNsResponse
+    /// `send: { via: fcm }`: FCM's answer (`response` then holds the same HTTP response; `token` and `apnsID`
+    /// are the APNs hop's, so the delivery checks follow the push FCM made).
+    var fcm: FCMSendResponse? = nil
 }
 
 /// What a `run` did.
@@ -44,6 +47,8 @@ struct RunContext {
     var windowStart: [String: Int] = [:]
     /// Gateway log sequence at the previous `expect`.
     var gatewayWindowStart: UInt64 = 0
+    /// FCM log sequence at the previous `expect` (FCM requests after it are in the window).
+    var fcmWindowStart: UInt64 = 0
     /// Per device: events already written to the transcript.
     var transcribed: [String: Int] = [:]
     var transcript = Transcript()
@@ -86,6 +91,10 @@ struct RunContext {
                 // Still readable after `uninstall`, to send to the old token and expect 410.
                 guard let bundle = world.bundleID(on: d, nil) else { return nil }
                 return snapshot.previousToken(of: bundle)?.hex
+            case "previous_fcm_token":
+                // The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
+                guard let bundle = world.bundleID(on: d, nil) else { return nil }
+                return snapshot.previousFCMToken(of: bundle)
             default: return nil
             }
         case "fixture" where parts.count == 2:
@@ -100,6 +109,7 @@ struct RunContext {
             return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:
             if parts[1] == "ca" { return world.credentials.caPath }
+            if parts[1] == "fcm" { return world.fcmEnvironment()["PUSHCHECK_FCM_URL"] }
             guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }
             return try? world.url(env, atRoot: true)
         case "scenario" where parts.count == 2:

@@ -65,7 +65,8 @@ public struct HeaderTemplate: Sendable {
     public var value: Template
 }
 
-/// `send:` through a gateway. Today `via: apns` (the default); `via: fcm` arrives with the FCM gateway.
+/// `send:` through a gateway: `via: apns` (the default) sends `payload` to the device token; `via: fcm` sends
+/// `message` (an FCM v1 message; `token` defaults to the device's FCM token) to the world's FCM service.
 public struct SendStep: Sendable {
     public var via: String
     /// The device whose app's token is the target (default: the step's device).
@@ -79,9 +80,16 @@ public struct SendStep: Sendable {
     /// sandbox or production (default: the environment the app's token belongs to).
     public var environment: APNsEnvironment?
     public var headers: [HeaderTemplate]
-    /// The payload as JSON text.
+    /// The payload as JSON text (`via: fcm`: the `message`).
     public var payload: Template
     public var auth: SendAuth
+    /// `via: fcm`: `validate_only` (a dry run: everything checked, nothing delivered).
+    public var validateOnly = false
+    /// `via: fcm`: the Firebase project id or number in the send path (default: the world's first project).
+    public var project: Template? = nil
+    /// `via: fcm` with a mapping `message`: whether it names a target (`token`, `topic`, `condition`, `fid`);
+    /// when not, the runner adds the device's FCM token.
+    public var messageHasTarget = false
     /// The payload's string scalars, for checking references at load time.
     var payloadScalars: [Template] = []
 }

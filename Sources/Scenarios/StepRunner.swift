@@ -8,6 +8,8 @@ import PushModel
 enum StepRunner {
     static func perform(_ step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
         switch step.action {
+        case .send(let send) where send.via == "fcm":
+            try await FCMSendRunner.perform(send, step: step, world: world, context: &context)
         case .send(let send): try await perform(send, step: step, world: world, context: &context)
         case .run(let run): try await perform(run, step: step, world: world, context: &context)
         case .device(let action):
@@ -203,11 +205,20 @@ enum StepRunner {
                 if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
             }
         }
+        for (k, v) in world.fcmEnvironment() { env[k] = v }
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
         let logStart = world.host.lastLogSequence ?? 0
-        defer { BackendRequests.record(after: logStart, world: world, context: &context) }
+        let fcmStart = world.fcm?.log().last?.sequence ?? 0
+        defer {
+            // What the backend sent through FCM (each with the APNs request it became), then what reached APNs.
+            for entry in world.fcm?.log() ?? [] where entry.sequence > fcmStart {
+                context.transcript.add("  → backend via " + FailureContext.describe(entry))
+            }
+            BackendRequests.record(after: logStart, world: world, context: &context)
+            BackendRequests.recordFCM(after: fcmStart, world: world, context: &context)
+        }
         let outcome: CommandRunner.Outcome
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)

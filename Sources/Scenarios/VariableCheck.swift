@@ -5,7 +5,7 @@ import YAMLSource
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = ["token", "udid", "fcm_token", "previous_token"]
+    static let deviceFields = ["token", "udid", "fcm_token", "previous_token", "previous_fcm_token"]
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)
@@ -33,7 +33,7 @@ enum VariableCheck {
         let all =
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
             + [
-                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca",
+                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca", "gateway.fcm",
                 "scenario.name",
             ]
             + bare
@@ -62,7 +62,7 @@ enum VariableCheck {
         var out: [Template] = []
         switch step.action {
         case .send(let s):
-            out += [s.token, s.topic].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
+            out += [s.token, s.topic, s.project].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
             if case .bearer(let t) = s.auth { out.append(t) }
         case .run(let r):
             out.append(r.command)
