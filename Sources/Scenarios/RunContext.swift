@@ -82,29 +82,30 @@ struct RunContext {
         case "device" where parts.count == 3:
             guard let d = world.device(parts[1]) else { return nil }
             let snapshot = d.device.snapshot
-            switch parts[2] {
-            case "udid": return snapshot.udid
-            case "token", "fcm_token":
+            let variable = DeviceVariable(rawValue: parts[2])
+            switch variable {
+            case .udid?: return snapshot.udid
+            case .token?, .fcmToken?:
                 guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
-                return parts[2] == "token" ? app.token?.hex : app.fcmToken
-            case "previous_token":
+                return variable == .token ? app.token?.hex : app.fcmToken
+            case .previousToken?:
                 // Still readable after `uninstall`, to send to the old token and expect 410.
                 guard let bundle = world.bundleID(on: d, nil) else { return nil }
                 return snapshot.previousToken(of: bundle)?.hex
-            case "previous_fcm_token":
+            case .previousFCMToken?:
                 // The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
                 guard let bundle = world.bundleID(on: d, nil) else { return nil }
                 return snapshot.previousFCMToken(of: bundle)
-            default: return nil
+            case nil: return nil
             }
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String
-            switch parts[1] {
-            case "http": value = environment.fixtureHTTPURL
-            case "https": value = environment.fixtureHTTPSURL
-            case "ca": value = environment.fixtureCAPath
-            default: return nil
+            switch FixtureVariable(rawValue: parts[1]) {
+            case .http?: value = environment.fixtureHTTPURL
+            case .https?: value = environment.fixtureHTTPSURL
+            case .ca?: value = environment.fixtureCAPath
+            case nil: return nil
             }
             return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:

@@ -2,10 +2,25 @@ import DeviceBridge
 import DeviceSimulator
 import YAMLSource
 
+/// `${device.<name>.<field>}`: the device variables, checked here at load time and read by `RunContext.lookup`.
+enum DeviceVariable: String, CaseIterable {
+    case token, udid
+    case fcmToken = "fcm_token"
+    /// Still readable after `uninstall`, to send to the old token and expect 410.
+    case previousToken = "previous_token"
+    /// The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
+    case previousFCMToken = "previous_fcm_token"
+}
+
+/// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
+enum FixtureVariable: String, CaseIterable {
+    case http, https, ca
+}
+
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = ["token", "udid", "fcm_token", "previous_token", "previous_fcm_token"]
+    static let deviceFields = DeviceVariable.allCases.map(\.rawValue)
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)
@@ -32,10 +47,8 @@ enum VariableCheck {
         }
         let all =
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
-            + [
-                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca", "gateway.fcm",
-                "scenario.name",
-            ]
+            + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
+            + ["gateway.sandbox", "gateway.production", "gateway.ca", "gateway.fcm", "scenario.name"]
             + bare
         switch parts.first {
         case "env":
