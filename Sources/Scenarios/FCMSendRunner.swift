@@ -79,11 +79,12 @@ enum FCMSendRunner {
         context.lastSend = record
         for c in step.captures {
             let value: String?
-            switch c.source {
-            case "status": value = String(answer.status)
-            case "error_code": value = answer.errorCode
-            case "name": value = answer.name
-            default: value = hop?.apnsID
+            // `StepDecoder` accepted only `FCMSendCapture` names here.
+            switch FCMSendCapture(rawValue: c.source) {
+            case .status?: value = String(answer.status)
+            case .errorCode?: value = answer.errorCode
+            case .name?: value = answer.name
+            case .apnsID?, nil: value = hop?.apnsID
             }
             try StepRunner.capture(c, value, context: &context)
         }

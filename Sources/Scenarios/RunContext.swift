@@ -80,24 +80,8 @@ struct RunContext {
         case "env" where parts.count >= 2:
             return environment.environment[parts.dropFirst().joined(separator: ".")]
         case "device" where parts.count == 3:
-            guard let d = world.device(parts[1]) else { return nil }
-            let snapshot = d.device.snapshot
-            let variable = DeviceVariable(rawValue: parts[2])
-            switch variable {
-            case .udid?: return snapshot.udid
-            case .token?, .fcmToken?:
-                guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
-                return variable == .token ? app.token?.hex : app.fcmToken
-            case .previousToken?:
-                // Still readable after `uninstall`, to send to the old token and expect 410.
-                guard let bundle = world.bundleID(on: d, nil) else { return nil }
-                return snapshot.previousToken(of: bundle)?.hex
-            case .previousFCMToken?:
-                // The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
-                guard let bundle = world.bundleID(on: d, nil) else { return nil }
-                return snapshot.previousFCMToken(of: bundle)
-            case nil: return nil
-            }
+            guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
+            return variable.value(in: d.device.snapshot, bundleID: world.bundleID(on: d, nil))
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String
@@ -109,10 +93,13 @@ struct RunContext {
             }
             return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:
-            if parts[1] == "ca" { return world.credentials.caPath }
-            if parts[1] == "fcm" { return world.fcmEnvironment()["PUSHCHECK_FCM_URL"] }
-            guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }
-            return try? world.url(env, atRoot: true)
+            switch GatewayVariable(rawValue: parts[1]) {
+            case .sandbox?: return try? world.url(.sandbox, atRoot: true)
+            case .production?: return try? world.url(.production, atRoot: true)
+            case .ca?: return world.credentials.caPath
+            case .fcm?: return world.fcmEnvironment()["PUSHCHECK_FCM_URL"]
+            case nil: return nil
+            }
         case "scenario" where parts.count == 2:
             return parts[1] == "name" ? scenario.name : scenario.parameters[parts[1]]
         default:

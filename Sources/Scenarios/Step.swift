@@ -40,10 +40,37 @@ public struct Step: Sendable {
 /// `capture: { name: source }`.
 public struct Capture: Sendable {
     public var name: String
-    /// `status`, `reason`, `apns-id`, `apns-unique-id`, `timestamp`, `header.<name>` after a send;
-    /// `stdout`, `stderr`, `exit`, `json.<path>` (stdout as JSON) after a run.
+    /// A `SendCapture` or `header.<name>` after a send; a `RunCapture` or `json.<path>` (stdout as JSON) after a
+    /// run; a `DeviceVariable` after a device step.
     public var source: String
     public var range: SourceRange
+}
+
+/// What `capture:` may read after a `send` besides `header.<name>`: checked by `StepDecoder`, read by `StepRunner`.
+enum SendCapture: String, CaseIterable {
+    case status, reason
+    case apnsID = "apns-id"
+    case apnsUniqueID = "apns-unique-id"
+    case timestamp
+
+    static let headerPrefix = "header."
+}
+
+/// What `capture:` may read after a `send` with `via: fcm`: checked by `StepDecoder`, read by `FCMSendRunner`.
+enum FCMSendCapture: String, CaseIterable {
+    case status
+    case errorCode = "error_code"
+    /// The message name (`projects/…/messages/…`).
+    case name
+    /// The APNs id of the hop FCM made to APNs.
+    case apnsID = "apns-id"
+}
+
+/// What `capture:` may read after a `run` besides `json.<path>`: checked by `StepDecoder`, read by `StepRunner`.
+enum RunCapture: String, CaseIterable {
+    case stdout, stderr, exit
+
+    static let jsonPrefix = "json."
 }
 
 /// How a `send` authenticates.

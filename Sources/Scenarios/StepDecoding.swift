@@ -68,15 +68,15 @@ enum StepDecoder {
             let isFCM = if case .send(let s) = step.action { s.via == "fcm" } else { false }
             let sources =
                 isFCM
-                ? ["status", "error_code", "name", "apns-id"]
+                ? FCMSendCapture.allCases.map(\.rawValue)
                 : keyword == "send"
-                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"]
-                : keyword == "run" ? ["stdout", "stderr", "exit"] : DeviceCaptures.sources
+                ? SendCapture.allCases.map(\.rawValue)
+                : keyword == "run" ? RunCapture.allCases.map(\.rawValue) : DeviceCaptures.sources
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
                 let prefixed =
-                    (keyword == "send" && !isFCM && source.hasPrefix("header."))
-                    || (keyword == "run" && source.hasPrefix("json."))
+                    (keyword == "send" && !isFCM && source.hasPrefix(SendCapture.headerPrefix))
+                    || (keyword == "run" && source.hasPrefix(RunCapture.jsonPrefix))
                 let patterns = isFCM ? [] : keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(

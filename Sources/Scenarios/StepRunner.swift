@@ -128,13 +128,13 @@ enum StepRunner {
             apnsID: response.apnsID ?? headers.id ?? "", response: response)
         for c in step.captures {
             let value: String?
-            switch c.source {
-            case "status": value = String(response.status)
-            case "reason": value = response.reasonText
-            case "apns-id": value = response.apnsID
-            case "apns-unique-id": value = response.apnsUniqueID
-            case "timestamp": value = response.timestamp.map { String($0) }
-            default: value = response.http.value(String(c.source.dropFirst("header.".count)))
+            switch SendCapture(rawValue: c.source) {
+            case .status?: value = String(response.status)
+            case .reason?: value = response.reasonText
+            case .apnsID?: value = response.apnsID
+            case .apnsUniqueID?: value = response.apnsUniqueID
+            case .timestamp?: value = response.timestamp.map { String($0) }
+            case nil: value = response.http.value(String(c.source.dropFirst(SendCapture.headerPrefix.count)))
             }
             try capture(c, value, context: &context)
         }
@@ -248,14 +248,14 @@ enum StepRunner {
         }
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)
         for c in step.captures {
-            switch c.source {
-            case "stdout":
+            switch RunCapture(rawValue: c.source) {
+            case .stdout?:
                 try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case "stderr":
+            case .stderr?:
                 try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case "exit": try capture(c, String(outcome.exitCode), context: &context)
-            default:
-                let path = String(c.source.dropFirst("json.".count))
+            case .exit?: try capture(c, String(outcome.exitCode), context: &context)
+            case nil:
+                let path = String(c.source.dropFirst(RunCapture.jsonPrefix.count))
                 let json = try? JSONValue.parse(outcome.stdout)
                 try capture(c, json.flatMap { lookup(path, in: $0) }.map(Matcher.text), context: &context)
             }
