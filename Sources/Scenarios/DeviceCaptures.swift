@@ -17,10 +17,8 @@ enum DeviceCaptures {
         guard !step.captures.isEmpty, let d = world.device(step.device) else { return }
         let snapshot = d.device.snapshot
         let bundle = world.bundleID(on: d, step.app)
-        for c in step.captures {
-            // `StepDecoder` accepted only `sources` here.
-            let value = DeviceVariable(rawValue: c.source)?.value(in: snapshot, bundleID: bundle)
-            try StepRunner.capture(c, value, context: &context)
+        try StepRunner.captureAll(step, context: &context) { (source: DeviceVariable?, _) in
+            source?.value(in: snapshot, bundleID: bundle)
         }
     }
 }

@@ -77,16 +77,13 @@ enum FCMSendRunner {
             record.apnsID = name
         }
         context.lastSend = record
-        for c in step.captures {
-            let value: String?
-            // `StepDecoder` accepted only `FCMSendCapture` names here.
-            switch FCMSendCapture(rawValue: c.source) {
-            case .status?: value = String(answer.status)
-            case .errorCode?: value = answer.errorCode
-            case .name?: value = answer.name
-            case .apnsID?, nil: value = hop?.apnsID
+        try StepRunner.captureAll(step, context: &context) { (source: FCMSendCapture?, _) in
+            switch source {
+            case .status?: String(answer.status)
+            case .errorCode?: answer.errorCode
+            case .name?: answer.name
+            case .apnsID?, nil: hop?.apnsID
             }
-            try StepRunner.capture(c, value, context: &context)
         }
     }
 

@@ -126,18 +126,25 @@ enum StepRunner {
         context.lastSend = SendRecord(
             device: target.name, bundleID: bundleID, environment: environment, token: token,
             apnsID: response.apnsID ?? headers.id ?? "", response: response)
-        for c in step.captures {
-            let value: String?
-            switch SendCapture(rawValue: c.source) {
-            case .status?: value = String(response.status)
-            case .reason?: value = response.reasonText
-            case .apnsID?: value = response.apnsID
-            case .apnsUniqueID?: value = response.apnsUniqueID
-            case .timestamp?: value = response.timestamp.map { String($0) }
-            case nil: value = response.http.value(String(c.source.dropFirst(SendCapture.headerPrefix.count)))
+        try captureAll(step, context: &context) { (source: SendCapture?, c) in
+            switch source {
+            case .status?: String(response.status)
+            case .reason?: response.reasonText
+            case .apnsID?: response.apnsID
+            case .apnsUniqueID?: response.apnsUniqueID
+            case .timestamp?: response.timestamp.map { String($0) }
+            case nil: response.http.value(String(c.source.dropFirst(SendCapture.headerPrefix.count)))
             }
-            try capture(c, value, context: &context)
         }
+    }
+
+    /// Takes every `capture:` of `step`: `value` reads one source, named by its typed table (`SendCapture`,
+    /// `FCMSendCapture`, `RunCapture`, `DeviceVariable`; nil for the table's prefixed form, e.g. `header.<name>`).
+    /// `StepDecoder` accepted only those names.
+    static func captureAll<Source: RawRepresentable<String>>(
+        _ step: Step, context: inout RunContext, value: (Source?, Capture) -> String?
+    ) throws(StepStop) {
+        for c in step.captures { try capture(c, value(Source(rawValue: c.source), c), context: &context) }
     }
 
     static func capture(_ c: Capture, _ value: String?, context: inout RunContext) throws(StepStop) {
@@ -247,17 +254,15 @@ enum StepRunner {
                 detail: "step at \(step.range)\nstderr:\n\(outcome.stderr)")
         }
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)
-        for c in step.captures {
-            switch RunCapture(rawValue: c.source) {
-            case .stdout?:
-                try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case .stderr?:
-                try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case .exit?: try capture(c, String(outcome.exitCode), context: &context)
+        try captureAll(step, context: &context) { (source: RunCapture?, c) in
+            switch source {
+            case .stdout?: outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .stderr?: outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .exit?: String(outcome.exitCode)
             case nil:
-                let path = String(c.source.dropFirst(RunCapture.jsonPrefix.count))
-                let json = try? JSONValue.parse(outcome.stdout)
-                try capture(c, json.flatMap { lookup(path, in: $0) }.map(Matcher.text), context: &context)
+                (try? JSONValue.parse(outcome.stdout)).flatMap {
+                    lookup(String(c.source.dropFirst(RunCapture.jsonPrefix.count)), in: $0)
+                }.map(Matcher.text)
             }
         }
     }
