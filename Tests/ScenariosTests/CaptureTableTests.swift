@@ -13,6 +13,7 @@ import YAMLSource
     @Test func everySourceOfEachStepKindDecodes() throws {
         let kinds: [(step: String, sources: [String])] = [
             ("send: { payload: { aps: { alert: Hi } } }", SendCapture.allCases.map(\.rawValue) + ["header.apns-id"]),
+            ("send: { via: fcm, message: { topic: news } }", FCMSendCapture.allCases.map(\.rawValue)),
             ("run: echo hi", RunCapture.allCases.map(\.rawValue) + ["json.a.b"]),
             ("register: null", DeviceVariable.allCases.map(\.rawValue)),
         ]
@@ -25,6 +26,10 @@ import YAMLSource
         let wrong = try #require(throws: SourceError.self) { try Self.step("{ run: echo hi, capture: { v: stdot } }") }
         #expect(wrong.expected == "expected one of: stdout, stderr, exit, json.<path>")
         #expect(wrong.suggestion == "did you mean 'stdout'?")
+        // FCM's answer has no headers to capture: `header.<name>` is an APNs send's.
+        #expect(throws: SourceError.self) {
+            try Self.step("{ send: { via: fcm, message: { topic: news } }, capture: { v: header.apns-id } }")
+        }
     }
 
     static let here = SourceRange(
