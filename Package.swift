@@ -58,7 +58,7 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["CLinux", "APNsGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
         ),
         .testTarget(
             name: "ScenariosTests",

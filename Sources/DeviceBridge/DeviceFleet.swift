@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceSimulator
+import FCMGateway
 import Foundation
 import PushModel
 
@@ -12,22 +13,24 @@ public final class DeviceFleet: Sendable {
 
     /// Builds and sets up every declared device (install → permission → registration → tokens
     /// registered with `gateway`). Device names must be unique (`DeviceFleetError.duplicateName`).
-    public convenience init(world: DeviceWorld, gateway: APNsGateway, clock: any PushClock, seedSalt: UInt64 = 0)
-        throws(DeviceFleetError)
-    {
-        try self.init(apps: world.apps, devices: world.devices, gateway: gateway, clock: clock, seedSalt: seedSalt)
+    public convenience init(
+        world: DeviceWorld, gateway: APNsGateway, fcm: FCMGateway? = nil, clock: any PushClock, seedSalt: UInt64 = 0
+    ) throws(DeviceFleetError) {
+        try self.init(
+            apps: world.apps, devices: world.devices, gateway: gateway, fcm: fcm, clock: clock, seedSalt: seedSalt)
     }
 
-    /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`).
+    /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`). With `fcm`, apps using
+    /// Firebase register their instances there (`FCMRegistrationSink`).
     public init(
-        apps: [AppDeclaration], devices: [DeviceDeclaration], gateway: APNsGateway, clock: any PushClock,
-        seedSalt: UInt64 = 0
+        apps: [AppDeclaration], devices: [DeviceDeclaration], gateway: APNsGateway, fcm: FCMGateway? = nil,
+        clock: any PushClock, seedSalt: UInt64 = 0
     ) throws(DeviceFleetError) {
         var seen = Set<String>()
         for d in devices where !seen.insert(d.name).inserted { throw .duplicateName(d.name) }
         self.gateway = gateway
         self.devices = devices.map {
-            HostedDevice($0, apps: apps, gateway: gateway, clock: clock, seedSalt: seedSalt)
+            HostedDevice($0, apps: apps, gateway: gateway, fcm: fcm, clock: clock, seedSalt: seedSalt)
         }
     }
 
@@ -40,14 +43,18 @@ public final class DeviceFleet: Sendable {
     /// Registers every device's tokens again (after `APNsGateway.reset()`).
     public func syncRegistrations() { for d in devices { d.syncRegistrations() } }
 
-    /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}}}`: what `serve`'s ready line shows,
-    /// so a backend script can address the devices.
+    /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}, "fcm_tokens": {"<bundle id>": "<fcm token>"}}}`:
+    /// what `serve`'s ready line shows, so a backend script can address the devices (`fcm_tokens` only for
+    /// devices with apps using Firebase).
     public var addressesJSON: JSONValue {
         var out: [String: JSONValue] = [:]
         for d in devices {
             var tokens: [String: JSONValue] = [:]
             for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
-            out[d.name] = .object(["udid": .string(d.device.udid), "tokens": .object(tokens)])
+            var o: [String: JSONValue] = ["udid": .string(d.device.udid), "tokens": .object(tokens)]
+            let fcm = d.fcmTokens
+            if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
+            out[d.name] = .object(o)
         }
         return .object(out)
     }

@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceSimulator
+import FCMGateway
 import Foundation
 import PushModel
 import Synchronization
@@ -17,6 +18,8 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     public let device: SimulatedDevice
     /// The gateway it is attached to.
     public let gateway: APNsGateway
+    /// The world's mock Firebase, when it has one: the apps' Firebase instances are registered there.
+    public let fcm: FCMGateway?
     /// What it was built from (nil for a device built in code and attached with `init(name:device:gateway:)`).
     package let declaration: DeviceDeclaration?
     private let delivered = Mutex<Int>(0)
@@ -24,16 +27,24 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     private let launchState: Mutex<DeviceState?> = Mutex(nil)
 
     /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
-    /// `GatewayRegistrationSink` to the device. Tokens the device already holds are registered now.
-    public convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway) {
-        self.init(name: name, device: device, gateway: gateway, declaration: nil)
+    /// `GatewayRegistrationSink` to the device (and an `FCMRegistrationSink` when `fcm` is given). Tokens the
+    /// device already holds are registered now.
+    public convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway? = nil) {
+        self.init(name: name, device: device, gateway: gateway, fcm: fcm, declaration: nil)
     }
 
-    private init(name: String, device: SimulatedDevice, gateway: APNsGateway, declaration: DeviceDeclaration?) {
+    private init(
+        name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway?, declaration: DeviceDeclaration?
+    ) {
         self.name = name
         self.device = device
         self.gateway = gateway
+        self.fcm = fcm
         self.declaration = declaration
+        if let fcm {
+            device.useFirebaseService(FCMTokenService(gateway: fcm))
+            device.addRegistrationSink(FCMRegistrationSink(gateway: fcm))
+        }
         // Weak: the device holds the sink, so a strong capture would keep the device alive forever.
         let sink = GatewayRegistrationSink(
             gateway: gateway, isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
@@ -46,11 +57,11 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// registration) with the gateway attached first, so every token it gets is registered there.
     /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
     public convenience init(
-        _ declaration: DeviceDeclaration, apps: [AppDeclaration], gateway: APNsGateway, clock: any PushClock,
-        seedSalt: UInt64 = 0
+        _ declaration: DeviceDeclaration, apps: [AppDeclaration], gateway: APNsGateway, fcm: FCMGateway? = nil,
+        clock: any PushClock, seedSalt: UInt64 = 0
     ) {
         let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
-        self.init(name: declaration.name, device: device, gateway: gateway, declaration: declaration)
+        self.init(name: declaration.name, device: device, gateway: gateway, fcm: fcm, declaration: declaration)
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }
@@ -88,10 +99,20 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
         return out
     }
 
-    /// Registers every token the device holds with the gateway again, with its online state: after
-    /// `APNsGateway.reset()` (which returns the registry to the configuration) or when attaching a
-    /// device that registered before it was hosted.
+    /// The apps' FCM registration tokens by bundle id (apps using Firebase that registered).
+    public var fcmTokens: [String: String] {
+        var out: [String: String] = [:]
+        for r in device.fcmRegistrations { out[r.bundleID] = r.fcmToken }
+        return out
+    }
+
+    /// Registers every token the device holds with the gateway again, with its online state (and every
+    /// Firebase instance with the FCM gateway): after `APNsGateway.reset()` / `FCMGateway.reset()` (which
+    /// return the registries to the configuration) or when attaching a device that registered before it was hosted.
     public func syncRegistrations() {
+        if let fcm {
+            for r in device.fcmRegistrations { fcm.registerInstance(FCMRegistrationSink.instance(r)) }
+        }
         let state = device.snapshot
         for id in state.apps.keys.sorted() {
             guard let app = state.apps[id], let token = app.token else { continue }

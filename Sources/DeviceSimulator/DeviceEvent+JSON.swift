@@ -40,6 +40,7 @@ extension DeviceEventKind {
             return ["type": "registered", "token": .string(t.hex), "environment": .string(e.rawValue)]
         case .registrationFailed(let f): return ["type": "registration-failed", "findings": findings(f)]
         case .fcmTokenIssued(let t, let m): return ["type": "fcm-token", "fcm_token": .string(t), "mapped": .bool(m)]
+        case .fcmTokenFailed(let r): return ["type": "fcm-token-failed", "reason": .string(r)]
         case .authorizationChanged(let a): return ["type": "authorization", "status": .string(a.status.rawValue)]
         case .stateChanged(let f, let t, let r):
             return [

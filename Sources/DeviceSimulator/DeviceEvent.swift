@@ -136,6 +136,8 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case registered(token: DeviceToken, environment: APSEnvironment)
     case registrationFailed([ProvisioningFinding])
     case fcmTokenIssued(fcmToken: String, mappedToAPNs: Bool)
+    /// Firebase issued no FCM token (the world's FCM service refused the registration, e.g. an unknown sender ID).
+    case fcmTokenFailed(reason: String)
     case authorizationChanged(NotificationSettings)
     case stateChanged(from: AppState, to: AppState, reason: AppTransitionReason)
     case pushReceived(apnsID: String, kind: PushKind)
@@ -170,6 +172,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .registered(let t, let e): return "registered token \(t.hex) (\(e.rawValue))"
         case .registrationFailed(let f): return "registration failed: " + f.map(\.code).joined(separator: ", ")
         case .fcmTokenIssued(let t, let m): return "FCM token \(t) mapped=\(m)"
+        case .fcmTokenFailed(let r): return "FCM token not issued: \(r)"
         case .authorizationChanged(let s): return "authorization \(s.status.rawValue)"
         case .stateChanged(let a, let b, let r): return "state \(a.rawValue) -> \(b.rawValue) (\(r.rawValue))"
         case .pushReceived(let id, let k): return "push \(id) received (\(k.rawValue))"

@@ -17,3 +17,15 @@ extension DeviceState {
         return nil
     }
 }
+
+extension DeviceState {
+    /// The FCM registration token the app held before its current one (or before it was uninstalled):
+    /// what a backend that missed the change still sends to (UNREGISTERED at the FCM gateway).
+    public func previousFCMToken(of bundleID: String) -> String? {
+        let current = apps[bundleID]?.fcmToken
+        for e in events.reversed() where e.bundleID == bundleID {
+            if case .fcmTokenIssued(let token, _) = e.kind, token != current { return token }
+        }
+        return nil
+    }
+}

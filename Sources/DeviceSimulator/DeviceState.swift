@@ -49,6 +49,11 @@ public struct DeviceState: Sendable, Equatable {
     public internal(set) var notificationCenter: [PresentedNotification] = []
     public internal(set) var events: [DeviceEvent] = []
     let tokens: TokenGenerator
+    /// True when a Firebase service is attached (`SimulatedDevice.useFirebaseService`): FCM tokens come from it;
+    /// false: the device issues them itself, as an offline stand-in for Firebase.
+    var firebaseTokensFromService = false
+    /// Apps whose Firebase registration waits for the service.
+    var pendingFirebase: [String] = []
     var installs = 0
     var notificationCounter = 0
 
@@ -137,13 +142,18 @@ public struct DeviceState: Sendable, Equatable {
             log(.registered(token: token, environment: env), bundleID, now)
             log(.callback(.didRegisterForRemoteNotifications(token: token)), bundleID, now)
             if let fb = app.declaration.firebase {
-                let fcm = tokens.fcmToken(
-                    udid: udid, bundleID: bundleID, senderID: fb.senderID, generation: app.generation)
                 let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(
                     app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
-                apps[bundleID]!.fcmToken = fcm
                 apps[bundleID]!.fcmMappedToAPNs = mapped
-                log(.fcmTokenIssued(fcmToken: fcm, mappedToAPNs: mapped), bundleID, now)
+                if firebaseTokensFromService {
+                    // The SDK asks Firebase once the APNs token is there; the answer arrives as its own step.
+                    if !pendingFirebase.contains(bundleID) { pendingFirebase.append(bundleID) }
+                } else {
+                    let fcm = tokens.fcmToken(
+                        udid: udid, bundleID: bundleID, senderID: fb.senderID, generation: app.generation)
+                    apps[bundleID]!.fcmToken = fcm
+                    log(.fcmTokenIssued(fcmToken: fcm, mappedToAPNs: mapped), bundleID, now)
+                }
                 for f in ProvisioningChecks.capabilityFindings(
                     app: app.declaration.signing, implementsFetchHandler: false, firebaseSenderID: fb.senderID,
                     forwardsAPNsTokenToFirebase: fb.forwardsAPNsToken)

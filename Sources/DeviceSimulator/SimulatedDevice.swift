@@ -12,6 +12,17 @@ public protocol DeviceRegistrationSink: Sendable {
     func tokenInvalidated(_ token: DeviceToken, at date: Date)
     /// The device went on- or offline; `tokens` are all its current tokens.
     func deviceOnlineChanged(tokens: [DeviceToken], online: Bool)
+    /// The app's Firebase SDK registered and got `registration.fcmToken`; `registration.apnsToken` is nil when
+    /// the APNs token did not reach Firebase (swizzling off and not forwarded).
+    func fcmTokenIssued(_ registration: FCMRegistration)
+    /// The app holding `fcmToken` was uninstalled: the instance is gone from `date`.
+    func fcmTokenInvalidated(_ fcmToken: String, at date: Date)
+}
+
+extension DeviceRegistrationSink {
+    /// Sinks that only follow APNs tokens (an APNs gateway) ignore Firebase.
+    public func fcmTokenIssued(_ registration: FCMRegistration) {}
+    public func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {}
 }
 
 /// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
@@ -22,6 +33,7 @@ public protocol DeviceRegistrationSink: Sendable {
 public final class SimulatedDevice: Sendable {
     private let state: Mutex<DeviceState>
     private let sinks = Mutex<[any DeviceRegistrationSink]>([])
+    private let firebase = Mutex<(any FirebaseTokenService)?>(nil)
     /// The clock events are stamped with.
     public let clock: any PushClock
 
@@ -38,6 +50,13 @@ public final class SimulatedDevice: Sendable {
     /// Adds a sink for token registrations, invalidations and online changes.
     public func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
 
+    /// Apps using Firebase get their FCM tokens from `service` from now on (without one, the device issues them
+    /// itself, seeded, as an offline stand-in for Firebase).
+    public func useFirebaseService(_ service: any FirebaseTokenService) {
+        firebase.withLock { $0 = service }
+        state.withLock { $0.firebaseTokensFromService = true }
+    }
+
     /// Runs `body` on the state with the current time; returns its result and the events it added.
     /// Every operation of this class goes through here.
     @discardableResult
@@ -45,14 +64,29 @@ public final class SimulatedDevice: Sendable {
         -> (result: T, events: [DeviceEvent])
     {
         let now = clock.now()
-        let (result, events, tokens) = try state.withLock {
-            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken]) in
+        let (result, events, tokens, requests) = try state.withLock {
+            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken], [FirebaseTokenRequest]) in
             let before = s.events.count
             let r = try body(&s, now)
-            return (r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token })
+            return (
+                r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token },
+                s.takeFirebaseRequests()
+            )
         }
         notify(events, currentTokens: tokens)
-        return (result, events)
+        return (result, events + askFirebase(requests))
+    }
+
+    /// The SDK's registrations with Firebase, outside the lock (the service is another component with its own
+    /// lock); each answer is applied as a step of its own, as the SDK's token callback arrives after the APNs one.
+    private func askFirebase(_ requests: [FirebaseTokenRequest]) -> [DeviceEvent] {
+        guard !requests.isEmpty, let service = firebase.withLock({ $0 }) else { return [] }
+        var events: [DeviceEvent] = []
+        for request in requests {
+            let answer = service.fcmToken(for: request)
+            events += perform { $0.receiveFirebaseAnswer(request, answer, now: $1) }.events
+        }
+        return events
     }
 
     private func notify(_ events: [DeviceEvent], currentTokens: [DeviceToken]) {
@@ -64,8 +98,15 @@ public final class SimulatedDevice: Sendable {
                 for t in targets {
                     t.tokenRegistered(token, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment)
                 }
-            case .uninstalled(let token?):
-                for t in targets { t.tokenInvalidated(token, at: e.at) }
+            case .uninstalled(let token):
+                if let token { for t in targets { t.tokenInvalidated(token, at: e.at) } }
+                // The app is gone from the state; its last FCM token is in the event log.
+                if let bundle = e.bundleID, let fcm = state.withLock({ $0.previousFCMToken(of: bundle) }) {
+                    for t in targets { t.fcmTokenInvalidated(fcm, at: e.at) }
+                }
+            case .fcmTokenIssued(let fcm, _):
+                guard let registration = fcmRegistrations.first(where: { $0.fcmToken == fcm }) else { break }
+                for t in targets { t.fcmTokenIssued(registration) }
             case .offlineChanged(let online):
                 for t in targets { t.deviceOnlineChanged(tokens: currentTokens, online: online) }
             default:

@@ -15,6 +15,11 @@ public struct TokenGenerator: Sendable, Equatable {
         return DeviceToken(bytes: bytes)!
     }
 
+    /// The Firebase installation ID the app's SDK registers with: the first 22 characters of `fcmToken`.
+    public func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
+        String(fcmToken(udid: udid, bundleID: bundleID, senderID: senderID, generation: generation).prefix(22))
+    }
+
     /// An FCM registration token in the usual `<instance id>:APA91b<…>` shape.
     public func fcmToken(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
         let key = "fcm|\(udid)|\(bundleID)|\(senderID)|\(generation)"

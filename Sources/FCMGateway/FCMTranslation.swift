@@ -59,7 +59,7 @@ public enum FCMTranslation {
             apsHasAlert = true
         }
         var apsBytes: [UInt8] = []
-        write(&aps, into: &apsBytes)
+        write(aps, into: &apsBytes)
 
         // Top level: data, apns.payload's other keys over it, then FCM's own keys over both (the spelling a
         // dictionary keeps is the first one inserted: a data key's, with the payload's value). "aps" is an FCM key.
@@ -90,7 +90,7 @@ public enum FCMTranslation {
         top.append(("google.c.a.e", .string("1")))
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(&top, into: &out)
+        write(top, into: &out)
 
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(m.apnsHeaders.count + 3)
@@ -130,15 +130,10 @@ public enum FCMTranslation {
         var json: JSONValue? { if case .json(let v) = self { return v } else { return nil } }
     }
 
-    /// `{…}` of distinct members, sorted by key bytes as `JSONValue` sorts them.
-    static func write(_ members: inout [(key: String, value: Member)], into out: inout [UInt8]) {
-        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        out.append(UInt8(ascii: "{"))
-        for (i, member) in members.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(member.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            switch member.value {
+    /// `{…}` of distinct members, written by `JSONValue`'s object writer (same key order as `serializedBytes()`).
+    static func write(_ members: [(key: String, value: Member)], into out: inout [UInt8]) {
+        JSONValue.writeObject(members, into: &out) { value, out in
+            switch value {
             case .string(let s): JSONValue.writeString(s, into: &out)
             case .json(let v): v.write(into: &out)
             case .bytes(let b): out.append(contentsOf: b)
@@ -156,7 +151,6 @@ public enum FCMTranslation {
                 out.append(UInt8(ascii: "}"))
             }
         }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.

@@ -100,15 +100,25 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let o):
-            out.append(UInt8(ascii: "{"))
-            for (i, key) in o.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                o[key]!.write(into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            JSONValue.writeObject(o.map { (key: $0.key, value: $0.value) }, into: &out) { v, out in v.write(into: &out) }
         }
+    }
+
+    /// Appends `{"key":value,…}` with the members in the order `serialized()` writes them (keys sorted by their
+    /// UTF-8 bytes), each value appended by `writeValue`: the one object writer, also for writers whose members
+    /// are not all `JSONValue`s yet (FCM's translation writes some as bytes). Keys must be distinct.
+    package static func writeObject<Member>(
+        _ members: [(key: String, value: Member)], into out: inout [UInt8],
+        writeValue: (Member, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        for (i, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            writeValue(member.value, &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     static func format(_ d: Double) -> String {

@@ -18,6 +18,8 @@ public enum Subject: Sendable, Equatable {
     case status, reason
     case header(String)
     case timestamp
+    /// The last FCM send's `FcmError` errorCode and message `name`.
+    case fcmErrorCode, fcmName
     // the last sent push on the device
     case delivered, dropped, stored
     /// Callback names fired since the previous `expect`.

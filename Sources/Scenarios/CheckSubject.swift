@@ -9,6 +9,10 @@ enum ExpectKey: String, CaseIterable, Sendable {
     /// The last send's response (`status: 200`, `reason: BadDeviceToken`, `headers: {apns-id: …}`,
     /// `timestamp`): a value or a matcher; `headers` a mapping of header name to one.
     case status, reason, headers, timestamp
+    /// The last `send: { via: fcm }`'s answer: the `FcmError` detail's `errorCode` (UNREGISTERED,
+    /// INVALID_ARGUMENT, …; absent on success) and the accepted message's `name` (`projects/p/messages/0:…`).
+    case errorCode = "error_code"
+    case name
     /// The last sent push on the device: `delivered: true`, `dropped: <why>`, `stored: true`.
     case delivered, dropped, stored
     /// Callback names fired since the previous `expect`, in order (a list or a matcher).

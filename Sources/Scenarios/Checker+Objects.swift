@@ -22,7 +22,8 @@ extension Checker {
             context.transcript.add("  expect \(check.label): " + (failure == nil ? "ok" : "FAILED"))
             if var failure {
                 failure.events = relevantEvents(
-                    observation.window, observation: observation, world: world, since: context.gatewayWindowStart)
+                    observation.window, observation: observation, world: world, since: context.gatewayWindowStart,
+                    fcmSince: context.fcmWindowStart)
                 failures.append(failure)
             }
         }
@@ -33,7 +34,8 @@ extension Checker {
         {
             var failure = found
             failure.events = relevantEvents(
-                observation.window, observation: observation, world: world, since: context.gatewayWindowStart)
+                observation.window, observation: observation, world: world, since: context.gatewayWindowStart,
+                    fcmSince: context.fcmWindowStart)
             context.snapshotFailures.append((failure, effects))
         }
         return failures

@@ -63,7 +63,8 @@ enum Checker {
                     actual: Matcher.show(actual) + hint(check.subject, observation),
                     file: check.range.file, line: check.range.line, column: check.range.column,
                     events: relevantEvents(
-                        Array(window), observation: observation, world: world, since: context.gatewayWindowStart)))
+                        Array(window), observation: observation, world: world, since: context.gatewayWindowStart,
+                        fcmSince: context.fcmWindowStart)))
             if check.subject == .exitCode, case .run = step.action {
                 let stderr = context.lastRun?.stderr ?? ""
                 failures[failures.count - 1].events =
@@ -83,6 +84,7 @@ enum Checker {
         }
         context.windowStart[d.name] = events.count
         context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
+        context.fcmWindowStart = world.fcm?.log().last?.sequence ?? context.fcmWindowStart
         return failures
     }
 
@@ -104,6 +106,7 @@ enum Checker {
                 if case .navigation(let n) = e.kind, case .noRoute = n { return " (\(n))" }
             }
             return ""
+        case .fcmErrorCode, .fcmName: return FailureContext.fcmAnswerHint(o.lastSend?.fcm)
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
             .state, .badge, .exitCode, .stdout, .stderr:
             return ""
@@ -111,10 +114,14 @@ enum Checker {
     }
 
     /// The device events of the window and the gateway's answers since the previous `expect`.
-    static func relevantEvents(_ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64)
-        -> String
-    {
+    /// With FCM, the FCM requests since `fcmSince` come first, each with the APNs request(s) it became.
+    static func relevantEvents(
+        _ window: [DeviceEvent], observation: Observation, world: ScenarioWorld, since: UInt64, fcmSince: UInt64 = 0
+    ) -> String {
         var lines = window.map { "device \($0)" }
+        for entry in world.fcm?.log() ?? [] where entry.sequence > fcmSince {
+            lines.append(FailureContext.describe(entry))
+        }
         for entry in world.host.gatewayLog(after: since) {
             lines.append(FailureContext.describe(entry))
         }

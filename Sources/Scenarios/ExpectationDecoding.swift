@@ -8,6 +8,7 @@ import YAMLSource
 ///   status: 200                      # the last send's response: status, reason, headers, timestamp
 ///   reason: BadDeviceToken
 ///   headers: { apns-id: { exists: true } }
+///   error_code: UNREGISTERED           # after send: { via: fcm }: the FcmError errorCode; name: the message name
 ///   delivered: true                  # the last sent push reached the app; dropped: <why>; stored: true
 ///   callbacks: [willPresent]         # callbacks fired since the previous expect, in order
 ///   callback: { didReceiveResponse: { action: open, user_info: { url: … } } }   # one callback's arguments
@@ -68,6 +69,8 @@ enum ExpectationDecoder {
             case .status: try add(.status, v)
             case .reason: try add(.reason, v)
             case .timestamp: try add(.timestamp, v)
+            case .errorCode: try add(.fcmErrorCode, v)
+            case .name: try add(.fcmName, v)
             case .delivered: try add(.delivered, v)
             case .dropped: try add(.dropped, v)
             case .stored: try add(.stored, v)

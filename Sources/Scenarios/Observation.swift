@@ -28,6 +28,8 @@ struct Observation {
         case .reason: return lastSend?.response.reasonText.map(JSONValue.string)
         case .header(let name): return lastSend?.response.http.value(name).map(JSONValue.string)
         case .timestamp: return lastSend?.response.timestamp.map { .number(Double($0)) }
+        case .fcmErrorCode: return lastSend?.fcm?.errorCode.map(JSONValue.string)
+        case .fcmName: return lastSend?.fcm?.name.map(JSONValue.string)
         case .delivered:
             guard let id = lastSend?.apnsID else { return nil }
             return .bool(appEvents.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
@@ -86,6 +88,9 @@ struct Observation {
         let events = appEvents
         for e in events {
             if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
+        }
+        if let fcm = s.fcm, fcm.status != 200 {
+            return "rejected-by-fcm: \(fcm.errorCode ?? fcm.errorStatus ?? String(fcm.status))"
         }
         if s.response.status != 200 {
             return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))"

@@ -12,6 +12,9 @@ struct SendRecord {
     var token: String
     var apnsID: String
     var response: APNsResponse
+    /// `send: { via: fcm }`: FCM's answer (`response` then holds the same HTTP response; `token` and `apnsID`
+    /// are the APNs hop's, so the delivery checks follow the push FCM made).
+    var fcm: FCMSendResponse? = nil
 }
 
 /// What a `run` did.
@@ -44,6 +47,8 @@ struct RunContext {
     var windowStart: [String: Int] = [:]
     /// Gateway log sequence at the previous `expect`.
     var gatewayWindowStart: UInt64 = 0
+    /// FCM log sequence at the previous `expect` (FCM requests after it are in the window).
+    var fcmWindowStart: UInt64 = 0
     /// Per device: events already written to the transcript.
     var transcribed: [String: Int] = [:]
     var transcript = Transcript()
@@ -75,33 +80,26 @@ struct RunContext {
         case "env" where parts.count >= 2:
             return environment.environment[parts.dropFirst().joined(separator: ".")]
         case "device" where parts.count == 3:
-            guard let d = world.device(parts[1]) else { return nil }
-            let snapshot = d.device.snapshot
-            switch parts[2] {
-            case "udid": return snapshot.udid
-            case "token", "fcm_token":
-                guard let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] else { return nil }
-                return parts[2] == "token" ? app.token?.hex : app.fcmToken
-            case "previous_token":
-                // Still readable after `uninstall`, to send to the old token and expect 410.
-                guard let bundle = world.bundleID(on: d, nil) else { return nil }
-                return snapshot.previousToken(of: bundle)?.hex
-            default: return nil
-            }
+            guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
+            return variable.value(in: d.device.snapshot, bundleID: world.bundleID(on: d, nil))
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String
-            switch parts[1] {
-            case "http": value = environment.fixtureHTTPURL
-            case "https": value = environment.fixtureHTTPSURL
-            case "ca": value = environment.fixtureCAPath
-            default: return nil
+            switch FixtureVariable(rawValue: parts[1]) {
+            case .http?: value = environment.fixtureHTTPURL
+            case .https?: value = environment.fixtureHTTPSURL
+            case .ca?: value = environment.fixtureCAPath
+            case nil: return nil
             }
             return value.isEmpty ? nil : value
         case "gateway" where parts.count == 2:
-            if parts[1] == "ca" { return world.credentials.caPath }
-            guard let env = APNsEnvironment(rawValue: parts[1]) else { return nil }
-            return try? world.url(env, atRoot: true)
+            switch GatewayVariable(rawValue: parts[1]) {
+            case .sandbox?: return try? world.url(.sandbox, atRoot: true)
+            case .production?: return try? world.url(.production, atRoot: true)
+            case .ca?: return world.credentials.caPath
+            case .fcm?: return world.fcmEnvironment()["PUSHCHECK_FCM_URL"]
+            case nil: return nil
+            }
         case "scenario" where parts.count == 2:
             return parts[1] == "name" ? scenario.name : scenario.parameters[parts[1]]
         default:

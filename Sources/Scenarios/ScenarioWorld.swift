@@ -1,6 +1,7 @@
 import APNsGateway
 import DeviceBridge
 import DeviceSimulator
+import FCMGateway
 import Foundation
 import HTTPClient
 import HTTPServer
@@ -26,6 +27,9 @@ final class ScenarioWorld {
     private var clients: [String: APNsClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
     private var proxy: ConnectProxy?
+    /// The runner's FCM sender and the world's own FCM listener (`ScenarioWorld+FCM.swift`), made on first use.
+    var fcmSender: FCMClient?
+    var fcmRoot: (url: String, credentials: [String: String])?
 
     init(_ world: WorldDeclaration, seed: UInt64, stepTimeout: Duration) throws {
         declaration = world
@@ -34,12 +38,21 @@ final class ScenarioWorld {
         // Unpinned worlds start at the wall clock, whole seconds (a backend's `iat` is whole seconds too).
         let clock = ManualClock(start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         self.clock = clock
+        let shared = credentials
+        let sender = try world.fcm.map { _ in try shared.fcmServiceAccount() }
         host = try WorldHost(
             world, clock: clock, seedSalt: seed,
             providerKeys: [
                 APNsProviderKey(
                     keyID: world.defaultKeyID, teamID: world.defaultTeamID, publicKey: credentials.providerPublicKey)
-            ])
+            ],
+            serviceAccounts: sender.map {
+                [
+                    FCMServiceAccount(
+                        clientEmail: $0.clientEmail, publicKey: $0.privateKey.publicKey, privateKey: $0.privateKey,
+                        privateKeyID: $0.privateKeyID)
+                ]
+            } ?? [])
     }
 
     /// The devices, in declaration order (each `HostedDevice` keeps the gateway's token registry and
@@ -65,12 +78,17 @@ final class ScenarioWorld {
     func url(_ environment: APNsEnvironment, atRoot: Bool = false) throws -> String {
         if atRoot || !declaration.clientCertificateCAs.isEmpty { return try ownListenerURL(environment) }
         if let url = urls[environment] { return url }
+        let url = try sharedURL(WorldEndpoint(environment))
+        urls[environment] = url
+        return url
+    }
+
+    /// This world's prefix for `endpoint` on the process-wide server (the world is mounted on first use).
+    func sharedURL(_ endpoint: WorldEndpoint) throws -> String {
         let shared = try SharedGatewayServer.shared(credentials)
         let id = sharedID ?? shared.mount(host)
         sharedID = id
-        let url = shared.url(WorldEndpoint(environment), world: id)
-        urls[environment] = url
-        return url
+        return shared.url(endpoint, world: id)
     }
 
     /// A TLS listener for this world's gateway alone (started on first use, closed by `shutdown()`).
@@ -157,6 +175,8 @@ final class ScenarioWorld {
     }
 
     func shutdown() {
+        fcmSender?.shutdown()
+        fcmSender = nil
         for c in clients.values { c.client.shutdown() }
         clients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unmount(id) }

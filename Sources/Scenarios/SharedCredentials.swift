@@ -19,6 +19,22 @@ final class SharedCredentials: Sendable {
     private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
     private let webViews = WebViewPool()
     private let tokens = Mutex<[String: String]>([:])
+    private let fcmAccount = Mutex<GoogleServiceAccount?>(nil)
+
+    /// The runner's Google service account for worlds with FCM (`send: { via: fcm }` signs its OAuth grants with
+    /// it; `run:` steps get it as a credentials file): an RSA key made on first use, once per process, as the APNs
+    /// provider key is.
+    static let fcmClientEmail = "pushcheck-runner@pushcheck.iam.gserviceaccount.com"
+
+    func fcmServiceAccount() throws -> GoogleServiceAccount {
+        try fcmAccount.withLock { (value: inout GoogleServiceAccount?) throws -> GoogleServiceAccount in
+            if let value { return value }
+            let new = GoogleServiceAccount(
+                clientEmail: Self.fcmClientEmail, privateKey: try RSAPrivateKey.generate(), privateKeyID: "pushcheck-runner")
+            value = new
+            return new
+        }
+    }
 
     private init() throws {
         ca = try CertificateAuthority.generate(commonName: "pushcheck scenarios CA")

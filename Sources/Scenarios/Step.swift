@@ -40,10 +40,37 @@ public struct Step: Sendable {
 /// `capture: { name: source }`.
 public struct Capture: Sendable {
     public var name: String
-    /// `status`, `reason`, `apns-id`, `apns-unique-id`, `timestamp`, `header.<name>` after a send;
-    /// `stdout`, `stderr`, `exit`, `json.<path>` (stdout as JSON) after a run.
+    /// A `SendCapture` or `header.<name>` after a send; a `RunCapture` or `json.<path>` (stdout as JSON) after a
+    /// run; a `DeviceVariable` after a device step.
     public var source: String
     public var range: SourceRange
+}
+
+/// What `capture:` may read after a `send` besides `header.<name>`: checked by `StepDecoder`, read by `StepRunner`.
+enum SendCapture: String, CaseIterable {
+    case status, reason
+    case apnsID = "apns-id"
+    case apnsUniqueID = "apns-unique-id"
+    case timestamp
+
+    static let headerPrefix = "header."
+}
+
+/// What `capture:` may read after a `send` with `via: fcm`: checked by `StepDecoder`, read by `FCMSendRunner`.
+enum FCMSendCapture: String, CaseIterable {
+    case status
+    case errorCode = "error_code"
+    /// The message name (`projects/…/messages/…`).
+    case name
+    /// The APNs id of the hop FCM made to APNs.
+    case apnsID = "apns-id"
+}
+
+/// What `capture:` may read after a `run` besides `json.<path>`: checked by `StepDecoder`, read by `StepRunner`.
+enum RunCapture: String, CaseIterable {
+    case stdout, stderr, exit
+
+    static let jsonPrefix = "json."
 }
 
 /// How a `send` authenticates.
@@ -65,7 +92,8 @@ public struct HeaderTemplate: Sendable {
     public var value: Template
 }
 
-/// `send:` through a gateway. Today `via: apns` (the default); `via: fcm` arrives with the FCM gateway.
+/// `send:` through a gateway: `via: apns` (the default) sends `payload` to the device token; `via: fcm` sends
+/// `message` (an FCM v1 message; `token` defaults to the device's FCM token) to the world's FCM service.
 public struct SendStep: Sendable {
     public var via: String
     /// The device whose app's token is the target (default: the step's device).
@@ -79,9 +107,16 @@ public struct SendStep: Sendable {
     /// sandbox or production (default: the environment the app's token belongs to).
     public var environment: APNsEnvironment?
     public var headers: [HeaderTemplate]
-    /// The payload as JSON text.
+    /// The payload as JSON text (`via: fcm`: the `message`).
     public var payload: Template
     public var auth: SendAuth
+    /// `via: fcm`: `validate_only` (a dry run: everything checked, nothing delivered).
+    public var validateOnly = false
+    /// `via: fcm`: the Firebase project id or number in the send path (default: the world's first project).
+    public var project: Template? = nil
+    /// `via: fcm` with a mapping `message`: whether it names a target (`token`, `topic`, `condition`, `fid`);
+    /// when not, the runner adds the device's FCM token.
+    public var messageHasTarget = false
     /// The payload's string scalars, for checking references at load time.
     var payloadScalars: [Template] = []
 }

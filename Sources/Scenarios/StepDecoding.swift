@@ -65,16 +65,19 @@ enum StepDecoder {
             guard keyword != "expect" else {
                 throw m.keyNode("capture")!.invalidValue(expected: "capture after a send, run or device step")
             }
+            let isFCM = if case .send(let s) = step.action { s.via == "fcm" } else { false }
             let sources =
-                keyword == "send"
-                ? ["status", "reason", "apns-id", "apns-unique-id", "timestamp"]
-                : keyword == "run" ? ["stdout", "stderr", "exit"] : DeviceCaptures.sources
+                isFCM
+                ? FCMSendCapture.allCases.map(\.rawValue)
+                : keyword == "send"
+                ? SendCapture.allCases.map(\.rawValue)
+                : keyword == "run" ? RunCapture.allCases.map(\.rawValue) : DeviceCaptures.sources
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
                 let prefixed =
-                    (keyword == "send" && source.hasPrefix("header."))
-                    || (keyword == "run" && source.hasPrefix("json."))
-                let patterns = keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
+                    (keyword == "send" && !isFCM && source.hasPrefix(SendCapture.headerPrefix))
+                    || (keyword == "run" && source.hasPrefix(RunCapture.jsonPrefix))
+                let patterns = isFCM ? [] : keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(
                         .invalidValue, "cannot capture '\(source)' from a \(keyword) step", at: pair.value.range,
@@ -90,16 +93,20 @@ enum StepDecoder {
     // MARK: send
 
     static let sendKeys = ["via", "to", "app", "token", "topic", "environment", "headers", "payload", "auth"]
+    /// `send: { via: fcm, … }`: the FCM v1 send's keys.
+    static let fcmSendKeys = ["via", "to", "app", "message", "validate_only", "project"]
+    /// The v1 `Message` fields (proto3 JSON: snake_case or lowerCamelCase), for did-you-mean on a mapping
+    /// `message:`. A JSON string `message:` is sent as written (to test what the service refuses).
+    static let fcmMessageKeys = [
+        "token", "topic", "condition", "fid", "name", "data", "notification", "android", "webpush", "apns",
+        "fcm_options", "fcmOptions",
+    ]
 
     static func send(_ node: YAMLNode) throws(SourceError) -> SendStep {
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: sendKeys)
         let via = try m.optional("via", oneOf: ["apns", "fcm"]) ?? "apns"
-        if via == "fcm" {
-            throw m["via"]!.invalidValue(
-                expected: "via: apns (the FCM gateway is not available yet)",
-                suggestion: "send the equivalent APNs payload: custom keys beside aps, gcm.message_id included")
-        }
+        if via == "fcm" { return try fcmSend(m) }
+        try m.checkKeys(allowed: sendKeys)
         var headers: [HeaderTemplate] = []
         if let h = try m.optionalMapping("headers") {
             for pair in h.pairs {
@@ -131,6 +138,45 @@ enum StepDecoder {
             via: via, to: try m.optional("to"), app: try m.optional("app"), token: token, topic: topic,
             environment: try m.optional("environment", as: APNsEnvironment.self), headers: headers, payload: payload,
             auth: try auth(m["auth"]), payloadScalars: scalars)
+    }
+
+    /// `send: { via: fcm, to:, app:, message: {…} | "<json>", validate_only:, project: }`.
+    static func fcmSend(_ m: YAMLMapping) throws(SourceError) -> SendStep {
+        if let payload = m.keyNode("payload") {
+            throw payload.invalidValue(
+                expected: "message: (an FCM v1 message) with via: fcm",
+                suggestion: "write the FCM message under message:, e.g. message: { notification: { title: Hi }, data: { k: v } }")
+        }
+        try m.checkKeys(allowed: fcmSendKeys)
+        let node = try m.required("message", as: YAMLNode.self)
+        let message: Template
+        let scalars: [Template]
+        var hasTarget = false
+        if let scalar = node.scalar, node.value != .null {
+            message = try Template(scalar.value, range: node.range)
+            scalars = [try Template.decode(node)]
+            let probe = (try? message.render({ _ in "x" })) ?? ""
+            guard case .object(let o)? = try? JSONValue.parse(probe) else {
+                throw node.invalidValue(
+                    expected: "a JSON object (the FCM v1 message)", suggestion: "or write the message as YAML under message:")
+            }
+            hasTarget = ["token", "topic", "condition", "fid"].contains { o[$0] != nil }
+        } else {
+            let mm = try YAMLMapping(node)
+            try mm.checkKeys(allowed: fcmMessageKeys)
+            hasTarget = ["token", "topic", "condition", "fid"].contains { mm.contains($0) }
+            message = try Template(try node.jsonText(), range: node.range)
+            scalars = try templates(in: node)
+        }
+        var project: Template?
+        if let n = m["project"], !n.isNull { project = try Template.decode(n) }
+        var step = SendStep(
+            via: "fcm", to: try m.optional("to"), app: try m.optional("app"), token: nil, topic: nil, environment: nil,
+            headers: [], payload: message, auth: .none, payloadScalars: scalars)
+        step.validateOnly = try m.optional("validate_only", as: Bool.self) ?? false
+        step.project = project
+        step.messageHasTarget = hasTarget
+        return step
     }
 
     static func auth(_ node: YAMLNode?) throws(SourceError) -> SendAuth {

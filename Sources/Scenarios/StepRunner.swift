@@ -8,6 +8,8 @@ import PushModel
 enum StepRunner {
     static func perform(_ step: Step, world: ScenarioWorld, context: inout RunContext) async throws(StepStop) {
         switch step.action {
+        case .send(let send) where send.via == "fcm":
+            try await FCMSendRunner.perform(send, step: step, world: world, context: &context)
         case .send(let send): try await perform(send, step: step, world: world, context: &context)
         case .run(let run): try await perform(run, step: step, world: world, context: &context)
         case .device(let action):
@@ -124,18 +126,25 @@ enum StepRunner {
         context.lastSend = SendRecord(
             device: target.name, bundleID: bundleID, environment: environment, token: token,
             apnsID: response.apnsID ?? headers.id ?? "", response: response)
-        for c in step.captures {
-            let value: String?
-            switch c.source {
-            case "status": value = String(response.status)
-            case "reason": value = response.reasonText
-            case "apns-id": value = response.apnsID
-            case "apns-unique-id": value = response.apnsUniqueID
-            case "timestamp": value = response.timestamp.map { String($0) }
-            default: value = response.http.value(String(c.source.dropFirst("header.".count)))
+        try captureAll(step, context: &context) { (source: SendCapture?, c) in
+            switch source {
+            case .status?: String(response.status)
+            case .reason?: response.reasonText
+            case .apnsID?: response.apnsID
+            case .apnsUniqueID?: response.apnsUniqueID
+            case .timestamp?: response.timestamp.map { String($0) }
+            case nil: response.http.value(String(c.source.dropFirst(SendCapture.headerPrefix.count)))
             }
-            try capture(c, value, context: &context)
         }
+    }
+
+    /// Takes every `capture:` of `step`: `value` reads one source, named by its typed table (`SendCapture`,
+    /// `FCMSendCapture`, `RunCapture`, `DeviceVariable`; nil for the table's prefixed form, e.g. `header.<name>`).
+    /// `StepDecoder` accepted only those names.
+    static func captureAll<Source: RawRepresentable<String>>(
+        _ step: Step, context: inout RunContext, value: (Source?, Capture) -> String?
+    ) throws(StepStop) {
+        for c in step.captures { try capture(c, value(Source(rawValue: c.source), c), context: &context) }
     }
 
     static func capture(_ c: Capture, _ value: String?, context: inout RunContext) throws(StepStop) {
@@ -203,11 +212,20 @@ enum StepRunner {
                 if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
             }
         }
+        for (k, v) in world.fcmEnvironment() { env[k] = v }
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
         let logStart = world.host.lastLogSequence ?? 0
-        defer { BackendRequests.record(after: logStart, world: world, context: &context) }
+        let fcmStart = world.fcm?.log().last?.sequence ?? 0
+        defer {
+            // What the backend sent through FCM (each with the APNs request it became), then what reached APNs.
+            for entry in world.fcm?.log() ?? [] where entry.sequence > fcmStart {
+                context.transcript.add("  → backend via " + FailureContext.describe(entry))
+            }
+            BackendRequests.record(after: logStart, world: world, context: &context)
+            BackendRequests.recordFCM(after: fcmStart, world: world, context: &context)
+        }
         let outcome: CommandRunner.Outcome
         do {
             outcome = try await CommandRunner.run(command, environment: env, directory: run.directory, timeout: timeout)
@@ -236,17 +254,15 @@ enum StepRunner {
                 detail: "step at \(step.range)\nstderr:\n\(outcome.stderr)")
         }
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)
-        for c in step.captures {
-            switch c.source {
-            case "stdout":
-                try capture(c, outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case "stderr":
-                try capture(c, outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines), context: &context)
-            case "exit": try capture(c, String(outcome.exitCode), context: &context)
-            default:
-                let path = String(c.source.dropFirst("json.".count))
-                let json = try? JSONValue.parse(outcome.stdout)
-                try capture(c, json.flatMap { lookup(path, in: $0) }.map(Matcher.text), context: &context)
+        try captureAll(step, context: &context) { (source: RunCapture?, c) in
+            switch source {
+            case .stdout?: outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .stderr?: outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .exit?: String(outcome.exitCode)
+            case nil:
+                (try? JSONValue.parse(outcome.stdout)).flatMap {
+                    lookup(String(c.source.dropFirst(RunCapture.jsonPrefix.count)), in: $0)
+                }.map(Matcher.text)
             }
         }
     }

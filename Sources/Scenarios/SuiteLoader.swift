@@ -1,6 +1,7 @@
 import APNsGateway
 import DeviceBridge
 import DeviceSimulator
+import PushCrypto
 import Foundation
 import YAMLSource
 
@@ -26,7 +27,7 @@ import YAMLSource
 /// ```
 public enum SuiteLoader {
     static let suiteKeys = ["name", "world", "variables", "scenarios"]
-    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "description", "snapshot"]
+    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "requires", "description", "snapshot"]
     static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
     static let includeKeys = ["include", "gateway", "apps", "devices"]
 
@@ -107,7 +108,6 @@ public enum SuiteLoader {
             if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) { gatewayNode = (g, file) }
         }
         try collect(w, file: file, depth: 0)
-        if let (g, gfile) = gatewayNode { try world.decodeGateways(g, file: gfile) }
         try world.decodeDevices(apps: appNodes, devices: deviceNodes)
         for (device, node) in zip(world.devices, deviceNodes) where device.name.contains(".") {
             throw (node["name"] ?? node).invalidValue(
@@ -129,6 +129,15 @@ public enum SuiteLoader {
             world.defaultTeamID = try p.optional("team_id") ?? world.defaultTeamID
             world.defaultKeyID = try p.optional("key_id") ?? world.defaultKeyID
         }
+        // After the provider defaults: an FCM project's `apns: { key_id: <the world's provider key> }` is the
+        // runner's own .p8 (the key the world's APNs gateway trusts), as a Firebase project holds the team's key.
+        if let (g, gfile) = gatewayNode {
+            var runnerKey: [String: (teamID: String, key: P256PrivateKey)] = [:]
+            if g.contains("fcm"), let shared = try? SharedCredentials.shared() {
+                runnerKey[world.defaultKeyID] = (world.defaultTeamID, shared.providerKey)
+            }
+            try world.decodeGateways(g, file: gfile, extraAPNsKeys: runnerKey)
+        }
         return world
     }
 
@@ -147,7 +156,8 @@ public enum SuiteLoader {
         let name: String = try s.required("name")
         let line = s.keyNode("name")?.range.line ?? node.range.line
         let tags = try s.optional("tags", as: [String].self) ?? []
-        let skip: String? = try s.optional("skip")
+        let missing = try requirementMissing(s, file: file)
+        let skip: String? = try s.optional("skip") ?? missing
         let stepsNode = try s.required("steps", as: YAMLNode.self)
         _ = try stepsNode.sequence()
         var out: [Scenario] = []
@@ -171,6 +181,37 @@ public enum SuiteLoader {
         return out
     }
 
+    /// `requires: { file: ../.build/venv/bin/python3, install: make venv }`: a scenario needing a tool outside
+    /// pushcheck (a client library's venv) is skipped, with the reason and how to get it, when the file is not
+    /// there (relative to the suite file). Nil when it is there or nothing is required.
+    static func requirementMissing(_ s: YAMLMapping, file: String) throws(SourceError) -> String? {
+        guard let r = try s.optionalMapping("requires", allowedKeys: ["file", "install"]) else { return nil }
+        let written: String = try r.required("file")
+        let path = YAMLLoader.resolve(include: written, from: file)
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        let install: String? = try r.optional("install")
+        return "requires \(written), which is not there" + (install.map { " (`\($0)` makes it)" } ?? "")
+    }
+
+    /// `send: { via: fcm }` needs a world with FCM, and a literal `project:` must be one of its projects (by id or
+    /// number), so the mistake is reported at its line before anything runs.
+    static func checkFCM(_ send: YAMLNode, via: YAMLNode, world: WorldDeclaration) throws(SourceError) {
+        guard let fcm = world.fcm, !fcm.projects.isEmpty else {
+            throw SourceError(
+                .invalidValue, "send via fcm, but this world has no FCM service", at: via.range,
+                expected: "expected a world with gateway: { fcm: { projects: [ … ] } }",
+                suggestion: "declare the Firebase project under world: { gateway: { fcm: … } } (Suites/README.md, Sending through FCM)")
+        }
+        guard let node = send["project"], let name = node.scalar?.value, !name.contains("${") else { return }
+        let known = fcm.projects.map(\.id)
+        guard fcm.projects.contains(where: { $0.id == name || $0.number == name }) else {
+            throw SourceError(
+                .invalidValue, "no FCM project '\(name)' in the world", at: node.range,
+                expected: "expected one of: \(known.joined(separator: ", ")) (or a project number)",
+                suggestion: Spelling.closest(to: name, in: known).map { "did you mean '\($0)'?" })
+        }
+    }
+
     /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
     static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
         let devices = world.devices.map(\.name)
@@ -189,6 +230,7 @@ public enum SuiteLoader {
         if let send = item["send"] {
             try check(send["to"], devices, "device")
             try check(send["app"], apps, "app")
+            if let via = send["via"], via.scalar?.value == "fcm" { try checkFCM(send, via: via, world: world) }
         }
         for key in StepDecoder.appKeywords {
             if let v = item[key], case .string? = v.value { try check(v, apps, "app") }

@@ -2,10 +2,45 @@ import DeviceBridge
 import DeviceSimulator
 import YAMLSource
 
+/// What a device tells a scenario: `${device.<name>.<field>}` (checked here at load time, read by
+/// `RunContext.lookup`) and `capture: { t: <field> }` after a device step (`DeviceCaptures`). The one list of them.
+enum DeviceVariable: String, CaseIterable {
+    /// The app's APNs token (hex).
+    case token
+    /// Still readable after `uninstall`, to send to the old token and expect 410.
+    case previousToken = "previous_token"
+    case fcmToken = "fcm_token"
+    /// The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
+    case previousFCMToken = "previous_fcm_token"
+    case udid
+
+    /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
+    func value(in snapshot: DeviceState, bundleID: String?) -> String? {
+        switch self {
+        case .udid: return snapshot.udid
+        case .token: return bundleID.flatMap { snapshot.apps[$0] }?.token?.hex
+        case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
+        case .previousToken: return bundleID.flatMap { snapshot.previousToken(of: $0) }?.hex
+        case .previousFCMToken: return bundleID.flatMap { snapshot.previousFCMToken(of: $0) }
+        }
+    }
+}
+
+/// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
+enum FixtureVariable: String, CaseIterable {
+    case http, https, ca
+}
+
+/// `${gateway.<field>}`: the APNs gateway URLs per environment, the CA that signs the mock's certificates and the
+/// FCM gateway URL; checked here and read by `RunContext.lookup`.
+enum GatewayVariable: String, CaseIterable {
+    case sandbox, production, ca, fcm
+}
+
 /// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
 /// `${env.…}` can only be checked when the step runs.
 enum VariableCheck {
-    static let deviceFields = ["token", "udid", "fcm_token", "previous_token"]
+    static let deviceFields = DeviceVariable.allCases.map(\.rawValue)
 
     static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
         throws(SourceError)
@@ -32,10 +67,8 @@ enum VariableCheck {
         }
         let all =
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
-            + [
-                "fixture.http", "fixture.https", "fixture.ca", "gateway.sandbox", "gateway.production", "gateway.ca",
-                "scenario.name",
-            ]
+            + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
+            + GatewayVariable.allCases.map { "gateway.\($0.rawValue)" } + ["scenario.name"]
             + bare
         switch parts.first {
         case "env":
@@ -62,7 +95,7 @@ enum VariableCheck {
         var out: [Template] = []
         switch step.action {
         case .send(let s):
-            out += [s.token, s.topic].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
+            out += [s.token, s.topic, s.project].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
             if case .bearer(let t) = s.auth { out.append(t) }
         case .run(let r):
             out.append(r.command)

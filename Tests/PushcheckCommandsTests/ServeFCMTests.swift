@@ -132,6 +132,43 @@ import Testing
         #expect(try runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-XDELETE", control + "/fcm/faults"]).stdout == "204")
     }
 
+    /// A simulated device whose app uses Firebase: its FCM token is in the ready line beside its APNs token and
+    /// registered with the FCM gateway (mapped to that APNs token); `POST /reset` keeps it registered.
+    @Test func devicesFCMTokensInTheReadyLine() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let config = try String(contentsOfFile: fixture.configPath, encoding: .utf8) + """
+
+            apps:
+              - bundle_id: com.example.fcmapp
+                team_id: TEAM123456
+                aps_environment: development
+                profile: { devices: [00008110-000A1C2E0E12801E] }
+                firebase: { sender_id: "123456789012", project_id: demo-project }
+            devices:
+              - { name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.fcmapp] }
+            """
+        let path = try fixture.dir.write("serve-devices.yaml", config)
+        let running = try RunningGateway.start(try ServeConfiguration.load(path: path), loops: 1, caOut: fixture.dir.file("ca.pem"))
+        defer { running.server.shutdown(grace: .seconds(1)) }
+        let ready = try JSONValue.parse(running.readyLine)
+        let fcmToken = try #require(ready[path: "devices"]?["iphone"]?["fcm_tokens"]?["com.example.fcmapp"]?.stringValue)
+        let apnsToken = try #require(ready[path: "devices"]?["iphone"]?["tokens"]?["com.example.fcmapp"]?.stringValue)
+        #expect(fcmToken.contains(":APA91b"))
+        let control = try #require(running.url("control"))
+        func registered() throws -> JSONValue? {
+            let tokens = try JSONValue.parse(try runTool("curl", ["-s", control + "/fcm/tokens"]).stdout)
+            return tokens["tokens"]?.arrayValue?.first { $0["token"]?.stringValue == fcmToken }
+        }
+        let entry = try #require(try registered())
+        #expect(entry["apns_token"]?.stringValue == apnsToken)
+        #expect(entry["project"]?.stringValue == "demo-project")
+        let devices = try JSONValue.parse(try runTool("curl", ["-s", control + "/devices"]).stdout)
+        #expect(devices.serialized().contains(fcmToken), "\(devices)")
+        _ = try runTool("curl", ["-s", "-XPOST", control + "/reset"])
+        #expect(try registered()?["apns_token"]?.stringValue == apnsToken)
+    }
+
     /// With `h2c`, a cleartext FCM listener too (prior-knowledge HTTP/2), named in the ready line.
     @Test func cleartextListener() throws {
         let fixture = try Fixture()

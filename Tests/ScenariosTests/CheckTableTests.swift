@@ -33,6 +33,8 @@ import YAMLSource
         case .reason: return ("BadDeviceToken", one(.reason))
         case .headers: return ("{ Apns-Id: { exists: true } }", one(.header("apns-id"), label: "headers.Apns-Id"))
         case .timestamp: return ("{ exists: true }", one(.timestamp))
+        case .errorCode: return ("UNREGISTERED", one(.fcmErrorCode))
+        case .name: return ("{ matches: \"^projects/demo-project/messages/\" }", one(.fcmName))
         case .delivered: return ("true", one(.delivered))
         case .dropped: return ("none", one(.dropped))
         case .stored: return ("false", one(.stored))

@@ -6,7 +6,7 @@ import YAMLSource
 
 /// The control endpoint's `/devices` routes: the simulated devices `serve` hosts (config `devices:`).
 ///
-/// - `GET /devices`: every device with its udid, online state and tokens.
+/// - `GET /devices`: every device with its udid, online state and tokens (and `fcm_tokens` for Firebase apps).
 /// - `GET /devices/{name}`: the snapshot (apps: state, authorization, token, badge, navigation;
 ///   notification center; `last_seq`).
 /// - `GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b`: the ordered event log after `SEQ` (default 0 =
@@ -86,9 +86,13 @@ extension ControlAPI {
         var tokens: [String: JSONValue] = [:]
         for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
         let s = d.device.snapshot
-        return .object([
+        var o: [String: JSONValue] = [
             "name": .string(d.name), "udid": .string(s.udid), "online": .bool(s.online),
             "tokens": .object(tokens), "last_seq": .number(Double(s.events.last?.sequence ?? 0)),
-        ])
+        ]
+        // Apps using Firebase: their FCM registration tokens, as in the ready line.
+        let fcm = d.fcmTokens
+        if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
+        return .object(o)
     }
 }

@@ -14,9 +14,9 @@ extension ControlAPI {
     /// Filters: `token`, `topic`, `apns_id`, `apns_unique_id`, `endpoint`, `status`.
     func logEntries(_ query: [String: String]) -> HTTPResponse {
         var q = APNsLogQuery()
-        if let t = query["token"] {
-            guard let token = DeviceToken(hex: t) else { return Self.problem(400, "'\(t)' is not a hex device token") }
-            q.token = token
+        switch Self.tokenFilter(query) {
+        case let .success(token): q.token = token
+        case let .failure(refusal): return refusal.response
         }
         q.topic = query["topic"]
         q.apnsID = query["apns_id"]
@@ -29,39 +29,58 @@ extension ControlAPI {
             guard let status = Int(s) else { return Self.problem(400, "status must be a number") }
             q.status = status
         }
-        let cursor: (after: UInt64?, limit: Int)
-        switch Self.pageCursor(query) {
-        case let .success(c): cursor = c
-        case let .failure(refusal): return refusal.response
+        return Self.paged("entries", query) { after, limit in
+            let page = host.gatewayLogPage(matching: q, after: after, limit: limit)
+            return (page.entries.map { ($0.sequence, $0.json) }, page.hasMore, page.latestSequence, page.evicted)
         }
-        let page = host.gatewayLogPage(matching: q, after: cursor.after, limit: cursor.limit)
-        return Self.pagedAnswer(
-            "entries", page.entries.map { ($0.sequence, $0.json) }, hasMore: page.hasMore, after: cursor.after,
-            latest: page.latestSequence, evicted: page.evicted)
     }
 
     /// `GET /apns/deliveries`: the store-and-forward history, paged exactly like the log (`after`, `limit`,
     /// `has_more`, `next_after`, `evicted`); `token` filters.
     func deliveryEvents(_ query: [String: String]) -> HTTPResponse {
-        var token: DeviceToken?
-        if let t = query["token"] {
-            guard let parsed = DeviceToken(hex: t) else { return Self.problem(400, "'\(t)' is not a hex device token") }
-            token = parsed
-        }
-        let cursor: (after: UInt64?, limit: Int)
-        switch Self.pageCursor(query) {
-        case let .success(c): cursor = c
+        let token: DeviceToken?
+        switch Self.tokenFilter(query) {
+        case let .success(t): token = t
         case let .failure(refusal): return refusal.response
         }
-        let page = host.deliveries(token: token, after: cursor.after, limit: cursor.limit)
-        return Self.pagedAnswer(
-            "deliveries", page.events.map { event in
+        return Self.paged("deliveries", query) { after, limit in
+            let page = host.deliveries(token: token, after: after, limit: limit)
+            let items = page.events.map { event in
                 var json = Self.pushJSON(event.push)
                 json["sequence"] = .number(Double(event.sequence))
                 json["disposition"] = .string(event.disposition.rawValue)
                 json["at"] = Self.time(event.at)
-                return (event.sequence, .object(json))
-            }, hasMore: page.hasMore, after: cursor.after, latest: page.latestSequence, evicted: page.evicted)
+                return (event.sequence, JSONValue.object(json))
+            }
+            return (items, page.hasMore, page.latestSequence, page.evicted)
+        }
+    }
+
+    /// One page of a sequenced history, as `fetch` reads it from the host.
+    typealias FetchedPage = (items: [(sequence: UInt64, json: JSONValue)], hasMore: Bool, latest: UInt64, evicted: UInt64)
+
+    /// The one paged read behind both routes: checks `after` and `limit` (400 when wrong), reads that page with
+    /// `fetch` and answers it under `key`.
+    static func paged(
+        _ key: String, _ query: [String: String], fetch: (_ after: UInt64?, _ limit: Int) -> FetchedPage
+    ) -> HTTPResponse {
+        let cursor: (after: UInt64?, limit: Int)
+        switch pageCursor(query) {
+        case let .success(c): cursor = c
+        case let .failure(refusal): return refusal.response
+        }
+        let page = fetch(cursor.after, cursor.limit)
+        return pagedAnswer(
+            key, page.items, hasMore: page.hasMore, after: cursor.after, latest: page.latest, evicted: page.evicted)
+    }
+
+    /// The `token` filter both routes take, checked (nil when not given).
+    static func tokenFilter(_ query: [String: String]) -> Result<DeviceToken?, PageRefusal> {
+        guard let t = query["token"] else { return .success(nil) }
+        guard let token = DeviceToken(hex: t) else {
+            return .failure(PageRefusal(response: problem(400, "'\(t)' is not a hex device token")))
+        }
+        return .success(token)
     }
 
     /// A 400 answer to bad paging parameters.

@@ -2,6 +2,7 @@ import APNsGateway
 import DeviceSimulator
 import FCMGateway
 import Foundation
+import PushCrypto
 import YAMLSource
 
 /// The one decoder of a world's sections, shared by `serve`'s config (`apns:`, `fcm:`, `apps:`, `devices:` at
@@ -12,8 +13,11 @@ extension WorldDeclaration {
     package static let gatewayKeys = ["apns", "fcm"]
 
     /// Decodes `apns:` and `fcm:` of `m` (relative paths resolve against `file`). FCM projects may name the
-    /// `.p8` keys of `apns.keys` for their APNs credentials.
-    package mutating func decodeGateways(_ m: YAMLMapping, file: String) throws(SourceError) {
+    /// `.p8` keys of `apns.keys` for their APNs credentials, or a key of `extraAPNsKeys` (a suite world: the
+    /// runner's own provider key, under the world's provider key id).
+    package mutating func decodeGateways(
+        _ m: YAMLMapping, file: String, extraAPNsKeys: [String: (teamID: String, key: P256PrivateKey)] = [:]
+    ) throws(SourceError) {
         let apnsSection = try m.optionalMapping("apns")
         if let apnsSection {
             var cas: [String] = []
@@ -22,6 +26,7 @@ extension WorldDeclaration {
         }
         if let fcmSection = try m.optionalMapping("fcm") {
             let keys = try FCMGatewayConfiguration.apnsSigningKeys(apnsSection: apnsSection, file: file)
+                .merging(extraAPNsKeys) { declared, _ in declared }
             fcm = try FCMGatewayConfiguration.decode(fcmSection, file: file, apnsKeys: keys)
         }
     }

@@ -66,9 +66,11 @@ package final class WorldHost: Sendable {
     ///   - seedSalt: XORed into every device's declared seed (the runner's per-run seed); 0 keeps them.
     ///   - providerKeys: keys added to the gateway beyond `declaration.apns.providerKeys` (kept across `reset()`).
     ///   - webTrust: a CA file the devices' web engine trusts besides the system roots (serve's own CA).
+    ///   - serviceAccounts: Google service accounts added to the FCM service beyond the declaration's (the
+    ///     runner's own sender); ignored when the world declares no `fcm:`.
     package init(
         _ declaration: WorldDeclaration, clock: any PushClock = SystemClock(), seedSalt: UInt64 = 0,
-        providerKeys: [APNsProviderKey] = [], webTrust: String? = nil
+        providerKeys: [APNsProviderKey] = [], webTrust: String? = nil, serviceAccounts: [FCMServiceAccount] = []
     ) throws {
         self.declaration = declaration
         self.clock = clock
@@ -76,11 +78,18 @@ package final class WorldHost: Sendable {
         for key in providerKeys { apns.addProviderKey(key) }
         self.apns = apns
         extraProviderKeys = providerKeys
+        // FCM first, so the devices' Firebase instances are registered with it as they are set up.
+        let fcm = declaration.fcm.map { c in
+            var configuration = c
+            configuration.serviceAccounts += serviceAccounts
+            return FCMGateway(configuration: configuration, apns: apns, clock: clock)
+        }
+        self.fcm = fcm
         fleet = try DeviceFleet(
-            apps: declaration.apps, devices: declaration.devices, gateway: apns, clock: clock, seedSalt: seedSalt)
+            apps: declaration.apps, devices: declaration.devices, gateway: apns, fcm: fcm, clock: clock,
+            seedSalt: seedSalt)
         web = DeviceWebView(caPath: webTrust)
         recording = RecordingSwitch(gateway: apns)
-        fcm = declaration.fcm.map { FCMGateway(configuration: $0, apns: apns, clock: clock) }
     }
 
     /// The handler for requests arriving at `endpoint` (paths as the real service has them, no world prefix).

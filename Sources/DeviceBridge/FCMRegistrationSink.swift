@@ -1,0 +1,62 @@
+import DeviceSimulator
+import FCMGateway
+import Foundation
+import PushModel
+
+/// Makes an `FCMGateway` follow one simulated device's Firebase instances, as Firebase's registration
+/// service does for a real iPhone: when an app's Firebase SDK registers (its APNs token handed over by the
+/// swizzled delegate, or forwarded by the app), the instance and its FCM token are recorded under the
+/// project whose number is the app's sender ID, mapped to that APNs token; an instance whose APNs token
+/// never reached Firebase is recorded without one (sends succeed, nothing arrives); an uninstall makes the
+/// FCM token UNREGISTERED from then on.
+///
+/// The token itself comes from the gateway (`FCMTokenService`, the device's Firebase service); this sink keeps the
+/// gateway's record in step afterwards (re-registration, uninstall). Called outside the device's lock.
+public struct FCMRegistrationSink: DeviceRegistrationSink {
+    /// The gateway whose instance registry follows the device.
+    public let gateway: FCMGateway
+
+    public init(gateway: FCMGateway) { self.gateway = gateway }
+
+    public func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {}
+    public func tokenInvalidated(_ token: DeviceToken, at date: Date) {}
+    public func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {}
+
+    public func fcmTokenIssued(_ registration: FCMRegistration) {
+        gateway.registerInstance(Self.instance(registration))
+    }
+
+    public func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {
+        gateway.unregisterToken(fcmToken)
+    }
+
+    /// The registration as Firebase records it; the installation id is the token's part before `:`.
+    static func instance(_ r: FCMRegistration) -> FCMInstanceRegistration {
+        let fid = r.fcmToken.split(separator: ":", maxSplits: 1).first.map(String.init)
+        return FCMInstanceRegistration(
+            token: r.fcmToken, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
+            fid: fid == r.fcmToken ? nil : fid, apnsToken: r.apnsToken)
+    }
+}
+
+/// The world's FCM gateway as the device's Firebase registration server: the app's SDK registers its installation
+/// (with the APNs token when it reached Firebase) and gets the registration token the gateway issues
+/// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id.
+public struct FCMTokenService: FirebaseTokenService {
+    public let gateway: FCMGateway
+
+    public init(gateway: FCMGateway) { self.gateway = gateway }
+
+    public func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
+        guard
+            let token = gateway.issueInstanceToken(
+                installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
+                apnsToken: r.apnsToken)
+        else {
+            return .failure(
+                FirebaseTokenRefusal(
+                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"))
+        }
+        return .success(token)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Provisioning
+import PushModel
+
+/// Firebase's token registration as an app's Firebase SDK sees it (the iOS SDK's request to Firebase's
+/// registration server, reference/fcm.md "APNs token to FCM token"): the device asks, the service answers with the
+/// FCM registration token it issued, or refuses. The world's mock FCM service implements it (DeviceBridge).
+public protocol FirebaseTokenService: Sendable {
+    /// Called outside the device's lock, once the app's APNs registration is done.
+    func fcmToken(for request: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal>
+}
+
+/// What the SDK sends: the app's sender ID and project, its installation and, when it reached Firebase (swizzling
+/// on, or forwarded by the app), the APNs token and its environment.
+public struct FirebaseTokenRequest: Sendable, Equatable {
+    public var bundleID: String
+    public var senderID: String
+    public var projectID: String
+    /// The Firebase installation ID (22 characters, seeded per device, app and install).
+    public var installationID: String
+    public var apnsToken: DeviceToken?
+    public var environment: APSEnvironment?
+}
+
+/// Why Firebase issued no token (the SDK logs it; the app has no FCM token).
+public struct FirebaseTokenRefusal: Error, Sendable, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+extension DeviceState {
+    /// The Firebase registrations waiting for the service (taken by `SimulatedDevice` outside its lock).
+    mutating func takeFirebaseRequests() -> [FirebaseTokenRequest] {
+        guard !pendingFirebase.isEmpty else { return [] }
+        let bundles = pendingFirebase
+        pendingFirebase = []
+        return bundles.compactMap { id -> FirebaseTokenRequest? in
+            guard let app = apps[id], let fb = app.declaration.firebase else { return nil }
+            return FirebaseTokenRequest(
+                bundleID: id, senderID: fb.senderID, projectID: fb.projectID,
+                installationID: tokens.firebaseInstallationID(
+                    udid: udid, bundleID: id, senderID: fb.senderID, generation: app.generation),
+                apnsToken: app.fcmMappedToAPNs ? app.token : nil, environment: app.environment)
+        }
+    }
+
+    /// Firebase's answer to a registration: the token (logged as issued) or the refusal.
+    mutating func receiveFirebaseAnswer(
+        _ request: FirebaseTokenRequest, _ answer: Result<String, FirebaseTokenRefusal>, now: Date
+    ) {
+        // The app may have been uninstalled (or re-registered) in between: the answer is for an install gone.
+        guard let app = apps[request.bundleID],
+            tokens.firebaseInstallationID(
+                udid: udid, bundleID: request.bundleID, senderID: request.senderID, generation: app.generation)
+                == request.installationID
+        else { return }
+        switch answer {
+        case .success(let token):
+            apps[request.bundleID]!.fcmToken = token
+            log(.fcmTokenIssued(fcmToken: token, mappedToAPNs: app.fcmMappedToAPNs), request.bundleID, now)
+        case .failure(let refusal):
+            log(.fcmTokenFailed(reason: refusal.reason), request.bundleID, now)
+        }
+    }
+}
