@@ -17,7 +17,7 @@ TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-cli
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
 # under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
@@ -116,6 +116,35 @@ sanitize-thread: deps
 	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(TSAN_DIR) --skip-build --sanitize=thread --no-parallel \
 	  --filter '$(TSAN_TESTS)' || { grep -h SUMMARY $(TSAN_DIR)/report.* 2>/dev/null | sort | uniq -c; exit 1; }
 	@! ls $(TSAN_DIR)/report.* 2>/dev/null || { grep -h SUMMARY $(TSAN_DIR)/report.* | sort | uniq -c; exit 1; }
+
+# swift-format (ships with the toolchain) with the checked-in config Sources/.swift-format; Tests/.swift-format is a
+# symlink to it so editors and a bare `swift format` on any file find the same one. See README "Code style".
+FORMAT_CONFIG = Sources/.swift-format
+FORMAT_PATHS  = Package.swift Sources Tests
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel --configuration $(FORMAT_CONFIG) $(FORMAT_PATHS)
+
+# Formats a copy of every Swift file and compares: fails, listing the files `make format` would change (with the
+# first lines of the diff), if any would. The same command as `make format`, so the two can never disagree.
+format-check:
+	@set -euo pipefail; \
+	[ "$$(readlink Tests/.swift-format)" = ../$(FORMAT_CONFIG) ] || \
+	  { echo "format-check: Tests/.swift-format must be a symlink to ../$(FORMAT_CONFIG)"; exit 1; }; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	find $(FORMAT_PATHS) -name '*.swift' -print0 | xargs -0 cp --parents -t "$$tmp"; \
+	cp --parents $(FORMAT_CONFIG) "$$tmp"; \
+	( cd "$$tmp" && $(SWIFT) format format --in-place --recursive --parallel --configuration $(FORMAT_CONFIG) \
+	    $(FORMAT_PATHS) ) || { echo "format-check: swift format failed (see above)"; exit 1; }; \
+	changed=$$(find $(FORMAT_PATHS) -name '*.swift' | sort | while read -r f; do \
+	  cmp -s "$$f" "$$tmp/$$f" || echo "$$f"; done); \
+	if [ -n "$$changed" ]; then \
+	  for f in $$changed; do diff -u --label "$$f" --label "$$f (formatted)" "$$f" "$$tmp/$$f" || true; done \
+	    > "$$tmp/.diff"; head -n 60 "$$tmp/.diff"; \
+	  echo; echo "format-check: $$(echo "$$changed" | wc -l) file(s) not formatted:"; echo "$$changed" | sed 's/^/  /'; \
+	  echo "Fix: make format   (swift format with $(FORMAT_CONFIG)), then commit the result."; exit 1; \
+	fi; \
+	echo "format-check: $$(find $(FORMAT_PATHS) -name '*.swift' | wc -l) files formatted"
 
 clean:
 	rm -rf $(BUILD_DIR) Reports/*.xml
