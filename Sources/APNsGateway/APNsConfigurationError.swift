@@ -1,10 +1,10 @@
 /// A problem in the gateway's configuration, with what to fix.
-public enum APNsConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum APNsConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     case badProviderKey(keyID: String, detail: String)
     case badDeviceToken(String)
     case cannotOpenLogFile(path: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badProviderKey(let kid, let detail):
             return "provider key \(kid): \(detail); pass the .p8 file's PEM or its public key PEM"

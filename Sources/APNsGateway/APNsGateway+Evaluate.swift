@@ -20,7 +20,7 @@ extension APNsGateway {
     ///
     /// `payloadWrittenAsJSONObject`: set by an in-process caller that wrote the payload as a JSON object itself (the
     /// FCM gateway): its grammar is not scanned again (see `APNsRequestValidation.payloadRejection`).
-    public func evaluate(
+    package func evaluate(
         _ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment, payloadWrittenAsJSONObject: Bool = false
     ) -> APNsOutcome {
         let now = clock.now()
@@ -104,7 +104,7 @@ extension APNsGateway {
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
-    public static let http2RequiredReason = "HTTP2Required"
+    package static let http2RequiredReason = "HTTP2Required"
 
     struct Rejection: Error {
         var reason: APNsReason

@@ -1,16 +1,16 @@
 import PushModel
 
 /// One page of the delivery log (`APNsGateway.logPage`).
-public struct APNsLogPage: Sendable, Equatable {
+package struct APNsLogPage: Sendable, Equatable {
     /// Oldest first.
-    public var entries: [APNsLogEntry]
+    package var entries: [APNsLogEntry]
     /// More matching entries follow the last one (ask again with `after:` its sequence).
-    public var hasMore: Bool
+    package var hasMore: Bool
     /// The newest sequence number given so far (0 before the first request): where a poller that got an empty
     /// page continues from.
-    public var latestSequence: UInt64
+    package var latestSequence: UInt64
     /// Entries the log has dropped (capacity or byte budget) since the start.
-    public var evicted: UInt64
+    package var evicted: UInt64
 }
 
 extension APNsGateway {
@@ -19,7 +19,7 @@ extension APNsGateway {
     ///
     /// The lock every push takes is held only to copy the packed entries out (a retain each); unpacking and
     /// matching run on the caller's thread, so a large read never stalls the gateway.
-    public func logPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int) -> APNsLogPage {
+    package func logPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int) -> APNsLogPage {
         let (packed, latest, evicted) = state.withLock { s in
             (s.log.packedEntries, s.log.nextSequence - 1, s.log.evicted)
         }
@@ -33,20 +33,20 @@ extension APNsGateway {
 }
 
 /// One page of the store-and-forward history (`APNsGateway.deliveryPage`), paged like the log.
-public struct APNsDeliveryPage: Sendable, Equatable {
+package struct APNsDeliveryPage: Sendable, Equatable {
     /// Oldest first.
-    public var events: [DeliveryEvent]
+    package var events: [DeliveryEvent]
     /// More matching events follow the last one (ask again with `after:` its sequence).
-    public var hasMore: Bool
+    package var hasMore: Bool
     /// The newest sequence number given so far (0 before the first event).
-    public var latestSequence: UInt64
+    package var latestSequence: UInt64
     /// Events the bounded history has dropped since the start.
-    public var evicted: UInt64
+    package var evicted: UInt64
 }
 
 extension APNsGateway {
     /// A page of the delivery history, for `token` only when given: paged exactly as `logPage`.
-    public func deliveryPage(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
+    package func deliveryPage(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
         let (packed, latest, evicted) = state.withLock { s in
             (s.store.events.elements, s.store.nextSequence - 1, s.store.evicted)
         }

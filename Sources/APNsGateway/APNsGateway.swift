@@ -6,7 +6,7 @@ import Synchronization
 /// The mock APNs provider API: validation, token and certificate auth, device-token registry,
 /// rate limits, faults, store-and-forward and a delivery log. Use it in-process through
 /// `evaluate(_:connection:endpoint:)` or on sockets through `handler(for:)`.
-public final class APNsGateway: Sendable {
+package final class APNsGateway: Sendable {
     struct State: Sendable {
         var tokenRules: ProviderTokenRules
         var teamTopics: [String: Set<String>]
@@ -20,9 +20,9 @@ public final class APNsGateway: Sendable {
     }
 
     /// The time source for every rule (JWT age, token expiry, rate limits, storage).
-    public let clock: any PushClock
+    package let clock: any PushClock
     /// The configuration the gateway started with (what `reset()` returns to).
-    public let configuration: APNsGatewayConfiguration
+    package let configuration: APNsGatewayConfiguration
     let state: Mutex<State>
     let consumers = Mutex<[any PushDeliveryConsumer]>([])
     /// `consumers.count`, readable without the lock the two loops would otherwise take for every push.
@@ -30,7 +30,7 @@ public final class APNsGateway: Sendable {
     let appender: Mutex<JSONLinesAppender?>
 
     /// Builds a gateway; fails only when the log file cannot be opened.
-    public init(configuration: APNsGatewayConfiguration = APNsGatewayConfiguration(), clock: any PushClock = SystemClock())
+    package init(configuration: APNsGatewayConfiguration = APNsGatewayConfiguration(), clock: any PushClock = SystemClock())
         throws(APNsConfigurationError)
     {
         self.clock = clock
@@ -54,13 +54,13 @@ public final class APNsGateway: Sendable {
     }
 
     /// The `HTTPHandler` to mount on the listener for `endpoint`.
-    public func handler(for endpoint: APNsEnvironment) -> APNsHTTPHandler {
+    package func handler(for endpoint: APNsEnvironment) -> APNsHTTPHandler {
         APNsHTTPHandler(gateway: self, endpoint: endpoint)
     }
 
     /// Initial SETTINGS_MAX_CONCURRENT_STREAMS for a new connection: 1 for connections without a
     /// client certificate (until a valid provider token), otherwise the configured maximum.
-    public func initialMaxConcurrentStreams(for connection: ConnectionContext) -> UInt32 {
+    package func initialMaxConcurrentStreams(for connection: ConnectionContext) -> UInt32 {
         let (maxStreams, oneStream) = state.withLock { ($0.maxConcurrentStreams, $0.oneStreamUntilValidToken) }
         if case .tls(_, let cert?) = connection.security, !cert.isEmpty { return maxStreams }
         return oneStream ? 1 : maxStreams
@@ -69,7 +69,7 @@ public final class APNsGateway: Sendable {
     /// A connection for in-process use (runner, FCM translation): no socket, TLS with ALPN `h2`,
     /// optionally a client certificate the "listener" trusted. Reuse one per simulated provider
     /// connection so the JWT binding and 20-minute rule behave as on a socket.
-    public static func inProcessConnection(
+    package static func inProcessConnection(
         id: UInt64, endpoint: APNsEnvironment, clientCertificateDER: [UInt8]? = nil
     ) -> ConnectionContext {
         ConnectionContext(
@@ -81,36 +81,36 @@ public final class APNsGateway: Sendable {
     // MARK: Runtime control
 
     /// Adds or replaces a device token.
-    public func registerToken(_ entry: RegisteredDeviceToken) { state.withLock { $0.registry.register(entry) } }
+    package func registerToken(_ entry: RegisteredDeviceToken) { state.withLock { $0.registry.register(entry) } }
 
     /// Marks a token unregistered (410 Unregistered with `at`, default now). False if unknown.
     @discardableResult
-    public func unregisterToken(_ token: DeviceToken, at date: Date? = nil) -> Bool {
+    package func unregisterToken(_ token: DeviceToken, at date: Date? = nil) -> Bool {
         let when = date ?? clock.now()
         return state.withLock { $0.registry.unregister(token, at: when) }
     }
 
     /// Forgets a token (BadDeviceToken afterwards).
-    public func removeToken(_ token: DeviceToken) { state.withLock { $0.registry.remove(token) } }
+    package func removeToken(_ token: DeviceToken) { state.withLock { $0.registry.remove(token) } }
 
     /// The registry's current content.
-    public var registeredTokens: [RegisteredDeviceToken] {
+    package var registeredTokens: [RegisteredDeviceToken] {
         state.withLock { Array($0.registry.entries.values) }.sorted { $0.token.hex < $1.token.hex }
     }
 
     /// Load-test mode on/off.
-    public func setAcceptUnknownTokens(_ on: Bool) { state.withLock { $0.registry.acceptUnknownTokens = on } }
+    package func setAcceptUnknownTokens(_ on: Bool) { state.withLock { $0.registry.acceptUnknownTokens = on } }
 
     /// Adds or replaces a provider key.
-    public func addProviderKey(_ key: APNsProviderKey) { state.withLock { $0.tokenRules.keys[key.keyID] = key } }
+    package func addProviderKey(_ key: APNsProviderKey) { state.withLock { $0.tokenRules.keys[key.keyID] = key } }
 
     /// Sets the bundle IDs a team may push to (`nil`: any).
-    public func setTeamTopics(_ teamID: String, _ topics: Set<String>?) {
+    package func setTeamTopics(_ teamID: String, _ topics: Set<String>?) {
         state.withLock { $0.teamTopics[teamID] = topics }
     }
 
     /// Sets or clears (`nil`) the per-token rate limit.
-    public func setRateLimit(_ limit: APNsRateLimit?) {
+    package func setRateLimit(_ limit: APNsRateLimit?) {
         state.withLock {
             $0.limiter.limit = limit
             $0.limiter.reset()
@@ -119,20 +119,20 @@ public final class APNsGateway: Sendable {
 
     /// Adds a fault; returns its id for `removeFault`.
     @discardableResult
-    public func addFault(_ fault: APNsFault) -> Int { state.withLock { $0.faults.add(fault) } }
-    public func removeFault(id: Int) { state.withLock { $0.faults.remove(id: id) } }
-    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+    package func addFault(_ fault: APNsFault) -> Int { state.withLock { $0.faults.add(fault) } }
+    package func removeFault(id: Int) { state.withLock { $0.faults.remove(id: id) } }
+    package func clearFaults() { state.withLock { $0.faults.removeAll() } }
     /// The active faults with their remaining counts.
-    public var activeFaults: [APNsFault] { state.withLock { $0.faults.faults } }
+    package var activeFaults: [APNsFault] { state.withLock { $0.faults.faults } }
 
     /// Adds a receiver of accepted pushes.
-    public func addConsumer(_ consumer: any PushDeliveryConsumer) {
+    package func addConsumer(_ consumer: any PushDeliveryConsumer) {
         consumers.withLock {
             $0.append(consumer)
             consumerCount.store($0.count, ordering: .relaxed)
         }
     }
-    public func removeAllConsumers() {
+    package func removeAllConsumers() {
         consumers.withLock {
             $0.removeAll()
             consumerCount.store(0, ordering: .relaxed)
@@ -140,33 +140,33 @@ public final class APNsGateway: Sendable {
     }
 
     /// Brings a device online (stored pushes are handed over, expired ones dropped) or offline.
-    public func setDeviceOnline(_ token: DeviceToken, _ online: Bool) {
+    package func setDeviceOnline(_ token: DeviceToken, _ online: Bool) {
         let now = clock.now()
         let due = state.withLock { $0.store.setOnline(token, online, now: now) }
         hand(due)
     }
 
-    public func isDeviceOnline(_ token: DeviceToken) -> Bool { state.withLock { $0.store.isOnline(token) } }
+    package func isDeviceOnline(_ token: DeviceToken) -> Bool { state.withLock { $0.store.isOnline(token) } }
 
     /// Pushes stored for an offline device, oldest first.
-    public func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
+    package func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
         state.withLock { $0.store.storedPushes(for: token) }
     }
 
     /// What happened to accepted pushes (delivered, stored, dropped, superseded), oldest first.
-    public var deliveryHistory: [DeliveryEvent] { state.withLock { $0.store.history } }
+    package var deliveryHistory: [DeliveryEvent] { state.withLock { $0.store.history } }
 
     /// Log entries matching `query`, oldest first.
-    public func log(matching query: APNsLogQuery = APNsLogQuery()) -> [APNsLogEntry] {
+    package func log(matching query: APNsLogQuery = APNsLogQuery()) -> [APNsLogEntry] {
         // Copied out packed (a retain per entry) and unpacked outside the lock, which every push takes.
         state.withLock { $0.log.packedEntries }.lazy.map(\.entry).filter(query.matches)
     }
 
-    public func clearLog() { state.withLock { $0.log.removeAll() } }
+    package func clearLog() { state.withLock { $0.log.removeAll() } }
 
     /// Back to the configuration: tokens, keys, faults, limits; log, storage and history emptied.
     /// Consumers stay attached.
-    public func reset() { state.withLock { $0 = Self.initialState(configuration) } }
+    package func reset() { state.withLock { $0 = Self.initialState(configuration) } }
 
     func hand(_ push: DeliveredPush) {
         guard consumerCount.load(ordering: .relaxed) > 0 else { return }

@@ -35,7 +35,7 @@ import YAMLSource
 ///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
 /// ```
 extension APNsGatewayConfiguration {
-    public static let yamlKeys = [
+    package static let yamlKeys = [
         "keys", "teams", "tokens", "accept_unknown_tokens", "rate_limit", "faults", "log",
         "max_concurrent_streams", "one_stream_until_valid_token", "devices_online", "client_certificate_cas",
         "certificate_topics",
@@ -44,7 +44,7 @@ extension APNsGatewayConfiguration {
     /// Decodes an `apns:` mapping. Relative paths resolve against `file`'s directory.
     /// `clientCertificateCAs` receives the PEM text of the `client_certificate_cas` files (the TLS
     /// listener must request certificates from those issuers).
-    public static func decode(
+    package static func decode(
         _ m: YAMLMapping, file: String, clientCertificateCAs: inout [String]
     ) throws(SourceError) -> APNsGatewayConfiguration {
         try m.checkKeys(allowed: yamlKeys)
@@ -123,7 +123,7 @@ extension APNsGatewayConfiguration {
     }
 
     /// One `tokens:` entry (also the body of the control endpoint's POST /apns/tokens).
-    public static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
+    package static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
         let t = try node.mapping(allowedKeys: ["token", "topic", "environment", "unregistered_at", "expires_at"])
         let token = try t.required("token", as: DeviceToken.self)
         return RegisteredDeviceToken(
@@ -134,7 +134,7 @@ extension APNsGatewayConfiguration {
     }
 
     /// One `faults:` entry (also the body of the control endpoint's POST /apns/faults).
-    public static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
+    package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
         let f = try node.mapping(allowedKeys: ["respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count"])
         let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
         let action: APNsFaultAction
@@ -187,7 +187,7 @@ extension YAMLMapping {
 }
 
 extension DeviceToken: YAMLDecodable {
-    public static func decode(from node: YAMLNode) throws(SourceError) -> DeviceToken {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> DeviceToken {
         let text = try String.decode(from: node)
         guard let token = DeviceToken(hex: text) else {
             throw node.invalidValue(expected: "expected a device token in hex (an even number of 0-9a-f characters)")

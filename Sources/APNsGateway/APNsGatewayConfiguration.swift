@@ -3,56 +3,56 @@ import PushModel
 
 /// Everything that shapes the mock's answers. A value: build it, hand it to `APNsGateway`, change the
 /// running gateway through its methods.
-public struct APNsGatewayConfiguration: Sendable {
+package struct APNsGatewayConfiguration: Sendable {
     /// Provider (.p8) keys by key ID.
-    public var providerKeys: [APNsProviderKey] = []
+    package var providerKeys: [APNsProviderKey] = []
     /// Bundle IDs each team may push to (team ID → bundle IDs). A team not listed may push to any topic.
-    public var teamTopics: [String: Set<String>] = [:]
+    package var teamTopics: [String: Set<String>] = [:]
     /// Turns a client certificate (DER) into the facts certificate auth needs; `nil` from it → BadCertificate.
     /// Default: PushCrypto's X.509 reader, trusting whatever the TLS layer verified. Use
     /// `APNsClientCertificate.inspector(trustedCAPEMs:)` to require specific issuing CAs.
-    public var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? = APNsClientCertificate.inspector()
+    package var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? = APNsClientCertificate.inspector()
     /// A client certificate the listener did not verify against its trusted CAs
     /// (`ConnectionContext.clientCertificateTrusted == false`) gets BadCertificate.
-    public var requireTransportTrustedCertificates = true
+    package var requireTransportTrustedCertificates = true
     /// Bundle IDs for which certificate authentication is accepted; a certificate for any other app gets
     /// TopicDisallowed. `nil`: every app whose certificate the connection presents.
-    public var certificateTopics: Set<String>?
+    package var certificateTopics: Set<String>?
     /// Known device tokens.
-    public var deviceTokens: [RegisteredDeviceToken] = []
+    package var deviceTokens: [RegisteredDeviceToken] = []
     /// Load-test mode: unknown device tokens are accepted.
-    public var acceptUnknownTokens = false
+    package var acceptUnknownTokens = false
     /// Per-device-token limit (TooManyRequests); `nil` = off.
-    public var rateLimit: APNsRateLimit?
+    package var rateLimit: APNsRateLimit?
     /// Faults active from the start.
-    public var faults: [APNsFault] = []
+    package var faults: [APNsFault] = []
     /// How many requests the in-memory delivery log keeps.
-    public var logCapacity = 10_000
+    package var logCapacity = 10_000
     /// Bytes the in-memory delivery log may hold (entries beyond it are dropped, oldest first).
-    public var logMaxBytes = 64 << 20
+    package var logMaxBytes = 64 << 20
     /// Bytes of each request body the log keeps (the rest is cut; the entry says so). Applies to the
     /// JSON-lines file too.
-    public var logMaxStoredPayload = 8 << 10
+    package var logMaxStoredPayload = 8 << 10
     /// Also append every log entry to this JSON-lines file.
-    public var logFilePath: String?
+    package var logFilePath: String?
     /// SETTINGS_MAX_CONCURRENT_STREAMS once authenticated (Pushy's default: 1500).
-    public var maxConcurrentStreams: UInt32 = 1500
+    package var maxConcurrentStreams: UInt32 = 1500
     /// Token connections start with one stream until a request carries a valid token (as APNs does).
-    public var oneStreamUntilValidToken = true
+    package var oneStreamUntilValidToken = true
     /// APNs speaks only HTTP/2: when true, HTTP/1.1 requests get 505 with `{"reason":"HTTP2Required"}`
     /// and the connection is closed (off by default so HTTP/1.1 test clients keep working).
-    public var requireHTTP2 = false
+    package var requireHTTP2 = false
     /// Whether devices are online (pushes delivered at once) unless set offline.
-    public var devicesOnlineByDefault = true
+    package var devicesOnlineByDefault = true
     /// How many store-and-forward events are kept.
-    public var deliveryHistoryCapacity = 10_000
+    package var deliveryHistoryCapacity = 10_000
 
-    public init() {}
+    package init() {}
 }
 
 extension APNsGatewayConfiguration {
     /// The delivery log's bounds from `logCapacity`, `logMaxBytes` and `logMaxStoredPayload`.
-    public var logLimits: APNsLogLimits {
+    package var logLimits: APNsLogLimits {
         APNsLogLimits(capacity: logCapacity, maxBytes: logMaxBytes, maxStoredPayload: logMaxStoredPayload)
     }
 }

@@ -3,17 +3,17 @@ import HTTPServer
 import PushModel
 
 /// Mounts an `APNsGateway` endpoint on an `HTTPServer` listener.
-public struct APNsHTTPHandler: HTTPHandler {
-    public let gateway: APNsGateway
-    public let endpoint: APNsEnvironment
+package struct APNsHTTPHandler: HTTPHandler {
+    package let gateway: APNsGateway
+    package let endpoint: APNsEnvironment
 
-    public init(gateway: APNsGateway, endpoint: APNsEnvironment) {
+    package init(gateway: APNsGateway, endpoint: APNsEnvironment) {
         self.gateway = gateway
         self.endpoint = endpoint
     }
 
     /// 1 stream for connections without a client certificate until a valid provider token arrives.
-    public func connectionOpened(_ context: ConnectionContext) -> UInt32? {
+    package func connectionOpened(_ context: ConnectionContext) -> UInt32? {
         gateway.initialMaxConcurrentStreams(for: context)
     }
 
@@ -22,10 +22,10 @@ public struct APNsHTTPHandler: HTTPHandler {
     private static let delayQueue = DispatchQueue(label: "pushcheck.apns.injected-latency")
 
     /// Bodies past the listener's limit come here too: they get APNs' 413 `PayloadTooLarge` and a log entry.
-    public var answersOversizedRequests: Bool { true }
+    package var answersOversizedRequests: Bool { true }
 
     /// Evaluates and answers; injected latency is served from a timer, never by blocking the loop.
-    public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+    package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         let outcome = gateway.evaluate(request, connection: context, endpoint: endpoint)
         let response = outcome.response
         if outcome.delay > 0 {

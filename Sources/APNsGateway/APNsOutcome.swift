@@ -3,29 +3,29 @@ import HTTPServer
 import PushModel
 
 /// The gateway's answer to one request, before it is written to a socket.
-public struct APNsOutcome: Sendable {
-    public var status: Int
+package struct APNsOutcome: Sendable {
+    package var status: Int
     /// The `reason` for errors (an Apple string, or whatever a forced fault says).
-    public var reason: String?
+    package var reason: String?
     /// `apns-id` echoed or generated (lowercase UUID).
-    public var apnsID: String
+    package var apnsID: String
     /// `apns-unique-id`, sandbox successes only.
-    public var apnsUniqueID: String?
+    package var apnsUniqueID: String?
     /// For 410: when the token stopped being valid.
-    public var timestamp: Date?
+    package var timestamp: Date?
     /// Answer this much later (injected latency).
-    public var delay: TimeInterval
+    package var delay: TimeInterval
     /// Connection actions (GOAWAY, drop, SETTINGS).
-    public var actions: [ConnectionAction]
+    package var actions: [ConnectionAction]
     /// The accepted push (success only).
-    public var push: DeliveredPush?
-    public var auth: APNsAuthKind
+    package var push: DeliveredPush?
+    package var auth: APNsAuthKind
 
     /// The Apple reason, when `reason` is one.
-    public var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
+    package var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
 
     /// The HTTP response APNs would send.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         var headers: [HTTPField] = []
         headers.reserveCapacity(3)  // one allocation: a literal of one grew (reallocated) for apns-unique-id
         headers.append(HTTPField("apns-id", apnsID))

@@ -3,24 +3,24 @@ import HTTPServer
 import PushModel
 
 /// The header facts of a request that passed the syntactic checks (no auth, no registry yet).
-public struct APNsParsedRequest: Sendable, Equatable {
-    public var token: DeviceToken
+package struct APNsParsedRequest: Sendable, Equatable {
+    package var token: DeviceToken
     /// The `apns-id` the client sent (lowercase), or `nil` (the gateway then generates one).
-    public var apnsID: String?
+    package var apnsID: String?
     /// `apns-expiration` in UNIX seconds; `nil` when absent.
-    public var expiration: Int64?
-    public var priority: APNsPriority
+    package var expiration: Int64?
+    package var priority: APNsPriority
     /// Whether `apns-priority` was sent (background pushes default to 5 when it is not).
-    public var priorityWasSent: Bool
+    package var priorityWasSent: Bool
     /// The push type sent, or the one implied by the topic suffix when the header is absent.
-    public var pushType: APNsPushType
-    public var pushTypeWasSent: Bool
+    package var pushType: APNsPushType
+    package var pushTypeWasSent: Bool
     /// `apns-topic`, `nil` when absent (allowed only with a certificate).
-    public var topic: String?
-    public var collapseID: String?
+    package var topic: String?
+    package var collapseID: String?
     /// The `authorization` header, as sent.
-    public var authorization: String?
-    public var payload: [UInt8]
+    package var authorization: String?
+    package var payload: [UInt8]
 }
 
 /// The syntactic request rules of the APNs provider API, free of I/O and state.
@@ -32,11 +32,11 @@ public struct APNsParsedRequest: Sendable, Equatable {
 /// 4. `apns-id` → BadMessageId, `apns-expiration` → BadExpirationDate, `apns-priority` → BadPriority,
 ///    `apns-push-type` → InvalidPushType, `apns-collapse-id` → BadCollapseId
 /// Auth, topic and payload rules come after (see `APNsGateway.evaluate`).
-public enum APNsRequestValidation {
+package enum APNsRequestValidation {
     static let pathPrefix = "/3/device/"
 
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
-    public static func tokenSegment(ofPath path: String) -> String? {
+    package static func tokenSegment(ofPath path: String) -> String? {
         // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and even
         // Substring.UTF8View indexing showed up in profiles.
         var path = path
@@ -51,7 +51,7 @@ public enum APNsRequestValidation {
     }
 
     /// Applies checks 1–4 above.
-    public static func parse(_ request: HTTPRequest) -> Result<APNsParsedRequest, APNsReason> {
+    package static func parse(_ request: HTTPRequest) -> Result<APNsParsedRequest, APNsReason> {
         parse(request, segment: tokenSegment(ofPath: request.path))
     }
 
@@ -137,7 +137,7 @@ public enum APNsRequestValidation {
 
     /// Topic rules that need no credentials: background + priority 10 → BadPriority;
     /// topic suffix must match the push type → BadTopic.
-    public static func checkTopicShape(_ r: APNsParsedRequest, topic: String) -> APNsReason? {
+    package static func checkTopicShape(_ r: APNsParsedRequest, topic: String) -> APNsReason? {
         if r.pushType == .background, r.priority == .immediate { return .badPriority }
         if r.pushType == .mdm { return nil }
         let suffix = r.pushType.topicSuffix
@@ -153,7 +153,7 @@ public enum APNsRequestValidation {
 
     /// Payload rules: empty → PayloadEmpty; over 4096 (5120 VoIP) → PayloadTooLarge;
     /// not a JSON object → PayloadEmpty (the closest reason Apple documents).
-    public static func checkPayload(_ payload: [UInt8], pushType: APNsPushType) -> Result<JSONValue, APNsReason> {
+    package static func checkPayload(_ payload: [UInt8], pushType: APNsPushType) -> Result<JSONValue, APNsReason> {
         if let r = payloadRejection(payload, pushType: pushType) { return .failure(r) }
         guard let json = try? JSONValue.parse(payload) else { return .failure(.payloadEmpty) }
         return .success(json)
@@ -162,14 +162,14 @@ public enum APNsRequestValidation {
     /// The same rules as `checkPayload`, without building the JSON value (what the gateway runs per request).
     /// `writtenAsJSONObject`: the caller wrote the payload itself as a JSON object (the FCM gateway's translation),
     /// so the grammar scan is skipped and only emptiness and size are checked.
-    public static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false) -> APNsReason? {
+    package static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false) -> APNsReason? {
         if payload.isEmpty { return .payloadEmpty }
         if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
         return writtenAsJSONObject || JSONValue.isValidObject(payload) ? nil : .payloadEmpty
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
-    public static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
+    package static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 36 else { return false }
         for (i, c) in u.enumerated() {
@@ -183,5 +183,5 @@ public enum APNsRequestValidation {
     }
 
     /// A fresh lowercase UUID (version 4 format; unique within the process).
-    public static func newLowercaseUUID() -> String { APNsIDGenerator.next() }
+    package static func newLowercaseUUID() -> String { APNsIDGenerator.next() }
 }

@@ -3,19 +3,19 @@ import PushModel
 
 /// The facts of a client certificate that APNs certificate authentication needs.
 /// PushCrypto's X.509 reader produces them (see `APNsGatewayConfiguration.certificateInspector`).
-public struct APNsClientCertificate: Sendable, Equatable {
+package struct APNsClientCertificate: Sendable, Equatable {
     /// Subject `UID`: the app's bundle ID, the certificate's default topic.
-    public var uid: String
+    package var uid: String
     /// Extra topics from Apple's 1.2.840.113635.100.6.3.6 extension (`com.app.voip`, `com.app.complication`, …).
-    public var extensionTopics: [String]
+    package var extensionTopics: [String]
     /// Endpoints the certificate may use (Apple's development/production OIDs).
-    public var environments: Set<APNsEnvironment>
-    public var notBefore: Date
-    public var notAfter: Date
+    package var environments: Set<APNsEnvironment>
+    package var notBefore: Date
+    package var notAfter: Date
     /// Whether the issuer is one the gateway trusts (and the certificate is not revoked).
-    public var isTrusted: Bool
+    package var isTrusted: Bool
 
-    public init(
+    package init(
         uid: String, extensionTopics: [String] = [], environments: Set<APNsEnvironment> = [.sandbox, .production],
         notBefore: Date = .distantPast, notAfter: Date = .distantFuture, isTrusted: Bool = true
     ) {
@@ -28,7 +28,7 @@ public struct APNsClientCertificate: Sendable, Equatable {
     }
 
     /// Every topic the certificate may push to: its UID plus the extension topics.
-    public var allowedTopics: Set<String> { Set([uid] + extensionTopics) }
+    package var allowedTopics: Set<String> { Set([uid] + extensionTopics) }
 }
 
 /// Certificate-authentication rules, free of I/O. Order: BadCertificate (untrusted, not yet valid,
@@ -36,9 +36,9 @@ public struct APNsClientCertificate: Sendable, Equatable {
 /// token-auth only) → MissingTopic (no `apns-topic` and the certificate has several topics;
 /// with a single-topic certificate the UID is used) → BadTopic (suffix ≠ push type)
 /// → TopicDisallowed (same bundle ID but the certificate lacks that topic) / BadTopic (another bundle ID).
-public enum CertificateAuthRules {
+package enum CertificateAuthRules {
     /// Returns the effective topic on success.
-    public static func authorize(
+    package static func authorize(
         _ cert: APNsClientCertificate, request: APNsParsedRequest, endpoint: APNsEnvironment, now: Date
     ) -> Result<String, APNsReason> {
         guard cert.isTrusted, now >= cert.notBefore, now <= cert.notAfter else { return .failure(.badCertificate) }
@@ -62,8 +62,8 @@ public enum CertificateAuthRules {
 
 /// Token-authentication topic rules: the topic's bundle ID must be covered by a topic-specific key,
 /// and by the team's bundle IDs when those are configured; otherwise TopicDisallowed.
-public enum TokenTopicRules {
-    public static func authorize(topic: String, provider: AuthorizedProvider, teamTopics: Set<String>?) -> APNsReason? {
+package enum TokenTopicRules {
+    package static func authorize(topic: String, provider: AuthorizedProvider, teamTopics: Set<String>?) -> APNsReason? {
         let bundle = APNsPushType.bundleID(ofTopic: topic)
         if let keyTopics = provider.keyTopics, !keyTopics.contains(bundle) { return .topicDisallowed }
         if let teamTopics, !teamTopics.contains(bundle) { return .topicDisallowed }

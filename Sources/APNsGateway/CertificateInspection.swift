@@ -8,7 +8,7 @@ extension APNsClientCertificate {
     /// neither environment OID is valid for no endpoint (BadCertificateEnvironment).
     /// `isTrusted`: issued by one of `trustedCAPEMs`, or always true when the list is empty (the TLS
     /// layer already verified the chain).
-    public init?(der: [UInt8], trustedCAPEMs: [String]) {
+    package init?(der: [UInt8], trustedCAPEMs: [String]) {
         guard let info = try? CertificateInfo(der: der), let uid = info.subject.userID ?? info.subject.commonName else {
             return nil
         }
@@ -22,7 +22,7 @@ extension APNsClientCertificate {
     }
 
     /// An inspector for `APNsGatewayConfiguration.certificateInspector` backed by PushCrypto.
-    public static func inspector(trustedCAPEMs: [String] = []) -> @Sendable ([UInt8]) -> APNsClientCertificate? {
+    package static func inspector(trustedCAPEMs: [String] = []) -> @Sendable ([UInt8]) -> APNsClientCertificate? {
         { der in APNsClientCertificate(der: der, trustedCAPEMs: trustedCAPEMs) }
     }
 }

@@ -3,7 +3,7 @@ import HTTPServer
 import PushModel
 
 /// How a request authenticated.
-public enum APNsAuthKind: Sendable, Equatable {
+package enum APNsAuthKind: Sendable, Equatable {
     case none
     case token(teamID: String, keyID: String)
     case certificate(uid: String)
@@ -18,38 +18,38 @@ public enum APNsAuthKind: Sendable, Equatable {
 }
 
 /// One request the gateway answered.
-public struct APNsLogEntry: Sendable, Equatable {
+package struct APNsLogEntry: Sendable, Equatable {
     /// 1, 2, 3 … in arrival order (never reused, even after the ring buffer wraps).
-    public var sequence: UInt64
-    public var endpoint: APNsEnvironment
-    public var connectionID: UInt64
-    public var method: String
-    public var path: String
-    public var headers: [HTTPField]
+    package var sequence: UInt64
+    package var endpoint: APNsEnvironment
+    package var connectionID: UInt64
+    package var method: String
+    package var path: String
+    package var headers: [HTTPField]
     /// The request body as kept: at most the log's `maxStoredPayload` bytes (see `payloadSize`).
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// The body's size as received when `payload` holds less of it (kept cut, or over the 1 MiB request limit);
     /// `nil` when `payload` is the whole body. In JSON: `payload_truncated: true` and `payload_size`.
-    public var payloadSize: Int? = nil
-    public var token: DeviceToken?
-    public var topic: String?
-    public var pushType: APNsPushType?
-    public var status: Int
-    public var reason: String?
-    public var apnsID: String
-    public var apnsUniqueID: String?
-    public var auth: APNsAuthKind
-    public var receivedAt: Date
+    package var payloadSize: Int? = nil
+    package var token: DeviceToken?
+    package var topic: String?
+    package var pushType: APNsPushType?
+    package var status: Int
+    package var reason: String?
+    package var apnsID: String
+    package var apnsUniqueID: String?
+    package var auth: APNsAuthKind
+    package var receivedAt: Date
     /// `receivedAt` plus any injected delay.
-    public var answeredAt: Date
+    package var answeredAt: Date
     /// A fault changed the answer (forced status, GOAWAY, drop or delay).
-    public var faultApplied: Bool
+    package var faultApplied: Bool
     /// Why the request was refused in more words than `reason` (which rule, by how much: "iat is 8 h 12 min
     /// ahead of the gateway's clock"), or a warning about something APNs tolerates (a fractional `iat`).
-    public var detail: String? = nil
+    package var detail: String? = nil
 
     /// The entry as one JSON object (the JSON-lines format).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [
             "sequence": .number(Double(sequence)), "endpoint": .string(endpoint.rawValue),
             "connection": .string(String(connectionID, radix: 16)), "method": .string(method), "path": .string(path),
@@ -74,15 +74,15 @@ public struct APNsLogEntry: Sendable, Equatable {
 }
 
 /// A filter for `APNsGateway.log(matching:)`; `nil` fields match everything.
-public struct APNsLogQuery: Sendable, Equatable {
-    public var token: DeviceToken?
-    public var topic: String?
-    public var apnsID: String?
-    public var apnsUniqueID: String?
-    public var endpoint: APNsEnvironment?
-    public var status: Int?
+package struct APNsLogQuery: Sendable, Equatable {
+    package var token: DeviceToken?
+    package var topic: String?
+    package var apnsID: String?
+    package var apnsUniqueID: String?
+    package var endpoint: APNsEnvironment?
+    package var status: Int?
 
-    public init(
+    package init(
         token: DeviceToken? = nil, topic: String? = nil, apnsID: String? = nil, apnsUniqueID: String? = nil,
         endpoint: APNsEnvironment? = nil, status: Int? = nil
     ) {
@@ -94,7 +94,7 @@ public struct APNsLogQuery: Sendable, Equatable {
         self.status = status
     }
 
-    public func matches(_ e: APNsLogEntry) -> Bool {
+    package func matches(_ e: APNsLogEntry) -> Bool {
         (token == nil || e.token == token) && (topic == nil || e.topic == topic)
             && (apnsID == nil || e.apnsID == apnsID) && (apnsUniqueID == nil || e.apnsUniqueID == apnsUniqueID)
             && (endpoint == nil || e.endpoint == endpoint) && (status == nil || e.status == status)
@@ -102,16 +102,16 @@ public struct APNsLogQuery: Sendable, Equatable {
 }
 
 /// The delivery log's bounds: entries kept, bytes kept, and how much of each body is kept.
-public struct APNsLogLimits: Sendable, Equatable {
+package struct APNsLogLimits: Sendable, Equatable {
     /// Entries kept (oldest dropped first).
-    public var capacity: Int
+    package var capacity: Int
     /// Bytes of kept entries (bodies, headers, strings); past it the oldest entries are dropped too.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// Bytes of each request body kept; the rest is cut (the entry says `payload_truncated` and the size).
     /// 8 KiB keeps every payload APNs itself accepts (4096 bytes, 5120 for VoIP) whole.
-    public var maxStoredPayload: Int
+    package var maxStoredPayload: Int
 
-    public init(capacity: Int = 10_000, maxBytes: Int = 64 << 20, maxStoredPayload: Int = 8 << 10) {
+    package init(capacity: Int = 10_000, maxBytes: Int = 64 << 20, maxStoredPayload: Int = 8 << 10) {
         self.capacity = capacity
         self.maxBytes = maxBytes
         self.maxStoredPayload = maxStoredPayload
@@ -120,28 +120,28 @@ public struct APNsLogLimits: Sendable, Equatable {
 
 /// A bounded ring buffer of log entries (oldest dropped first), kept packed (`PackedLogEntry`), bounded both in
 /// count and in bytes: a flood of 1 MiB unauthenticated bodies once grew the log to gigabytes. Pure value.
-public struct APNsDeliveryLog: Sendable {
+package struct APNsDeliveryLog: Sendable {
     private var buffer: RingBuffer<PackedLogEntry>
-    public private(set) var nextSequence: UInt64 = 1
-    public let limits: APNsLogLimits
+    package private(set) var nextSequence: UInt64 = 1
+    package let limits: APNsLogLimits
     /// Bytes held by the kept entries (`PackedLogEntry.footprint`).
-    public private(set) var bytes = 0
+    package private(set) var bytes = 0
 
-    public init(capacity: Int) { self.init(limits: APNsLogLimits(capacity: capacity)) }
+    package init(capacity: Int) { self.init(limits: APNsLogLimits(capacity: capacity)) }
 
-    public init(limits: APNsLogLimits) {
+    package init(limits: APNsLogLimits) {
         self.limits = limits
         buffer = RingBuffer(capacity: limits.capacity)
     }
 
-    public var capacity: Int { buffer.capacity }
-    public var count: Int { buffer.count }
+    package var capacity: Int { buffer.capacity }
+    package var count: Int { buffer.count }
     /// Entries dropped because the log was full (by count or by bytes).
-    public var evicted: UInt64 { buffer.evicted }
+    package var evicted: UInt64 { buffer.evicted }
 
     /// Assigns the next sequence number and appends.
     @discardableResult
-    public mutating func append(_ entry: APNsLogEntry) -> APNsLogEntry {
+    package mutating func append(_ entry: APNsLogEntry) -> APNsLogEntry {
         var e = entry
         let packed = PackedLogEntry(entry, maxStoredPayload: limits.maxStoredPayload)
         e.sequence = appendEvicting(packed).sequence
@@ -173,14 +173,14 @@ public struct APNsDeliveryLog: Sendable {
     }
 
     /// All kept entries, oldest first.
-    public var entries: [APNsLogEntry] { buffer.elements.map(\.entry) }
+    package var entries: [APNsLogEntry] { buffer.elements.map(\.entry) }
 
     /// Kept entries still packed, oldest first (cheap to copy out of a lock; unpack outside it).
     var packedEntries: [PackedLogEntry] { buffer.elements }
 
-    public func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
+    package func entries(matching q: APNsLogQuery) -> [APNsLogEntry] { entries.filter(q.matches) }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         buffer.removeAll()
         bytes = 0
     }

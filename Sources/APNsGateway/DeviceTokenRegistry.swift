@@ -2,17 +2,17 @@ import Foundation
 import PushModel
 
 /// A device token the mock knows, as an app installation on a device would have registered it.
-public struct RegisteredDeviceToken: Sendable, Equatable {
-    public var token: DeviceToken
+package struct RegisteredDeviceToken: Sendable, Equatable {
+    package var token: DeviceToken
     /// The app's bundle ID (push types' suffixes are stripped before comparing).
-    public var topic: String
-    public var environment: APNsEnvironment
+    package var topic: String
+    package var environment: APNsEnvironment
     /// Set when the app was uninstalled / the token stopped being valid: 410 Unregistered.
-    public var unregisteredAt: Date?
+    package var unregisteredAt: Date?
     /// When the token expires: 410 ExpiredToken from then on.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
 
-    public init(
+    package init(
         token: DeviceToken, topic: String, environment: APNsEnvironment, unregisteredAt: Date? = nil,
         expiresAt: Date? = nil
     ) {
@@ -25,7 +25,7 @@ public struct RegisteredDeviceToken: Sendable, Equatable {
 }
 
 /// The registry's answer for one push.
-public enum DeviceTokenVerdict: Sendable, Equatable {
+package enum DeviceTokenVerdict: Sendable, Equatable {
     case accepted
     /// `timestamp` is set for 410 answers (when the token stopped being valid).
     case rejected(APNsReason, timestamp: Date?)
@@ -34,30 +34,30 @@ public enum DeviceTokenVerdict: Sendable, Equatable {
 /// Which tokens exist, for which topic and environment. Pure value; the gateway keeps it in a Mutex.
 /// Order: unknown token or other environment → BadDeviceToken; other bundle ID → DeviceTokenNotForTopic;
 /// unregistered → 410 Unregistered; expired → 410 ExpiredToken.
-public struct DeviceTokenRegistry: Sendable, Equatable {
-    public private(set) var entries: [DeviceToken: RegisteredDeviceToken] = [:]
+package struct DeviceTokenRegistry: Sendable, Equatable {
+    package private(set) var entries: [DeviceToken: RegisteredDeviceToken] = [:]
     /// Load-test mode: unknown tokens are accepted for any topic.
-    public var acceptUnknownTokens: Bool
+    package var acceptUnknownTokens: Bool
 
-    public init(_ tokens: [RegisteredDeviceToken] = [], acceptUnknownTokens: Bool = false) {
+    package init(_ tokens: [RegisteredDeviceToken] = [], acceptUnknownTokens: Bool = false) {
         self.acceptUnknownTokens = acceptUnknownTokens
         for t in tokens { entries[t.token] = t }
     }
 
-    public mutating func register(_ entry: RegisteredDeviceToken) { entries[entry.token] = entry }
+    package mutating func register(_ entry: RegisteredDeviceToken) { entries[entry.token] = entry }
 
     /// Marks the token unregistered at `date` (410 Unregistered with that timestamp afterwards).
     @discardableResult
-    public mutating func unregister(_ token: DeviceToken, at date: Date) -> Bool {
+    package mutating func unregister(_ token: DeviceToken, at date: Date) -> Bool {
         guard entries[token] != nil else { return false }
         entries[token]!.unregisteredAt = date
         return true
     }
 
     /// Forgets the token entirely (BadDeviceToken afterwards).
-    public mutating func remove(_ token: DeviceToken) { entries[token] = nil }
+    package mutating func remove(_ token: DeviceToken) { entries[token] = nil }
 
-    public func check(token: DeviceToken, topic: String, environment: APNsEnvironment, now: Date) -> DeviceTokenVerdict {
+    package func check(token: DeviceToken, topic: String, environment: APNsEnvironment, now: Date) -> DeviceTokenVerdict {
         guard let e = entries[token] else {
             return acceptUnknownTokens ? .accepted : .rejected(.badDeviceToken, timestamp: nil)
         }

@@ -2,7 +2,7 @@ import Foundation
 import PushModel
 
 /// Something the gateway does instead of (or on top of) answering normally.
-public enum APNsFaultAction: Sendable, Equatable {
+package enum APNsFaultAction: Sendable, Equatable {
     /// Answer `seconds` later (evaluated normally; the loop is never blocked).
     case delay(seconds: TimeInterval)
     /// Answer with this status and reason instead of evaluating (e.g. 503 Shutdown, 500, 429).
@@ -14,33 +14,33 @@ public enum APNsFaultAction: Sendable, Equatable {
     case dropConnection
 
     /// `.respond` with an Apple reason and its status.
-    public static func reject(_ reason: APNsReason) -> APNsFaultAction {
+    package static func reject(_ reason: APNsReason) -> APNsFaultAction {
         .respond(status: reason.status, reason: reason.rawValue)
     }
 }
 
 /// Which requests a fault applies to.
-public struct APNsFaultScope: Sendable, Equatable {
+package struct APNsFaultScope: Sendable, Equatable {
     /// `nil`: both endpoints.
-    public var endpoint: APNsEnvironment?
+    package var endpoint: APNsEnvironment?
     /// `nil`: every device token.
-    public var token: DeviceToken?
-    public init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil) {
+    package var token: DeviceToken?
+    package init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil) {
         self.endpoint = endpoint
         self.token = token
     }
 }
 
 /// A fault with a scope and a count ("next N requests"); `remaining == nil` lasts until cleared.
-public struct APNsFault: Sendable, Equatable {
-    public var id: Int = 0
-    public var scope: APNsFaultScope
-    public var action: APNsFaultAction
-    public var remaining: Int?
+package struct APNsFault: Sendable, Equatable {
+    package var id: Int = 0
+    package var scope: APNsFaultScope
+    package var action: APNsFaultAction
+    package var remaining: Int?
     /// Matching requests seen so far (drives `.goAway(afterRequests:)`).
-    public var seen: Int = 0
+    package var seen: Int = 0
 
-    public init(_ action: APNsFaultAction, scope: APNsFaultScope = APNsFaultScope(), count: Int? = nil) {
+    package init(_ action: APNsFaultAction, scope: APNsFaultScope = APNsFaultScope(), count: Int? = nil) {
         self.action = action
         self.scope = scope
         self.remaining = count
@@ -48,30 +48,30 @@ public struct APNsFault: Sendable, Equatable {
 }
 
 /// The faults that apply to one request, after counts were consumed.
-public struct APNsFaultEffect: Sendable, Equatable {
-    public var delay: TimeInterval = 0
-    public var forced: (status: Int, reason: String)?
-    public var goAwayReason: String?
-    public var drop = false
+package struct APNsFaultEffect: Sendable, Equatable {
+    package var delay: TimeInterval = 0
+    package var forced: (status: Int, reason: String)?
+    package var goAwayReason: String?
+    package var drop = false
 
-    public static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
+    package static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
         a.delay == b.delay && a.forced?.status == b.forced?.status && a.forced?.reason == b.forced?.reason
             && a.goAwayReason == b.goAwayReason && a.drop == b.drop
     }
 }
 
 /// The active faults. Pure value; per-token faults are listed before endpoint-wide ones when matching.
-public struct APNsFaultTable: Sendable, Equatable {
-    public private(set) var faults: [APNsFault] = []
+package struct APNsFaultTable: Sendable, Equatable {
+    package private(set) var faults: [APNsFault] = []
     private var nextID = 1
 
-    public init(_ faults: [APNsFault] = []) {
+    package init(_ faults: [APNsFault] = []) {
         for f in faults { add(f) }
     }
 
     /// Adds a fault and returns its id (for `remove`).
     @discardableResult
-    public mutating func add(_ fault: APNsFault) -> Int {
+    package mutating func add(_ fault: APNsFault) -> Int {
         var f = fault
         f.id = nextID
         nextID += 1
@@ -79,12 +79,12 @@ public struct APNsFaultTable: Sendable, Equatable {
         return f.id
     }
 
-    public mutating func remove(id: Int) { faults.removeAll { $0.id == id } }
-    public mutating func removeAll() { faults.removeAll() }
+    package mutating func remove(id: Int) { faults.removeAll { $0.id == id } }
+    package mutating func removeAll() { faults.removeAll() }
 
     /// Combines every matching fault into one effect and consumes their counts. A forced answer or
     /// drop from a token-scoped fault wins over an endpoint-wide one; delays add up.
-    public mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
+    package mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
         var effect = APNsFaultEffect()
         let order = faults.indices.sorted { (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0) }
         for i in order {

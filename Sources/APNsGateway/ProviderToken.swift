@@ -3,21 +3,21 @@ import PushCrypto
 import PushModel
 
 /// A provider signing key (.p8) registered with the mock, like a key created in the developer portal.
-public struct APNsProviderKey: Sendable, Equatable {
+package struct APNsProviderKey: Sendable, Equatable {
     /// The 10-character Key ID (`kid`).
-    public var keyID: String
+    package var keyID: String
     /// The 10-character Team ID the key belongs to (`iss` must equal it).
-    public var teamID: String
+    package var teamID: String
     /// The P-256 public key that verifies the key's ES256 signatures.
-    public var publicKey: P256PublicKey
+    package var publicKey: P256PublicKey
     /// `nil`: the key works on both endpoints; otherwise only on this one (BadEnvironmentKeyIdInToken).
-    public var environment: APNsEnvironment?
+    package var environment: APNsEnvironment?
     /// `nil`: a team-scoped key (every topic of the team); otherwise a topic-specific key for these bundle IDs.
-    public var topics: Set<String>?
+    package var topics: Set<String>?
     /// A topic-specific key may have one related key; the two may alternate on one connection.
-    public var relatedKeyID: String?
+    package var relatedKeyID: String?
 
-    public init(
+    package init(
         keyID: String, teamID: String, publicKey: P256PublicKey, environment: APNsEnvironment? = nil,
         topics: Set<String>? = nil, relatedKeyID: String? = nil
     ) {
@@ -30,7 +30,7 @@ public struct APNsProviderKey: Sendable, Equatable {
     }
 
     /// Loads the key from PEM: a `PUBLIC KEY` or the `.p8` `PRIVATE KEY` itself.
-    public init(
+    package init(
         keyID: String, teamID: String, pem: String, environment: APNsEnvironment? = nil, topics: Set<String>? = nil,
         relatedKeyID: String? = nil
     ) throws(APNsConfigurationError) {
@@ -48,24 +48,24 @@ public struct APNsProviderKey: Sendable, Equatable {
     }
 
     /// True for a team-scoped key.
-    public var isTeamScoped: Bool { topics == nil }
+    package var isTeamScoped: Bool { topics == nil }
 }
 
 /// The parts of a JWT the APNs rules need (signature not yet checked).
-public struct DecodedProviderToken: Sendable, Equatable {
-    public var algorithm: String
-    public var keyID: String
-    public var issuer: String
-    public var issuedAt: Int64
+package struct DecodedProviderToken: Sendable, Equatable {
+    package var algorithm: String
+    package var keyID: String
+    package var issuer: String
+    package var issuedAt: Int64
     /// How `iat` was written (anything but an integer earns a warning on the log entry).
-    public var issuedAtForm: IssuedAtClaim.Form = .integer
+    package var issuedAtForm: IssuedAtClaim.Form = .integer
     /// `base64url(header).base64url(claims)`, the bytes the signature covers.
-    public var signingInput: [UInt8]
+    package var signingInput: [UInt8]
     /// The raw signature bytes (ES256: r‖s, 64 bytes).
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// Decodes `header.claims.signature`; `nil` when the structure, JSON or required fields are wrong.
-    public static func decode(_ jwt: String) -> DecodedProviderToken? {
+    package static func decode(_ jwt: String) -> DecodedProviderToken? {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerBytes = Base64URL.decode(String(parts[0])),

@@ -4,46 +4,46 @@ import PushCrypto
 import PushModel
 
 /// What one connection has learnt from provider tokens so far (kept in `ConnectionContext` storage).
-public struct ProviderTokenConnectionState: Sendable, Equatable {
+package struct ProviderTokenConnectionState: Sendable, Equatable {
     /// Team bound by the first valid token.
-    public var teamID: String?
+    package var teamID: String?
     /// Key bound by the first valid token.
-    public var boundKeyID: String?
+    package var boundKeyID: String?
     /// The token string last accepted on this connection and its key (its signature is not checked again
     /// while the gateway holds that same key).
-    public var currentToken: String?
-    public var currentTokenKeyID: String?
+    package var currentToken: String?
+    package var currentTokenKeyID: String?
     /// The key that verified `currentToken` (a replaced key forces a new verification) and its `iat`.
-    public var currentTokenKey: APNsProviderKey?
-    public var currentTokenIssuedAt: Int64?
+    package var currentTokenKey: APNsProviderKey?
+    package var currentTokenIssuedAt: Int64?
     /// The warning `currentToken` earned (a non-integer `iat`), repeated on every request that carries it.
-    public var currentTokenWarning: String?
+    package var currentTokenWarning: String?
     /// The `authorization` value that carried `currentToken`: the same value again is not parsed again.
-    public var currentAuthorization: String?
+    package var currentAuthorization: String?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
-    public var currentKeyID: String?
-    public var currentIssuedAt: Int64?
+    package var currentKeyID: String?
+    package var currentIssuedAt: Int64?
     /// When the connection last switched to a new token (the first valid token counts).
-    public var lastSwitch: Date?
+    package var lastSwitch: Date?
     /// How many valid token switches the connection made (1 after the first valid token).
-    public var switches: Int = 0
+    package var switches: Int = 0
 
-    public init() {}
+    package init() {}
 }
 
 /// `ConnectionContext` storage key for the provider-token binding.
-public enum ProviderTokenBindingKey: ConnectionStorageKey {
-    public static var defaultValue: ProviderTokenConnectionState { ProviderTokenConnectionState() }
+package enum ProviderTokenBindingKey: ConnectionStorageKey {
+    package static var defaultValue: ProviderTokenConnectionState { ProviderTokenConnectionState() }
 }
 
 /// A request's provider identity after the token rules passed.
-public struct AuthorizedProvider: Sendable, Equatable {
-    public var teamID: String
-    public var keyID: String
+package struct AuthorizedProvider: Sendable, Equatable {
+    package var teamID: String
+    package var keyID: String
     /// `nil`: team-scoped key; otherwise the bundle IDs a topic-specific key covers.
-    public var keyTopics: Set<String>?
+    package var keyTopics: Set<String>?
     /// True when this request carried the connection's first valid token (lift the one-stream limit).
-    public var isFirstValidToken: Bool
+    package var isFirstValidToken: Bool
 }
 
 /// The JWT rules of APNs token authentication, free of I/O. Order:
@@ -54,18 +54,18 @@ public struct AuthorizedProvider: Sendable, Equatable {
 /// → TooManyProviderTokenUpdates (new token < 20 min after the previous switch).
 /// A "new token" is one with another `kid` or `iat`; re-signing the same claims (ES256 signatures
 /// differ on every signing) is not an update.
-public struct ProviderTokenRules: Sendable {
-    public static let maxTokenAge: TimeInterval = 3600
-    public static let minTokenUpdateInterval: TimeInterval = 20 * 60
+package struct ProviderTokenRules: Sendable {
+    package static let maxTokenAge: TimeInterval = 3600
+    package static let minTokenUpdateInterval: TimeInterval = 20 * 60
 
-    public var keys: [String: APNsProviderKey]
+    package var keys: [String: APNsProviderKey]
 
-    public init(keys: [APNsProviderKey]) {
+    package init(keys: [APNsProviderKey]) {
         self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// The bearer token in an `authorization` value, or `nil` when missing, blank or not `bearer`.
-    public static func bearerToken(_ authorization: String?) -> String? {
+    package static func bearerToken(_ authorization: String?) -> String? {
         // ASCII only on purpose: this runs on every request, and Foundation's trimming bridges to NSString.
         guard var a = authorization?.utf8[...] else { return nil }
         func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
@@ -80,7 +80,7 @@ public struct ProviderTokenRules: Sendable {
     }
 
     /// Applies the rules and, on success, updates the connection `state`.
-    public func authenticate(
+    package func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
         var note: String?
@@ -89,7 +89,7 @@ public struct ProviderTokenRules: Sendable {
 
     /// As `authenticate(authorization:endpoint:now:state:)`, and `note` says why a token was refused
     /// (which rule, by how much) or, for an accepted one, what APNs tolerates in it (a warning).
-    public func authenticate(
+    package func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState,
         note: inout String?
     ) -> Result<AuthorizedProvider, APNsReason> {

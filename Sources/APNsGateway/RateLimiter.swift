@@ -2,24 +2,24 @@ import Foundation
 import PushModel
 
 /// A per-device-token limit: a token bucket of `burst` requests refilled at `perSecond`.
-public struct APNsRateLimit: Sendable, Equatable {
-    public var burst: Int
-    public var perSecond: Double
-    public init(burst: Int, perSecond: Double) {
+package struct APNsRateLimit: Sendable, Equatable {
+    package var burst: Int
+    package var perSecond: Double
+    package init(burst: Int, perSecond: Double) {
         self.burst = burst
         self.perSecond = perSecond
     }
 }
 
 /// Token buckets per device token on the injected clock (TooManyRequests when empty). Pure value.
-public struct PerTokenRateLimiter: Sendable {
-    public var limit: APNsRateLimit?
+package struct PerTokenRateLimiter: Sendable {
+    package var limit: APNsRateLimit?
     private var buckets: [DeviceToken: (tokens: Double, updated: Date)] = [:]
 
-    public init(limit: APNsRateLimit?) { self.limit = limit }
+    package init(limit: APNsRateLimit?) { self.limit = limit }
 
     /// Takes one request from the token's bucket; false when it is empty (or always true when off).
-    public mutating func allow(_ token: DeviceToken, now: Date) -> Bool {
+    package mutating func allow(_ token: DeviceToken, now: Date) -> Bool {
         guard let limit, limit.burst > 0 else { return limit == nil }
         var b = buckets[token] ?? (Double(limit.burst), now)
         let elapsed = max(0, now.timeIntervalSince(b.updated))
@@ -34,5 +34,5 @@ public struct PerTokenRateLimiter: Sendable {
         return true
     }
 
-    public mutating func reset() { buckets = [:] }
+    package mutating func reset() { buckets = [:] }
 }

@@ -1,18 +1,18 @@
 /// A bounded FIFO that drops its oldest element when full (O(1) append and removal at the front).
-public struct RingBuffer<Element: Sendable>: Sendable {
-    public let capacity: Int
+package struct RingBuffer<Element: Sendable>: Sendable {
+    package let capacity: Int
     /// Grows up to `capacity` as elements arrive (a large capacity costs nothing until used).
     private var storage: [Element?] = []
     private var head = 0
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Elements dropped because the buffer was full, or removed from the front by `removeFirst`.
-    public private(set) var evicted: UInt64 = 0
+    package private(set) var evicted: UInt64 = 0
 
-    public init(capacity: Int) { self.capacity = max(1, capacity) }
+    package init(capacity: Int) { self.capacity = max(1, capacity) }
 
     /// Appends; returns the element dropped when full (drop it outside any lock: freeing costs).
     @discardableResult
-    public mutating func append(_ element: Element) -> Element? {
+    package mutating func append(_ element: Element) -> Element? {
         var dropped: Element?
         if count == capacity { dropped = removeFirst() }
         if count == storage.count {
@@ -31,7 +31,7 @@ public struct RingBuffer<Element: Sendable>: Sendable {
 
     /// Removes and returns the oldest element (counted in `evicted`).
     @discardableResult
-    public mutating func removeFirst() -> Element? {
+    package mutating func removeFirst() -> Element? {
         guard count > 0 else { return nil }
         var old: Element?
         swap(&old, &storage[head])  // moves, no copy of the old element
@@ -42,17 +42,17 @@ public struct RingBuffer<Element: Sendable>: Sendable {
     }
 
     /// The oldest element.
-    public var first: Element? { count > 0 ? storage[head] : nil }
+    package var first: Element? { count > 0 ? storage[head] : nil }
 
     /// Oldest first.
-    public var elements: [Element] {
+    package var elements: [Element] {
         var out: [Element] = []
         out.reserveCapacity(count)
         for i in 0..<count { out.append(storage[(head + i) % storage.count]!) }
         return out
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         storage = []
         head = 0
         count = 0

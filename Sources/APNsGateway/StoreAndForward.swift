@@ -3,27 +3,27 @@ import PushModel
 import Synchronization
 
 /// A push APNs accepted, as it travels on to the device.
-public struct DeliveredPush: Sendable, Equatable {
-    public var environment: APNsEnvironment
-    public var token: DeviceToken
-    public var topic: String
-    public var pushType: APNsPushType
-    public var priority: APNsPriority
-    public var apnsID: String
+package struct DeliveredPush: Sendable, Equatable {
+    package var environment: APNsEnvironment
+    package var token: DeviceToken
+    package var topic: String
+    package var pushType: APNsPushType
+    package var priority: APNsPriority
+    package var apnsID: String
     /// Set on sandbox only, as with real APNs.
-    public var apnsUniqueID: String?
-    public var collapseID: String?
+    package var apnsUniqueID: String?
+    package var collapseID: String?
     /// `apns-expiration`: `nil` absent, `0` (epoch) one attempt only.
-    public var expiration: Date?
+    package var expiration: Date?
     /// The JSON text as sent; the gateway accepted it as one JSON object.
-    public var payload: [UInt8]
-    public var receivedAt: Date
+    package var payload: [UInt8]
+    package var receivedAt: Date
 
     /// `payload` parsed. Built on each read rather than stored: most pushes in a load test are never
     /// read, and a parsed tree per push kept in the history cost time and memory on every request.
-    public var json: JSONValue { (try? JSONValue.parse(payload)) ?? .object([:]) }
+    package var json: JSONValue { (try? JSONValue.parse(payload)) ?? .object([:]) }
 
-    public init(
+    package init(
         environment: APNsEnvironment, token: DeviceToken, topic: String, pushType: APNsPushType,
         priority: APNsPriority, apnsID: String, apnsUniqueID: String?, collapseID: String?, expiration: Date?,
         payload: [UInt8], receivedAt: Date
@@ -44,12 +44,12 @@ public struct DeliveredPush: Sendable, Equatable {
 
 /// Receives pushes the gateway hands over (the simulated iPhone implements this). Called outside
 /// the gateway's locks, on the thread that accepted the push or brought the device online.
-public protocol PushDeliveryConsumer: Sendable {
+package protocol PushDeliveryConsumer: Sendable {
     func deliver(_ push: DeliveredPush)
 }
 
 /// What happened to an accepted push.
-public enum DeliveryDisposition: String, Sendable, Equatable {
+package enum DeliveryDisposition: String, Sendable, Equatable {
     /// Handed to the consumers.
     case delivered
     /// Device offline: kept until it comes online or `apns-expiration` passes.
@@ -63,25 +63,25 @@ public enum DeliveryDisposition: String, Sendable, Equatable {
 }
 
 /// One entry of the store-and-forward history.
-public struct DeliveryEvent: Sendable, Equatable {
+package struct DeliveryEvent: Sendable, Equatable {
     /// Position in the history, from 1, increasing (never reused, also across `reset`): the paging cursor.
-    public var sequence: UInt64 = 0
-    public var push: DeliveredPush
-    public var disposition: DeliveryDisposition
-    public var at: Date
+    package var sequence: UInt64 = 0
+    package var push: DeliveredPush
+    package var disposition: DeliveryDisposition
+    package var at: Date
 }
 
 /// Online/offline devices and the pushes stored for offline ones. Pure value; the gateway holds it in a Mutex.
-public struct StoreAndForward: Sendable {
+package struct StoreAndForward: Sendable {
     /// How long a push without `apns-expiration` is stored (Apple: "up to 30 days").
-    public static let defaultRetention: TimeInterval = 30 * 24 * 3600
+    package static let defaultRetention: TimeInterval = 30 * 24 * 3600
 
     struct Key: Hashable {
         var token: DeviceToken
         var topic: String
     }
 
-    public var onlineByDefault: Bool
+    package var onlineByDefault: Bool
     var online: [DeviceToken: Bool] = [:]
     var stored: [Key: DeliveredPush] = [:]
     var events: RingBuffer<PackedDeliveryEvent>
@@ -90,25 +90,25 @@ public struct StoreAndForward: Sendable {
     /// Events the bounded history has dropped since the start.
     var evicted: UInt64 = 0
 
-    public init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
+    package init(onlineByDefault: Bool = true, historyCapacity: Int = 10_000) {
         self.onlineByDefault = onlineByDefault
         self.events = RingBuffer(capacity: historyCapacity)
     }
 
     /// The most recent events (bounded by `historyCapacity`), oldest first.
-    public var history: [DeliveryEvent] { events.elements.map(\.event) }
+    package var history: [DeliveryEvent] { events.elements.map(\.event) }
 
-    public func isOnline(_ token: DeviceToken) -> Bool {
+    package func isOnline(_ token: DeviceToken) -> Bool {
         online.isEmpty ? onlineByDefault : online[token] ?? onlineByDefault  // no hashing when nobody was switched
     }
 
     /// The pushes currently stored for `token`, oldest first.
-    public func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
+    package func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
         stored.filter { $0.key.token == token }.map(\.value).sorted { $0.receivedAt < $1.receivedAt }
     }
 
     /// Handles an accepted push; returns it when it must be handed to the consumers now.
-    public mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
+    package mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
         acceptDeliveringNow(push, now: now) ? [push] : []
     }
 
@@ -140,7 +140,7 @@ public struct StoreAndForward: Sendable {
     }
 
     /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.
-    public mutating func setOnline(_ token: DeviceToken, _ isOnline: Bool, now: Date) -> [DeliveredPush] {
+    package mutating func setOnline(_ token: DeviceToken, _ isOnline: Bool, now: Date) -> [DeliveredPush] {
         online[token] = isOnline
         guard isOnline else { return [] }
         var out: [DeliveredPush] = []
@@ -158,7 +158,7 @@ public struct StoreAndForward: Sendable {
     }
 
     /// Drops every stored push and the history; devices return to the default online state.
-    public mutating func reset() {
+    package mutating func reset() {
         online = [:]
         stored = [:]
         events.removeAll()
@@ -181,11 +181,11 @@ public struct StoreAndForward: Sendable {
 }
 
 /// A consumer that keeps every push it receives (for tests and the runner).
-public final class RecordingConsumer: PushDeliveryConsumer {
+package final class RecordingConsumer: PushDeliveryConsumer {
     private let received = Mutex<[DeliveredPush]>([])
-    public init() {}
-    public func deliver(_ push: DeliveredPush) { received.withLock { $0.append(push) } }
+    package init() {}
+    package func deliver(_ push: DeliveredPush) { received.withLock { $0.append(push) } }
     /// Everything received so far, in order.
-    public var pushes: [DeliveredPush] { received.withLock { $0 } }
-    public func removeAll() { received.withLock { $0.removeAll() } }
+    package var pushes: [DeliveredPush] { received.withLock { $0 } }
+    package func removeAll() { received.withLock { $0.removeAll() } }
 }

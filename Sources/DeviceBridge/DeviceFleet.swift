@@ -5,15 +5,15 @@ import Foundation
 import PushModel
 
 /// Every device of a `DeviceWorld` (`apps:` + `devices:`) hosted behind one gateway, in declaration order.
-public final class DeviceFleet: Sendable {
+package final class DeviceFleet: Sendable {
     /// The gateway the devices register with and receive from.
-    public let gateway: APNsGateway
+    package let gateway: APNsGateway
     /// The hosted devices, in the order they were declared.
-    public let devices: [HostedDevice]
+    package let devices: [HostedDevice]
 
     /// Builds and sets up every declared device (install → permission → registration → tokens
     /// registered with `gateway`). Device names must be unique (`DeviceFleetError.duplicateName`).
-    public convenience init(
+    package convenience init(
         world: DeviceWorld, gateway: APNsGateway, fcm: FCMGateway? = nil, clock: any PushClock, seedSalt: UInt64 = 0
     ) throws(DeviceFleetError) {
         try self.init(
@@ -22,7 +22,7 @@ public final class DeviceFleet: Sendable {
 
     /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`). With `fcm`, apps using
     /// Firebase register their instances there (`FCMRegistrationSink`).
-    public init(
+    package init(
         apps: [AppDeclaration], devices: [DeviceDeclaration], gateway: APNsGateway, fcm: FCMGateway? = nil,
         clock: any PushClock, seedSalt: UInt64 = 0
     ) throws(DeviceFleetError) {
@@ -35,18 +35,18 @@ public final class DeviceFleet: Sendable {
     }
 
     /// The device declared as `name`.
-    public func device(named name: String) -> HostedDevice? { devices.first { $0.name == name } }
+    package func device(named name: String) -> HostedDevice? { devices.first { $0.name == name } }
 
     /// Every device back to its launch state (see `HostedDevice.resetToLaunchState()`).
-    public func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
+    package func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
 
     /// Registers every device's tokens again (after `APNsGateway.reset()`).
-    public func syncRegistrations() { for d in devices { d.syncRegistrations() } }
+    package func syncRegistrations() { for d in devices { d.syncRegistrations() } }
 
     /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}, "fcm_tokens": {"<bundle id>": "<fcm token>"}}}`:
     /// what `serve`'s ready line shows, so a backend script can address the devices (`fcm_tokens` only for
     /// devices with apps using Firebase).
-    public var addressesJSON: JSONValue {
+    package var addressesJSON: JSONValue {
         var out: [String: JSONValue] = [:]
         for d in devices {
             var tokens: [String: JSONValue] = [:]
@@ -61,11 +61,11 @@ public final class DeviceFleet: Sendable {
 }
 
 /// Why a fleet could not be built.
-public enum DeviceFleetError: Error, Equatable, CustomStringConvertible {
+package enum DeviceFleetError: Error, Equatable, CustomStringConvertible {
     /// Two devices share a name, so `/devices/{name}` would be ambiguous.
     case duplicateName(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .duplicateName(let n): return "two devices are named '\(n)'; give each device a unique name"
         }

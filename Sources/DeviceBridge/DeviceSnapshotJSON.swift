@@ -6,10 +6,10 @@ extension HostedDevice {
     /// The device's current state as JSON, for `serve`'s `GET /devices/{name}`: apps (state,
     /// authorization, token, badge, navigation), the notification center, and the event count
     /// (`last_seq` is what to pass as `since` to read only newer events).
-    public var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
+    package var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
 
     /// Pure: one device state as JSON.
-    public static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
+    package static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
         var apps: [String: JSONValue] = [:]
         for (id, app) in s.apps { apps[id] = appJSON(app) }
         return .object([
@@ -85,7 +85,7 @@ extension HostedDevice {
     }
 
     /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
-    public func eventsJSON(since: Int = 0) -> JSONValue {
+    package func eventsJSON(since: Int = 0) -> JSONValue {
         let events = self.events(since: since)
         let last = events.last?.sequence ?? since
         return .object([

@@ -12,21 +12,21 @@ import PushModel
 ///
 /// The token itself comes from the gateway (`FCMTokenService`, the device's Firebase service); this sink keeps the
 /// gateway's record in step afterwards (re-registration, uninstall). Called outside the device's lock.
-public struct FCMRegistrationSink: DeviceRegistrationSink {
+package struct FCMRegistrationSink: DeviceRegistrationSink {
     /// The gateway whose instance registry follows the device.
-    public let gateway: FCMGateway
+    package let gateway: FCMGateway
 
-    public init(gateway: FCMGateway) { self.gateway = gateway }
+    package init(gateway: FCMGateway) { self.gateway = gateway }
 
-    public func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {}
-    public func tokenInvalidated(_ token: DeviceToken, at date: Date) {}
-    public func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {}
+    package func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {}
+    package func tokenInvalidated(_ token: DeviceToken, at date: Date) {}
+    package func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {}
 
-    public func fcmTokenIssued(_ registration: FCMRegistration) {
+    package func fcmTokenIssued(_ registration: FCMRegistration) {
         gateway.registerInstance(Self.instance(registration))
     }
 
-    public func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {
+    package func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {
         gateway.unregisterToken(fcmToken)
     }
 
@@ -42,12 +42,12 @@ public struct FCMRegistrationSink: DeviceRegistrationSink {
 /// The world's FCM gateway as the device's Firebase registration server: the app's SDK registers its installation
 /// (with the APNs token when it reached Firebase) and gets the registration token the gateway issues
 /// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id.
-public struct FCMTokenService: FirebaseTokenService {
-    public let gateway: FCMGateway
+package struct FCMTokenService: FirebaseTokenService {
+    package let gateway: FCMGateway
 
-    public init(gateway: FCMGateway) { self.gateway = gateway }
+    package init(gateway: FCMGateway) { self.gateway = gateway }
 
-    public func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
+    package func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
         guard
             let token = gateway.issueInstanceToken(
                 installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,

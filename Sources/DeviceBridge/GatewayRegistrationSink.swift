@@ -9,28 +9,28 @@ import PushModel
 /// switches store-and-forward for its tokens, so pushes kept while offline are handed over on return.
 ///
 /// The device calls it outside its own lock, after the change, so reading the device from here is safe.
-public struct GatewayRegistrationSink: DeviceRegistrationSink {
+package struct GatewayRegistrationSink: DeviceRegistrationSink {
     /// The gateway whose token registry and store-and-forward follow the device.
-    public let gateway: APNsGateway
+    package let gateway: APNsGateway
     /// Whether the device is online now (new tokens start in that state at the gateway).
     let isDeviceOnline: @Sendable () -> Bool
 
     /// - Parameter isDeviceOnline: asked when a token is registered; the device's current online state.
-    public init(gateway: APNsGateway, isDeviceOnline: @escaping @Sendable () -> Bool) {
+    package init(gateway: APNsGateway, isDeviceOnline: @escaping @Sendable () -> Bool) {
         self.gateway = gateway
         self.isDeviceOnline = isDeviceOnline
     }
 
-    public func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {
+    package func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {
         gateway.registerToken(RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
         gateway.setDeviceOnline(token, isDeviceOnline())
     }
 
-    public func tokenInvalidated(_ token: DeviceToken, at date: Date) {
+    package func tokenInvalidated(_ token: DeviceToken, at date: Date) {
         gateway.unregisterToken(token, at: date)
     }
 
-    public func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {
+    package func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {
         for token in tokens { gateway.setDeviceOnline(token, online) }
     }
 }

@@ -11,15 +11,15 @@ import Synchronization
 /// Thread-safety: deliveries arrive on the gateway's event-loop threads while scripts or a runner act
 /// on the device from elsewhere; every device operation goes through `SimulatedDevice`, whose state
 /// sits behind a `Mutex`, and this class keeps only immutable references plus a `Mutex`-guarded count.
-public final class HostedDevice: PushDeliveryConsumer, Sendable {
+package final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// The name it was declared with (the key of the ready line's `devices` and of `/devices/{name}`).
-    public let name: String
+    package let name: String
     /// The simulated device itself: act on it (`apply(_:)`, `launch`, …) and read its `events`.
-    public let device: SimulatedDevice
+    package let device: SimulatedDevice
     /// The gateway it is attached to.
-    public let gateway: APNsGateway
+    package let gateway: APNsGateway
     /// The world's mock Firebase, when it has one: the apps' Firebase instances are registered there.
-    public let fcm: FCMGateway?
+    package let fcm: FCMGateway?
     /// What it was built from (nil for a device built in code and attached with `init(name:device:gateway:)`).
     package let declaration: DeviceDeclaration?
     private let delivered = Mutex<Int>(0)
@@ -29,7 +29,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// Wraps `device` and attaches it to `gateway`: adds itself as a delivery consumer and a
     /// `GatewayRegistrationSink` to the device (and an `FCMRegistrationSink` when `fcm` is given). Tokens the
     /// device already holds are registered now.
-    public convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway? = nil) {
+    package convenience init(name: String, device: SimulatedDevice, gateway: APNsGateway, fcm: FCMGateway? = nil) {
         self.init(name: name, device: device, gateway: gateway, fcm: fcm, declaration: nil)
     }
 
@@ -56,7 +56,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// Builds the device a declaration describes and sets up its apps (install, permission answer,
     /// registration) with the gateway attached first, so every token it gets is registered there.
     /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
-    public convenience init(
+    package convenience init(
         _ declaration: DeviceDeclaration, apps: [AppDeclaration], gateway: APNsGateway, fcm: FCMGateway? = nil,
         clock: any PushClock, seedSalt: UInt64 = 0
     ) {
@@ -68,7 +68,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
 
     /// Puts the device back as it was when it was set up (apps, tokens, notification center, event log) and
     /// registers its tokens with the gateway again; a device built without a declaration only re-registers.
-    public func resetToLaunchState() {
+    package func resetToLaunchState() {
         if let saved = launchState.withLock({ $0 }) { device.restore(saved) }
         delivered.withLock { $0 = 0 }
         syncRegistrations()
@@ -76,7 +76,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
 
     /// Hands a push the gateway accepted to the app holding `push.token`; pushes for other devices'
     /// tokens (or for a token this device no longer holds) are ignored.
-    public func deliver(_ push: DeliveredPush) {
+    package func deliver(_ push: DeliveredPush) {
         let bundleID = APNsPushType.bundleID(ofTopic: push.topic)
         guard device.registration(of: bundleID).token == push.token else { return }
         delivered.withLock { $0 += 1 }
@@ -90,17 +90,17 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     package func events(since: Int) -> [DeviceEvent] { device.events.filter { $0.sequence > since } }
 
     /// How many gateway pushes were handed to this device.
-    public var deliveredCount: Int { delivered.withLock { $0 } }
+    package var deliveredCount: Int { delivered.withLock { $0 } }
 
     /// The apps' current APNs tokens by bundle id (apps that are not registered are absent).
-    public var tokens: [String: DeviceToken] {
+    package var tokens: [String: DeviceToken] {
         var out: [String: DeviceToken] = [:]
         for (id, app) in device.snapshot.apps { if let t = app.token { out[id] = t } }
         return out
     }
 
     /// The apps' FCM registration tokens by bundle id (apps using Firebase that registered).
-    public var fcmTokens: [String: String] {
+    package var fcmTokens: [String: String] {
         var out: [String: String] = [:]
         for r in device.fcmRegistrations { out[r.bundleID] = r.fcmToken }
         return out
@@ -109,7 +109,7 @@ public final class HostedDevice: PushDeliveryConsumer, Sendable {
     /// Registers every token the device holds with the gateway again, with its online state (and every
     /// Firebase instance with the FCM gateway): after `APNsGateway.reset()` / `FCMGateway.reset()` (which
     /// return the registries to the configuration) or when attaching a device that registered before it was hosted.
-    public func syncRegistrations() {
+    package func syncRegistrations() {
         if let fcm {
             for r in device.fcmRegistrations { fcm.registerInstance(FCMRegistrationSink.instance(r)) }
         }

@@ -31,14 +31,14 @@ import YAMLSource
 ///                 response_policy: allow-all }   # or cancel-non-2xx (decidePolicyFor navigationResponse)
 /// ```
 extension AppDeclaration {
-    public static let yamlKeys = [
+    package static let yamlKeys = [
         "bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "aps_environment",
         "background_modes", "firebase_app_delegate_proxy_enabled", "profile", "authorization", "delegate", "categories",
         "service_extension", "content_extensions", "firebase", "navigation", "web_view",
     ]
 
     /// Decodes one app mapping. Relative file paths resolve against the directory of `file`.
-    public static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> AppDeclaration {
+    package static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> AppDeclaration {
         try m.checkKeys(allowed: yamlKeys)
         let signing = try decodeSigning(m, file: file)
         let profile: ProvisioningProfile
@@ -176,7 +176,7 @@ extension AppDeclaration {
 
     /// Decodes an authorization: a status (`authorized`, `denied`, …) or a mapping with `status`
     /// and the per-setting switches (`alert`, `sound`, `badge`, `notification_center`, `critical_alert`).
-    public static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
+    package static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
         if node.scalar != nil {
             return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)

@@ -1,5 +1,5 @@
 /// The life-cycle state of an installed app, as far as push delivery cares (device.md §1.1).
-public enum AppState: String, Sendable, Equatable, CaseIterable {
+package enum AppState: String, Sendable, Equatable, CaseIterable {
     /// Active, on screen.
     case foreground
     /// Running, not on screen (e.g. just woken for a background push).
@@ -12,11 +12,11 @@ public enum AppState: String, Sendable, Equatable, CaseIterable {
     case forceQuit = "force-quit"
 
     /// Whether the process exists (its delegate can be called without a launch).
-    public var isRunning: Bool { self == .foreground || self == .background || self == .suspended }
+    package var isRunning: Bool { self == .foreground || self == .background || self == .suspended }
 }
 
 /// Why an app changed state; recorded with every transition.
-public enum AppTransitionReason: String, Sendable, Equatable {
+package enum AppTransitionReason: String, Sendable, Equatable {
     case userLaunch = "user-launch"
     case userSwitchedAway = "user-switched-away"
     case systemSuspend = "system-suspend"

@@ -2,7 +2,7 @@ import Foundation
 import YAMLSource
 
 /// Which notification an action is about.
-public enum NotificationRef: Sendable, Equatable, CustomStringConvertible {
+package enum NotificationRef: Sendable, Equatable, CustomStringConvertible {
     /// By id (`n1`, `n2`, …).
     case id(String)
     /// The most recently delivered one still in Notification Center.
@@ -10,7 +10,7 @@ public enum NotificationRef: Sendable, Equatable, CustomStringConvertible {
     /// The latest whose title equals this.
     case title(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .id(let i): return i
         case .latest: return "latest"
@@ -21,7 +21,7 @@ public enum NotificationRef: Sendable, Equatable, CustomStringConvertible {
 
 /// One thing a user (or the system) does to the device: the operations a suite step and `serve`'s
 /// control endpoint share.
-public enum DeviceAction: Sendable, Equatable {
+package enum DeviceAction: Sendable, Equatable {
     case launch(app: String?)
     case background(app: String?)
     case suspend(app: String?)
@@ -46,13 +46,13 @@ public enum DeviceAction: Sendable, Equatable {
 }
 
 /// Why an action could not be applied.
-public enum DeviceActionError: Error, Equatable, CustomStringConvertible {
+package enum DeviceActionError: Error, Equatable, CustomStringConvertible {
     case noSuchApp(String?, installed: [String])
     case noSuchNotification(NotificationRef, available: [String])
     case interaction(InteractionError)
     case noAlertShowing(app: String, button: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSuchApp(let app, let installed):
             let which =
@@ -71,7 +71,7 @@ public enum DeviceActionError: Error, Equatable, CustomStringConvertible {
 extension SimulatedDevice {
     /// Applies `action` and returns the events it caused.
     @discardableResult
-    public func apply(_ action: DeviceAction) throws(DeviceActionError) -> [DeviceEvent] {
+    package func apply(_ action: DeviceAction) throws(DeviceActionError) -> [DeviceEvent] {
         try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in try s.apply(action, now: now) }
             .events
     }
@@ -106,7 +106,7 @@ extension DeviceState {
     }
 
     /// Applies a `DeviceAction`.
-    public mutating func apply(_ action: DeviceAction, now: Date) throws(DeviceActionError) {
+    package mutating func apply(_ action: DeviceAction, now: Date) throws(DeviceActionError) {
         switch action {
         case .launch(let a): launch(try resolveApp(a), now: now)
         case .background(let a): moveToBackground(try resolveApp(a), now: now)
@@ -147,7 +147,7 @@ extension DeviceState {
 extension DeviceAction {
     /// The action keys a step mapping may hold (exactly one), plus `app` / `on`. The same keys are a
     /// suite's device steps (`foreground`, `offline`, `authorization` and `state` are suite spellings).
-    public static let yamlKeys = [
+    package static let yamlKeys = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "state", "reboot", "online",
         "offline", "register", "uninstall", "authorize", "authorization", "tap", "action", "dismiss", "expand", "back",
         "swipe_back", "answer_alert", "log_in", "log_out", "quick_action",
@@ -156,7 +156,7 @@ extension DeviceAction {
     /// Decodes `{ tap: latest }`, `{ launch: com.example.app }`, `{ action: open, on: n1 }`,
     /// `{ answer_alert: OK, app: … }`, `{ quick_action: camera }`, `{ online: false }`, `{ reboot: true }`.
     /// A notification reference is `latest` (or `true`), an id like `n2`, or `{ title: … }`.
-    public static func decode(_ m: YAMLMapping) throws(SourceError) -> DeviceAction {
+    package static func decode(_ m: YAMLMapping) throws(SourceError) -> DeviceAction {
         try m.checkKeys(allowed: yamlKeys + ["app", "on"])
         let key = try m.exactlyOne(of: yamlKeys)
         let value = m[key]!
@@ -166,7 +166,7 @@ extension DeviceAction {
     /// One action from its key and value (nil or null for a bare `- reboot`): what a suite step and the
     /// control endpoint both decode with. `app` is the `app:` next to it (a lifecycle key's value may
     /// name the app instead); `on` the notification an `action` applies to; `node` is where errors point.
-    public static func decode(_ key: String, value: YAMLNode?, app appKey: String?, on: YAMLNode?, at node: YAMLNode)
+    package static func decode(_ key: String, value: YAMLNode?, app appKey: String?, on: YAMLNode?, at node: YAMLNode)
         throws(SourceError) -> DeviceAction
     {
         let value = value.flatMap { $0.isNull ? nil : $0 }

@@ -16,17 +16,17 @@ import YAMLSource
 ///     service_extension_budget: 30s
 ///     apps: [com.example.app]           # bundle ids of `apps:` entries installed on this device
 /// ```
-public struct DeviceDeclaration: Sendable, Equatable {
-    public var name: String
-    public var udid: String
-    public var iosVersion: String
-    public var seed: UInt64
-    public var online: Bool
-    public var rules: DeviceRules
+package struct DeviceDeclaration: Sendable, Equatable {
+    package var name: String
+    package var udid: String
+    package var iosVersion: String
+    package var seed: UInt64
+    package var online: Bool
+    package var rules: DeviceRules
     /// Bundle ids of the apps to set up on it.
-    public var apps: [String]
+    package var apps: [String]
 
-    public init(
+    package init(
         name: String, udid: String, iosVersion: String = "17.5", seed: UInt64 = 0, online: Bool = true,
         rules: DeviceRules = DeviceRules(), apps: [String] = []
     ) {
@@ -39,13 +39,13 @@ public struct DeviceDeclaration: Sendable, Equatable {
         self.apps = apps
     }
 
-    public static let yamlKeys = [
+    package static let yamlKeys = [
         "name", "udid", "ios", "seed", "online", "background_wakes_per_day", "fetch_budget", "service_extension_budget",
         "apps",
     ]
 
     /// Decodes one device mapping. `knownApps` are the declared bundle ids (an unknown one is an error at it).
-    public static func decode(_ m: YAMLMapping, knownApps: [String]) throws(SourceError) -> DeviceDeclaration {
+    package static func decode(_ m: YAMLMapping, knownApps: [String]) throws(SourceError) -> DeviceDeclaration {
         try m.checkKeys(allowed: yamlKeys)
         var rules = DeviceRules()
         if let d = try m.optional("fetch_budget", as: Duration.self) { rules.fetchBudget = AppDeclaration.seconds(d) }
@@ -72,7 +72,7 @@ public struct DeviceDeclaration: Sendable, Equatable {
     }
 
     /// Builds the device and sets up its apps (install, permission answer, registration), in order.
-    public func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
+    package func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
         let device = makeBareDevice(clock: clock)
         setUp(device, apps: declarations)
         return device
@@ -80,14 +80,14 @@ public struct DeviceDeclaration: Sendable, Equatable {
 
     /// The declared device with nothing installed yet (attach registration sinks, then `setUp`).
     /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
-    public func makeBareDevice(clock: any PushClock, seedSalt: UInt64 = 0) -> SimulatedDevice {
+    package func makeBareDevice(clock: any PushClock, seedSalt: UInt64 = 0) -> SimulatedDevice {
         SimulatedDevice(
             name: name, udid: udid, iosVersion: iosVersion, seed: seed ^ seedSalt, clock: clock, rules: rules)
     }
 
     /// Sets up the declared apps on `device` (install, permission answer, registration), in order, and
     /// takes it offline if it is declared so.
-    public func setUp(_ device: SimulatedDevice, apps declarations: [AppDeclaration]) {
+    package func setUp(_ device: SimulatedDevice, apps declarations: [AppDeclaration]) {
         for id in apps {
             if let app = declarations.first(where: { $0.bundleID == id }) { device.setUp(app) }
         }
@@ -96,12 +96,12 @@ public struct DeviceDeclaration: Sendable, Equatable {
 }
 
 /// The `apps:` and `devices:` sections together.
-public struct DeviceWorld: Sendable, Equatable {
-    public var apps: [AppDeclaration]
-    public var devices: [DeviceDeclaration]
+package struct DeviceWorld: Sendable, Equatable {
+    package var apps: [AppDeclaration]
+    package var devices: [DeviceDeclaration]
 
     /// Decodes a mapping holding `apps:` and `devices:` (other keys are the caller's business).
-    public static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> DeviceWorld {
+    package static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> DeviceWorld {
         try decode(apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) }, devices: try m.optionalSequence("devices") ?? [])
     }
 
@@ -109,7 +109,7 @@ public struct DeviceWorld: Sendable, Equatable {
     /// collects them from its includes) and of `devices:`. The one place of the rules both `serve` and suites
     /// follow: bundle ids are unique, device names are unique (they key `${device.<name>.…}`, the ready line and
     /// `/devices/{name}`), and a device installs only declared apps.
-    public static func decode(apps appNodes: [(YAMLNode, String)], devices deviceNodes: [YAMLNode])
+    package static func decode(apps appNodes: [(YAMLNode, String)], devices deviceNodes: [YAMLNode])
         throws(SourceError) -> DeviceWorld
     {
         var apps: [AppDeclaration] = []

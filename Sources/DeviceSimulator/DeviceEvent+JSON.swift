@@ -5,7 +5,7 @@ import PushModel
 extension DeviceEvent {
     /// The event as JSON for `serve`'s control endpoint and for reports:
     /// `{"seq":…,"at":"…","bundle_id":…,"type":"…", …fields}`. Keys are stable; `type` is the case name.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var o: [String: JSONValue] = [
             "seq": .number(Double(sequence)),
             "at": .string(at.formatted(.iso8601)),

@@ -4,20 +4,20 @@ import PushModel
 
 /// One observable thing on the simulated device. The log is ordered by `sequence`; `at` is the
 /// injected clock's time, so the same inputs give the same log.
-public struct DeviceEvent: Sendable, Equatable, CustomStringConvertible {
+package struct DeviceEvent: Sendable, Equatable, CustomStringConvertible {
     /// 1, 2, 3, … in the order things happened.
-    public var sequence: Int
+    package var sequence: Int
     /// The simulated clock when it happened.
-    public var at: Date
+    package var at: Date
     /// The app concerned, if any.
-    public var bundleID: String?
-    public var kind: DeviceEventKind
+    package var bundleID: String?
+    package var kind: DeviceEventKind
 
-    public var description: String { "#\(sequence) \(bundleID ?? "device"): \(kind)" }
+    package var description: String { "#\(sequence) \(bundleID ?? "device"): \(kind)" }
 }
 
 /// An app callback, with the arguments the app would get.
-public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
+package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     /// `application(_:didFinishLaunchingWithOptions:)`; `remoteNotification` is `launchOptions[.remoteNotification]`.
     case didFinishLaunching(remoteNotification: JSONValue?)
     /// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`.
@@ -38,20 +38,20 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     case performQuickAction(type: String)
 
     /// The default action identifier (a tap).
-    public static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
+    package static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
     /// The dismiss action identifier.
-    public static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
+    package static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
 
     /// An app-delegate callback without its arguments: the names suites write (`callbacks: [willPresent]`,
     /// `expect: callback: { willPresent: … }`) and events carry. The one list of them.
-    public enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case didFinishLaunching, didRegisterForRemoteNotifications, didFailToRegisterForRemoteNotifications
         case willPresent, didReceiveRemoteNotification, legacyDidReceiveRemoteNotification, didReceiveResponse
         case performQuickAction, sceneWillConnect
     }
 
     /// Which callback this is.
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .didFinishLaunching: .didFinishLaunching
         case .didRegisterForRemoteNotifications: .didRegisterForRemoteNotifications
@@ -66,9 +66,9 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A short name for assertions: `willPresent`, `didReceiveRemoteNotification`, …
-    public var name: String { kind.rawValue }
+    package var name: String { kind.rawValue }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .didFinishLaunching(let n): return "didFinishLaunching(remoteNotification: \(n?.serialized() ?? "nil"))"
         case .didRegisterForRemoteNotifications(let t): return "didRegisterForRemoteNotifications(\(t.hex))"
@@ -85,7 +85,7 @@ public enum AppCallback: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a push (or part of it) had no effect.
-public enum DropReason: String, Sendable, Equatable {
+package enum DropReason: String, Sendable, Equatable {
     case appNotInstalled = "app-not-installed"
     case tokenNotRegistered = "token-not-registered"
     case deviceOffline = "device-offline"
@@ -103,30 +103,30 @@ public enum DropReason: String, Sendable, Equatable {
 }
 
 /// How a notification was presented.
-public struct Presentation: Sendable, Equatable, CustomStringConvertible {
-    public var banner: Bool
-    public var list: Bool
-    public var sound: String?
+package struct Presentation: Sendable, Equatable, CustomStringConvertible {
+    package var banner: Bool
+    package var list: Bool
+    package var sound: String?
     /// Provisional (quiet) delivery: list only.
-    public var quiet: Bool
+    package var quiet: Bool
     /// The effective `interruption-level` (`time-sensitive`/`critical` fall back to `active` without
     /// their entitlement).
-    public var interruptionLevel: String
-    public init(banner: Bool, list: Bool, sound: String?, quiet: Bool, interruptionLevel: String = "active") {
+    package var interruptionLevel: String
+    package init(banner: Bool, list: Bool, sound: String?, quiet: Bool, interruptionLevel: String = "active") {
         self.banner = banner
         self.list = list
         self.sound = sound
         self.quiet = quiet
         self.interruptionLevel = interruptionLevel
     }
-    public var description: String {
+    package var description: String {
         "banner=\(banner) list=\(list) sound=\(sound ?? "none")" + (quiet ? " quiet" : "")
             + (interruptionLevel == "active" ? "" : " \(interruptionLevel)")
     }
 }
 
 /// Everything that can be observed.
-public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
+package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case installed
     /// The app was removed; its token (if any) is no longer valid (APNs answers 410 Unregistered).
     case uninstalled(token: DeviceToken?)
@@ -162,7 +162,7 @@ public enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case offlineChanged(online: Bool)
     case rebooted
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .installed: return "installed"
         case .uninstalled(let t): return "uninstalled" + (t.map { " (token \($0.hex) invalidated)" } ?? "")

@@ -3,7 +3,7 @@ import Provisioning
 import PushModel
 
 /// What `deliver` did with a push, for the gateway: whether the device took it.
-public enum DeviceDeliveryResult: Sendable, Equatable {
+package enum DeviceDeliveryResult: Sendable, Equatable {
     /// The device accepted the push (what the app did with it is in the event log).
     case accepted
     /// The device is offline: the gateway should store and forward.
@@ -16,7 +16,7 @@ extension DeviceState {
     /// Delivers a push from the gateway: presentation by authorization and app state, the service
     /// extension, `willPresent`, background wake rules, callbacks (device.md §1–2).
     @discardableResult
-    public mutating func deliver(_ push: IncomingPush, now: Date) -> DeviceDeliveryResult {
+    package mutating func deliver(_ push: IncomingPush, now: Date) -> DeviceDeliveryResult {
         let bundleID = push.bundleID
         let aps = push.aps
         log(.pushReceived(apnsID: push.apnsID, kind: aps.kind), bundleID, now)

@@ -6,7 +6,7 @@ extension DeviceState {
     /// The user taps the app icon. Refused when the profile has expired. A cold launch calls
     /// `didFinishLaunching` (and runs any `.launch` route); a held background push is delivered.
     @discardableResult
-    public mutating func launch(_ bundleID: String, now: Date) -> Bool {
+    package mutating func launch(_ bundleID: String, now: Date) -> Bool {
         let cold = apps[bundleID].map { !$0.state.isRunning } ?? false
         guard userLaunch(bundleID, reason: .userLaunch, launchPayload: nil, now: now) else { return false }
         // A cold start already ran the launch routes in `userLaunch`.
@@ -52,33 +52,33 @@ extension DeviceState {
     }
 
     /// The user switches to another app: foreground → background.
-    public mutating func moveToBackground(_ bundleID: String, now: Date) {
+    package mutating func moveToBackground(_ bundleID: String, now: Date) {
         guard apps[bundleID]?.state == .foreground else { return }
         setState(bundleID, .background, .userSwitchedAway, now)
     }
 
     /// The system suspends a background app.
-    public mutating func suspend(_ bundleID: String, now: Date) {
+    package mutating func suspend(_ bundleID: String, now: Date) {
         guard let s = apps[bundleID]?.state, s == .background || s == .foreground else { return }
         setState(bundleID, .suspended, .systemSuspend, now)
     }
 
     /// The system terminates the app (memory pressure): it can still be launched for background pushes.
-    public mutating func terminate(_ bundleID: String, now: Date) {
+    package mutating func terminate(_ bundleID: String, now: Date) {
         guard let s = apps[bundleID]?.state, s.isRunning else { return }
         discardHeldPush(bundleID, now)
         setState(bundleID, .notRunning, .systemTerminate, now)
     }
 
     /// The user swipes the app away in the app switcher.
-    public mutating func forceQuit(_ bundleID: String, now: Date) {
+    package mutating func forceQuit(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         discardHeldPush(bundleID, now)
         setState(bundleID, .forceQuit, .userForceQuit, now)
     }
 
     /// A home-screen quick action: launches or foregrounds the app and routes through the same router.
-    public mutating func performQuickAction(_ bundleID: String, type: String, now: Date) {
+    package mutating func performQuickAction(_ bundleID: String, type: String, now: Date) {
         guard userLaunch(bundleID, reason: .quickAction, launchPayload: nil, now: now) else { return }
         log(.callback(.performQuickAction(type: type)), bundleID, now)
         route(bundleID, .object([:]), trigger: .quickAction, quickActionType: type, now: now)
@@ -99,31 +99,31 @@ extension DeviceState {
     }
 
     /// The user presses Back in the app's navigation bar.
-    public mutating func pressBack(_ bundleID: String, now: Date) {
+    package mutating func pressBack(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         for e in apps[bundleID]!.router.pressBack() { log(.navigation(e), bundleID, now) }
     }
 
     /// The user swipes from the left edge (interactive pop gesture).
-    public mutating func swipeBack(_ bundleID: String, now: Date) {
+    package mutating func swipeBack(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         for e in apps[bundleID]!.router.swipeBack() { log(.navigation(e), bundleID, now) }
     }
 
     /// The user answers the alert on screen. Returns false when there is no alert or no such button.
     @discardableResult
-    public mutating func answerAlert(_ bundleID: String, button: String, now: Date) -> Bool {
+    package mutating func answerAlert(_ bundleID: String, button: String, now: Date) -> Bool {
         guard apps[bundleID] != nil, let events = apps[bundleID]!.router.answerAlert(button) else { return false }
         for e in events { log(.navigation(e), bundleID, now) }
         return true
     }
 
     /// The user logs in; a route waiting for login runs.
-    public mutating func logIn(_ bundleID: String, now: Date) {
+    package mutating func logIn(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         for e in apps[bundleID]!.router.logIn() { log(.navigation(e), bundleID, now) }
     }
 
     /// The user logs out.
-    public mutating func logOut(_ bundleID: String) { apps[bundleID]?.router.logOut() }
+    package mutating func logOut(_ bundleID: String) { apps[bundleID]?.router.logOut() }
 }

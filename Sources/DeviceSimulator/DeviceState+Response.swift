@@ -2,11 +2,11 @@ import Foundation
 import PushModel
 
 /// Why a user interaction with a notification could not happen.
-public enum InteractionError: Error, Equatable, CustomStringConvertible {
+package enum InteractionError: Error, Equatable, CustomStringConvertible {
     case noSuchNotification(id: String)
     case noSuchAction(notificationID: String, actionID: String, category: String?, available: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSuchNotification(let id):
             return "no notification '\(id)' in Notification Center; check the delivery events (was it shown at all?)"
@@ -20,13 +20,13 @@ public enum InteractionError: Error, Equatable, CustomStringConvertible {
 
 extension DeviceState {
     /// Action buttons shown for a notification: the app's registered category with that exact id.
-    public func actions(forNotification id: String) -> [NotificationAction] {
+    package func actions(forNotification id: String) -> [NotificationAction] {
         guard let n = notificationCenter.first(where: { $0.id == id }), let app = apps[n.bundleID] else { return [] }
         return app.declaration.categories.first { $0.id == n.content.categoryID }?.actions ?? []
     }
 
     /// The user long-presses a notification: the content extension with the exact category renders it.
-    public mutating func expand(_ id: String, now: Date) throws(InteractionError) {
+    package mutating func expand(_ id: String, now: Date) throws(InteractionError) {
         guard let n = notificationCenter.first(where: { $0.id == id }) else { throw .noSuchNotification(id: id) }
         if let ext = apps[n.bundleID]?.declaration.contentExtension(for: n.content.categoryID) {
             log(.contentExtensionShown(extensionName: ext.name, category: n.content.categoryID ?? ""), n.bundleID, now)
@@ -35,7 +35,7 @@ extension DeviceState {
 
     /// The user taps a notification: it is removed, the app comes to the foreground (cold launch with
     /// `launchOptions[.remoteNotification]` if needed), then `didReceive response` and routing.
-    public mutating func tap(_ id: String, now: Date) throws(InteractionError) {
+    package mutating func tap(_ id: String, now: Date) throws(InteractionError) {
         guard let i = notificationCenter.firstIndex(where: { $0.id == id }) else { throw .noSuchNotification(id: id) }
         let n = notificationCenter.remove(at: i)
         log(.notificationRemoved(id: id, reason: "tapped"), n.bundleID, now)
@@ -44,7 +44,7 @@ extension DeviceState {
 
     /// The user chooses an action button. A content extension for the category that implements
     /// `didReceive(_:completionHandler:)` gets it first; otherwise (or when it forwards) the app does.
-    public mutating func chooseAction(_ actionID: String, on id: String, now: Date) throws(InteractionError) {
+    package mutating func chooseAction(_ actionID: String, on id: String, now: Date) throws(InteractionError) {
         guard let i = notificationCenter.firstIndex(where: { $0.id == id }) else { throw .noSuchNotification(id: id) }
         let n = notificationCenter[i]
         let available = actions(forNotification: id)
@@ -84,7 +84,7 @@ extension DeviceState {
     }
 
     /// The user swipes the notification away.
-    public mutating func dismiss(_ id: String, now: Date) throws(InteractionError) {
+    package mutating func dismiss(_ id: String, now: Date) throws(InteractionError) {
         guard let i = notificationCenter.firstIndex(where: { $0.id == id }) else { throw .noSuchNotification(id: id) }
         let n = notificationCenter.remove(at: i)
         log(.notificationRemoved(id: id, reason: "dismissed by user"), n.bundleID, now)

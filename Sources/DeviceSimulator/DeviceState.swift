@@ -3,29 +3,29 @@ import Provisioning
 import PushModel
 
 /// A notification in Notification Center.
-public struct PresentedNotification: Sendable, Equatable {
+package struct PresentedNotification: Sendable, Equatable {
     /// `n1`, `n2`, … in delivery order.
-    public var id: String
-    public var bundleID: String
-    public var content: NotificationContent
-    public var collapseID: String?
-    public var deliveredAt: Date
-    public var presentation: Presentation
+    package var id: String
+    package var bundleID: String
+    package var content: NotificationContent
+    package var collapseID: String?
+    package var deliveredAt: Date
+    package var presentation: Presentation
 }
 
 /// One installed app on the device.
-public struct InstalledApp: Sendable, Equatable {
-    public var declaration: AppDeclaration
-    public var state: AppState = .notRunning
-    public var settings: NotificationSettings = .notDetermined
-    public var token: DeviceToken?
-    public var environment: APSEnvironment?
-    public var fcmToken: String?
-    public var fcmMappedToAPNs = false
-    public var badge: Int?
-    public var router: Router
+package struct InstalledApp: Sendable, Equatable {
+    package var declaration: AppDeclaration
+    package var state: AppState = .notRunning
+    package var settings: NotificationSettings = .notDetermined
+    package var token: DeviceToken?
+    package var environment: APSEnvironment?
+    package var fcmToken: String?
+    package var fcmMappedToAPNs = false
+    package var badge: Int?
+    package var router: Router
     /// The page the top screen's web view shows, once loaded.
-    public var webPage: WebPage?
+    package var webPage: WebPage?
     var heldPush: IncomingPush?
     var wakes: [Date] = []
     var generation: Int
@@ -39,15 +39,15 @@ public struct InstalledApp: Sendable, Equatable {
 
 /// The whole device as a value: every operation is a mutating function taking the time, appending to
 /// the event log. `SimulatedDevice` wraps it behind a `Mutex`.
-public struct DeviceState: Sendable, Equatable {
-    public let name: String
-    public let udid: String
-    public let iosVersion: String
-    public var rules: DeviceRules
-    public internal(set) var online = true
-    public internal(set) var apps: [String: InstalledApp] = [:]
-    public internal(set) var notificationCenter: [PresentedNotification] = []
-    public internal(set) var events: [DeviceEvent] = []
+package struct DeviceState: Sendable, Equatable {
+    package let name: String
+    package let udid: String
+    package let iosVersion: String
+    package var rules: DeviceRules
+    package internal(set) var online = true
+    package internal(set) var apps: [String: InstalledApp] = [:]
+    package internal(set) var notificationCenter: [PresentedNotification] = []
+    package internal(set) var events: [DeviceEvent] = []
     let tokens: TokenGenerator
     /// True when a Firebase service is attached (`SimulatedDevice.useFirebaseService`): FCM tokens come from it;
     /// false: the device issues them itself, as an offline stand-in for Firebase.
@@ -57,7 +57,7 @@ public struct DeviceState: Sendable, Equatable {
     var installs = 0
     var notificationCounter = 0
 
-    public init(name: String, udid: String, iosVersion: String, seed: UInt64, rules: DeviceRules = DeviceRules()) {
+    package init(name: String, udid: String, iosVersion: String, seed: UInt64, rules: DeviceRules = DeviceRules()) {
         self.name = name
         self.udid = udid
         self.iosVersion = iosVersion
@@ -84,7 +84,7 @@ public struct DeviceState: Sendable, Equatable {
 
     /// Installs `app`, running the provisioning install checks. Returns the findings (empty = installed).
     @discardableResult
-    public mutating func install(_ app: AppDeclaration, now: Date) -> [ProvisioningFinding] {
+    package mutating func install(_ app: AppDeclaration, now: Date) -> [ProvisioningFinding] {
         let findings = ProvisioningChecks.installFindings(profile: app.profile, app: app.signing, udid: udid, now: now)
         guard findings.isEmpty else {
             log(.installFailed(findings), app.bundleID, now)
@@ -110,14 +110,14 @@ public struct DeviceState: Sendable, Equatable {
     }
 
     /// Removes an app; its token stops working.
-    public mutating func uninstall(_ bundleID: String, now: Date) {
+    package mutating func uninstall(_ bundleID: String, now: Date) {
         guard let app = apps.removeValue(forKey: bundleID) else { return }
         notificationCenter.removeAll { $0.bundleID == bundleID }
         log(.uninstalled(token: app.token), bundleID, now)
     }
 
     /// The user answers the permission prompt (or changes Settings).
-    public mutating func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String, now: Date) {
+    package mutating func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         apps[bundleID]!.settings = settings
         log(.authorizationChanged(settings), bundleID, now)
@@ -126,7 +126,7 @@ public struct DeviceState: Sendable, Equatable {
     /// `registerForRemoteNotifications()`: a token bound to the bundle id and the signed environment,
     /// or the Code=3000 failure. Also issues the FCM token when the app uses Firebase.
     @discardableResult
-    public mutating func registerForRemoteNotifications(_ bundleID: String, now: Date) -> RegistrationCheck? {
+    package mutating func registerForRemoteNotifications(_ bundleID: String, now: Date) -> RegistrationCheck? {
         guard let app = apps[bundleID] else { return nil }
         let check = ProvisioningChecks.registration(profile: app.declaration.profile, app: app.declaration.signing)
         switch check {
@@ -168,14 +168,14 @@ public struct DeviceState: Sendable, Equatable {
     // MARK: device
 
     /// Network on/off. While offline, `deliver` refuses pushes (the gateway stores them).
-    public mutating func setOnline(_ online: Bool, now: Date) {
+    package mutating func setOnline(_ online: Bool, now: Date) {
         guard self.online != online else { return }
         self.online = online
         log(.offlineChanged(online: online), nil, now)
     }
 
     /// Reboot: every app stops (force-quit ones become launchable again); held pushes are discarded.
-    public mutating func reboot(now: Date) {
+    package mutating func reboot(now: Date) {
         log(.rebooted, nil, now)
         for id in apps.keys.sorted() {
             discardHeldPush(id, now)

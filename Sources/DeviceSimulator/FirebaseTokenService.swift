@@ -5,27 +5,27 @@ import PushModel
 /// Firebase's token registration as an app's Firebase SDK sees it (the iOS SDK's request to Firebase's
 /// registration server, reference/fcm.md "APNs token to FCM token"): the device asks, the service answers with the
 /// FCM registration token it issued, or refuses. The world's mock FCM service implements it (DeviceBridge).
-public protocol FirebaseTokenService: Sendable {
+package protocol FirebaseTokenService: Sendable {
     /// Called outside the device's lock, once the app's APNs registration is done.
     func fcmToken(for request: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal>
 }
 
 /// What the SDK sends: the app's sender ID and project, its installation and, when it reached Firebase (swizzling
 /// on, or forwarded by the app), the APNs token and its environment.
-public struct FirebaseTokenRequest: Sendable, Equatable {
-    public var bundleID: String
-    public var senderID: String
-    public var projectID: String
+package struct FirebaseTokenRequest: Sendable, Equatable {
+    package var bundleID: String
+    package var senderID: String
+    package var projectID: String
     /// The Firebase installation ID (22 characters, seeded per device, app and install).
-    public var installationID: String
-    public var apnsToken: DeviceToken?
-    public var environment: APSEnvironment?
+    package var installationID: String
+    package var apnsToken: DeviceToken?
+    package var environment: APSEnvironment?
 }
 
 /// Why Firebase issued no token (the SDK logs it; the app has no FCM token).
-public struct FirebaseTokenRefusal: Error, Sendable, Equatable {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+package struct FirebaseTokenRefusal: Error, Sendable, Equatable {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
 }
 
 extension DeviceState {

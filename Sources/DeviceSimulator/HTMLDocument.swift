@@ -2,30 +2,30 @@ import CXML2
 import XMLSupport
 
 /// A link found in a page.
-public struct HTMLLink: Sendable, Equatable {
+package struct HTMLLink: Sendable, Equatable {
     /// `href` as written.
-    public var href: String
+    package var href: String
     /// `target` (e.g. `_blank`), if any.
-    public var target: String?
+    package var target: String?
     /// The link's text, whitespace collapsed.
-    public var text: String
+    package var text: String
 }
 
 /// What libxml2's HTML parser (recovering, like a browser) makes of a page.
-public struct HTMLDocument: Sendable, Equatable {
-    public var title: String?
+package struct HTMLDocument: Sendable, Equatable {
+    package var title: String?
     /// Visible text of the body (scripts and styles left out), whitespace collapsed.
-    public var text: String
-    public var links: [HTMLLink]
+    package var text: String
+    package var links: [HTMLLink]
     /// False when the parser had to recover from errors (the page is still usable).
-    public var wellFormed: Bool
+    package var wellFormed: Bool
     /// libxml2's last error number (0 if none).
-    public var parserErrorCode: Int
+    package var parserErrorCode: Int
 
     /// Parses `bytes` as HTML; nil when nothing at all could be parsed (empty or binary input).
     /// - Parameter encoding: the `charset` of the `Content-Type`, if any. Without it a `<meta charset>`
     ///   in the page decides, and failing that UTF-8 is assumed (libxml2 would otherwise read Latin-1).
-    public static func parse(_ bytes: [UInt8], url: String, encoding: String? = nil) -> HTMLDocument? {
+    package static func parse(_ bytes: [UInt8], url: String, encoding: String? = nil) -> HTMLDocument? {
         LibXML2.initialize()
         guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return nil }
         guard let ctxt = htmlNewParserCtxt() else { return nil }

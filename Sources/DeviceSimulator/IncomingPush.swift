@@ -2,23 +2,23 @@ import PushModel
 
 /// A push as it reaches the device from the APNs gateway: the JSON payload (with `aps` and the custom
 /// keys beside it, exactly what the app's `userInfo` will hold) and the headers that matter on-device.
-public struct IncomingPush: Sendable, Equatable {
+package struct IncomingPush: Sendable, Equatable {
     /// The bundle id (the `apns-topic` without a push-type suffix).
-    public var bundleID: String
+    package var bundleID: String
     /// The device token the provider addressed.
-    public var token: DeviceToken?
+    package var token: DeviceToken?
     /// The full payload.
-    public var payload: JSONValue
+    package var payload: JSONValue
     /// `apns-push-type`.
-    public var pushType: APNsPushType?
+    package var pushType: APNsPushType?
     /// `apns-priority`.
-    public var priority: APNsPriority?
+    package var priority: APNsPriority?
     /// `apns-collapse-id`: a later push with the same id replaces the displayed one.
-    public var collapseID: String?
+    package var collapseID: String?
     /// `apns-id`, for correlating with the gateway's log.
-    public var apnsID: String
+    package var apnsID: String
 
-    public init(
+    package init(
         bundleID: String, token: DeviceToken? = nil, payload: JSONValue, pushType: APNsPushType? = nil,
         priority: APNsPriority? = nil, collapseID: String? = nil, apnsID: String = ""
     ) {
@@ -32,11 +32,11 @@ public struct IncomingPush: Sendable, Equatable {
     }
 
     /// The `aps` dictionary, read.
-    public var aps: APSDictionary { APSDictionary(payload: payload) }
+    package var aps: APSDictionary { APSDictionary(payload: payload) }
 }
 
 /// What kind of push a payload is (device.md §1.1 rows a–c).
-public enum PushKind: String, Sendable, Equatable {
+package enum PushKind: String, Sendable, Equatable {
     /// `alert`/`sound`/`badge`, no `content-available`.
     case alert
     /// `content-available: 1` only.
@@ -49,31 +49,31 @@ public enum PushKind: String, Sendable, Equatable {
 
 /// Read access to `aps` (device.md §2.3): alert title/subtitle/body, badge, sound, category, thread,
 /// `content-available`, `mutable-content`, `interruption-level`.
-public struct APSDictionary: Sendable, Equatable {
-    public let raw: JSONValue?
+package struct APSDictionary: Sendable, Equatable {
+    package let raw: JSONValue?
 
-    public init(payload: JSONValue) { raw = payload["aps"] }
+    package init(payload: JSONValue) { raw = payload["aps"] }
 
     private var alert: JSONValue? { raw?["alert"] }
-    public var title: String? { alert?["title"]?.stringValue }
-    public var subtitle: String? { alert?["subtitle"]?.stringValue }
+    package var title: String? { alert?["title"]?.stringValue }
+    package var subtitle: String? { alert?["subtitle"]?.stringValue }
     /// `alert.body`, or the alert itself when it is a string.
-    public var body: String? { alert?.stringValue ?? alert?["body"]?.stringValue }
+    package var body: String? { alert?.stringValue ?? alert?["body"]?.stringValue }
     /// Whether `alert` carries something to show (title, subtitle or body) — the service extension's trigger.
-    public var hasAlertText: Bool { title != nil || subtitle != nil || body != nil }
-    public var badge: Int? { raw?["badge"]?.intValue }
+    package var hasAlertText: Bool { title != nil || subtitle != nil || body != nil }
+    package var badge: Int? { raw?["badge"]?.intValue }
     /// `sound` as a name; the critical-alert dictionary form yields its `name`.
-    public var sound: String? { raw?["sound"]?.stringValue ?? raw?["sound"]?["name"]?.stringValue }
-    public var category: String? { raw?["category"]?.stringValue }
-    public var threadID: String? { raw?["thread-id"]?.stringValue }
-    public var interruptionLevel: String? { raw?["interruption-level"]?.stringValue }
+    package var sound: String? { raw?["sound"]?.stringValue ?? raw?["sound"]?["name"]?.stringValue }
+    package var category: String? { raw?["category"]?.stringValue }
+    package var threadID: String? { raw?["thread-id"]?.stringValue }
+    package var interruptionLevel: String? { raw?["interruption-level"]?.stringValue }
     /// Only the number 1 counts (`content-available: 0` is not an "off" but is not a wake request either).
-    public var contentAvailable: Bool { raw?["content-available"]?.intValue == 1 }
-    public var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }
+    package var contentAvailable: Bool { raw?["content-available"]?.intValue == 1 }
+    package var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }
     /// Whether there is anything user-facing: alert text, a sound or a badge.
-    public var isUserFacing: Bool { hasAlertText || sound != nil || badge != nil }
+    package var isUserFacing: Bool { hasAlertText || sound != nil || badge != nil }
 
-    public var kind: PushKind {
+    package var kind: PushKind {
         switch (isUserFacing, contentAvailable) {
         case (true, true): return .alertAndBackground
         case (true, false): return .alert
@@ -84,19 +84,19 @@ public struct APSDictionary: Sendable, Equatable {
 }
 
 /// The content of a delivered notification (`UNNotificationContent`), after any service extension.
-public struct NotificationContent: Sendable, Equatable {
-    public var title: String?
-    public var subtitle: String?
-    public var body: String?
-    public var badge: Int?
-    public var sound: String?
-    public var categoryID: String?
-    public var threadID: String?
-    public var interruptionLevel: String?
+package struct NotificationContent: Sendable, Equatable {
+    package var title: String?
+    package var subtitle: String?
+    package var body: String?
+    package var badge: Int?
+    package var sound: String?
+    package var categoryID: String?
+    package var threadID: String?
+    package var interruptionLevel: String?
     /// The payload as the app will see it in `userInfo`.
-    public var userInfo: JSONValue
+    package var userInfo: JSONValue
 
-    public init(
+    package init(
         title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil,
         sound: String? = nil, categoryID: String? = nil, threadID: String? = nil,
         interruptionLevel: String? = nil, userInfo: JSONValue = .object([:])
@@ -113,7 +113,7 @@ public struct NotificationContent: Sendable, Equatable {
     }
 
     /// The content the system builds from a payload.
-    public init(payload: JSONValue) {
+    package init(payload: JSONValue) {
         let aps = APSDictionary(payload: payload)
         self.init(
             title: aps.title, subtitle: aps.subtitle, body: aps.body, badge: aps.badge, sound: aps.sound,
@@ -125,7 +125,7 @@ public struct NotificationContent: Sendable, Equatable {
 extension IncomingPush {
     /// Builds the device-side push from what the APNs gateway delivered (`DeliveredPush`'s fields),
     /// taking the bundle id from the topic (push-type suffixes such as `.voip` removed).
-    public init(
+    package init(
         topic: String, token: DeviceToken, json: JSONValue, pushType: APNsPushType, priority: APNsPriority,
         collapseID: String?, apnsID: String
     ) {

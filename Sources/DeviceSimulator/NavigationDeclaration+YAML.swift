@@ -32,7 +32,7 @@ extension NavigationDeclaration {
     static let yamlKeys = ["tabs", "initial_tab", "logged_in", "login_screen", "quick_actions", "screens", "routes"]
 
     /// Decodes a `navigation:` mapping.
-    public static func decode(_ m: YAMLMapping) throws(SourceError) -> NavigationDeclaration {
+    package static func decode(_ m: YAMLMapping) throws(SourceError) -> NavigationDeclaration {
         try m.checkKeys(allowed: yamlKeys)
         var screens: [ScreenDeclaration] = []
         for node in try m.optionalSequence("screens") ?? [] {

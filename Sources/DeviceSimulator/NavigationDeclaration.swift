@@ -1,11 +1,11 @@
 import PushModel
 
 /// The type a route expects a payload key to have.
-public enum RouteValueType: String, Sendable, Equatable, CaseIterable {
+package enum RouteValueType: String, Sendable, Equatable, CaseIterable {
     case string, number, integer, boolean, url, object, array
 
     /// Whether `value` has this type.
-    public func accepts(_ value: JSONValue) -> Bool {
+    package func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object), (.array, .array):
             return true
@@ -19,40 +19,40 @@ public enum RouteValueType: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A payload key a route needs, by dotted path (`aps.alert.title`, `url`, `item.id`).
-public struct RouteKey: Sendable, Equatable {
-    public var path: String
-    public var type: RouteValueType
-    public init(_ path: String, _ type: RouteValueType) {
+package struct RouteKey: Sendable, Equatable {
+    package var path: String
+    package var type: RouteValueType
+    package init(_ path: String, _ type: RouteValueType) {
         self.path = path
         self.type = type
     }
 }
 
 /// Where a pushed screen's title comes from.
-public enum TitleSource: Sendable, Equatable {
+package enum TitleSource: Sendable, Equatable {
     case fixed(String)
     /// A string at a payload path (the route fails if it is missing or not a string).
     case fromKey(String)
 }
 
 /// A screen a route pushes.
-public struct ScreenPush: Sendable, Equatable {
-    public var screen: String
-    public var title: TitleSource?
-    public init(_ screen: String, title: TitleSource? = nil) {
+package struct ScreenPush: Sendable, Equatable {
+    package var screen: String
+    package var title: TitleSource?
+    package init(_ screen: String, title: TitleSource? = nil) {
         self.screen = screen
         self.title = title
     }
 }
 
 /// An alert (`UIAlertController`) with its buttons.
-public struct AlertDeclaration: Sendable, Equatable {
-    public var title: String
-    public var message: String
-    public var buttons: [String]
+package struct AlertDeclaration: Sendable, Equatable {
+    package var title: String
+    package var message: String
+    package var buttons: [String]
     /// The button that goes ahead (pops the screen for a back confirmation).
-    public var confirmButton: String
-    public init(title: String, message: String, buttons: [String] = ["OK", "Cancel"], confirmButton: String = "OK") {
+    package var confirmButton: String
+    package init(title: String, message: String, buttons: [String] = ["OK", "Cancel"], confirmButton: String = "OK") {
         self.title = title
         self.message = message
         self.buttons = buttons
@@ -61,7 +61,7 @@ public struct AlertDeclaration: Sendable, Equatable {
 }
 
 /// How a payload reached the app's routing code.
-public enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
+package enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
     /// `didReceive response` with the default action (includes the tap that cold-launched the app).
     case tap
     /// `willPresent` while in the foreground.
@@ -75,35 +75,35 @@ public enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
 }
 
 /// One route: when it applies, what it needs from the payload, and where it takes the user.
-public struct RouteDeclaration: Sendable, Equatable {
-    public var name: String
-    public var triggers: [RouteTrigger]
+package struct RouteDeclaration: Sendable, Equatable {
+    package var name: String
+    package var triggers: [RouteTrigger]
     /// Applies only when `aps.category` equals this.
-    public var category: String?
+    package var category: String?
     /// Applies only for this action identifier (trigger `.action`).
-    public var actionID: String?
+    package var actionID: String?
     /// Applies only for this quick action type (trigger `.quickAction`).
-    public var quickActionType: String?
+    package var quickActionType: String?
     /// Applies only when this payload key is present.
-    public var whenKeyPresent: String?
+    package var whenKeyPresent: String?
     /// Applies only when this screen is on top (the "before" code of seed 003).
-    public var whenCurrentScreen: String?
+    package var whenCurrentScreen: String?
     /// Applies only in this login state (nil = either).
-    public var whenLoggedIn: Bool?
+    package var whenLoggedIn: Bool?
     /// Keys that must be present with the given types, else a routing failure names the key.
-    public var requiredKeys: [RouteKey]
+    package var requiredKeys: [RouteKey]
     /// Logged-out users are sent to the login screen first; the route runs after login.
-    public var requiresLogin: Bool
+    package var requiresLogin: Bool
     /// Tab to select (index).
-    public var tab: Int?
+    package var tab: Int?
     /// Pop to the root before pushing.
-    public var resetStack: Bool
-    public var push: [ScreenPush]
-    public var alert: AlertDeclaration?
+    package var resetStack: Bool
+    package var push: [ScreenPush]
+    package var alert: AlertDeclaration?
     /// A payload key with a URL the top screen's web view loads.
-    public var openURLFromKey: String?
+    package var openURLFromKey: String?
 
-    public init(
+    package init(
         name: String, triggers: [RouteTrigger] = [.tap], category: String? = nil, actionID: String? = nil,
         quickActionType: String? = nil, whenKeyPresent: String? = nil, whenCurrentScreen: String? = nil,
         whenLoggedIn: Bool? = nil, requiredKeys: [RouteKey] = [], requiresLogin: Bool = false, tab: Int? = nil,
@@ -128,7 +128,7 @@ public struct RouteDeclaration: Sendable, Equatable {
     }
 
     /// Declared keys plus those used for titles and URLs.
-    public var allRequiredKeys: [RouteKey] {
+    package var allRequiredKeys: [RouteKey] {
         var keys = requiredKeys
         for p in push {
             if case .fromKey(let path) = p.title, !keys.contains(where: { $0.path == path }) {
@@ -141,16 +141,16 @@ public struct RouteDeclaration: Sendable, Equatable {
 }
 
 /// A screen the app can show.
-public struct ScreenDeclaration: Sendable, Equatable {
-    public var id: String
-    public var title: String?
+package struct ScreenDeclaration: Sendable, Equatable {
+    package var id: String
+    package var title: String?
     /// If set, Back shows this alert first (seed 002).
-    public var confirmBack: AlertDeclaration?
+    package var confirmBack: AlertDeclaration?
     /// Whether the edge-swipe (interactive pop) gesture is enabled. It bypasses a custom Back button
     /// action, so a confirming screen pops without its alert unless the app disables the gesture
     /// (`interactivePopGestureRecognizer.isEnabled = false`).
-    public var swipeBackEnabled: Bool
-    public init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil, swipeBackEnabled: Bool = true)
+    package var swipeBackEnabled: Bool
+    package init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil, swipeBackEnabled: Bool = true)
     {
         self.id = id
         self.title = title
@@ -160,18 +160,18 @@ public struct ScreenDeclaration: Sendable, Equatable {
 }
 
 /// The app's navigation: tabs, screens, routes, quick actions, login.
-public struct NavigationDeclaration: Sendable, Equatable {
-    public var tabs: [String]
-    public var initialTab: Int
-    public var screens: [ScreenDeclaration]
-    public var routes: [RouteDeclaration]
+package struct NavigationDeclaration: Sendable, Equatable {
+    package var tabs: [String]
+    package var initialTab: Int
+    package var screens: [ScreenDeclaration]
+    package var routes: [RouteDeclaration]
     /// Quick action types the app declares (each routed with trigger `.quickAction`).
-    public var quickActions: [String]
+    package var quickActions: [String]
     /// The screen shown when a route requires login and the user is logged out.
-    public var loginScreen: String?
-    public var startsLoggedIn: Bool
+    package var loginScreen: String?
+    package var startsLoggedIn: Bool
 
-    public init(
+    package init(
         tabs: [String] = [], initialTab: Int = 0, screens: [ScreenDeclaration] = [], routes: [RouteDeclaration] = [],
         quickActions: [String] = [], loginScreen: String? = nil, startsLoggedIn: Bool = true
     ) {
@@ -184,5 +184,5 @@ public struct NavigationDeclaration: Sendable, Equatable {
         self.startsLoggedIn = startsLoggedIn
     }
 
-    public func screen(_ id: String) -> ScreenDeclaration? { screens.first { $0.id == id } }
+    package func screen(_ id: String) -> ScreenDeclaration? { screens.first { $0.id == id } }
 }

@@ -1,5 +1,5 @@
 /// `UNAuthorizationStatus` (device.md §1.4).
-public enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
+package enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
     case notDetermined = "not-determined"
     case denied
     case provisional
@@ -7,18 +7,18 @@ public enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
 }
 
 /// An app's notification settings on the device: the authorization and its sub-settings.
-public struct NotificationSettings: Sendable, Equatable {
-    public var status: AuthorizationStatus
+package struct NotificationSettings: Sendable, Equatable {
+    package var status: AuthorizationStatus
     /// Banners / lock screen (`alertSetting`).
-    public var alert: Bool
-    public var sound: Bool
-    public var badge: Bool
+    package var alert: Bool
+    package var sound: Bool
+    package var badge: Bool
     /// Whether delivered notifications are kept in Notification Center (`notificationCenterSetting`).
-    public var notificationCenter: Bool
+    package var notificationCenter: Bool
     /// `.criticalAlert` granted (needs the critical-alerts entitlement too).
-    public var criticalAlert: Bool
+    package var criticalAlert: Bool
 
-    public init(
+    package init(
         status: AuthorizationStatus, alert: Bool = true, sound: Bool = true, badge: Bool = true,
         notificationCenter: Bool = true, criticalAlert: Bool = false
     ) {
@@ -31,16 +31,16 @@ public struct NotificationSettings: Sendable, Equatable {
     }
 
     /// Everything allowed.
-    public static let authorized = NotificationSettings(status: .authorized)
+    package static let authorized = NotificationSettings(status: .authorized)
     /// The state before the app asks.
-    public static let notDetermined = NotificationSettings(status: .notDetermined)
+    package static let notDetermined = NotificationSettings(status: .notDetermined)
     /// The user refused.
-    public static let denied = NotificationSettings(status: .denied)
+    package static let denied = NotificationSettings(status: .denied)
     /// Quiet delivery granted without a prompt.
-    public static let provisional = NotificationSettings(status: .provisional)
+    package static let provisional = NotificationSettings(status: .provisional)
 
     /// Whether user-facing content may be shown at all (and the service extension employed).
-    public var alertsEnabled: Bool {
+    package var alertsEnabled: Bool {
         switch status {
         case .authorized: return alert || notificationCenter
         case .provisional: return true
@@ -50,18 +50,18 @@ public struct NotificationSettings: Sendable, Equatable {
 }
 
 /// `UNNotificationPresentationOptions` returned from `willPresent` (device.md §1.3); raw values as Apple's.
-public struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let badge = PresentationOptions(rawValue: 1)
-    public static let sound = PresentationOptions(rawValue: 2)
+package struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    package static let badge = PresentationOptions(rawValue: 1)
+    package static let sound = PresentationOptions(rawValue: 2)
     /// Deprecated in iOS 14 ("Use List | Banner"); shows banner and list.
-    public static let alert = PresentationOptions(rawValue: 4)
-    public static let list = PresentationOptions(rawValue: 8)
-    public static let banner = PresentationOptions(rawValue: 16)
+    package static let alert = PresentationOptions(rawValue: 4)
+    package static let list = PresentationOptions(rawValue: 8)
+    package static let banner = PresentationOptions(rawValue: 16)
 
     /// Parses names such as `banner`, `sound`, `list`, `badge`, `alert`.
-    public init?(names: [String]) {
+    package init?(names: [String]) {
         var o: PresentationOptions = []
         for n in names {
             switch n.lowercased() {
@@ -76,7 +76,7 @@ public struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringCo
         self = o
     }
 
-    public var names: [String] {
+    package var names: [String] {
         var out: [String] = []
         if contains(.badge) { out.append("badge") }
         if contains(.sound) { out.append("sound") }
@@ -86,12 +86,12 @@ public struct PresentationOptions: OptionSet, Sendable, Hashable, CustomStringCo
         return out
     }
 
-    public var description: String { "[" + names.joined(separator: ", ") + "]" }
+    package var description: String { "[" + names.joined(separator: ", ") + "]" }
 
     /// What each option means since iOS 14 (device.md §1.3, [A-PO]): `.banner` shows a banner only,
     /// `.list` keeps the notification in Notification Center only, the deprecated `.alert` does both
     /// ("Use List | Banner"); `.sound` and `.badge` are independent of them.
-    public var presentation: (banner: Bool, list: Bool, sound: Bool, badge: Bool) {
+    package var presentation: (banner: Bool, list: Bool, sound: Bool, badge: Bool) {
         (
             banner: !isDisjoint(with: [.banner, .alert]), list: !isDisjoint(with: [.list, .alert]),
             sound: contains(.sound), badge: contains(.badge)

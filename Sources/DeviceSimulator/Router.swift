@@ -1,22 +1,22 @@
 import PushModel
 
 /// A screen on the navigation stack.
-public struct ScreenInstance: Sendable, Equatable {
-    public var id: String
-    public var title: String
+package struct ScreenInstance: Sendable, Equatable {
+    package var id: String
+    package var title: String
     /// The URL its web view shows, if a route opened one.
-    public var url: String?
+    package var url: String?
 }
 
 /// An alert on screen.
-public struct PresentedAlert: Sendable, Equatable {
-    public var alert: AlertDeclaration
+package struct PresentedAlert: Sendable, Equatable {
+    package var alert: AlertDeclaration
     /// True when it was shown by Back on a confirming screen.
-    public var confirmsBack: Bool
+    package var confirmsBack: Bool
 }
 
 /// Navigation as a user sees it.
-public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
+package enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case routed(route: String, trigger: RouteTrigger)
     case noRoute(trigger: RouteTrigger)
     case routingFailed(route: String, key: String, expected: RouteValueType, found: String)
@@ -30,7 +30,7 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
     case backIgnored(reason: String)
     case webViewRequested(url: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .routed(let r, let t): return "routed \(r) (\(t.rawValue))"
         case .noRoute(let t): return "no route for \(t.rawValue)"
@@ -50,30 +50,30 @@ public enum NavigationEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The app's navigation state and the routing rules applied to it. Pure: returns what happened.
-public struct Router: Sendable, Equatable {
-    public let declaration: NavigationDeclaration
-    public private(set) var selectedTab: Int
-    public private(set) var stack: [ScreenInstance] = []
-    public private(set) var alert: PresentedAlert?
-    public private(set) var loggedIn: Bool
+package struct Router: Sendable, Equatable {
+    package let declaration: NavigationDeclaration
+    package private(set) var selectedTab: Int
+    package private(set) var stack: [ScreenInstance] = []
+    package private(set) var alert: PresentedAlert?
+    package private(set) var loggedIn: Bool
     private var pending: (route: String, payload: JSONValue, trigger: RouteTrigger)?
 
-    public init(_ declaration: NavigationDeclaration) {
+    package init(_ declaration: NavigationDeclaration) {
         self.declaration = declaration
         selectedTab = declaration.initialTab
         loggedIn = declaration.startsLoggedIn
     }
 
-    public static func == (a: Router, b: Router) -> Bool {
+    package static func == (a: Router, b: Router) -> Bool {
         a.declaration == b.declaration && a.selectedTab == b.selectedTab && a.stack == b.stack && a.alert == b.alert
             && a.loggedIn == b.loggedIn && a.pending?.route == b.pending?.route
     }
 
     /// The id of the top screen (`nil` at a tab's root).
-    public var currentScreen: String? { stack.last?.id }
+    package var currentScreen: String? { stack.last?.id }
 
     /// Routes `payload` that arrived through `trigger`.
-    public mutating func route(
+    package mutating func route(
         _ payload: JSONValue, trigger: RouteTrigger, actionID: String? = nil,
         quickActionType: String? = nil
     ) -> [NavigationEvent] {
@@ -109,7 +109,7 @@ public struct Router: Sendable, Equatable {
     }
 
     /// The user logs in: the login screen goes away and a route waiting for login runs.
-    public mutating func logIn() -> [NavigationEvent] {
+    package mutating func logIn() -> [NavigationEvent] {
         loggedIn = true
         var events: [NavigationEvent] = [.loggedIn]
         if let login = declaration.loginScreen, let i = stack.lastIndex(where: { $0.id == login }) {
@@ -129,18 +129,18 @@ public struct Router: Sendable, Equatable {
     }
 
     /// The user logs out.
-    public mutating func logOut() { loggedIn = false }
+    package mutating func logOut() { loggedIn = false }
 
     /// A cold start: the process is new, so the view hierarchy is rebuilt from nothing (no state
     /// restoration is modelled); the login, kept on disk by a real app, persists.
-    public mutating func coldStart() {
+    package mutating func coldStart() {
         let wasLoggedIn = loggedIn
         self = Router(declaration)
         loggedIn = wasLoggedIn
     }
 
     /// Back button: pops, or shows the screen's confirmation alert.
-    public mutating func pressBack() -> [NavigationEvent] {
+    package mutating func pressBack() -> [NavigationEvent] {
         if alert != nil { return [.backIgnored(reason: "an alert is showing")] }
         guard let top = stack.last else { return [.backIgnored(reason: "already at the root of the tab")] }
         if let confirm = declaration.screen(top.id)?.confirmBack {
@@ -153,7 +153,7 @@ public struct Router: Sendable, Equatable {
 
     /// The edge-swipe (interactive pop) gesture: pops the top screen without running a custom Back
     /// button action, so no confirmation alert (seed 002); nothing when the screen disables the gesture.
-    public mutating func swipeBack() -> [NavigationEvent] {
+    package mutating func swipeBack() -> [NavigationEvent] {
         if alert != nil { return [.backIgnored(reason: "an alert is showing")] }
         guard let top = stack.last else { return [.backIgnored(reason: "already at the root of the tab")] }
         if declaration.screen(top.id)?.swipeBackEnabled == false {
@@ -164,7 +164,7 @@ public struct Router: Sendable, Equatable {
     }
 
     /// Answers the alert on screen with `button`. Returns nil when no alert shows or the button does not exist.
-    public mutating func answerAlert(_ button: String) -> [NavigationEvent]? {
+    package mutating func answerAlert(_ button: String) -> [NavigationEvent]? {
         guard let a = alert, a.alert.buttons.contains(button) else { return nil }
         alert = nil
         var events: [NavigationEvent] = [.alertAnswered(button: button)]

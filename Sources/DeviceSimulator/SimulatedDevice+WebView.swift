@@ -2,7 +2,7 @@ import Foundation
 
 extension DeviceState {
     /// Records how a web navigation of the app's top screen ended.
-    public mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for bundleID: String, now: Date) {
+    package mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         log(.webView(outcome), bundleID, now)
         switch outcome {
@@ -18,13 +18,13 @@ extension DeviceState {
 }
 
 /// Why a web view step could not start.
-public enum WebViewStepError: Error, Equatable, CustomStringConvertible {
+package enum WebViewStepError: Error, Equatable, CustomStringConvertible {
     case noWebViewOnScreen(bundleID: String)
     case noSuchLink(bundleID: String, wanted: String, available: [String])
     /// The step names no installed app (and the device has not exactly one).
     case noSuchApp(String?, installed: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noWebViewOnScreen(let b):
             return "\(b): the top screen has no URL to load; route a push with a url key to a screen first"
@@ -42,7 +42,7 @@ public enum WebViewStepError: Error, Equatable, CustomStringConvertible {
 extension SimulatedDevice {
     /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
     @discardableResult
-    public func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
+    package func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
         -> WebNavigationOutcome
     {
         let app = snapshot.apps[bundleID]
@@ -55,7 +55,7 @@ extension SimulatedDevice {
     /// Taps the link whose `href` or text equals `wanted` on the loaded page (policy applies;
     /// `target="_blank"` loads in place) and records the outcome.
     @discardableResult
-    public func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
+    package func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
         -> WebNavigationOutcome
     {
         let app = snapshot.apps[bundleID]

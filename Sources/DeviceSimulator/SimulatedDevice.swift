@@ -5,7 +5,7 @@ import Synchronization
 
 /// Told when the device's tokens change, so the APNs gateway's token registry follows: the lead's
 /// wiring adapts `APNsGateway` to it. Called outside the device's lock, after the change.
-public protocol DeviceRegistrationSink: Sendable {
+package protocol DeviceRegistrationSink: Sendable {
     /// A token was issued (or re-issued) for `bundleID` in `environment`.
     func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment)
     /// The app was uninstalled: the token is no longer valid from `date`.
@@ -21,8 +21,8 @@ public protocol DeviceRegistrationSink: Sendable {
 
 extension DeviceRegistrationSink {
     /// Sinks that only follow APNs tokens (an APNs gateway) ignore Firebase.
-    public func fcmTokenIssued(_ registration: FCMRegistration) {}
-    public func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {}
+    package func fcmTokenIssued(_ registration: FCMRegistration) {}
+    package func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {}
 }
 
 /// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
@@ -30,16 +30,16 @@ extension DeviceRegistrationSink {
 /// All behaviour lives in `DeviceState` (a value, no I/O); this class holds it behind a `Mutex`,
 /// stamps every operation with the injected clock, returns the events each operation added, and
 /// tells registration sinks about token changes once the lock is released.
-public final class SimulatedDevice: Sendable {
+package final class SimulatedDevice: Sendable {
     private let state: Mutex<DeviceState>
     private let sinks = Mutex<[any DeviceRegistrationSink]>([])
     private let firebase = Mutex<(any FirebaseTokenService)?>(nil)
     /// The clock events are stamped with.
-    public let clock: any PushClock
+    package let clock: any PushClock
 
     /// - Parameters:
     ///   - seed: makes tokens reproducible; the same seed and inputs give the same tokens and log.
-    public init(
+    package init(
         name: String, udid: String, iosVersion: String = "17.5", seed: UInt64, clock: any PushClock,
         rules: DeviceRules = DeviceRules()
     ) {
@@ -48,11 +48,11 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Adds a sink for token registrations, invalidations and online changes.
-    public func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
+    package func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
 
     /// Apps using Firebase get their FCM tokens from `service` from now on (without one, the device issues them
     /// itself, seeded, as an offline stand-in for Firebase).
-    public func useFirebaseService(_ service: any FirebaseTokenService) {
+    package func useFirebaseService(_ service: any FirebaseTokenService) {
         firebase.withLock { $0 = service }
         state.withLock { $0.firebaseTokensFromService = true }
     }
@@ -60,7 +60,7 @@ public final class SimulatedDevice: Sendable {
     /// Runs `body` on the state with the current time; returns its result and the events it added.
     /// Every operation of this class goes through here.
     @discardableResult
-    public func perform<T, E: Error>(_ body: (inout DeviceState, Date) throws(E) -> T) throws(E)
+    package func perform<T, E: Error>(_ body: (inout DeviceState, Date) throws(E) -> T) throws(E)
         -> (result: T, events: [DeviceEvent])
     {
         let now = clock.now()
@@ -118,23 +118,23 @@ public final class SimulatedDevice: Sendable {
     private func run(_ body: (inout DeviceState, Date) -> Void) -> [DeviceEvent] { perform(body).events }
 
     /// A copy of the whole state (apps, notification center, event log).
-    public var snapshot: DeviceState { state.withLock { $0 } }
+    package var snapshot: DeviceState { state.withLock { $0 } }
 
     /// Replaces the whole state with one taken earlier by `snapshot` (a harness's reset to launch state).
-    public func restore(_ saved: DeviceState) { state.withLock { $0 = saved } }
+    package func restore(_ saved: DeviceState) { state.withLock { $0 = saved } }
     /// The ordered event log.
-    public var events: [DeviceEvent] { state.withLock { $0.events } }
-    public var udid: String { state.withLock { $0.udid } }
+    package var events: [DeviceEvent] { state.withLock { $0.events } }
+    package var udid: String { state.withLock { $0.udid } }
 
     /// Installs an app (provisioning install checks); returns the findings that refused it (empty = installed).
     @discardableResult
-    public func install(_ app: AppDeclaration) -> [ProvisioningFinding] { perform { $0.install(app, now: $1) }.result }
+    package func install(_ app: AppDeclaration) -> [ProvisioningFinding] { perform { $0.install(app, now: $1) }.result }
 
     /// Installs the app, answers its permission prompt with `app.authorization` and registers it for
     /// remote notifications: what a freshly installed app does on first launch, minus the launch.
     /// Returns the install findings (then nothing else happens) and the registration outcome.
     @discardableResult
-    public func setUp(_ app: AppDeclaration) -> (
+    package func setUp(_ app: AppDeclaration) -> (
         installFindings: [ProvisioningFinding], registration: RegistrationCheck?
     ) {
         perform { (s: inout DeviceState, now: Date) -> ([ProvisioningFinding], RegistrationCheck?) in
@@ -146,18 +146,18 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Removes the app; its token is invalidated.
-    @discardableResult public func uninstall(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func uninstall(_ bundleID: String) -> [DeviceEvent] {
         run { $0.uninstall(bundleID, now: $1) }
     }
 
     /// Registers the app for remote notifications; nil when the app is not installed.
     @discardableResult
-    public func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
+    package func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
         perform { $0.registerForRemoteNotifications(bundleID, now: $1) }.result
     }
 
     /// The app's current APNs token, its environment and the FCM registration, if any.
-    public func registration(of bundleID: String) -> (
+    package func registration(of bundleID: String) -> (
         token: DeviceToken?, environment: APSEnvironment?, fcmToken: String?, fcmMapped: Bool
     ) {
         state.withLock { s in
@@ -168,7 +168,7 @@ public final class SimulatedDevice: Sendable {
 
     /// Every FCM registration token issued on this device. `apnsToken` is nil when the APNs token never
     /// reached Firebase (swizzling off and not forwarded): the FCM gateway must not deliver to it.
-    public var fcmRegistrations: [FCMRegistration] {
+    package var fcmRegistrations: [FCMRegistration] {
         state.withLock { s in
             s.apps.keys.sorted().compactMap { id -> FCMRegistration? in
                 guard let a = s.apps[id], let fcm = a.fcmToken, let fb = a.declaration.firebase else { return nil }
@@ -183,7 +183,7 @@ public final class SimulatedDevice: Sendable {
     /// token never reached Firebase. Logs it on the owning app (so the suite sees why nothing arrived);
     /// returns false when no app on this device holds that FCM token.
     @discardableResult
-    public func fcmMessageNotDelivered(fcmToken: String, messageID: String) -> Bool {
+    package func fcmMessageNotDelivered(fcmToken: String, messageID: String) -> Bool {
         perform { (s: inout DeviceState, now: Date) -> Bool in
             guard let id = s.apps.keys.sorted().first(where: { s.apps[$0]?.fcmToken == fcmToken }) else { return false }
             s.log(.pushDropped(apnsID: messageID, reason: .fcmTokenNotMapped), id, now)
@@ -193,54 +193,54 @@ public final class SimulatedDevice: Sendable {
 
     /// Entry point for the APNs gateway.
     @discardableResult
-    public func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {
+    package func deliver(_ push: IncomingPush) -> (disposition: DeviceDeliveryResult, events: [DeviceEvent]) {
         let r = perform { $0.deliver(push, now: $1) }
         return (r.result, r.events)
     }
 
-    @discardableResult public func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String)
+    @discardableResult package func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String)
         -> [DeviceEvent]
     {
         run { $0.setNotificationSettings(settings, for: bundleID, now: $1) }
     }
-    @discardableResult public func launch(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func launch(_ bundleID: String) -> [DeviceEvent] {
         run { _ = $0.launch(bundleID, now: $1) }
     }
-    @discardableResult public func moveToBackground(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func moveToBackground(_ bundleID: String) -> [DeviceEvent] {
         run { $0.moveToBackground(bundleID, now: $1) }
     }
-    @discardableResult public func suspend(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func suspend(_ bundleID: String) -> [DeviceEvent] {
         run { $0.suspend(bundleID, now: $1) }
     }
-    @discardableResult public func terminate(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func terminate(_ bundleID: String) -> [DeviceEvent] {
         run { $0.terminate(bundleID, now: $1) }
     }
-    @discardableResult public func forceQuit(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func forceQuit(_ bundleID: String) -> [DeviceEvent] {
         run { $0.forceQuit(bundleID, now: $1) }
     }
-    @discardableResult public func reboot() -> [DeviceEvent] { run { $0.reboot(now: $1) } }
-    @discardableResult public func setOnline(_ online: Bool) -> [DeviceEvent] { run { $0.setOnline(online, now: $1) } }
-    @discardableResult public func performQuickAction(_ bundleID: String, type: String) -> [DeviceEvent] {
+    @discardableResult package func reboot() -> [DeviceEvent] { run { $0.reboot(now: $1) } }
+    @discardableResult package func setOnline(_ online: Bool) -> [DeviceEvent] { run { $0.setOnline(online, now: $1) } }
+    @discardableResult package func performQuickAction(_ bundleID: String, type: String) -> [DeviceEvent] {
         run { $0.performQuickAction(bundleID, type: type, now: $1) }
     }
-    @discardableResult public func pressBack(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult package func pressBack(_ bundleID: String) -> [DeviceEvent] {
         run { $0.pressBack(bundleID, now: $1) }
     }
-    @discardableResult public func answerAlert(_ bundleID: String, button: String) -> [DeviceEvent] {
+    @discardableResult package func answerAlert(_ bundleID: String, button: String) -> [DeviceEvent] {
         run { _ = $0.answerAlert(bundleID, button: button, now: $1) }
     }
-    @discardableResult public func logIn(_ bundleID: String) -> [DeviceEvent] { run { $0.logIn(bundleID, now: $1) } }
+    @discardableResult package func logIn(_ bundleID: String) -> [DeviceEvent] { run { $0.logIn(bundleID, now: $1) } }
 
-    @discardableResult public func tap(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
+    @discardableResult package func tap(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
         try perform { (s, now) throws(InteractionError) in try s.tap(notificationID, now: now) }.events
     }
-    @discardableResult public func chooseAction(_ actionID: String, on notificationID: String) throws(InteractionError)
+    @discardableResult package func chooseAction(_ actionID: String, on notificationID: String) throws(InteractionError)
         -> [DeviceEvent]
     {
         try perform { (s, now) throws(InteractionError) in try s.chooseAction(actionID, on: notificationID, now: now) }
             .events
     }
-    @discardableResult public func dismiss(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
+    @discardableResult package func dismiss(_ notificationID: String) throws(InteractionError) -> [DeviceEvent] {
         try perform { (s, now) throws(InteractionError) in try s.dismiss(notificationID, now: now) }.events
     }
 }

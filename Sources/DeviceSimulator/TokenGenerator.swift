@@ -2,12 +2,12 @@ import PushModel
 
 /// Deterministic token generation: the same seed, device, app and environment give the same tokens
 /// (`StableHash.fnv1a64` of the inputs, xored into the seed of a `SplitMix64`).
-public struct TokenGenerator: Sendable, Equatable {
-    public var seed: UInt64
-    public init(seed: UInt64) { self.seed = seed }
+package struct TokenGenerator: Sendable, Equatable {
+    package var seed: UInt64
+    package init(seed: UInt64) { self.seed = seed }
 
     /// A 32-byte APNs device token.
-    public func apnsToken(udid: String, bundleID: String, environment: String, generation: Int) -> DeviceToken {
+    package func apnsToken(udid: String, bundleID: String, environment: String, generation: Int) -> DeviceToken {
         let key = "apns|\(udid)|\(bundleID)|\(environment)|\(generation)"
         var rng = SplitMix64(seed: seed ^ StableHash.fnv1a64(key.utf8))
         var bytes: [UInt8] = []
@@ -16,12 +16,12 @@ public struct TokenGenerator: Sendable, Equatable {
     }
 
     /// The Firebase installation ID the app's SDK registers with: the first 22 characters of `fcmToken`.
-    public func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
+    package func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
         String(fcmToken(udid: udid, bundleID: bundleID, senderID: senderID, generation: generation).prefix(22))
     }
 
     /// An FCM registration token in the usual `<instance id>:APA91b<…>` shape.
-    public func fcmToken(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
+    package func fcmToken(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
         let key = "fcm|\(udid)|\(bundleID)|\(senderID)|\(generation)"
         var rng = SplitMix64(seed: seed ^ StableHash.fnv1a64(key.utf8))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -7,24 +7,24 @@ import YAMLSource
 /// The one implementation a suite's `load_page` / `follow_link` step and `serve`'s
 /// `POST /devices/{name}/actions` share (pages are fetched for real, so it is async and apart from
 /// the synchronous `DeviceAction`).
-public enum WebAction: Sendable, Equatable {
+package enum WebAction: Sendable, Equatable {
     /// `{ load_page: true }` or `{ load_page: <bundle id> }`.
     case loadPage(app: String?)
     /// `{ follow_link: <href or text>, app: … }`.
     case followLink(String, app: String?)
 
     /// The action keys (exactly one may appear), plus `app`.
-    public static let yamlKeys = ["load_page", "follow_link"]
+    package static let yamlKeys = ["load_page", "follow_link"]
 
     /// The app it names, if any (else the device's only app).
-    public var app: String? {
+    package var app: String? {
         switch self {
         case .loadPage(let a), .followLink(_, let a): return a
         }
     }
 
     /// Decodes `{ load_page: true }`, `{ load_page: com.example.app }`, `{ follow_link: Details, app: … }`.
-    public static func decode(_ m: YAMLMapping) throws(SourceError) -> WebAction {
+    package static func decode(_ m: YAMLMapping) throws(SourceError) -> WebAction {
         try m.checkKeys(allowed: yamlKeys + ["app"])
         let key = try m.exactlyOne(of: yamlKeys)
         let value = m[key]!
@@ -38,7 +38,7 @@ public enum WebAction: Sendable, Equatable {
 extension SimulatedDevice {
     /// Performs a web step on its app (or the only installed one) with `web` and records the outcome.
     @discardableResult
-    public func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+    package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
         let installed = snapshot.apps.keys.sorted()
         guard let bundleID = action.app ?? (installed.count == 1 ? installed[0] : nil), installed.contains(bundleID)
         else { throw .noSuchApp(action.app, installed: installed) }
@@ -51,13 +51,13 @@ extension SimulatedDevice {
 
 /// Web engines created on first use and then shared, one per set of trusted CA files and timeout
 /// (each engine owns a transfer thread): what `serve`'s devices and a suite run's worlds fetch pages with.
-public final class WebViewPool: Sendable {
+package final class WebViewPool: Sendable {
     private let engines = Mutex<[String: WebView]>([:])
 
-    public init() {}
+    package init() {}
 
     /// The engine trusting the system roots plus `caFiles` (PEM paths), with `timeout` per navigation.
-    public func engine(trusting caFiles: [String], timeout: Duration = .seconds(15)) throws(HTTPClientError)
+    package func engine(trusting caFiles: [String], timeout: Duration = .seconds(15)) throws(HTTPClientError)
         -> WebView
     {
         let key = caFiles.joined(separator: "\n") + "|\(timeout)"
@@ -71,5 +71,5 @@ public final class WebViewPool: Sendable {
     }
 
     /// Stops every engine's transfer thread.
-    public func shutdown() { engines.withLock { for w in $0.values { w.client.shutdown() } } }
+    package func shutdown() { engines.withLock { for w in $0.values { w.client.shutdown() } } }
 }

@@ -2,24 +2,24 @@ import Foundation
 import HTTPClient
 
 /// A page the web view loaded.
-public struct WebPage: Sendable, Equatable {
-    public var requestedURL: String
+package struct WebPage: Sendable, Equatable {
+    package var requestedURL: String
     /// After redirects.
-    public var finalURL: String
-    public var status: Int
-    public var httpVersion: String
+    package var finalURL: String
+    package var status: Int
+    package var httpVersion: String
     /// Each redirect's target, in order.
-    public var redirects: [String]
-    public var contentType: String?
-    public var title: String?
-    public var text: String
-    public var links: [HTMLLink]
+    package var redirects: [String]
+    package var contentType: String?
+    package var title: String?
+    package var text: String
+    package var links: [HTMLLink]
     /// False when libxml2 had to recover from broken markup (recorded, not fatal).
-    public var wellFormed: Bool
+    package var wellFormed: Bool
 }
 
 /// Why a page did not load. Each says what to check.
-public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Kept for API stability: the web view no longer fails on a status (an error page is a page;
     /// an app that refuses one declares a response policy and the navigation is `cancelled`).
     case httpStatus(url: String, status: Int)
@@ -33,7 +33,7 @@ public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible 
     /// The page is larger than the web view reads (`HTTPClientConfiguration.webViewPageLimit`).
     case tooLarge(url: String, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .httpStatus(let url, let status): return "\(url) answered HTTP \(status); check the URL the push carries"
         case .timeout(let url, let d): return "loading \(url) timed out (\(d)); is the server slow or down?"
@@ -54,14 +54,14 @@ public enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// What a navigation ended in.
-public enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
+package enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
     case loaded(WebPage)
     /// The policy sent the URL to the system (App Store, other apps) and cancelled the navigation.
     case openedExternally(url: String)
     case cancelled(url: String, reason: String)
     case failed(WebLoadFailure)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .loaded(let p):
             return "loaded \(p.finalURL) \(p.status) '\(p.title ?? "")' (\(p.links.count) links"
@@ -76,15 +76,15 @@ public enum WebNavigationOutcome: Sendable, Equatable, CustomStringConvertible {
 /// The device's web engine: applies an app's navigation policy, fetches for real through libcurl
 /// (HTTP/1.1 or HTTP/2, redirects with a limit, timeouts) and parses with libxml2. One per device
 /// (or per suite); each app's `WebViewPolicy` is passed per navigation.
-public final class WebView: Sendable {
-    public let client: HTTPClient
+package final class WebView: Sendable {
+    package let client: HTTPClient
 
-    public init(client: HTTPClient) {
+    package init(client: HTTPClient) {
         self.client = client
     }
 
     /// A web view trusting `trustRoots` (e.g. the pushcheck CA plus the system roots).
-    public convenience init(trustRoots: TrustRoots?, timeout: Duration = .seconds(15), redirectLimit: Int = 10)
+    package convenience init(trustRoots: TrustRoots?, timeout: Duration = .seconds(15), redirectLimit: Int = 10)
         throws(HTTPClientError)
     {
         var configuration = HTTPClientConfiguration.webView(trustRoots: trustRoots)
@@ -95,7 +95,7 @@ public final class WebView: Sendable {
     }
 
     /// Navigates to `url` as the delegate would decide it; `target="_blank"` loads in place.
-    public func navigate(to url: String, targetBlank: Bool = false, policy: WebViewPolicy = WebViewPolicy()) async
+    package func navigate(to url: String, targetBlank: Bool = false, policy: WebViewPolicy = WebViewPolicy()) async
         -> WebNavigationOutcome
     {
         switch policy.decide(url, targetBlank: targetBlank) {
@@ -147,10 +147,10 @@ public final class WebView: Sendable {
     }
 
     /// Resolves a link's `href` against the page it is on.
-    public static func resolve(_ href: String, against base: String) -> String {
+    package static func resolve(_ href: String, against base: String) -> String {
         URL(string: href, relativeTo: URL(string: base))?.absoluteString ?? href
     }
 
     /// Stops the underlying client.
-    public func shutdown() { client.shutdown() }
+    package func shutdown() { client.shutdown() }
 }

@@ -3,19 +3,19 @@ import Foundation
 /// The app's `WKNavigationDelegate.decidePolicyFor navigationAction` (seed 001; device.md §4 [WK]):
 /// listed hosts open outside the app and the navigation is cancelled; `http`/`https` load; other
 /// schemes are cancelled (or handed to the system); `target="_blank"` loads in place.
-public struct WebViewPolicy: Sendable, Equatable {
+package struct WebViewPolicy: Sendable, Equatable {
     /// Hosts (and their subdomains) opened externally, e.g. the App Store.
-    public var externalHosts: [String]
+    package var externalHosts: [String]
     /// Schemes the web view loads itself.
-    public var loadableSchemes: [String]
+    package var loadableSchemes: [String]
     /// Whether other schemes (`tel:`, `mailto:`, custom) go to `UIApplication.open` before cancelling.
-    public var openOtherSchemesExternally: Bool
+    package var openOtherSchemesExternally: Bool
 
     /// The app's `decidePolicyFor navigationResponse`: nil (no handler) shows every response, error
     /// pages included, as WKWebView does; otherwise the statuses it allows.
-    public var allowedResponseStatuses: ClosedRange<Int>?
+    package var allowedResponseStatuses: ClosedRange<Int>?
 
-    public init(
+    package init(
         externalHosts: [String] = ["apps.apple.com", "itunes.apple.com"],
         loadableSchemes: [String] = ["http", "https"],
         openOtherSchemesExternally: Bool = false,
@@ -29,13 +29,13 @@ public struct WebViewPolicy: Sendable, Equatable {
 
     /// What `decidePolicyFor navigationResponse` answers for `status`: nil = `.allow` (the page shows,
     /// whatever its status), else why it was `.cancel`led.
-    public func decideResponse(status: Int) -> String? {
+    package func decideResponse(status: Int) -> String? {
         guard let allowed = allowedResponseStatuses, !allowed.contains(status) else { return nil }
         return "the app's response policy cancels HTTP \(status) (allows \(allowed.lowerBound)-\(allowed.upperBound))"
     }
 
     /// What the delegate answers.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// `.allow`: load in this web view (also for `target="_blank"`).
         case load
         /// `UIApplication.shared.open(url)` then `.cancel`.
@@ -45,7 +45,7 @@ public struct WebViewPolicy: Sendable, Equatable {
     }
 
     /// Decides a navigation to `url`. `targetBlank` does not change the answer: such links load in place.
-    public func decide(_ url: String, targetBlank: Bool = false) -> Decision {
+    package func decide(_ url: String, targetBlank: Bool = false) -> Decision {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased() else {
             return .cancel(reason: "'\(url)' is not a URL")
         }

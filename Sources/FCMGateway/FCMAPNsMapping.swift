@@ -1,9 +1,9 @@
 import PushModel
 
 /// What a sender sees from FCM when APNs answers the translated push with an error (README table).
-public enum FCMAPNsMapping {
+package enum FCMAPNsMapping {
     /// The FCM error for an APNs rejection (`reason` as Apple spells it; `status` when the reason is unknown).
-    public static func error(status: Int, reason: String?) -> FCMErrorResponse {
+    package static func error(status: Int, reason: String?) -> FCMErrorResponse {
         guard let r = reason.flatMap(APNsReason.init(rawValue:)) else {
             return FCMErrorResponse(status == 503 ? .unavailable : .internalError)
         }

@@ -4,22 +4,22 @@
 /// operators `&&`, `||`, unary `!`, parentheses. At most five topics. Parenthesised groups are evaluated first,
 /// then the expression is evaluated left to right: `&&` and `||` have the same precedence (Google's wording),
 /// so `A || B && C` means `(A || B) && C`.
-public indirect enum FCMCondition: Sendable, Equatable {
+package indirect enum FCMCondition: Sendable, Equatable {
     case topic(String)
     case not(FCMCondition)
     case and(FCMCondition, FCMCondition)
     case or(FCMCondition, FCMCondition)
 
     /// At most this many topics per condition.
-    public static let maxTopics = 5
+    package static let maxTopics = 5
 
     /// Why a condition did not parse (the message FCM's field violation carries).
-    public struct ParseError: Error, Equatable, Sendable {
-        public var description: String
+    package struct ParseError: Error, Equatable, Sendable {
+        package var description: String
     }
 
     /// Parses a condition; topic names must match FCM's topic pattern.
-    public static func parse(_ text: String) throws(ParseError) -> FCMCondition {
+    package static func parse(_ text: String) throws(ParseError) -> FCMCondition {
         var p = Parser(Array(text.unicodeScalars))
         let c = try p.expression()
         p.skipSpace()
@@ -31,7 +31,7 @@ public indirect enum FCMCondition: Sendable, Equatable {
     }
 
     /// Every topic operand, in order (repeats counted).
-    public var topics: [String] {
+    package var topics: [String] {
         switch self {
         case .topic(let t): return [t]
         case .not(let c): return c.topics
@@ -40,7 +40,7 @@ public indirect enum FCMCondition: Sendable, Equatable {
     }
 
     /// Whether an instance subscribed to `subscribed` matches.
-    public func matches(_ subscribed: Set<String>) -> Bool {
+    package func matches(_ subscribed: Set<String>) -> Bool {
         switch self {
         case .topic(let t): return subscribed.contains(t)
         case .not(let c): return !c.matches(subscribed)

@@ -2,7 +2,7 @@ import HTTPServer
 import PushModel
 
 /// The `errorCode` of FCM's `google.firebase.fcm.v1.FcmError` detail (reference/fcm.md §1.5).
-public enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
+package enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case invalidArgument = "INVALID_ARGUMENT"
     case unregistered = "UNREGISTERED"
     case senderIDMismatch = "SENDER_ID_MISMATCH"
@@ -12,7 +12,7 @@ public enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case thirdPartyAuthError = "THIRD_PARTY_AUTH_ERROR"
 
     /// The HTTP status and google.rpc canonical status FCM answers with.
-    public var http: (status: Int, canonical: String) {
+    package var http: (status: Int, canonical: String) {
         switch self {
         case .invalidArgument: return (400, "INVALID_ARGUMENT")
         case .unregistered: return (404, "NOT_FOUND")
@@ -25,7 +25,7 @@ public enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The message Google sends with the code when nothing more specific applies.
-    public var defaultMessage: String {
+    package var defaultMessage: String {
         switch self {
         case .invalidArgument: return "Request contains an invalid argument."
         case .unregistered: return "Requested entity was not found."
@@ -40,30 +40,30 @@ public enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// One Google API error (`{"error":{"code","message","status","details":[…]}}`), before it is written.
 /// FCM errors carry an FcmError detail; OAuth/IAM errors on the send path carry a `google.rpc.ErrorInfo` instead.
-public struct FCMErrorResponse: Sendable, Equatable, Error {
-    public var status: Int
-    public var canonical: String
-    public var message: String
+package struct FCMErrorResponse: Sendable, Equatable, Error {
+    package var status: Int
+    package var canonical: String
+    package var message: String
     /// The FcmError `errorCode`, when FCM itself rejected the message.
-    public var errorCode: FCMErrorCode?
+    package var errorCode: FCMErrorCode?
     /// `google.rpc.BadRequest` field violations (field, description).
-    public var fieldViolations: [FieldViolation] = []
+    package var fieldViolations: [FieldViolation] = []
     /// `google.rpc.QuotaFailure` violations (subject, description).
-    public var quotaViolations: [FieldViolation] = []
+    package var quotaViolations: [FieldViolation] = []
     /// `google.rpc.ErrorInfo` reason (auth errors).
-    public var errorInfoReason: String?
+    package var errorInfoReason: String?
     /// `Retry-After` seconds (429, 503).
-    public var retryAfter: Int?
+    package var retryAfter: Int?
     /// Extra response headers (e.g. `www-authenticate`).
-    public var extraHeaders: [HTTPField] = []
+    package var extraHeaders: [HTTPField] = []
 
-    public struct FieldViolation: Sendable, Equatable {
-        public var field: String
-        public var description: String
+    package struct FieldViolation: Sendable, Equatable {
+        package var field: String
+        package var description: String
     }
 
     /// An FCM error with its canonical status and Google's default message.
-    public init(_ code: FCMErrorCode, message: String? = nil) {
+    package init(_ code: FCMErrorCode, message: String? = nil) {
         status = code.http.status
         canonical = code.http.canonical
         self.message = message ?? code.defaultMessage
@@ -71,14 +71,14 @@ public struct FCMErrorResponse: Sendable, Equatable, Error {
     }
 
     /// INVALID_ARGUMENT naming the offending field (a BadRequest detail, as Google sends).
-    public static func invalid(_ field: String, _ description: String, message: String? = nil) -> FCMErrorResponse {
+    package static func invalid(_ field: String, _ description: String, message: String? = nil) -> FCMErrorResponse {
         var e = FCMErrorResponse(.invalidArgument, message: message ?? description)
         e.fieldViolations = [FieldViolation(field: field, description: description)]
         return e
     }
 
     /// An error without an FcmError detail (auth, IAM, unknown routes).
-    public init(status: Int, canonical: String, message: String, errorInfoReason: String? = nil) {
+    package init(status: Int, canonical: String, message: String, errorInfoReason: String? = nil) {
         self.status = status
         self.canonical = canonical
         self.message = message
@@ -86,7 +86,7 @@ public struct FCMErrorResponse: Sendable, Equatable, Error {
     }
 
     /// The JSON body Google writes.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var details: [JSONValue] = []
         if let errorCode {
             details.append([
@@ -120,7 +120,7 @@ public struct FCMErrorResponse: Sendable, Equatable, Error {
     }
 
     /// The HTTP response (JSON, `Retry-After` when set).
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         var headers = [HTTPField("content-type", "application/json; charset=UTF-8")]
         if let retryAfter { headers.append(HTTPField("retry-after", String(retryAfter))) }
         headers += extraHeaders

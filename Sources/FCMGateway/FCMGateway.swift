@@ -9,7 +9,7 @@ import Synchronization
 /// registrations API) and the shut-down legacy API. Sends to iOS instances are translated and pushed through an
 /// `APNsGateway` (the world's), with the project's APNs credentials, so APNs' answer becomes the FCM error a real
 /// sender sees. Use it in-process through `evaluate(_:)` or on sockets through `handler`.
-public final class FCMGateway: Sendable {
+package final class FCMGateway: Sendable {
     struct TokenRecord: Sendable {
         var project: String
         var entry: FCMRegisteredToken
@@ -35,10 +35,10 @@ public final class FCMGateway: Sendable {
         init(capacity: Int) { entries = RingBuffer(capacity: capacity) }
     }
 
-    public let configuration: FCMGatewayConfiguration
-    public let clock: any PushClock
+    package let configuration: FCMGatewayConfiguration
+    package let clock: any PushClock
     /// Where translated pushes go.
-    public let apns: APNsGateway
+    package let apns: APNsGateway
     let state: Mutex<State>
     /// Issued access tokens by their text; each one a shared object so a send's look-up under the lock copies one
     /// reference (not three strings and a set), with its scope check done once at issue.
@@ -62,7 +62,7 @@ public final class FCMGateway: Sendable {
     /// One in-process APNs connection per project (the provider-token binding lives on it).
     let apnsConnections: [String: ConnectionContext]
 
-    public init(configuration: FCMGatewayConfiguration, apns: APNsGateway, clock: any PushClock = SystemClock()) {
+    package init(configuration: FCMGatewayConfiguration, apns: APNsGateway, clock: any PushClock = SystemClock()) {
         self.configuration = configuration
         self.apns = apns
         self.clock = clock
@@ -98,10 +98,10 @@ public final class FCMGateway: Sendable {
     }
 
     /// The `HTTPHandler` to mount on the FCM listener.
-    public var handler: FCMHTTPHandler { FCMHTTPHandler(gateway: self) }
+    package var handler: FCMHTTPHandler { FCMHTTPHandler(gateway: self) }
 
     /// The project by id or number.
-    public func project(_ idOrNumber: String) -> FCMProject? {
+    package func project(_ idOrNumber: String) -> FCMProject? {
         configuration.projects.first { $0.id == idOrNumber || $0.number == idOrNumber }
     }
 
@@ -109,7 +109,7 @@ public final class FCMGateway: Sendable {
 
     /// Adds or replaces a registration token in `project` (by id). False when the project is unknown.
     @discardableResult
-    public func registerToken(_ entry: FCMRegisteredToken, project: String) -> Bool {
+    package func registerToken(_ entry: FCMRegisteredToken, project: String) -> Bool {
         guard let p = self.project(project) else { return false }
         state.withLock { $0.tokens[entry.token] = TokenRecord(project: p.id, entry: entry) }
         return true
@@ -117,7 +117,7 @@ public final class FCMGateway: Sendable {
 
     /// Marks a token unregistered (UNREGISTERED from now on). False if unknown.
     @discardableResult
-    public func unregisterToken(_ token: String) -> Bool {
+    package func unregisterToken(_ token: String) -> Bool {
         state.withLock { s in
             guard s.tokens[token] != nil else { return false }
             s.tokens[token]!.entry.unregistered = true
@@ -126,12 +126,12 @@ public final class FCMGateway: Sendable {
     }
 
     /// Every known token with its project, sorted by token.
-    public var registeredTokens: [(project: String, token: FCMRegisteredToken)] {
+    package var registeredTokens: [(project: String, token: FCMRegisteredToken)] {
         state.withLock { s in s.tokens.values.map { ($0.project, $0.entry) } }.sorted { $0.token.token < $1.token.token }
     }
 
     /// Topic → subscribed tokens.
-    public var topics: [String: [String]] {
+    package var topics: [String: [String]] {
         state.withLock { s in
             var out: [String: [String]] = [:]
             for (token, topics) in s.subscriptions {
@@ -142,29 +142,29 @@ public final class FCMGateway: Sendable {
     }
 
     @discardableResult
-    public func addFault(_ fault: FCMFault) -> Int {
+    package func addFault(_ fault: FCMFault) -> Int {
         state.withLock { s in
             defer { faultCount.store(s.faults.count, ordering: .releasing) }
             return Self.add(fault, to: &s)
         }
     }
-    public func clearFaults() {
+    package func clearFaults() {
         state.withLock { s in
             s.faults.removeAll()
             faultCount.store(0, ordering: .releasing)
         }
     }
-    public var activeFaults: [FCMFault] { state.withLock { $0.faults } }
+    package var activeFaults: [FCMFault] { state.withLock { $0.faults } }
 
     /// Log entries, oldest first (the last `limit` when given).
-    public func log(limit: Int? = nil) -> [FCMLogEntry] {
+    package func log(limit: Int? = nil) -> [FCMLogEntry] {
         logState.withLock { s in Array(s.entries.elements.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
     }
-    public func clearLog() { logState.withLock { $0.entries.removeAll() } }
+    package func clearLog() { logState.withLock { $0.entries.removeAll() } }
 
     /// Back to the configuration (tokens, subscriptions, faults; the log, message numbers and provider tokens start
     /// again); issued access tokens stay valid.
-    public func reset() {
+    package func reset() {
         state.withLock { s in
             s = Self.initialState(configuration)
             messageCounter.store(0, ordering: .relaxed)
@@ -175,7 +175,7 @@ public final class FCMGateway: Sendable {
     }
 
     /// Issues an access token directly (tests and benchmarks that skip the `/token` round trip).
-    public func issueAccessToken(clientEmail: String, scopes: Set<String> = [FCMOAuth.messagingScope]) -> FCMAccessToken {
+    package func issueAccessToken(clientEmail: String, scopes: Set<String> = [FCMOAuth.messagingScope]) -> FCMAccessToken {
         let t = FCMAccessToken(
             token: FCMOAuth.newAccessToken(), clientEmail: clientEmail, scopes: scopes,
             expiresAt: clock.now().addingTimeInterval(TimeInterval(configuration.accessTokenLifetime)))
@@ -197,7 +197,7 @@ public final class FCMGateway: Sendable {
     // MARK: Routing
 
     /// Answers one request as Google's services would.
-    public func evaluate(_ request: HTTPRequest) -> HTTPResponse {
+    package func evaluate(_ request: HTTPRequest) -> HTTPResponse {
         let (path, query) = Self.splitQuery(request.path)
         // The send path first, without splitting the whole path (the hot route).
         if let project = Self.sendProject(path) {

@@ -26,11 +26,11 @@ import YAMLSource
 ///   log: { capacity: 10000 }
 /// ```
 extension FCMGatewayConfiguration {
-    public static let yamlKeys = ["service_accounts", "projects", "faults", "access_token_lifetime", "log"]
+    package static let yamlKeys = ["service_accounts", "projects", "faults", "access_token_lifetime", "log"]
 
     /// The .p8 keys an `apns:` section declares with `private_key:` (key ID → team, key), which FCM projects
     /// name in `apns: { key_id: … }`.
-    public static func apnsSigningKeys(apnsSection m: YAMLMapping?, file: String) throws(SourceError) -> [String: (teamID: String, key: P256PrivateKey)] {
+    package static func apnsSigningKeys(apnsSection m: YAMLMapping?, file: String) throws(SourceError) -> [String: (teamID: String, key: P256PrivateKey)] {
         var out: [String: (String, P256PrivateKey)] = [:]
         for node in try m?.optionalSequence("keys") ?? [] {
             let k = try node.mapping()
@@ -43,7 +43,7 @@ extension FCMGatewayConfiguration {
     }
 
     /// Decodes an `fcm:` mapping; relative paths resolve against `file`'s directory.
-    public static func decode(
+    package static func decode(
         _ m: YAMLMapping, file: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)]
     ) throws(SourceError) -> FCMGatewayConfiguration {
         try m.checkKeys(allowed: yamlKeys)
@@ -196,7 +196,7 @@ extension FCMGatewayConfiguration {
     }
 
     /// One `tokens:` entry (also the body of the control endpoint's POST /fcm/tokens, which adds `project`).
-    public static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError) -> FCMRegisteredToken {
+    package static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError) -> FCMRegisteredToken {
         let t = try node.mapping(allowedKeys: ["token", "apns_token", "topic", "fid", "unregistered"] + extra)
         let token = try t.required("token", as: String.self)
         guard !token.isEmpty else { throw t["token"]!.invalidValue(expected: "a non-empty FCM registration token") }
@@ -213,7 +213,7 @@ extension FCMGatewayConfiguration {
     }
 
     /// One `faults:` entry (also the body of POST /fcm/faults).
-    public static func decodeFault(_ node: YAMLNode) throws(SourceError) -> FCMFault {
+    package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> FCMFault {
         let f = try node.mapping(allowedKeys: ["error", "token", "count", "retry_after"])
         let code = FCMErrorCode(rawValue: try f.required("error", oneOf: FCMErrorCode.allCases.map(\.rawValue)))!
         let count = try f.optional("count", as: Int.self)

@@ -3,17 +3,17 @@ import PushCrypto
 import PushModel
 
 /// A Google service account the mock knows: its key verifies `/token` assertions.
-public struct FCMServiceAccount: Sendable, Equatable {
-    public var clientEmail: String
-    public var publicKey: RSAPublicKey
+package struct FCMServiceAccount: Sendable, Equatable {
+    package var clientEmail: String
+    package var publicKey: RSAPublicKey
     /// Present when the account came from a credentials file (or a private key): `serve` then writes a
     /// credentials JSON whose `token_uri` points at the mock.
-    public var privateKey: RSAPrivateKey?
-    public var privateKeyID: String?
+    package var privateKey: RSAPrivateKey?
+    package var privateKeyID: String?
     /// Project ids (or numbers) the account may send for; empty = every configured project.
-    public var projects: Set<String>
+    package var projects: Set<String>
 
-    public init(
+    package init(
         clientEmail: String, publicKey: RSAPublicKey, privateKey: RSAPrivateKey? = nil, privateKeyID: String? = nil,
         projects: Set<String> = []
     ) {
@@ -27,47 +27,47 @@ public struct FCMServiceAccount: Sendable, Equatable {
 
 /// The APNs credentials uploaded to a Firebase project: an auth key (.p8; Firebase signs provider tokens with it)
 /// or a push certificate (Firebase presents it to APNs).
-public struct FCMAPNsCredentials: Sendable, Equatable {
-    public enum Auth: Sendable, Equatable {
+package struct FCMAPNsCredentials: Sendable, Equatable {
+    package enum Auth: Sendable, Equatable {
         case token(teamID: String, keyID: String, privateKey: P256PrivateKey)
         /// The certificate's DER (its private key is not needed in-process: the APNs gateway reads the certificate).
         case certificate(der: [UInt8])
     }
-    public var auth: Auth
+    package var auth: Auth
     /// Which APNs endpoint the project pushes to.
-    public var environment: APNsEnvironment
+    package var environment: APNsEnvironment
 
-    public init(teamID: String, keyID: String, privateKey: P256PrivateKey, environment: APNsEnvironment) {
+    package init(teamID: String, keyID: String, privateKey: P256PrivateKey, environment: APNsEnvironment) {
         auth = .token(teamID: teamID, keyID: keyID, privateKey: privateKey)
         self.environment = environment
     }
 
-    public init(certificateDER: [UInt8], environment: APNsEnvironment) {
+    package init(certificateDER: [UInt8], environment: APNsEnvironment) {
         auth = .certificate(der: certificateDER)
         self.environment = environment
     }
 
     /// The certificate, for certificate credentials.
-    public var certificateDER: [UInt8]? {
+    package var certificateDER: [UInt8]? {
         if case .certificate(let der) = auth { return der }
         return nil
     }
 }
 
 /// An FCM registration token known to the mock (what a device got from Firebase).
-public struct FCMRegisteredToken: Sendable, Equatable {
-    public var token: String
+package struct FCMRegisteredToken: Sendable, Equatable {
+    package var token: String
     /// The APNs device token FCM maps it to; `nil`: an instance without one (an Android or web instance):
     /// sends are accepted and nothing goes to APNs.
-    public var apnsToken: DeviceToken?
+    package var apnsToken: DeviceToken?
     /// The iOS app's bundle ID (the `apns-topic` FCM sends with).
-    public var bundleID: String?
+    package var bundleID: String?
     /// The Firebase installation ID (a `fid` target, and `google.c.fid` in the payload).
-    public var fid: String?
+    package var fid: String?
     /// An uninstalled / expired instance: UNREGISTERED.
-    public var unregistered: Bool
+    package var unregistered: Bool
 
-    public init(token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil, unregistered: Bool = false) {
+    package init(token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil, unregistered: Bool = false) {
         self.token = token
         self.apnsToken = apnsToken
         self.bundleID = bundleID
@@ -77,28 +77,28 @@ public struct FCMRegisteredToken: Sendable, Equatable {
 }
 
 /// Sending limits (reference/fcm.md §5): over them, QUOTA_EXCEEDED with `Retry-After`.
-public struct FCMQuota: Sendable, Equatable {
+package struct FCMQuota: Sendable, Equatable {
     /// Messages per registration token per minute (Android's documented 240 is a good value).
-    public var perDevicePerMinute: Int?
+    package var perDevicePerMinute: Int?
     /// Messages per project per minute (Google's default 600 000).
-    public var perProjectPerMinute: Int?
-    public init(perDevicePerMinute: Int? = nil, perProjectPerMinute: Int? = nil) {
+    package var perProjectPerMinute: Int?
+    package init(perDevicePerMinute: Int? = nil, perProjectPerMinute: Int? = nil) {
         self.perDevicePerMinute = perDevicePerMinute
         self.perProjectPerMinute = perProjectPerMinute
     }
 }
 
 /// A Firebase project.
-public struct FCMProject: Sendable, Equatable {
-    public var id: String
+package struct FCMProject: Sendable, Equatable {
+    package var id: String
     /// The project number (sender ID), `google.c.sender.id` in payloads; also accepted in send paths.
-    public var number: String
+    package var number: String
     /// `nil`: no APNs credentials uploaded, so iOS sends fail with THIRD_PARTY_AUTH_ERROR.
-    public var apns: FCMAPNsCredentials?
-    public var tokens: [FCMRegisteredToken]
-    public var quota: FCMQuota
+    package var apns: FCMAPNsCredentials?
+    package var tokens: [FCMRegisteredToken]
+    package var quota: FCMQuota
 
-    public init(id: String, number: String, apns: FCMAPNsCredentials? = nil, tokens: [FCMRegisteredToken] = [], quota: FCMQuota = FCMQuota()) {
+    package init(id: String, number: String, apns: FCMAPNsCredentials? = nil, tokens: [FCMRegisteredToken] = [], quota: FCMQuota = FCMQuota()) {
         self.id = id
         self.number = number
         self.apns = apns
@@ -108,13 +108,13 @@ public struct FCMProject: Sendable, Equatable {
 }
 
 /// A forced FCM answer for sends (UNAVAILABLE, INTERNAL, QUOTA_EXCEEDED …), optionally for one token, `count` times.
-public struct FCMFault: Sendable, Equatable {
-    public var id = 0
-    public var errorCode: FCMErrorCode
-    public var token: String?
-    public var remaining: Int?
-    public var retryAfter: Int?
-    public init(_ errorCode: FCMErrorCode, token: String? = nil, count: Int? = nil, retryAfter: Int? = nil) {
+package struct FCMFault: Sendable, Equatable {
+    package var id = 0
+    package var errorCode: FCMErrorCode
+    package var token: String?
+    package var remaining: Int?
+    package var retryAfter: Int?
+    package init(_ errorCode: FCMErrorCode, token: String? = nil, count: Int? = nil, retryAfter: Int? = nil) {
         self.errorCode = errorCode
         self.token = token
         self.remaining = count
@@ -123,13 +123,13 @@ public struct FCMFault: Sendable, Equatable {
 }
 
 /// Everything that shapes the FCM mock's answers.
-public struct FCMGatewayConfiguration: Sendable {
-    public var serviceAccounts: [FCMServiceAccount] = []
-    public var projects: [FCMProject] = []
+package struct FCMGatewayConfiguration: Sendable {
+    package var serviceAccounts: [FCMServiceAccount] = []
+    package var projects: [FCMProject] = []
     /// Lifetime of issued access tokens (Google: 3599 s).
-    public var accessTokenLifetime: Int = 3599
-    public var faults: [FCMFault] = []
+    package var accessTokenLifetime: Int = 3599
+    package var faults: [FCMFault] = []
     /// Log entries kept in memory.
-    public var logCapacity = 10_000
-    public init() {}
+    package var logCapacity = 10_000
+    package init() {}
 }

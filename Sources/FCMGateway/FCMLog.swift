@@ -3,26 +3,26 @@ import HTTPServer
 import PushModel
 
 /// One APNs request a send became, and APNs' answer.
-public struct FCMAPNsHop: Sendable, Equatable {
-    public var fcmToken: String
-    public var apnsToken: String
-    public var environment: APNsEnvironment
+package struct FCMAPNsHop: Sendable, Equatable {
+    package var fcmToken: String
+    package var apnsToken: String
+    package var environment: APNsEnvironment
     /// The request's headers (without `authorization`), by name.
-    public var headers: [String: String] {
+    package var headers: [String: String] {
         var out: [String: String] = [:]
         for f in headerFields { out[f.name] = f.value }
         return out
     }
     /// The payload sent, parsed from `payloadBytes`.
-    public var payload: JSONValue { (try? JSONValue.parse(payloadBytes)) ?? .null }
-    public var status: Int
-    public var reason: String?
-    public var apnsID: String
+    package var payload: JSONValue { (try? JSONValue.parse(payloadBytes)) ?? .null }
+    package var status: Int
+    package var reason: String?
+    package var apnsID: String
     /// Kept as sent: the log holds every hop, and parsed copies cost the send path (and their release the trim).
-    public var headerFields: [HTTPField]
-    public var payloadBytes: [UInt8]
+    package var headerFields: [HTTPField]
+    package var payloadBytes: [UInt8]
 
-    public init(
+    package init(
         fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField], payloadBytes: [UInt8],
         status: Int, reason: String?, apnsID: String
     ) {
@@ -38,25 +38,25 @@ public struct FCMAPNsHop: Sendable, Equatable {
 }
 
 /// One request to the FCM mock: what came in, what went to APNs, what was answered.
-public struct FCMLogEntry: Sendable, Equatable {
-    public var sequence: UInt64
-    public var receivedAt: Date
-    public var method: String
-    public var path: String
-    public var project: String?
+package struct FCMLogEntry: Sendable, Equatable {
+    package var sequence: UInt64
+    package var receivedAt: Date
+    package var method: String
+    package var path: String
+    package var project: String?
     /// The `messages:send` body (or topic-management body) as JSON, when it parsed.
-    public var request: JSONValue? {
+    package var request: JSONValue? {
         get { requestStorage.value }
         set { requestStorage = .value(newValue) }
     }
     var requestStorage: LoggedRequest
-    public var validateOnly: Bool
-    public var status: Int
-    public var errorCode: String?
-    public var errorMessage: String?
+    package var validateOnly: Bool
+    package var status: Int
+    package var errorCode: String?
+    package var errorMessage: String?
     /// `name` of an accepted message.
-    public var name: String?
-    public var apns: [FCMAPNsHop]
+    package var name: String?
+    package var apns: [FCMAPNsHop]
 
     init(
         sequence: UInt64, receivedAt: Date, method: String, path: String, project: String?, request: JSONValue?,
@@ -77,7 +77,7 @@ public struct FCMLogEntry: Sendable, Equatable {
     }
 
     /// The control endpoint's JSON form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o: [String: JSONValue] = [
             "sequence": .number(Double(sequence)), "received_at": .string(ISO8601DateFormatter().string(from: receivedAt)),
             "method": .string(method), "path": .string(path), "status": .number(Double(status)),

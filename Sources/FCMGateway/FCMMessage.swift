@@ -1,7 +1,7 @@
 import PushModel
 
 /// Where a message goes: exactly one of these (`oneof target` in FCM's proto).
-public enum FCMTarget: Sendable, Equatable {
+package enum FCMTarget: Sendable, Equatable {
     case token(String)
     case topic(String)
     case condition(FCMCondition, text: String)
@@ -9,7 +9,7 @@ public enum FCMTarget: Sendable, Equatable {
     case fid(String)
 
     /// Topic and condition sends fan out (and have the 2048-byte limit).
-    public var isFanOut: Bool {
+    package var isFanOut: Bool {
         switch self {
         case .topic, .condition: return true
         case .token, .fid: return false
@@ -18,30 +18,30 @@ public enum FCMTarget: Sendable, Equatable {
 }
 
 /// A v1 `messages:send` request that passed every syntactic rule (reference/fcm.md §1.3–1.4).
-public struct FCMSendRequest: Sendable, Equatable {
-    public var validateOnly: Bool
-    public var message: FCMMessage
+package struct FCMSendRequest: Sendable, Equatable {
+    package var validateOnly: Bool
+    package var message: FCMMessage
 }
 
 /// The parts of a v1 `Message` the gateway acts on (the rest was shape-checked only).
-public struct FCMMessage: Sendable, Equatable {
-    public var target: FCMTarget
+package struct FCMMessage: Sendable, Equatable {
+    package var target: FCMTarget
     /// `data`, sorted by key.
-    public var data: [String: String]
-    public var notificationTitle: String?
-    public var notificationBody: String?
-    public var notificationImage: String?
+    package var data: [String: String]
+    package var notificationTitle: String?
+    package var notificationBody: String?
+    package var notificationImage: String?
     /// `apns.headers` as sent (names as the sender spelled them).
-    public var apnsHeaders: [String: String]
+    package var apnsHeaders: [String: String]
     /// `apns.payload` (a JSON object), merged over what `notification` and `data` give.
-    public var apnsPayload: [String: JSONValue]?
+    package var apnsPayload: [String: JSONValue]?
     /// `apns.fcm_options.image`.
-    public var apnsImage: String?
+    package var apnsImage: String?
     /// `apns.live_activity_token` (hex APNs token a live-activity push goes to).
-    public var liveActivityToken: String?
+    package var liveActivityToken: String?
     /// The `message` object as received (for the log). Read from the body only when asked for: the send path
     /// keeps the body's bytes, not a parsed copy.
-    public var raw: JSONValue {
+    package var raw: JSONValue {
         get { rawStorage.value }
         set { rawStorage = .value(newValue) }
     }
@@ -81,12 +81,12 @@ enum RawMessage: Sendable, Equatable {
 }
 
 /// The message rules, free of state and I/O.
-public enum FCMMessageRules {
+package enum FCMMessageRules {
     /// Payload limit for token/fid sends and for topic/condition sends.
-    public static let maxPayloadBytes = 4096
-    public static let maxTopicPayloadBytes = 2048
+    package static let maxPayloadBytes = 4096
+    package static let maxTopicPayloadBytes = 2048
     /// 28 days, the largest `ttl`.
-    public static let maxTTLSeconds: Int64 = 2_419_200
+    package static let maxTTLSeconds: Int64 = 2_419_200
 
     static let messageFields = [
         "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition", "fid",
@@ -107,7 +107,7 @@ public enum FCMMessageRules {
     static let webpushFields = ["headers", "data", "notification", "fcm_options"]
 
     /// `^[a-zA-Z0-9-_.~%]+$` (admin SDKs and the server agree).
-    public static func isValidTopicName(_ s: String) -> Bool {
+    package static func isValidTopicName(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.allSatisfy { isTopicByte($0) }
     }
 
@@ -121,15 +121,15 @@ public enum FCMMessageRules {
     }
 
     /// `^[a-zA-Z0-9-_.~%]{1,50}$`.
-    public static func isValidAnalyticsLabel(_ s: String) -> Bool { s.utf8.count <= 50 && isValidTopicName(s) }
+    package static func isValidAnalyticsLabel(_ s: String) -> Bool { s.utf8.count <= 50 && isValidTopicName(s) }
 
     /// Reserved `data` keys: `from`, `message_type`, or starting with `google` or `gcm`.
-    public static func isReservedDataKey(_ key: String) -> Bool {
+    package static func isReservedDataKey(_ key: String) -> Bool {
         key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
     }
 
     /// Parses a proto `Duration` (`"3s"`, `"3.5s"`, `"-1s"`) into whole seconds (rounded down); `nil` if malformed.
-    public static func durationSeconds(_ s: String) -> Int64? {
+    package static func durationSeconds(_ s: String) -> Int64? {
         guard s.hasSuffix("s") else { return nil }
         var body = Substring(s.dropLast())
         let negative = body.hasPrefix("-")
@@ -144,7 +144,7 @@ public enum FCMMessageRules {
 
     /// Parses and checks a `messages:send` body. Token existence, APNs header rules and size come later
     /// (`FCMGateway` knows the token's app; the translation knows the payload).
-    public static func parseSendBody(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
+    package static func parseSendBody(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
         // The usual shape, byte-wise; anything else (and every refusal) by the full rules below.
         if let fast = FCMSendFastReader.read(body) { return fast }
         return try parseSendBodyByRules(body)

@@ -3,28 +3,28 @@ import PushCrypto
 import PushModel
 
 /// An access token the mock issued.
-public struct FCMAccessToken: Sendable, Equatable {
-    public var token: String
-    public var clientEmail: String
-    public var scopes: Set<String>
-    public var expiresAt: Date
+package struct FCMAccessToken: Sendable, Equatable {
+    package var token: String
+    package var clientEmail: String
+    package var scopes: Set<String>
+    package var expiresAt: Date
 }
 
 /// The OAuth 2.0 JWT-bearer grant Google's token endpoint implements, free of state and I/O
 /// (reference/fcm.md §1.2). Errors are Google's `{"error","error_description"}` with status 400.
-public enum FCMOAuth {
-    public static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+package enum FCMOAuth {
+    package static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     /// The `aud` Google's libraries put in every assertion, whatever `token_uri` says.
-    public static let googleAudience = "https://oauth2.googleapis.com/token"
-    public static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
-    public static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+    package static let googleAudience = "https://oauth2.googleapis.com/token"
+    package static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+    package static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
     /// An OAuth error answer.
-    public struct Failure: Error, Equatable, Sendable {
-        public var error: String
-        public var description: String
-        public var status = 400
-        public var json: JSONValue { ["error": .string(error), "error_description": .string(description)] }
+    package struct Failure: Error, Equatable, Sendable {
+        package var error: String
+        package var description: String
+        package var status = 400
+        package var json: JSONValue { ["error": .string(error), "error_description": .string(description)] }
     }
 
     /// Accepted audiences: Google's token URLs, or any URL whose path is `/token` (the mock's own `token_uri`).
@@ -36,7 +36,7 @@ public enum FCMOAuth {
     }
 
     /// Checks a grant (the form fields) against the known service accounts; returns who and which scopes.
-    public static func verify(
+    package static func verify(
         form: [String: String], accounts: [FCMServiceAccount], now: Date
     ) throws(Failure) -> (account: FCMServiceAccount, scopes: Set<String>) {
         guard let grant = form["grant_type"] else {
@@ -87,12 +87,12 @@ public enum FCMOAuth {
     }
 
     /// Whether the scopes allow FCM sends and topic management.
-    public static func allowsMessaging(_ scopes: Set<String>) -> Bool {
+    package static func allowsMessaging(_ scopes: Set<String>) -> Bool {
         scopes.contains(messagingScope) || scopes.contains(cloudPlatformScope)
     }
 
     /// `application/x-www-form-urlencoded` → fields (first value wins).
-    public static func parseForm(_ body: [UInt8]) -> [String: String] {
+    package static func parseForm(_ body: [UInt8]) -> [String: String] {
         var out: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

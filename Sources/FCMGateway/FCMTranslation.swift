@@ -10,18 +10,18 @@ import PushModel
 /// Headers: `apns.headers` as sent; `apns-topic` defaults to the app's bundle ID; `apns-push-type` defaults to
 /// `background` when `aps` has `content-available: 1` and no alert/badge/sound, else `alert`;
 /// `apns-priority` defaults to 5 for background pushes and 10 otherwise.
-public enum FCMTranslation {
+package enum FCMTranslation {
     /// The translated request: headers (without `authorization`) and the payload.
-    public struct APNsPush: Sendable, Equatable {
-        public var headers: [(name: String, value: String)]
-        public var payload: JSONValue
-        public static func == (a: APNsPush, b: APNsPush) -> Bool {
+    package struct APNsPush: Sendable, Equatable {
+        package var headers: [(name: String, value: String)]
+        package var payload: JSONValue
+        package static func == (a: APNsPush, b: APNsPush) -> Bool {
             a.payload == b.payload && a.headers.map { "\($0.name):\($0.value)" } == b.headers.map { "\($0.name):\($0.value)" }
         }
     }
 
     /// The translation with its payload as JSON.
-    public static func translate(
+    package static func translate(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> APNsPush {
         let t = translatedBytes(m, messageID: messageID, senderID: senderID, fid: fid, bundleID: bundleID)
@@ -154,7 +154,7 @@ public enum FCMTranslation {
     }
 
     /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.
-    public static func request(_ push: APNsPush, deviceTokenHex: String, authorization: String?) -> HTTPRequest {
+    package static func request(_ push: APNsPush, deviceTokenHex: String, authorization: String?) -> HTTPRequest {
         request(headers: push.headers, payload: push.payload.serializedBytes(), deviceTokenHex: deviceTokenHex, authorization: authorization)
     }
 

@@ -4,21 +4,21 @@ import PushModel
 
 /// The `apns-*` headers of one notification. Values are strings so tests can send invalid ones
 /// (`apns-priority: 7`); the typed initializer covers the normal case.
-public struct APNsRequestHeaders: Sendable, Equatable {
-    public var topic: String?
-    public var pushType: String?
-    public var priority: String?
+package struct APNsRequestHeaders: Sendable, Equatable {
+    package var topic: String?
+    package var pushType: String?
+    package var priority: String?
     /// UNIX seconds; `"0"` means deliver once or not at all.
-    public var expiration: String?
+    package var expiration: String?
     /// Canonical lowercase UUID.
-    public var id: String?
-    public var collapseID: String?
+    package var id: String?
+    package var collapseID: String?
     /// Replaces the signer's `authorization` value verbatim (e.g. `"bearer garbage"`), for negative tests.
-    public var authorizationOverride: String?
+    package var authorizationOverride: String?
     /// Sent after the others, in order; a name already used above is sent twice (DuplicateHeaders tests).
-    public var extra: [ClientHeader]
+    package var extra: [ClientHeader]
 
-    public init(
+    package init(
         topic: String? = nil, pushType: APNsPushType? = nil, priority: APNsPriority? = nil, expiration: Int? = nil,
         id: String? = nil, collapseID: String? = nil, authorizationOverride: String? = nil, extra: [ClientHeader] = []
     ) {
@@ -33,7 +33,7 @@ public struct APNsRequestHeaders: Sendable, Equatable {
     }
 
     /// The header fields in the order they are sent.
-    public var fields: [ClientHeader] {
+    package var fields: [ClientHeader] {
         var out: [ClientHeader] = []
         if let topic { out.append(ClientHeader("apns-topic", topic)) }
         if let pushType { out.append(ClientHeader("apns-push-type", pushType)) }
@@ -46,7 +46,7 @@ public struct APNsRequestHeaders: Sendable, Equatable {
 }
 
 /// How a provider proves who it is.
-public enum APNsAuthentication: Sendable {
+package enum APNsAuthentication: Sendable {
     /// `authorization: bearer <JWT>` on every request.
     case token(APNsProviderTokenSigner)
     /// Mutual TLS with the provider certificate (no `authorization` header).
@@ -56,21 +56,21 @@ public enum APNsAuthentication: Sendable {
 }
 
 /// What APNs answered.
-public struct APNsResponse: Sendable {
-    public var status: Int
+package struct APNsResponse: Sendable {
+    package var status: Int
     /// `reason` from the JSON body, as sent.
-    public var reasonText: String?
+    package var reasonText: String?
     /// `reasonText` when it is one of Apple's documented reasons.
-    public var reason: APNsReason? { reasonText.flatMap(APNsReason.init(rawValue:)) }
-    public var apnsID: String?
+    package var reason: APNsReason? { reasonText.flatMap(APNsReason.init(rawValue:)) }
+    package var apnsID: String?
     /// Only the sandbox returns it.
-    public var apnsUniqueID: String?
+    package var apnsUniqueID: String?
     /// For 410: milliseconds since the epoch when the token stopped being valid.
-    public var timestamp: Int64?
+    package var timestamp: Int64?
     /// The whole HTTP response (version, connection, timings).
-    public var http: ClientResponse
+    package var http: ClientResponse
 
-    public init(_ http: ClientResponse) {
+    package init(_ http: ClientResponse) {
         self.http = http
         status = http.status
         apnsID = http.value("apns-id")
@@ -82,7 +82,7 @@ public struct APNsResponse: Sendable {
 }
 
 /// Why an APNs send failed before an answer came back.
-public enum APNsClientError: Error, Equatable, CustomStringConvertible {
+package enum APNsClientError: Error, Equatable, CustomStringConvertible {
     /// The request never got a response (connect, TLS, timeout, not HTTP/2).
     case transport(HTTPClientError)
     /// The provider token could not be signed (check the `.p8` key).
@@ -90,7 +90,7 @@ public enum APNsClientError: Error, Equatable, CustomStringConvertible {
     /// The device token or URL cannot form a request path.
     case invalidRequest(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let error): return "APNs request failed: \(error)"
         case .providerToken(let error): return "could not sign the APNs provider token: \(error)"
@@ -100,15 +100,15 @@ public enum APNsClientError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A provider's view of APNs: `POST /3/device/<token>` over one multiplexed HTTP/2 connection.
-public final class APNsClient: Sendable {
+package final class APNsClient: Sendable {
     /// e.g. `https://localhost:2197` (no trailing slash needed).
-    public let baseURL: String
-    public let authentication: APNsAuthentication
+    package let baseURL: String
+    package let authentication: APNsAuthentication
     /// The underlying client (one connection pool, HTTP/2 required unless configured otherwise).
-    public let client: HTTPClient
+    package let client: HTTPClient
 
     /// A client with its own connection. `httpVersion` may be `.http2PriorKnowledge` for an h2c mock.
-    public init(
+    package init(
         baseURL: String, authentication: APNsAuthentication, trustRoots: TrustRoots?,
         httpVersion: HTTPVersionPolicy = .http2, timeout: Duration = .seconds(30)
     ) throws(HTTPClientError) {
@@ -123,7 +123,7 @@ public final class APNsClient: Sendable {
     }
 
     /// Sends one notification. Any HTTP status is a response; only transport or signing trouble throws.
-    public func send(deviceToken: String, payload: [UInt8], headers: APNsRequestHeaders = APNsRequestHeaders())
+    package func send(deviceToken: String, payload: [UInt8], headers: APNsRequestHeaders = APNsRequestHeaders())
         async throws(APNsClientError) -> APNsResponse
     {
         guard !deviceToken.contains("/"), !deviceToken.contains(" ") else {
@@ -146,7 +146,7 @@ public final class APNsClient: Sendable {
     }
 
     /// Sends a payload given as a JSON string.
-    public func send(deviceToken: String, json: String, headers: APNsRequestHeaders = APNsRequestHeaders())
+    package func send(deviceToken: String, json: String, headers: APNsRequestHeaders = APNsRequestHeaders())
         async throws(APNsClientError) -> APNsResponse
     {
         try await send(deviceToken: deviceToken, payload: Array(json.utf8), headers: headers)

@@ -8,13 +8,13 @@ import Synchronization
 /// Apple wants a token refreshed no more than once every 20 minutes and no less than once an hour, so
 /// the cached token is reused until it is `refreshAfter` old (default 50 minutes), measured on the
 /// injected clock. Safe to share between tasks.
-public final class APNsProviderTokenSigner: Sendable {
+package final class APNsProviderTokenSigner: Sendable {
     /// The 10-character Team ID (`iss`).
-    public let teamID: String
+    package let teamID: String
     /// The 10-character Key ID of the `.p8` key (`kid`).
-    public let keyID: String
+    package let keyID: String
     /// Age at which the cached token is replaced.
-    public let refreshAfter: TimeInterval
+    package let refreshAfter: TimeInterval
 
     private let key: P256PrivateKey
     private let clock: any PushClock
@@ -25,7 +25,7 @@ public final class APNsProviderTokenSigner: Sendable {
         var issuedAt: Int
     }
 
-    public init(
+    package init(
         teamID: String, keyID: String, privateKey: P256PrivateKey, clock: any PushClock = SystemClock(),
         refreshAfter: TimeInterval = 50 * 60
     ) {
@@ -38,7 +38,7 @@ public final class APNsProviderTokenSigner: Sendable {
 
     /// The token to send now: the cached one while it is younger than `refreshAfter`, else a new one
     /// with `iat` = now (which is then cached).
-    public func currentToken() throws(JWTError) -> String {
+    package func currentToken() throws(JWTError) -> String {
         let now = Int(clock.now().timeIntervalSince1970)
         if let cached = cache.withLock({ $0 }), Double(now - cached.issuedAt) < refreshAfter, now >= cached.issuedAt {
             return cached.token
@@ -49,15 +49,15 @@ public final class APNsProviderTokenSigner: Sendable {
     /// Signs a token with exactly this `iat` (epoch seconds) and caches it, e.g. to test that a gateway
     /// rejects a token older than an hour. Later `currentToken()` calls reuse it until it is stale.
     @discardableResult
-    public func force(issuedAt: Int) throws(JWTError) -> String {
+    package func force(issuedAt: Int) throws(JWTError) -> String {
         let token = try JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: issuedAt, key: key)
         cache.withLock { $0 = CachedToken(token: token, issuedAt: issuedAt) }
         return token
     }
 
     /// `iat` of the cached token, if any.
-    public var cachedIssuedAt: Int? { cache.withLock { $0?.issuedAt } }
+    package var cachedIssuedAt: Int? { cache.withLock { $0?.issuedAt } }
 
     /// Drops the cached token so the next `currentToken()` signs a new one.
-    public func invalidate() { cache.withLock { $0 = nil } }
+    package func invalidate() { cache.withLock { $0 = nil } }
 }

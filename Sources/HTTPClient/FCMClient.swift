@@ -4,12 +4,12 @@ import PushModel
 import Synchronization
 
 /// A Google service account as a sender holds it: who it is and the key that signs its OAuth assertions.
-public struct GoogleServiceAccount: Sendable {
-    public var clientEmail: String
-    public var privateKey: RSAPrivateKey
-    public var privateKeyID: String?
+package struct GoogleServiceAccount: Sendable {
+    package var clientEmail: String
+    package var privateKey: RSAPrivateKey
+    package var privateKeyID: String?
 
-    public init(clientEmail: String, privateKey: RSAPrivateKey, privateKeyID: String? = nil) {
+    package init(clientEmail: String, privateKey: RSAPrivateKey, privateKeyID: String? = nil) {
         self.clientEmail = clientEmail
         self.privateKey = privateKey
         self.privateKeyID = privateKeyID
@@ -17,20 +17,20 @@ public struct GoogleServiceAccount: Sendable {
 }
 
 /// FCM's answer to one `messages:send`, read as the Admin SDKs read it.
-public struct FCMSendResponse: Sendable {
-    public var status: Int
+package struct FCMSendResponse: Sendable {
+    package var status: Int
     /// `name` of an accepted message (`projects/p/messages/0:…`).
-    public var name: String?
+    package var name: String?
     /// `error.status` (google.rpc canonical code, e.g. `NOT_FOUND`).
-    public var errorStatus: String?
+    package var errorStatus: String?
     /// `error.message`.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// The `FcmError` detail's `errorCode` (UNREGISTERED, INVALID_ARGUMENT, …); the SDKs prefer it to the status.
-    public var errorCode: String?
+    package var errorCode: String?
     /// The whole HTTP response.
-    public var http: ClientResponse
+    package var http: ClientResponse
 
-    public init(_ http: ClientResponse) {
+    package init(_ http: ClientResponse) {
         self.http = http
         status = http.status
         let json = try? JSONValue.parse(http.bodyText)
@@ -47,13 +47,13 @@ public struct FCMSendResponse: Sendable {
 }
 
 /// Why the client could not get an access token (the send itself answers with any status).
-public enum FCMClientError: Error, Sendable, CustomStringConvertible {
+package enum FCMClientError: Error, Sendable, CustomStringConvertible {
     case transport(HTTPClientError)
     case signing(String)
     /// The token endpoint refused the grant: its status and body.
     case tokenRefused(status: Int, body: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let e): return "\(e)"
         case .signing(let d): return "cannot sign the OAuth assertion: \(d)"
@@ -65,16 +65,16 @@ public enum FCMClientError: Error, Sendable, CustomStringConvertible {
 /// A sender on FCM's HTTP v1 API, as the Admin SDKs are: a JWT-bearer grant signed with the service account's
 /// key (RS256, `aud` Google's token URL, scope `firebase.messaging`) traded at `<base>/token` for an access token,
 /// reused until a minute before it expires, then `POST <base>/v1/projects/{p}/messages:send` with the bearer.
-public final class FCMClient: Sendable {
-    public let baseURL: String
-    public let account: GoogleServiceAccount
-    public let client: HTTPClient
+package final class FCMClient: Sendable {
+    package let baseURL: String
+    package let account: GoogleServiceAccount
+    package let client: HTTPClient
     /// The sender's idea of now (a simulated clock in suites: the mock checks `iat` and expiry against its own).
     let now: @Sendable () -> Date
     private let cached = Mutex<(token: String, expires: Date)?>(nil)
 
     /// - Parameter baseURL: the root of the FCM service (no trailing slash): the mock's listener.
-    public init(
+    package init(
         baseURL: String, account: GoogleServiceAccount, trustRoots: TrustRoots?, timeout: Duration = .seconds(30),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(HTTPClientError) {
@@ -86,7 +86,7 @@ public final class FCMClient: Sendable {
     }
 
     /// The current access token, fetched from `<base>/token` when there is none or it is about to expire.
-    public func accessToken() async throws(FCMClientError) -> String {
+    package func accessToken() async throws(FCMClientError) -> String {
         let t = now()
         if let c = cached.withLock({ $0 }), c.expires.timeIntervalSince(t) > 60 { return c.token }
         let assertion: String
@@ -113,10 +113,10 @@ public final class FCMClient: Sendable {
     }
 
     /// The send URL for `project` (id or number).
-    public func sendURL(project: String) -> String { baseURL + "/v1/projects/\(project)/messages:send" }
+    package func sendURL(project: String) -> String { baseURL + "/v1/projects/\(project)/messages:send" }
 
     /// Sends `{"message": message, "validate_only": …}` for `project`; any status is an answer.
-    public func send(project: String, message: JSONValue, validateOnly: Bool = false) async throws(FCMClientError)
+    package func send(project: String, message: JSONValue, validateOnly: Bool = false) async throws(FCMClientError)
         -> FCMSendResponse
     {
         var body: [String: JSONValue] = ["message": message]
@@ -125,7 +125,7 @@ public final class FCMClient: Sendable {
     }
 
     /// Sends a raw body (what a suite wrote, possibly invalid JSON on purpose).
-    public func send(project: String, body: [UInt8]) async throws(FCMClientError) -> FCMSendResponse {
+    package func send(project: String, body: [UInt8]) async throws(FCMClientError) -> FCMSendResponse {
         let bearer = try await accessToken()
         do {
             let response = try await client.execute(
@@ -140,5 +140,5 @@ public final class FCMClient: Sendable {
         } catch { throw .transport(error) }
     }
 
-    public func shutdown() { client.shutdown() }
+    package func shutdown() { client.shutdown() }
 }

@@ -4,12 +4,12 @@
 /// origin share one connection (multiplexed streams). Safe to use from any task or thread; requests
 /// never block a Swift concurrency thread. The thread ends when the client is released or `shutdown()`
 /// is called; requests still in flight then fail with `HTTPClientError.shutDown`.
-public final class HTTPClient: Sendable {
-    public let configuration: HTTPClientConfiguration
+package final class HTTPClient: Sendable {
+    package let configuration: HTTPClientConfiguration
     private let loop: CurlMultiLoop
 
     /// Starts the client's I/O thread.
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(HTTPClientError) {
+    package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(HTTPClientError) {
         self.configuration = configuration
         self.loop = try CurlMultiLoop(configuration: configuration)
     }
@@ -18,10 +18,10 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` and returns the complete response (any status is a response, not an error).
     /// Cancelling the calling task aborts the transfer with `.cancelled`.
-    public func execute(_ request: ClientRequest) async throws(HTTPClientError) -> ClientResponse {
+    package func execute(_ request: ClientRequest) async throws(HTTPClientError) -> ClientResponse {
         try await loop.execute(request).get()
     }
 
     /// Stops the I/O thread; in-flight and later requests fail with `.shutDown`.
-    public func shutdown() { loop.shutdown() }
+    package func shutdown() { loop.shutdown() }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which HTTP version the client asks for.
-public enum HTTPVersionPolicy: Sendable, Equatable {
+package enum HTTPVersionPolicy: Sendable, Equatable {
     /// HTTP/2 negotiated with ALPN over TLS; a response on any other version fails with
     /// `HTTPClientError.unexpectedHTTPVersion`. Cleartext URLs are refused the same way.
     case http2
@@ -14,7 +14,7 @@ public enum HTTPVersionPolicy: Sendable, Equatable {
 }
 
 /// Whether and how far redirects are followed.
-public enum RedirectPolicy: Sendable, Equatable {
+package enum RedirectPolicy: Sendable, Equatable {
     /// Return 3xx responses as they are.
     case none
     /// Follow up to `limit` redirects; one more fails with `HTTPClientError.tooManyRedirects`.
@@ -22,37 +22,37 @@ public enum RedirectPolicy: Sendable, Equatable {
 }
 
 /// A client certificate for mutual TLS (APNs certificate-based auth), as PEM.
-public struct ClientCertificate: Sendable, Equatable {
+package struct ClientCertificate: Sendable, Equatable {
     /// PEM certificate (chain), leaf first.
-    public var certificatePEM: [UInt8]
+    package var certificatePEM: [UInt8]
     /// PEM private key (PKCS#8 or traditional), unencrypted.
-    public var privateKeyPEM: [UInt8]
+    package var privateKeyPEM: [UInt8]
 
-    public init(certificatePEM: [UInt8], privateKeyPEM: [UInt8]) {
+    package init(certificatePEM: [UInt8], privateKeyPEM: [UInt8]) {
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM
     }
 
     /// Reads both PEM files now.
-    public init(certificateFile: String, privateKeyFile: String) throws(HTTPClientError) {
+    package init(certificateFile: String, privateKeyFile: String) throws(HTTPClientError) {
         self.certificatePEM = try readFile(certificateFile, what: "client certificate")
         self.privateKeyPEM = try readFile(privateKeyFile, what: "client private key")
     }
 }
 
 /// Which certificate authorities the client trusts.
-public struct TrustRoots: Sendable, Equatable {
+package struct TrustRoots: Sendable, Equatable {
     /// Concatenated PEM certificates (what curl gets as `CURLOPT_CAINFO_BLOB`).
-    public var pemBundle: [UInt8]
+    package var pemBundle: [UInt8]
 
-    public init(pemBundle: [UInt8]) { self.pemBundle = pemBundle }
+    package init(pemBundle: [UInt8]) { self.pemBundle = pemBundle }
 
     /// The system bundle Debian ships (`ca-certificates`).
-    public static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
+    package static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
 
     /// Trusts only the CAs in these PEM files (e.g. pushcheck's local CA), optionally plus the system roots.
     /// Everything is read now, so later file changes do not matter.
-    public static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError)
+    package static func files(_ paths: [String], includingSystemRoots: Bool = false) throws(HTTPClientError)
         -> TrustRoots
     {
         var pems: [[UInt8]] = []
@@ -61,7 +61,7 @@ public struct TrustRoots: Sendable, Equatable {
     }
 
     /// Trusts these PEM certificates (already in memory), optionally plus the system roots.
-    public static func pem(_ pems: [[UInt8]], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots
+    package static func pem(_ pems: [[UInt8]], includingSystemRoots: Bool = false) throws(HTTPClientError) -> TrustRoots
     {
         var bundle: [UInt8] = []
         for pem in pems {
@@ -75,35 +75,35 @@ public struct TrustRoots: Sendable, Equatable {
     }
 
     /// Only the system roots (a browser's view of the world).
-    public static func system() throws(HTTPClientError) -> TrustRoots {
+    package static func system() throws(HTTPClientError) -> TrustRoots {
         try files([], includingSystemRoots: true)
     }
 }
 
 /// Everything an `HTTPClient` needs to know up front.
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// CAs that may sign server certificates. `nil`: curl's built-in default (the system bundle).
-    public var trustRoots: TrustRoots?
+    package var trustRoots: TrustRoots?
     /// Sent when a server asks for a client certificate.
-    public var clientCertificate: ClientCertificate?
-    public var httpVersion: HTTPVersionPolicy
-    public var redirects: RedirectPolicy
-    public var connectTimeout: Duration
+    package var clientCertificate: ClientCertificate?
+    package var httpVersion: HTTPVersionPolicy
+    package var redirects: RedirectPolicy
+    package var connectTimeout: Duration
     /// Limit for a whole transfer (a request can override it).
-    public var totalTimeout: Duration
+    package var totalTimeout: Duration
     /// Connections kept per host; with HTTP/2 one connection carries many concurrent requests.
-    public var maxConnectionsPerHost: Int
+    package var maxConnectionsPerHost: Int
     /// Ask curl to wait for an HTTP/2 connection to multiplex on rather than open another one.
-    public var preferMultiplexing: Bool
+    package var preferMultiplexing: Bool
     /// Skip certificate verification entirely. Only for diagnosing; never the default.
-    public var insecureSkipVerify: Bool
+    package var insecureSkipVerify: Bool
     /// `User-Agent` sent with every request (`nil`: none; a request header of that name wins).
-    public var userAgent: String?
+    package var userAgent: String?
     /// Largest response body kept, in bytes (`nil`: no limit). A longer body — or a declared
     /// `Content-Length` over it — ends the transfer with `.responseTooLarge` as soon as it is seen.
-    public var maximumBodySize: Int?
+    package var maximumBodySize: Int?
 
-    public init(
+    package init(
         trustRoots: TrustRoots? = nil,
         clientCertificate: ClientCertificate? = nil,
         httpVersion: HTTPVersionPolicy = .best,
@@ -130,18 +130,18 @@ public struct HTTPClientConfiguration: Sendable {
     }
 
     /// A provider talking to APNs: HTTP/2 required, no redirects, one connection per host.
-    public static func apnsProvider(trustRoots: TrustRoots?, clientCertificate: ClientCertificate? = nil) -> Self {
+    package static func apnsProvider(trustRoots: TrustRoots?, clientCertificate: ClientCertificate? = nil) -> Self {
         HTTPClientConfiguration(
             trustRoots: trustRoots, clientCertificate: clientCertificate, httpVersion: .http2, redirects: .none,
             maxConnectionsPerHost: 1)
     }
 
     /// Largest page a web view reads (`webView(trustRoots:)`): 10 MiB.
-    public static let webViewPageLimit = 10 * 1024 * 1024
+    package static let webViewPageLimit = 10 * 1024 * 1024
 
     /// A web view: HTTP/2 or 1.1, follows up to 10 redirects, identifies as mobile Safari, reads pages of
     /// at most `webViewPageLimit` bytes (an endless page fails fast instead of filling memory).
-    public static func webView(trustRoots: TrustRoots?) -> Self {
+    package static func webView(trustRoots: TrustRoots?) -> Self {
         HTTPClientConfiguration(
             trustRoots: trustRoots, httpVersion: .best, redirects: .follow(limit: 10),
             userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "

@@ -1,7 +1,7 @@
 import CCurl
 
 /// Why a request failed. Every case carries curl's own message (its error buffer) where there is one.
-public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
+package enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     /// No TCP connection could be made (refused, unreachable, name not resolved).
     case couldNotConnect(url: String, detail: String)
     /// The TLS handshake failed: untrusted or expired certificate, wrong host name, rejected client certificate.
@@ -31,7 +31,7 @@ public enum HTTPClientError: Error, Equatable, CustomStringConvertible {
     /// The response body (or its declared `Content-Length`) exceeded `maximumBodySize`; reading stopped there.
     case responseTooLarge(url: String, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .couldNotConnect(let url, let detail):
             return "could not connect to \(url): \(detail) (is the server running and listening on that port?)"

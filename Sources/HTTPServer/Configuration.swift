@@ -1,5 +1,5 @@
 /// Whether a TLS listener asks the client for a certificate (mutual TLS).
-public enum ClientCertificatePolicy: Sendable, Equatable {
+package enum ClientCertificatePolicy: Sendable, Equatable {
     /// No client certificate is requested.
     case none
     /// A certificate is requested but not required; any certificate is accepted. The handler sees its DER in
@@ -9,13 +9,13 @@ public enum ClientCertificatePolicy: Sendable, Equatable {
 }
 
 /// TLS material of a listener.
-public struct TLSConfiguration: Sendable, Equatable {
+package struct TLSConfiguration: Sendable, Equatable {
     /// Leaf certificate first, then intermediates, PEM.
-    public var certificateChainPEM: String
-    public var privateKeyPEM: String
-    public var clientCertificates: ClientCertificatePolicy
+    package var certificateChainPEM: String
+    package var privateKeyPEM: String
+    package var clientCertificates: ClientCertificatePolicy
 
-    public init(
+    package init(
         certificateChainPEM: String, privateKeyPEM: String, clientCertificates: ClientCertificatePolicy = .none
     ) {
         self.certificateChainPEM = certificateChainPEM
@@ -25,30 +25,30 @@ public struct TLSConfiguration: Sendable, Equatable {
 }
 
 /// One listening socket (per loop) and the handler behind it.
-public struct ListenerConfiguration: Sendable {
+package struct ListenerConfiguration: Sendable {
     /// Reported in `ConnectionContext.listenerName` and `BoundListener.name`.
-    public var name: String
+    package var name: String
     /// Numeric IPv4 or IPv6 address. Loopback by default: nothing listens beyond it unless asked.
-    public var host: String
+    package var host: String
     /// 0 picks an ephemeral port (see `BoundListener.port`).
-    public var port: Int
+    package var port: Int
     /// `nil`: cleartext (h2c with prior knowledge and HTTP/1.1 on the same port).
-    public var tls: TLSConfiguration?
+    package var tls: TLSConfiguration?
     /// Default HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (a handler may choose a per-connection value).
-    public var maxConcurrentStreams: UInt32
+    package var maxConcurrentStreams: UInt32
     /// A connection with no traffic and no request in flight for this long is closed.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// A connection must finish its TLS handshake and send its 24-byte HTTP/2 client preface (or its first
     /// HTTP/1.1 request head) within this long of being accepted, however slowly it trickles bytes; else it is
     /// closed. Never longer than `idleTimeout` (see `openingTimeout`).
-    public var handshakeTimeout: Duration
+    package var handshakeTimeout: Duration
     /// Larger request bodies get 413 (the connection survives on HTTP/2).
-    public var maxBodySize: Int
+    package var maxBodySize: Int
     /// Total bytes of header names and values accepted per request; more gets 431.
-    public var maxHeaderListSize: Int
-    public var handler: any HTTPHandler
+    package var maxHeaderListSize: Int
+    package var handler: any HTTPHandler
 
-    public init(
+    package init(
         name: String, host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil,
         maxConcurrentStreams: UInt32 = 1000, idleTimeout: Duration = .seconds(300), maxBodySize: Int = 1 << 20,
         maxHeaderListSize: Int = 64 * 1024, handshakeTimeout: Duration = .seconds(10), handler: any HTTPHandler
@@ -72,25 +72,25 @@ extension ListenerConfiguration {
 }
 
 /// A listener after `start()`: where it actually listens.
-public struct BoundListener: Sendable, Equatable {
-    public var name: String
-    public var host: String
-    public var port: Int
+package struct BoundListener: Sendable, Equatable {
+    package var name: String
+    package var host: String
+    package var port: Int
     /// `"https"` or `"http"`.
-    public var scheme: String
+    package var scheme: String
     /// e.g. `https://127.0.0.1:43123` (IPv6 hosts are bracketed).
-    public var url: String
+    package var url: String
 }
 
 /// Counters across all listeners, for benchmarks and `serve`'s status output.
-public struct HTTPServerStats: Sendable, Equatable {
-    public var openConnections: Int = 0
-    public var acceptedConnections: Int = 0
-    public var requestsServed: Int = 0
-    public var http2Connections: Int = 0
-    public var http1Connections: Int = 0
+package struct HTTPServerStats: Sendable, Equatable {
+    package var openConnections: Int = 0
+    package var acceptedConnections: Int = 0
+    package var requestsServed: Int = 0
+    package var http2Connections: Int = 0
+    package var http1Connections: Int = 0
     /// Times a connection stopped reading because its unsent output passed the high-water mark.
-    public var backpressurePauses: Int = 0
+    package var backpressurePauses: Int = 0
 }
 
 extension Duration {

@@ -11,25 +11,25 @@ import Synchronization
 /// let bound = try server.start()          // bound[0].url == "https://127.0.0.1:43123"
 /// server.shutdown(grace: .seconds(5))     // GOAWAY, finish in-flight streams, close
 /// ```
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private enum Phase { case idle, running([EventLoop]), stopping([EventLoop]) }
 
-    public let listeners: [ListenerConfiguration]
-    public let loopCount: Int
+    package let listeners: [ListenerConfiguration]
+    package let loopCount: Int
     private let phase = Mutex<Phase>(.idle)
     private let statsBox = StatsBox()
 
     /// - Parameters:
     ///   - listeners: one entry per port to serve.
     ///   - loops: event-loop threads (default: one per core).
-    public init(listeners: [ListenerConfiguration], loops: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(listeners: [ListenerConfiguration], loops: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.listeners = listeners
         loopCount = max(1, loops)
     }
 
     /// Binds every listener on every loop and starts the loop threads.
     /// - Returns: where each listener actually listens (port 0 resolved), in `listeners` order.
-    public func start() throws(HTTPServerError) -> [BoundListener] {
+    package func start() throws(HTTPServerError) -> [BoundListener] {
         try phase.withLock { (phase: inout Phase) throws(HTTPServerError) -> [BoundListener] in
             guard case .idle = phase else { throw .alreadyStarted }
             for listener in listeners {
@@ -68,7 +68,7 @@ public final class HTTPServer: Sendable {
 
     /// Starts a graceful shutdown without waiting: listeners close, HTTP/2 connections get GOAWAY(NO_ERROR),
     /// in-flight requests may finish within `grace`; whatever is left then is closed.
-    public func beginShutdown(grace: Duration) {
+    package func beginShutdown(grace: Duration) {
         let loops: [EventLoop] = phase.withLock { phase in
             guard case .running(let loops) = phase else { return [] }
             phase = .stopping(loops)
@@ -79,13 +79,13 @@ public final class HTTPServer: Sendable {
     }
 
     /// Graceful shutdown (see `beginShutdown(grace:)`), returning once every loop thread has exited.
-    public func shutdown(grace: Duration) {
+    package func shutdown(grace: Duration) {
         beginShutdown(grace: grace)
         waitUntilStopped()
     }
 
     /// Blocks until every loop thread has exited (after a shutdown). Returns at once if never started.
-    public func waitUntilStopped() {
+    package func waitUntilStopped() {
         let loops: [EventLoop] = phase.withLock { phase in
             switch phase {
             case .idle: []
@@ -96,7 +96,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Counters across all loops.
-    public var stats: HTTPServerStats { statsBox.snapshot }
+    package var stats: HTTPServerStats { statsBox.snapshot }
 
     /// A server dropped while running stops its loops at once.
     deinit { beginShutdown(grace: .zero) }

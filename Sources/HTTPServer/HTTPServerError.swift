@@ -1,5 +1,5 @@
 /// Why the server could not start (or a listener could not be set up).
-public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
+package enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     /// A system call failed; `call` names it, `errno` is the raw error number.
     case system(call: String, errno: Int32)
     /// `bind` failed, usually because the port is taken or the host is not a local address.
@@ -11,7 +11,7 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     /// `start()` was called twice, or after `shutdown`.
     case alreadyStarted
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .system(let call, let errno):
             return "\(call) failed: \(errnoDescription(errno)) (errno \(errno)); check file-descriptor limits"

@@ -1,16 +1,16 @@
 import Synchronization
 
 /// The HTTP version a request arrived on.
-public enum HTTPVersion: String, Sendable, Equatable {
+package enum HTTPVersion: String, Sendable, Equatable {
     case http1_1 = "HTTP/1.1"
     case http2 = "HTTP/2"
 }
 
 /// One header field as it came off the wire: lowercased name, value untouched, order and duplicates kept.
-public struct HTTPField: Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public init(_ name: String, _ value: String) {
+package struct HTTPField: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package init(_ name: String, _ value: String) {
         self.name = asciiLowercased(name)
         self.value = value
     }
@@ -30,26 +30,26 @@ func asciiLowercased(_ s: String) -> String {
 }
 
 /// A complete request (headers and whole body), as the transport hands it to a handler.
-public struct HTTPRequest: Sendable {
-    public var version: HTTPVersion
+package struct HTTPRequest: Sendable {
+    package var version: HTTPVersion
     /// `:method` (HTTP/2) or the request-line method (HTTP/1.1).
-    public var method: String
+    package var method: String
     /// `:path` including any query string.
-    public var path: String
+    package var path: String
     /// `:authority` or the `Host` header.
-    public var authority: String?
+    package var authority: String?
     /// `:scheme` (HTTP/2); `nil` on HTTP/1.1.
-    public var scheme: String?
+    package var scheme: String?
     /// Regular header fields (no pseudo-headers), lowercased names, wire order, duplicates kept.
-    public var headers: [HTTPField]
-    public var body: [UInt8]
+    package var headers: [HTTPField]
+    package var body: [UInt8]
     /// HTTP/2 stream id; `nil` on HTTP/1.1.
-    public var streamID: Int32?
+    package var streamID: Int32?
     /// Set when the body passed the listener's `maxBodySize`: the bytes received by then (`body` is empty).
     /// Only handlers that opt in with `HTTPHandler.answersOversizedRequests` ever see such a request.
-    public var bodyOverLimit: Int?
+    package var bodyOverLimit: Int?
 
-    public init(
+    package init(
         version: HTTPVersion, method: String, path: String, authority: String? = nil, scheme: String? = nil,
         headers: [HTTPField] = [], body: [UInt8] = [], streamID: Int32? = nil
     ) {
@@ -64,20 +64,20 @@ public struct HTTPRequest: Sendable {
     }
 
     /// All values of a header, in wire order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         let n = asciiLowercased(name)
         return headers.filter { $0.name == n }.map(\.value)
     }
 
     /// The first value of a header.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         let n = asciiLowercased(name)
         return headers.first { $0.name == n }?.value
     }
 }
 
 /// What the connection should do after a response has been written.
-public enum ConnectionAction: Sendable, Equatable {
+package enum ConnectionAction: Sendable, Equatable {
     /// HTTP/2: send GOAWAY (last stream = the highest processed) with this error code and debug data,
     /// finish in-flight streams, then close. HTTP/1.1: `Connection: close` and close.
     case goAway(errorCode: UInt32, debugData: [UInt8])
@@ -88,15 +88,15 @@ public enum ConnectionAction: Sendable, Equatable {
 }
 
 /// A complete response.
-public struct HTTPResponse: Sendable {
-    public var status: Int
+package struct HTTPResponse: Sendable {
+    package var status: Int
     /// Regular header fields (lowercased names). `content-length` is added by the transport.
-    public var headers: [HTTPField]
-    public var body: [UInt8]
+    package var headers: [HTTPField]
+    package var body: [UInt8]
     /// Applied after this response has been queued.
-    public var actions: [ConnectionAction]
+    package var actions: [ConnectionAction]
 
-    public init(status: Int, headers: [HTTPField] = [], body: [UInt8] = [], actions: [ConnectionAction] = []) {
+    package init(status: Int, headers: [HTTPField] = [], body: [UInt8] = [], actions: [ConnectionAction] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -105,7 +105,7 @@ public struct HTTPResponse: Sendable {
 }
 
 /// How a connection reached us.
-public enum TransportSecurity: Sendable, Equatable {
+package enum TransportSecurity: Sendable, Equatable {
     case cleartext
     /// `alpn` is the negotiated protocol (`nil` when the client offered none);
     /// `peerCertificateDER` is the verified client certificate (mutual TLS), if any.
@@ -113,25 +113,25 @@ public enum TransportSecurity: Sendable, Equatable {
 }
 
 /// Type-keyed per-connection storage for handlers (e.g. the APNs JWT binding).
-public protocol ConnectionStorageKey {
+package protocol ConnectionStorageKey {
     associatedtype Value: Sendable
     static var defaultValue: Value { get }
 }
 
 /// Facts about one accepted connection, plus storage that lives as long as the connection.
 /// Safe to use from any thread.
-public final class ConnectionContext: Sendable {
+package final class ConnectionContext: Sendable {
     /// Unique within the process.
-    public let id: UInt64
+    package let id: UInt64
     /// Name of the listener that accepted it (e.g. `"sandbox"`, `"production"`, `"control"`).
-    public let listenerName: String
-    public let remoteAddress: String
-    public let localPort: Int
-    public let security: TransportSecurity
-    public let version: HTTPVersion
+    package let listenerName: String
+    package let remoteAddress: String
+    package let localPort: Int
+    package let security: TransportSecurity
+    package let version: HTTPVersion
     /// Mutual TLS: `true` when the client certificate in `security` chains to one of the listener's
     /// `trustedCAPEMs`. Any certificate is accepted; the handler decides what an untrusted one means.
-    public let clientCertificateTrusted: Bool
+    package let clientCertificateTrusted: Bool
 
     /// One mutable box per key, only touched under the lock: `withValue` mutates in place instead of
     /// copying the value out of an existential and boxing it again on every call (once per request).
@@ -144,7 +144,7 @@ public final class ConnectionContext: Sendable {
     /// `ObjectIdentifier`s costs less per request than hashing into a dictionary.
     private let storage = Mutex<[(key: ObjectIdentifier, slot: AnyObject)]>([])
 
-    public init(
+    package init(
         id: UInt64, listenerName: String, remoteAddress: String, localPort: Int, security: TransportSecurity,
         version: HTTPVersion, clientCertificateTrusted: Bool = false
     ) {
@@ -158,7 +158,7 @@ public final class ConnectionContext: Sendable {
     }
 
     /// Reads and mutates the value stored under `key` atomically.
-    public func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
+    package func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
         try storage.withLock { slots in
             let id = ObjectIdentifier(key)
             let slot: Slot<K.Value>
@@ -174,14 +174,14 @@ public final class ConnectionContext: Sendable {
 }
 
 /// Completes one request. Call `respond` exactly once, from any thread, now or later (delays are fine).
-public struct HTTPResponder: Sendable {
+package struct HTTPResponder: Sendable {
     private let send: @Sendable (HTTPResponse) -> Void
-    public init(_ send: @escaping @Sendable (HTTPResponse) -> Void) { self.send = send }
-    public func respond(_ response: HTTPResponse) { send(response) }
+    package init(_ send: @escaping @Sendable (HTTPResponse) -> Void) { self.send = send }
+    package func respond(_ response: HTTPResponse) { send(response) }
 }
 
 /// Application logic behind a listener. Called on a loop thread: do not block; respond later for delays.
-public protocol HTTPHandler: Sendable {
+package protocol HTTPHandler: Sendable {
     /// Called once when a connection is accepted (after the TLS handshake). Returns the initial
     /// SETTINGS_MAX_CONCURRENT_STREAMS for HTTP/2 (`nil`: the listener's default).
     func connectionOpened(_ context: ConnectionContext) -> UInt32?
@@ -194,7 +194,7 @@ public protocol HTTPHandler: Sendable {
 }
 
 extension HTTPHandler {
-    public func connectionOpened(_ context: ConnectionContext) -> UInt32? { nil }
-    public var answersOversizedRequests: Bool { false }
-    public func connectionClosed(_ context: ConnectionContext) {}
+    package func connectionOpened(_ context: ConnectionContext) -> UInt32? { nil }
+    package var answersOversizedRequests: Bool { false }
+    package func connectionClosed(_ context: ConnectionContext) {}
 }

@@ -8,15 +8,15 @@ import Glibc
 /// Call `TerminationSignals.block()` first thing in `main` (before starting any thread), then later
 /// `TerminationSignals.wait()` on the main thread and `server.shutdown(grace:)` when it returns.
 /// Loop threads block these signals themselves.
-public enum TerminationSignals {
+package enum TerminationSignals {
     /// Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread; threads started afterwards inherit the mask.
-    public static func block() {
+    package static func block() {
         pc_block_termination_signals()
     }
 
     /// Blocks until SIGINT or SIGTERM arrives; returns the signal number.
     /// - Throws: `HTTPServerError.system` if the signalfd cannot be created.
-    public static func wait() throws(HTTPServerError) -> Int32 {
+    package static func wait() throws(HTTPServerError) -> Int32 {
         let signals: [Int32] = [SIGINT, SIGTERM]
         let fd = pc_signalfd_for(signals, Int32(signals.count))
         if fd < 0 { throw .system(call: "signalfd", errno: pc_errno()) }

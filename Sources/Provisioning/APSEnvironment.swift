@@ -1,7 +1,7 @@
 import PushModel
 
 /// The value of the `aps-environment` entitlement: which APNs gateway a build's tokens belong to.
-public enum APSEnvironment: String, Sendable, Equatable, CaseIterable {
+package enum APSEnvironment: String, Sendable, Equatable, CaseIterable {
     /// `development` — tokens work only with `api.sandbox.push.apple.com`.
     case development
     /// `production` — tokens work only with `api.push.apple.com`.
@@ -9,32 +9,32 @@ public enum APSEnvironment: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The kind of a provisioning profile, derived from its keys as in TN3125 (device.md §3.2).
-public enum ProfileType: String, Sendable, Equatable, CaseIterable {
+package enum ProfileType: String, Sendable, Equatable, CaseIterable {
     case development
     case adHoc = "ad-hoc"
     case appStore = "app-store"
     case enterprise
 
     /// The `aps-environment` a profile of this type normally grants.
-    public var expectedAPSEnvironment: APSEnvironment {
+    package var expectedAPSEnvironment: APSEnvironment {
         self == .development ? .development : .production
     }
 }
 
 /// An App ID as written in `application-identifier`: `<prefix>.<bundle id>`, possibly ending in `*`.
-public struct AppID: Sendable, Equatable, CustomStringConvertible {
+package struct AppID: Sendable, Equatable, CustomStringConvertible {
     /// The team / App ID prefix (e.g. `ABCDE12345`).
-    public var prefix: String
+    package var prefix: String
     /// The bundle id part (e.g. `com.example.app`, `com.example.*` or `*`).
-    public var bundlePattern: String
+    package var bundlePattern: String
 
-    public init(prefix: String, bundlePattern: String) {
+    package init(prefix: String, bundlePattern: String) {
         self.prefix = prefix
         self.bundlePattern = bundlePattern
     }
 
     /// Parses `<prefix>.<bundle id>`; a value without a dot is taken as a bare bundle pattern.
-    public init(applicationIdentifier: String) {
+    package init(applicationIdentifier: String) {
         if let dot = applicationIdentifier.firstIndex(of: ".") {
             prefix = String(applicationIdentifier[..<dot])
             bundlePattern = String(applicationIdentifier[applicationIdentifier.index(after: dot)...])
@@ -45,18 +45,18 @@ public struct AppID: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the App ID ends in `*` ("wildcard app IDs can't be used with APNs").
-    public var isWildcard: Bool { bundlePattern.hasSuffix("*") }
+    package var isWildcard: Bool { bundlePattern.hasSuffix("*") }
 
     /// Whether `bundleID` is covered: equal for explicit IDs, prefix match for wildcards.
-    public func matches(bundleID: String) -> Bool {
+    package func matches(bundleID: String) -> Bool {
         guard isWildcard else { return bundlePattern == bundleID }
         return bundleID.hasPrefix(String(bundlePattern.dropLast()))
     }
 
-    public var description: String { prefix.isEmpty ? bundlePattern : "\(prefix).\(bundlePattern)" }
+    package var description: String { prefix.isEmpty ? bundlePattern : "\(prefix).\(bundlePattern)" }
 }
 
 extension APSEnvironment {
     /// The APNs gateway this entitlement's tokens belong to (`development` = sandbox).
-    public var apnsEnvironment: APNsEnvironment { self == .development ? .sandbox : .production }
+    package var apnsEnvironment: APNsEnvironment { self == .development ? .sandbox : .production }
 }

@@ -1,19 +1,19 @@
 import Foundation
 
 /// What an app's own files say about push: its `.entitlements` and `Info.plist` (device.md §3.3).
-public struct AppSigningConfiguration: Sendable, Equatable {
+package struct AppSigningConfiguration: Sendable, Equatable {
     /// `CFBundleIdentifier`.
-    public var bundleID: String
+    package var bundleID: String
     /// The team the app is signed by.
-    public var teamID: String
+    package var teamID: String
     /// The entitlements the app is signed with.
-    public var entitlements: [String: PlistValue]
+    package var entitlements: [String: PlistValue]
     /// `UIBackgroundModes`.
-    public var backgroundModes: [String]
+    package var backgroundModes: [String]
     /// `FirebaseAppDelegateProxyEnabled` (absent = true: the Firebase SDK swizzles and forwards the token).
-    public var firebaseAppDelegateProxyEnabled: Bool
+    package var firebaseAppDelegateProxyEnabled: Bool
 
-    public init(
+    package init(
         bundleID: String, teamID: String, entitlements: [String: PlistValue] = [:],
         backgroundModes: [String] = [], firebaseAppDelegateProxyEnabled: Bool = true
     ) {
@@ -25,7 +25,7 @@ public struct AppSigningConfiguration: Sendable, Equatable {
     }
 
     /// Convenience for declared apps: sets `aps-environment` when given.
-    public init(
+    package init(
         bundleID: String, teamID: String, apsEnvironment: APSEnvironment?, backgroundModes: [String] = [],
         firebaseAppDelegateProxyEnabled: Bool = true
     ) {
@@ -40,7 +40,7 @@ public struct AppSigningConfiguration: Sendable, Equatable {
     /// - Parameters:
     ///   - bundleID: overrides `CFBundleIdentifier` (needed when it is a `$(PRODUCT_BUNDLE_IDENTIFIER)` variable).
     ///   - teamID: overrides the team taken from the entitlements.
-    public init(
+    package init(
         entitlements entitlementsBytes: Data, entitlementsSource: String,
         infoPlist infoBytes: Data, infoSource: String, bundleID: String? = nil, teamID: String? = nil
     ) throws(ProvisioningError) {
@@ -66,10 +66,10 @@ public struct AppSigningConfiguration: Sendable, Equatable {
     }
 
     /// The signed `aps-environment`, if any (an unknown spelling counts as absent: iOS rejects it too).
-    public var apsEnvironment: APSEnvironment? {
+    package var apsEnvironment: APSEnvironment? {
         entitlements["aps-environment"]?.stringValue.flatMap(APSEnvironment.init(rawValue:))
     }
 
     /// Whether `UIBackgroundModes` contains `remote-notification`.
-    public var hasRemoteNotificationBackgroundMode: Bool { backgroundModes.contains("remote-notification") }
+    package var hasRemoteNotificationBackgroundMode: Bool { backgroundModes.contains("remote-notification") }
 }

@@ -6,10 +6,10 @@ import PushCrypto
 /// One implementation for the whole project: this delegates to PushCrypto's `CMSSignedData` and maps
 /// its errors to `ProvisioningError` naming the file. The signature is not trusted or distrusted:
 /// profiles are signed by Apple and a test harness only needs the embedded plist (TN3125).
-public enum CMSEnvelope {
+package enum CMSEnvelope {
     /// Returns the encapsulated content bytes of `der`.
     /// - Throws: `ProvisioningError.notCMS` or `.detachedContent`.
-    public static func content(of der: Data, source: String) throws(ProvisioningError) -> Data {
+    package static func content(of der: Data, source: String) throws(ProvisioningError) -> Data {
         guard !der.isEmpty else { throw .notCMS(source: source, reason: "empty input") }
         do {
             return Data(try CMSSignedData.content(der: [UInt8](der)))

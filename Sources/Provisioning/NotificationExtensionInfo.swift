@@ -1,26 +1,26 @@
 import Foundation
 
 /// The push-relevant part of a notification extension's `Info.plist` (`NSExtension`), device.md §2.2.
-public struct NotificationExtensionInfo: Sendable, Equatable {
+package struct NotificationExtensionInfo: Sendable, Equatable {
     /// Which extension point it plugs into.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         case service = "com.apple.usernotifications.service"
         case content = "com.apple.usernotifications.content-extension"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// `UNNotificationExtensionCategory` (content extensions; string or array in the plist).
-    public var categories: [String]
+    package var categories: [String]
     /// `UNNotificationExtensionInitialContentSizeRatio` (required for content extensions).
-    public var initialContentSizeRatio: Double?
-    public var defaultContentHidden: Bool
-    public var overridesDefaultTitle: Bool
-    public var userInteractionEnabled: Bool
+    package var initialContentSizeRatio: Double?
+    package var defaultContentHidden: Bool
+    package var overridesDefaultTitle: Bool
+    package var userInteractionEnabled: Bool
 
     /// Reads an extension's `Info.plist` (XML or binary).
     /// - Throws: `ProvisioningError` naming the missing or ill-typed key (e.g. a content extension
     ///   without `UNNotificationExtensionCategory`, which iOS requires).
-    public init(infoPlist bytes: Data, source: String) throws(ProvisioningError) {
+    package init(infoPlist bytes: Data, source: String) throws(ProvisioningError) {
         let root = PlistReader(try PlistValue.parse(bytes, source: source), source: source)
         let ext = PlistReader(.dictionary(try root.dictionary("NSExtension")), source: source, path: "NSExtension.")
         let point = try ext.string("NSExtensionPointIdentifier")

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Foundation hands plists back as `Any`; this enum keeps the types explicit so that checks can say
 /// exactly which key had which type.
-public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
+package enum PlistValue: Sendable, Equatable, CustomStringConvertible {
     case string(String)
     case integer(Int)
     case real(Double)
@@ -15,9 +15,9 @@ public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
     case dictionary([String: PlistValue])
 
     /// The string, if this is a string.
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
     /// The boolean, if this is a boolean (plists also spell booleans as `YES`/`NO` strings in the wild).
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .string(let s):
@@ -31,15 +31,15 @@ public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
     /// The date, if this is a date.
-    public var dateValue: Date? { if case .date(let d) = self { return d } else { return nil } }
+    package var dateValue: Date? { if case .date(let d) = self { return d } else { return nil } }
     /// The array, if this is an array.
-    public var arrayValue: [PlistValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var arrayValue: [PlistValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// The dictionary, if this is a dictionary.
-    public var dictionaryValue: [String: PlistValue]? {
+    package var dictionaryValue: [String: PlistValue]? {
         if case .dictionary(let d) = self { return d } else { return nil }
     }
     /// The strings of an array of strings (non-string elements are skipped); a lone string counts as one.
-    public var stringArray: [String]? {
+    package var stringArray: [String]? {
         switch self {
         case .array(let a): return a.compactMap(\.stringValue)
         case .string(let s): return [s]
@@ -48,10 +48,10 @@ public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Member lookup for dictionaries.
-    public subscript(key: String) -> PlistValue? { dictionaryValue?[key] }
+    package subscript(key: String) -> PlistValue? { dictionaryValue?[key] }
 
     /// A short type name used in findings and errors ("string", "array", …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .string: return "string"
         case .integer: return "integer"
@@ -64,7 +64,7 @@ public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let s): return "\"\(s)\""
         case .integer(let i): return String(i)
@@ -82,7 +82,7 @@ public enum PlistValue: Sendable, Equatable, CustomStringConvertible {
 extension PlistValue {
     /// Parses XML or binary property-list bytes.
     /// - Throws: `ProvisioningError.notAPropertyList` naming `source` when the bytes are not a plist.
-    public static func parse(_ bytes: Data, source: String) throws(ProvisioningError) -> PlistValue {
+    package static func parse(_ bytes: Data, source: String) throws(ProvisioningError) -> PlistValue {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)
@@ -96,7 +96,7 @@ extension PlistValue {
     }
 
     /// Converts a Foundation property-list object; `nil` for anything that is not a plist type.
-    public init?(foundation object: Any) {
+    package init?(foundation object: Any) {
         switch object {
         case let s as String: self = .string(s)
         case let d as Date: self = .date(d)

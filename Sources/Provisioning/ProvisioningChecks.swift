@@ -1,7 +1,7 @@
 import Foundation
 
 /// The outcome of `registerForRemoteNotifications()` as far as signing decides it.
-public enum RegistrationCheck: Sendable, Equatable {
+package enum RegistrationCheck: Sendable, Equatable {
     /// A token can be issued for this environment.
     case allowed(APSEnvironment)
     /// Registration fails with `ProvisioningFinding.apsEntitlementErrorMessage`; the findings say why.
@@ -10,9 +10,9 @@ public enum RegistrationCheck: Sendable, Equatable {
 
 /// The provisioning and capability rules, shared by the simulated device and `doctor`.
 /// Pure functions: no I/O, time passed in.
-public enum ProvisioningChecks {
+package enum ProvisioningChecks {
     /// Why installing `app` signed with `profile` on device `udid` at `now` would fail (empty = installs).
-    public static func installFindings(
+    package static func installFindings(
         profile: ProvisioningProfile, app: AppSigningConfiguration, udid: String, now: Date
     ) -> [ProvisioningFinding] {
         var findings: [ProvisioningFinding] = []
@@ -44,7 +44,7 @@ public enum ProvisioningChecks {
     }
 
     /// Whether registering for remote notifications yields a token, and for which environment.
-    public static func registration(profile: ProvisioningProfile, app: AppSigningConfiguration) -> RegistrationCheck {
+    package static func registration(profile: ProvisioningProfile, app: AppSigningConfiguration) -> RegistrationCheck {
         var findings: [ProvisioningFinding] = []
         if profile.appID.isWildcard { findings.append(.wildcardAppID(appID: profile.appID)) }
         if profile.apsEnvironment == nil { findings.append(.profileLacksPush(profileName: profile.name)) }
@@ -58,7 +58,7 @@ public enum ProvisioningChecks {
     ///   - implementsFetchHandler: the app implements `didReceiveRemoteNotification:fetchCompletionHandler:`.
     ///   - firebaseSenderID: the FCM sender id when the app uses Firebase Messaging, else nil.
     ///   - forwardsAPNsTokenToFirebase: the app sets `Messaging.messaging().apnsToken` itself.
-    public static func capabilityFindings(
+    package static func capabilityFindings(
         app: AppSigningConfiguration, implementsFetchHandler: Bool, firebaseSenderID: String?,
         forwardsAPNsTokenToFirebase: Bool
     ) -> [ProvisioningFinding] {
@@ -73,7 +73,7 @@ public enum ProvisioningChecks {
     }
 
     /// Whether the Firebase SDK learns the APNs token: by swizzling, or because the app forwards it.
-    public static func firebaseReceivesAPNsToken(app: AppSigningConfiguration, forwards: Bool) -> Bool {
+    package static func firebaseReceivesAPNsToken(app: AppSigningConfiguration, forwards: Bool) -> Bool {
         app.firebaseAppDelegateProxyEnabled || forwards
     }
 }
@@ -81,7 +81,7 @@ public enum ProvisioningChecks {
 extension ProvisioningChecks {
     /// Every finding for one app on one device, in the order a developer meets them: install,
     /// registration, then capability warnings. What `doctor` prints.
-    public static func allFindings(
+    package static func allFindings(
         profile: ProvisioningProfile, app: AppSigningConfiguration, udid: String?, now: Date,
         implementsFetchHandler: Bool, firebaseSenderID: String?, forwardsAPNsTokenToFirebase: Bool
     ) -> [ProvisioningFinding] {

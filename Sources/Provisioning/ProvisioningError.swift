@@ -1,5 +1,5 @@
 /// Why a provisioning file could not be read. Each case says which file and what to do.
-public enum ProvisioningError: Error, Equatable, CustomStringConvertible {
+package enum ProvisioningError: Error, Equatable, CustomStringConvertible {
     /// The bytes are not a DER-encoded CMS (PKCS#7) message.
     case notCMS(source: String, reason: String)
     /// The CMS message has no embedded content (a detached signature).
@@ -13,7 +13,7 @@ public enum ProvisioningError: Error, Equatable, CustomStringConvertible {
     /// The file could not be read from disk.
     case unreadable(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notCMS(let source, let reason):
             return "\(source): not a CMS-signed provisioning profile (\(reason)); "

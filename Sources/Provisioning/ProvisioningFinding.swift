@@ -2,7 +2,7 @@ import Foundation
 
 /// One diagnosed misconfiguration: the cause, what a developer would see on a real device, and the fix
 /// (device.md §3.4). The same values are produced by the simulated device and by `doctor`.
-public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
+package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     /// The profile neither lists the device's UDID nor provisions all devices.
     case udidNotProvisioned(udid: String, profileName: String, profileType: ProfileType)
     /// The profile's `ExpirationDate` has passed.
@@ -30,26 +30,26 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     case contentExtensionCategoryMissing(extensionName: String, infoPlist: String)
 
     /// How bad the finding is: errors block install or registration, warnings only lose some pushes.
-    public enum Severity: String, Sendable { case error, warning }
+    package enum Severity: String, Sendable { case error, warning }
 
     /// The exact message iOS reports when registration fails for lack of the entitlement.
-    public static let apsEntitlementErrorMessage =
+    package static let apsEntitlementErrorMessage =
         "no valid \u{201C}aps-environment\u{201D} entitlement string found for application"
 
     /// The whole `NSError` description `didFailToRegisterForRemoteNotificationsWithError` prints for it:
     /// `Error Domain=… Code=… "…" UserInfo={NSLocalizedDescription=…}` (device.md §3.4, [A-FAIL][ISS-APS]).
-    public static let apsEntitlementNSErrorDescription =
+    package static let apsEntitlementNSErrorDescription =
         "Error Domain=NSCocoaErrorDomain Code=3000 \"\(apsEntitlementErrorMessage)\" "
         + "UserInfo={NSLocalizedDescription=\(apsEntitlementErrorMessage)}"
 
     /// Xcode's alert when installing an app whose entitlements the profile does not allow (0xe8008016).
-    public static let invalidEntitlementsInstallError =
+    package static let invalidEntitlementsInstallError =
         "The executable was signed with invalid entitlements. The entitlements specified in your application\u{2019}s "
         + "Code Signing Entitlements file are invalid, not permitted, or do not match those specified in your "
         + "provisioning profile. (0xE8008016)."
 
     /// A stable identifier for reports and assertions (`udid-not-provisioned`, …).
-    public var code: String {
+    package var code: String {
         switch self {
         case .udidNotProvisioned: return "udid-not-provisioned"
         case .profileExpired: return "profile-expired"
@@ -66,7 +66,7 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var severity: Severity {
+    package var severity: Severity {
         switch self {
         case .remoteNotificationBackgroundModeMissing, .apnsTokenNotForwardedToFirebase,
             .contentExtensionCategoryMissing:
@@ -76,7 +76,7 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What is wrong, in terms of the files.
-    public var cause: String {
+    package var cause: String {
         switch self {
         case .udidNotProvisioned(let udid, let name, let type):
             return type == .appStore
@@ -111,7 +111,7 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What a developer would see on a real device or in Xcode.
-    public var symptom: String {
+    package var symptom: String {
         switch self {
         case .udidNotProvisioned:
             return "install/launch refused; Xcode: \"A valid provisioning profile for this executable was not found.\""
@@ -142,7 +142,7 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What to change.
-    public var fix: String {
+    package var fix: String {
         switch self {
         case .udidNotProvisioned(let udid, _, _):
             return "register \(udid) in the developer portal, regenerate the development/ad hoc profile and re-sign"
@@ -175,5 +175,5 @@ public enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(severity.rawValue) \(code): \(cause) — symptom: \(symptom) — fix: \(fix)" }
+    package var description: String { "\(severity.rawValue) \(code): \(cause) — symptom: \(symptom) — fix: \(fix)" }
 }

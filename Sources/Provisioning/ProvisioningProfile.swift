@@ -4,31 +4,31 @@ import Foundation
 ///
 /// Build one from a real `.mobileprovision` (`init(mobileprovision:source:)`), from its decoded plist
 /// (`init(plist:source:)`), or from declared values (the memberwise initializer) in scenario files.
-public struct ProvisioningProfile: Sendable, Equatable {
+package struct ProvisioningProfile: Sendable, Equatable {
     /// `Name`.
-    public var name: String
+    package var name: String
     /// `UUID`.
-    public var uuid: String
+    package var uuid: String
     /// The team (`TeamIdentifier[0]`).
-    public var teamID: String
+    package var teamID: String
     /// `Entitlements.application-identifier`.
-    public var appID: AppID
+    package var appID: AppID
     /// `Entitlements.aps-environment`, absent when the App ID has no Push capability.
-    public var apsEnvironment: APSEnvironment?
+    package var apsEnvironment: APSEnvironment?
     /// `Entitlements.get-task-allow` (true for development profiles).
-    public var getTaskAllow: Bool
+    package var getTaskAllow: Bool
     /// `ProvisionedDevices` (nil when the key is absent, as in App Store and enterprise profiles).
-    public var provisionedDevices: [String]?
+    package var provisionedDevices: [String]?
     /// `ProvisionsAllDevices`.
-    public var provisionsAllDevices: Bool
+    package var provisionsAllDevices: Bool
     /// `CreationDate`.
-    public var creationDate: Date
+    package var creationDate: Date
     /// `ExpirationDate`.
-    public var expirationDate: Date
+    package var expirationDate: Date
     /// The full `Entitlements` allowlist.
-    public var entitlements: [String: PlistValue]
+    package var entitlements: [String: PlistValue]
 
-    public init(
+    package init(
         name: String, uuid: String, teamID: String, appID: AppID, apsEnvironment: APSEnvironment?,
         getTaskAllow: Bool, provisionedDevices: [String]?, provisionsAllDevices: Bool,
         creationDate: Date, expirationDate: Date, entitlements: [String: PlistValue] = [:]
@@ -54,7 +54,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
     /// The profile type: enterprise when all devices are provisioned; otherwise development or ad hoc
     /// when devices are listed (told apart by `aps-environment`, then `get-task-allow`); App Store
     /// when no devices are listed.
-    public var type: ProfileType {
+    package var type: ProfileType {
         if provisionsAllDevices { return .enterprise }
         guard provisionedDevices != nil else { return .appStore }
         if let env = apsEnvironment { return env == .development ? .development : .adHoc }
@@ -62,13 +62,13 @@ public struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// Whether the profile lets `udid` install.
-    public func provisions(udid: String) -> Bool {
+    package func provisions(udid: String) -> Bool {
         if provisionsAllDevices { return true }
         return provisionedDevices?.contains { $0.caseInsensitiveCompare(udid) == .orderedSame } ?? false
     }
 
     /// Reads a `.mobileprovision` file from disk.
-    public init(contentsOf path: String) throws(ProvisioningError) {
+    package init(contentsOf path: String) throws(ProvisioningError) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: "\(error.localizedDescription)")
@@ -78,7 +78,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
 
     /// Reads a `.mobileprovision` (CMS DER wrapping an XML plist). Also accepts a bare plist, as
     /// produced by `security cms -D` or `openssl cms -verify -noverify`.
-    public init(mobileprovision bytes: Data, source: String) throws(ProvisioningError) {
+    package init(mobileprovision bytes: Data, source: String) throws(ProvisioningError) {
         let plistBytes: Data
         if bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("bplist".utf8)) {
             plistBytes = bytes
@@ -89,7 +89,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// Reads the decoded profile plist.
-    public init(plist: PlistValue, source: String) throws(ProvisioningError) {
+    package init(plist: PlistValue, source: String) throws(ProvisioningError) {
         let root = PlistReader(plist, source: source)
         let entitlements = try root.dictionary("Entitlements")
         let ents = PlistReader(.dictionary(entitlements), source: source, path: "Entitlements.")

@@ -8,27 +8,27 @@
 ///   `UTF8String:<bundle id>`, `SEQWRAP,UTF8String:app`, `UTF8String:<bundle id>.voip`,
 ///   `SEQWRAP,UTF8String:voip`, … i.e. `SEQUENCE { UTF8String topic, SEQUENCE { UTF8String kind }, … }`.
 ///   Readers (Pushy) collect the top-level strings and skip the nested sequences.
-public enum ApplePushExtensions {
+package enum ApplePushExtensions {
     /// 1.2.840.113635.100.6.3.1: the certificate may connect to the development (sandbox) gateway.
-    public static let developmentOID = "1.2.840.113635.100.6.3.1"
+    package static let developmentOID = "1.2.840.113635.100.6.3.1"
     /// 1.2.840.113635.100.6.3.2: the certificate may connect to the production gateway.
-    public static let productionOID = "1.2.840.113635.100.6.3.2"
+    package static let productionOID = "1.2.840.113635.100.6.3.2"
     /// 1.2.840.113635.100.6.3.6: the list of topics the certificate may push to.
-    public static let topicsOID = "1.2.840.113635.100.6.3.6"
+    package static let topicsOID = "1.2.840.113635.100.6.3.6"
 
     /// DER NULL, the value written for the environment marker extensions.
     static let markerValue: [UInt8] = [0x05, 0x00]
 
     /// The kind label Apple pairs with a topic: "app" for the bundle ID itself, otherwise the suffix
     /// after `bundleID.` (e.g. "voip", "complication"), or the whole topic if it is unrelated.
-    public static func kind(ofTopic topic: String, bundleID: String) -> String {
+    package static func kind(ofTopic topic: String, bundleID: String) -> String {
         if topic == bundleID { return "app" }
         if topic.hasPrefix(bundleID + ".") { return String(topic.dropFirst(bundleID.count + 1)) }
         return topic
     }
 
     /// Encodes the 6.3.6 extension value for `topics` (the bundle ID is used to label each topic's kind).
-    public static func encodeTopics(_ topics: [String], bundleID: String) -> [UInt8] {
+    package static func encodeTopics(_ topics: [String], bundleID: String) -> [UInt8] {
         var body: [UInt8] = []
         for topic in topics {
             body += DER.tlv(0x0C, Array(topic.utf8))
@@ -39,7 +39,7 @@ public enum ApplePushExtensions {
 
     /// Decodes a 6.3.6 extension value into its topics (top-level strings, in order). Accepts a value
     /// wrapped once more in an OCTET STRING, as some test generators produce. Returns nil if not DER.
-    public static func decodeTopics(_ value: [UInt8]) -> [String]? {
+    package static func decodeTopics(_ value: [UInt8]) -> [String]? {
         guard var reader = DER.Reader(value), let outer = reader.next(), reader.isAtEnd else { return nil }
         if outer.tag == 0x04 { return decodeTopics(outer.content) }
         guard outer.tag == 0x30 else { return nil }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Base64url without padding (RFC 7515 §2), as used by every JWT segment.
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes bytes as unpadded base64url.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -11,11 +11,11 @@ public enum Base64URL {
     }
 
     /// Encodes the UTF-8 bytes of a string as unpadded base64url.
-    public static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
+    package static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
 
     /// Decodes strict unpadded base64url: only `A–Z a–z 0–9 - _`, no `=` padding, no whitespace,
     /// and a length that is not 1 more than a multiple of 4. Returns nil for anything else.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 4 != 1 else { return nil }
         var standard = [UInt8]()

@@ -2,17 +2,17 @@ import COpenSSL
 
 /// A CMS (PKCS#7) SignedData message with embedded content, such as a `.mobileprovision` file
 /// (DER CMS whose content is an XML plist).
-public struct CMSSignedData: Sendable, Equatable {
+package struct CMSSignedData: Sendable, Equatable {
     /// The embedded content (for a provisioning profile: the XML plist bytes).
-    public let content: [UInt8]
+    package let content: [UInt8]
     /// Every certificate embedded in the message (signer and chain), in file order.
-    public let certificates: [CertificateInfo]
+    package let certificates: [CertificateInfo]
     /// The certificates whose signatures over the content verify (chain trust is NOT checked).
-    public let signers: [CertificateInfo]
+    package let signers: [CertificateInfo]
 
     /// Parses DER CMS SignedData. Throws `CertificateError.cms` when the bytes are not CMS or have
     /// detached (absent) content.
-    public init(der: [UInt8]) throws {
+    package init(der: [UInt8]) throws {
         let cms = try Self.parse(der)
         defer { CMS_ContentInfo_free(cms) }
         content = try Self.embeddedContent(cms)
@@ -31,18 +31,18 @@ public struct CMSSignedData: Sendable, Equatable {
     }
 
     /// The embedded content only (the plist of a `.mobileprovision`).
-    public static func content(der: [UInt8]) throws -> [UInt8] {
+    package static func content(der: [UInt8]) throws -> [UInt8] {
         let cms = try parse(der)
         defer { CMS_ContentInfo_free(cms) }
         return try embeddedContent(cms)
     }
 
     /// The signer certificates' subjects (convenience for reports).
-    public var signerSubjects: [DistinguishedName] { signers.map(\.subject) }
+    package var signerSubjects: [DistinguishedName] { signers.map(\.subject) }
 
     /// Signs `content` into DER CMS SignedData with embedded content (like `openssl cms -sign -nodetach
     /// -binary -outform DER`), for building test provisioning profiles.
-    public static func sign(content: [UInt8], signer: IssuedCertificate, extraCertificatesPEM: [String] = []) throws -> [UInt8] {
+    package static func sign(content: [UInt8], signer: IssuedCertificate, extraCertificatesPEM: [String] = []) throws -> [UInt8] {
         let cert = try X509Handle.parse(der: signer.der)
         let key = try EVPKey.privateKey(der: signer.privateKeyDER)
         let extras = try extraCertificatesPEM.flatMap { try X509Handle.parseAll(pem: $0) }

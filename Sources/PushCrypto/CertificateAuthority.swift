@@ -2,17 +2,17 @@ import COpenSSL
 import Foundation
 
 /// Which APNs gateways a push certificate may use (Apple OIDs 1.2.840.113635.100.6.3.1 / .2).
-public struct APNsCertificateEnvironments: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct APNsCertificateEnvironments: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
     /// api.sandbox.push.apple.com (OID …6.3.1).
-    public static let sandbox = APNsCertificateEnvironments(rawValue: 1)
+    package static let sandbox = APNsCertificateEnvironments(rawValue: 1)
     /// api.push.apple.com (OID …6.3.2).
-    public static let production = APNsCertificateEnvironments(rawValue: 2)
+    package static let production = APNsCertificateEnvironments(rawValue: 2)
     /// Both, as Apple's current "Apple Push Services" certificates allow.
-    public static let both: APNsCertificateEnvironments = [.sandbox, .production]
+    package static let both: APNsCertificateEnvironments = [.sandbox, .production]
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .both: return "sandbox+production"
         case .sandbox: return "sandbox"
@@ -23,24 +23,24 @@ public struct APNsCertificateEnvironments: OptionSet, Sendable, Hashable, Custom
 }
 
 /// What an Apple-shaped APNs client (provider) certificate should say.
-public struct APNsClientCertificateRequest: Sendable {
+package struct APNsClientCertificateRequest: Sendable {
     /// The app's bundle ID; becomes `UID=` and the base topic.
-    public var bundleID: String
+    package var bundleID: String
     /// The 10-character Team ID; becomes `OU=`.
-    public var teamID: String
-    public var organization: String
-    public var country: String
-    public var environments: APNsCertificateEnvironments
+    package var teamID: String
+    package var organization: String
+    package var country: String
+    package var environments: APNsCertificateEnvironments
     /// Topics for the …6.3.6 extension; nil means the extension is omitted (as in Apple's old
     /// single-environment certificates). Default: bundle ID, `.voip`, `.complication`.
-    public var topics: [String]?
+    package var topics: [String]?
     /// Subject CN; nil derives Apple's wording from `environments`.
-    public var commonName: String?
-    public var notBefore: Date
-    public var notAfter: Date
-    public var keyType: CertificateKeyType
+    package var commonName: String?
+    package var notBefore: Date
+    package var notAfter: Date
+    package var keyType: CertificateKeyType
 
-    public init(
+    package init(
         bundleID: String, teamID: String, organization: String = "Pushcheck Test Org", country: String = "US",
         environments: APNsCertificateEnvironments = .both, topics: [String]? = nil, commonName: String? = nil,
         notBefore: Date = Date(timeIntervalSinceNow: -3600), notAfter: Date = Date(timeIntervalSinceNow: 365 * 86400),
@@ -60,7 +60,7 @@ public struct APNsClientCertificateRequest: Sendable {
 
     /// Apple's CN for these environments: "Apple Push Services: …" (both),
     /// "Apple Development IOS Push Services: …", "Apple Production IOS Push Services: …".
-    public var effectiveCommonName: String {
+    package var effectiveCommonName: String {
         if let commonName { return commonName }
         switch environments {
         case .sandbox: return "Apple Development IOS Push Services: \(bundleID)"
@@ -72,19 +72,19 @@ public struct APNsClientCertificateRequest: Sendable {
 
 /// A local certificate authority for the mock gateways: issues TLS server certificates and
 /// Apple-shaped APNs client certificates.
-public struct CertificateAuthority: Sendable, Equatable {
+package struct CertificateAuthority: Sendable, Equatable {
     /// The CA's own (self-signed) certificate and key.
-    public let certificate: IssuedCertificate
+    package let certificate: IssuedCertificate
 
     /// Loads a CA from its certificate and key PEM.
-    public init(certificatePEM: String, privateKeyPEM: String) throws {
+    package init(certificatePEM: String, privateKeyPEM: String) throws {
         certificate = try IssuedCertificate(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM)
     }
 
     private init(certificate: IssuedCertificate) { self.certificate = certificate }
 
     /// Generates a new self-signed CA (P-256, valid from an hour ago for `validity` seconds; default 10 years).
-    public static func generate(
+    package static func generate(
         commonName: String, organization: String = "pushcheck", validity: TimeInterval = 10 * 365 * 86400
     ) throws -> CertificateAuthority {
         let key = try CertificateKeyType.p256.generate()
@@ -101,10 +101,10 @@ public struct CertificateAuthority: Sendable, Equatable {
     }
 
     /// CA certificate PEM (what clients put in their trust store / `curl --cacert`).
-    public var certificatePEM: String { certificate.pem }
+    package var certificatePEM: String { certificate.pem }
 
     /// Issues a TLS server certificate. `ipAddresses` are textual IPv4/IPv6 ("127.0.0.1", "::1").
-    public func issueServerCertificate(
+    package func issueServerCertificate(
         commonName: String = "localhost",
         dnsNames: [String] = [
             "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
@@ -136,7 +136,7 @@ public struct CertificateAuthority: Sendable, Equatable {
     /// Issues a client certificate shaped like Apple's APNs provider certificates:
     /// subject `UID=<bundle>, CN=Apple Push Services: <bundle>, OU=<team>, O=…, C=…`,
     /// extensions …6.3.1 / …6.3.2 per environment and …6.3.6 with the topics.
-    public func issueAPNsClientCertificate(_ request: APNsClientCertificateRequest) throws -> IssuedCertificate {
+    package func issueAPNsClientCertificate(_ request: APNsClientCertificateRequest) throws -> IssuedCertificate {
         var builder = CertificateBuilder(
             subject: [
                 ("UID", request.bundleID), ("CN", request.effectiveCommonName), ("OU", request.teamID),
@@ -172,7 +172,7 @@ public struct CertificateAuthority: Sendable, Equatable {
     }
 
     /// Writes the CA certificate and key PEMs.
-    public func write(certificateTo certificatePath: String, privateKeyTo keyPath: String? = nil) throws {
+    package func write(certificateTo certificatePath: String, privateKeyTo keyPath: String? = nil) throws {
         try certificate.write(certificateTo: certificatePath, privateKeyTo: keyPath)
     }
 }

@@ -1,5 +1,5 @@
 /// Why a certificate, PKCS#12 file or CMS message could not be built or read. Descriptions say what to do.
-public enum CertificateError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CertificateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text has no readable "BEGIN CERTIFICATE" block.
     case invalidPEM(detail: String)
     /// The bytes are not a DER X.509 certificate.
@@ -17,7 +17,7 @@ public enum CertificateError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A file could not be written or read.
     case file(path: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidPEM(let d): return "not a PEM certificate (\(d)); expected '-----BEGIN CERTIFICATE-----'"
         case .invalidDER(let d): return "not a DER X.509 certificate (\(d)); if the file is text, load it as PEM"

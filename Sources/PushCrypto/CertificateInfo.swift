@@ -2,55 +2,55 @@ import COpenSSL
 import Foundation
 
 /// The subject or issuer fields pushcheck cares about.
-public struct DistinguishedName: Sendable, Equatable, CustomStringConvertible {
+package struct DistinguishedName: Sendable, Equatable, CustomStringConvertible {
     /// `UID` (0.9.2342.19200300.100.1.1): the bundle ID in Apple push certificates.
-    public var userID: String?
+    package var userID: String?
     /// `CN`.
-    public var commonName: String?
+    package var commonName: String?
     /// `OU`: the Team ID in Apple push certificates.
-    public var organizationalUnit: String?
+    package var organizationalUnit: String?
     /// `O`.
-    public var organization: String?
+    package var organization: String?
     /// `C`.
-    public var country: String?
+    package var country: String?
     /// OpenSSL's one-line form, e.g. `/UID=com.example/CN=Apple Push Services: com.example/OU=…`.
-    public var oneLine: String
+    package var oneLine: String
 
-    public var description: String { oneLine }
+    package var description: String { oneLine }
 }
 
 /// Facts read from an X.509 certificate, including Apple's APNs extensions.
-public struct CertificateInfo: Sendable, Equatable {
+package struct CertificateInfo: Sendable, Equatable {
     /// Certificate DER.
-    public let der: [UInt8]
-    public let subject: DistinguishedName
-    public let issuer: DistinguishedName
-    public let notBefore: Date
-    public let notAfter: Date
+    package let der: [UInt8]
+    package let subject: DistinguishedName
+    package let issuer: DistinguishedName
+    package let notBefore: Date
+    package let notAfter: Date
     /// Subject alternative names of type DNS.
-    public let dnsNames: [String]
+    package let dnsNames: [String]
     /// Subject alternative names of type IP, formatted ("127.0.0.1", "::1").
-    public let ipAddresses: [String]
+    package let ipAddresses: [String]
     /// Serial number as upper-case hex (OpenSSL's `BN_bn2hex`).
-    public let serialNumberHex: String
+    package let serialNumberHex: String
     /// SHA-256 of the DER.
-    public let sha256Fingerprint: [UInt8]
+    package let sha256Fingerprint: [UInt8]
     /// Basic constraints say CA:TRUE.
-    public let isCertificateAuthority: Bool
+    package let isCertificateAuthority: Bool
     /// SubjectPublicKeyInfo DER of the certified key.
-    public let publicKeyDER: [UInt8]
+    package let publicKeyDER: [UInt8]
     /// Environments from Apple OIDs …6.3.1 (sandbox) and …6.3.2 (production); empty if neither is present.
-    public let apnsEnvironments: APNsCertificateEnvironments
+    package let apnsEnvironments: APNsCertificateEnvironments
     /// Topics from Apple OID …6.3.6, in order; nil if the extension is absent (or unreadable).
-    public let apnsTopicsExtension: [String]?
+    package let apnsTopicsExtension: [String]?
 
     /// Parses DER.
-    public init(der: [UInt8]) throws {
+    package init(der: [UInt8]) throws {
         try self.init(handle: X509Handle.parse(der: der))
     }
 
     /// Parses the first certificate in PEM text.
-    public init(pem: String) throws {
+    package init(pem: String) throws {
         try self.init(handle: X509Handle.parse(pem: pem))
     }
 
@@ -75,13 +75,13 @@ public struct CertificateInfo: Sendable, Equatable {
     }
 
     /// SHA-256 fingerprint as colon-separated upper-case hex (`openssl x509 -fingerprint -sha256` style).
-    public var sha256FingerprintHex: String {
+    package var sha256FingerprintHex: String {
         sha256Fingerprint.map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
     /// Topics this certificate may push to, as APNs (and Pushy's mock) derive them: the subject UID
     /// plus every topic in the …6.3.6 extension, without duplicates, UID first.
-    public var apnsTopics: [String] {
+    package var apnsTopics: [String] {
         var result: [String] = []
         for topic in [subject.userID].compactMap({ $0 }) + (apnsTopicsExtension ?? []) where !result.contains(topic) {
             result.append(topic)
@@ -90,11 +90,11 @@ public struct CertificateInfo: Sendable, Equatable {
     }
 
     /// notBefore ≤ date ≤ notAfter.
-    public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
+    package func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
 
     /// True when the issuer name matches `caPEM`'s subject and the signature verifies with its key
     /// (no date check; use `isValid(at:)` for that).
-    public func isIssued(by caPEM: String) -> Bool {
+    package func isIssued(by caPEM: String) -> Bool {
         guard let ca = try? X509Handle.parse(pem: caPEM), let cert = try? X509Handle.parse(der: der) else { return false }
         defer { OpenSSL.clearErrors() }
         guard X509_check_issued(ca.pointer, cert.pointer) == X509_V_OK else { return false }
@@ -103,7 +103,7 @@ public struct CertificateInfo: Sendable, Equatable {
     }
 
     /// Same as `isIssued(by: ca.certificatePEM)`.
-    public func isIssued(by ca: CertificateAuthority) -> Bool { isIssued(by: ca.certificatePEM) }
+    package func isIssued(by ca: CertificateAuthority) -> Bool { isIssued(by: ca.certificatePEM) }
 
     // MARK: - reading OpenSSL structures
 

@@ -2,13 +2,13 @@ import COpenSSL
 import Foundation
 
 /// Why a certificate does not chain to a trusted root (OpenSSL's verification result).
-public struct CertificateTrustError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CertificateTrustError: Error, Equatable, Sendable, CustomStringConvertible {
     /// OpenSSL's `X509_V_ERR_*` code.
-    public let code: Int32
+    package let code: Int32
     /// OpenSSL's text for the code (e.g. "certificate has expired").
-    public let reason: String
+    package let reason: String
 
-    public var description: String {
+    package var description: String {
         "certificate verification failed: \(reason) (X509_V_ERR \(code)); check that it was issued by the expected CA and is within its validity dates"
     }
 }
@@ -16,7 +16,7 @@ public struct CertificateTrustError: Error, Equatable, Sendable, CustomStringCon
 extension CertificateInfo {
     /// Full chain verification as a TLS peer would do it: signature chain to one of `trustedPEM`'s
     /// certificates through `intermediatesPEM`, validity at `date`, CA constraints. No purpose check.
-    public func verifyChain(trustedPEM: String, intermediatesPEM: [String] = [], at date: Date = Date()) throws {
+    package func verifyChain(trustedPEM: String, intermediatesPEM: [String] = [], at date: Date = Date()) throws {
         let leaf = try X509Handle.parse(der: der)
         let roots = try X509Handle.parseAll(pem: trustedPEM)
         let intermediates = try intermediatesPEM.flatMap { try X509Handle.parseAll(pem: $0) }

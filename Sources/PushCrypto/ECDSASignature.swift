@@ -2,15 +2,15 @@ import COpenSSL
 
 /// Conversion between JOSE's raw P-256 signature (r‖s, 32 bytes each; RFC 7518 §3.4) and
 /// the DER `ECDSA-Sig-Value` that OpenSSL and `openssl dgst -sign` produce.
-public enum ECDSASignature {
+package enum ECDSASignature {
     /// Why a signature could not be converted.
-    public enum ConversionError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum ConversionError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A raw signature must be exactly 64 bytes for ES256.
         case wrongRawLength(Int)
         /// The DER is not an ECDSA-Sig-Value, or r/s do not fit in 32 bytes.
         case invalidDER
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .wrongRawLength(let n): return "ES256 signatures are 64 bytes (r‖s), got \(n); do not send DER signatures in a JWT"
             case .invalidDER: return "not a DER ECDSA signature with 32-byte r and s"
@@ -19,7 +19,7 @@ public enum ECDSASignature {
     }
 
     /// DER ECDSA-Sig-Value → 64-byte r‖s.
-    public static func rawFromDER(_ der: [UInt8]) throws(ConversionError) -> [UInt8] {
+    package static func rawFromDER(_ der: [UInt8]) throws(ConversionError) -> [UInt8] {
         guard let sig = OpenSSL.derDecode(der, { d2i_ECDSA_SIG(nil, $0, $1) }) else {
             OpenSSL.clearErrors()
             throw .invalidDER
@@ -35,7 +35,7 @@ public enum ECDSASignature {
     }
 
     /// 64-byte r‖s → DER ECDSA-Sig-Value.
-    public static func derFromRaw(_ raw: [UInt8]) throws(ConversionError) -> [UInt8] {
+    package static func derFromRaw(_ raw: [UInt8]) throws(ConversionError) -> [UInt8] {
         guard raw.count == 64 else { throw .wrongRawLength(raw.count) }
         guard let sig = ECDSA_SIG_new() else { throw .invalidDER }
         defer { ECDSA_SIG_free(sig) }

@@ -4,28 +4,28 @@ import Foundation
 /// more lenient and delivers with a fractional number (pyapns_client signs `time.time()`) and with a
 /// numeric string (kalyke-apns, APNSwift before mid-2026). The mock accepts the same and keeps a warning,
 /// so a backend learns about the quirk without being refused for it.
-public struct IssuedAtClaim: Sendable, Equatable {
+package struct IssuedAtClaim: Sendable, Equatable {
     /// How the claim was written.
-    public enum Form: String, Sendable, Equatable {
+    package enum Form: String, Sendable, Equatable {
         case integer, fractional, numericString = "numeric-string"
     }
 
     /// Whole seconds since the epoch (a fraction is dropped, as APNs does).
-    public var seconds: Int64
-    public var form: Form
+    package var seconds: Int64
+    package var form: Form
 
     /// Largest magnitude accepted (year ~33 000 000): beyond it a number has lost whole-second precision.
     static let limit = 1e15
 
     /// From a JSON number.
-    public init?(number: Double) {
+    package init?(number: Double) {
         guard number.isFinite, abs(number) < Self.limit else { return nil }
         seconds = Int64(number.rounded(.down))
         form = number.rounded(.down) == number ? .integer : .fractional
     }
 
     /// From a JSON string holding a decimal number (`"1767225600"`, `"1767225600.5"`); nil otherwise.
-    public init?(string: String) {
+    package init?(string: String) {
         let allowed = Set("0123456789.-")
         guard !string.isEmpty, string.allSatisfy(allowed.contains), let n = Double(string),
             Self(number: n) != nil
@@ -35,7 +35,7 @@ public struct IssuedAtClaim: Sendable, Equatable {
     }
 
     /// From whatever `JSONSerialization` decoded (`NSNumber` or `String`); nil for booleans and other types.
-    public init?(foundationValue value: Any?) {
+    package init?(foundationValue value: Any?) {
         if let s = value as? String {
             self.init(string: s)
         } else if let n = value as? NSNumber, String(cString: n.objCType) != "c" {
@@ -46,10 +46,10 @@ public struct IssuedAtClaim: Sendable, Equatable {
     }
 
     /// What to tell the backend when the form is not the standard one (nil for an integer).
-    public var warning: String? { Self.warning(for: form) }
+    package var warning: String? { Self.warning(for: form) }
 
     /// The warning for a form (nil for an integer).
-    public static func warning(for form: Form) -> String? {
+    package static func warning(for form: Form) -> String? {
         switch form {
         case .integer: return nil
         case .fractional:
@@ -62,7 +62,7 @@ public struct IssuedAtClaim: Sendable, Equatable {
     }
 
     /// Human wording for a span of seconds (sign ignored): `8 h 12 min`, `5 min 3 s`, `42 s`, `3 days 2 h`.
-    public static func describe(seconds: Int64) -> String {
+    package static func describe(seconds: Int64) -> String {
         let s = seconds.magnitude
         if s >= 86_400 * 2 { return "\(s / 86_400) days \((s % 86_400) / 3600) h" }
         if s >= 3600 { return "\(s / 3600) h \((s % 3600) / 60) min" }

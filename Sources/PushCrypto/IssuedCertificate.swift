@@ -2,7 +2,7 @@ import COpenSSL
 import Foundation
 
 /// Which key a new certificate gets. Apple's real push certificates use RSA-2048; P-256 is faster to make.
-public enum CertificateKeyType: Sendable, Equatable {
+package enum CertificateKeyType: Sendable, Equatable {
     case p256
     case rsa2048
 
@@ -15,14 +15,14 @@ public enum CertificateKeyType: Sendable, Equatable {
 }
 
 /// A certificate with its private key, as issued by `CertificateAuthority`.
-public struct IssuedCertificate: Sendable, Equatable {
+package struct IssuedCertificate: Sendable, Equatable {
     /// Certificate DER.
-    public let der: [UInt8]
+    package let der: [UInt8]
     /// Private key, PKCS#8 DER.
-    public let privateKeyDER: [UInt8]
+    package let privateKeyDER: [UInt8]
 
     /// Pairs a certificate with its key, checking they match.
-    public init(certificatePEM: String, privateKeyPEM: String) throws {
+    package init(certificatePEM: String, privateKeyPEM: String) throws {
         let cert = try X509Handle.parse(pem: certificatePEM)
         let key = try EVPKey.privateKey(pem: privateKeyPEM)
         guard X509_check_private_key(cert.pointer, key.pointer) == 1 else {
@@ -39,29 +39,29 @@ public struct IssuedCertificate: Sendable, Equatable {
     }
 
     /// "-----BEGIN CERTIFICATE-----" PEM.
-    public var pem: String { PEM.encode(der, label: "CERTIFICATE") }
+    package var pem: String { PEM.encode(der, label: "CERTIFICATE") }
     /// "-----BEGIN PRIVATE KEY-----" (PKCS#8) PEM.
-    public var privateKeyPEM: String { PEM.encode(privateKeyDER, label: "PRIVATE KEY") }
+    package var privateKeyPEM: String { PEM.encode(privateKeyDER, label: "PRIVATE KEY") }
     /// Certificate PEM followed by key PEM, the single-file form curl's `--cert` accepts.
-    public var combinedPEM: String { pem + privateKeyPEM }
+    package var combinedPEM: String { pem + privateKeyPEM }
 
     /// Parsed facts about the certificate.
-    public var info: CertificateInfo {
+    package var info: CertificateInfo {
         get throws { try CertificateInfo(der: der) }
     }
 
     /// Writes the certificate PEM and (when given) the key PEM to files, creating parent directories.
     /// Key files get mode 0600.
-    public func write(certificateTo certificatePath: String, privateKeyTo keyPath: String? = nil) throws {
+    package func write(certificateTo certificatePath: String, privateKeyTo keyPath: String? = nil) throws {
         try PEMFiles.write(pem, to: certificatePath, mode: 0o644)
         if let keyPath { try PEMFiles.write(privateKeyPEM, to: keyPath, mode: 0o600) }
     }
 }
 
 /// Writing PEM text to disk.
-public enum PEMFiles {
+package enum PEMFiles {
     /// Writes `text` to `path` atomically with POSIX permissions `mode`, creating parent directories.
-    public static func write(_ text: String, to path: String, mode: Int = 0o644) throws {
+    package static func write(_ text: String, to path: String, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -73,7 +73,7 @@ public enum PEMFiles {
     }
 
     /// Reads a whole file as UTF-8 text.
-    public static func read(_ path: String) throws -> String {
+    package static func read(_ path: String) throws -> String {
         do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw CertificateError.file(path: path, detail: "\(error)")
         }

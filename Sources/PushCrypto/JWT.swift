@@ -2,33 +2,33 @@ import Foundation
 
 /// A decoded compact JWS/JWT. Decoding checks only structure (three base64url segments, JSON objects);
 /// call `verifyES256(using:)` or `verifyRS256(using:)` to check the algorithm and signature.
-public struct JWT: Sendable, Equatable {
+package struct JWT: Sendable, Equatable {
     /// The token as received.
-    public let compact: String
+    package let compact: String
     /// Decoded header JSON bytes.
-    public let headerJSON: [UInt8]
+    package let headerJSON: [UInt8]
     /// Decoded claims (payload) JSON bytes.
-    public let claimsJSON: [UInt8]
+    package let claimsJSON: [UInt8]
     /// The ASCII bytes `base64url(header) "." base64url(claims)` that the signature covers.
-    public let signingInput: [UInt8]
+    package let signingInput: [UInt8]
     /// Decoded signature bytes (raw r‖s for ES256, PKCS#1 v1.5 for RS256).
-    public let signature: [UInt8]
+    package let signature: [UInt8]
 
     /// Header `alg`, if a string.
-    public let algorithm: String?
+    package let algorithm: String?
     /// Header `kid`, if a string (the 10-character APNs Key ID).
-    public let keyID: String?
+    package let keyID: String?
     /// Header `typ`, if a string.
-    public let type: String?
+    package let type: String?
     /// Claim `iss`, if a string (the 10-character Team ID for APNs).
-    public let issuer: String?
+    package let issuer: String?
     /// Claim `iat` in whole seconds since the epoch, if an integer (fractional or string values give nil).
-    public let issuedAt: Int?
+    package let issuedAt: Int?
     /// Claim `iat` as APNs reads it: also a fractional number or a numeric string (see `IssuedAtClaim`).
-    public let issuedAtClaim: IssuedAtClaim?
+    package let issuedAtClaim: IssuedAtClaim?
 
     /// Decodes a compact JWT. Throws `.malformed`, `.invalidBase64(segment)` or `.invalidJSON(segment)`.
-    public init(compact: String) throws(JWTError) {
+    package init(compact: String) throws(JWTError) {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             throw .malformed(detail: "expected 3 dot-separated segments, found \(parts.count)")
@@ -54,19 +54,19 @@ public struct JWT: Sendable, Equatable {
     }
 
     /// The header as a JSON dictionary.
-    public var header: [String: Any] { Self.jsonObject(headerJSON) ?? [:] }
+    package var header: [String: Any] { Self.jsonObject(headerJSON) ?? [:] }
     /// The claims as a JSON dictionary.
-    public var claims: [String: Any] { Self.jsonObject(claimsJSON) ?? [:] }
+    package var claims: [String: Any] { Self.jsonObject(claimsJSON) ?? [:] }
 
     /// Checks `alg` is ES256, the signature is 64 bytes, and it verifies against `key`.
-    public func verifyES256(using key: P256PublicKey) throws(JWTError) {
+    package func verifyES256(using key: P256PublicKey) throws(JWTError) {
         try requireAlgorithm("ES256")
         guard signature.count == 64 else { throw .wrongSignatureLength(expected: 64, actual: signature.count) }
         guard key.isValidSignature(raw: signature, for: signingInput) else { throw .signatureMismatch }
     }
 
     /// Checks `alg` is RS256, the signature is as long as the modulus, and it verifies against `key`.
-    public func verifyRS256(using key: RSAPublicKey) throws(JWTError) {
+    package func verifyRS256(using key: RSAPublicKey) throws(JWTError) {
         try requireAlgorithm("RS256")
         let expected = (key.bits + 7) / 8
         guard signature.count == expected else { throw .wrongSignatureLength(expected: expected, actual: signature.count) }
@@ -74,7 +74,7 @@ public struct JWT: Sendable, Equatable {
     }
 
     /// Classifies `alg` against the one required: none, HMAC, other, or missing are distinct errors.
-    public func requireAlgorithm(_ expected: String) throws(JWTError) {
+    package func requireAlgorithm(_ expected: String) throws(JWTError) {
         guard let algorithm else { throw .missingAlgorithm }
         if algorithm == expected { return }
         if algorithm.lowercased() == "none" { throw .algorithmNone }
@@ -82,7 +82,7 @@ public struct JWT: Sendable, Equatable {
         throw .unexpectedAlgorithm(found: algorithm, expected: expected)
     }
 
-    public static func == (lhs: JWT, rhs: JWT) -> Bool { lhs.compact == rhs.compact }
+    package static func == (lhs: JWT, rhs: JWT) -> Bool { lhs.compact == rhs.compact }
 
     static func jsonObject(_ bytes: [UInt8]) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(bytes), options: [])) as? [String: Any]

@@ -1,11 +1,11 @@
 /// Which of the three dot-separated parts of a compact JWT a problem is in.
-public enum JWTSegment: String, Sendable, Equatable {
+package enum JWTSegment: String, Sendable, Equatable {
     case header, claims, signature
 }
 
 /// Why a JWT could not be decoded, signed or verified. The APNs gateway maps every case to
 /// `InvalidProviderToken` and logs `description` as the internal detail.
-public enum JWTError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum JWTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not three non-empty base64url segments separated by dots (`detail` says what was seen).
     case malformed(detail: String)
     /// A segment contains characters outside base64url, padding, or an impossible length.
@@ -27,7 +27,7 @@ public enum JWTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A claim or header could not be serialized, or the key failed to sign.
     case signingFailed(detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .malformed(let detail):
             return "malformed JWT: \(detail); a compact JWT is base64url(header).base64url(claims).base64url(signature)"

@@ -3,14 +3,14 @@ import Foundation
 extension JWT {
     /// Makes an APNs provider token: header `{"alg":"ES256","kid":keyID}`, claims `{"iss":teamID,"iat":issuedAt}`,
     /// signed with the `.p8` key (raw r‖s signature).
-    public static func apnsProviderToken(
+    package static func apnsProviderToken(
         teamID: String, keyID: String, issuedAt: Int, key: P256PrivateKey
     ) throws(JWTError) -> String {
         try signES256(header: ["alg": "ES256", "kid": keyID], claims: ["iss": teamID, "iat": issuedAt], key: key)
     }
 
     /// Signs arbitrary header/claims with ES256. `alg` in `header` is forced to "ES256".
-    public static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError) -> String {
+    package static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError) -> String {
         var header = header
         header["alg"] = "ES256"
         let input = try signingInput(header: header, claims: claims)
@@ -23,7 +23,7 @@ extension JWT {
 
     /// Signs claims with RS256 (header `{"alg":"RS256","typ":"JWT"}` plus `kid` when given), as Google
     /// service-account assertions are made.
-    public static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError) -> String {
+    package static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError) -> String {
         var header: [String: Any] = ["alg": "RS256", "typ": "JWT"]
         if let keyID { header["kid"] = keyID }
         let input = try signingInput(header: header, claims: claims)
@@ -50,7 +50,7 @@ extension JWT {
     /// Makes the RS256 assertion a Google service account sends to its `token_uri` (JWT-bearer grant),
     /// as google-auth does: claims `iss` = client email, `aud` = `https://oauth2.googleapis.com/token`
     /// (fixed even when `token_uri` points elsewhere), `scope` = space-joined scopes, `iat`, `exp` = iat + 3600.
-    public static func googleServiceAccountAssertion(
+    package static func googleServiceAccountAssertion(
         clientEmail: String, scopes: [String], issuedAt: Int, privateKeyID: String? = nil, key: RSAPrivateKey,
         audience: String = "https://oauth2.googleapis.com/token"
     ) throws(JWTError) -> String {

@@ -1,5 +1,5 @@
 /// Why a key could not be loaded, generated or used. Each description says what to do.
-public enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text contains no PEM block that OpenSSL could parse (`detail` is OpenSSL's reason).
     case invalidPEM(detail: String)
     /// The bytes are not a valid DER key structure.
@@ -11,7 +11,7 @@ public enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// OpenSSL failed to generate or serialize a key.
     case operationFailed(operation: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidPEM(let detail):
             return "not a readable PEM private/public key (\(detail)); expected a block like '-----BEGIN PRIVATE KEY-----' as in an Apple AuthKey_XXXXXXXXXX.p8 file"

@@ -2,15 +2,15 @@ import COpenSSL
 
 /// The contents of a PKCS#12 (`.p12`) file: a certificate, its private key, and any CA certificates.
 /// Apple push certificates are exported from Keychain Access this way.
-public struct PKCS12Bundle: Sendable, Equatable {
+package struct PKCS12Bundle: Sendable, Equatable {
     /// The certificate with its key.
-    public let identity: IssuedCertificate
+    package let identity: IssuedCertificate
     /// Extra certificates in the file (e.g. the WWDR intermediate), DER.
-    public let caCertificatesDER: [[UInt8]]
+    package let caCertificatesDER: [[UInt8]]
 
     /// Loads `.p12` bytes with `password` ("" for none). Files made with legacy RC2/3DES encryption
     /// (older Keychain exports, `openssl pkcs12 -export -legacy`) load through OpenSSL's legacy provider.
-    public init(der: [UInt8], password: String) throws {
+    package init(der: [UInt8], password: String) throws {
         OpenSSL.clearErrors()
         guard let p12 = OpenSSL.derDecode(der, { d2i_PKCS12(nil, $0, $1) }) else {
             throw CertificateError.pkcs12(detail: "not a PKCS#12 file (\(OpenSSL.drainErrors()))")
@@ -36,10 +36,10 @@ public struct PKCS12Bundle: Sendable, Equatable {
     }
 
     /// The certificate's parsed facts.
-    public var info: CertificateInfo { get throws { try identity.info } }
+    package var info: CertificateInfo { get throws { try identity.info } }
 
     /// Makes a `.p12` (AES-256/PBKDF2, OpenSSL 3 defaults) from a certificate and key, for tests and fixtures.
-    public static func create(
+    package static func create(
         identity: IssuedCertificate, password: String, friendlyName: String = "pushcheck", caCertificatesPEM: [String] = []
     ) throws -> [UInt8] {
         let cert = try X509Handle.parse(der: identity.der)

@@ -1,18 +1,18 @@
 import COpenSSL
 
 /// An RSA private key (e.g. the `private_key` of a Google service-account JSON). Stored as PKCS#8 DER.
-public struct RSAPrivateKey: Sendable, Hashable {
+package struct RSAPrivateKey: Sendable, Hashable {
     /// PKCS#8 PrivateKeyInfo DER.
-    public let pkcs8DER: [UInt8]
+    package let pkcs8DER: [UInt8]
 
     /// Loads PKCS#8 ("BEGIN PRIVATE KEY") or PKCS#1 ("BEGIN RSA PRIVATE KEY") PEM.
-    public init(pem: String) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(pem: pem) }
+    package init(pem: String) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(pem: pem) }
 
     /// Loads PKCS#8 (or PKCS#1) DER.
-    public init(der: [UInt8]) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(der: der) }
+    package init(der: [UInt8]) throws { pkcs8DER = try KeyKind.rsa.privateKeyDER(der: der) }
 
     /// Generates a key of `bits` (2048 by default; generation takes ~0.1 s).
-    public static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
+    package static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
         OpenSSL.clearErrors()
         return RSAPrivateKey(validatedDER: try KeyKind.rsa.generatedDER(pc_EVP_RSA_gen(UInt32(bits))))
     }
@@ -20,13 +20,13 @@ public struct RSAPrivateKey: Sendable, Hashable {
     private init(validatedDER: [UInt8]) { pkcs8DER = validatedDER }
 
     /// PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----"), the form Google puts in service-account JSON.
-    public var pkcs8PEM: String { PEM.encode(pkcs8DER, label: "PRIVATE KEY") }
+    package var pkcs8PEM: String { PEM.encode(pkcs8DER, label: "PRIVATE KEY") }
 
     /// The matching public key.
-    public var publicKey: RSAPublicKey { RSAPublicKey(validatedDER: KeyKind.publicKeyDER(ofValidated: pkcs8DER)) }
+    package var publicKey: RSAPublicKey { RSAPublicKey(validatedDER: KeyKind.publicKeyDER(ofValidated: pkcs8DER)) }
 
     /// RSASSA-PKCS1-v1_5 SHA-256 signature (JWS "RS256").
-    public func signature(for message: [UInt8]) throws -> [UInt8] {
+    package func signature(for message: [UInt8]) throws -> [UInt8] {
         try evpKey().signSHA256(message)
     }
 
@@ -34,29 +34,29 @@ public struct RSAPrivateKey: Sendable, Hashable {
 }
 
 /// An RSA public key. Stored as SubjectPublicKeyInfo DER.
-public struct RSAPublicKey: Sendable, Hashable {
+package struct RSAPublicKey: Sendable, Hashable {
     /// SubjectPublicKeyInfo DER.
-    public let spkiDER: [UInt8]
+    package let spkiDER: [UInt8]
 
     /// Loads "-----BEGIN PUBLIC KEY-----" PEM.
-    public init(pem: String) throws { spkiDER = try KeyKind.rsa.publicKeyDER(pem: pem) }
+    package init(pem: String) throws { spkiDER = try KeyKind.rsa.publicKeyDER(pem: pem) }
 
     /// Loads SubjectPublicKeyInfo DER.
-    public init(der: [UInt8]) throws { spkiDER = try KeyKind.rsa.publicKeyDER(der: der) }
+    package init(der: [UInt8]) throws { spkiDER = try KeyKind.rsa.publicKeyDER(der: der) }
 
     init(validatedDER: [UInt8]) { spkiDER = validatedDER }
 
     /// "-----BEGIN PUBLIC KEY-----" PEM.
-    public var pem: String { PEM.encode(spkiDER, label: "PUBLIC KEY") }
+    package var pem: String { PEM.encode(spkiDER, label: "PUBLIC KEY") }
 
     /// The modulus size in bits.
-    public var bits: Int {
+    package var bits: Int {
         guard let key = try? EVPKey.publicKey(der: spkiDER) else { return 0 }
         return Int(EVP_PKEY_get_bits(key.pointer))
     }
 
     /// Checks an RSASSA-PKCS1-v1_5 SHA-256 signature over `message`.
-    public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard let key = try? EVPKey.publicKey(der: spkiDER) else { return false }
         return key.verifySHA256(signature, message: message)
     }

@@ -1,12 +1,12 @@
 /// The two APNs endpoints.
-public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
+package enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
     /// `api.sandbox.push.apple.com` (Development).
     case sandbox
     /// `api.push.apple.com`.
     case production
 
     /// The real host name Apple uses for this environment.
-    public var appleHost: String {
+    package var appleHost: String {
         switch self {
         case .sandbox: return "api.sandbox.push.apple.com"
         case .production: return "api.push.apple.com"
@@ -14,17 +14,17 @@ public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The other environment.
-    public var other: APNsEnvironment { self == .sandbox ? .production : .sandbox }
+    package var other: APNsEnvironment { self == .sandbox ? .production : .sandbox }
 }
 
 /// `apns-priority`: 10 immediately, 5 by the device's power state, 1 power first.
-public enum APNsPriority: Int, Sendable, Hashable, CaseIterable, Codable {
+package enum APNsPriority: Int, Sendable, Hashable, CaseIterable, Codable {
     case powerConsiderations = 1
     case conserve = 5
     case immediate = 10
 
     /// Parses the header value; only the exact strings `1`, `5` and `10` are valid.
-    public init?(headerValue: String) {
+    package init?(headerValue: String) {
         guard let n = Int(headerValue), String(n) == headerValue, let p = APNsPriority(rawValue: n) else {
             return nil
         }

@@ -1,5 +1,5 @@
 /// `apns-push-type`: the 11 push types in Apple's table, with the topic suffix each requires.
-public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
+package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     case alert
     case background
     case complication
@@ -14,7 +14,7 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// What must follow the bundle ID in `apns-topic` (empty: the bare bundle ID).
     /// `mdm` uses the MDM certificate's UID topic as-is, so it has no suffix either.
-    public var topicSuffix: String {
+    package var topicSuffix: String {
         switch self {
         case .alert, .background, .mdm: return ""
         case .complication: return ".complication"
@@ -29,19 +29,19 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// Largest payload APNs accepts for this type: 5120 bytes for VoIP, 4096 otherwise.
-    public var maxPayloadBytes: Int { self == .voip ? 5120 : 4096 }
+    package var maxPayloadBytes: Int { self == .voip ? 5120 : 4096 }
 
     /// Only usable with token (JWT) authentication.
-    public var requiresTokenAuth: Bool { self == .location }
+    package var requiresTokenAuth: Bool { self == .location }
 
     /// All non-empty suffixes, longest first (so `.voip-ptt` wins over `.voip`).
-    public static let knownSuffixes: [(suffix: String, type: APNsPushType)] = allCases
+    package static let knownSuffixes: [(suffix: String, type: APNsPushType)] = allCases
         .filter { !$0.topicSuffix.isEmpty }
         .map { ($0.topicSuffix, $0) }
         .sorted { $0.suffix.count > $1.suffix.count }
 
     /// The push type a topic's suffix implies (`nil` for a bare bundle ID).
-    public static func impliedBy(topic: String) -> APNsPushType? {
+    package static func impliedBy(topic: String) -> APNsPushType? {
         // Byte-wise over contiguous UTF-8 (the suffixes are ASCII): this runs on every push, and Character-wise
         // `hasSuffix`/`count` cost more than the rest of the topic checks.
         var topic = topic
@@ -59,7 +59,7 @@ public enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The bundle ID part of a topic: the topic without any known push-type suffix.
-    public static func bundleID(ofTopic topic: String) -> String {
+    package static func bundleID(ofTopic topic: String) -> String {
         if let t = impliedBy(topic: topic) { return String(topic.dropLast(t.topicSuffix.count)) }
         return topic
     }

@@ -1,6 +1,6 @@
 /// Every `reason` string in Apple's "Handling notification responses from APNs" table, with its
 /// HTTP status. `rawValue` is Apple's exact string.
-public enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Error, CustomStringConvertible {
+package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Error, CustomStringConvertible {
     // 400
     case badCollapseId = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"
@@ -44,7 +44,7 @@ public enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Error
     case shutdown = "Shutdown"
 
     /// The HTTP status APNs pairs with this reason.
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
@@ -64,7 +64,7 @@ public enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Error
     }
 
     /// Apple: never retry these (fix the request or drop the token instead).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .badDeviceToken, .deviceTokenNotForTopic, .forbidden, .expiredToken, .unregistered, .payloadTooLarge:
             return false
@@ -74,7 +74,7 @@ public enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Error
     }
 
     /// What it means and what the sender should do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .badCollapseId: return "apns-collapse-id is longer than 64 bytes; shorten it."
         case .badDeviceToken: return "The device token is not hex or not known for this environment; check sandbox vs production and stop sending to it."

@@ -1,11 +1,11 @@
 /// A device token as hex. Apple: "Don't make assumptions about device token size", so any
 /// non-empty, even-length hex string is accepted; it is stored lowercased.
-public struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable {
+package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Lowercase hex.
-    public let hex: String
+    package let hex: String
 
     /// `nil` unless `hex` is non-empty, of even length and only `[0-9a-fA-F]`.
-    public init?(hex: String) {
+    package init?(hex: String) {
         var copy = hex
         switch copy.withUTF8(DeviceToken.shape) {
         case .invalid: return nil
@@ -28,7 +28,7 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable 
     }
 
     /// Builds a token from raw bytes (as an app receives it in `didRegisterForRemoteNotifications`).
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard !bytes.isEmpty else { return nil }
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -41,7 +41,7 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable 
     }
 
     /// The token's bytes.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         let u = Array(hex.utf8)
         var i = 0
@@ -52,10 +52,10 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable 
         return out
     }
 
-    public var description: String { hex }
+    package var description: String { hex }
 
     /// True for a non-empty, even-length hex string.
-    public static func isValidHex(_ s: String) -> Bool {
+    package static func isValidHex(_ s: String) -> Bool {
         let u = s.utf8
         guard !u.isEmpty, u.count % 2 == 0 else { return false }
         return u.allSatisfy { nibble($0) != nil }

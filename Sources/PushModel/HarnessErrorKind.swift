@@ -5,7 +5,7 @@
 /// console, so it is part of the report format: never rename one. Producers (the scenario executor,
 /// the step runner, the scheduler, the incremental report) create kinds from these cases, and the
 /// scheduler decides on them (an `interrupted` attempt is never retried) by comparing cases, not text.
-public enum HarnessErrorKind: String, Sendable, Hashable, CaseIterable {
+package enum HarnessErrorKind: String, Sendable, Hashable, CaseIterable {
     /// The scenario's world could not be built or lacks what a step names (device, app, gateway,
     /// provider token, snapshot store).
     case world

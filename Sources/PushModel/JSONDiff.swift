@@ -9,9 +9,9 @@
 /// ```
 /// Pure: no I/O, deterministic order (object keys sorted, a removed key directly followed by the key it
 /// was renamed to when an added key carries the same value).
-public enum JSONDiff {
+package enum JSONDiff {
     /// How strictly `actual` must match `expected`.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Every key and element, nothing more.
         case exact
         /// Every key of `expected` (recursively) with its value; extra keys in `actual` are fine. Arrays
@@ -20,7 +20,7 @@ public enum JSONDiff {
     }
 
     /// One difference.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// In `expected`, not in `actual`.
         case removed(path: String, value: JSONValue)
         /// In `actual`, not in `expected`; `renamedFrom` is the removed path with the same value, if any.
@@ -31,7 +31,7 @@ public enum JSONDiff {
         case typeChanged(path: String, from: JSONValue, to: JSONValue)
 
         /// The path the change is at (the added one for a rename).
-        public var path: String {
+        package var path: String {
             switch self {
             case .removed(let p, _), .added(let p, _, _), .changed(let p, _, _), .typeChanged(let p, _, _): return p
             }
@@ -40,7 +40,7 @@ public enum JSONDiff {
 
     /// The differences from `expected` to `actual`, under the path `root` (`"user_info"` gives
     /// `user_info.order_id`; empty gives `order_id`).
-    public static func diff(_ expected: JSONValue, _ actual: JSONValue, root: String = "", mode: Mode = .exact)
+    package static func diff(_ expected: JSONValue, _ actual: JSONValue, root: String = "", mode: Mode = .exact)
         -> [Change]
     {
         var out: [Change] = []
@@ -49,12 +49,12 @@ public enum JSONDiff {
     }
 
     /// One line per change: `- path: value`, `+ path: value`, `~ path: old → new`.
-    public static func render(_ changes: [Change]) -> String {
+    package static func render(_ changes: [Change]) -> String {
         changes.map(line).joined(separator: "\n")
     }
 
     /// The line of one change.
-    public static func line(_ change: Change) -> String {
+    package static func line(_ change: Change) -> String {
         switch change {
         case .removed(let p, let v): return "- \(label(p)): \(show(v))"
         case .added(let p, let v, let from):
@@ -67,7 +67,7 @@ public enum JSONDiff {
     }
 
     /// `a.b`, `a[2]`; a key that is not a plain identifier is quoted (`user_info["gcm.message_id"]`).
-    public static func join(_ path: String, key: String) -> String {
+    package static func join(_ path: String, key: String) -> String {
         let plain =
             !key.isEmpty
             && key.unicodeScalars.allSatisfy {
@@ -79,10 +79,10 @@ public enum JSONDiff {
     }
 
     /// `path[index]`.
-    public static func join(_ path: String, index: Int) -> String { path + "[\(index)]" }
+    package static func join(_ path: String, index: Int) -> String { path + "[\(index)]" }
 
     /// `number`, `string`, `object`, …
-    public static func typeName(_ v: JSONValue) -> String {
+    package static func typeName(_ v: JSONValue) -> String {
         switch v {
         case .null: return "null"
         case .bool: return "bool"
@@ -94,7 +94,7 @@ public enum JSONDiff {
     }
 
     /// A value as compact JSON (strings quoted, keys sorted).
-    public static func show(_ v: JSONValue) -> String { v.serialized() }
+    package static func show(_ v: JSONValue) -> String { v.serialized() }
 
     static func label(_ p: String) -> String { p.isEmpty ? "(root)" : p }
 

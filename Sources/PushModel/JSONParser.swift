@@ -1,13 +1,13 @@
 /// Why a JSON text could not be parsed, with the byte offset to look at.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var offset: Int
-    public var message: String
-    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var offset: Int
+    package var message: String
+    package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
 extension JSONValue {
     /// Parses one JSON value (RFC 8259) from UTF-8 bytes; trailing non-whitespace is an error.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var p = JSONParser(bytes: bytes)
         p.skipWhitespace()
         let value = try p.parseValue(depth: 0)
@@ -19,7 +19,7 @@ extension JSONValue {
     /// True when `bytes` hold exactly one JSON object, by the same grammar as `parse(_:)`, without building
     /// the value (no dictionaries, and no strings unless they contain escapes or non-ASCII text). For
     /// hot paths that only need to accept or refuse a document, such as a gateway checking every payload.
-    public static func isValidObject(_ bytes: [UInt8]) -> Bool {
+    package static func isValidObject(_ bytes: [UInt8]) -> Bool {
         var p = JSONParser(bytes: bytes, building: false)
         p.skipWhitespace()
         guard p.index < bytes.count, bytes[p.index] == UInt8(ascii: "{") else { return false }
@@ -29,7 +29,7 @@ extension JSONValue {
     }
 
     /// Parses one JSON value from a string.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 }

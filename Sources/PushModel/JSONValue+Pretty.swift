@@ -1,7 +1,7 @@
 extension JSONValue {
     /// JSON with sorted object keys, one key or element per line, indented by two spaces: the
     /// diff-friendly form of files people review (snapshots). Empty containers stay on one line.
-    public func prettySerialized() -> String {
+    package func prettySerialized() -> String {
         var out = ""
         writePretty(into: &out, indent: "")
         return out

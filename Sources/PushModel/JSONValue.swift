@@ -1,6 +1,6 @@
 /// A JSON value: parse from bytes, serialize with sorted object keys (deterministic output),
 /// and look up by dotted path (`aps.alert.title`, `items.0.id`).
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// The value at a dotted path; array elements are addressed by decimal index. `nil` if absent.
-    public subscript(path path: String) -> JSONValue? {
+    package subscript(path path: String) -> JSONValue? {
         if path.isEmpty { return self }
         var current: JSONValue = self
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
@@ -28,24 +28,24 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value for a key if this is an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var doubleValue: Double? { if case .number(let d) = self { return d } else { return nil } }
-    public var intValue: Int? {
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var doubleValue: Double? { if case .number(let d) = self { return d } else { return nil } }
+    package var intValue: Int? {
         if case .number(let d) = self, d.rounded() == d, abs(d) < 9.0e15 { return Int(d) }
         return nil
     }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    public var isNull: Bool { self == .null }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var isNull: Bool { self == .null }
 
     /// A short rendering for messages: strings unquoted, everything else as compact JSON.
-    public var displayString: String {
+    package var displayString: String {
         if case .string(let s) = self { return s }
         return serialized()
     }
@@ -56,29 +56,29 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 // MARK: - Serialization
 
 extension JSONValue {
     /// Compact JSON with object keys sorted by their UTF-8 bytes. Integral numbers print without `.0`.
-    public func serialized() -> String {
+    package func serialized() -> String {
         var out: [UInt8] = []
         write(into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `serialized()` as UTF-8 bytes.
-    public func serializedBytes() -> [UInt8] {
+    package func serializedBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)  // one allocation for the usual small payload, not a regrowth per doubling
         write(into: &out)
@@ -86,7 +86,7 @@ extension JSONValue {
     }
 
     /// Appends `serializedBytes()` to `out` (for writers that put JSON values inside bytes of their own).
-    public func write(into out: inout [UInt8]) {
+    package func write(into out: inout [UInt8]) {
         switch self {
         case .null: out += Array("null".utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
@@ -131,7 +131,7 @@ extension JSONValue {
     }
 
     /// Appends `s` as a JSON string literal, escaped as `serialized()` escapes it.
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: scanned as contiguous bytes and copied whole (byte-by-byte appends, and
         // even `contains(where:)` on the UTF-8 view, showed up in the FCM send path's profile).

@@ -2,52 +2,52 @@ import Foundation
 
 /// A small, strict command-line parser: every option is declared, unknown ones are usage errors
 /// with a suggestion, and values are checked where they are read.
-public struct OptionSpec: Sendable {
-    public enum Kind: Sendable { case flag, value, repeatedValue }
-    public let name: String
-    public let kind: Kind
-    public let valueName: String
-    public let help: String
+package struct OptionSpec: Sendable {
+    package enum Kind: Sendable { case flag, value, repeatedValue }
+    package let name: String
+    package let kind: Kind
+    package let valueName: String
+    package let help: String
     /// A one-letter alias (`-u` for `--update-snapshots`), if any.
-    public var short: Character? = nil
+    package var short: Character? = nil
 
     /// The same option, also spelled `-<letter>`.
-    public func short(_ letter: Character) -> OptionSpec {
+    package func short(_ letter: Character) -> OptionSpec {
         var copy = self
         copy.short = letter
         return copy
     }
 
-    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+    package static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, kind: .flag, valueName: "", help: help)
     }
-    public static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    package static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, kind: .value, valueName: valueName, help: help)
     }
-    public static func repeated(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+    package static func repeated(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, kind: .repeatedValue, valueName: valueName, help: help)
     }
 }
 
 /// A usage mistake: printed as one line plus the command's usage, exit code 2.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// The parsed arguments of one command.
-public struct ParsedArguments: Sendable {
-    public private(set) var flags: Set<String> = []
-    public private(set) var values: [String: [String]] = [:]
-    public private(set) var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+    package private(set) var flags: Set<String> = []
+    package private(set) var values: [String: [String]] = [:]
+    package private(set) var positionals: [String] = []
 
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func value(_ name: String) -> String? { values[name]?.last }
+    package func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// An integer option, with a usage error naming the option when it is not one.
-    public func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError) -> Int? {
+    package func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError) -> Int? {
         guard let raw = value(name) else { return nil }
         guard let n = Int(raw), range.contains(n) else {
             throw UsageError("option '--\(name)' expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
@@ -56,7 +56,7 @@ public struct ParsedArguments: Sendable {
     }
 
     /// Parses `arguments` against `options`; `--` ends option parsing.
-    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+    package static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var index = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `pushcheck` subcommand.
-public protocol PushcheckCommand: Sendable {
+package protocol PushcheckCommand: Sendable {
     /// The word after `pushcheck`.
     static var name: String { get }
     /// One line for `pushcheck --help`.
@@ -16,7 +16,7 @@ public protocol PushcheckCommand: Sendable {
 }
 
 extension PushcheckCommand {
-    public static var discussion: String { "" }
+    package static var discussion: String { "" }
 
     static var help: String {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(synopsis)\n"
@@ -28,24 +28,24 @@ extension PushcheckCommand {
 }
 
 /// Where commands print: stdout for results, stderr for diagnostics. Thread-safe.
-public struct Console: Sendable {
-    public init() {}
+package struct Console: Sendable {
+    package init() {}
     // `write(contentsOf:)` throws where `write(_:)` traps: a reader that went away (`| head -1`, EPIPE) must
     // not crash the command.
-    public func out(_ line: String) {
+    package func out(_ line: String) {
         try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
-    public func err(_ line: String) {
+    package func err(_ line: String) {
         try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 }
 
 /// Exit codes shared by every command.
-public enum ExitCode {
-    public static let success: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 2
-    public static let harness: Int32 = 3
+package enum ExitCode {
+    package static let success: Int32 = 0
+    package static let failure: Int32 = 1
+    package static let usage: Int32 = 2
+    package static let harness: Int32 = 3
     /// `pushcheck run` selected no scenario (pytest uses 5 too); `--allow-empty` makes it 0.
-    public static let noScenarios: Int32 = 5
+    package static let noScenarios: Int32 = 5
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The `pushcheck` entry point: dispatches to a subcommand and turns errors into exit codes.
-public enum Pushcheck {
-    public static let version = "0.1.0"
+package enum Pushcheck {
+    package static let version = "0.1.0"
 
     static let commands: [any PushcheckCommand.Type] = [
         ServeCommand.self,
@@ -35,7 +35,7 @@ public enum Pushcheck {
     }
 
     /// Runs `pushcheck` with `arguments` (without the program name) and returns the exit code.
-    public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
+    package static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         guard let first = arguments.first else {
             console.err("pushcheck: error: missing command\n\n" + usage)
             return ExitCode.usage

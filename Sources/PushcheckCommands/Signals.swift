@@ -8,10 +8,10 @@ import Synchronization
 /// the signal number to a pipe and one watcher thread reads it. By default a signal exits with
 /// 128+signal, as an unhandled one would; a command that wants a graceful stop (serve drains its
 /// connections) takes the next signal with `next()`. A second signal while one is handled exits.
-public enum Signals {
+package enum Signals {
     fileprivate static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
 
-    public static func install() {
+    package static func install() {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0, pc_install_termination_pipe(fds[1]) == 0 else { return }
         let readFD = fds[0]
@@ -33,7 +33,7 @@ public enum Signals {
     }
 
     /// `SIGINT`, `SIGTERM`, or `signal N` for any other number.
-    public static func name(_ signal: Int32) -> String {
+    package static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT (Ctrl-C)"
         case SIGTERM: return "SIGTERM"
@@ -42,7 +42,7 @@ public enum Signals {
     }
 
     /// Waits for the next SIGINT/SIGTERM.
-    public static func next() async -> Int32 {
+    package static func next() async -> Int32 {
         await withCheckedContinuation { continuation in
             handler.withLock { $0 = { continuation.resume(returning: $0) } }
         }
@@ -52,7 +52,7 @@ public enum Signals {
 extension Signals {
     /// Takes over the next SIGINT/SIGTERM *now* and returns a wait for it: no window between a command
     /// announcing it is ready and starting to wait, in which a signal would exit at once (skipping clean-up).
-    public static func armNext() -> @Sendable () async -> Int32 {
+    package static func armNext() -> @Sendable () async -> Int32 {
         // One signal, delivered before or after the wait starts (the handler is taken once, so one offer).
         let latch = FirstOf<Int32>()
         handler.withLock { $0 = { latch.offer($0) } }

@@ -8,9 +8,9 @@ import Foundation
 /// target is replaced (atomically, in the target's directory) and the link stays a link. Anything else —
 /// a device node such as `/dev/full`, a FIFO, a socket, a directory — is refused with `.writeFailed`
 /// before anything is written, so a report path can never turn a special file into a regular one.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `url` atomically. A reader sees either the old file or the complete new one.
-    public static func write(_ data: Data, to url: URL) throws(ReportsError) {
+    package static func write(_ data: Data, to url: URL) throws(ReportsError) {
         let path = try destination(of: url.path)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."

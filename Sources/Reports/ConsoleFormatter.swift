@@ -1,26 +1,26 @@
 /// How the console output looks: colours and a live progress line (TTY) or neither (CI, pipes, logs).
-public struct ConsoleMode: Sendable, Equatable {
+package struct ConsoleMode: Sendable, Equatable {
     /// Use ANSI colours.
-    public var colors: Bool
+    package var colors: Bool
     /// Keep a redrawn progress line at the bottom (needs a terminal that understands `\r` + erase-line).
-    public var liveProgress: Bool
+    package var liveProgress: Bool
     /// Terminal width in columns, used to truncate the progress line.
-    public var width: Int
+    package var width: Int
 
     /// Creates a mode.
-    public init(colors: Bool, liveProgress: Bool, width: Int = 80) {
+    package init(colors: Bool, liveProgress: Bool, width: Int = 80) {
         self.colors = colors
         self.liveProgress = liveProgress
         self.width = width
     }
 
     /// No ANSI at all: one line per scenario, then details and the summary.
-    public static let plain = ConsoleMode(colors: false, liveProgress: false)
+    package static let plain = ConsoleMode(colors: false, liveProgress: false)
 
     /// Chooses the mode. Plain (no ANSI at all) unless the output is a terminal and `CI` is unset or empty
     /// and `TERM` is not `dumb`. On a terminal, `NO_COLOR` (non-empty, see no-color.org) turns colours off
     /// but keeps the live progress line.
-    public static func detect(isTerminal: Bool, environment: [String: String], width: Int? = nil) -> ConsoleMode {
+    package static func detect(isTerminal: Bool, environment: [String: String], width: Int? = nil) -> ConsoleMode {
         let ci = !(environment["CI"] ?? "").isEmpty
         let dumb = environment["TERM"] == "dumb"
         guard isTerminal, !ci, !dumb else { return .plain }
@@ -36,7 +36,7 @@ public struct ConsoleMode: Sendable, Equatable {
 /// The closing line is exactly `N passed, N failed, N skipped`, where *failed* counts failures and
 /// errors. Retries: each scenario counts once, by its final attempt; a scenario that passed after
 /// failed attempts counts as passed and is also listed in a `N flaky …` line before the summary.
-public enum ConsoleFormatter {
+package enum ConsoleFormatter {
     /// ANSI styles used in colour mode.
     enum Style: String {
         case green = "\u{1B}[32m"
@@ -47,7 +47,7 @@ public enum ConsoleFormatter {
     }
 
     /// The symbol for an outcome.
-    public static func symbol(for outcome: CaseOutcome) -> String {
+    package static func symbol(for outcome: CaseOutcome) -> String {
         switch outcome {
         case .passed: return "✓"
         case .failure: return "✗"
@@ -58,7 +58,7 @@ public enum ConsoleFormatter {
 
     /// `✓ Suites/a.yaml › scenario (0.123s)`, with a retry note when there were earlier attempts
     /// and the skip reason for skipped scenarios.
-    public static func resultLine(_ testCase: TestCaseReport, mode: ConsoleMode) -> String {
+    package static func resultLine(_ testCase: TestCaseReport, mode: ConsoleMode) -> String {
         let style: Style
         switch testCase.outcome {
         case .passed: style = .green
@@ -82,7 +82,7 @@ public enum ConsoleFormatter {
     }
 
     /// The live progress line (TTY only): `[3/10] 1 failed · running Suites/a.yaml › name`, cut to the width.
-    public static func progressLine(finished: Int, total: Int, totals: ReportTotals, running: [String], mode: ConsoleMode) -> String {
+    package static func progressLine(finished: Int, total: Int, totals: ReportTotals, running: [String], mode: ConsoleMode) -> String {
         var text = "[\(finished)/\(total)]"
         let failed = totals.failures + totals.errors
         if failed > 0 { text += " \(failed) failed" }
@@ -96,7 +96,7 @@ public enum ConsoleFormatter {
 
     /// The block after the list: one numbered entry per failed or errored scenario with its location,
     /// message and the caller's detail (expected vs actual, caret snippet) indented. Empty when all passed.
-    public static func failureDetails(_ cases: [TestCaseReport], mode: ConsoleMode) -> String {
+    package static func failureDetails(_ cases: [TestCaseReport], mode: ConsoleMode) -> String {
         var out = ""
         var number = 0
         for testCase in cases {
@@ -125,7 +125,7 @@ public enum ConsoleFormatter {
     }
 
     /// `N flaky (passed after retries): a › b, c › d` or nil when nothing was flaky.
-    public static func flakyLine(_ cases: [TestCaseReport], mode: ConsoleMode) -> String? {
+    package static func flakyLine(_ cases: [TestCaseReport], mode: ConsoleMode) -> String? {
         let flaky = cases.filter(\.isFlaky)
         guard !flaky.isEmpty else { return nil }
         let names = flaky.map { clean($0.classname) + " › " + clean($0.name) }
@@ -133,7 +133,7 @@ public enum ConsoleFormatter {
     }
 
     /// Exactly `N passed, N failed, N skipped` (failed = failures + errors); no colour, so scripts can grep it.
-    public static func summaryLine(_ totals: ReportTotals) -> String {
+    package static func summaryLine(_ totals: ReportTotals) -> String {
         "\(totals.passed) passed, \(totals.failures + totals.errors) failed, \(totals.skipped) skipped"
     }
 

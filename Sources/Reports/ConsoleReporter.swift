@@ -7,7 +7,7 @@ import Synchronization
 /// mode the progress line is erased before each result line and redrawn after it, so results scroll
 /// above a single status line. Safe to call from several threads (state is behind a `Mutex` and each
 /// call writes its text in one piece).
-public final class ConsoleReporter: Sendable {
+package final class ConsoleReporter: Sendable {
     private struct State {
         var finished: [TestCaseReport] = []
         var totals = ReportTotals()
@@ -21,14 +21,14 @@ public final class ConsoleReporter: Sendable {
     private let state = Mutex(State())
 
     /// A reporter for `total` planned scenarios writing through `sink` (standard output by default).
-    public init(total: Int, mode: ConsoleMode, sink: @escaping @Sendable (String) -> Void = ConsoleReporter.standardOutput) {
+    package init(total: Int, mode: ConsoleMode, sink: @escaping @Sendable (String) -> Void = ConsoleReporter.standardOutput) {
         self.total = total
         self.mode = mode
         self.sink = sink
     }
 
     /// Notes that a scenario started (shown on the progress line in live mode).
-    public func caseStarted(suite: String, name: String) {
+    package func caseStarted(suite: String, name: String) {
         guard mode.liveProgress else { return }
         let text = state.withLock { state -> String in
             state.running.append(suite + " › " + name)
@@ -38,7 +38,7 @@ public final class ConsoleReporter: Sendable {
     }
 
     /// Prints the result line of a finished scenario.
-    public func caseFinished(_ testCase: TestCaseReport) {
+    package func caseFinished(_ testCase: TestCaseReport) {
         let text = state.withLock { state -> String in
             state.finished.append(testCase)
             state.totals.add(testCase)
@@ -57,7 +57,7 @@ public final class ConsoleReporter: Sendable {
     /// Prints the failure details, the flaky line and the closing `N passed, N failed, N skipped`;
     /// returns the totals (for the exit code).
     @discardableResult
-    public func finish() -> ReportTotals {
+    package func finish() -> ReportTotals {
         let (text, totals) = state.withLock { state -> (String, ReportTotals) in
             var out = state.progressShown ? ConsoleFormatter.eraseLine : ""
             state.progressShown = false
@@ -79,7 +79,7 @@ public final class ConsoleReporter: Sendable {
     }
 
     /// Writes to standard output unbuffered (one `write(2)` loop per call).
-    public static let standardOutput: @Sendable (String) -> Void = { text in
+    package static let standardOutput: @Sendable (String) -> Void = { text in
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -92,7 +92,7 @@ public final class ConsoleReporter: Sendable {
     }
 
     /// The mode for standard output in this process: terminal check, `CI`, `NO_COLOR`, `TERM`, width.
-    public static func detectStandardOutputMode(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConsoleMode {
+    package static func detectStandardOutputMode(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConsoleMode {
         var size = winsize()
         let width: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
         return ConsoleMode.detect(isTerminal: isatty(STDOUT_FILENO) != 0, environment: environment, width: width)

@@ -4,7 +4,7 @@ import Synchronization
 
 /// When an `IncrementalReport` rewrites its file. Every write is the whole report, atomically
 /// (temporary file + fsync + rename), so a reader never sees a partial file.
-public enum WritePolicy: Sendable, Equatable {
+package enum WritePolicy: Sendable, Equatable {
     /// Rewrite on every start and finish. The file is never behind, but a run of n scenarios costs
     /// O(n²): 1,000 scenarios took about three minutes.
     case everyChange
@@ -25,7 +25,7 @@ public enum WritePolicy: Sendable, Equatable {
 /// `pushcheck.incomplete` = `"<k> of <n> scenarios not finished"`, so a reader can tell a cut-off report
 /// from a complete one. How often the file is rewritten is the `WritePolicy`; writes are serialised and
 /// each renders the state at its start, so a newer snapshot is never overwritten by an older one.
-public final class IncrementalReport: Sendable {
+package final class IncrementalReport: Sendable {
     private struct State {
         var progress: ReportProgress
         /// Changed since the last write began.
@@ -48,7 +48,7 @@ public final class IncrementalReport: Sendable {
     /// Starts a report at `url` with the run's `name`, `timestamp`, `hostname` and `properties` and the
     /// planned suites, rewritten as `policy` says. Writes the initial snapshot (every scenario `not run`)
     /// immediately. Scenario names must be unique within a suite (`.duplicateCase` otherwise).
-    public init(
+    package init(
         url: URL, name: String = "pushcheck", timestamp: Date = Date(), hostname: String,
         properties: [ReportProperty] = [], plan: [PlannedSuite], policy: WritePolicy = .everyChange
     ) throws(ReportsError) {
@@ -62,7 +62,7 @@ public final class IncrementalReport: Sendable {
 
     /// Records that a scenario started, so that if the process dies after the next write the scenario
     /// shows as an interrupted error rather than as not run. A failed write is kept in `writeError`.
-    public func caseStarted(suite: String, name: String, at date: Date = Date()) {
+    package func caseStarted(suite: String, name: String, at date: Date = Date()) {
         record { $0.progress.recordStart(suite: suite, name: name, at: date) }
     }
 
@@ -72,7 +72,7 @@ public final class IncrementalReport: Sendable {
     /// `written` runs once a write that contains this scenario has finished (or failed): the console
     /// announces a result only when it is on disk, so a `kill -9` never loses a scenario the console
     /// already showed. With `.coalesced` that delays the announcement by at most one write interval.
-    public func caseFinished(_ testCase: TestCaseReport, written: (@Sendable () -> Void)? = nil) {
+    package func caseFinished(_ testCase: TestCaseReport, written: (@Sendable () -> Void)? = nil) {
         record {
             $0.progress.recordFinish(testCase)
             if let written { $0.afterWrite.append(written) }
@@ -80,29 +80,29 @@ public final class IncrementalReport: Sendable {
     }
 
     /// Writes the current snapshot now (e.g. from an interrupt's cleanup path).
-    public func flush() throws(ReportsError) {
+    package func flush() throws(ReportsError) {
         _ = try write()
     }
 
     /// Writes the final report and returns it (exactly what is on disk).
     @discardableResult
-    public func finish() throws(ReportsError) -> TestReport {
+    package func finish() throws(ReportsError) -> TestReport {
         try write()
     }
 
     /// The report as it stands: finished scenarios as reported, the rest marked as described above.
-    public func snapshot() -> TestReport {
+    package func snapshot() -> TestReport {
         state.withLock { $0.progress.snapshot() }
     }
 
     /// Number of planned scenarios that have not finished.
-    public var unfinishedCount: Int {
+    package var unfinishedCount: Int {
         state.withLock { $0.progress.unfinishedCount }
     }
 
     /// The first failure of a write made after `caseStarted`/`caseFinished` (immediately or in the
     /// background); `flush()` and `finish()` throw theirs instead. The last good snapshot stays on disk.
-    public var writeError: ReportsError? {
+    package var writeError: ReportsError? {
         state.withLock { $0.writeError }
     }
 

@@ -7,13 +7,13 @@ import XMLSupport
 /// A compiled XSD (libxml2 `xmlSchema`) that JUnit documents can be validated against.
 ///
 /// Owns its C handle; not shared across threads (create one per thread or per test).
-public final class JUnitSchema {
+package final class JUnitSchema {
     private let schema: xmlSchemaPtr
     /// The XSD path, for messages.
-    public let path: String
+    package let path: String
 
     /// Loads and compiles the XSD at `path`.
-    public init(xsdPath path: String) throws(ReportsError) {
+    package init(xsdPath path: String) throws(ReportsError) {
         self.path = path
         LibXML2.initialize()
         guard let parserContext = xmlSchemaNewParserCtxt(path) else {
@@ -36,7 +36,7 @@ public final class JUnitSchema {
 
     /// Violations of the schema by the XML text `xml` (empty when it is valid); each is `line: message`.
     /// A document that is not well-formed yields its parse errors.
-    public func violations(inXML xml: String) -> [String] {
+    package func violations(inXML xml: String) -> [String] {
         let collector = XMLErrorCollector()
         let box = Unmanaged.passUnretained(collector).toOpaque()
         return withExtendedLifetime(collector) { () -> [String] in
@@ -66,7 +66,7 @@ public final class JUnitSchema {
     }
 
     /// Throws `.schemaViolations` (naming `source`) unless `xml` is valid.
-    public func validate(xml: String, source: String) throws(ReportsError) {
+    package func validate(xml: String, source: String) throws(ReportsError) {
         let found = violations(inXML: xml)
         if !found.isEmpty { throw .schemaViolations(path: source, violations: found) }
     }

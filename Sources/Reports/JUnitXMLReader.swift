@@ -5,14 +5,14 @@ import Foundation
 /// Counts written in the file are ignored: totals are always recomputed from the cases.
 /// Run-level properties are not distinguishable from suite properties in the file, so everything
 /// read lands in the suites' `properties` and the report's own `properties` stays empty.
-public enum JUnitXMLReader {
+package enum JUnitXMLReader {
     /// Reads and parses the file at `url`.
-    public static func read(contentsOf url: URL) throws(ReportsError) -> TestReport {
+    package static func read(contentsOf url: URL) throws(ReportsError) -> TestReport {
         try readLocated(contentsOf: url).report
     }
 
     /// Parses XML `bytes`; `path` is used in error messages and as the fallback timestamp source.
-    public static func parse(_ bytes: [UInt8], path: String) throws(ReportsError) -> TestReport {
+    package static func parse(_ bytes: [UInt8], path: String) throws(ReportsError) -> TestReport {
         try parseLocated(bytes, path: path, fallbackDate: Date(timeIntervalSince1970: 0)).report
     }
 

@@ -15,9 +15,9 @@ import Foundation
 ///   with exact duplicates dropped.
 /// - A case's earlier attempts follow its outcome element: `flakyFailure`/`flakyError` when it finally
 ///   passed, `rerunFailure`/`rerunError` when it finally failed or errored (Surefire's convention).
-public enum JUnitXMLWriter {
+package enum JUnitXMLWriter {
     /// The XML document for `report`.
-    public static func render(_ report: TestReport) -> String {
+    package static func render(_ report: TestReport) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = report.totals
         out += "<testsuites" + attributes([
@@ -39,12 +39,12 @@ public enum JUnitXMLWriter {
     }
 
     /// Renders `report` and writes it atomically to `url` (temporary file in the same directory, then rename).
-    public static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
+    package static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
         try AtomicFile.write(Data(render(report).utf8), to: url)
     }
 
     /// Seconds as `%.3f` in the POSIX locale, never in exponent notation; negative and non-finite become 0.
-    public static func formatSeconds(_ seconds: Double) -> String {
+    package static func formatSeconds(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0.000" }
         let millis = (seconds * 1000).rounded()
         guard millis < 9.0e15 else { return "9000000000000.000" }
@@ -54,7 +54,7 @@ public enum JUnitXMLWriter {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC, without a zone designator.
-    public static func formatTimestamp(_ date: Date) -> String {
+    package static func formatTimestamp(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

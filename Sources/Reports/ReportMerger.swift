@@ -7,9 +7,9 @@ import Foundation
 /// Totals are never copied from the inputs; they are recomputed from the cases when written.
 /// The same scenario (classname + name) in two inputs is an error: it almost always means a shard
 /// file was passed twice.
-public enum ReportMerger {
+package enum ReportMerger {
     /// Reads every file (in the given order; see `orderedShardFiles(_:)`) and merges them.
-    public static func merge(reports urls: [URL]) throws(ReportsError) -> TestReport {
+    package static func merge(reports urls: [URL]) throws(ReportsError) -> TestReport {
         guard !urls.isEmpty else { throw .noInputs }
         var located: [JUnitXMLReader.Located] = []
         for url in urls {
@@ -21,7 +21,7 @@ public enum ReportMerger {
     /// `merge-reports` in one call: orders the shard files, merges them, writes the result atomically
     /// to `output`, and returns the merged report (its `totals` give the exit code).
     @discardableResult
-    public static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
+    package static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
         let inputs = orderedShardFiles(urls.filter { $0.standardizedFileURL != output.standardizedFileURL })
         let merged = try merge(reports: inputs)
         try JUnitXMLWriter.write(merged, to: output)
@@ -29,7 +29,7 @@ public enum ReportMerger {
     }
 
     /// Merges already-parsed reports; `sources` names each one for duplicate messages.
-    public static func merge(_ reports: [TestReport], sources: [String]) throws(ReportsError) -> TestReport {
+    package static func merge(_ reports: [TestReport], sources: [String]) throws(ReportsError) -> TestReport {
         guard !reports.isEmpty else { throw .noInputs }
         let located = reports.enumerated().map { index, report in
             JUnitXMLReader.Located(
@@ -41,7 +41,7 @@ public enum ReportMerger {
 
     /// Sorts shard files by shard index (`junit-2-of-10.xml` before `junit-10-of-10.xml`);
     /// names that are not shard files keep their relative order, after the shard files.
-    public static func orderedShardFiles(_ urls: [URL]) -> [URL] {
+    package static func orderedShardFiles(_ urls: [URL]) -> [URL] {
         let keyed = urls.enumerated().map { offset, url in
             (key: ShardSelector.shardIndex(fromFileName: url.lastPathComponent) ?? Int.max, offset: offset, url: url)
         }

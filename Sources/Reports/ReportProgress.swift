@@ -2,32 +2,32 @@ import Foundation
 import PushModel
 
 /// A scenario the run intends to execute.
-public struct PlannedCase: Sendable, Equatable {
+package struct PlannedCase: Sendable, Equatable {
     /// Scenario name.
-    public var name: String
+    package var name: String
     /// 1-based line of the scenario in the suite file, if known.
-    public var line: Int?
+    package var line: Int?
 
     /// Creates a planned scenario.
-    public init(name: String, line: Int? = nil) {
+    package init(name: String, line: Int? = nil) {
         self.name = name
         self.line = line
     }
 }
 
 /// A suite the run intends to execute, with its scenarios in order.
-public struct PlannedSuite: Sendable, Equatable {
+package struct PlannedSuite: Sendable, Equatable {
     /// Suite path (`Suites/checkout.yaml`); becomes the testsuite name and every case's classname.
-    public var name: String
+    package var name: String
     /// Suite file, if it should be stated besides the name.
-    public var file: String?
+    package var file: String?
     /// Suite properties.
-    public var properties: [ReportProperty]
+    package var properties: [ReportProperty]
     /// Scenarios in run order.
-    public var cases: [PlannedCase]
+    package var cases: [PlannedCase]
 
     /// Creates a planned suite.
-    public init(name: String, file: String? = nil, properties: [ReportProperty] = [], cases: [PlannedCase]) {
+    package init(name: String, file: String? = nil, properties: [ReportProperty] = [], cases: [PlannedCase]) {
         self.name = name
         self.file = file
         self.properties = properties

@@ -1,6 +1,6 @@
 /// Errors from writing, reading, merging and validating JUnit reports.
 /// Each description names the file (and line, where there is one) and says what to do.
-public enum ReportsError: Error, Equatable, CustomStringConvertible {
+package enum ReportsError: Error, Equatable, CustomStringConvertible {
     /// The report could not be written (directory missing, permission denied, disk full).
     case writeFailed(path: String, reason: String)
     /// A report file could not be opened or read.
@@ -19,7 +19,7 @@ public enum ReportsError: Error, Equatable, CustomStringConvertible {
     /// A document does not satisfy the XSD; one entry per violation, `line: message`.
     case schemaViolations(path: String, violations: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .writeFailed(path, reason):
             return "\(path): cannot write the report: \(reason). Check that the directory exists and is writable."

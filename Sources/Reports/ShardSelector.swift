@@ -1,7 +1,7 @@
 import PushModel
 
 /// Errors from `--shard i/N`.
-public enum ShardError: Error, Equatable, CustomStringConvertible {
+package enum ShardError: Error, Equatable, CustomStringConvertible {
     /// The text is not `i/N`.
     case malformed(String)
     /// `N` is below 1.
@@ -9,7 +9,7 @@ public enum ShardError: Error, Equatable, CustomStringConvertible {
     /// `i` is outside `1...N`.
     case indexOutOfRange(index: Int, count: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformed(text):
             return "--shard '\(text)': expected i/N with whole numbers, e.g. --shard 2/4 (shards count from 1)."
@@ -33,14 +33,14 @@ public enum ShardError: Error, Equatable, CustomStringConvertible {
 /// added or removed. Pass `suitePath` as the repository-relative path (`Suites/checkout.yaml`) so the
 /// split does not depend on the checkout directory. Shards are disjoint and together cover every
 /// scenario; they are balanced only statistically.
-public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
+package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     /// 1-based shard index.
-    public let index: Int
+    package let index: Int
     /// Number of shards.
-    public let count: Int
+    package let count: Int
 
     /// A shard `index` (1-based) of `count`.
-    public init(index: Int, count: Int) throws(ShardError) {
+    package init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1 else { throw .countTooSmall(count) }
         guard (1...count).contains(index) else { throw .indexOutOfRange(index: index, count: count) }
         self.index = index
@@ -48,7 +48,7 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The whole set as one shard.
-    public static let all = ShardSelector(validIndex: 1, count: 1)
+    package static let all = ShardSelector(validIndex: 1, count: 1)
 
     private init(validIndex: Int, count: Int) {
         self.index = validIndex
@@ -56,7 +56,7 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses the value of `--shard`, `i/N` (1-based), e.g. `2/4`. Surrounding spaces are allowed.
-    public static func parse(_ text: String) throws(ShardError) -> ShardSelector {
+    package static func parse(_ text: String) throws(ShardError) -> ShardSelector {
         let trimmed = text.trimmedForMessage
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2,
@@ -67,21 +67,21 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the scenario `scenarioName` of the suite at `suitePath` runs on this shard.
-    public func includes(suitePath: String, scenarioName: String) -> Bool {
+    package func includes(suitePath: String, scenarioName: String) -> Bool {
         Self.shard(suitePath: suitePath, scenarioName: scenarioName, count: count) == index
     }
 
     /// The 1-based shard of `count` that owns the scenario.
-    public static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
+    package static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
         let hash = StableHash.fmix64(fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8)))
         return Int(hash % UInt64(max(count, 1))) + 1
     }
 
     /// The report file name for this shard: `junit-<i>-of-<N>.xml`.
-    public var reportFileName: String { "junit-\(index)-of-\(count).xml" }
+    package var reportFileName: String { "junit-\(index)-of-\(count).xml" }
 
     /// The shard index in a `junit-<i>-of-<N>.xml` name, or nil for other names.
-    public static func shardIndex(fromFileName name: String) -> Int? {
+    package static func shardIndex(fromFileName name: String) -> Int? {
         guard name.hasPrefix("junit-"), name.hasSuffix(".xml") else { return nil }
         let middle = name.dropFirst("junit-".count).dropLast(".xml".count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
@@ -90,8 +90,8 @@ public struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `i/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the shard key's hash.
-    public static func fnv1a64(_ bytes: [UInt8]) -> UInt64 { StableHash.fnv1a64(bytes) }
+    package static func fnv1a64(_ bytes: [UInt8]) -> UInt64 { StableHash.fnv1a64(bytes) }
 }

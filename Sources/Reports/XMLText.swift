@@ -9,9 +9,9 @@
 ///   already turns them into U+FFFD.
 /// - Text is escaped (`&amp; &lt; &gt;`), never wrapped in CDATA, so `]]>` needs no special case.
 ///   In attributes `"` and tab/LF/CR are escaped too, so that attribute-value normalization keeps them.
-public enum XMLText {
+package enum XMLText {
     /// Returns `text` without ANSI escape sequences and with XML-illegal characters replaced by U+FFFD.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -28,7 +28,7 @@ public enum XMLText {
     }
 
     /// True when `scalar` may appear in an XML 1.0 document.
-    public static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: return true
         case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
@@ -37,12 +37,12 @@ public enum XMLText {
     }
 
     /// Sanitized and escaped for element content.
-    public static func escapeText(_ text: String) -> String {
+    package static func escapeText(_ text: String) -> String {
         escape(sanitize(text), attribute: false)
     }
 
     /// Sanitized and escaped for a double-quoted attribute value.
-    public static func escapeAttribute(_ text: String) -> String {
+    package static func escapeAttribute(_ text: String) -> String {
         escape(sanitize(text), attribute: true)
     }
 

@@ -17,7 +17,7 @@ import YAMLSource
 ///     didFinishLaunching: { launch_options: { remoteNotification.test: aaa } }
 ///     willPresent: { options: [banner, sound], user_info: { test: aaa }, calls: 1 }
 /// ```
-public enum CallbackField: String, CaseIterable, Sendable {
+package enum CallbackField: String, CaseIterable, Sendable {
     /// How many times the callback was called in the window (every callback has it).
     case calls
     /// `launchOptions` as the app sees it (a mapping of key paths: `remoteNotification.<path>`).

@@ -4,16 +4,16 @@ import PushModel
 import YAMLSource
 
 /// One assertion: a subject observed after the step, and what it must look like.
-public struct Check: Sendable {
+package struct Check: Sendable {
     /// `navigation.tab`, `user_info.test`, `status`, … as written.
-    public var label: String
-    public var subject: Subject
-    public var matcher: Matcher
-    public var range: SourceRange
+    package var label: String
+    package var subject: Subject
+    package var matcher: Matcher
+    package var range: SourceRange
 }
 
 /// What a check looks at, decoded from a key of the table in `CheckSubject.swift`.
-public enum Subject: Sendable, Equatable {
+package enum Subject: Sendable, Equatable {
     // the last send's response
     case status, reason
     case header(String)
@@ -48,15 +48,15 @@ public enum Subject: Sendable, Equatable {
 }
 
 /// A value written in a check; templates resolve when the check runs.
-public struct ExpectedValue: Sendable {
+package struct ExpectedValue: Sendable {
     /// JSON text, possibly with `${…}` inside strings.
-    public var json: Template
+    package var json: Template
     /// The string scalars it was written with, for checking references at load time.
     var scalars: [Template] = []
 }
 
 /// How the observed value is compared.
-public indirect enum Matcher: Sendable {
+package indirect enum Matcher: Sendable {
     case equals(ExpectedValue)
     case exists
     case absent

@@ -53,7 +53,7 @@ enum ExpectKey: String, CaseIterable, Sendable {
 
 /// `expect: { notification: { <field>: … } }` — the last presented notification (or, for `presented` and
 /// `count`, all of them).
-public enum NotificationField: String, CaseIterable, Sendable {
+package enum NotificationField: String, CaseIterable, Sendable {
     case presented, count, title, subtitle, body, badge, sound, category
     case threadID = "thread_id"
     case banner, list, quiet
@@ -63,7 +63,7 @@ public enum NotificationField: String, CaseIterable, Sendable {
 }
 
 /// `expect: { navigation: { <field>: … } }` — the app's router after the step.
-public enum NavigationField: String, CaseIterable, Sendable {
+package enum NavigationField: String, CaseIterable, Sendable {
     case tab
     case tabTitle = "tab_title"
     case stack, top, title, alert
@@ -75,7 +75,7 @@ public enum NavigationField: String, CaseIterable, Sendable {
 }
 
 /// `expect: { page: { <field>: … } }` — the web view's page or its last outcome.
-public enum PageField: String, CaseIterable, Sendable {
+package enum PageField: String, CaseIterable, Sendable {
     case status, url, title, text
     case httpVersion = "http_version"
     case redirects
@@ -90,7 +90,7 @@ public enum PageField: String, CaseIterable, Sendable {
 
 /// `expect: { extensions: { <field>: … } }` — what the extensions did in the window, and the Info.plist
 /// facts of the content extension that renders the last notification (`ContentExtensionFacts`).
-public enum ExtensionField: String, CaseIterable, Sendable {
+package enum ExtensionField: String, CaseIterable, Sendable {
     /// `ran` / `modified` / `timed-out` / `not-run`.
     case service
     /// The name of the content extension last shown.
@@ -104,7 +104,7 @@ public enum ExtensionField: String, CaseIterable, Sendable {
 }
 
 /// `expect: { exactly: { <object>: {…} } }` / `at_least:` — the whole objects `ObjectCheck` compares.
-public enum WholeObject: String, CaseIterable, Sendable {
+package enum WholeObject: String, CaseIterable, Sendable {
     /// What the app's last callback got.
     case userInfo = "user_info"
     /// The last presented notification: title, subtitle, body, badge, sound, category, thread_id,

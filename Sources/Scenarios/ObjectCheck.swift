@@ -12,12 +12,12 @@ import YAMLSource
 /// `user_info: {…}` alone checks paths one by one (a key named `equals` is a path); `exactly:` and
 /// `at_least:` always mean the whole object, so there is nothing to guess. A mismatch prints a
 /// structural diff by path (`JSONDiff`).
-public struct ObjectCheck: Sendable {
+package struct ObjectCheck: Sendable {
     /// Which object (`WholeObject`).
-    public var object: WholeObject
-    public var mode: JSONDiff.Mode
-    public var expected: ExpectedValue
-    public var range: SourceRange
+    package var object: WholeObject
+    package var mode: JSONDiff.Mode
+    package var expected: ExpectedValue
+    package var range: SourceRange
 
     var label: String { (mode == .exact ? "exactly." : "at_least.") + object.rawValue }
 

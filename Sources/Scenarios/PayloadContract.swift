@@ -8,44 +8,44 @@ import YAMLSource
 /// which route takes it on tap and in the foreground (the device's own `Router`, so the answer is the
 /// simulator's), the screen it ends on, required keys missing or mistyped (with a did-you-mean against the
 /// keys present), the APNs size limit of its push type, and FCM `data` rules.
-public struct PayloadContract: Sendable {
+package struct PayloadContract: Sendable {
     /// What a trigger did with the payload.
-    public struct RouteOutcome: Sendable, Equatable {
-        public var trigger: RouteTrigger
+    package struct RouteOutcome: Sendable, Equatable {
+        package var trigger: RouteTrigger
         /// The route whose conditions matched (nil: none).
-        public var route: String?
+        package var route: String?
         /// The key that failed it, what it should be, what was there, and a key present that looks meant.
-        public var failure: (key: String, expected: String, found: String, didYouMean: String?)?
+        package var failure: (key: String, expected: String, found: String, didYouMean: String?)?
         /// Tab title, screen ids and the top screen's title after routing.
-        public var tabTitle: String?
-        public var stack: [String]
-        public var title: String?
+        package var tabTitle: String?
+        package var stack: [String]
+        package var title: String?
 
-        public static func == (a: RouteOutcome, b: RouteOutcome) -> Bool {
+        package static func == (a: RouteOutcome, b: RouteOutcome) -> Bool {
             a.trigger == b.trigger && a.route == b.route && a.failure?.key == b.failure?.key
                 && a.tabTitle == b.tabTitle && a.stack == b.stack && a.title == b.title
         }
     }
 
     /// The result for one payload.
-    public struct Report: Sendable {
-        public var outcomes: [RouteOutcome]
-        public var pushType: APNsPushType
-        public var bytes: Int
+    package struct Report: Sendable {
+        package var outcomes: [RouteOutcome]
+        package var pushType: APNsPushType
+        package var bytes: Int
         /// Problems that make the payload wrong (exit 1): a failed route, a size over the limit, FCM rules,
         /// `--route` not taken.
-        public var problems: [String]
-        public var ok: Bool { problems.isEmpty }
+        package var problems: [String]
+        package var ok: Bool { problems.isEmpty }
     }
 
-    public let app: AppDeclaration
+    package let app: AppDeclaration
 
-    public init(app: AppDeclaration) { self.app = app }
+    package init(app: AppDeclaration) { self.app = app }
 
     /// Checks `payload` (its JSON bytes as sent); `route` is the route it is meant for, if known;
     /// `pushType` is the `apns-push-type` it is sent with (default: background when content-available only,
     /// else alert).
-    public func check(
+    package func check(
         _ bytes: [UInt8], route meant: String? = nil, fcm: Bool = false, pushType declared: APNsPushType? = nil
     ) -> Report {
         guard let json = try? JSONValue.parse(bytes), case .object = json else {
@@ -181,7 +181,7 @@ public struct PayloadContract: Sendable {
 
 extension SuiteLoader {
     /// The apps of an app file (`apps:`, `devices:`, `include:`, as a suite's world or an included file).
-    public static func loadApps(path: String) throws(SourceError) -> [AppDeclaration] {
+    package static func loadApps(path: String) throws(SourceError) -> [AppDeclaration] {
         let root = try YAMLLoader.load(path: path)
         let m = try YAMLMapping(root)
         if let world = try m.optionalMapping("world") { return try decodeWorld(world, file: path).apps }

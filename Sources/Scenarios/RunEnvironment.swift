@@ -1,25 +1,25 @@
 import Foundation
 
 /// What the runner passes to every scenario.
-public struct RunEnvironment: Sendable {
+package struct RunEnvironment: Sendable {
     /// e.g. `http://127.0.0.1:PORT` (serves Suites/pages/, HTTP/1.1 + h2c); `${fixture.http}`.
-    public var fixtureHTTPURL: String
+    package var fixtureHTTPURL: String
     /// e.g. `https://127.0.0.1:PORT` (HTTP/1.1 + h2 via ALPN); `${fixture.https}`.
-    public var fixtureHTTPSURL: String
+    package var fixtureHTTPSURL: String
     /// PEM file of the CA that signed the fixture server's certificate (the device's web view trusts it).
-    public var fixtureCAPath: String
+    package var fixtureCAPath: String
     /// `${env.NAME}`.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Upper bound for one step (a send, a command without its own timeout, a page load).
-    public var stepTimeout: Duration
+    package var stepTimeout: Duration
     /// Mixed into every device's seed: the same seed gives the same tokens and transcript.
-    public var seed: UInt64
+    package var seed: UInt64
     /// 1-based retry attempt.
-    public var attempt: Int
+    package var attempt: Int
     /// Where `snapshot` checks compare and record (nil: a snapshot check is a harness error).
-    public var snapshots: SnapshotStore? = nil
+    package var snapshots: SnapshotStore? = nil
 
-    public init(
+    package init(
         fixtureHTTPURL: String = "", fixtureHTTPSURL: String = "", fixtureCAPath: String = "",
         environment: [String: String] = ProcessInfo.processInfo.environment, stepTimeout: Duration = .seconds(30),
         seed: UInt64 = 0, attempt: Int = 1, snapshots: SnapshotStore? = nil

@@ -4,13 +4,13 @@ import Foundation
 import PushModel
 
 /// Runs scenarios.
-public enum ScenarioExecutor {
+package enum ScenarioExecutor {
     /// Runs one scenario in a fresh world (its own gateway handlers/listeners and device). Never throws:
     /// harness faults (timeouts, crashed commands, unreachable pages, Swift errors) become `.error`.
     /// Honours Task cancellation (the runner cancels on scenario timeout / Ctrl-C) by returning
     /// `.error(kind: .interrupted, …)`; a command step past its own timeout gives `.error(kind: .timeout, …)`.
     /// The first failing `expect` block ends the scenario (all of its failed checks are reported).
-    public static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult {
+    package static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult {
         let started = ContinuousClock.now
         if let reason = scenario.skipReason {
             return ScenarioResult(status: .skipped(reason), transcript: "", duration: .zero)

@@ -10,15 +10,15 @@ import YAMLSource
 /// expect: { snapshot: after tap }                               # named
 /// expect: { snapshot: { name: shipped, ignore: [user_info.sent_at, "pushes[*].payload.aps.badge"] } }
 /// ```
-public struct SnapshotCheck: Sendable {
+package struct SnapshotCheck: Sendable {
     /// The entry's name under the scenario; nil = its position among the scenario's snapshots.
-    public var name: String?
+    package var name: String?
     /// Paths masked besides the volatile ones (`SnapshotMask`).
-    public var ignore: [String]
-    public var range: SourceRange
+    package var ignore: [String]
+    package var range: SourceRange
     /// Written at the scenario (`snapshot:` beside `steps:`): everything since the world was set up, taken
     /// after the last step.
-    public var wholeScenario = false
+    package var wholeScenario = false
 
     /// The step a scenario-level `snapshot:` adds after the scenario's own (named `scenario` by default).
     static func scenarioStep(_ node: YAMLNode) throws(SourceError) -> Step? {

@@ -5,29 +5,29 @@ import PushModel
 /// matters: by key name anywhere in the tree (`apns-id`, tokens, timestamps, `gcm.message_id`), loopback
 /// ports inside strings (`127.0.0.1:43117` → `127.0.0.1:<port>`), device tokens inside strings, and the
 /// paths a `snapshot: { ignore: […] }` names.
-public struct SnapshotMask: Sendable {
+package struct SnapshotMask: Sendable {
     /// Keys whose values are always masked.
-    public static let volatileKeys: Set<String> = [
+    package static let volatileKeys: Set<String> = [
         "apns-id", "apns-unique-id", "apns_id", "apns_unique_id", "apns-expiration", "token", "device_token",
         "fcm_token", "timestamp", "sent_at", "received_at", "answered_at", "gcm.message_id", "google.message_id",
         "google.sent_time", "message_id",
     ]
     /// What a masked value becomes.
-    public static let masked: JSONValue = "<masked>"
-    public static let ignored: JSONValue = "<ignored>"
+    package static let masked: JSONValue = "<masked>"
+    package static let ignored: JSONValue = "<ignored>"
 
     /// `ignore:` patterns: a path as the diff prints it (`user_info.sent_at`, `callbacks[*].user_info.id`);
     /// it matches that path at the end of a longer one too, so `sent_at` ignores every `sent_at`.
-    public let ignore: [String]
+    package let ignore: [String]
     private let patterns: [NSRegularExpression]
 
-    public init(ignore: [String] = []) {
+    package init(ignore: [String] = []) {
         self.ignore = ignore
         patterns = ignore.compactMap { Self.regex($0) }
     }
 
     /// The value with volatile and ignored parts replaced.
-    public func apply(_ value: JSONValue) -> JSONValue { walk(value, path: "", key: nil) }
+    package func apply(_ value: JSONValue) -> JSONValue { walk(value, path: "", key: nil) }
 
     private func walk(_ value: JSONValue, path: String, key: String?) -> JSONValue {
         if !path.isEmpty, matchesIgnore(path) { return Self.ignored }

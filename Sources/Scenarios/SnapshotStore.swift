@@ -8,9 +8,9 @@ import Synchronization
 /// `{ "<scenario name>": { "<snapshot name>": {…} } }` with sorted keys, one key per line.
 ///
 /// Safe to share between scenarios running in parallel.
-public final class SnapshotStore: Sendable {
+package final class SnapshotStore: Sendable {
     /// What a run does with snapshots (as Jest: `-u`, `--ci`).
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// New snapshots are written and reported; a mismatch fails; obsolete entries are reported.
         case local
         /// `--update-snapshots`: new and mismatched snapshots are written, obsolete entries removed.
@@ -29,7 +29,7 @@ public final class SnapshotStore: Sendable {
         case unreadable(String)
     }
 
-    public let mode: Mode
+    package let mode: Mode
     private let state = Mutex(State())
 
     private struct State {
@@ -48,10 +48,10 @@ public final class SnapshotStore: Sendable {
         var dirty = false
     }
 
-    public init(mode: Mode) { self.mode = mode }
+    package init(mode: Mode) { self.mode = mode }
 
     /// `Suites/checkout.yaml` → `Suites/__snapshots__/checkout.yaml.snap.json`.
-    public static func file(forSuite suitePath: String) -> String {
+    package static func file(forSuite suitePath: String) -> String {
         let dir = (suitePath as NSString).deletingLastPathComponent
         let name = (suitePath as NSString).lastPathComponent
         let base = dir.isEmpty ? "" : (dir.hasSuffix("/") ? dir : dir + "/")
@@ -85,7 +85,7 @@ public final class SnapshotStore: Sendable {
     }
 
     /// Called once per scenario attempt: a passed scenario's entries it did not compare are obsolete.
-    public func scenarioFinished(suite: String, scenario: String, passed: Bool) {
+    package func scenarioFinished(suite: String, scenario: String, passed: Bool) {
         state.withLock { s in
             if passed {
                 s.passed[suite, default: []].insert(scenario)
@@ -99,7 +99,7 @@ public final class SnapshotStore: Sendable {
     /// takes), removes them when updating, and writes every changed file.
     /// `suites` is every loaded suite path with its scenario names; `findObsolete` is false for an
     /// interrupted run (it did not reach every snapshot).
-    public func finish(suites: [(path: String, scenarios: [String])], findObsolete: Bool = true) -> SnapshotSummary {
+    package func finish(suites: [(path: String, scenarios: [String])], findObsolete: Bool = true) -> SnapshotSummary {
         state.withLock { s in
             var summary = SnapshotSummary(written: s.written, updated: s.updated)
             for suite in suites {
@@ -183,25 +183,25 @@ public final class SnapshotStore: Sendable {
 }
 
 /// What a run did with snapshots, for the console.
-public struct SnapshotSummary: Sendable, Equatable {
+package struct SnapshotSummary: Sendable, Equatable {
     /// `scenario › name` of snapshots written for the first time.
-    public var written: [String] = []
+    package var written: [String] = []
     /// Rewritten by `--update-snapshots`.
-    public var updated: [String] = []
+    package var updated: [String] = []
     /// `suite: scenario › name` of entries nothing compared (reported; removed by `--update-snapshots`).
-    public var obsolete: [String] = []
-    public var removed: [String] = []
+    package var obsolete: [String] = []
+    package var removed: [String] = []
     /// Snapshot files written.
-    public var files: [String] = []
-    public var errors: [String] = []
+    package var files: [String] = []
+    package var errors: [String] = []
 
-    public init(written: [String] = [], updated: [String] = []) {
+    package init(written: [String] = [], updated: [String] = []) {
         self.written = written
         self.updated = updated
     }
 
     /// One line per kind, nothing when the run touched no snapshot.
-    public var lines: [String] {
+    package var lines: [String] {
         var out: [String] = []
         for w in written { out.append("snapshot written: \(w)") }
         for u in updated { out.append("snapshot updated: \(u)") }

@@ -5,19 +5,19 @@ import Foundation
 import YAMLSource
 
 /// A loaded suite file: its world (gateway, apps, devices) and its scenarios, parameterised ones expanded.
-public struct Suite: Sendable {
+package struct Suite: Sendable {
     /// The path as given to `SuiteLoader.load(path:)` (used in errors, JUnit `classname` and scenario ids).
-    public let path: String
+    package let path: String
     /// The suite's `name:`, or the file name without its extension.
-    public let name: String
+    package let name: String
     /// One entry per scenario run (a scenario with `parameters:` gives one per parameter set).
-    public let scenarios: [Scenario]
+    package let scenarios: [Scenario]
     /// What every scenario of the suite starts from.
-    public let world: WorldDeclaration
+    package let world: WorldDeclaration
     /// Suite-level `variables:` (`${name}` in templates).
-    public let variables: [String: String]
+    package let variables: [String: String]
 
-    public init(path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String])
+    package init(path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String])
     {
         self.path = path
         self.name = name
@@ -28,25 +28,25 @@ public struct Suite: Sendable {
 }
 
 /// One scenario: a name, tags and steps, run in a fresh world.
-public struct Scenario: Sendable {
+package struct Scenario: Sendable {
     /// The name as written, suffixed with the parameter set (`tap opens detail [state=background]`).
-    public let name: String
-    public let tags: [String]
+    package let name: String
+    package let tags: [String]
     /// The suite file.
-    public let file: String
+    package let file: String
     /// The line of the scenario's `name:` (1-based).
-    public let line: Int
+    package let line: Int
     /// The parameter values of this expansion (`${scenario.<key>}`).
-    public let parameters: [String: String]
+    package let parameters: [String: String]
     /// Set by `skip: reason`; the runner reports it as skipped without running it.
-    public let skipReason: String?
+    package let skipReason: String?
     /// The steps, in order.
-    public let steps: [Step]
+    package let steps: [Step]
 
     /// Stable across runs; used for shard splitting and JUnit.
-    public var id: String { "\(file)::\(name)" }
+    package var id: String { "\(file)::\(name)" }
 
-    public init(
+    package init(
         name: String, tags: [String], file: String, line: Int, parameters: [String: String] = [:],
         skipReason: String? = nil, steps: [Step]
     ) {

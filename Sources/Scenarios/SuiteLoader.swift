@@ -25,7 +25,7 @@ import YAMLSource
 ///       - tap
 ///       - expect: { navigation: { top: custom } }
 /// ```
-public enum SuiteLoader {
+package enum SuiteLoader {
     static let suiteKeys = ["name", "world", "variables", "scenarios"]
     static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "requires", "description", "snapshot"]
     static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
@@ -35,7 +35,7 @@ public enum SuiteLoader {
     /// A file that cannot be read as YAML text counts as a suite when it mentions scenarios or when it is
     /// not text at all (invalid UTF-8, NUL bytes, unreadable): loading it then reports the error with
     /// `file:line:col`, so a damaged suite is never silently skipped when its directory is run.
-    public static func isSuiteFile(path: String) -> Bool {
+    package static func isSuiteFile(path: String) -> Bool {
         guard let root = try? YAMLLoader.load(path: path) else {
             guard let data = FileManager.default.contents(atPath: path),
                 let text = String(data: data, encoding: .utf8), !data.contains(0)
@@ -46,7 +46,7 @@ public enum SuiteLoader {
     }
 
     /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference.
-    public static func load(path: String) throws(SourceError) -> Suite {
+    package static func load(path: String) throws(SourceError) -> Suite {
         let root = try YAMLLoader.load(path: path)
         let m = try YAMLMapping(root)
         try m.checkKeys(allowed: suiteKeys)

@@ -7,7 +7,7 @@ import YAMLSource
 /// Namespaces: `device.<name>.token|udid|fcm_token`, `env.<NAME>`, `fixture.http|https|ca`,
 /// `gateway.sandbox|production`, `scenario.name` and `scenario.<parameter>`, suite `variables:` and
 /// captured values by bare name. `$${` writes a literal `${`.
-public struct Template: Sendable, Equatable, CustomStringConvertible {
+package struct Template: Sendable, Equatable, CustomStringConvertible {
     enum Part: Sendable, Equatable {
         case literal(String)
         /// A reference and its offset (in Unicode scalars) inside the scalar's text.
@@ -16,19 +16,19 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
 
     let parts: [Part]
     /// Where the scalar is written.
-    public let range: SourceRange
+    package let range: SourceRange
     /// Columns to add to an offset to reach the character in the file (1 for quoted scalars).
     let columnBias: Int
 
     /// A template with no references.
-    public init(literal: String, range: SourceRange) {
+    package init(literal: String, range: SourceRange) {
         parts = [.literal(literal)]
         self.range = range
         columnBias = 0
     }
 
     /// Parses `text` written at `range`; an unclosed `${` is an error at it.
-    public init(_ text: String, range: SourceRange, quoted: Bool = false) throws(SourceError) {
+    package init(_ text: String, range: SourceRange, quoted: Bool = false) throws(SourceError) {
         self.range = range
         columnBias = quoted ? 1 : 0
         var parts: [Part] = []
@@ -63,14 +63,14 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Decodes a scalar node as a template.
-    public static func decode(_ node: YAMLNode) throws(SourceError) -> Template {
+    package static func decode(_ node: YAMLNode) throws(SourceError) -> Template {
         let text = try String.decode(from: node)
         let quoted = node.scalar?.style == .singleQuoted || node.scalar?.style == .doubleQuoted
         return try Template(text, range: node.range, quoted: quoted)
     }
 
     /// The references, with the position of each.
-    public var references: [(name: String, range: SourceRange)] {
+    package var references: [(name: String, range: SourceRange)] {
         parts.compactMap {
             if case .variable(let name, let offset) = $0 { return (name, Self.at(range, offset: offset + columnBias)) }
             return nil
@@ -78,10 +78,10 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the text has no references.
-    public var isLiteral: Bool { references.isEmpty }
+    package var isLiteral: Bool { references.isEmpty }
 
     /// The text as written (references shown as `${name}`).
-    public var description: String {
+    package var description: String {
         parts.map {
             switch $0 {
             case .literal(let s): return s
@@ -91,7 +91,7 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Resolves every reference through `lookup`; `escape` transforms substituted values (e.g. for JSON strings).
-    public func render(
+    package func render(
         _ lookup: (String) -> String?, escape: (String) -> String = { $0 }
     ) throws(VariableError) -> String {
         var out = ""
@@ -116,13 +116,13 @@ public struct Template: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A reference with no value when the step ran (e.g. `${env.NAME}` not set).
-public struct VariableError: Error, Sendable, CustomStringConvertible {
-    public var name: String
-    public var range: SourceRange
-    public var description: String { "\(range): undefined variable '${\(name)}'" }
+package struct VariableError: Error, Sendable, CustomStringConvertible {
+    package var name: String
+    package var range: SourceRange
+    package var description: String { "\(range): undefined variable '${\(name)}'" }
 
     /// As a `SourceError`, for rendering with the line and a caret.
-    public var sourceError: SourceError {
+    package var sourceError: SourceError {
         var expected: String?
         var suggestion: String?
         if name.hasPrefix("env.") {

@@ -1,23 +1,23 @@
 import Reports
 
 /// How one attempt of a scenario ended, in report terms.
-public struct AttemptResult: Sendable, Equatable {
+package struct AttemptResult: Sendable, Equatable {
     /// Passed, failure (assertion), error (harness fault) or skipped.
-    public var outcome: CaseOutcome
+    package var outcome: CaseOutcome
     /// The attempt's transcript (JUnit `system-out`).
-    public var transcript: String
+    package var transcript: String
     /// Wall time of the attempt in seconds.
-    public var seconds: Double
+    package var seconds: Double
 
     /// Creates an attempt result.
-    public init(outcome: CaseOutcome, transcript: String = "", seconds: Double = 0) {
+    package init(outcome: CaseOutcome, transcript: String = "", seconds: Double = 0) {
         self.outcome = outcome
         self.transcript = transcript
         self.seconds = seconds
     }
 
     /// The problem of a failed or errored attempt.
-    public var problem: ProblemReport? {
+    package var problem: ProblemReport? {
         switch outcome {
         case let .failure(problem), let .error(problem): problem
         case .passed, .skipped: nil
@@ -26,20 +26,20 @@ public struct AttemptResult: Sendable, Equatable {
 }
 
 /// How the runner schedules scenarios.
-public struct RunPolicy: Sendable, Equatable {
+package struct RunPolicy: Sendable, Equatable {
     /// Scenarios run at the same time (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Extra attempts for a scenario that failed or errored (0: run once).
-    public var retries: Int
+    package var retries: Int
     /// Upper bound for one attempt; the attempt is cancelled and reported as `error type="timeout"`.
-    public var scenarioTimeout: Duration?
+    package var scenarioTimeout: Duration?
     /// After the first failed or errored scenario, start no more (they are reported as skipped).
-    public var failFast: Bool
+    package var failFast: Bool
     /// How long a cancelled attempt may take to return its transcript before the runner stops waiting.
-    public var cancellationGrace: Duration
+    package var cancellationGrace: Duration
 
     /// Creates a policy.
-    public init(
+    package init(
         jobs: Int = 1, retries: Int = 0, scenarioTimeout: Duration? = nil, failFast: Bool = false,
         cancellationGrace: Duration = .seconds(2)
     ) {
@@ -51,7 +51,7 @@ public struct RunPolicy: Sendable, Equatable {
     }
 
     /// Skip reason for scenarios not started because of `--fail-fast`.
-    public static let failFastSkipReason = "not run: --fail-fast stopped the run after a failure"
+    package static let failFastSkipReason = "not run: --fail-fast stopped the run after a failure"
 }
 
 extension Duration {

@@ -3,32 +3,32 @@ import Reports
 import Scenarios
 
 /// Everything `pushcheck run` decided from its arguments.
-public struct RunConfiguration: Sendable {
+package struct RunConfiguration: Sendable {
     /// Files and directories to run (default `Suites`).
-    public var paths: [String]
+    package var paths: [String]
     /// Which scenarios run.
-    public var selection: Selection
+    package var selection: Selection
     /// Jobs, retries, timeouts, fail-fast.
-    public var policy: RunPolicy
+    package var policy: RunPolicy
     /// Where the JUnit report goes.
-    public var junitPath: String
+    package var junitPath: String
     /// Directory served by the fixture web server.
-    public var pagesDirectory: String
+    package var pagesDirectory: String
     /// Per-step timeout handed to the executor.
-    public var stepTimeout: Duration
+    package var stepTimeout: Duration
     /// Run seed (tokens and other generated values are derived from it).
-    public var seed: UInt64
+    package var seed: UInt64
     /// `${env.NAME}` values.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Properties written into every testsuite (versions; seed and shard are added by the run).
-    public var properties: [ReportProperty]
+    package var properties: [ReportProperty]
     /// What `snapshot` checks do: record new ones (default), update (`--update-snapshots`), or treat a
     /// missing one as a failure (`--ci`, or `CI` set to true/1 in `environment`).
-    public var snapshotMode: SnapshotStore.Mode = .local
+    package var snapshotMode: SnapshotStore.Mode = .local
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.
-    public init(
+    package init(
         paths: [String] = ["Suites"], selection: Selection = Selection(), policy: RunPolicy = RunPolicy(),
         junitPath: String? = nil, pagesDirectory: String? = nil, stepTimeout: Duration = .seconds(30),
         seed: UInt64 = 0, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -47,19 +47,19 @@ public struct RunConfiguration: Sendable {
     }
 
     /// `CI=true` / `CI=1` (as GitHub Actions, GitLab and most CI systems set it).
-    public static func isCI(_ environment: [String: String]) -> Bool {
+    package static func isCI(_ environment: [String: String]) -> Bool {
         guard let value = environment["CI"]?.lowercased() else { return false }
         return value == "true" || value == "1" || value == "yes"
     }
 
     /// `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml` when sharded.
-    public static func defaultJUnitPath(shard: ShardSelector) -> String {
+    package static func defaultJUnitPath(shard: ShardSelector) -> String {
         shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
     }
 
     /// `<first directory>/pages` when it exists; for a suite file, the `pages/` of the nearest directory
     /// above it that has one (its suite root); else `Suites/pages`.
-    public static func defaultPagesDirectory(paths: [String]) -> String {
+    package static func defaultPagesDirectory(paths: [String]) -> String {
         func isDirectory(_ p: String) -> Bool {
             var flag: ObjCBool = false
             return FileManager.default.fileExists(atPath: p, isDirectory: &flag) && flag.boolValue
@@ -85,7 +85,7 @@ public struct RunConfiguration: Sendable {
     }
 
     /// Properties of this run: seed, shard, jobs, retries, then the caller's.
-    public var runProperties: [ReportProperty] {
+    package var runProperties: [ReportProperty] {
         [
             ReportProperty("seed", String(seed)),
             ReportProperty("shard", selection.shard.description),

@@ -2,7 +2,7 @@ import Reports
 import YAMLSource
 
 /// Why a run could not start or finish properly; `exitCode` follows `pushcheck run`'s contract.
-public enum RunError: Error, CustomStringConvertible {
+package enum RunError: Error, CustomStringConvertible {
     /// A path to run is missing or not a suite (exit 2).
     case discovery(DiscoveryError)
     /// Suite files with errors, every one of them (exit 2).
@@ -15,17 +15,17 @@ public enum RunError: Error, CustomStringConvertible {
     case fixture(FixtureServerError)
 
     /// 2 for suite and usage problems, 3 for harness problems.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .discovery, .load, .noSuites: 2
         case .report, .fixture: 3
         }
     }
 
-    public var description: String { rendered(color: false) }
+    package var description: String { rendered(color: false) }
 
     /// The message; suite file errors Hurl-style (`--> file:line:col`, the line, a caret), coloured if asked.
-    public func rendered(color: Bool) -> String {
+    package func rendered(color: Bool) -> String {
         switch self {
         case let .discovery(error): return error.description
         case let .load(errors):

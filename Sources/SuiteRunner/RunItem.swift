@@ -5,24 +5,24 @@ import Reports
 ///
 /// `classname` is the suite path (`Suites/checkout.yaml`), which with `name` identifies the scenario in
 /// JUnit, in shard splitting and in `--list` (`id`).
-public struct RunItem: Sendable, Equatable {
+package struct RunItem: Sendable, Equatable {
     /// Suite path as discovered (repository-relative when the run is started from the checkout).
-    public var classname: String
+    package var classname: String
     /// Scenario name (unique within its suite).
-    public var name: String
+    package var name: String
     /// Tags as written.
-    public var tags: [String]
+    package var tags: [String]
     /// The suite file the scenario is written in.
-    public var file: String
+    package var file: String
     /// 1-based line of the scenario in `file`.
-    public var line: Int
+    package var line: Int
     /// Set when the suite marks the scenario `skip:`; it is reported as skipped without running.
-    public var skipReason: String?
+    package var skipReason: String?
     /// The caller's handle for the scenario (e.g. suite and scenario index), passed back to the executor.
-    public var handle: Int
+    package var handle: Int
 
     /// Creates an item.
-    public init(
+    package init(
         classname: String, name: String, tags: [String] = [], file: String? = nil, line: Int = 0,
         skipReason: String? = nil, handle: Int = 0
     ) {
@@ -36,22 +36,22 @@ public struct RunItem: Sendable, Equatable {
     }
 
     /// `file::name`, as printed by `--list`.
-    public var id: String { "\(file)::\(name)" }
+    package var id: String { "\(file)::\(name)" }
 }
 
 /// Which scenarios a run selects: `--filter`, `--tags`, `--exclude-tags`, `--shard`.
-public struct Selection: Sendable, Equatable {
+package struct Selection: Sendable, Equatable {
     /// Case-sensitive substring of the suite path or the scenario name; nil selects all.
-    public var filter: String?
+    package var filter: String?
     /// A scenario must carry at least one of these tags (empty: no requirement).
-    public var tags: Set<String>
+    package var tags: Set<String>
     /// A scenario carrying any of these tags is left out.
-    public var excludedTags: Set<String>
+    package var excludedTags: Set<String>
     /// This run's shard.
-    public var shard: ShardSelector
+    package var shard: ShardSelector
 
     /// Creates a selection (defaults: everything).
-    public init(filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], shard: ShardSelector = .all) {
+    package init(filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], shard: ShardSelector = .all) {
         self.filter = filter
         self.tags = tags
         self.excludedTags = excludedTags
@@ -60,7 +60,7 @@ public struct Selection: Sendable, Equatable {
 
     /// True when `item` runs in this selection. The shard split uses only `classname` and `name`, so a
     /// scenario's shard does not depend on the filters, and shards are disjoint and cover every scenario.
-    public func includes(_ item: RunItem) -> Bool {
+    package func includes(_ item: RunItem) -> Bool {
         if let filter, !filter.isEmpty, !item.classname.contains(filter), !item.name.contains(filter) { return false }
         if !tags.isEmpty, tags.isDisjoint(with: item.tags) { return false }
         if !excludedTags.isDisjoint(with: item.tags) { return false }
@@ -68,10 +68,10 @@ public struct Selection: Sendable, Equatable {
     }
 
     /// The selected items, in their original order.
-    public func apply(_ items: [RunItem]) -> [RunItem] { items.filter(includes) }
+    package func apply(_ items: [RunItem]) -> [RunItem] { items.filter(includes) }
 
     /// Parses a comma-separated tag list (`a,b`, spaces ignored, empty entries dropped).
-    public static func parseTags(_ values: [String]) -> Set<String> {
+    package static func parseTags(_ values: [String]) -> Set<String> {
         Set(values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 }

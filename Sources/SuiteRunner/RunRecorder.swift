@@ -5,25 +5,25 @@ import Synchronization
 /// Where finished scenarios go: the JUnit file (an `IncrementalReport`, normally with coalesced writes)
 /// and the console, plus an in-memory list for the summary. A report that cannot be written shows up in
 /// `finish()` (the run ends with exit code 3), not mid-run.
-public final class RunRecorder: Sendable {
+package final class RunRecorder: Sendable {
     private let report: IncrementalReport?
     private let console: ConsoleReporter?
     private let cases = Mutex<[TestCaseReport]>([])
 
     /// Records into `report` and `console` (either may be nil, e.g. in tests).
-    public init(report: IncrementalReport?, console: ConsoleReporter?) {
+    package init(report: IncrementalReport?, console: ConsoleReporter?) {
         self.report = report
         self.console = console
     }
 
     /// A scenario started.
-    public func started(_ item: RunItem) {
+    package func started(_ item: RunItem) {
         console?.caseStarted(suite: item.classname, name: item.name)
         report?.caseStarted(suite: item.classname, name: item.name)
     }
 
     /// A scenario finished (or was skipped without starting).
-    public func finished(_ testCase: TestCaseReport) {
+    package func finished(_ testCase: TestCaseReport) {
         cases.withLock { $0.append(testCase) }
         guard let report else {
             console?.caseFinished(testCase)
@@ -35,5 +35,5 @@ public final class RunRecorder: Sendable {
     }
 
     /// Every finished scenario, in finishing order.
-    public var finishedCases: [TestCaseReport] { cases.withLock { $0 } }
+    package var finishedCases: [TestCaseReport] { cases.withLock { $0 } }
 }

@@ -6,15 +6,15 @@ import YAMLSource
 
 /// The suites of a run after discovery and loading, with every scenario as a `RunItem` whose `handle`
 /// indexes `entries`.
-public struct LoadedSuites: Sendable {
+package struct LoadedSuites: Sendable {
     /// Suite files in discovery order.
-    public let suites: [Suite]
+    package let suites: [Suite]
     /// Every scenario of every suite, in file order.
-    public let items: [RunItem]
+    package let items: [RunItem]
     private let entries: [(suite: Int, scenario: Int)]
 
     /// Loads every file; collects every load error (not only the first file's).
-    public static func load(files: [String]) -> (loaded: LoadedSuites, errors: [SourceError]) {
+    package static func load(files: [String]) -> (loaded: LoadedSuites, errors: [SourceError]) {
         var suites: [Suite] = []
         var errors: [SourceError] = []
         for file in files {
@@ -28,7 +28,7 @@ public struct LoadedSuites: Sendable {
     }
 
     /// Wraps already-loaded suites.
-    public init(suites: [Suite]) {
+    package init(suites: [Suite]) {
         self.suites = suites
         var items: [RunItem] = []
         var entries: [(Int, Int)] = []
@@ -45,7 +45,7 @@ public struct LoadedSuites: Sendable {
     }
 
     /// The suite and scenario behind an item.
-    public func scenario(for item: RunItem) -> (Suite, Scenario) {
+    package func scenario(for item: RunItem) -> (Suite, Scenario) {
         let entry = entries[item.handle]
         let suite = suites[entry.suite]
         return (suite, suite.scenarios[entry.scenario])
@@ -55,7 +55,7 @@ public struct LoadedSuites: Sendable {
 extension AttemptResult {
     /// The report view of an executor result: assertion failures become one `failure` (every failed check
     /// in the detail, with expected/actual and the relevant events), harness faults an `error`.
-    public init(_ result: ScenarioResult) {
+    package init(_ result: ScenarioResult) {
         let outcome: CaseOutcome
         switch result.status {
         case .passed:

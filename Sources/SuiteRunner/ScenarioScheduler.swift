@@ -9,34 +9,34 @@ import Synchronization
 ///
 /// The executor is a closure so the scheduler knows nothing about suite files: production code passes
 /// the scenario executor, tests pass fakes.
-public struct ScenarioScheduler: Sendable {
+package struct ScenarioScheduler: Sendable {
     /// Runs attempt `attempt` (1-based) of a scenario. Should honour Task cancellation; one that does
     /// not is abandoned after `RunPolicy.cancellationGrace`.
-    public typealias Execute = @Sendable (_ item: RunItem, _ attempt: Int) async -> AttemptResult
+    package typealias Execute = @Sendable (_ item: RunItem, _ attempt: Int) async -> AttemptResult
 
     /// How scheduling works.
-    public let policy: RunPolicy
+    package let policy: RunPolicy
     private let execute: Execute
 
     /// A scheduler with `policy` calling `execute` for every attempt.
-    public init(policy: RunPolicy, execute: @escaping Execute) {
+    package init(policy: RunPolicy, execute: @escaping Execute) {
         self.policy = policy
         self.execute = execute
     }
 
     /// What happened to the run as a whole.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Scenarios that finished (or were skipped), in finishing order.
-        public var finished: [TestCaseReport]
+        package var finished: [TestCaseReport]
         /// True when the run was cancelled before every scenario finished.
-        public var interrupted: Bool
+        package var interrupted: Bool
         /// Scenarios neither finished nor skipped (interrupted before or while running).
-        public var unfinished: Int
+        package var unfinished: Int
     }
 
     /// Runs `items` in order of scheduling, recording every result in `recorder`. Returns when every
     /// scenario has finished, or — after cancellation — when the running ones have stopped.
-    public func run(_ items: [RunItem], recorder: RunRecorder) async -> Outcome {
+    package func run(_ items: [RunItem], recorder: RunRecorder) async -> Outcome {
         let progress = Progress()
         await withTaskGroup(of: Void.self) { group in
             var next = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A path given to `pushcheck run` that cannot be used.
-public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
+package enum DiscoveryError: Error, Equatable, CustomStringConvertible {
     /// The path does not exist.
     case missing(String)
     /// A file was named explicitly but is not a suite file by extension.
@@ -12,7 +12,7 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
     /// a symlink loop, an entry gone mid-walk), under a directory being walked: the suites in it would be missed.
     case unreadable(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .missing(path):
             return "\(path): no such file or directory. Pass suite files or directories (default: Suites/)."
@@ -29,12 +29,12 @@ public enum DiscoveryError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Finds suite files under the paths given to `pushcheck run`.
-public enum SuiteDiscovery {
+package enum SuiteDiscovery {
     /// Extensions of suite files.
-    public static let extensions: Set<String> = ["yaml", "yml", "json"]
+    package static let extensions: Set<String> = ["yaml", "yml", "json"]
 
     /// Directories skipped while walking: fixture pages, hidden directories.
-    public static func isSkippedDirectory(_ name: String) -> Bool {
+    package static func isSkippedDirectory(_ name: String) -> Bool {
         name == "pages" || name == "__snapshots__" || name.hasPrefix(".")
     }
 
@@ -42,7 +42,7 @@ public enum SuiteDiscovery {
     /// skipping `pages/` and hidden entries; a file counts when its extension is a suite extension and
     /// `isSuiteFile` says so (include-only files such as shared app declarations do not). A file named
     /// explicitly must have a suite extension but is not checked with `isSuiteFile` (its load error is clearer).
-    public static func find(
+    package static func find(
         paths: [String], isSuiteFile: (String) -> Bool
     ) throws(DiscoveryError) -> [String] {
         var found: Set<String> = []

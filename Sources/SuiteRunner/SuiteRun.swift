@@ -3,33 +3,33 @@ import Reports
 import Scenarios
 
 /// A run after discovery, loading and selection: what `--list` prints and what `execute` runs.
-public struct PreparedRun: Sendable {
+package struct PreparedRun: Sendable {
     /// The configuration it was prepared from.
-    public let configuration: RunConfiguration
+    package let configuration: RunConfiguration
     /// Every discovered suite, loaded.
-    public let loaded: LoadedSuites
+    package let loaded: LoadedSuites
     /// The scenarios this run executes, in file order.
-    public let selected: [RunItem]
+    package let selected: [RunItem]
 }
 
 /// How a run ended.
-public struct RunSummary: Sendable {
+package struct RunSummary: Sendable {
     /// The final report (also on disk at `reportPath`).
-    public let report: TestReport
+    package let report: TestReport
     /// Where the report was written.
-    public let reportPath: String
+    package let reportPath: String
     /// True when Ctrl-C (cancellation) stopped the run before every scenario finished.
-    public let interrupted: Bool
+    package let interrupted: Bool
     /// Set when some report write failed (the last successful snapshot is on disk).
-    public let reportError: ReportsError?
+    package let reportError: ReportsError?
     /// Selected scenarios that did not finish (interrupted while running or never started).
-    public let unfinished: Int
+    package let unfinished: Int
     /// Snapshots written, updated, obsolete or removed by this run.
-    public internal(set) var snapshots = SnapshotSummary()
+    package internal(set) var snapshots = SnapshotSummary()
 
     /// 0 all passed (skips allowed), 1 a scenario failed an assertion, 3 a scenario errored (timeout,
     /// crashed command, unreachable page) or the report could not be written, 130 interrupted.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if interrupted { return 130 }
         if reportError != nil { return 3 }
         let totals = report.totals
@@ -41,12 +41,12 @@ public struct RunSummary: Sendable {
 
 /// `pushcheck run` without the command line: discover, load, select, start the fixture server, schedule,
 /// and keep the JUnit report on disk up to date.
-public enum SuiteRun {
+package enum SuiteRun {
     /// Runs one scenario attempt; production passes `ScenarioExecutor.run`.
-    public typealias Executor = @Sendable (Scenario, Suite, RunEnvironment) async -> ScenarioResult
+    package typealias Executor = @Sendable (Scenario, Suite, RunEnvironment) async -> ScenarioResult
 
     /// Discovers and loads the suites and applies the selection. Every load error is collected.
-    public static func prepare(_ configuration: RunConfiguration) throws(RunError) -> PreparedRun {
+    package static func prepare(_ configuration: RunConfiguration) throws(RunError) -> PreparedRun {
         let files: [String]
         do {
             files = try SuiteDiscovery.find(paths: configuration.paths) { SuiteLoader.isSuiteFile(path: $0) }
@@ -61,7 +61,7 @@ public enum SuiteRun {
 
     /// Runs the selected scenarios. Cancel the calling task (Ctrl-C) to stop: running scenarios are
     /// cancelled, the rest are not started, and the report still holds every finished scenario.
-    public static func execute(
+    package static func execute(
         _ prepared: PreparedRun, console: ConsoleReporter?,
         executor: @escaping Executor = { await ScenarioExecutor.run($0, in: $1, environment: $2) }
     ) async throws(RunError) -> RunSummary {

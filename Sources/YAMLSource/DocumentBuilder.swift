@@ -1,23 +1,23 @@
 /// Limits that protect the loader from hostile or accidental blow-ups.
-public struct YAMLLimits: Sendable, Hashable {
+package struct YAMLLimits: Sendable, Hashable {
     /// Maximum number of nodes that aliases may add to one document when expanded (a "billion laughs" alias
     /// bomb stops here with `.limitExceeded`). Nodes written out in the text do not count: a large file of plain
     /// nodes is bounded by `maxDocumentBytes` instead.
-    public var maxExpandedNodes: Int
+    package var maxExpandedNodes: Int
     /// Maximum nesting depth of collections.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Maximum size of the text loaded at once (a file, or a control request's body); larger is `.tooLarge`.
-    public var maxDocumentBytes: Int
+    package var maxDocumentBytes: Int
 
     /// Creates limits.
-    public init(maxExpandedNodes: Int = 100_000, maxDepth: Int = 256, maxDocumentBytes: Int = 64 << 20) {
+    package init(maxExpandedNodes: Int = 100_000, maxDepth: Int = 256, maxDocumentBytes: Int = 64 << 20) {
         self.maxExpandedNodes = maxExpandedNodes
         self.maxDepth = maxDepth
         self.maxDocumentBytes = maxDocumentBytes
     }
 
     /// 100 000 nodes added by aliases, depth 256, 64 MiB of text: far above any hand-written suite.
-    public static let standard = YAMLLimits()
+    package static let standard = YAMLLimits()
 }
 
 /// Turns parse events into `YAMLNode` trees: resolves anchors/aliases (counting the

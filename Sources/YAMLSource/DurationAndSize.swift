@@ -2,7 +2,7 @@ extension Duration: YAMLDecodable {
     /// A non-negative number with a unit: `250ms`, `2s`, `1.5s`, `5m`, `1h`, `100us`, `10ns`
     /// (also `µs`). A bare `0` is allowed; other bare numbers are rejected because the
     /// unit would be a guess.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> Duration {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> Duration {
         let hint = "write a number with a unit, e.g. '250ms', '2s', '5m'"
         if case .int(0)? = node.value { return .zero }
         guard let scalar = node.scalar, !node.isNull, case .string = YAMLValue.resolve(YAMLScalar(scalar.value)) else {
@@ -30,19 +30,19 @@ extension Duration: YAMLDecodable {
 ///
 /// Units are binary whichever spelling is used (K, KB and KiB are all 1024), because
 /// push limits are quoted that way ("4KB (4096 bytes)").
-public struct ByteSize: Sendable, Hashable, Comparable, YAMLDecodable, CustomStringConvertible {
+package struct ByteSize: Sendable, Hashable, Comparable, YAMLDecodable, CustomStringConvertible {
     /// The number of bytes.
-    public var bytes: Int
+    package var bytes: Int
 
     /// Creates a size.
-    public init(bytes: Int) { self.bytes = bytes }
+    package init(bytes: Int) { self.bytes = bytes }
 
-    public static func < (lhs: ByteSize, rhs: ByteSize) -> Bool { lhs.bytes < rhs.bytes }
+    package static func < (lhs: ByteSize, rhs: ByteSize) -> Bool { lhs.bytes < rhs.bytes }
 
-    public var description: String { "\(bytes) bytes" }
+    package var description: String { "\(bytes) bytes" }
 
     /// Decodes a plain non-negative integer (bytes) or a number with B, K/KB/KiB, M/MB/MiB, G/GB/GiB.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> ByteSize {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> ByteSize {
         if case .int(let n)? = node.value, n >= 0 { return ByteSize(bytes: n) }
         let hint = "write a size such as '4096', '4KB' or '1MB'"
         guard let scalar = node.scalar, !node.isNull else {

@@ -4,7 +4,7 @@ extension YAMLNode {
     ///
     /// Lets suites write payloads in YAML and send the exact JSON. `.inf`/`.nan` have no
     /// JSON form and throw `.invalidValue` at the scalar.
-    public func jsonText() throws(SourceError) -> String {
+    package func jsonText() throws(SourceError) -> String {
         var out = ""
         try appendJSON(to: &out)
         return out

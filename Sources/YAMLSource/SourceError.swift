@@ -4,9 +4,9 @@
 ///
 /// Loading and decoding stop at the first error (every API here throws one
 /// `SourceError`), so messages never cascade from an earlier mistake.
-public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable classification, for exit codes and tests.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// The file could not be read.
         case io
         /// libyaml rejected the text (indentation, quotes, tabs, invalid UTF-8, …).
@@ -36,18 +36,18 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The classification of this error.
-    public var kind: Kind
+    package var kind: Kind
     /// One-line headline, shown after `error: `.
-    public var message: String
+    package var message: String
     /// Where the problem is; the span is underlined when it fits on one line.
-    public var range: SourceRange
+    package var range: SourceRange
     /// What was expected at that spot, printed after the caret (e.g. `expected one of: a, b`).
-    public var expected: String?
+    package var expected: String?
     /// A fix, printed as `= help: …` (e.g. `did you mean 'expect'?`).
-    public var suggestion: String?
+    package var suggestion: String?
 
     /// Creates an error at `range`.
-    public init(
+    package init(
         _ kind: Kind, _ message: String, at range: SourceRange,
         expected: String? = nil, suggestion: String? = nil
     ) {
@@ -59,21 +59,21 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The file name as given to the loader.
-    public var file: String { range.file }
+    package var file: String { range.file }
     /// 1-based line (0 for whole-file errors such as I/O).
-    public var line: Int { range.start.line }
+    package var line: Int { range.start.line }
     /// 1-based column in Unicode scalars (0 for whole-file errors).
-    public var column: Int { range.start.column }
+    package var column: Int { range.start.column }
 
     /// One line: `file:line:col: message (expected …) — help`.
-    public var description: String {
+    package var description: String {
         var text = "\(range): \(message)"
         if let expected { text += " (\(expected))" }
         if let suggestion { text += "; \(suggestion)" }
         return text
     }
 
-    public static func == (lhs: SourceError, rhs: SourceError) -> Bool {
+    package static func == (lhs: SourceError, rhs: SourceError) -> Bool {
         lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.range == rhs.range
             && lhs.expected == rhs.expected && lhs.suggestion == rhs.suggestion
     }

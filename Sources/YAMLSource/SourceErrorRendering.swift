@@ -16,7 +16,7 @@ extension SourceError {
     /// spans several lines gets a single caret at its start. Line numbers take at least
     /// two columns. No trailing newline.
     /// - Parameter color: wrap parts in ANSI colours (for terminals only; never for XML).
-    public func rendered(color: Bool = false) -> String {
+    package func rendered(color: Bool = false) -> String {
         let style = ANSIStyle(enabled: color)
         var out = [style.red("error") + style.bold(": \(message)")]
         let source = range.source

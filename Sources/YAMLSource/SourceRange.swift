@@ -4,43 +4,43 @@
 /// `名前: x` puts `x` at column 5. This is what libyaml's marks count, and what
 /// editors that show "Col" for UTF-8 text usually show. The renderer converts
 /// columns to display cells so the caret lines up under wide (CJK) characters.
-public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// 1-based line number (0 when the error concerns the whole file).
-    public var line: Int
+    package var line: Int
     /// 1-based column in Unicode scalars (0 when the error concerns the whole file).
-    public var column: Int
+    package var column: Int
 
     /// Creates a position from 1-based line and column.
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
-    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// The text of one loaded file, kept so that errors can quote the offending line.
 ///
 /// Immutable and shared by every `SourceRange` of the file.
-public final class SourceText: Sendable {
+package final class SourceText: Sendable {
     /// The file name as given to the loader (used in `-->` lines).
-    public let file: String
+    package let file: String
     /// The lines of the file without their terminators. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
     /// dropped (libyaml does not count it as a column).
-    public let lines: [String]
+    package let lines: [String]
 
     /// Decodes `bytes` as UTF-8 (invalid sequences become U+FFFD) and splits them into lines.
-    public convenience init(file: String, bytes: [UInt8]) {
+    package convenience init(file: String, bytes: [UInt8]) {
         self.init(file: file, text: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Splits `text` into lines.
-    public init(file: String, text: String) {
+    package init(file: String, text: String) {
         self.file = file
         var lines: [String] = []
         var current = String.UnicodeScalarView()
@@ -64,7 +64,7 @@ public final class SourceText: Sendable {
     }
 
     /// The text of a 1-based line, or nil when out of range.
-    public func line(_ number: Int) -> String? {
+    package func line(_ number: Int) -> String? {
         guard number >= 1, number <= lines.count else { return nil }
         return lines[number - 1]
     }
@@ -73,18 +73,18 @@ public final class SourceText: Sendable {
 /// Where a node or an error sits in a file: `file`, start and end (end is exclusive).
 ///
 /// Equality compares file and positions only, not the attached source text.
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     /// The file name as given to the loader.
-    public var file: String
+    package var file: String
     /// First character of the range.
-    public var start: SourcePosition
+    package var start: SourcePosition
     /// Position just after the last character of the range.
-    public var end: SourcePosition
+    package var end: SourcePosition
     /// The file's text, when known, for rendering snippets.
-    public var source: SourceText?
+    package var source: SourceText?
 
     /// Creates a range; pass `source` to let errors at this range quote the line.
-    public init(file: String, start: SourcePosition, end: SourcePosition, source: SourceText? = nil) {
+    package init(file: String, start: SourcePosition, end: SourcePosition, source: SourceText? = nil) {
         self.file = file
         self.start = start
         self.end = end
@@ -92,25 +92,25 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A range that designates a whole file (line and column 0), e.g. for I/O errors.
-    public static func wholeFile(_ file: String) -> SourceRange {
+    package static func wholeFile(_ file: String) -> SourceRange {
         SourceRange(file: file, start: .init(line: 0, column: 0), end: .init(line: 0, column: 0))
     }
 
     /// 1-based start line.
-    public var line: Int { start.line }
+    package var line: Int { start.line }
     /// 1-based start column (Unicode scalars).
-    public var column: Int { start.column }
+    package var column: Int { start.column }
 
     /// `file:line:column`, or just `file` for whole-file ranges.
-    public var description: String {
+    package var description: String {
         start.line == 0 ? file : "\(file):\(start.line):\(start.column)"
     }
 
-    public static func == (lhs: SourceRange, rhs: SourceRange) -> Bool {
+    package static func == (lhs: SourceRange, rhs: SourceRange) -> Bool {
         lhs.file == rhs.file && lhs.start == rhs.start && lhs.end == rhs.end
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(start)
         hasher.combine(end)

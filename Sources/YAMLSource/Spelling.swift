@@ -1,5 +1,5 @@
 /// "Did you mean …?" suggestions.
-public enum Spelling {
+package enum Spelling {
     /// The candidate closest to `word`, or nil when none is plausibly a typo of it.
     ///
     /// In order: a case-insensitive exact match; a candidate that `word` is a prefix
@@ -7,7 +7,7 @@ public enum Spelling {
     /// (insertions, deletions, substitutions and adjacent transpositions each cost 1)
     /// if it is at most max(1, length/3) for short words and 3 at most. Ties go to the
     /// earlier candidate.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let lower = word.lowercased()
         guard !lower.isEmpty else { return nil }
         if let same = candidates.first(where: { $0.lowercased() == lower }) { return same }
@@ -29,7 +29,7 @@ public enum Spelling {
     }
 
     /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.unicodeScalars)
         let y = Array(b.unicodeScalars)
         if x.isEmpty { return y.count }

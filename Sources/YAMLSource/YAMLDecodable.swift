@@ -3,38 +3,38 @@
 /// Conforming: `String`, `Int`, `Double`, `Bool`, `Duration`, `ByteSize`, `YAMLNode`,
 /// arrays and string-keyed dictionaries of decodable types, and any
 /// `enum E: String, CaseIterable, YAMLDecodable` (the raw values are the allowed spellings).
-public protocol YAMLDecodable {
+package protocol YAMLDecodable {
     /// Decodes `node` or throws a `.typeMismatch`/`.invalidValue` error located at it.
     static func decode(from node: YAMLNode) throws(SourceError) -> Self
 }
 
 extension YAMLNode {
     /// A `.typeMismatch` error at this node: `expected <what>, found <this node>`.
-    public func typeMismatch(expected what: String, suggestion: String? = nil) -> SourceError {
+    package func typeMismatch(expected what: String, suggestion: String? = nil) -> SourceError {
         SourceError(
             .typeMismatch, "wrong type", at: range, expected: "expected \(what), found \(foundDescription)",
             suggestion: suggestion)
     }
 
     /// An `.invalidValue` error at this node.
-    public func invalidValue(expected: String, suggestion: String? = nil) -> SourceError {
+    package func invalidValue(expected: String, suggestion: String? = nil) -> SourceError {
         SourceError(.invalidValue, "invalid value", at: range, expected: expected, suggestion: suggestion)
     }
 
     /// Decodes this node as `T`.
-    public func decode<T: YAMLDecodable>(as type: T.Type = T.self) throws(SourceError) -> T {
+    package func decode<T: YAMLDecodable>(as type: T.Type = T.self) throws(SourceError) -> T {
         try T.decode(from: self)
     }
 
     /// The items of a sequence, or a `.typeMismatch` error.
-    public func sequence() throws(SourceError) -> [YAMLNode] {
+    package func sequence() throws(SourceError) -> [YAMLNode] {
         guard let items else { throw typeMismatch(expected: "a sequence") }
         return items
     }
 
     /// The scalar's text when it is one of `allowed`; otherwise an `.invalidValue` error
     /// listing them, with a did-you-mean.
-    public func oneOf(_ allowed: [String]) throws(SourceError) -> String {
+    package func oneOf(_ allowed: [String]) throws(SourceError) -> String {
         let text = try String.decode(from: self)
         guard allowed.contains(text) else {
             throw SourceError(
@@ -47,12 +47,12 @@ extension YAMLNode {
 }
 
 extension YAMLNode: YAMLDecodable {
-    public static func decode(from node: YAMLNode) throws(SourceError) -> YAMLNode { node }
+    package static func decode(from node: YAMLNode) throws(SourceError) -> YAMLNode { node }
 }
 
 extension String: YAMLDecodable {
     /// Any non-null scalar, as written (a plain `200` decodes as `"200"`).
-    public static func decode(from node: YAMLNode) throws(SourceError) -> String {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> String {
         guard let scalar = node.scalar, !node.isNull else { throw node.typeMismatch(expected: "a string") }
         return scalar.value
     }
@@ -60,7 +60,7 @@ extension String: YAMLDecodable {
 
 extension Int: YAMLDecodable {
     /// A plain integer (`42`, `-7`, `0x1F`, `0o17`); quoted numbers are strings and rejected.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> Int {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> Int {
         guard case .int(let value)? = node.value else {
             var quotedInteger = false
             if let scalar = node.scalar, scalar.style != .plain, case .int = YAMLValue.resolve(YAMLScalar(scalar.value)) {
@@ -74,7 +74,7 @@ extension Int: YAMLDecodable {
 
 extension Double: YAMLDecodable {
     /// A plain integer or float.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> Double {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> Double {
         switch node.value {
         case .int(let i)?: return Double(i)
         case .float(let d)?: return d
@@ -85,7 +85,7 @@ extension Double: YAMLDecodable {
 
 extension Bool: YAMLDecodable {
     /// `true` or `false` (YAML 1.2: `yes`/`no` are strings, rejected with a hint).
-    public static func decode(from node: YAMLNode) throws(SourceError) -> Bool {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> Bool {
         guard case .bool(let value)? = node.value else {
             let word = node.scalar?.value.lowercased() ?? ""
             let hint: String? =
@@ -98,7 +98,7 @@ extension Bool: YAMLDecodable {
 
 extension Array: YAMLDecodable where Element: YAMLDecodable {
     /// A sequence whose items all decode as `Element`.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> [Element] {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> [Element] {
         var result: [Element] = []
         for item in try node.sequence() { result.append(try Element.decode(from: item)) }
         return result
@@ -107,7 +107,7 @@ extension Array: YAMLDecodable where Element: YAMLDecodable {
 
 extension Dictionary: YAMLDecodable where Key == String, Value: YAMLDecodable {
     /// A mapping with any keys whose values all decode as `Value` (e.g. `env:` variables).
-    public static func decode(from node: YAMLNode) throws(SourceError) -> [String: Value] {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> [String: Value] {
         guard let pairs = node.pairs else { throw node.typeMismatch(expected: "a mapping") }
         var result: [String: Value] = [:]
         for pair in pairs { result[pair.keyString] = try Value.decode(from: pair.value) }
@@ -117,7 +117,7 @@ extension Dictionary: YAMLDecodable where Key == String, Value: YAMLDecodable {
 
 extension YAMLDecodable where Self: RawRepresentable & CaseIterable, RawValue == String {
     /// One of the raw values, with did-you-mean on a near miss.
-    public static func decode(from node: YAMLNode) throws(SourceError) -> Self {
+    package static func decode(from node: YAMLNode) throws(SourceError) -> Self {
         let text = try node.oneOf(allCases.map(\.rawValue))
         guard let match = allCases.first(where: { $0.rawValue == text }) else {
             throw node.invalidValue(expected: "one of the allowed values")

@@ -18,15 +18,15 @@ import Foundation
 ///
 /// In functions declared `throws(SourceError)`, closures that `try` must be annotated
 /// (`{ (node: YAMLNode) throws(SourceError) in … }`): Swift 6.3 infers `any Error` for them.
-public enum YAMLLoader {
+package enum YAMLLoader {
     /// Loads a file that must contain exactly one document (an empty file gives a null scalar).
     /// - Parameter path: used as-is in error messages, so pass it relative to the working directory.
-    public static func load(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+    package static func load(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
         try single(read(path, limits: limits), file: path, limits: limits)
     }
 
     /// Loads every `---`-separated document of a file (none for an empty file).
-    public static func loadAll(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
+    package static func loadAll(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
         let bytes = try read(path, limits: limits)
         return try parse(bytes, source: SourceText(file: path, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
     }
@@ -34,7 +34,7 @@ public enum YAMLLoader {
     /// Loads text that must contain exactly one document (empty text gives a null scalar).
     /// A second document is a `.multipleDocuments` error at its `---`.
     /// - Parameter file: the name shown in errors.
-    public static func load(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+    package static func load(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
         try single(Array(string.utf8), file: file, limits: limits)
     }
 
@@ -53,13 +53,13 @@ public enum YAMLLoader {
     }
 
     /// Loads every `---`-separated document of `string` (none for empty text).
-    public static func loadAll(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
+    package static func loadAll(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
         let bytes = Array(string.utf8)
         return try parse(bytes, source: SourceText(file: file, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
     }
 
     /// The directory that relative `include:` paths in `file` are resolved against.
-    public static func baseDirectory(of file: String) -> String {
+    package static func baseDirectory(of file: String) -> String {
         let directory = (file as NSString).deletingLastPathComponent
         return directory.isEmpty ? "." : directory
     }
@@ -68,7 +68,7 @@ public enum YAMLLoader {
     /// ones are taken from the including file's directory (not the working directory).
     /// `.` and `..` are folded lexically (`Suites/a/../b.yaml` → `Suites/b.yaml`), so the
     /// result stays relative when `file` is, and reads well in error messages.
-    public static func resolve(include path: String, from file: String) -> String {
+    package static func resolve(include path: String, from file: String) -> String {
         if path.hasPrefix("/") { return normalize(path) }
         let directory = baseDirectory(of: file)
         return normalize(directory == "." ? path : directory + "/" + path)
@@ -153,7 +153,7 @@ extension YAMLNode {
     /// Reads the file this scalar names, resolved against the directory of `file` (the YAML file the
     /// scalar is written in). A missing or unreadable file is an `.io` error at this node.
     /// - Parameter expected: what the caller wanted there, printed after the caret.
-    public func referencedFile(
+    package func referencedFile(
         from file: String, expected: String = "expected a readable file"
     ) throws(SourceError) -> (path: String, bytes: [UInt8]) {
         let path = YAMLLoader.resolve(include: try String.decode(from: self), from: file)

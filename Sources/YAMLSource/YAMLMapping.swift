@@ -9,17 +9,17 @@
 /// ```
 ///
 /// An explicit `null` value (`port:` or `port: ~`) counts as absent for `optional…`.
-public struct YAMLMapping: Sendable {
+package struct YAMLMapping: Sendable {
     /// The mapping node itself.
-    public let node: YAMLNode
+    package let node: YAMLNode
     /// Its pairs, in order.
-    public let pairs: [YAMLPair]
+    package let pairs: [YAMLPair]
     /// The key this mapping is the value of, when reached through `requiredMapping`/`optionalMapping`;
     /// missing-key errors point at it (`apns:`) rather than at the mapping's first line.
-    public let parentKey: YAMLNode?
+    package let parentKey: YAMLNode?
 
     /// Wraps a mapping node without checking keys.
-    public init(_ node: YAMLNode, parentKey: YAMLNode? = nil) throws(SourceError) {
+    package init(_ node: YAMLNode, parentKey: YAMLNode? = nil) throws(SourceError) {
         guard let pairs = node.pairs else { throw node.typeMismatch(expected: "a mapping") }
         self.node = node
         self.pairs = pairs
@@ -27,21 +27,21 @@ public struct YAMLMapping: Sendable {
     }
 
     /// Where the mapping is (missing-key errors point here).
-    public var range: SourceRange { node.range }
+    package var range: SourceRange { node.range }
     /// The keys, in order.
-    public var keys: [String] { pairs.map(\.keyString) }
+    package var keys: [String] { pairs.map(\.keyString) }
 
     /// True when `key` is present (even with a null value).
-    public func contains(_ key: String) -> Bool { pairs.contains { $0.keyString == key } }
+    package func contains(_ key: String) -> Bool { pairs.contains { $0.keyString == key } }
 
     /// The value node for `key`, if present.
-    public subscript(key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.value }
+    package subscript(key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.value }
 
     /// The key node for `key` (for errors about the key itself).
-    public func keyNode(_ key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.key }
+    package func keyNode(_ key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.key }
 
     /// Throws `.unknownKey` at the first key not in `allowed`, listing them, with a did-you-mean.
-    public func checkKeys(allowed: [String]) throws(SourceError) {
+    package func checkKeys(allowed: [String]) throws(SourceError) {
         for pair in pairs where !allowed.contains(pair.keyString) {
             throw SourceError(
                 .unknownKey, "unknown key '\(pair.keyString)'", at: pair.key.range,
@@ -55,32 +55,32 @@ public struct YAMLMapping: Sendable {
 
     /// The value of a required key; `.missingKey` at the parent key (or the mapping) if
     /// absent, at the key if its value is null.
-    public func required<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T {
+    package func required<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T {
         guard let value = self[key], !value.isNull || T.self == YAMLNode.self else { throw missing(key) }
         return try decode(key, value, as: T.self)
     }
 
     /// The value of an optional key, or nil when absent or null.
-    public func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T? {
+    package func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) throws(SourceError) -> T? {
         guard let value = self[key], !value.isNull else { return nil }
         return try decode(key, value, as: T.self)
     }
 
     /// The value of an optional key, or `defaultValue` when absent or null.
-    public func optional<T: YAMLDecodable>(
+    package func optional<T: YAMLDecodable>(
         _ key: String, as type: T.Type = T.self, default defaultValue: T
     ) throws(SourceError) -> T {
         try optional(key, as: T.self) ?? defaultValue
     }
 
     /// A required string restricted to `allowed` (did-you-mean on a near miss).
-    public func required(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String {
+    package func required(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String {
         guard let value = self[key], !value.isNull else { throw missing(key, allowed: allowed) }
         do { return try value.oneOf(allowed) } catch { throw contextualize(error, key: key, value: value) }
     }
 
     /// An optional string restricted to `allowed`.
-    public func optional(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String? {
+    package func optional(_ key: String, oneOf allowed: [String]) throws(SourceError) -> String? {
         guard let value = self[key], !value.isNull else { return nil }
         do { return try value.oneOf(allowed) } catch { throw contextualize(error, key: key, value: value) }
     }
@@ -88,32 +88,32 @@ public struct YAMLMapping: Sendable {
     // MARK: - Nested collections
 
     /// A required nested mapping, checked against `allowedKeys` when given.
-    public func requiredMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
+    package func requiredMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
         guard let value = self[key] else { throw missing(key) }
         return try nested(key, value, allowedKeys: allowedKeys)
     }
 
     /// An optional nested mapping (nil when absent or null), checked against `allowedKeys` when given.
-    public func optionalMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping? {
+    package func optionalMapping(_ key: String, allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping? {
         guard let value = self[key], !value.isNull else { return nil }
         return try nested(key, value, allowedKeys: allowedKeys)
     }
 
     /// The items of a required sequence.
-    public func requiredSequence(_ key: String) throws(SourceError) -> [YAMLNode] {
+    package func requiredSequence(_ key: String) throws(SourceError) -> [YAMLNode] {
         guard let value = self[key] else { throw missing(key) }
         do { return try value.sequence() } catch { throw contextualize(error, key: key, value: value) }
     }
 
     /// The items of an optional sequence (nil when absent or null).
-    public func optionalSequence(_ key: String) throws(SourceError) -> [YAMLNode]? {
+    package func optionalSequence(_ key: String) throws(SourceError) -> [YAMLNode]? {
         guard let value = self[key], !value.isNull else { return nil }
         do { return try value.sequence() } catch { throw contextualize(error, key: key, value: value) }
     }
 
     /// Which one of `keys` is present, for "a step is one of send / expect / run".
     /// Throws `.missingKey` when none is, `.invalidValue` at the second when two are.
-    public func exactlyOne(of keys: [String]) throws(SourceError) -> String {
+    package func exactlyOne(of keys: [String]) throws(SourceError) -> String {
         let present = pairs.filter { keys.contains($0.keyString) }
         guard let first = present.first else {
             throw SourceError(
@@ -176,7 +176,7 @@ public struct YAMLMapping: Sendable {
 extension YAMLNode {
     /// This node as a mapping; when `allowedKeys` is given, any other key is an
     /// `.unknownKey` error with a did-you-mean.
-    public func mapping(allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
+    package func mapping(allowedKeys: [String]? = nil) throws(SourceError) -> YAMLMapping {
         let mapping = try YAMLMapping(self)
         if let allowedKeys { try mapping.checkKeys(allowed: allowedKeys) }
         return mapping

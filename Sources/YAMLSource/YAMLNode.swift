@@ -1,35 +1,35 @@
 /// How a scalar was written. Only `.plain` scalars are typed (null, bool, int,
 /// float); every quoted or block scalar is a string.
-public enum YAMLScalarStyle: String, Sendable, Hashable {
+package enum YAMLScalarStyle: String, Sendable, Hashable {
     case plain, singleQuoted, doubleQuoted, literal, folded
 }
 
 /// A scalar's text and how it was written.
-public struct YAMLScalar: Sendable, Hashable {
+package struct YAMLScalar: Sendable, Hashable {
     /// The scalar's value after unescaping and folding.
-    public var value: String
+    package var value: String
     /// How the scalar was written.
-    public var style: YAMLScalarStyle
+    package var style: YAMLScalarStyle
 
     /// Creates a scalar.
-    public init(_ value: String, style: YAMLScalarStyle = .plain) {
+    package init(_ value: String, style: YAMLScalarStyle = .plain) {
         self.value = value
         self.style = style
     }
 }
 
 /// One key/value entry of a mapping. Keys are scalar nodes with their own positions.
-public struct YAMLPair: Sendable, Hashable {
+package struct YAMLPair: Sendable, Hashable {
     /// The key node (always a scalar).
-    public var key: YAMLNode
+    package var key: YAMLNode
     /// The value node.
-    public var value: YAMLNode
+    package var value: YAMLNode
 
     /// The key's text.
-    public var keyString: String { key.scalar?.value ?? "" }
+    package var keyString: String { key.scalar?.value ?? "" }
 
     /// Creates a pair.
-    public init(key: YAMLNode, value: YAMLNode) {
+    package init(key: YAMLNode, value: YAMLNode) {
         self.key = key
         self.value = value
     }
@@ -41,9 +41,9 @@ public struct YAMLPair: Sendable, Hashable {
 /// own `range` is the alias (`*name`) while its children keep their original positions.
 /// Merge keys (`<<`) are already applied: merged pairs keep the positions where they
 /// were written.
-public struct YAMLNode: Sendable, Hashable {
+package struct YAMLNode: Sendable, Hashable {
     /// The shape of a node.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case scalar(YAMLScalar)
         case sequence([YAMLNode])
         /// Ordered pairs, as written (merged pairs take the place of the `<<` key).
@@ -51,54 +51,54 @@ public struct YAMLNode: Sendable, Hashable {
     }
 
     /// The node's content.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the node was written (start..end, end exclusive).
-    public var range: SourceRange
+    package var range: SourceRange
     /// The tag as libyaml reports it (`!!str` becomes `tag:yaml.org,2002:str`), or nil.
-    public var tag: String?
+    package var tag: String?
 
     /// Creates a node.
-    public init(_ kind: Kind, range: SourceRange, tag: String? = nil) {
+    package init(_ kind: Kind, range: SourceRange, tag: String? = nil) {
         self.kind = kind
         self.range = range
         self.tag = tag
     }
 
     /// The scalar, when this node is one.
-    public var scalar: YAMLScalar? {
+    package var scalar: YAMLScalar? {
         if case .scalar(let s) = kind { return s }
         return nil
     }
 
     /// The items, when this node is a sequence.
-    public var items: [YAMLNode]? {
+    package var items: [YAMLNode]? {
         if case .sequence(let items) = kind { return items }
         return nil
     }
 
     /// The pairs, when this node is a mapping.
-    public var pairs: [YAMLPair]? {
+    package var pairs: [YAMLPair]? {
         if case .mapping(let pairs) = kind { return pairs }
         return nil
     }
 
     /// The value for `key` when this node is a mapping.
-    public subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         pairs?.first { $0.keyString == key }?.value
     }
 
     /// The scalar typed by the YAML 1.2 core schema (see `YAMLValue`); nil for collections.
-    public var value: YAMLValue? {
+    package var value: YAMLValue? {
         guard let scalar else { return nil }
         return YAMLValue.resolve(scalar, tag: tag)
     }
 
     /// True for a plain `null`, `~`, `Null`, `NULL` or empty scalar.
-    public var isNull: Bool { value == .null }
+    package var isNull: Bool { value == .null }
 
     /// A short description of what this node is, for "found …" messages:
     /// `the string 'abc'`, `the integer 42`, `null`, `a mapping`, `a sequence`.
-    public var foundDescription: String {
+    package var foundDescription: String {
         switch kind {
         case .sequence: return "a sequence"
         case .mapping: return "a mapping"

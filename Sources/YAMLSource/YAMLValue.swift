@@ -7,7 +7,7 @@
 /// - anything else, and every quoted or block scalar, is a `string`.
 ///
 /// Explicit tags win: `!!str 42` is a string, `!!int "42"` an integer; a non-specific `!` makes a string.
-public enum YAMLValue: Sendable, Hashable {
+package enum YAMLValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int)
@@ -15,7 +15,7 @@ public enum YAMLValue: Sendable, Hashable {
     case string(String)
 
     /// Types `scalar` per the core schema, honouring an explicit tag.
-    public static func resolve(_ scalar: YAMLScalar, tag: String? = nil) -> YAMLValue {
+    package static func resolve(_ scalar: YAMLScalar, tag: String? = nil) -> YAMLValue {
         let text = scalar.value
         switch tag {
         case "tag:yaml.org,2002:str", "!": return .string(text)
@@ -104,7 +104,7 @@ public enum YAMLValue: Sendable, Hashable {
         return Double(normalized).map(YAMLValue.float)
     }
 
-    public static func == (lhs: YAMLValue, rhs: YAMLValue) -> Bool {
+    package static func == (lhs: YAMLValue, rhs: YAMLValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -115,7 +115,7 @@ public enum YAMLValue: Sendable, Hashable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(1); hasher.combine(b)

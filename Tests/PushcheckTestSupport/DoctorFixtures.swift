@@ -8,20 +8,20 @@ import PushCrypto
 /// plists (Python's `plistlib`, an independent writer).
 ///
 /// `init` writes a clean set with no finding; each `write…` call replaces one file to inject one fault.
-public struct DoctorFixtures: Sendable {
-    public static let bundleID = "com.example.app"
-    public static let teamID = "ABCDE12345"
-    public static let keyID = "KEY1234567"
-    public static let udid = "00008110-000A1C2E0E12801E"
-    public static let senderID = "123456789012"
-    public static let projectID = "example-push"
-    public static let certificatePassword = "secret"
+package struct DoctorFixtures: Sendable {
+    package static let bundleID = "com.example.app"
+    package static let teamID = "ABCDE12345"
+    package static let keyID = "KEY1234567"
+    package static let udid = "00008110-000A1C2E0E12801E"
+    package static let senderID = "123456789012"
+    package static let projectID = "example-push"
+    package static let certificatePassword = "secret"
 
-    public let directory: TempDirectory
+    package let directory: TempDirectory
     /// The stand-in "Apple iPhone OS Provisioning Profile Signing" certificate and key.
-    public let profileSigner: CertificateFiles
+    package let profileSigner: CertificateFiles
 
-    public init(in directory: TempDirectory) throws {
+    package init(in directory: TempDirectory) throws {
         self.directory = directory
         let maker = OpenSSLCertificateMaker(in: directory, days: 3650)
         let ca = try maker.selfSigned("apple-ca", commonName: "Stand-in Apple Root CA", isCA: true)
@@ -38,11 +38,11 @@ public struct DoctorFixtures: Sendable {
         try writeApp("App.app")
     }
 
-    public func path(_ name: String) -> String { directory.file(name) }
+    package func path(_ name: String) -> String { directory.file(name) }
 
     /// Every clean file as command-line options (profile, entitlements, Info.plist, key, certificate,
     /// Firebase files) with the context that matches them.
-    public var cleanArguments: [String] {
+    package var cleanArguments: [String] {
         [
             "--profile", path("Dev.mobileprovision"), "--entitlements", path("App.entitlements"),
             "--info-plist", path("Info.plist"), "--apns-key", path("AuthKey_\(Self.keyID).p8"),
@@ -57,7 +57,7 @@ public struct DoctorFixtures: Sendable {
 
     /// A CMS-signed `.mobileprovision` with the given facts (keys as in TN3125).
     @discardableResult
-    public func writeProfile(
+    package func writeProfile(
         _ name: String, profileName: String = "Example Dev", appID: String = "\(teamID).\(bundleID)",
         team: String = teamID, aps: String? = "development", getTaskAllow: Bool = true,
         devices: [String]? = [udid], allDevices: Bool = false,
@@ -103,7 +103,7 @@ public struct DoctorFixtures: Sendable {
     }
 
     /// A stand-in "Apple Development" signing certificate (DER) valid until `notAfter`.
-    public func developerCertificateDER(notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)) throws -> [UInt8] {
+    package func developerCertificateDER(notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)) throws -> [UInt8] {
         let ca = try CertificateAuthority.generate(commonName: "Stand-in Apple Worldwide Developer Relations CA")
         return try ca.issueAPNsClientCertificate(
             APNsClientCertificateRequest(
@@ -117,7 +117,7 @@ public struct DoctorFixtures: Sendable {
 
     /// Writes a plist whose root dictionary has `body` (XML key/value elements); binary via `plistlib`.
     @discardableResult
-    public func writePlist(_ name: String, _ body: String, binary: Bool = false) throws -> String {
+    package func writePlist(_ name: String, _ body: String, binary: Bool = false) throws -> String {
         let target = path(name)
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -134,7 +134,7 @@ public struct DoctorFixtures: Sendable {
         return target
     }
 
-    public static func plistDocument(_ body: String) -> String {
+    package static func plistDocument(_ body: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -143,11 +143,11 @@ public struct DoctorFixtures: Sendable {
         """
     }
 
-    public static func entitlements(aps: String? = "development", extra: String = "") -> String {
+    package static func entitlements(aps: String? = "development", extra: String = "") -> String {
         (aps.map { "<key>aps-environment</key><string>\($0)</string>" } ?? "") + extra
     }
 
-    public static func infoPlist(
+    package static func infoPlist(
         bundleID: String = bundleID, backgroundModes: [String]? = ["remote-notification"], firebaseProxy: Bool? = nil
     ) -> String {
         var body = "<key>CFBundleIdentifier</key><string>\(bundleID)</string><key>CFBundleName</key><string>Example</string>"
@@ -158,7 +158,7 @@ public struct DoctorFixtures: Sendable {
         return body
     }
 
-    public static func googleServiceInfo(
+    package static func googleServiceInfo(
         bundleID: String = bundleID, sender: String = senderID, appSender: String = senderID, project: String = projectID
     ) -> String {
         """
@@ -173,7 +173,7 @@ public struct DoctorFixtures: Sendable {
         """
     }
 
-    public static func extensionInfo(bundleID: String, content: Bool, category: String? = "Kanmoba") -> String {
+    package static func extensionInfo(bundleID: String, content: Bool, category: String? = "Kanmoba") -> String {
         var attributes = ""
         if content {
             if let category { attributes += "<key>UNNotificationExtensionCategory</key><string>\(category)</string>" }
@@ -193,7 +193,7 @@ public struct DoctorFixtures: Sendable {
 
     /// An APNs auth key: EC P-256 PKCS#8 like Apple's, or RSA to inject the wrong-type fault.
     @discardableResult
-    public func writeAPNsKey(_ name: String, rsa: Bool = false) throws -> String {
+    package func writeAPNsKey(_ name: String, rsa: Bool = false) throws -> String {
         let algorithm = rsa ? ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"] : ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
         try runTool("openssl", ["genpkey"] + algorithm + ["-out", path(name)]).requireSuccess()
         return path(name)
@@ -201,7 +201,7 @@ public struct DoctorFixtures: Sendable {
 
     /// A push certificate with Apple's OIDs; `.p12` names are exported with `openssl pkcs12 -export`.
     @discardableResult
-    public func writeAPNsCertificate(
+    package func writeAPNsCertificate(
         _ name: String, bundleID: String = bundleID, environments: APNsCertificateEnvironments = .both,
         notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)
     ) throws -> String {
@@ -226,7 +226,7 @@ public struct DoctorFixtures: Sendable {
     /// A development-only push certificate made entirely by the `openssl` CLI (an independent encoder of
     /// Apple's OIDs: …6.3.1 as DER NULL, …6.3.6 as `SEQUENCE { UTF8String topic, SEQUENCE { UTF8String kind } }`).
     @discardableResult
-    public func writeOpenSSLPushCertificate(_ name: String, bundleID: String = bundleID) throws -> String {
+    package func writeOpenSSLPushCertificate(_ name: String, bundleID: String = bundleID) throws -> String {
         let config = try directory.write(
             name + ".cnf",
             """
@@ -258,7 +258,7 @@ public struct DoctorFixtures: Sendable {
     }
 
     @discardableResult
-    public func writeServiceAccount(_ name: String, project: String = projectID) throws -> String {
+    package func writeServiceAccount(_ name: String, project: String = projectID) throws -> String {
         let key = directory.file(name + ".key")
         try runTool("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key])
             .requireSuccess()
@@ -283,7 +283,7 @@ public struct DoctorFixtures: Sendable {
 
     /// A built app bundle: `embedded.mobileprovision`, binary `Info.plist`, a service and a content extension.
     @discardableResult
-    public func writeApp(
+    package func writeApp(
         _ name: String, serviceBundleID: String = "\(bundleID).NotificationService", contentCategory: String? = "Kanmoba",
         serviceProfileAppID: String? = nil
     ) throws -> String {

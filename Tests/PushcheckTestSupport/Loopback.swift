@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 /// A loopback socket call that failed while looking for a port.
-public struct LoopbackError: Error, CustomStringConvertible {
-    public var description: String
+package struct LoopbackError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released). Another
 /// process may take it before the caller binds it; servers that can report their own port are better.
-public func freeLoopbackPort() throws -> Int {
+package func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw LoopbackError(description: "socket() failed (errno \(errno)); check the fd limit") }
     defer { close(fd) }
@@ -27,7 +27,7 @@ public func freeLoopbackPort() throws -> Int {
 }
 
 /// True when something accepts TCP connections on 127.0.0.1:`port` right now.
-public func canConnectToLoopback(port: Int) -> Bool {
+package func canConnectToLoopback(port: Int) -> Bool {
     guard let fd = try? connectToLoopback(port: port) else { return false }
     close(fd)
     return true
@@ -35,7 +35,7 @@ public func canConnectToLoopback(port: Int) -> Bool {
 
 /// A blocking TCP socket connected to 127.0.0.1:`port`; the caller owns it and must `close` it.
 /// Throws `LoopbackError` when nothing accepts connections there (is the server started?).
-public func connectToLoopback(port: Int) throws(LoopbackError) -> Int32 {
+package func connectToLoopback(port: Int) throws(LoopbackError) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw LoopbackError(description: "socket() failed (errno \(errno)); check the fd limit") }
     var addr = loopbackAddress(port: UInt16(port))

@@ -1,29 +1,29 @@
 import Foundation
 
 /// A PEM certificate and its unencrypted PEM private key, as files.
-public struct CertificateFiles: Sendable, Hashable {
-    public let cert: String
-    public let key: String
+package struct CertificateFiles: Sendable, Hashable {
+    package let cert: String
+    package let key: String
 }
 
 /// Makes P-256 certificates with the `openssl` CLI (independent of PushCrypto, so tests can check
 /// PushCrypto against it) in one directory; each name becomes `<name>.pem` and `<name>.key`.
-public struct OpenSSLCertificateMaker: Sendable {
+package struct OpenSSLCertificateMaker: Sendable {
     /// X.509v3 extension lines for a TLS server on this machine (localhost and 127.0.0.1).
-    public static let serverExtensions = ["subjectAltName=DNS:localhost,IP:127.0.0.1", "extendedKeyUsage=serverAuth"]
+    package static let serverExtensions = ["subjectAltName=DNS:localhost,IP:127.0.0.1", "extendedKeyUsage=serverAuth"]
     /// X.509v3 extension lines for a TLS client certificate.
-    public static let clientExtensions = ["extendedKeyUsage=clientAuth"]
+    package static let clientExtensions = ["extendedKeyUsage=clientAuth"]
 
-    public let directory: TempDirectory
-    public let days: Int
+    package let directory: TempDirectory
+    package let days: Int
 
-    public init(in directory: TempDirectory, days: Int = 2) {
+    package init(in directory: TempDirectory, days: Int = 2) {
         self.directory = directory
         self.days = days
     }
 
     /// A self-signed certificate; with `isCA` it carries CA basic constraints and cert-signing key usage.
-    public func selfSigned(_ name: String, commonName: String, isCA: Bool = false) throws -> CertificateFiles {
+    package func selfSigned(_ name: String, commonName: String, isCA: Bool = false) throws -> CertificateFiles {
         let files = CertificateFiles(cert: directory.file("\(name).pem"), key: directory.file("\(name).key"))
         let caExtensions =
             isCA ? ["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"] : []
@@ -37,7 +37,7 @@ public struct OpenSSLCertificateMaker: Sendable {
     }
 
     /// A certificate for `commonName` signed by `issuer`, with the given extension lines.
-    public func issue(
+    package func issue(
         _ name: String, commonName: String, by issuer: CertificateFiles, extensions: [String]
     ) throws -> CertificateFiles {
         let files = CertificateFiles(cert: directory.file("\(name).pem"), key: directory.file("\(name).key"))
@@ -61,15 +61,15 @@ public struct OpenSSLCertificateMaker: Sendable {
 /// Certificates made once per test process with the `openssl` CLI: a CA that the client trusts, a
 /// server certificate for localhost/127.0.0.1, a second CA nobody trusts (with its own server
 /// certificate), and a client certificate signed by the trusted CA. Removed when the process exits.
-public struct TestCertificates: Sendable {
-    public let ca: CertificateFiles
-    public let server: CertificateFiles
-    public let rogueCA: CertificateFiles
-    public let rogueServer: CertificateFiles
-    public let client: CertificateFiles
+package struct TestCertificates: Sendable {
+    package let ca: CertificateFiles
+    package let server: CertificateFiles
+    package let rogueCA: CertificateFiles
+    package let rogueServer: CertificateFiles
+    package let client: CertificateFiles
 
     /// The shared set, made on first use; throws the `openssl` failure on every call if making it failed.
-    public static func get() throws -> TestCertificates { try shared.get() }
+    package static func get() throws -> TestCertificates { try shared.get() }
 
     private static let shared: Result<TestCertificates, any Error> = Result { try TestCertificates() }
 

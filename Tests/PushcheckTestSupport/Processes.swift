@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// A long-running child process (a server) whose stdout is read line by line.
-public final class ChildProcess {
+package final class ChildProcess {
     // Test-only: mutated from the test thread only; Process itself is thread-safe for terminate().
-    public let process = Process()
+    package let process = Process()
     private let outPipe = Pipe()
-    public let stderrPath: String
+    package let stderrPath: String
     private let dir: TempDirectory
 
-    public init(_ executable: String, _ arguments: [String]) throws {
+    package init(_ executable: String, _ arguments: [String]) throws {
         dir = try TempDirectory("child")
         stderrPath = dir.file("stderr")
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -22,7 +22,7 @@ public final class ChildProcess {
     }
 
     /// Reads the first line the child prints, waiting at most `timeout`.
-    public func firstLine(timeout: TimeInterval = 20) -> String? {
+    package func firstLine(timeout: TimeInterval = 20) -> String? {
         let handle = outPipe.fileHandleForReading
         let box = LineBox()
         let done = DispatchSemaphore(value: 0)
@@ -40,10 +40,10 @@ public final class ChildProcess {
         return box.get()
     }
 
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` and waits for exit; returns the exit status (nil on timeout, after SIGKILL).
-    public func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) -> Int32? {
+    package func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(timeout)
@@ -71,19 +71,19 @@ private final class LineBox: Sendable {
 /// A server process started for one test that is ready once it accepts TCP connections on a loopback
 /// port; its stdout and stderr go to `logPath`. Call `stop()` in a `defer`; it also removes the
 /// directory the server was given to own (its script, document root, log).
-public final class ServerProcess {
-    public let process = Process()
+package final class ServerProcess {
+    package let process = Process()
     /// The 127.0.0.1 port the server listens on.
-    public let port: Int
+    package let port: Int
     /// Where the server's combined stdout and stderr go.
-    public let logPath: String
+    package let logPath: String
     /// The directory `stop()` removes, if any.
-    public let ownedDirectory: TempDirectory?
+    package let ownedDirectory: TempDirectory?
 
     /// Starts `executable` (an absolute path) and waits at most `timeout` until it accepts connections
     /// on 127.0.0.1:`port`; throws `ServerProcessError` with the log when it exits or does not listen.
     /// `ownedDirectory` is removed by `stop()` (and when starting fails).
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], port: Int, logPath: String,
         owning ownedDirectory: TempDirectory? = nil, timeout: TimeInterval = 10
     ) throws {
@@ -114,10 +114,10 @@ public final class ServerProcess {
     }
 
     /// Everything the server has printed so far.
-    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Kills the server (SIGKILL), waits for it to exit and removes its owned directory.
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -129,11 +129,11 @@ public final class ServerProcess {
 }
 
 /// A test server that never became ready.
-public enum ServerProcessError: Error, CustomStringConvertible {
+package enum ServerProcessError: Error, CustomStringConvertible {
     /// The process exited, or did not accept connections on `port` within `timeout` seconds.
     case notListening(command: [String], port: Int, timeout: TimeInterval, log: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notListening(let command, let port, let timeout, let log):
             "\(command.joined(separator: " ")) did not listen on 127.0.0.1:\(port) within \(timeout)s "

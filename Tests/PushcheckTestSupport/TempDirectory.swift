@@ -2,21 +2,21 @@ import Foundation
 import Synchronization
 
 /// A fresh directory under the system temp dir, removed by `remove()`.
-public struct TempDirectory: Sendable {
+package struct TempDirectory: Sendable {
     /// The directory's absolute path (no trailing slash).
-    public let path: String
+    package let path: String
     /// The directory as a file URL.
-    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    package var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
     /// Creates `<tmp>/<prefix>-<random>`.
-    public init(_ prefix: String = "pushcheck-test") throws {
+    package init(_ prefix: String = "pushcheck-test") throws {
         let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
         path = base + "\(prefix)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     /// A directory for fixtures made once per test process; it is removed when the process exits.
-    public static func forProcess(_ prefix: String) throws -> TempDirectory {
+    package static func forProcess(_ prefix: String) throws -> TempDirectory {
         let dir = try TempDirectory(prefix)
         _ = registerRemovalAtExit
         directoriesToRemoveAtExit.withLock { $0.append(dir.path) }
@@ -24,27 +24,27 @@ public struct TempDirectory: Sendable {
     }
 
     /// The path of `name` inside the directory (not created).
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// Writes `text` (UTF-8) to `name`; returns its path.
     @discardableResult
-    public func write(_ name: String, _ text: String) throws -> String {
+    package func write(_ name: String, _ text: String) throws -> String {
         try text.write(toFile: file(name), atomically: true, encoding: .utf8)
         return file(name)
     }
 
     /// Writes `bytes` to `name`; returns its path.
     @discardableResult
-    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    package func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
         return file(name)
     }
 
     /// The bytes of `name`.
-    public func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
+    package func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
 
     /// Deletes the directory and everything in it.
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 private let directoriesToRemoveAtExit = Mutex<[String]>([])

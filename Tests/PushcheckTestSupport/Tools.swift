@@ -1,38 +1,38 @@
 import Foundation
 
 /// What an external process did.
-public struct ToolOutput: Sendable, CustomStringConvertible {
+package struct ToolOutput: Sendable, CustomStringConvertible {
     /// The tool and its arguments, as given to `runTool`.
-    public var command: [String]
-    public var status: Int32
+    package var command: [String]
+    package var status: Int32
     /// Everything the tool wrote to stdout, byte for byte (DER, PKCS#12, …).
-    public var stdoutBytes: [UInt8]
-    public var stderr: String
-    public var timedOut: Bool
+    package var stdoutBytes: [UInt8]
+    package var stderr: String
+    package var timedOut: Bool
     /// stdout as UTF-8 text (invalid sequences replaced).
-    public var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    package var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
     /// stdout followed by stderr, for messages about what went wrong.
-    public var output: String { stdout + stderr }
+    package var output: String { stdout + stderr }
     /// True when the tool exited 0 within its time limit.
-    public var succeeded: Bool { status == 0 && !timedOut }
-    public var description: String {
+    package var succeeded: Bool { status == 0 && !timedOut }
+    package var description: String {
         "\(command.joined(separator: " ")): exit \(status)\(timedOut ? " (timed out)" : "")\nstdout:\n\(stdout)\nstderr:\n\(stderr)"
     }
 
     /// Returns `self` when the tool exited 0 in time; otherwise throws `ToolError.failed` carrying the output.
     @discardableResult
-    public func requireSuccess() throws(ToolError) -> ToolOutput {
+    package func requireSuccess() throws(ToolError) -> ToolOutput {
         guard succeeded else { throw .failed(self) }
         return self
     }
 }
 
 /// A tool that did not do what a test fixture needed.
-public enum ToolError: Error, CustomStringConvertible {
+package enum ToolError: Error, CustomStringConvertible {
     /// The tool exited non-zero or ran out of time; the output says why.
     case failed(ToolOutput)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .failed(let output):
             "\(output.command.joined(separator: " ")) "
@@ -44,7 +44,7 @@ public enum ToolError: Error, CustomStringConvertible {
 
 /// Runs an external tool (looked up on PATH, or an absolute path) with a hard timeout; output goes
 /// through files so a chatty tool cannot block on a full pipe.
-public func runTool(
+package func runTool(
     _ tool: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String]? = nil,
     timeout: TimeInterval = 30
 ) throws -> ToolOutput {
@@ -90,7 +90,7 @@ public func runTool(
 }
 
 /// The built `pushcheck` executable next to the test bundle (`.build/debug/pushcheck`).
-public func pushcheckExecutable() -> String {
+package func pushcheckExecutable() -> String {
     var url = Bundle.main.bundleURL
     for _ in 0..<4 {
         let candidate = url.appendingPathComponent("pushcheck").path

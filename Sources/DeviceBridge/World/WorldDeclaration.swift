@@ -6,24 +6,24 @@ import Foundation
 /// What a world is made of, decoded: the gateways' configuration (`apns`, optional `fcm`), the simulated apps
 /// and devices, and the clock's start. `serve` decodes it from its config's top level, a suite from `world:`
 /// (both through `WorldDeclaration.decodeGateways` and `DeviceWorld.decode`); `WorldHost` is built from it.
-public struct WorldDeclaration: Sendable {
+package struct WorldDeclaration: Sendable {
     /// The APNs gateway's behaviour (serve's `apns:`, a suite's `gateway: { apns: … }`).
-    public var apns: APNsGatewayConfiguration
+    package var apns: APNsGatewayConfiguration
     /// PEMs of `client_certificate_cas` (the listeners request client certificates from them).
-    public var clientCertificateCAs: [String]
+    package var clientCertificateCAs: [String]
     /// The mock FCM service (serve's `fcm:`, a suite's `gateway: { fcm: … }`); nil: no FCM.
-    public var fcm: FCMGatewayConfiguration?
-    public var apps: [AppDeclaration]
+    package var fcm: FCMGatewayConfiguration?
+    package var apps: [AppDeclaration]
     /// Declared devices (a suite that declares none gets one named `iphone` with every app, see `SuiteLoader`).
-    public var devices: [DeviceDeclaration]
+    package var devices: [DeviceDeclaration]
     /// Where the simulated clock starts; `nil` (the default, `clock: now`) starts it at the wall clock when
     /// the scenario's world is built, so a backend that signs with the real time is believed.
-    public var clockStart: Date?
+    package var clockStart: Date?
     /// The team and key id of the provider key every scenario world gets (signed with a key generated per process).
-    public var defaultTeamID: String
-    public var defaultKeyID: String
+    package var defaultTeamID: String
+    package var defaultKeyID: String
 
-    public init(
+    package init(
         apns: APNsGatewayConfiguration = APNsGatewayConfiguration(), clientCertificateCAs: [String] = [],
         fcm: FCMGatewayConfiguration? = nil, apps: [AppDeclaration] = [], devices: [DeviceDeclaration] = [],
         clockStart: Date? = nil, defaultTeamID: String = "PCTEAM0001", defaultKeyID: String = "PCKEY00001"

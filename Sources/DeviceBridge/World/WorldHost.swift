@@ -9,7 +9,7 @@ import Synchronization
 /// Where a request enters a world: an APNs environment, the FCM service or the control endpoint. A listener
 /// (the world's own or a shared `WorldServer`) serves exactly one endpoint; its name in the ready line and in
 /// `BoundListener.name` is the raw value (`_h2c` appended for cleartext twins).
-public enum WorldEndpoint: String, Sendable, CaseIterable {
+package enum WorldEndpoint: String, Sendable, CaseIterable {
     case sandbox, production, fcm, control
 
     /// The endpoint of an APNs environment.

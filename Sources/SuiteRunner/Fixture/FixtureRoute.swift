@@ -10,7 +10,7 @@ import HTTPServer
 /// - `/__status/NNN` → a generated HTML page with status NNN and title `NNN <reason>`;
 /// - `/__redirect?to=URL&n=K` → a chain of K `302`s ending at `to` (default `/`);
 /// - a path with `..`, a NUL or a backslash → `403`; other methods → `405`.
-public enum FixtureRoute: Sendable, Equatable {
+package enum FixtureRoute: Sendable, Equatable {
     /// Serve the file at `relativePath` (below the pages directory) with `status`.
     case file(relativePath: String, status: Int)
     /// A generated page.
@@ -19,10 +19,10 @@ public enum FixtureRoute: Sendable, Equatable {
     case redirect(location: String)
 
     /// The longest `?delay=` honoured, in milliseconds.
-    public static let maxDelayMilliseconds = 30_000
+    package static let maxDelayMilliseconds = 30_000
 
     /// The route for `method` and `target` (path plus query), and the delay to apply before answering.
-    public static func decide(method: String, target: String) -> (route: FixtureRoute, delayMilliseconds: Int) {
+    package static func decide(method: String, target: String) -> (route: FixtureRoute, delayMilliseconds: Int) {
         let (rawPath, query) = split(target)
         let parameters = parseQuery(query)
         let delay = parameters["delay"].flatMap(Int.init).map { min(max($0, 0), maxDelayMilliseconds) } ?? 0
@@ -53,10 +53,10 @@ public enum FixtureRoute: Sendable, Equatable {
     }
 
     /// The page for a missing file.
-    public static let notFound = FixtureRoute.generated(status: 404, title: "404 Not Found", headers: [:])
+    package static let notFound = FixtureRoute.generated(status: 404, title: "404 Not Found", headers: [:])
 
     /// `Content-Type` for a file name, by extension (`application/octet-stream` when unknown).
-    public static func contentType(forPath path: String) -> String {
+    package static func contentType(forPath path: String) -> String {
         let ext = path.split(separator: "/").last.flatMap { name -> Substring? in
             guard let dot = name.lastIndex(of: ".") else { return nil }
             return name[name.index(after: dot)...]
@@ -84,7 +84,7 @@ public enum FixtureRoute: Sendable, Equatable {
     }
 
     /// A small HTML page with `title` as both `<title>` and `<h1>`.
-    public static func page(title: String, body: String = "") -> [UInt8] {
+    package static func page(title: String, body: String = "") -> [UInt8] {
         let escaped = escapeHTML(title)
         let text = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(escaped)</title></head>"
             + "<body><h1>\(escaped)</h1>\(body.isEmpty ? "" : "<p>" + escapeHTML(body) + "</p>")</body></html>\n"

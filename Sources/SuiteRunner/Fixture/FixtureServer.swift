@@ -3,7 +3,7 @@ import HTTPServer
 import PushCrypto
 
 /// Errors starting the fixture web server.
-public enum FixtureServerError: Error, CustomStringConvertible {
+package enum FixtureServerError: Error, CustomStringConvertible {
     /// The local CA or the server certificate could not be made.
     case certificate(String)
     /// The CA file could not be written.
@@ -11,7 +11,7 @@ public enum FixtureServerError: Error, CustomStringConvertible {
     /// The listeners could not start.
     case server(HTTPServerError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .certificate(reason):
             return "fixture server: cannot create the local test CA or certificate: \(reason). Check that OpenSSL 3 works."
@@ -26,23 +26,23 @@ public enum FixtureServerError: Error, CustomStringConvertible {
 /// The built-in web server behind web-view scenarios, started once per run: the pages directory over
 /// HTTP (HTTP/1.1 and h2c) and HTTPS (HTTP/1.1 and h2 via ALPN) on ephemeral loopback ports. The HTTPS
 /// certificate comes from a fresh local CA whose PEM is written to `caPath` for clients to trust.
-public final class FixtureServer: Sendable {
+package final class FixtureServer: Sendable {
     /// `http://127.0.0.1:PORT`.
-    public let httpURL: String
+    package let httpURL: String
     /// `https://127.0.0.1:PORT`.
-    public let httpsURL: String
+    package let httpsURL: String
     /// PEM file of the CA that signed the HTTPS certificate.
-    public let caPath: String
+    package let caPath: String
     /// The CA certificate PEM (same as the file).
-    public let caPEM: String
+    package let caPEM: String
     /// The directory served.
-    public let pagesDirectory: String
+    package let pagesDirectory: String
 
     private let server: HTTPServer
     private let caDirectory: String
 
     /// Starts serving `pagesDirectory` (which may be missing: everything is then `404`).
-    public init(pagesDirectory: String, loops: Int = 1) throws(FixtureServerError) {
+    package init(pagesDirectory: String, loops: Int = 1) throws(FixtureServerError) {
         let ca: CertificateAuthority
         let leaf: IssuedCertificate
         do {
@@ -84,7 +84,7 @@ public final class FixtureServer: Sendable {
     }
 
     /// Stops the listeners and removes the CA file.
-    public func stop() {
+    package func stop() {
         server.shutdown(grace: .milliseconds(200))
         try? FileManager.default.removeItem(atPath: caDirectory)
     }

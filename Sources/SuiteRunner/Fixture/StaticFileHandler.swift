@@ -7,18 +7,18 @@ import HTTPServer
 /// Files are read on the loop thread (pages are small); `?delay=` answers later from a Dispatch timer so the
 /// loop never sleeps. A path that resolves (through symlinks) outside the root is refused with `403`.
 /// `HEAD` over HTTP/2 gets the headers with an empty body (HTTP/1.1 strips the body in the transport).
-public struct StaticFileHandler: HTTPHandler {
+package struct StaticFileHandler: HTTPHandler {
     /// The directory served, as given.
-    public let root: String
+    package let root: String
     private let resolvedRoot: String
 
     /// Serves `root`. The directory need not exist yet; missing files are `404`s.
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
         resolvedRoot = Self.realPath(root) ?? (root as NSString).standardizingPath
     }
 
-    public func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+    package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         let (route, delay) = FixtureRoute.decide(method: request.method, target: request.path)
         var response = respond(to: route)
         if request.method == "HEAD", request.version == .http2 { response.body = [] }
@@ -31,7 +31,7 @@ public struct StaticFileHandler: HTTPHandler {
     }
 
     /// The response for a route (reads the file for `.file`).
-    public func respond(to route: FixtureRoute) -> HTTPResponse {
+    package func respond(to route: FixtureRoute) -> HTTPResponse {
         switch route {
         case let .generated(status, title, headers):
             var fields = [HTTPField("content-type", "text/html; charset=utf-8"), HTTPField("cache-control", "no-store")]
