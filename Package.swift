@@ -5,7 +5,7 @@ let package = Package(
     name: "pushcheck",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "pushcheck", targets: ["pushcheck"]),
+        .executable(name: "pushcheck", targets: ["pushcheck"])
     ],
     targets: [
         // MARK: C libraries from Debian -dev packages (see `make deps`)
@@ -31,26 +31,35 @@ let package = Package(
         // MARK: gateways
         .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
         // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
-        .target(name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .target(
+            name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
         .testTarget(
             name: "FCMGatewayTests",
-            dependencies: ["FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource", "PushcheckTestSupport"],
+            dependencies: [
+                "FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource",
+                "PushcheckTestSupport",
+            ],
             exclude: ["Golden"]
         ),
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
-        .target(name: "DeviceSimulator", dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
+        .target(
+            name: "DeviceSimulator",
+            dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
         // One world (`WorldHost`): gateways, devices, listeners, the control routes and the read API; `serve` and the runner.
         .target(
             name: "DeviceBridge",
-            dependencies: ["APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushModel", "YAMLSource"]
+            dependencies: [
+                "APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushModel", "YAMLSource",
+            ]
         ),
         .testTarget(
             name: "DeviceBridgeTests",
             dependencies: [
-                "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel", "PushCrypto", "HTTPServer",
+                "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel",
+                "PushCrypto", "HTTPServer",
                 "HTTPClient", "YAMLSource", "PushcheckTestSupport",
             ]
         ),
@@ -58,19 +67,29 @@ let package = Package(
         // MARK: scenarios (suite files, steps, assertions, executor)
         .target(
             name: "Scenarios",
-            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource"]
+            dependencies: [
+                "CLinux", "APNsGateway", "FCMGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient",
+                "HTTPServer", "PushCrypto", "PushModel", "YAMLSource",
+            ]
         ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "SuiteRunner", "APNsGateway", "DeviceBridge", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+            dependencies: [
+                "Scenarios", "SuiteRunner", "APNsGateway", "DeviceBridge", "YAMLSource", "PushModel", "HTTPServer",
+                "PushCrypto", "PushcheckTestSupport",
+            ]
         ),
 
         // MARK: reports (JUnit XML, console output, shard merge)
         .target(name: "Reports", dependencies: ["CXML2", "XMLSupport", "PushModel"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"], exclude: ["Golden", "Schema"]),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"],
+            exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
-        .target(name: "SuiteRunner", dependencies: ["Scenarios", "Reports", "PushModel", "HTTPServer", "PushCrypto", "YAMLSource"]),
+        .target(
+            name: "SuiteRunner",
+            dependencies: ["Scenarios", "Reports", "PushModel", "HTTPServer", "PushCrypto", "YAMLSource"]),
         .testTarget(
             name: "SuiteRunnerTests",
             dependencies: ["SuiteRunner", "Reports", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
@@ -79,7 +98,10 @@ let package = Package(
         // MARK: command line
         .target(
             name: "PushcheckCommands",
-            dependencies: ["CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel", "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning"]
+            dependencies: [
+                "CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel",
+                "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning",
+            ]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
 
@@ -88,7 +110,9 @@ let package = Package(
         .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
-            dependencies: ["PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel"]
+            dependencies: [
+                "PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel",
+            ]
         ),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushcheckTestSupport"]),
         .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "PushcheckTestSupport"]),
@@ -103,15 +127,24 @@ let package = Package(
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
         .testTarget(
-            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
+            name: "HTTPClientTests",
+            dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
         ),
         // MARK: fuzzing (`make fuzz`): the targets are a plain library, replayed by FuzzRegressionTests; the
         // libFuzzer driver is added below only when PUSHCHECK_FUZZ=1 (it needs -sanitize=fuzzer to link).
-        .target(name: "FuzzTargets", dependencies: ["APNsGateway", "FCMGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz", exclude: ["corpus", "crashers"]),
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "APNsGateway", "FCMGateway", "HTTPServer", "Provisioning", "PushCrypto", "PushModel", "YAMLSource",
+            ]),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz",
+            exclude: ["corpus", "crashers"]),
         .testTarget(
             name: "APNsGatewayTests",
-            dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport"],
+            dependencies: [
+                "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport",
+            ],
             resources: []
         ),
     ],

@@ -21,7 +21,8 @@ extension APNsGateway {
     /// `payloadWrittenAsJSONObject`: set by an in-process caller that wrote the payload as a JSON object itself (the
     /// FCM gateway): its grammar is not scanned again (see `APNsRequestValidation.payloadRejection`).
     package func evaluate(
-        _ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment, payloadWrittenAsJSONObject: Bool = false
+        _ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment,
+        payloadWrittenAsJSONObject: Bool = false
     ) -> APNsOutcome {
         let now = clock.now()
         let segment = APNsRequestValidation.tokenSegment(ofPath: request.path)
@@ -32,7 +33,10 @@ extension APNsGateway {
             timestamp: nil, delay: 0, actions: [], push: nil, auth: .none)
         // Faults and the auth rules in one lock hold (the two loops share this lock).
         let (effect, rules) = state.withLock { s in
-            (s.faults.apply(endpoint: endpoint, token: pathToken), AuthRules(tokens: s.tokenRules, teamTopics: s.teamTopics))
+            (
+                s.faults.apply(endpoint: endpoint, token: pathToken),
+                AuthRules(tokens: s.tokenRules, teamTopics: s.teamTopics)
+            )
         }
         outcome.delay = effect.delay
         var parsedToken: DeviceToken?
@@ -54,7 +58,8 @@ extension APNsGateway {
         } else {
             let decision = decide(
                 request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
-                now: now, apnsID: outcome.apnsID, payloadWrittenAsJSONObject: payloadWrittenAsJSONObject, accepted: &accepted)
+                now: now, apnsID: outcome.apnsID, payloadWrittenAsJSONObject: payloadWrittenAsJSONObject,
+                accepted: &accepted)
             outcome.auth = decision.auth
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
@@ -72,7 +77,8 @@ extension APNsGateway {
             }
         }
         if let r = effect.goAwayReason {
-            outcome.actions.append(.goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
+            outcome.actions.append(
+                .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
         }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
@@ -171,7 +177,8 @@ extension APNsGateway {
             case .failure(let r): return reject(r, d)
             case .success(let t): topic = t
             }
-            if let accepted = configuration.certificateTopics, !accepted.contains(APNsPushType.bundleID(ofTopic: topic)) {
+            if let accepted = configuration.certificateTopics, !accepted.contains(APNsPushType.bundleID(ofTopic: topic))
+            {
                 return reject(.topicDisallowed, d)
             }
         } else {
@@ -191,7 +198,9 @@ extension APNsGateway {
             d.firstValidToken = provider.isFirstValidToken
             guard let t = parsed.topic, !t.isEmpty else { return reject(.missingTopic, d) }
             if let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r, d) }
-            if let r = TokenTopicRules.authorize(topic: t, provider: provider, teamTopics: snapshot.teamTopics[provider.teamID]) {
+            if let r = TokenTopicRules.authorize(
+                topic: t, provider: provider, teamTopics: snapshot.teamTopics[provider.teamID])
+            {
                 return reject(r, d)
             }
             topic = t
@@ -206,7 +215,9 @@ extension APNsGateway {
 
         let verdict: DeviceTokenVerdict = state.withLock { s in
             let v = s.registry.check(token: parsed.token, topic: topic, environment: endpoint, now: now)
-            if v == .accepted, !s.limiter.allow(parsed.token, now: now) { return .rejected(.tooManyRequests, timestamp: nil) }
+            if v == .accepted, !s.limiter.allow(parsed.token, now: now) {
+                return .rejected(.tooManyRequests, timestamp: nil)
+            }
             return v
         }
         if case .rejected(let r, let ts) = verdict { return reject(r, d, timestamp: ts) }
@@ -217,7 +228,8 @@ extension APNsGateway {
             priority: parsed.priority, apnsID: apnsID,
             apnsUniqueID: endpoint == .sandbox ? APNsRequestValidation.newLowercaseUUID() : nil,
             collapseID: parsed.collapseID,
-            expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: parsed.payload,
+            expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            payload: parsed.payload,
             receivedAt: now)
         return d
     }

@@ -19,11 +19,13 @@ extension APNsGateway {
     ///
     /// The lock every push takes is held only to copy the packed entries out (a retain each); unpacking and
     /// matching run on the caller's thread, so a large read never stalls the gateway.
-    package func logPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int) -> APNsLogPage {
+    package func logPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int) -> APNsLogPage
+    {
         let (packed, latest, evicted) = state.withLock { s in
             (s.log.packedEntries, s.log.nextSequence - 1, s.log.evicted)
         }
-        let (entries, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) { (p: PackedLogEntry) -> APNsLogEntry? in
+        let (entries, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) {
+            (p: PackedLogEntry) -> APNsLogEntry? in
             guard query.couldMatch(p) else { return nil }
             let e = p.entry
             return query.matches(e) ? e : nil
@@ -50,7 +52,8 @@ extension APNsGateway {
         let (packed, latest, evicted) = state.withLock { s in
             (s.store.events.elements, s.store.nextSequence - 1, s.store.evicted)
         }
-        let (events, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) { (p: PackedDeliveryEvent) -> DeliveryEvent? in
+        let (events, hasMore) = SequencePaging.page(packed, sequence: \.sequence, after: after, limit: limit) {
+            (p: PackedDeliveryEvent) -> DeliveryEvent? in
             let e = p.event
             return token == nil || e.push.token == token ? e : nil
         }

@@ -30,7 +30,9 @@ package final class APNsGateway: Sendable {
     let appender: Mutex<JSONLinesAppender?>
 
     /// Builds a gateway; fails only when the log file cannot be opened.
-    package init(configuration: APNsGatewayConfiguration = APNsGatewayConfiguration(), clock: any PushClock = SystemClock())
+    package init(
+        configuration: APNsGatewayConfiguration = APNsGatewayConfiguration(), clock: any PushClock = SystemClock()
+    )
         throws(APNsConfigurationError)
     {
         self.clock = clock
@@ -48,7 +50,8 @@ package final class APNsGateway: Sendable {
             tokenRules: ProviderTokenRules(keys: c.providerKeys), teamTopics: c.teamTopics,
             registry: DeviceTokenRegistry(c.deviceTokens, acceptUnknownTokens: c.acceptUnknownTokens),
             limiter: PerTokenRateLimiter(limit: c.rateLimit), faults: APNsFaultTable(c.faults),
-            store: StoreAndForward(onlineByDefault: c.devicesOnlineByDefault, historyCapacity: c.deliveryHistoryCapacity),
+            store: StoreAndForward(
+                onlineByDefault: c.devicesOnlineByDefault, historyCapacity: c.deliveryHistoryCapacity),
             log: APNsDeliveryLog(limits: c.logLimits), maxConcurrentStreams: c.maxConcurrentStreams,
             oneStreamUntilValidToken: c.oneStreamUntilValidToken)
     }

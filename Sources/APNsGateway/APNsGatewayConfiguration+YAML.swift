@@ -73,14 +73,20 @@ extension APNsGatewayConfiguration {
         if let log = try m.optionalMapping("log", allowedKeys: ["capacity", "file", "max_bytes", "max_payload_bytes"]) {
             config.logCapacity = try m.positive(log, "capacity", default: config.logCapacity)
             if let size = try log.optional("max_bytes", as: ByteSize.self) {
-                guard size.bytes >= 1 << 20 else { throw log["max_bytes"]!.invalidValue(expected: "expected at least 1MiB") }
+                guard size.bytes >= 1 << 20 else {
+                    throw log["max_bytes"]!.invalidValue(expected: "expected at least 1MiB")
+                }
                 config.logMaxBytes = size.bytes
             }
             if let size = try log.optional("max_payload_bytes", as: ByteSize.self) {
-                guard size.bytes >= 1 else { throw log["max_payload_bytes"]!.invalidValue(expected: "expected at least 1 byte") }
+                guard size.bytes >= 1 else {
+                    throw log["max_payload_bytes"]!.invalidValue(expected: "expected at least 1 byte")
+                }
                 config.logMaxStoredPayload = size.bytes
             }
-            config.logFilePath = try log.optional("file", as: String.self).map { YAMLLoader.resolve(include: $0, from: file) }
+            config.logFilePath = try log.optional("file", as: String.self).map {
+                YAMLLoader.resolve(include: $0, from: file)
+            }
         }
         if let streams = try m.optional("max_concurrent_streams", as: Int.self) {
             guard (1...Int(UInt32.max)).contains(streams) else {
@@ -101,7 +107,9 @@ extension APNsGatewayConfiguration {
     }
 
     private static func decodeKey(_ node: YAMLNode, file: String) throws(SourceError) -> APNsProviderKey {
-        let k = try node.mapping(allowedKeys: ["key_id", "team_id", "private_key", "public_key", "environment", "topics", "related_key_id"])
+        let k = try node.mapping(allowedKeys: [
+            "key_id", "team_id", "private_key", "public_key", "environment", "topics", "related_key_id",
+        ])
         let keyID = try k.required("key_id", as: String.self)
         let teamID = try k.required("team_id", as: String.self)
         let which = try k.exactlyOne(of: ["private_key", "public_key"])
@@ -135,25 +143,32 @@ extension APNsGatewayConfiguration {
 
     /// One `faults:` entry (also the body of the control endpoint's POST /apns/faults).
     package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
-        let f = try node.mapping(allowedKeys: ["respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count"])
+        let f = try node.mapping(allowedKeys: [
+            "respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count",
+        ])
         let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
         let action: APNsFaultAction
         switch kind {
         case "respond":
             let status = try f.required("respond", as: Int.self)
-            guard (200...599).contains(status) else { throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)") }
+            guard (200...599).contains(status) else {
+                throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)")
+            }
             let reasonNode = f["reason"]
-            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(APNsReason.allCases.map(\.rawValue)) }
+            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(APNsReason.allCases.map(\.rawValue))
+            }
             action = .respond(status: status, reason: reason ?? defaultReason(for: status))
         case "delay":
             let duration = try f.required("delay", as: Duration.self)
-            action = .delay(seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            action = .delay(
+                seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         case "goaway":
             let reason = try f["goaway"]!.oneOf(APNsReason.allCases.map(\.rawValue))
             action = .goAway(reason: reason, afterRequests: try f.optional("after_requests", as: Int.self) ?? 0)
         default:
             guard try f.required("drop", as: Bool.self) else {
-                throw f["drop"]!.invalidValue(expected: "expected 'drop: true'", suggestion: "remove the fault to turn it off")
+                throw f["drop"]!.invalidValue(
+                    expected: "expected 'drop: true'", suggestion: "remove the fault to turn it off")
             }
             action = .dropConnection
         }
@@ -171,7 +186,9 @@ extension APNsGatewayConfiguration {
         case 429: return APNsReason.tooManyRequests.rawValue
         case 500: return APNsReason.internalServerError.rawValue
         case 503: return APNsReason.serviceUnavailable.rawValue
-        default: return APNsReason.allCases.first { $0.status == status }?.rawValue ?? APNsReason.internalServerError.rawValue
+        default:
+            return APNsReason.allCases.first { $0.status == status }?.rawValue
+                ?? APNsReason.internalServerError.rawValue
         }
     }
 }
@@ -208,6 +225,7 @@ struct YAMLDate: YAMLDecodable {
         if let date = formatter.date(from: text) { return YAMLDate(date: date) }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return YAMLDate(date: date) }
-        throw node.invalidValue(expected: "expected an ISO 8601 time such as 2026-01-01T00:00:00Z, or milliseconds since 1970")
+        throw node.invalidValue(
+            expected: "expected an ISO 8601 time such as 2026-01-01T00:00:00Z, or milliseconds since 1970")
     }
 }

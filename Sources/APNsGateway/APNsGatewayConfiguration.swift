@@ -11,7 +11,8 @@ package struct APNsGatewayConfiguration: Sendable {
     /// Turns a client certificate (DER) into the facts certificate auth needs; `nil` from it → BadCertificate.
     /// Default: PushCrypto's X.509 reader, trusting whatever the TLS layer verified. Use
     /// `APNsClientCertificate.inspector(trustedCAPEMs:)` to require specific issuing CAs.
-    package var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? = APNsClientCertificate.inspector()
+    package var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? =
+        APNsClientCertificate.inspector()
     /// A client certificate the listener did not verify against its trusted CAs
     /// (`ConnectionContext.clientCertificateTrusted == false`) gets BadCertificate.
     package var requireTransportTrustedCertificates = true

@@ -162,7 +162,9 @@ package enum APNsRequestValidation {
     /// The same rules as `checkPayload`, without building the JSON value (what the gateway runs per request).
     /// `writtenAsJSONObject`: the caller wrote the payload itself as a JSON object (the FCM gateway's translation),
     /// so the grammar scan is skipped and only emptiness and size are checked.
-    package static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false) -> APNsReason? {
+    package static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false)
+        -> APNsReason?
+    {
         if payload.isEmpty { return .payloadEmpty }
         if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
         return writtenAsJSONObject || JSONValue.isValidObject(payload) ? nil : .payloadEmpty

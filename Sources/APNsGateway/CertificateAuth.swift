@@ -63,7 +63,8 @@ package enum CertificateAuthRules {
 /// Token-authentication topic rules: the topic's bundle ID must be covered by a topic-specific key,
 /// and by the team's bundle IDs when those are configured; otherwise TopicDisallowed.
 package enum TokenTopicRules {
-    package static func authorize(topic: String, provider: AuthorizedProvider, teamTopics: Set<String>?) -> APNsReason? {
+    package static func authorize(topic: String, provider: AuthorizedProvider, teamTopics: Set<String>?) -> APNsReason?
+    {
         let bundle = APNsPushType.bundleID(ofTopic: topic)
         if let keyTopics = provider.keyTopics, !keyTopics.contains(bundle) { return .topicDisallowed }
         if let teamTopics, !teamTopics.contains(bundle) { return .topicDisallowed }

@@ -57,12 +57,14 @@ package struct DeviceTokenRegistry: Sendable, Equatable {
     /// Forgets the token entirely (BadDeviceToken afterwards).
     package mutating func remove(_ token: DeviceToken) { entries[token] = nil }
 
-    package func check(token: DeviceToken, topic: String, environment: APNsEnvironment, now: Date) -> DeviceTokenVerdict {
+    package func check(token: DeviceToken, topic: String, environment: APNsEnvironment, now: Date) -> DeviceTokenVerdict
+    {
         guard let e = entries[token] else {
             return acceptUnknownTokens ? .accepted : .rejected(.badDeviceToken, timestamp: nil)
         }
         guard e.environment == environment else { return .rejected(.badDeviceToken, timestamp: nil) }
-        guard e.topic == topic || APNsPushType.bundleID(ofTopic: topic) == APNsPushType.bundleID(ofTopic: e.topic) else {
+        guard e.topic == topic || APNsPushType.bundleID(ofTopic: topic) == APNsPushType.bundleID(ofTopic: e.topic)
+        else {
             return .rejected(.deviceTokenNotForTopic, timestamp: nil)
         }
         if let u = e.unregisteredAt, u <= now { return .rejected(.unregistered, timestamp: u) }

@@ -86,7 +86,9 @@ package struct APNsFaultTable: Sendable, Equatable {
     /// drop from a token-scoped fault wins over an endpoint-wide one; delays add up.
     package mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
         var effect = APNsFaultEffect()
-        let order = faults.indices.sorted { (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0) }
+        let order = faults.indices.sorted {
+            (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0)
+        }
         for i in order {
             let f = faults[i]
             if let e = f.scope.endpoint, e != endpoint { continue }

@@ -92,4 +92,3 @@ package struct DecodedProviderToken: Sendable, Equatable {
         }
     }
 }
-

@@ -12,7 +12,9 @@ enum ProviderTokenExplanation {
         state: ProviderTokenConnectionState
     ) -> String {
         guard let token = ProviderTokenRules.bearerToken(authorization) else {
-            if authorization == nil { return "no authorization header (token auth needs `authorization: bearer <JWT>`)" }
+            if authorization == nil {
+                return "no authorization header (token auth needs `authorization: bearer <JWT>`)"
+            }
             return "the authorization header is not `bearer <JWT>`"
         }
         let clock = Int64(now.timeIntervalSince1970)

@@ -55,7 +55,8 @@ package struct FCMTokenService: FirebaseTokenService {
         else {
             return .failure(
                 FirebaseTokenRefusal(
-                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"))
+                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"
+                ))
         }
         return .success(token)
     }

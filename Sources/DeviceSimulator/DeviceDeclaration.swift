@@ -102,7 +102,9 @@ package struct DeviceWorld: Sendable, Equatable {
 
     /// Decodes a mapping holding `apps:` and `devices:` (other keys are the caller's business).
     package static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> DeviceWorld {
-        try decode(apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) }, devices: try m.optionalSequence("devices") ?? [])
+        try decode(
+            apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) },
+            devices: try m.optionalSequence("devices") ?? [])
     }
 
     /// Decodes the entries of `apps:` (each with the file it was written in, for its relative paths; a suite

@@ -91,7 +91,8 @@ extension DeviceState {
         quickActionType: String? = nil, now: Date
     ) {
         // An app without any route for this entry point has no routing code to run: log nothing.
-        guard let app = apps[bundleID], app.declaration.navigation.routes.contains(where: { $0.triggers.contains(trigger) })
+        guard let app = apps[bundleID],
+            app.declaration.navigation.routes.contains(where: { $0.triggers.contains(trigger) })
         else { return }
         let events = apps[bundleID]!.router.route(
             payload, trigger: trigger, actionID: actionID, quickActionType: quickActionType)

@@ -38,7 +38,8 @@ package enum WebAction: Sendable, Equatable {
 extension SimulatedDevice {
     /// Performs a web step on its app (or the only installed one) with `web` and records the outcome.
     @discardableResult
-    package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+    package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome
+    {
         let installed = snapshot.apps.keys.sorted()
         guard let bundleID = action.app ?? (installed.count == 1 ? installed[0] : nil), installed.contains(bundleID)
         else { throw .noSuchApp(action.app, installed: installed) }

@@ -116,7 +116,8 @@ package indirect enum FCMCondition: Sendable, Equatable {
             guard i < s.count else { throw Self.bad }
             i += 1
             guard FCMMessageRules.isValidTopicName(name) else {
-                throw ParseError(description: "Invalid condition expression provided: '\(name)' is not a valid topic name.")
+                throw ParseError(
+                    description: "Invalid condition expression provided: '\(name)' is not a valid topic name.")
             }
             guard take("in"), let after = s[safe: i], after.properties.isWhitespace else { throw Self.bad }
             guard take("topics") else { throw Self.bad }

@@ -90,26 +90,31 @@ package struct FCMErrorResponse: Sendable, Equatable, Error {
         var details: [JSONValue] = []
         if let errorCode {
             details.append([
-                "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": .string(errorCode.rawValue),
+                "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError",
+                "errorCode": .string(errorCode.rawValue),
             ])
         }
         if !fieldViolations.isEmpty {
             details.append([
                 "@type": "type.googleapis.com/google.rpc.BadRequest",
-                "fieldViolations": .array(fieldViolations.map { ["field": .string($0.field), "description": .string($0.description)] }),
+                "fieldViolations": .array(
+                    fieldViolations.map { ["field": .string($0.field), "description": .string($0.description)] }),
             ])
         }
         if !quotaViolations.isEmpty {
             details.append([
                 "@type": "type.googleapis.com/google.rpc.QuotaFailure",
-                "violations": .array(quotaViolations.map { ["subject": .string($0.field), "description": .string($0.description)] }),
+                "violations": .array(
+                    quotaViolations.map { ["subject": .string($0.field), "description": .string($0.description)] }),
             ])
         }
         if let errorInfoReason {
             details.append([
                 "@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": .string(errorInfoReason),
                 "domain": "googleapis.com",
-                "metadata": ["service": "fcm.googleapis.com", "method": "google.firebase.fcm.v1.FcmService.SendMessage"],
+                "metadata": [
+                    "service": "fcm.googleapis.com", "method": "google.firebase.fcm.v1.FcmService.SendMessage",
+                ],
             ])
         }
         var error: [String: JSONValue] = [
@@ -148,7 +153,9 @@ extension FCMErrorResponse {
             status: 401, canonical: "UNAUTHENTICATED",
             message: "Request had invalid authentication credentials. " + credentialsHelp,
             errorInfoReason: expired ? "ACCESS_TOKEN_EXPIRED" : "ACCESS_TOKEN_TYPE_UNSUPPORTED")
-        e.extraHeaders = [HTTPField("www-authenticate", #"Bearer realm="https://accounts.google.com/", error="invalid_token""#)]
+        e.extraHeaders = [
+            HTTPField("www-authenticate", #"Bearer realm="https://accounts.google.com/", error="invalid_token""#)
+        ]
         return e
     }
 
@@ -157,15 +164,20 @@ extension FCMErrorResponse {
         var e = FCMErrorResponse(
             status: 403, canonical: "PERMISSION_DENIED", message: "Request had insufficient authentication scopes.",
             errorInfoReason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT")
-        e.extraHeaders = [HTTPField("www-authenticate", #"Bearer realm="https://accounts.google.com/", error="insufficient_scope""#)]
+        e.extraHeaders = [
+            HTTPField("www-authenticate", #"Bearer realm="https://accounts.google.com/", error="insufficient_scope""#)
+        ]
         return e
     }
 
     /// The service account may not use the project (or the project does not exist).
-    static func permissionDenied(project: String, permission: String = "cloudmessaging.messages.create") -> FCMErrorResponse {
+    static func permissionDenied(project: String, permission: String = "cloudmessaging.messages.create")
+        -> FCMErrorResponse
+    {
         FCMErrorResponse(
             status: 403, canonical: "PERMISSION_DENIED",
-            message: "Permission '\(permission)' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).",
+            message:
+                "Permission '\(permission)' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).",
             errorInfoReason: "IAM_PERMISSION_DENIED")
     }
 

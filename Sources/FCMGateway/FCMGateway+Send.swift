@@ -33,7 +33,9 @@ extension FCMGateway {
         return response
     }
 
-    func sendChecked(_ request: HTTPRequest, projectPath: String, log: inout FCMLogEntry) throws(FCMErrorResponse) -> String {
+    func sendChecked(_ request: HTTPRequest, projectPath: String, log: inout FCMLogEntry) throws(FCMErrorResponse)
+        -> String
+    {
         let project = self.project(projectPath)
         _ = try authorize(request, project: project, projectPath: projectPath)
         guard let project else { throw .permissionDenied(project: projectPath) }
@@ -46,7 +48,9 @@ extension FCMGateway {
 
         if let fault = takeFault(for: message.target) {
             var e = FCMErrorResponse(fault.errorCode)
-            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable { e.retryAfter = fault.retryAfter ?? 60 }
+            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
+                e.retryAfter = fault.retryAfter ?? 60
+            }
             throw e
         }
         let recipients = try resolve(message.target, project: project)
@@ -61,7 +65,8 @@ extension FCMGateway {
         let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
         let first = recipients.first
         let probe = FCMTranslation.translatedBytes(
-            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid, bundleID: first?.entry.bundleID ?? "com.example.app")
+            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
+            bundleID: first?.entry.bundleID ?? "com.example.app")
         let probeToken = first?.entry.apnsToken
         let probeRequest = FCMTranslation.request(
             headers: probe.headers, payload: probe.payload, deviceTokenHex: probeToken?.hex ?? "00", authorization: nil)
@@ -73,8 +78,11 @@ extension FCMGateway {
                 throw Self.apnsHeaderError(r)
             }
             // The translation writes a JSON object: APNs' payload rules need not scan it (here or in the gateway).
-            if let r = APNsRequestValidation.payloadRejection(parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: true) {
-                throw r == .payloadTooLarge ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+            if let r = APNsRequestValidation.payloadRejection(
+                parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: true)
+            {
+                throw r == .payloadTooLarge
+                    ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
                     : Self.apnsHeaderError(r)
             }
         }
@@ -126,8 +134,10 @@ extension FCMGateway {
 
     func subscribers(project: FCMProject, where match: (Set<String>) -> Bool) -> [Recipient] {
         state.withLock { s in
-            s.tokens.values.filter { $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? []) }
-                .map { Recipient(token: $0.entry.token, entry: $0.entry) }
+            s.tokens.values.filter {
+                $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
+            }
+            .map { Recipient(token: $0.entry.token, entry: $0.entry) }
         }.sorted { $0.token < $1.token }
     }
 
@@ -142,7 +152,8 @@ extension FCMGateway {
     static func looksLikeFID(_ s: String) -> Bool { s.utf8.count == 22 && s.utf8.allSatisfy(isBase64URLByte) }
 
     static func isBase64URLByte(_ b: UInt8) -> Bool {
-        (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+        (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: "_")
     }
 
     /// What `payloadSize` counts is parts of the request body: decoded strings are never longer than their JSON
@@ -153,7 +164,9 @@ extension FCMGateway {
 
     static func payloadSize(_ m: FCMMessage) -> Int {
         var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        n += (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0) + (m.notificationImage?.utf8.count ?? 0)
+        n +=
+            (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0)
+            + (m.notificationImage?.utf8.count ?? 0)
         if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }  // small: one allocation
         return n
     }
@@ -178,7 +191,8 @@ extension FCMGateway {
     }
 
     /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
-    func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse) {
+    func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse)
+    {
         let quota = project.quota
         guard quota.perProjectPerMinute != nil || quota.perDevicePerMinute != nil else { return }  // no lock for no quota
         let cutoff = now.addingTimeInterval(-60)
@@ -186,7 +200,9 @@ extension FCMGateway {
         let exceeded: (subject: String, retry: Int)? = state.withLock { s in
             if let limit = quota.perProjectPerMinute {
                 var w = s.projectSends[project.id, default: []].filter { $0 > cutoff }
-                if w.count >= limit { return ("projects/\(project.id)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
+                if w.count >= limit {
+                    return ("projects/\(project.id)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
+                }
                 w.append(now)
                 s.projectSends[project.id] = w
             }
@@ -227,20 +243,27 @@ extension FCMGateway {
     /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
         _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
-        translated: (push: (headers: [(name: String, value: String)], payload: [UInt8]), request: HTTPRequest)?, now: Date,
+        translated: (push: (headers: [(name: String, value: String)], payload: [UInt8]), request: HTTPRequest)?,
+        now: Date,
         log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
         guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
-        let push = translated?.push ?? FCMTranslation.translatedBytes(
-            message, messageID: messageID, senderID: project.number, fid: r.entry.fid, bundleID: r.entry.bundleID ?? "")
+        let push =
+            translated?.push
+            ?? FCMTranslation.translatedBytes(
+                message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
+                bundleID: r.entry.bundleID ?? "")
         let jwt = providerToken(project: project.id, credentials, now: now)
-        var request = translated?.request  // validated already; only the provider token is missing
-            ?? FCMTranslation.request(headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: nil)
+        var request =
+            translated?.request  // validated already; only the provider token is missing
+            ?? FCMTranslation.request(
+                headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: nil)
         let loggedHeaders = request.headers  // shared, not copied: nothing changes them after this
         if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
-        let outcome = apns.evaluate(request, connection: connection, endpoint: credentials.environment, payloadWrittenAsJSONObject: true)
+        let outcome = apns.evaluate(
+            request, connection: connection, endpoint: credentials.environment, payloadWrittenAsJSONObject: true)
         log.apns.append(
             FCMAPNsHop(
                 fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
@@ -256,7 +279,9 @@ extension FCMGateway {
         guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
         return providerTokens.withLock { tokens -> String? in
             if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
-            guard let jwt = try? JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
+            guard
+                let jwt = try? JWT.apnsProviderToken(
+                    teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
             tokens[project] = (jwt, now)
             return jwt

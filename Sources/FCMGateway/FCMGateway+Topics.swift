@@ -14,10 +14,13 @@ extension FCMGateway {
 
     /// Checks the token (exists, registered, in an allowed project) and applies the change.
     /// Returns whether anything changed (for ALREADY_EXISTS / allow_missing).
-    func changeSubscription(token: String, topic: String, add: Bool, allowedProjects: (String) -> Bool) throws(SubscriptionProblem) -> Bool {
+    func changeSubscription(token: String, topic: String, add: Bool, allowedProjects: (String) -> Bool)
+        throws(SubscriptionProblem) -> Bool
+    {
         let outcome: Result<Bool, SubscriptionProblem> = state.withLock { s in
             guard let record = s.tokens[token], !record.entry.unregistered else {
-                return .failure(Self.looksLikeRegistrationToken(token) || s.tokens[token] != nil ? .notFound : .invalidToken)
+                return .failure(
+                    Self.looksLikeRegistrationToken(token) || s.tokens[token] != nil ? .notFound : .invalidToken)
             }
             guard allowedProjects(record.project) else { return .failure(.wrongProject) }
             var topics = s.subscriptions[token, default: []]
@@ -46,54 +49,72 @@ extension FCMGateway {
 
     // MARK: v1 registrations API
 
-    func registrationSubscribe(_ request: HTTPRequest, projectPath: String, token: String, topic: String?) -> HTTPResponse {
+    func registrationSubscribe(_ request: HTTPRequest, projectPath: String, token: String, topic: String?)
+        -> HTTPResponse
+    {
         topicLogged(request, project: projectPath) { () throws(FCMErrorResponse) -> HTTPResponse in
             let project = self.project(projectPath)
             _ = try authorize(request, project: project, projectPath: projectPath)
             let raw = topic ?? ""
             let name = raw.hasPrefix("/topics/") ? String(raw.dropFirst(8)) : raw
             guard FCMMessageRules.isValidTopicName(name) else {
-                throw FCMErrorResponse.invalid("topic_name", "Invalid topic name '\(raw)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
+                throw FCMErrorResponse.invalid(
+                    "topic_name", "Invalid topic name '\(raw)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
             }
             let changed = try registrationChange(token: token, topic: name, add: true, project: project!)
             guard changed else {
-                throw FCMErrorResponse(status: 409, canonical: "ALREADY_EXISTS", message: "Requested entity already exists")
+                throw FCMErrorResponse(
+                    status: 409, canonical: "ALREADY_EXISTS", message: "Requested entity already exists")
             }
-            return Self.json(200, ["name": .string("projects/\(project!.id)/registrations/\(token)/topicSubscriptions/\(name)")])
+            return Self.json(
+                200, ["name": .string("projects/\(project!.id)/registrations/\(token)/topicSubscriptions/\(name)")])
         }
     }
 
-    func registrationUnsubscribe(_ request: HTTPRequest, projectPath: String, token: String, topic: String, allowMissing: Bool) -> HTTPResponse {
+    func registrationUnsubscribe(
+        _ request: HTTPRequest, projectPath: String, token: String, topic: String, allowMissing: Bool
+    ) -> HTTPResponse {
         topicLogged(request, project: projectPath) { () throws(FCMErrorResponse) -> HTTPResponse in
             let project = self.project(projectPath)
             _ = try authorize(request, project: project, projectPath: projectPath)
             guard FCMMessageRules.isValidTopicName(topic) else {
-                throw FCMErrorResponse.invalid("name", "Invalid topic name '\(topic)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
+                throw FCMErrorResponse.invalid(
+                    "name", "Invalid topic name '\(topic)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
             }
             let changed = try registrationChange(token: token, topic: topic, add: false, project: project!)
-            guard changed || allowMissing else { throw FCMErrorResponse(status: 404, canonical: "NOT_FOUND", message: "Requested entity was not found.") }
+            guard changed || allowMissing else {
+                throw FCMErrorResponse(status: 404, canonical: "NOT_FOUND", message: "Requested entity was not found.")
+            }
             return Self.json(200, [:])
         }
     }
 
-    func registrationChange(token: String, topic: String, add: Bool, project: FCMProject) throws(FCMErrorResponse) -> Bool {
+    func registrationChange(token: String, topic: String, add: Bool, project: FCMProject) throws(FCMErrorResponse)
+        -> Bool
+    {
         do {
             return try changeSubscription(token: token, topic: topic, add: add) { $0 == project.id }
         } catch {
             switch error {
-            case .invalidToken: throw FCMErrorResponse.invalid("registration_token", "The registration token is not a valid FCM registration token")
+            case .invalidToken:
+                throw FCMErrorResponse.invalid(
+                    "registration_token", "The registration token is not a valid FCM registration token")
             case .notFound: throw FCMErrorResponse(.unregistered)
             case .wrongProject: throw FCMErrorResponse(.senderIDMismatch)
             case .tooManyTopics:
-                throw FCMErrorResponse.invalid("topic_name", "The app instance is subscribed to too many topics (at most 2000).")
+                throw FCMErrorResponse.invalid(
+                    "topic_name", "The app instance is subscribed to too many topics (at most 2000).")
             }
         }
     }
 
-    func topicLogged(_ request: HTTPRequest, project: String?, _ body: () throws(FCMErrorResponse) -> HTTPResponse) -> HTTPResponse {
+    func topicLogged(_ request: HTTPRequest, project: String?, _ body: () throws(FCMErrorResponse) -> HTTPResponse)
+        -> HTTPResponse
+    {
         var entry = FCMLogEntry(
             sequence: 0, receivedAt: clock.now(), method: request.method, path: request.path, project: project,
-            request: try? JSONValue.parse(request.body), validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
+            request: try? JSONValue.parse(request.body), validateOnly: false, status: 200, errorCode: nil,
+            errorMessage: nil,
             name: nil, apns: [])
         let response: HTTPResponse
         do { response = try body() } catch {
@@ -150,7 +171,9 @@ extension FCMGateway {
             else { return Self.iidError(400, "INVALID_ARGUMENT") }
             let topic = to.hasPrefix("/topics/") ? String(to.dropFirst(8)) : to
             guard FCMMessageRules.isValidTopicName(topic) else { return Self.iidError(400, "INVALID_ARGUMENT") }
-            guard !tokens.isEmpty, tokens.count <= Self.maxBatchTokens else { return Self.iidError(400, "INVALID_ARGUMENT") }
+            guard !tokens.isEmpty, tokens.count <= Self.maxBatchTokens else {
+                return Self.iidError(400, "INVALID_ARGUMENT")
+            }
             let allowed = accountAllows(t)
             var results: [JSONValue] = []
             for token in tokens {

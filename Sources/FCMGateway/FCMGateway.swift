@@ -127,7 +127,9 @@ package final class FCMGateway: Sendable {
 
     /// Every known token with its project, sorted by token.
     package var registeredTokens: [(project: String, token: FCMRegisteredToken)] {
-        state.withLock { s in s.tokens.values.map { ($0.project, $0.entry) } }.sorted { $0.token.token < $1.token.token }
+        state.withLock { s in s.tokens.values.map { ($0.project, $0.entry) } }.sorted {
+            $0.token.token < $1.token.token
+        }
     }
 
     /// Topic → subscribed tokens.
@@ -158,7 +160,9 @@ package final class FCMGateway: Sendable {
 
     /// Log entries, oldest first (the last `limit` when given).
     package func log(limit: Int? = nil) -> [FCMLogEntry] {
-        logState.withLock { s in Array(s.entries.elements.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity))) }
+        logState.withLock { s in
+            Array(s.entries.elements.suffix(min(limit ?? configuration.logCapacity, configuration.logCapacity)))
+        }
     }
     package func clearLog() { logState.withLock { $0.entries.removeAll() } }
 
@@ -175,7 +179,9 @@ package final class FCMGateway: Sendable {
     }
 
     /// Issues an access token directly (tests and benchmarks that skip the `/token` round trip).
-    package func issueAccessToken(clientEmail: String, scopes: Set<String> = [FCMOAuth.messagingScope]) -> FCMAccessToken {
+    package func issueAccessToken(clientEmail: String, scopes: Set<String> = [FCMOAuth.messagingScope])
+        -> FCMAccessToken
+    {
         let t = FCMAccessToken(
             token: FCMOAuth.newAccessToken(), clientEmail: clientEmail, scopes: scopes,
             expiresAt: clock.now().addingTimeInterval(TimeInterval(configuration.accessTokenLifetime)))
@@ -211,7 +217,9 @@ package final class FCMGateway: Sendable {
         }
         if path == "/fcm/send" { return Self.legacyShutDown }
         // /v1/projects/{p}/registrations/{token}/topicSubscriptions[/{topic}]
-        if parts.count >= 7, parts[1] == "v1", parts[2] == "projects", parts[4] == "registrations", parts[6] == "topicSubscriptions" {
+        if parts.count >= 7, parts[1] == "v1", parts[2] == "projects", parts[4] == "registrations",
+            parts[6] == "topicSubscriptions"
+        {
             let token = parts[5].removingPercentEncoding ?? parts[5]
             if parts.count == 7, request.method == "POST" {
                 return registrationSubscribe(request, projectPath: parts[3], token: token, topic: query["topic_name"])
@@ -219,7 +227,8 @@ package final class FCMGateway: Sendable {
             if parts.count == 8, request.method == "DELETE" {
                 let topic = parts[7].removingPercentEncoding ?? parts[7]
                 return registrationUnsubscribe(
-                    request, projectPath: parts[3], token: token, topic: topic, allowMissing: query["allow_missing"] == "true")
+                    request, projectPath: parts[3], token: token, topic: topic,
+                    allowMissing: query["allow_missing"] == "true")
             }
             return Self.methodNotAllowed
         }
@@ -230,7 +239,9 @@ package final class FCMGateway: Sendable {
         // /iid/v1/{token}/rel/topics/{topic}
         if parts.count == 7, parts[1] == "iid", parts[2] == "v1", parts[4] == "rel", parts[5] == "topics" {
             guard request.method == "POST" else { return Self.methodNotAllowed }
-            return iidRelate(request, token: parts[3].removingPercentEncoding ?? parts[3], topic: parts[6].removingPercentEncoding ?? parts[6])
+            return iidRelate(
+                request, token: parts[3].removingPercentEncoding ?? parts[3],
+                topic: parts[6].removingPercentEncoding ?? parts[6])
         }
         return FCMErrorResponse.notFound(path).response
     }
@@ -247,7 +258,8 @@ package final class FCMGateway: Sendable {
             <p><b>404.</b> <ins>That’s an error.</ins>
             <p>The requested URL <code>/fcm/send</code> was not found on this server.  <ins>That’s all we know.</ins>
             """
-        return HTTPResponse(status: 404, headers: [HTTPField("content-type", "text/html; charset=UTF-8")], body: Array(html.utf8))
+        return HTTPResponse(
+            status: 404, headers: [HTTPField("content-type", "text/html; charset=UTF-8")], body: Array(html.utf8))
     }
 
     static func splitQuery(_ full: String) -> (String, [String: String]) {
@@ -260,7 +272,9 @@ package final class FCMGateway: Sendable {
     static func sendProject(_ path: String) -> String? {
         let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
         let u = path.utf8
-        guard u.count > prefix.count + suffix.count, u.starts(with: prefix), u.reversed().starts(with: suffix.reversed()) else { return nil }
+        guard u.count > prefix.count + suffix.count, u.starts(with: prefix),
+            u.reversed().starts(with: suffix.reversed())
+        else { return nil }
         let middle = u.dropFirst(prefix.count).dropLast(suffix.count)
         guard !middle.contains(UInt8(ascii: "/")) else { return nil }
         return String(decoding: middle, as: UTF8.self)
@@ -288,11 +302,15 @@ package final class FCMGateway: Sendable {
     func token(_ request: HTTPRequest) -> HTTPResponse {
         let form = FCMOAuth.parseForm(request.body)
         do {
-            let (account, scopes) = try FCMOAuth.verify(form: form, accounts: configuration.serviceAccounts, now: clock.now())
+            let (account, scopes) = try FCMOAuth.verify(
+                form: form, accounts: configuration.serviceAccounts, now: clock.now())
             let t = issueAccessToken(clientEmail: account.clientEmail, scopes: scopes)
             return Self.json(
                 200,
-                ["access_token": .string(t.token), "expires_in": .number(Double(configuration.accessTokenLifetime)), "token_type": "Bearer"])
+                [
+                    "access_token": .string(t.token), "expires_in": .number(Double(configuration.accessTokenLifetime)),
+                    "token_type": "Bearer",
+                ])
         } catch {
             return Self.json(error.status, error.json)
         }
@@ -304,7 +322,8 @@ package final class FCMGateway: Sendable {
         guard var header = request.value("authorization") else { return nil }
         return header.withUTF8 { u -> String? in
             let scheme = "bearer ".utf8
-            guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) }) else { return nil }
+            guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) })
+            else { return nil }
             var start = scheme.count, end = u.count
             while start < end, u[start] == 0x20 || u[start] == 0x09 { start += 1 }
             while end > start, u[end - 1] == 0x20 || u[end - 1] == 0x09 { end -= 1 }
@@ -314,7 +333,9 @@ package final class FCMGateway: Sendable {
     }
 
     /// The service account behind a bearer, allowed to use `project`.
-    func authorize(_ request: HTTPRequest, project: FCMProject?, projectPath: String) throws(FCMErrorResponse) -> FCMAccessToken {
+    func authorize(_ request: HTTPRequest, project: FCMProject?, projectPath: String) throws(FCMErrorResponse)
+        -> FCMAccessToken
+    {
         guard let bearer = FCMGateway.bearerToken(request) else {
             throw .missingCredentials
         }
@@ -325,7 +346,8 @@ package final class FCMGateway: Sendable {
         let t = issued.value
         guard let project,
             let account = configuration.serviceAccounts.first(where: { $0.clientEmail == t.clientEmail }),
-            account.projects.isEmpty || account.projects.contains(project.id) || account.projects.contains(project.number)
+            account.projects.isEmpty || account.projects.contains(project.id)
+                || account.projects.contains(project.number)
         else { throw .permissionDenied(project: projectPath) }
         return t
     }

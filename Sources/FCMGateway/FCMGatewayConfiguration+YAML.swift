@@ -30,7 +30,9 @@ extension FCMGatewayConfiguration {
 
     /// The .p8 keys an `apns:` section declares with `private_key:` (key ID → team, key), which FCM projects
     /// name in `apns: { key_id: … }`.
-    package static func apnsSigningKeys(apnsSection m: YAMLMapping?, file: String) throws(SourceError) -> [String: (teamID: String, key: P256PrivateKey)] {
+    package static func apnsSigningKeys(apnsSection m: YAMLMapping?, file: String) throws(SourceError) -> [String: (
+        teamID: String, key: P256PrivateKey
+    )] {
         var out: [String: (String, P256PrivateKey)] = [:]
         for node in try m?.optionalSequence("keys") ?? [] {
             let k = try node.mapping()
@@ -51,7 +53,8 @@ extension FCMGatewayConfiguration {
         for node in try m.optionalSequence("projects") ?? [] {
             let p = try decodeProject(node, file: file, apnsKeys: apnsKeys)
             if c.projects.contains(where: { $0.id == p.id }) {
-                throw try node.mapping()["id"]!.invalidValue(expected: "a unique project id; '\(p.id)' is declared twice")
+                throw try node.mapping()["id"]!.invalidValue(
+                    expected: "a unique project id; '\(p.id)' is declared twice")
             }
             c.projects.append(p)
         }
@@ -60,18 +63,24 @@ extension FCMGatewayConfiguration {
         }
         for node in try m.optionalSequence("faults") ?? [] { c.faults.append(try decodeFault(node)) }
         if let lifetime = try m.optional("access_token_lifetime", as: Int.self) {
-            guard lifetime >= 1 else { throw m["access_token_lifetime"]!.invalidValue(expected: "expected seconds, at least 1") }
+            guard lifetime >= 1 else {
+                throw m["access_token_lifetime"]!.invalidValue(expected: "expected seconds, at least 1")
+            }
             c.accessTokenLifetime = lifetime
         }
         if let log = try m.optionalMapping("log", allowedKeys: ["capacity"]) {
             let capacity = try log.required("capacity", as: Int.self)
-            guard capacity >= 1 else { throw log["capacity"]!.invalidValue(expected: "expected a whole number of at least 1") }
+            guard capacity >= 1 else {
+                throw log["capacity"]!.invalidValue(expected: "expected a whole number of at least 1")
+            }
             c.logCapacity = capacity
         }
         return c
     }
 
-    static func decodeServiceAccount(_ node: YAMLNode, file: String, projects: [FCMProject]) throws(SourceError) -> FCMServiceAccount {
+    static func decodeServiceAccount(_ node: YAMLNode, file: String, projects: [FCMProject]) throws(SourceError)
+        -> FCMServiceAccount
+    {
         let s = try node.mapping(allowedKeys: ["client_email", "public_key", "credentials_file", "projects"])
         let which = try s.exactlyOne(of: ["public_key", "credentials_file"])
         var account: FCMServiceAccount
@@ -93,7 +102,8 @@ extension FCMGatewayConfiguration {
             }
         } else {
             let fileNode = s["credentials_file"]!
-            let (path, bytes) = try fileNode.referencedFile(from: file, expected: "expected a service-account JSON file")
+            let (path, bytes) = try fileNode.referencedFile(
+                from: file, expected: "expected a service-account JSON file")
             func bad(_ why: String) -> SourceError {
                 SourceError(
                     .invalidValue, "cannot use '\(path)' as a service account: \(why)", at: fileNode.range,
@@ -108,7 +118,8 @@ extension FCMGatewayConfiguration {
                 throw s["client_email"]!.invalidValue(expected: "the file's client_email '\(email)'")
             }
             account = FCMServiceAccount(
-                clientEmail: email, publicKey: key.publicKey, privateKey: key, privateKeyID: json["private_key_id"]?.stringValue)
+                clientEmail: email, publicKey: key.publicKey, privateKey: key,
+                privateKeyID: json["private_key_id"]?.stringValue)
             if let p = json["project_id"]?.stringValue { defaultProjects = [p] }
         }
         if let list = try s.optional("projects", as: [String].self) {
@@ -126,7 +137,9 @@ extension FCMGatewayConfiguration {
         return account
     }
 
-    static func decodeProject(_ node: YAMLNode, file: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)]) throws(SourceError) -> FCMProject {
+    static func decodeProject(_ node: YAMLNode, file: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)])
+        throws(SourceError) -> FCMProject
+    {
         let p = try node.mapping(allowedKeys: ["id", "number", "apns", "tokens", "quota"])
         let id = try p.required("id", as: String.self)
         let number = try p.required("number", as: String.self)
@@ -134,18 +147,23 @@ extension FCMGatewayConfiguration {
             throw p["number"]!.invalidValue(expected: "the project number: digits only, e.g. \"123456789012\"")
         }
         var project = FCMProject(id: id, number: number)
-        if let a = try p.optionalMapping("apns", allowedKeys: ["team_id", "key_id", "environment", "private_key", "certificate"]) {
+        if let a = try p.optionalMapping(
+            "apns", allowedKeys: ["team_id", "key_id", "environment", "private_key", "certificate"])
+        {
             let environment = try a.optional("environment", as: APNsEnvironment.self) ?? .production
             if try a.exactlyOne(of: ["key_id", "certificate"]) == "certificate" {
                 for key in ["team_id", "private_key"] where a[key] != nil {
-                    throw a[key]!.invalidValue(expected: "no \(key) with a certificate (the certificate names the team and app)")
+                    throw a[key]!.invalidValue(
+                        expected: "no \(key) with a certificate (the certificate names the team and app)")
                 }
                 let certNode = a["certificate"]!
-                let (path, bytes) = try certNode.referencedFile(from: file, expected: "expected the push certificate (PEM)")
+                let (path, bytes) = try certNode.referencedFile(
+                    from: file, expected: "expected the push certificate (PEM)")
                 guard let cert = try? CertificateInfo(pem: String(decoding: bytes, as: UTF8.self)) else {
                     throw SourceError(
                         .invalidValue, "cannot use '\(path)' as an APNs certificate", at: certNode.range,
-                        expected: "expected the Apple push certificate in PEM (openssl pkcs12 -in cert.p12 -clcerts -nokeys)")
+                        expected:
+                            "expected the Apple push certificate in PEM (openssl pkcs12 -in cert.p12 -clcerts -nokeys)")
                 }
                 project.apns = FCMAPNsCredentials(certificateDER: cert.der, environment: environment)
                 return try decodeTokensAndQuota(p, into: project)
@@ -156,17 +174,21 @@ extension FCMGatewayConfiguration {
             if let keyNode = a["private_key"] {
                 let (path, bytes) = try keyNode.referencedFile(from: file, expected: "expected the .p8 key")
                 guard let k = try? P256PrivateKey(pem: String(decoding: bytes, as: UTF8.self)) else {
-                    throw SourceError(.invalidValue, "cannot use '\(path)' as an APNs key", at: keyNode.range, expected: "expected the .p8 file Apple gave you")
+                    throw SourceError(
+                        .invalidValue, "cannot use '\(path)' as an APNs key", at: keyNode.range,
+                        expected: "expected the .p8 file Apple gave you")
                 }
                 key = k
             } else if let known = apnsKeys[keyID] {
                 guard known.teamID == team else {
-                    throw a["team_id"]!.invalidValue(expected: "the team of key \(keyID) in apns.keys ('\(known.teamID)')")
+                    throw a["team_id"]!.invalidValue(
+                        expected: "the team of key \(keyID) in apns.keys ('\(known.teamID)')")
                 }
                 key = known.key
             } else {
                 throw a["key_id"]!.invalidValue(
-                    expected: "a key declared under apns.keys with private_key: (Firebase signs with the .p8), or private_key: here",
+                    expected:
+                        "a key declared under apns.keys with private_key: (Firebase signs with the .p8), or private_key: here",
                     suggestion: Spelling.closest(to: keyID, in: Array(apnsKeys.keys)).map { "did you mean '\($0)'?" })
             }
             project.apns = FCMAPNsCredentials(teamID: team, keyID: keyID, privateKey: key, environment: environment)
@@ -186,7 +208,9 @@ extension FCMGatewayConfiguration {
         }
         if let q = try p.optionalMapping("quota", allowedKeys: ["per_device_per_minute", "per_project_per_minute"]) {
             for key in ["per_device_per_minute", "per_project_per_minute"] {
-                if let n = try q.optional(key, as: Int.self), n < 1 { throw q[key]!.invalidValue(expected: "expected at least 1") }
+                if let n = try q.optional(key, as: Int.self), n < 1 {
+                    throw q[key]!.invalidValue(expected: "expected at least 1")
+                }
             }
             project.quota = FCMQuota(
                 perDevicePerMinute: try q.optional("per_device_per_minute", as: Int.self),
@@ -196,7 +220,9 @@ extension FCMGatewayConfiguration {
     }
 
     /// One `tokens:` entry (also the body of the control endpoint's POST /fcm/tokens, which adds `project`).
-    package static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError) -> FCMRegisteredToken {
+    package static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError)
+        -> FCMRegisteredToken
+    {
         let t = try node.mapping(allowedKeys: ["token", "apns_token", "topic", "fid", "unregistered"] + extra)
         let token = try t.required("token", as: String.self)
         guard !token.isEmpty else { throw t["token"]!.invalidValue(expected: "a non-empty FCM registration token") }

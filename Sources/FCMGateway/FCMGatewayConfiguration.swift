@@ -67,7 +67,10 @@ package struct FCMRegisteredToken: Sendable, Equatable {
     /// An uninstalled / expired instance: UNREGISTERED.
     package var unregistered: Bool
 
-    package init(token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil, unregistered: Bool = false) {
+    package init(
+        token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil,
+        unregistered: Bool = false
+    ) {
         self.token = token
         self.apnsToken = apnsToken
         self.bundleID = bundleID
@@ -98,7 +101,10 @@ package struct FCMProject: Sendable, Equatable {
     package var tokens: [FCMRegisteredToken]
     package var quota: FCMQuota
 
-    package init(id: String, number: String, apns: FCMAPNsCredentials? = nil, tokens: [FCMRegisteredToken] = [], quota: FCMQuota = FCMQuota()) {
+    package init(
+        id: String, number: String, apns: FCMAPNsCredentials? = nil, tokens: [FCMRegisteredToken] = [],
+        quota: FCMQuota = FCMQuota()
+    ) {
         self.id = id
         self.number = number
         self.apns = apns

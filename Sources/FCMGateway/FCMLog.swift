@@ -23,7 +23,8 @@ package struct FCMAPNsHop: Sendable, Equatable {
     package var payloadBytes: [UInt8]
 
     package init(
-        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField], payloadBytes: [UInt8],
+        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField],
+        payloadBytes: [UInt8],
         status: Int, reason: String?, apnsID: String
     ) {
         self.fcmToken = fcmToken
@@ -79,18 +80,21 @@ package struct FCMLogEntry: Sendable, Equatable {
     /// The control endpoint's JSON form.
     package var json: JSONValue {
         var o: [String: JSONValue] = [
-            "sequence": .number(Double(sequence)), "received_at": .string(ISO8601DateFormatter().string(from: receivedAt)),
+            "sequence": .number(Double(sequence)),
+            "received_at": .string(ISO8601DateFormatter().string(from: receivedAt)),
             "method": .string(method), "path": .string(path), "status": .number(Double(status)),
             "validate_only": .bool(validateOnly),
-            "apns": .array(apns.map { hop in
-                var h: [String: JSONValue] = [
-                    "fcm_token": .string(hop.fcmToken), "token": .string(hop.apnsToken),
-                    "endpoint": .string(hop.environment.rawValue), "headers": .object(hop.headers.mapValues(JSONValue.string)),
-                    "payload": hop.payload, "status": .number(Double(hop.status)), "apns_id": .string(hop.apnsID),
-                ]
-                if let r = hop.reason { h["reason"] = .string(r) }
-                return .object(h)
-            }),
+            "apns": .array(
+                apns.map { hop in
+                    var h: [String: JSONValue] = [
+                        "fcm_token": .string(hop.fcmToken), "token": .string(hop.apnsToken),
+                        "endpoint": .string(hop.environment.rawValue),
+                        "headers": .object(hop.headers.mapValues(JSONValue.string)),
+                        "payload": hop.payload, "status": .number(Double(hop.status)), "apns_id": .string(hop.apnsID),
+                    ]
+                    if let r = hop.reason { h["reason"] = .string(r) }
+                    return .object(h)
+                }),
         ]
         if let project { o["project"] = .string(project) }
         if let request { o["request"] = request }

@@ -49,7 +49,8 @@ package struct FCMMessage: Sendable, Equatable {
 
     init(
         target: FCMTarget, data: [String: String], notificationTitle: String?, notificationBody: String?,
-        notificationImage: String?, apnsHeaders: [String: String], apnsPayload: [String: JSONValue]?, apnsImage: String?,
+        notificationImage: String?, apnsHeaders: [String: String], apnsPayload: [String: JSONValue]?,
+        apnsImage: String?,
         liveActivityToken: String?, raw: JSONValue
     ) {
         self.target = target
@@ -89,7 +90,8 @@ package enum FCMMessageRules {
     package static let maxTTLSeconds: Int64 = 2_419_200
 
     static let messageFields = [
-        "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition", "fid",
+        "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition",
+        "fid",
     ]
     static let notificationFields = ["title", "body", "image"]
     static let apnsFields = ["headers", "payload", "fcm_options", "live_activity_token"]
@@ -99,7 +101,8 @@ package enum FCMMessageRules {
         "direct_boot_ok", "bandwidth_constrained_ok", "restricted_satellite_ok",
     ]
     static let androidNotificationFields = [
-        "title", "body", "icon", "color", "sound", "tag", "click_action", "body_loc_key", "body_loc_args", "title_loc_key",
+        "title", "body", "icon", "color", "sound", "tag", "click_action", "body_loc_key", "body_loc_args",
+        "title_loc_key",
         "title_loc_args", "channel_id", "ticker", "sticky", "event_time", "local_only", "notification_priority",
         "default_sound", "default_vibrate_timings", "default_light_settings", "vibrate_timings", "visibility",
         "notification_count", "light_settings", "image", "bypass_proxy_notification", "proxy",
@@ -113,7 +116,8 @@ package enum FCMMessageRules {
 
     static func isTopicByte(_ b: UInt8) -> Bool {
         switch b {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"),
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+            UInt8(ascii: "~"),
             UInt8(ascii: "%"):
             return true
         default: return false
@@ -138,7 +142,9 @@ package enum FCMMessageRules {
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit),
             let seconds = Int64(parts[0])
         else { return nil }
-        if parts.count == 2 { guard (1...9).contains(parts[1].count), parts[1].allSatisfy(\.isASCIIDigit) else { return nil } }
+        if parts.count == 2 {
+            guard (1...9).contains(parts[1].count), parts[1].allSatisfy(\.isASCIIDigit) else { return nil }
+        }
         return negative ? -seconds : seconds
     }
 
@@ -157,10 +163,13 @@ package enum FCMMessageRules {
             let msg = "Invalid JSON payload received. Unexpected token."
             throw FCMErrorResponse.invalid("", msg, message: msg)
         }
-        let top = try ProtoObject(root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"], raw: body)
+        let top = try ProtoObject(
+            root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"],
+            raw: body)
         let validateOnly = try top.bool("validate_only") ?? false
         guard let messageValue = top["message"] else {
-            throw FCMErrorResponse.invalid("message", "Message must be set.", message: "Request contains an invalid argument.")
+            throw FCMErrorResponse.invalid(
+                "message", "Message must be set.", message: "Request contains an invalid argument.")
         }
         return FCMSendRequest(validateOnly: validateOnly, message: try parseMessage(messageValue, raw: body))
     }
@@ -168,27 +177,34 @@ package enum FCMMessageRules {
     /// `raw` is the whole request body (only read to give wire-order indexes in errors).
     static func parseMessage(_ value: JSONValue, raw: [UInt8] = []) throws(FCMErrorResponse) -> FCMMessage {
         let m = try ProtoObject(
-            value, path: "message", type: "google.firebase.fcm.v1.Message", known: messageFields, raw: raw, jsonPath: ["message"])
+            value, path: "message", type: "google.firebase.fcm.v1.Message", known: messageFields, raw: raw,
+            jsonPath: ["message"])
         // oneof target: a second member is a JSON-parsing error, none is FCM's "Recipient of the message is not set."
         let targetNames = ["token", "topic", "condition", "fid"].filter { m[$0] != nil }
         if targetNames.count > 1 {
-            let msg = "Invalid JSON payload received. Oneof field 'target' is already set. Cannot set '\(targetNames[1])'"
+            let msg =
+                "Invalid JSON payload received. Oneof field 'target' is already set. Cannot set '\(targetNames[1])'"
             throw FCMErrorResponse.invalid("message", msg, message: msg)
         }
         guard let targetName = targetNames.first, let targetText = try m.string(targetName) else {
-            throw FCMErrorResponse.invalid("message", "Recipient of the message is not set.", message: "Recipient of the message is not set.")
+            throw FCMErrorResponse.invalid(
+                "message", "Recipient of the message is not set.", message: "Recipient of the message is not set.")
         }
         let target = try self.target(name: targetName, text: targetText)
 
         var data: [String: String] = [:]
         for (key, v) in try m.stringMap("data") {
             guard !isReservedDataKey(key) else {
-                throw FCMErrorResponse.invalid("message.data", "Invalid data payload key: \(key). Keys 'from', 'message_type' and keys starting with 'google' or 'gcm' are reserved.")
+                throw FCMErrorResponse.invalid(
+                    "message.data",
+                    "Invalid data payload key: \(key). Keys 'from', 'message_type' and keys starting with 'google' or 'gcm' are reserved."
+                )
             }
             data[key] = v
         }
         var title: String?, bodyText: String?, image: String?
-        if let n = try m.object("notification", type: "google.firebase.fcm.v1.Notification", known: notificationFields) {
+        if let n = try m.object("notification", type: "google.firebase.fcm.v1.Notification", known: notificationFields)
+        {
             title = try n.string("title")
             bodyText = try n.string("body")
             image = try n.string("image")
@@ -206,13 +222,19 @@ package enum FCMMessageRules {
         if let a = try m.object("apns", type: "google.firebase.fcm.v1.ApnsConfig", known: apnsFields) {
             for (k, v) in try a.stringMap("headers") { headers[k] = v }
             if let p = a["payload"] {
-                guard case .object(let o) = p else { throw ProtoObject.invalidValue("message.apns.payload", "type.googleapis.com/google.protobuf.Struct", p) }
+                guard case .object(let o) = p else {
+                    throw ProtoObject.invalidValue(
+                        "message.apns.payload", "type.googleapis.com/google.protobuf.Struct", p)
+                }
                 if let aps = o["aps"], aps.objectValue == nil {
-                    throw FCMErrorResponse.invalid("message.apns.payload", "Invalid APNs payload: 'aps' must be a JSON object.")
+                    throw FCMErrorResponse.invalid(
+                        "message.apns.payload", "Invalid APNs payload: 'aps' must be a JSON object.")
                 }
                 payload = o
             }
-            if let o = try a.object("fcm_options", type: "google.firebase.fcm.v1.ApnsFcmOptions", known: apnsOptionFields) {
+            if let o = try a.object(
+                "fcm_options", type: "google.firebase.fcm.v1.ApnsFcmOptions", known: apnsOptionFields)
+            {
                 try checkLabel(o)
                 apnsImage = try o.string("image")
             }
@@ -220,7 +242,8 @@ package enum FCMMessageRules {
         }
         return FCMMessage(
             target: target, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
-            apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken, raw: value)
+            apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken,
+            raw: value)
     }
 
     /// The target member `name` (`token`, `topic`, `condition` or `fid`) holding `text`, by its rules.
@@ -235,7 +258,8 @@ package enum FCMMessageRules {
         case "topic":
             let topic = text.hasPrefix("/topics/") ? String(text.dropFirst(8)) : text
             guard isValidTopicName(topic) else {
-                throw FCMErrorResponse.invalid("message.topic", "Invalid topic name '\(text)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
+                throw FCMErrorResponse.invalid(
+                    "message.topic", "Invalid topic name '\(text)'. Topic names must match [a-zA-Z0-9-_.~%]+.")
             }
             return .topic(topic)
         default:
@@ -252,12 +276,15 @@ package enum FCMMessageRules {
 
     static func checkLabel(_ o: ProtoObject) throws(FCMErrorResponse) {
         if let label = try o.string("analytics_label"), !isValidAnalyticsLabel(label) {
-            throw FCMErrorResponse.invalid(o.child("analytics_label"), "Analytics label must match ^[a-zA-Z0-9-_.~%]{1,50}$.")
+            throw FCMErrorResponse.invalid(
+                o.child("analytics_label"), "Analytics label must match ^[a-zA-Z0-9-_.~%]{1,50}$.")
         }
     }
 
     static func checkAndroid(_ m: ProtoObject) throws(FCMErrorResponse) {
-        guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else { return }
+        guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else {
+            return
+        }
         _ = try a.string("collapse_key")
         _ = try a.string("restricted_package_name")
         _ = try a.stringMap("data")
@@ -269,30 +296,41 @@ package enum FCMMessageRules {
             case .number(let n): ok = n == 0 || n == 1
             default: ok = false
             }
-            guard ok else { throw ProtoObject.invalidValue(a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p) }
+            guard ok else {
+                throw ProtoObject.invalidValue(
+                    a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p)
+            }
         }
         if let t = a["ttl"] {
             guard case .string(let s) = t, let seconds = durationSeconds(s) else {
                 throw ProtoObject.invalidValue(a.child("ttl"), "type.googleapis.com/google.protobuf.Duration", t)
             }
             guard (0...maxTTLSeconds).contains(seconds) else {
-                throw FCMErrorResponse.invalid(a.child("ttl"), "TTL must be between 0 and \(maxTTLSeconds) seconds (28 days); got '\(s)'.")
+                throw FCMErrorResponse.invalid(
+                    a.child("ttl"), "TTL must be between 0 and \(maxTTLSeconds) seconds (28 days); got '\(s)'.")
             }
         }
-        _ = try a.object("notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
-        if let o = try a.object("fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"]) {
+        _ = try a.object(
+            "notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
+        if let o = try a.object(
+            "fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"])
+        {
             try checkLabel(o)
         }
     }
 
     static func checkWebpush(_ m: ProtoObject) throws(FCMErrorResponse) {
-        guard let w = try m.object("webpush", type: "google.firebase.fcm.v1.WebpushConfig", known: webpushFields) else { return }
+        guard let w = try m.object("webpush", type: "google.firebase.fcm.v1.WebpushConfig", known: webpushFields) else {
+            return
+        }
         _ = try w.stringMap("headers")
         _ = try w.stringMap("data")
         if let n = w["notification"], n.objectValue == nil {
             throw ProtoObject.invalidValue(w.child("notification"), "type.googleapis.com/google.protobuf.Struct", n)
         }
-        if let o = try w.object("fcm_options", type: "google.firebase.fcm.v1.WebpushFcmOptions", known: ["link", "analytics_label"]) {
+        if let o = try w.object(
+            "fcm_options", type: "google.firebase.fcm.v1.WebpushFcmOptions", known: ["link", "analytics_label"])
+        {
             try checkLabel(o)
             if let link = try o.string("link"), !link.lowercased().hasPrefix("https://") {
                 throw FCMErrorResponse.invalid(o.child("link"), "The link must use HTTPS.")

@@ -29,7 +29,9 @@ package enum FCMOAuth {
 
     /// Accepted audiences: Google's token URLs, or any URL whose path is `/token` (the mock's own `token_uri`).
     static func isAcceptedAudience(_ aud: String) -> Bool {
-        if [googleAudience, "https://accounts.google.com/o/oauth2/token", "https://www.googleapis.com/oauth2/v4/token"].contains(aud) {
+        if [googleAudience, "https://accounts.google.com/o/oauth2/token", "https://www.googleapis.com/oauth2/v4/token"]
+            .contains(aud)
+        {
             return true
         }
         return URL(string: aud).map { $0.path == "/token" && ($0.scheme == "http" || $0.scheme == "https") } ?? false
@@ -42,7 +44,9 @@ package enum FCMOAuth {
         guard let grant = form["grant_type"] else {
             throw Failure(error: "unsupported_grant_type", description: "Invalid grant_type: ")
         }
-        guard grant == grantType else { throw Failure(error: "unsupported_grant_type", description: "Invalid grant_type: \(grant)") }
+        guard grant == grantType else {
+            throw Failure(error: "unsupported_grant_type", description: "Invalid grant_type: \(grant)")
+        }
         guard let assertion = form["assertion"], !assertion.isEmpty else {
             throw Failure(error: "invalid_request", description: "Missing required parameter: assertion")
         }

@@ -77,13 +77,15 @@ package enum FCMSendFastReader {
         /// `true` / `false`.
         mutating func bool() -> Bool? {
             ws()
-            if b.count - i >= 4, b[i] == UInt8(ascii: "t"), b[i + 1] == UInt8(ascii: "r"), b[i + 2] == UInt8(ascii: "u"),
+            if b.count - i >= 4, b[i] == UInt8(ascii: "t"), b[i + 1] == UInt8(ascii: "r"),
+                b[i + 2] == UInt8(ascii: "u"),
                 b[i + 3] == UInt8(ascii: "e")
             {
                 i += 4
                 return true
             }
-            if b.count - i >= 5, b[i] == UInt8(ascii: "f"), b[i + 1] == UInt8(ascii: "a"), b[i + 2] == UInt8(ascii: "l"),
+            if b.count - i >= 5, b[i] == UInt8(ascii: "f"), b[i + 1] == UInt8(ascii: "a"),
+                b[i + 2] == UInt8(ascii: "l"),
                 b[i + 3] == UInt8(ascii: "s"), b[i + 4] == UInt8(ascii: "e")
             {
                 i += 5
@@ -214,7 +216,8 @@ package enum FCMSendFastReader {
                             guard a.first(0), let m = r.stringMap() else { return false }
                             headers = m
                         case "payload":
-                            guard a.first(1), let span = r.objectSpan(), span.count <= FCMSendFastReader.maxFastPayloadBytes,
+                            guard a.first(1), let span = r.objectSpan(),
+                                span.count <= FCMSendFastReader.maxFastPayloadBytes,
                                 case .object(let o)? = try? JSONValue.parse(Array(r.b[span]))
                             else { return false }
                             if let aps = o["aps"], aps.objectValue == nil { return false }
@@ -225,7 +228,8 @@ package enum FCMSendFastReader {
                             return r.object { r, k in
                                 switch k {
                                 case "analytics_label", "analyticsLabel":
-                                    guard f.first(0), let v = r.plainString(), FCMMessageRules.isValidAnalyticsLabel(v) else { return false }
+                                    guard f.first(0), let v = r.plainString(), FCMMessageRules.isValidAnalyticsLabel(v)
+                                    else { return false }
                                 case "image":
                                     guard f.first(1), let v = r.plainString() else { return false }
                                     apnsImage = v
@@ -247,7 +251,8 @@ package enum FCMSendFastReader {
                 !data.keys.contains(where: FCMMessageRules.isReservedDataKey)
             else { return nil }
             return FCMMessage(
-                target: resolved, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
+                target: resolved, data: data, notificationTitle: title, notificationBody: bodyText,
+                notificationImage: image,
                 apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken,
                 raw: .null)
         }

@@ -16,7 +16,8 @@ package enum FCMTranslation {
         package var headers: [(name: String, value: String)]
         package var payload: JSONValue
         package static func == (a: APNsPush, b: APNsPush) -> Bool {
-            a.payload == b.payload && a.headers.map { "\($0.name):\($0.value)" } == b.headers.map { "\($0.name):\($0.value)" }
+            a.payload == b.payload
+                && a.headers.map { "\($0.name):\($0.value)" } == b.headers.map { "\($0.name):\($0.value)" }
         }
     }
 
@@ -155,7 +156,9 @@ package enum FCMTranslation {
 
     /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.
     package static func request(_ push: APNsPush, deviceTokenHex: String, authorization: String?) -> HTTPRequest {
-        request(headers: push.headers, payload: push.payload.serializedBytes(), deviceTokenHex: deviceTokenHex, authorization: authorization)
+        request(
+            headers: push.headers, payload: push.payload.serializedBytes(), deviceTokenHex: deviceTokenHex,
+            authorization: authorization)
     }
 
     static func request(
@@ -166,6 +169,7 @@ package enum FCMTranslation {
         for h in headers { fields.append(HTTPField(h.name, h.value)) }
         if let authorization { fields.append(HTTPField("authorization", authorization)) }
         return HTTPRequest(
-            version: .http2, method: "POST", path: "/3/device/\(deviceTokenHex)", scheme: "https", headers: fields, body: payload)
+            version: .http2, method: "POST", path: "/3/device/\(deviceTokenHex)", scheme: "https", headers: fields,
+            body: payload)
     }
 }

@@ -65,7 +65,10 @@ enum JSONKeyOrder {
             default:
                 // number, true, false, null: up to the next delimiter
                 let start = i
-                while i < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+                while i < bytes.count,
+                    ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(
+                        bytes[i])
+                { i += 1 }
                 return i > start
             }
         }

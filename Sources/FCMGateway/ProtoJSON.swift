@@ -14,7 +14,9 @@ struct ProtoObject {
     let sentNames: [String: String]
 
     /// Reads `value` as an object with the given known fields (snake_case names).
-    init(_ value: JSONValue, path: String, type: String, known: [String], raw: [UInt8] = [], jsonPath: [String] = []) throws(FCMErrorResponse) {
+    init(_ value: JSONValue, path: String, type: String, known: [String], raw: [UInt8] = [], jsonPath: [String] = [])
+        throws(FCMErrorResponse)
+    {
         guard case .object(let o) = value else { throw Self.invalidValue(path, "type.googleapis.com/\(type)", value) }
         var fields: [String: JSONValue] = [:]
         var sentNames: [String: String] = [:]
@@ -94,7 +96,8 @@ struct ProtoObject {
 
     func object(_ name: String, type: String, known: [String]) throws(FCMErrorResponse) -> ProtoObject? {
         guard let v = fields[name] else { return nil }
-        return try ProtoObject(v, path: child(name), type: type, known: known, raw: raw, jsonPath: jsonPath + [sentNames[name] ?? name])
+        return try ProtoObject(
+            v, path: child(name), type: type, known: known, raw: raw, jsonPath: jsonPath + [sentNames[name] ?? name])
     }
 
     /// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12` — Google's message and field violation.

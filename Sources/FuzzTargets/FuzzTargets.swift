@@ -39,7 +39,9 @@ package enum FuzzTargets {
         precondition(full != nil, "the fast reader accepted a body the full rules refuse")
         precondition(full == fast, "the fast reader read a different request than the full rules")
         // The translation the send path writes byte-wise is canonical JSON (what JSONValue writes for it).
-        let payload = FCMTranslation.translatedBytes(fast.message, messageID: "1", senderID: "2", fid: "f", bundleID: "b").payload
+        let payload = FCMTranslation.translatedBytes(
+            fast.message, messageID: "1", senderID: "2", fid: "f", bundleID: "b"
+        ).payload
         guard let value = try? JSONValue.parse(payload) else { preconditionFailure("the translation is not JSON") }
         precondition(value.serializedBytes() == payload, "the translation is not what JSONValue writes")
     }

@@ -39,9 +39,10 @@ package struct FCMSendResponse: Sendable {
         errorStatus = error?["status"]?.stringValue
         errorMessage = error?["message"]?.stringValue
         if case .array(let details)? = error?["details"] {
-            errorCode = details.first {
-                $0["@type"]?.stringValue == "type.googleapis.com/google.firebase.fcm.v1.FcmError"
-            }?["errorCode"]?.stringValue
+            errorCode =
+                details.first {
+                    $0["@type"]?.stringValue == "type.googleapis.com/google.firebase.fcm.v1.FcmError"
+                }?["errorCode"]?.stringValue
         }
     }
 }

@@ -58,7 +58,7 @@ final class Connection {
     /// time keeps `lastActivity` fresh, so the idle timeout alone never ends it.
     func missedOpeningDeadline(now: Int64) -> Bool {
         if opened { return false }
-        if (tls?.handshakeComplete ?? true), let session, session.prefaceReceived {
+        if tls?.handshakeComplete ?? true, let session, session.prefaceReceived {
             opened = true
             return false
         }

@@ -42,13 +42,27 @@ final class HTTP1Session: ProtocolSession {
         self.limits = limits
         self.onRequest = onRequest
         http_parser_settings_init(settings)
-        settings.pointee.on_message_begin = { p in h1(p).partial = Partial(); return 0 }
-        settings.pointee.on_url = { p, at, n in h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0 }
-        settings.pointee.on_header_field = { p, at, n in h1(p).headerField(bytes(at, n)); return 0 }
-        settings.pointee.on_header_value = { p, at, n in h1(p).headerValue(bytes(at, n)); return 0 }
-        settings.pointee.on_headers_complete = { p in h1(p).headersComplete(); return 0 }
-        settings.pointee.on_body = { p, at, n in h1(p).bodyChunk(bytes(at, n)); return 0 }
-        settings.pointee.on_message_complete = { p in h1(p).messageComplete(); return 0 }
+        settings.pointee.on_message_begin = { p in
+            h1(p).partial = Partial(); return 0
+        }
+        settings.pointee.on_url = { p, at, n in
+            h1(p).partial.url.append(contentsOf: bytes(at, n)); return 0
+        }
+        settings.pointee.on_header_field = { p, at, n in
+            h1(p).headerField(bytes(at, n)); return 0
+        }
+        settings.pointee.on_header_value = { p, at, n in
+            h1(p).headerValue(bytes(at, n)); return 0
+        }
+        settings.pointee.on_headers_complete = { p in
+            h1(p).headersComplete(); return 0
+        }
+        settings.pointee.on_body = { p, at, n in
+            h1(p).bodyChunk(bytes(at, n)); return 0
+        }
+        settings.pointee.on_message_complete = { p in
+            h1(p).messageComplete(); return 0
+        }
         resetParser()
     }
 
@@ -87,7 +101,8 @@ final class HTTP1Session: ProtocolSession {
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
         guard awaitingResponse else { return false }
         awaitingResponse = false
-        let close = !currentKeepAlive || closing
+        let close =
+            !currentKeepAlive || closing
             || response.actions.contains { if case .goAway = $0 { true } else { false } }
         write(response, head: currentIsHead, close: close)
         if close { closing = true } else { parseAvailable() }

@@ -46,8 +46,9 @@ struct HTTP2FrameScanner {
                 guard header.count == Self.frameHeaderLength else { continue }
                 let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
                 let type = header[3]
-                let stream = (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8
-                    | UInt32(header[8])) & 0x7FFF_FFFF
+                let stream =
+                    (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8
+                        | UInt32(header[8])) & 0x7FFF_FFFF
                 header.removeAll(keepingCapacity: true)
                 payloadLeft = length
                 if type == Self.priorityType && stream == 0 {

@@ -68,10 +68,12 @@ final class HTTP2Session: ProtocolSession {
         nghttp2_option_set_no_closed_streams(option, 1)
         nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-                                   value: maxConcurrentStreams),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
-                                   value: UInt32(clamping: limits.maxHeaderListSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: maxConcurrentStreams),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                value: UInt32(clamping: limits.maxHeaderListSize)),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
@@ -161,8 +163,9 @@ final class HTTP2Session: ProtocolSession {
     func goAway(errorCode: UInt32, debugData: [UInt8]) {
         let last = nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer {
-            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
-                                      $0.baseAddress, $0.count)
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode,
+                $0.baseAddress, $0.count)
         }
     }
 
@@ -306,7 +309,9 @@ final class HTTP2Session: ProtocolSession {
                 w.add(":status", number: response.status)
                 for field in response.headers where !isHopByHop(field.name) { w.add(field.name, field.value) }
                 w.add("content-length", number: response.body.count)
-                if response.body.isEmpty { return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, nil) }
+                if response.body.isEmpty {
+                    return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, nil)
+                }
                 var provider = nghttp2_data_provider()
                 provider.read_callback = h2ReadBody
                 return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, &provider)

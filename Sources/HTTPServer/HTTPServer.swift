@@ -50,9 +50,10 @@ package final class HTTPServer: Sendable {
                     }
                     let scheme = listener.tls == nil ? "http" : "https"
                     let host = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
-                    bound.append(BoundListener(
-                        name: listener.name, host: listener.host, port: first.port, scheme: scheme,
-                        url: "\(scheme)://\(host):\(first.port)"))
+                    bound.append(
+                        BoundListener(
+                            name: listener.name, host: listener.host, port: first.port, scheme: scheme,
+                            url: "\(scheme)://\(host):\(first.port)"))
                 }
                 var loops: [EventLoop] = []
                 for i in 0..<loopCount { loops.append(try EventLoop(index: i)) }

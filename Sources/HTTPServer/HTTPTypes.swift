@@ -158,7 +158,8 @@ package final class ConnectionContext: Sendable {
     }
 
     /// Reads and mutates the value stored under `key` atomically.
-    package func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R {
+    package func withValue<K: ConnectionStorageKey, R>(_ key: K.Type, _ body: (inout K.Value) throws -> R) rethrows -> R
+    {
         try storage.withLock { slots in
             let id = ObjectIdentifier(key)
             let slot: Slot<K.Value>

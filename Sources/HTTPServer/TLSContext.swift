@@ -14,8 +14,10 @@ final class TLSContext {
         self.ctx = ctx
         requestsClientCertificate = config.clientCertificates != .none
         _ = pc_SSL_CTX_set_min_proto_version(ctx, pc_TLS1_2_VERSION())
-        _ = SSL_CTX_set_options(ctx, pc_SSL_OP_NO_COMPRESSION() | pc_SSL_OP_NO_RENEGOTIATION()
-            | pc_SSL_OP_CIPHER_SERVER_PREFERENCE())
+        _ = SSL_CTX_set_options(
+            ctx,
+            pc_SSL_OP_NO_COMPRESSION() | pc_SSL_OP_NO_RENEGOTIATION()
+                | pc_SSL_OP_CIPHER_SERVER_PREFERENCE())
         _ = pc_SSL_CTX_set_mode(ctx, pc_SSL_MODE_RELEASE_BUFFERS())
 
         let certs = Self.readCertificates(config.certificateChainPEM)

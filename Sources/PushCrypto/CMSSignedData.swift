@@ -42,7 +42,9 @@ package struct CMSSignedData: Sendable, Equatable {
 
     /// Signs `content` into DER CMS SignedData with embedded content (like `openssl cms -sign -nodetach
     /// -binary -outform DER`), for building test provisioning profiles.
-    package static func sign(content: [UInt8], signer: IssuedCertificate, extraCertificatesPEM: [String] = []) throws -> [UInt8] {
+    package static func sign(content: [UInt8], signer: IssuedCertificate, extraCertificatesPEM: [String] = []) throws
+        -> [UInt8]
+    {
         let cert = try X509Handle.parse(der: signer.der)
         let key = try EVPKey.privateKey(der: signer.privateKeyDER)
         let extras = try extraCertificatesPEM.flatMap { try X509Handle.parseAll(pem: $0) }

@@ -21,10 +21,12 @@ package enum CertificateError: Error, Equatable, Sendable, CustomStringConvertib
         switch self {
         case .invalidPEM(let d): return "not a PEM certificate (\(d)); expected '-----BEGIN CERTIFICATE-----'"
         case .invalidDER(let d): return "not a DER X.509 certificate (\(d)); if the file is text, load it as PEM"
-        case .keyDoesNotMatchCertificate: return "the private key does not belong to the certificate; pass the key generated with it"
+        case .keyDoesNotMatchCertificate:
+            return "the private key does not belong to the certificate; pass the key generated with it"
         case .invalidRequest(let d): return "invalid certificate request: \(d)"
         case .operationFailed(let op, let d): return "OpenSSL failed to \(op): \(d)"
-        case .pkcs12(let d): return "cannot read PKCS#12 (.p12): \(d); check the export password (empty if none was set)"
+        case .pkcs12(let d):
+            return "cannot read PKCS#12 (.p12): \(d); check the export password (empty if none was set)"
         case .cms(let d): return "cannot read CMS signed data: \(d); a .mobileprovision file is DER CMS, not text"
         case .file(let path, let d): return "cannot access \(path): \(d)"
         }

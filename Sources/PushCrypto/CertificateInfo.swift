@@ -70,7 +70,8 @@ package struct CertificateInfo: Sendable, Equatable {
         if Self.extensionValue(x, oid: ApplePushExtensions.developmentOID) != nil { environments.insert(.sandbox) }
         if Self.extensionValue(x, oid: ApplePushExtensions.productionOID) != nil { environments.insert(.production) }
         apnsEnvironments = environments
-        apnsTopicsExtension = Self.extensionValue(x, oid: ApplePushExtensions.topicsOID).flatMap(ApplePushExtensions.decodeTopics)
+        apnsTopicsExtension = Self.extensionValue(x, oid: ApplePushExtensions.topicsOID).flatMap(
+            ApplePushExtensions.decodeTopics)
         OpenSSL.clearErrors()
     }
 
@@ -95,7 +96,9 @@ package struct CertificateInfo: Sendable, Equatable {
     /// True when the issuer name matches `caPEM`'s subject and the signature verifies with its key
     /// (no date check; use `isValid(at:)` for that).
     package func isIssued(by caPEM: String) -> Bool {
-        guard let ca = try? X509Handle.parse(pem: caPEM), let cert = try? X509Handle.parse(der: der) else { return false }
+        guard let ca = try? X509Handle.parse(pem: caPEM), let cert = try? X509Handle.parse(der: der) else {
+            return false
+        }
         defer { OpenSSL.clearErrors() }
         guard X509_check_issued(ca.pointer, cert.pointer) == X509_V_OK else { return false }
         guard let key = X509_get0_pubkey(ca.pointer) else { return false }

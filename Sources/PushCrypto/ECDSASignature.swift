@@ -12,7 +12,8 @@ package enum ECDSASignature {
 
         package var description: String {
             switch self {
-            case .wrongRawLength(let n): return "ES256 signatures are 64 bytes (r‖s), got \(n); do not send DER signatures in a JWT"
+            case .wrongRawLength(let n):
+                return "ES256 signatures are 64 bytes (r‖s), got \(n); do not send DER signatures in a JWT"
             case .invalidDER: return "not a DER ECDSA signature with 32-byte r and s"
             }
         }

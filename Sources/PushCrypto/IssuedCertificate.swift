@@ -64,7 +64,8 @@ package enum PEMFiles {
     package static func write(_ text: String, to path: String, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         } catch {

@@ -69,7 +69,9 @@ package struct JWT: Sendable, Equatable {
     package func verifyRS256(using key: RSAPublicKey) throws(JWTError) {
         try requireAlgorithm("RS256")
         let expected = (key.bits + 7) / 8
-        guard signature.count == expected else { throw .wrongSignatureLength(expected: expected, actual: signature.count) }
+        guard signature.count == expected else {
+            throw .wrongSignatureLength(expected: expected, actual: signature.count)
+        }
         guard key.isValidSignature(signature, for: signingInput) else { throw .signatureMismatch }
     }
 

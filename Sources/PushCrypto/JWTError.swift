@@ -46,7 +46,8 @@ package enum JWTError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongSignatureLength(let expected, let actual):
             return "JWT signature is \(actual) bytes but must be \(expected); ES256 uses raw r‖s, not DER"
         case .signatureMismatch:
-            return "JWT signature does not verify: the token was not signed by the key registered for this kid, or it was altered"
+            return
+                "JWT signature does not verify: the token was not signed by the key registered for this kid, or it was altered"
         case .signingFailed(let detail):
             return "could not sign JWT: \(detail)"
         }

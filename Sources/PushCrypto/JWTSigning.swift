@@ -10,7 +10,9 @@ extension JWT {
     }
 
     /// Signs arbitrary header/claims with ES256. `alg` in `header` is forced to "ES256".
-    package static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError) -> String {
+    package static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError)
+        -> String
+    {
         var header = header
         header["alg"] = "ES256"
         let input = try signingInput(header: header, claims: claims)
@@ -23,7 +25,9 @@ extension JWT {
 
     /// Signs claims with RS256 (header `{"alg":"RS256","typ":"JWT"}` plus `kid` when given), as Google
     /// service-account assertions are made.
-    package static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError) -> String {
+    package static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError)
+        -> String
+    {
         var header: [String: Any] = ["alg": "RS256", "typ": "JWT"]
         if let keyID { header["kid"] = keyID }
         let input = try signingInput(header: header, claims: claims)
@@ -38,7 +42,8 @@ extension JWT {
     static func signingInput(header: [String: Any], claims: [String: Any]) throws(JWTError) -> String {
         func encode(_ object: [String: Any], _ segment: JWTSegment) throws(JWTError) -> String {
             guard JSONSerialization.isValidJSONObject(object),
-                let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                let data = try? JSONSerialization.data(
+                    withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             else { throw .signingFailed(detail: "\(segment.rawValue) is not JSON-serializable") }
             return Base64URL.encode(Array(data))
         }

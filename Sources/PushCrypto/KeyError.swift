@@ -14,11 +14,13 @@ package enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .invalidPEM(let detail):
-            return "not a readable PEM private/public key (\(detail)); expected a block like '-----BEGIN PRIVATE KEY-----' as in an Apple AuthKey_XXXXXXXXXX.p8 file"
+            return
+                "not a readable PEM private/public key (\(detail)); expected a block like '-----BEGIN PRIVATE KEY-----' as in an Apple AuthKey_XXXXXXXXXX.p8 file"
         case .invalidDER(let detail):
             return "not a valid DER-encoded key (\(detail)); check that the file is not truncated or PEM text"
         case .wrongKeyType(let expected, let found):
-            return "wrong key type: expected \(expected) but found \(found); APNs token keys (.p8) are P-256 EC keys, Google service-account keys are RSA"
+            return
+                "wrong key type: expected \(expected) but found \(found); APNs token keys (.p8) are P-256 EC keys, Google service-account keys are RSA"
         case .encrypted:
             return "the key is encrypted; export it without a passphrase (e.g. `openssl pkcs8 -topk8 -nocrypt`)"
         case .operationFailed(let operation, let detail):

@@ -67,7 +67,9 @@ package enum OpenSSL {
     }
 
     /// DER-encodes with an `i2d_*` function that allocates its own output (called with `*out == NULL`).
-    static func derEncodeAllocating(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {
+    static func derEncodeAllocating(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32)
+        -> [UInt8]?
+    {
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = encode(&out)
         guard length > 0, let out else { return nil }

@@ -17,7 +17,8 @@ package struct PKCS12Bundle: Sendable, Equatable {
         }
         defer { PKCS12_free(p12) }
         // A MAC check tells a wrong password apart from an unsupported cipher.
-        let macOK = password.isEmpty
+        let macOK =
+            password.isEmpty
             ? (PKCS12_verify_mac(p12, nil, 0) == 1 || PKCS12_verify_mac(p12, "", 0) == 1)
             : PKCS12_verify_mac(p12, password, -1) == 1
         if PKCS12_mac_present(p12) == 1 && !macOK {
@@ -29,7 +30,8 @@ package struct PKCS12Bundle: Sendable, Equatable {
             parsed = Self.parse(p12, password: password)
         }
         guard let (key, cert, extras) = parsed else {
-            throw CertificateError.pkcs12(detail: OpenSSL.drainErrors(fallback: "no certificate and private key inside"))
+            throw CertificateError.pkcs12(
+                detail: OpenSSL.drainErrors(fallback: "no certificate and private key inside"))
         }
         identity = IssuedCertificate(der: try cert.der(), privateKeyDER: try key.pkcs8DER())
         caCertificatesDER = try extras.map { try $0.der() }
@@ -40,7 +42,8 @@ package struct PKCS12Bundle: Sendable, Equatable {
 
     /// Makes a `.p12` (AES-256/PBKDF2, OpenSSL 3 defaults) from a certificate and key, for tests and fixtures.
     package static func create(
-        identity: IssuedCertificate, password: String, friendlyName: String = "pushcheck", caCertificatesPEM: [String] = []
+        identity: IssuedCertificate, password: String, friendlyName: String = "pushcheck",
+        caCertificatesPEM: [String] = []
     ) throws -> [UInt8] {
         let cert = try X509Handle.parse(der: identity.der)
         let key = try EVPKey.privateKey(der: identity.privateKeyDER)

@@ -35,7 +35,8 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     package var requiresTokenAuth: Bool { self == .location }
 
     /// All non-empty suffixes, longest first (so `.voip-ptt` wins over `.voip`).
-    package static let knownSuffixes: [(suffix: String, type: APNsPushType)] = allCases
+    package static let knownSuffixes: [(suffix: String, type: APNsPushType)] =
+        allCases
         .filter { !$0.topicSuffix.isEmpty }
         .map { ($0.topicSuffix, $0) }
         .sorted { $0.suffix.count > $1.suffix.count }

@@ -77,11 +77,15 @@ package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Erro
     package var description: String {
         switch self {
         case .badCollapseId: return "apns-collapse-id is longer than 64 bytes; shorten it."
-        case .badDeviceToken: return "The device token is not hex or not known for this environment; check sandbox vs production and stop sending to it."
+        case .badDeviceToken:
+            return
+                "The device token is not hex or not known for this environment; check sandbox vs production and stop sending to it."
         case .badExpirationDate: return "apns-expiration must be an integer UNIX time in seconds."
         case .badMessageId: return "apns-id must be a canonical lowercase UUID (8-4-4-4-12)."
         case .badPriority: return "apns-priority must be 1, 5 or 10 (background pushes must use 5 or 1)."
-        case .badTopic: return "apns-topic does not fit the push type or the credentials; use the bundle ID plus the push type's suffix."
+        case .badTopic:
+            return
+                "apns-topic does not fit the push type or the credentials; use the bundle ID plus the push type's suffix."
         case .deviceTokenNotForTopic: return "The device token belongs to another topic (bundle ID)."
         case .duplicateHeaders: return "A header was sent more than once; send each apns-* header once."
         case .idleTimeout: return "The connection was idle too long; reconnect."
@@ -90,20 +94,26 @@ package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Erro
         case .missingTopic: return "apns-topic is required (always with token auth, or with a multi-topic certificate)."
         case .payloadEmpty: return "The body is empty or not a JSON object; send a JSON object such as {\"aps\":{...}}."
         case .topicDisallowed: return "These credentials may not push to this topic."
-        case .badCertificate: return "The client certificate is not trusted, revoked or expired; use a valid APNs certificate."
-        case .badCertificateEnvironment: return "The client certificate is for the other environment (sandbox vs production)."
+        case .badCertificate:
+            return "The client certificate is not trusted, revoked or expired; use a valid APNs certificate."
+        case .badCertificateEnvironment:
+            return "The client certificate is for the other environment (sandbox vs production)."
         case .expiredProviderToken: return "The JWT's iat is more than one hour old; sign a new token."
         case .forbidden: return "The action is not allowed."
-        case .invalidProviderToken: return "The JWT is malformed, not ES256, signed with an unknown key, badly signed or for another team."
+        case .invalidProviderToken:
+            return "The JWT is malformed, not ES256, signed with an unknown key, badly signed or for another team."
         case .missingProviderToken: return "No 'authorization: bearer <JWT>' header and no client certificate."
-        case .unrelatedKeyIdInToken: return "The JWT's key ID is not related to the key bound by this connection's first push; open a new connection."
+        case .unrelatedKeyIdInToken:
+            return
+                "The JWT's key ID is not related to the key bound by this connection's first push; open a new connection."
         case .badEnvironmentKeyIdInToken: return "The JWT's key is scoped to the other environment."
         case .badPath: return "The :path must be /3/device/<token>."
         case .methodNotAllowed: return "Only POST is supported."
         case .expiredToken: return "The device token has expired; stop sending to it."
         case .unregistered: return "The device token is no longer active for the topic; stop sending to it."
         case .payloadTooLarge: return "The payload exceeds 4096 bytes (5120 for VoIP)."
-        case .tooManyProviderTokenUpdates: return "The provider token changed less than 20 minutes after the previous change on this connection."
+        case .tooManyProviderTokenUpdates:
+            return "The provider token changed less than 20 minutes after the previous change on this connection."
         case .tooManyRequests: return "Too many requests in a row to this device token; slow down."
         case .internalServerError: return "Internal server error; retry later with backoff."
         case .serviceUnavailable: return "The service is unavailable; retry later with backoff."

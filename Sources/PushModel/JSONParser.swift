@@ -203,7 +203,8 @@ private struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
                         else { throw error("unpaired surrogate") }
                         index += 2
                         let low = try parseHex4()
@@ -241,7 +242,9 @@ private struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { throw error("expected exponent digits") }
         }
         // The grammar above is all `Double(_:)` needs: any text it accepts converts (possibly to ±infinity).
@@ -250,7 +253,9 @@ private struct JSONParser {
         // making a String for `Double(_:)`.
         let negative = bytes[start] == UInt8(ascii: "-")
         let digitsStart = negative ? start + 1 : start
-        if index - digitsStart <= 15, !bytes[digitsStart..<index].contains(where: { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") }) {
+        if index - digitsStart <= 15,
+            !bytes[digitsStart..<index].contains(where: { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") })
+        {
             var v: Int64 = 0
             for b in bytes[digitsStart..<index] { v = v * 10 + Int64(b - UInt8(ascii: "0")) }
             return .number(negative ? -Double(v) : Double(v))

@@ -100,7 +100,8 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let o):
-            JSONValue.writeObject(o.map { (key: $0.key, value: $0.value) }, into: &out) { v, out in v.write(into: &out) }
+            JSONValue.writeObject(o.map { (key: $0.key, value: $0.value) }, into: &out) { v, out in v.write(into: &out)
+            }
         }
     }
 

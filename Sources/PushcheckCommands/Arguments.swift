@@ -50,7 +50,8 @@ package struct ParsedArguments: Sendable {
     package func int(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError) -> Int? {
         guard let raw = value(name) else { return nil }
         guard let n = Int(raw), range.contains(n) else {
-            throw UsageError("option '--\(name)' expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
+            throw UsageError(
+                "option '--\(name)' expects an integer in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
         }
         return n
     }

@@ -74,8 +74,9 @@ package enum Pushcheck {
             let parsed = try ParsedArguments.parse(rest, options: command.options)
             return try await command.run(parsed, console: console)
         } catch let error as UsageError {
-            console.err("pushcheck \(command.name): error: \(error.message)\n\nUSAGE: \(command.synopsis)\n"
-                + "See 'pushcheck \(command.name) --help'.")
+            console.err(
+                "pushcheck \(command.name): error: \(error.message)\n\nUSAGE: \(command.synopsis)\n"
+                    + "See 'pushcheck \(command.name) --help'.")
             return ExitCode.usage
         } catch {
             console.err("pushcheck \(command.name): error: \(error)")

@@ -19,7 +19,9 @@ package enum Signals {
             var byte: UInt8 = 0
             while read(readFD, &byte, 1) == 1 {
                 let signal = Int32(byte)
-                let current = handler.withLock { h in defer { h = nil }; return h }
+                let current = handler.withLock { h in
+                    defer { h = nil }; return h
+                }
                 guard let current else {
                     // Nothing handles it: exit as the signal would, leaving no child process behind.
                     ProcessTree.killAllDescendants()

@@ -5,7 +5,8 @@ import Glibc
 
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
@@ -21,7 +22,8 @@ nonisolated(unsafe) var selected: ([UInt8]) -> Void = target
 CommandLine.unsafeArgv[1] = CommandLine.unsafeArgv[0]
 var argv = CommandLine.unsafeArgv + 1
 var argc = CommandLine.argc - 1
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-    selected(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-    return 0
-})
+exit(
+    LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        selected(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    })

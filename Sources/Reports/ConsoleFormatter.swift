@@ -82,7 +82,9 @@ package enum ConsoleFormatter {
     }
 
     /// The live progress line (TTY only): `[3/10] 1 failed · running Suites/a.yaml › name`, cut to the width.
-    package static func progressLine(finished: Int, total: Int, totals: ReportTotals, running: [String], mode: ConsoleMode) -> String {
+    package static func progressLine(
+        finished: Int, total: Int, totals: ReportTotals, running: [String], mode: ConsoleMode
+    ) -> String {
         var text = "[\(finished)/\(total)]"
         let failed = totals.failures + totals.errors
         if failed > 0 { text += " \(failed) failed" }
@@ -109,15 +111,19 @@ package enum ConsoleFormatter {
             }
             number += 1
             if number == 1 { out += "\n" + paint("Failures:", .bold, mode) + "\n" }
-            out += "\n\(number)) " + paint(symbol(for: testCase.outcome) + " " + clean(testCase.classname)
-                + " › " + clean(testCase.name), style, mode) + "\n"
+            out +=
+                "\n\(number)) "
+                + paint(
+                    symbol(for: testCase.outcome) + " " + clean(testCase.classname)
+                        + " › " + clean(testCase.name), style, mode) + "\n"
             if let file = testCase.file {
                 out += "   at " + clean(file) + (testCase.line.map { ":\($0)" } ?? "") + "\n"
             }
             out += "   " + clean(problem.type) + ": " + clean(problem.message) + "\n"
             if !problem.detail.isEmpty { out += indent(clean(problem.detail), by: "   ") }
             if !testCase.retries.isEmpty {
-                out += "   (\(testCase.retries.count + 1) attempts; earlier: "
+                out +=
+                    "   (\(testCase.retries.count + 1) attempts; earlier: "
                     + testCase.retries.map { clean($0.problem.message) }.joined(separator: "; ") + ")\n"
             }
         }

@@ -21,7 +21,9 @@ package final class ConsoleReporter: Sendable {
     private let state = Mutex(State())
 
     /// A reporter for `total` planned scenarios writing through `sink` (standard output by default).
-    package init(total: Int, mode: ConsoleMode, sink: @escaping @Sendable (String) -> Void = ConsoleReporter.standardOutput) {
+    package init(
+        total: Int, mode: ConsoleMode, sink: @escaping @Sendable (String) -> Void = ConsoleReporter.standardOutput
+    ) {
         self.total = total
         self.mode = mode
         self.sink = sink
@@ -74,8 +76,9 @@ package final class ConsoleReporter: Sendable {
     private func redrawProgress(_ state: inout State) -> String {
         let prefix = state.progressShown ? ConsoleFormatter.eraseLine : ""
         state.progressShown = true
-        return prefix + ConsoleFormatter.progressLine(
-            finished: state.finished.count, total: total, totals: state.totals, running: state.running, mode: mode)
+        return prefix
+            + ConsoleFormatter.progressLine(
+                finished: state.finished.count, total: total, totals: state.totals, running: state.running, mode: mode)
     }
 
     /// Writes to standard output unbuffered (one `write(2)` loop per call).
@@ -92,7 +95,9 @@ package final class ConsoleReporter: Sendable {
     }
 
     /// The mode for standard output in this process: terminal check, `CI`, `NO_COLOR`, `TERM`, width.
-    package static func detectStandardOutputMode(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConsoleMode {
+    package static func detectStandardOutputMode(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> ConsoleMode
+    {
         var size = winsize()
         let width: Int? = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
         return ConsoleMode.detect(isTerminal: isatty(STDOUT_FILENO) != 0, environment: environment, width: width)

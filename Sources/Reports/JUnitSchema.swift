@@ -95,7 +95,8 @@ struct XMLParseFailure {
     init(parser: xmlParserCtxtPtr) {
         if let error = xmlCtxtGetLastError(parser) {
             line = Int(error.pointee.line)
-            message = error.pointee.message.map { String(cString: $0) }?
+            message =
+                error.pointee.message.map { String(cString: $0) }?
                 .trimmedForMessage ?? "unknown parse error"
         } else {
             line = 1

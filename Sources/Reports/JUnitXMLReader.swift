@@ -44,7 +44,8 @@ package enum JUnitXMLReader {
         case "testsuite": suiteNodes = [root]
         default:
             throw .invalidReport(
-                path: path, line: root.line, reason: "the root element is <\(root.name)>, expected <testsuites> or <testsuite>")
+                path: path, line: root.line,
+                reason: "the root element is <\(root.name)>, expected <testsuites> or <testsuite>")
         }
         var suites: [TestSuiteReport] = []
         var caseLines: [[Int]] = []
@@ -83,7 +84,8 @@ package enum JUnitXMLReader {
             case "properties":
                 for property in child.children where property.name == "property" {
                     guard let propertyName = property.attributes["name"] else {
-                        throw .invalidReport(path: path, line: property.line, reason: "<property> has no name attribute")
+                        throw .invalidReport(
+                            path: path, line: property.line, reason: "<property> has no name attribute")
                     }
                     suite.properties.append(ReportProperty(propertyName, property.attributes["value"] ?? property.text))
                 }
@@ -98,21 +100,27 @@ package enum JUnitXMLReader {
         return (suite, lines)
     }
 
-    private static func readCase(_ node: XMLElementNode, suiteName: String, path: String) throws(ReportsError) -> TestCaseReport {
+    private static func readCase(_ node: XMLElementNode, suiteName: String, path: String) throws(ReportsError)
+        -> TestCaseReport
+    {
         guard let name = node.attributes["name"] else {
             throw .invalidReport(path: path, line: node.line, reason: "<testcase> has no name attribute")
         }
         var time = 0.0
         if let text = node.attributes["time"] {
             guard let seconds = parseSeconds(text) else {
-                throw .invalidReport(path: path, line: node.line, reason: "time '\(text)' of testcase '\(name)' is not a number of seconds")
+                throw .invalidReport(
+                    path: path, line: node.line,
+                    reason: "time '\(text)' of testcase '\(name)' is not a number of seconds")
             }
             time = seconds
         }
         var line: Int?
         if let text = node.attributes["line"] {
             guard let value = Int(text), value > 0 else {
-                throw .invalidReport(path: path, line: node.line, reason: "line '\(text)' of testcase '\(name)' is not a positive integer")
+                throw .invalidReport(
+                    path: path, line: node.line,
+                    reason: "line '\(text)' of testcase '\(name)' is not a positive integer")
             }
             line = value
         }
@@ -126,7 +134,8 @@ package enum JUnitXMLReader {
                 guard !outcomeSeen else { continue }
                 outcomeSeen = true
                 let problem = ProblemReport(
-                    message: child.attributes["message"] ?? "", type: child.attributes["type"] ?? child.name, detail: child.text)
+                    message: child.attributes["message"] ?? "", type: child.attributes["type"] ?? child.name,
+                    detail: child.text)
                 switch child.name {
                 case "failure": testCase.outcome = .failure(problem)
                 case "error": testCase.outcome = .error(problem)
@@ -136,9 +145,11 @@ package enum JUnitXMLReader {
                 let problem = ProblemReport(
                     message: child.attributes["message"] ?? "", type: child.attributes["type"] ?? "failure",
                     detail: child.child("stackTrace")?.text ?? "")
-                testCase.retries.append(RetryAttempt(
-                    kind: child.name.hasSuffix("Error") ? .error : .failure, problem: problem,
-                    systemOut: child.child("system-out")?.text ?? "", systemErr: child.child("system-err")?.text ?? ""))
+                testCase.retries.append(
+                    RetryAttempt(
+                        kind: child.name.hasSuffix("Error") ? .error : .failure, problem: problem,
+                        systemOut: child.child("system-out")?.text ?? "",
+                        systemErr: child.child("system-err")?.text ?? ""))
             case "system-out": testCase.systemOut = child.text
             case "system-err": testCase.systemErr = child.text
             default: break
@@ -150,8 +161,11 @@ package enum JUnitXMLReader {
     /// Seconds as a plain decimal (`1.5`, `0.001`, `12`); no locale commas.
     static func parseSeconds(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+") }),
-              let value = Double(trimmed), value.isFinite, value >= 0
+        guard !trimmed.isEmpty,
+            trimmed.allSatisfy({
+                $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+")
+            }),
+            let value = Double(trimmed), value.isFinite, value >= 0
         else { return nil }
         return value
     }
@@ -169,10 +183,10 @@ package enum JUnitXMLReader {
             return value
         }
         guard scalars[4] == UInt8(ascii: "-"), scalars[7] == UInt8(ascii: "-"), scalars[10] == UInt8(ascii: "T"),
-              scalars[13] == UInt8(ascii: ":"), scalars[16] == UInt8(ascii: ":"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            scalars[13] == UInt8(ascii: ":"), scalars[16] == UInt8(ascii: ":"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -191,9 +205,11 @@ package enum JUnitXMLReader {
         if index < scalars.count {
             if scalars[index] == UInt8(ascii: "Z"), index + 1 == scalars.count {
                 offsetSeconds = 0
-            } else if scalars.count == index + 6, scalars[index] == UInt8(ascii: "+") || scalars[index] == UInt8(ascii: "-"),
-                      scalars[index + 3] == UInt8(ascii: ":"),
-                      let offsetHours = number(index + 1..<index + 3), let offsetMinutes = number(index + 4..<index + 6) {
+            } else if scalars.count == index + 6,
+                scalars[index] == UInt8(ascii: "+") || scalars[index] == UInt8(ascii: "-"),
+                scalars[index + 3] == UInt8(ascii: ":"),
+                let offsetHours = number(index + 1..<index + 3), let offsetMinutes = number(index + 4..<index + 6)
+            {
                 let sign = scalars[index] == UInt8(ascii: "-") ? -1 : 1
                 offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
             } else {

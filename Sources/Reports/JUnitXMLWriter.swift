@@ -20,14 +20,16 @@ package enum JUnitXMLWriter {
     package static func render(_ report: TestReport) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = report.totals
-        out += "<testsuites" + attributes([
-            ("name", report.name.isEmpty ? "pushcheck" : report.name),
-            ("tests", String(totals.tests)),
-            ("failures", String(totals.failures)),
-            ("errors", String(totals.errors)),
-            ("skipped", String(totals.skipped)),
-            ("time", formatSeconds(totals.time)),
-        ])
+        out +=
+            "<testsuites"
+            + attributes([
+                ("name", report.name.isEmpty ? "pushcheck" : report.name),
+                ("tests", String(totals.tests)),
+                ("failures", String(totals.failures)),
+                ("errors", String(totals.errors)),
+                ("skipped", String(totals.skipped)),
+                ("time", formatSeconds(totals.time)),
+            ])
         if report.suites.isEmpty {
             return out + "/>\n"
         }
@@ -91,8 +93,12 @@ package enum JUnitXMLWriter {
         } else {
             out += "    <properties>\n"
             for property in properties {
-                out += "      <property" + attributes([("name", nonBlank(property.name, or: "unnamed")),
-                                                        ("value", property.value)]) + "/>\n"
+                out +=
+                    "      <property"
+                    + attributes([
+                        ("name", nonBlank(property.name, or: "unnamed")),
+                        ("value", property.value),
+                    ]) + "/>\n"
             }
             out += "    </properties>\n"
         }
@@ -153,8 +159,12 @@ package enum JUnitXMLWriter {
         case (.error, false): name = "rerunError"
         }
         let problem = attempt.problem
-        var out = "      <\(name)" + attributes([("message", problem.message),
-                                                 ("type", nonBlank(problem.type, or: "failure"))]) + ">\n"
+        var out =
+            "      <\(name)"
+            + attributes([
+                ("message", problem.message),
+                ("type", nonBlank(problem.type, or: "failure")),
+            ]) + ">\n"
         out += "        " + element("stackTrace", text: problem.detail)
         if !attempt.systemOut.isEmpty { out += "        " + element("system-out", text: attempt.systemOut) }
         if !attempt.systemErr.isEmpty { out += "        " + element("system-err", text: attempt.systemErr) }

@@ -118,9 +118,10 @@ struct ReportProgress {
             if let index = report.suites.firstIndex(where: { $0.name == key.suite }) {
                 report.suites[index].cases.append(result)
             } else {
-                report.suites.append(TestSuiteReport(
-                    name: key.suite, timestamp: started[key] ?? header.timestamp, hostname: header.hostname,
-                    cases: [result]))
+                report.suites.append(
+                    TestSuiteReport(
+                        name: key.suite, timestamp: started[key] ?? header.timestamp, hostname: header.hostname,
+                        cases: [result]))
             }
         }
         if unfinished > 0 {
@@ -133,9 +134,10 @@ struct ReportProgress {
     private static func placeholder(for planned: PlannedCase, suite: PlannedSuite, started: Bool) -> TestCaseReport {
         let outcome: CaseOutcome =
             started
-            ? .error(ProblemReport(
-                message: "interrupted while running", kind: .interrupted,
-                detail: "pushcheck stopped (Ctrl-C, crash or kill) before this scenario finished."))
+            ? .error(
+                ProblemReport(
+                    message: "interrupted while running", kind: .interrupted,
+                    detail: "pushcheck stopped (Ctrl-C, crash or kill) before this scenario finished."))
             : .skipped(message: "not run: interrupted")
         return TestCaseReport(
             classname: suite.name, name: planned.name, file: suite.file ?? suite.name, line: planned.line, time: 0,

@@ -26,7 +26,8 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
         case let .unreadable(path, reason):
             return "\(path): cannot read the report: \(reason). Check the path passed to merge-reports."
         case let .malformed(path, line, reason):
-            return "\(path):\(line): not well-formed XML: \(reason). The shard may have been cut off; re-run that shard."
+            return
+                "\(path):\(line): not well-formed XML: \(reason). The shard may have been cut off; re-run that shard."
         case let .invalidReport(path, line, reason):
             return "\(path):\(line): not a JUnit report pushcheck can merge: \(reason)."
         case let .duplicateCase(classname, name, path, line, firstPath):

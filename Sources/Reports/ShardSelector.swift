@@ -60,8 +60,8 @@ package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
         let trimmed = text.trimmedForMessage
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let index = Int(parts[0]), let count = Int(parts[1])
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let index = Int(parts[0]), let count = Int(parts[1])
         else { throw .malformed(text) }
         return try ShardSelector(index: index, count: count)
     }

@@ -10,7 +10,8 @@ extension BackendRequests {
     /// log entry as Google writes it), and the delivery checks follow the APNs request it became, if any.
     /// The backend's direct APNs requests stay selectable with `request:`.
     static func recordFCM(after sequence: UInt64, world: ScenarioWorld, context: inout RunContext) {
-        guard let entry = world.fcm?.log().last(where: { $0.sequence > sequence && $0.path.hasSuffix("/messages:send") })
+        guard
+            let entry = world.fcm?.log().last(where: { $0.sequence > sequence && $0.path.hasSuffix("/messages:send") })
         else { return }
         let answer = FCMSendResponse(
             ClientResponse(
@@ -18,7 +19,8 @@ extension BackendRequests {
                 body: body(of: entry).serializedBytes(), httpVersion: .http2))
         let hop = entry.apns.first
         var record = SendRecord(
-            device: world.devices.first?.name ?? "", bundleID: world.devices.first.flatMap { world.bundleID(on: $0, nil) } ?? "",
+            device: world.devices.first?.name ?? "",
+            bundleID: world.devices.first.flatMap { world.bundleID(on: $0, nil) } ?? "",
             environment: hop?.environment ?? .sandbox, token: hop?.apnsToken ?? "", apnsID: hop?.apnsID ?? "",
             response: APNsResponse(answer.http), fcm: answer)
         if let hop, let (d, b) = FCMSendRunner.owner(of: hop.apnsToken, world: world) {

@@ -69,7 +69,8 @@ package enum CallbackField: String, CaseIterable, Sendable {
             return .object(n.map { ["remoteNotification": $0] } ?? [:])
         case .userInfo:
             switch call {
-            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _), .legacyDidReceiveRemoteNotification(let u),
+            case .willPresent(let u, _), .didReceiveRemoteNotification(let u, _),
+                .legacyDidReceiveRemoteNotification(let u),
                 .didReceiveResponse(_, let u):
                 return u
             case .didFinishLaunching(let u), .sceneWillConnect(let u): return u

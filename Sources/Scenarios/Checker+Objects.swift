@@ -35,7 +35,7 @@ extension Checker {
             var failure = found
             failure.events = relevantEvents(
                 observation.window, observation: observation, world: world, since: context.gatewayWindowStart,
-                    fcmSince: context.fcmWindowStart)
+                fcmSince: context.fcmWindowStart)
             context.snapshotFailures.append((failure, effects))
         }
         return failures

@@ -77,7 +77,8 @@ enum Checker {
             }
         }
         if !commandFailed {
-            failures += try wholeObjectsAndSnapshot(expectation, observation, step: step, world: world, context: &context)
+            failures += try wholeObjectsAndSnapshot(
+                expectation, observation, step: step, world: world, context: &context)
         }
         for f in failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")

@@ -45,9 +45,11 @@ enum DeviceActions {
             }
             for a in actions {
                 do throws(DeviceActionError) { _ = try device.apply(a) } catch {
-                    throw failure(error, keyword: context.keyword, alertButtons: {
-                        device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
-                    }, fail)
+                    throw failure(
+                        error, keyword: context.keyword,
+                        alertButtons: {
+                            device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
+                        }, fail)
                 }
             }
             detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""

@@ -124,7 +124,8 @@ enum ExpectationDecoder {
             return .index(n)
         }
         guard node.scalar != nil else {
-            throw node.invalidValue(expected: "a request number (request: 2) or a device token (${device.iphone.token})")
+            throw node.invalidValue(
+                expected: "a request number (request: 2) or a device token (${device.iphone.token})")
         }
         return .token(try Template.decode(node))
     }

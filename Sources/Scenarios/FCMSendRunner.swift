@@ -40,7 +40,8 @@ enum FCMSendRunner {
             // Not JSON once rendered (a suite testing what FCM refuses): sent as the message, verbatim.
             body = Array("{\"message\": \(rendered)\(send.validateOnly ? ", \"validate_only\": true" : "")}".utf8)
         }
-        let project = try send.project.map { (t: Template) throws(StepStop) in try context.render(t, world: world) }
+        let project =
+            try send.project.map { (t: Template) throws(StepStop) in try context.render(t, world: world) }
             ?? defaultProject
         let client: FCMClient
         do { client = try world.fcmClient() } catch {
@@ -57,7 +58,8 @@ enum FCMSendRunner {
                 kind: .transport, message: "the FCM send to \(client.baseURL) failed: \(error)",
                 detail: "step at \(step.range): \(error)")
         }
-        context.transcript.add("  ← \(answer.status) \(answer.http.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
+        context.transcript.add(
+            "  ← \(answer.status) \(answer.http.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
         let entry = fcm.log().last { $0.sequence > logStart && $0.path.hasSuffix("/messages:send") }
         for hop in entry?.apns ?? [] { context.transcript.add(FailureContext.describe(hop, indent: "    ")) }
         for e in world.host.gatewayLog(after: context.transcribedGateway) { context.sentSequences.insert(e.sequence) }

@@ -24,7 +24,9 @@ extension FailureContext {
             "\(indent)↳ APNs \(hop.environment.rawValue) POST /3/device/\(hop.apnsToken) → \(hop.status)"
                 + (hop.reason.map { " \($0)" } ?? "") + " apns-id: \(hop.apnsID)"
         ]
-        for (name, value) in hop.headers.sorted(by: { $0.key < $1.key }) { lines.append("\(indent)    \(name): \(value)") }
+        for (name, value) in hop.headers.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(indent)    \(name): \(value)")
+        }
         lines.append("\(indent)    payload: \(clip(hop.payload.serialized(), 400))")
         return lines.joined(separator: "\n")
     }
@@ -33,6 +35,7 @@ extension FailureContext {
     static func fcmAnswerHint(_ answer: FCMSendResponse?) -> String {
         guard let answer else { return " (the last send was not via fcm)" }
         if answer.status == 200 { return "" }
-        return " (FCM answered \(answer.status) \(answer.errorStatus ?? ""): \(answer.errorMessage ?? answer.http.bodyText))"
+        return
+            " (FCM answered \(answer.status) \(answer.errorStatus ?? ""): \(answer.errorMessage ?? answer.http.bodyText))"
     }
 }

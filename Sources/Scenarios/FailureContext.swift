@@ -17,7 +17,9 @@ enum FailureContext {
             parent = p
             last = String(path[path.index(after: dot)...])
         }
-        if case .object(let o) = parent, let close = Spelling.closest(to: last, in: Array(o.keys)) ?? looseMatch(last, Array(o.keys)) {
+        if case .object(let o) = parent,
+            let close = Spelling.closest(to: last, in: Array(o.keys)) ?? looseMatch(last, Array(o.keys))
+        {
             hint += "; did you mean '\(close)'?"
         }
         return hint
@@ -40,7 +42,9 @@ enum FailureContext {
 
     /// A gateway request with its headers, payload and answer (and why it was refused).
     static func describe(_ e: APNsLogEntry) -> String {
-        var lines = ["gateway \(e.endpoint.rawValue) \(e.method) \(e.path) → \(e.status)" + (e.reason.map { " \($0)" } ?? "")]
+        var lines = [
+            "gateway \(e.endpoint.rawValue) \(e.method) \(e.path) → \(e.status)" + (e.reason.map { " \($0)" } ?? "")
+        ]
         for h in e.headers where !h.name.hasPrefix(":") {
             let value = h.name == "authorization" ? clip(h.value, 40) : h.value
             lines.append("    \(h.name): \(value)")

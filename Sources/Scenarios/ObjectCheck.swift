@@ -34,7 +34,8 @@ package struct ObjectCheck: Sendable {
             at: only.key.range,
             expected: "expected key paths under \(subject) (user_info: { order_id: A1001 })",
             suggestion:
-                "to compare the whole object write '\(spelling): { \(subject): {…} }' (exactly: every key, no more; at_least: these keys)")
+                "to compare the whole object write '\(spelling): { \(subject): {…} }' (exactly: every key, no more; at_least: these keys)"
+        )
     }
 
     /// `exactly: { user_info: {…}, … }` or `at_least: …`.
@@ -61,12 +62,14 @@ package struct ObjectCheck: Sendable {
         guard let observed else {
             return AssertionFailure(
                 message: "expect \(label)", expected: "\(object.rawValue) with \(kind) \(expected.serialized())",
-                actual: "no \(object.rawValue) observed", file: range.file, line: range.line, column: range.column, events: "")
+                actual: "no \(object.rawValue) observed", file: range.file, line: range.line, column: range.column,
+                events: "")
         }
         let changes = JSONDiff.diff(expected, observed, root: object.rawValue, mode: mode)
         if changes.isEmpty { return nil }
         return AssertionFailure(
-            message: "expect \(label)", expected: "\(object.rawValue) with \(kind) the keys and values written (- expected, + observed)",
+            message: "expect \(label)",
+            expected: "\(object.rawValue) with \(kind) the keys and values written (- expected, + observed)",
             actual: "\n" + JSONDiff.render(changes).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"),
             file: range.file, line: range.line, column: range.column, events: "")
     }

@@ -138,9 +138,12 @@ struct Observation {
             return .string("not-run")
         case .contentSizeRatio:
             return ContentExtensionFacts.renderingExtension(self)?.initialContentSizeRatio.map(JSONValue.number)
-        case .defaultContentHidden: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.defaultContentHidden) }
-        case .userInteraction: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.userInteractionEnabled) }
-        case .overridesTitle: return ContentExtensionFacts.renderingExtension(self).map { .bool($0.overridesDefaultTitle) }
+        case .defaultContentHidden:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.defaultContentHidden) }
+        case .userInteraction:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.userInteractionEnabled) }
+        case .overridesTitle:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.overridesDefaultTitle) }
         }
     }
 

@@ -62,11 +62,13 @@ package struct PayloadContract: Sendable {
         let pushType: APNsPushType = declared ?? (aps.kind == .background ? .background : .alert)
         if bytes.count > pushType.maxPayloadBytes {
             problems.append(
-                "\(bytes.count) bytes is over the APNs limit of \(pushType.maxPayloadBytes) for \(pushType.rawValue) pushes (413 PayloadTooLarge)")
+                "\(bytes.count) bytes is over the APNs limit of \(pushType.maxPayloadBytes) for \(pushType.rawValue) pushes (413 PayloadTooLarge)"
+            )
         }
         var outcomes: [RouteOutcome] = []
         // A silent push shows nothing to tap.
-        let triggers: [RouteTrigger] = pushType == .background && !aps.hasAlertText ? [.foreground] : [.tap, .foreground]
+        let triggers: [RouteTrigger] =
+            pushType == .background && !aps.hasAlertText ? [.foreground] : [.tap, .foreground]
         for trigger in triggers {
             let outcome = route(devicePayload, trigger: trigger)
             outcomes.append(outcome)
@@ -111,7 +113,9 @@ package struct PayloadContract: Sendable {
             case .routed(let r, _), .loginRequired(let r): outcome.route = r
             case .routingFailed(let r, let key, let expected, let found):
                 outcome.route = r
-                outcome.failure = (key, expected.rawValue, found, found == "missing" ? Self.didYouMean(key, payload) : nil)
+                outcome.failure = (
+                    key, expected.rawValue, found, found == "missing" ? Self.didYouMean(key, payload) : nil
+                )
             default: break
             }
         }
@@ -127,9 +131,11 @@ package struct PayloadContract: Sendable {
     static func requiredKeyProblems(_ r: RouteDeclaration, _ payload: JSONValue) -> [String] {
         r.allRequiredKeys.compactMap { key in
             guard let value = payload[path: key.path] else {
-                return "key '\(key.path)' is missing" + (didYouMean(key.path, payload).map { " (did you mean '\($0)'?)" } ?? "")
+                return "key '\(key.path)' is missing"
+                    + (didYouMean(key.path, payload).map { " (did you mean '\($0)'?)" } ?? "")
             }
-            return key.type.accepts(value) ? nil : "key '\(key.path)' should be \(key.type.rawValue), found \(JSONDiff.typeName(value))"
+            return key.type.accepts(value)
+                ? nil : "key '\(key.path)' should be \(key.type.rawValue), found \(JSONDiff.typeName(value))"
         }
     }
 
@@ -165,13 +171,17 @@ package struct PayloadContract: Sendable {
             let value = data[key]!
             if key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm") {
                 // gcm.message_id on a received push was added by FCM; in what a backend sends it is reserved.
-                if json["message"] != nil || json["data"] != nil || !(key == "gcm.message_id" || key.hasPrefix("google.c.")) {
+                if json["message"] != nil || json["data"] != nil
+                    || !(key == "gcm.message_id" || key.hasPrefix("google.c."))
+                {
                     problems.append("FCM data key '\(key)' is reserved (400 INVALID_ARGUMENT)")
                 }
             }
-            if case .string = value {} else {
+            if case .string = value {
+            } else {
                 problems.append(
-                    "FCM data value '\(key)' is a \(JSONDiff.typeName(value)), FCM takes only strings (400 INVALID_ARGUMENT)")
+                    "FCM data value '\(key)' is a \(JSONDiff.typeName(value)), FCM takes only strings (400 INVALID_ARGUMENT)"
+                )
             }
             device[key] = value
         }

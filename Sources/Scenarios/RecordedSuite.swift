@@ -27,7 +27,8 @@ package enum RecordedSuite {
         if isDirectory.boolValue { return try load(directory: path) }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var out: [Recording] = []
-        for (i, line) in text.split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for (i, line) in text.split(separator: "\n").enumerated()
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let entry = try? JSONValue.parse(String(line)), entry["status"] != nil else {
                 throw RecordingError(file: "\(path):\(i + 1)", why: "not a delivery log line")
             }
@@ -58,7 +59,8 @@ package enum RecordedSuite {
             let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
             let json = try JSONValue.parse([UInt8](data))
             guard json["topic"]?.stringValue != nil, json["payload"]?.objectValue != nil else {
-                throw RecordingError(file: directory + "/" + name, why: "not a recorded push (expected topic and payload)")
+                throw RecordingError(
+                    file: directory + "/" + name, why: "not a recorded push (expected topic and payload)")
             }
             return Recording(name: name, json: json)
         }

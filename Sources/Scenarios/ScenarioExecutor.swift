@@ -10,7 +10,8 @@ package enum ScenarioExecutor {
     /// Honours Task cancellation (the runner cancels on scenario timeout / Ctrl-C) by returning
     /// `.error(kind: .interrupted, …)`; a command step past its own timeout gives `.error(kind: .timeout, …)`.
     /// The first failing `expect` block ends the scenario (all of its failed checks are reported).
-    package static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult {
+    package static func run(_ scenario: Scenario, in suite: Suite, environment: RunEnvironment) async -> ScenarioResult
+    {
         let started = ContinuousClock.now
         if let reason = scenario.skipReason {
             return ScenarioResult(status: .skipped(reason), transcript: "", duration: .zero)

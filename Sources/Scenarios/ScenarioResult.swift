@@ -12,8 +12,9 @@ package struct AssertionFailure: Sendable, CustomStringConvertible {
     /// Relevant device and gateway events, rendered one per line.
     package var events: String
 
-    package init(message: String, expected: String, actual: String, file: String, line: Int, column: Int, events: String)
-    {
+    package init(
+        message: String, expected: String, actual: String, file: String, line: Int, column: Int, events: String
+    ) {
         self.message = message
         self.expected = expected
         self.actual = actual

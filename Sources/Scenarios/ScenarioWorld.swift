@@ -36,7 +36,8 @@ final class ScenarioWorld {
         self.stepTimeout = stepTimeout
         credentials = try SharedCredentials.shared()
         // Unpinned worlds start at the wall clock, whole seconds (a backend's `iat` is whole seconds too).
-        let clock = ManualClock(start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let clock = ManualClock(
+            start: world.clockStart ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         self.clock = clock
         let shared = credentials
         let sender = try world.fcm.map { _ in try shared.fcmServiceAccount() }

@@ -30,7 +30,8 @@ final class SharedCredentials: Sendable {
         try fcmAccount.withLock { (value: inout GoogleServiceAccount?) throws -> GoogleServiceAccount in
             if let value { return value }
             let new = GoogleServiceAccount(
-                clientEmail: Self.fcmClientEmail, privateKey: try RSAPrivateKey.generate(), privateKeyID: "pushcheck-runner")
+                clientEmail: Self.fcmClientEmail, privateKey: try RSAPrivateKey.generate(),
+                privateKeyID: "pushcheck-runner")
             value = new
             return new
         }

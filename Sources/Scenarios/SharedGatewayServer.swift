@@ -17,7 +17,8 @@ enum SharedGatewayServer {
                 certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
                 clientCertificates: .request(trustedCAPEMs: [credentials.ca.certificatePEM]))
             let new = try WorldServer(
-                tls: tls, endpoints: [.sandbox, .production, .fcm], loops: min(2, ProcessInfo.processInfo.activeProcessorCount))
+                tls: tls, endpoints: [.sandbox, .production, .fcm],
+                loops: min(2, ProcessInfo.processInfo.activeProcessorCount))
             value = new
             return new
         }

@@ -76,7 +76,8 @@ enum SnapshotCapture {
         var headers: [String: JSONValue] = [:]
         for h in entry.headers where requestHeaders.contains(h.name) { headers[h.name] = .string(h.value) }
         var o: [String: JSONValue] = [
-            "status": .number(Double(entry.status)), "headers": .object(headers), "endpoint": .string(entry.endpoint.rawValue),
+            "status": .number(Double(entry.status)), "headers": .object(headers),
+            "endpoint": .string(entry.endpoint.rawValue),
         ]
         if let r = entry.reason { o["reason"] = .string(r) }
         o["payload"] = (try? JSONValue.parse(entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))

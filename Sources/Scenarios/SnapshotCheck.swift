@@ -57,7 +57,8 @@ package struct SnapshotCheck: Sendable {
         guard context.snapshotNames.insert(entry).inserted else {
             throw .harness(
                 kind: .snapshot,
-                message: "two snapshots of scenario '\(context.scenario.name)' are named '\(entry)'; give this one its own name",
+                message:
+                    "two snapshots of scenario '\(context.scenario.name)' are named '\(entry)'; give this one its own name",
                 detail: "step at \(range): snapshot: { name: … }")
         }
         let mask = SnapshotMask(ignore: ignore)
@@ -87,7 +88,8 @@ package struct SnapshotCheck: Sendable {
             context.transcript.add("  snapshot \(entry): missing from \(file)")
             let failure = fail(
                 "snapshot '\(scenario) › \(entry)' is missing from \(file)",
-                expected: "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))",
+                expected:
+                    "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))",
                 actual: "\n" + indent(value.prettySerialized()))
             return (failure, [])
         case .mismatch(let stored):
@@ -105,7 +107,8 @@ package struct SnapshotCheck: Sendable {
             for line in JSONDiff.render(changes).split(separator: "\n") { context.transcript.add("    " + line) }
             let failure = fail(
                 "snapshot '\(scenario) › \(entry)' differs from \(file)",
-                expected: "the stored snapshot (- stored, + now; accept the change with `pushcheck run --update-snapshots`)",
+                expected:
+                    "the stored snapshot (- stored, + now; accept the change with `pushcheck run --update-snapshots`)",
                 actual: text)
             return (failure, effects)
         }
@@ -119,7 +122,8 @@ package struct SnapshotCheck: Sendable {
         if !later.isEmpty {
             var seen: [String] = []
             for e in later where !seen.contains(e) { seen.append(e) }
-            first.actual += "\n  and later in the scenario, because of it:\n" + seen.map { "    • " + $0 }.joined(separator: "\n")
+            first.actual +=
+                "\n  and later in the scenario, because of it:\n" + seen.map { "    • " + $0 }.joined(separator: "\n")
         }
         return [first] + failures.dropFirst().map(\.failure)
     }

@@ -70,14 +70,15 @@ enum StepDecoder {
                 isFCM
                 ? FCMSendCapture.allCases.map(\.rawValue)
                 : keyword == "send"
-                ? SendCapture.allCases.map(\.rawValue)
-                : keyword == "run" ? RunCapture.allCases.map(\.rawValue) : DeviceCaptures.sources
+                    ? SendCapture.allCases.map(\.rawValue)
+                    : keyword == "run" ? RunCapture.allCases.map(\.rawValue) : DeviceCaptures.sources
             for pair in c.pairs {
                 let source = try String.decode(from: pair.value)
                 let prefixed =
                     (keyword == "send" && !isFCM && source.hasPrefix(SendCapture.headerPrefix))
                     || (keyword == "run" && source.hasPrefix(RunCapture.jsonPrefix))
-                let patterns = isFCM ? [] : keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
+                let patterns =
+                    isFCM ? [] : keyword == "send" ? ["header.<name>"] : keyword == "run" ? ["json.<path>"] : []
                 guard sources.contains(source) || prefixed else {
                     throw SourceError(
                         .invalidValue, "cannot capture '\(source)' from a \(keyword) step", at: pair.value.range,
@@ -145,7 +146,9 @@ enum StepDecoder {
         if let payload = m.keyNode("payload") {
             throw payload.invalidValue(
                 expected: "message: (an FCM v1 message) with via: fcm",
-                suggestion: "write the FCM message under message:, e.g. message: { notification: { title: Hi }, data: { k: v } }")
+                suggestion:
+                    "write the FCM message under message:, e.g. message: { notification: { title: Hi }, data: { k: v } }"
+            )
         }
         try m.checkKeys(allowed: fcmSendKeys)
         let node = try m.required("message", as: YAMLNode.self)
@@ -158,7 +161,8 @@ enum StepDecoder {
             let probe = (try? message.render({ _ in "x" })) ?? ""
             guard case .object(let o)? = try? JSONValue.parse(probe) else {
                 throw node.invalidValue(
-                    expected: "a JSON object (the FCM v1 message)", suggestion: "or write the message as YAML under message:")
+                    expected: "a JSON object (the FCM v1 message)",
+                    suggestion: "or write the message as YAML under message:")
             }
             hasTarget = ["token", "topic", "condition", "fid"].contains { o[$0] != nil }
         } else {

@@ -17,8 +17,9 @@ package struct Suite: Sendable {
     /// Suite-level `variables:` (`${name}` in templates).
     package let variables: [String: String]
 
-    package init(path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String])
-    {
+    package init(
+        path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String]
+    ) {
         self.path = path
         self.name = name
         self.scenarios = scenarios

@@ -105,7 +105,9 @@ package enum SuiteLoader {
             }
             for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
             deviceNodes += try m.optionalSequence("devices") ?? []
-            if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) { gatewayNode = (g, file) }
+            if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) {
+                gatewayNode = (g, file)
+            }
         }
         try collect(w, file: file, depth: 0)
         try world.decodeDevices(apps: appNodes, devices: deviceNodes)
@@ -119,7 +121,8 @@ package enum SuiteLoader {
             if text != "now" {
                 guard let date = ISO8601DateFormatter().date(from: text) else {
                     throw clock.invalidValue(
-                        expected: "`now` (the wall clock, the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z")
+                        expected: "`now` (the wall clock, the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z"
+                    )
                 }
                 world.clockStart = date
             }
@@ -200,7 +203,9 @@ package enum SuiteLoader {
             throw SourceError(
                 .invalidValue, "send via fcm, but this world has no FCM service", at: via.range,
                 expected: "expected a world with gateway: { fcm: { projects: [ … ] } }",
-                suggestion: "declare the Firebase project under world: { gateway: { fcm: … } } (Suites/README.md, Sending through FCM)")
+                suggestion:
+                    "declare the Firebase project under world: { gateway: { fcm: … } } (Suites/README.md, Sending through FCM)"
+            )
         }
         guard let node = send["project"], let name = node.scalar?.value, !name.contains("${") else { return }
         let known = fcm.projects.map(\.id)

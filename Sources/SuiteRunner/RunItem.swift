@@ -51,7 +51,9 @@ package struct Selection: Sendable, Equatable {
     package var shard: ShardSelector
 
     /// Creates a selection (defaults: everything).
-    package init(filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], shard: ShardSelector = .all) {
+    package init(
+        filter: String? = nil, tags: Set<String> = [], excludedTags: Set<String> = [], shard: ShardSelector = .all
+    ) {
         self.filter = filter
         self.tags = tags
         self.excludedTags = excludedTags
@@ -72,6 +74,9 @@ package struct Selection: Sendable, Equatable {
 
     /// Parses a comma-separated tag list (`a,b`, spaces ignored, empty entries dropped).
     package static func parseTags(_ values: [String]) -> Set<String> {
-        Set(values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        Set(
+            values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            })
     }
 }

@@ -34,9 +34,10 @@ package struct LoadedSuites: Sendable {
         var entries: [(Int, Int)] = []
         for (suiteIndex, suite) in suites.enumerated() {
             for (scenarioIndex, scenario) in suite.scenarios.enumerated() {
-                items.append(RunItem(
-                    classname: suite.path, name: scenario.name, tags: scenario.tags, file: scenario.file,
-                    line: scenario.line, skipReason: scenario.skipReason, handle: entries.count))
+                items.append(
+                    RunItem(
+                        classname: suite.path, name: scenario.name, tags: scenario.tags, file: scenario.file,
+                        line: scenario.line, skipReason: scenario.skipReason, handle: entries.count))
                 entries.append((suiteIndex, scenarioIndex))
             }
         }
@@ -64,9 +65,10 @@ extension AttemptResult {
             let first = failures.first
             var message = first?.message ?? "assertion failed"
             if failures.count > 1 { message += " (and \(failures.count - 1) more)" }
-            outcome = .failure(ProblemReport(
-                message: message, type: "assertion",
-                detail: failures.map(\.description).joined(separator: "\n\n")))
+            outcome = .failure(
+                ProblemReport(
+                    message: message, type: "assertion",
+                    detail: failures.map(\.description).joined(separator: "\n\n")))
         case let .error(kind, message, detail):
             outcome = .error(ProblemReport(message: message, kind: kind, detail: detail))
         case let .skipped(reason):

@@ -83,7 +83,8 @@ package struct ScenarioScheduler: Sendable {
             guard let problem = result.problem else { break }
             let retryable = problem.harnessKind != .interrupted && !Task.isCancelled
             guard retryable, attempt <= policy.retries else { break }
-            earlier.append(RetryAttempt(kind: Self.kind(of: result.outcome), problem: problem, systemOut: result.transcript))
+            earlier.append(
+                RetryAttempt(kind: Self.kind(of: result.outcome), problem: problem, systemOut: result.transcript))
             attempt += 1
         }
         let testCase = TestCaseReport(

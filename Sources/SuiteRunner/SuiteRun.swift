@@ -56,7 +56,8 @@ package enum SuiteRun {
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
         let (loaded, errors) = LoadedSuites.load(files: files)
         guard errors.isEmpty else { throw .load(errors) }
-        return PreparedRun(configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
+        return PreparedRun(
+            configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
     }
 
     /// Runs the selected scenarios. Cancel the calling task (Ctrl-C) to stop: running scenarios are
@@ -110,7 +111,8 @@ package enum SuiteRun {
             reportError = error
         }
         var summary = RunSummary(
-            report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted, reportError: reportError,
+            report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted,
+            reportError: reportError,
             unfinished: outcome.unfinished)
         // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
         summary.snapshots = snapshots.finish(
@@ -124,7 +126,8 @@ package enum SuiteRun {
         var cases: [String: [PlannedCase]] = [:]
         for item in prepared.selected {
             if cases[item.classname] == nil { order.append(item.classname) }
-            cases[item.classname, default: []].append(PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
+            cases[item.classname, default: []].append(
+                PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
         }
         return order.map { PlannedSuite(name: $0, file: $0, cases: cases[$0] ?? []) }
     }

@@ -15,7 +15,9 @@ extension Duration: YAMLDecodable {
         for (unit, seconds) in units where text.hasSuffix(unit) {
             let number = String(text.dropLast(unit.count)).trimmingSpaces
             // "ms" also ends in "s": make sure the number part is a plain number.
-            guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { continue }
+            guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else {
+                continue
+            }
             let nanoseconds = (value * seconds * 1e9).rounded()
             guard nanoseconds < 9.2e18 else { break }
             return .nanoseconds(Int64(nanoseconds))

@@ -35,7 +35,8 @@ enum JSONCompatibility {
                 {
                     let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
                     let hex = String(scalar, radix: 16, uppercase: true)
-                    out += Array("\\U".utf8) + Array(repeating: UInt8(ascii: "0"), count: 8 - hex.count) + Array(hex.utf8)
+                    out +=
+                        Array("\\U".utf8) + Array(repeating: UInt8(ascii: "0"), count: 8 - hex.count) + Array(hex.utf8)
                     i += 12
                 } else {
                     out.append(b)

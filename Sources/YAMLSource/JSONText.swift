@@ -35,7 +35,8 @@ extension YAMLNode {
             case .int(let i): out += String(i)
             case .float(let d):
                 guard d.isFinite else {
-                    throw invalidValue(expected: "JSON has no infinity or NaN", suggestion: "use a finite number or a string")
+                    throw invalidValue(
+                        expected: "JSON has no infinity or NaN", suggestion: "use a finite number or a string")
                 }
                 out += d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
             case .string(let s): Self.appendQuoted(s, to: &out)

@@ -56,9 +56,10 @@ final class LibYAMLParser {
             return .alias(Self.string(event.data.alias.anchor) ?? "", start: start, end: end)
         case YAML_SCALAR_EVENT:
             let s = event.data.scalar
-            let value = s.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: s.length), as: UTF8.self)
-            } ?? ""
+            let value =
+                s.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: s.length), as: UTF8.self)
+                } ?? ""
             return .scalar(
                 YAMLScalar(value, style: Self.style(s.style)), anchor: Self.string(s.anchor),
                 tag: Self.string(s.tag), start: start, end: end)
@@ -152,7 +153,8 @@ final class LibYAMLParser {
             suggestion =
                 "'- \(word)' is a whole list item; to give it keys such as expect:, write '- \(word):' (with a colon) "
                 + "and indent the keys under it"
-        } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context" {
+        } else if problem == "did not find expected key" || problem == "mapping values are not allowed in this context"
+        {
             suggestion = "check this line's indentation against the keys above it"
         }
         var expected: String?

@@ -63,7 +63,8 @@ extension Int: YAMLDecodable {
     package static func decode(from node: YAMLNode) throws(SourceError) -> Int {
         guard case .int(let value)? = node.value else {
             var quotedInteger = false
-            if let scalar = node.scalar, scalar.style != .plain, case .int = YAMLValue.resolve(YAMLScalar(scalar.value)) {
+            if let scalar = node.scalar, scalar.style != .plain, case .int = YAMLValue.resolve(YAMLScalar(scalar.value))
+            {
                 quotedInteger = true
             }
             throw node.typeMismatch(expected: "an integer", suggestion: quotedInteger ? "remove the quotes" : nil)
@@ -89,7 +90,8 @@ extension Bool: YAMLDecodable {
         guard case .bool(let value)? = node.value else {
             let word = node.scalar?.value.lowercased() ?? ""
             let hint: String? =
-                ["yes", "on", "y"].contains(word) ? "write 'true'" : ["no", "off", "n"].contains(word) ? "write 'false'" : nil
+                ["yes", "on", "y"].contains(word)
+                ? "write 'true'" : ["no", "off", "n"].contains(word) ? "write 'false'" : nil
             throw node.typeMismatch(expected: "a boolean (true or false)", suggestion: hint)
         }
         return value

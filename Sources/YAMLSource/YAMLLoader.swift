@@ -28,13 +28,16 @@ package enum YAMLLoader {
     /// Loads every `---`-separated document of a file (none for an empty file).
     package static func loadAll(path: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
         let bytes = try read(path, limits: limits)
-        return try parse(bytes, source: SourceText(file: path, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
+        return try parse(bytes, source: SourceText(file: path, bytes: bytes), limits: limits, stopAfter: .max).map(
+            \.node)
     }
 
     /// Loads text that must contain exactly one document (empty text gives a null scalar).
     /// A second document is a `.multipleDocuments` error at its `---`.
     /// - Parameter file: the name shown in errors.
-    package static func load(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+    package static func load(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError)
+        -> YAMLNode
+    {
         try single(Array(string.utf8), file: file, limits: limits)
     }
 
@@ -48,14 +51,19 @@ package enum YAMLLoader {
                 suggestion: "remove the '---' separator, or split the file")
         }
         return documents.first?.node
-            ?? YAMLNode(.scalar(YAMLScalar("")), range: SourceRange(
-                file: file, start: .init(line: 1, column: 1), end: .init(line: 1, column: 1), source: source))
+            ?? YAMLNode(
+                .scalar(YAMLScalar("")),
+                range: SourceRange(
+                    file: file, start: .init(line: 1, column: 1), end: .init(line: 1, column: 1), source: source))
     }
 
     /// Loads every `---`-separated document of `string` (none for empty text).
-    package static func loadAll(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError) -> [YAMLNode] {
+    package static func loadAll(string: String, file: String, limits: YAMLLimits = .standard) throws(SourceError)
+        -> [YAMLNode]
+    {
         let bytes = Array(string.utf8)
-        return try parse(bytes, source: SourceText(file: file, bytes: bytes), limits: limits, stopAfter: .max).map(\.node)
+        return try parse(bytes, source: SourceText(file: file, bytes: bytes), limits: limits, stopAfter: .max).map(
+            \.node)
     }
 
     /// The directory that relative `include:` paths in `file` are resolved against.
@@ -109,8 +117,10 @@ package enum YAMLLoader {
             throw tooLarge(path, size: size, limits: limits)
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            let message = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a file" : "cannot read file"
-            let help = !exists
+            let message =
+                !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a file" : "cannot read file"
+            let help =
+                !exists
                 ? "check the path (relative paths start at \(FileManager.default.currentDirectoryPath))"
                 : isDirectory.boolValue ? "name a .yaml file inside it" : "check the file's permissions"
             throw SourceError(.io, message, at: .wholeFile(path), suggestion: help)
@@ -129,7 +139,9 @@ package enum YAMLLoader {
     private static func parse(
         _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int
     ) throws(SourceError) -> [Document] {
-        guard bytes.count <= limits.maxDocumentBytes else { throw tooLarge(source.file, size: bytes.count, limits: limits) }
+        guard bytes.count <= limits.maxDocumentBytes else {
+            throw tooLarge(source.file, size: bytes.count, limits: limits)
+        }
         let parser = LibYAMLParser(bytes: JSONCompatibility.prepare(bytes), source: source)
         var documents: [Document] = []
         while true {

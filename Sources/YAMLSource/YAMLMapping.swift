@@ -133,7 +133,9 @@ package struct YAMLMapping: Sendable {
 
     private func nested(_ key: String, _ value: YAMLNode, allowedKeys: [String]?) throws(SourceError) -> YAMLMapping {
         let mapping: YAMLMapping
-        do { mapping = try YAMLMapping(value, parentKey: keyNode(key)) } catch { throw contextualize(error, key: key, value: value) }
+        do { mapping = try YAMLMapping(value, parentKey: keyNode(key)) } catch {
+            throw contextualize(error, key: key, value: value)
+        }
         if let allowedKeys { try mapping.checkKeys(allowed: allowedKeys) }
         return mapping
     }
@@ -161,7 +163,9 @@ package struct YAMLMapping: Sendable {
 
     /// Names the key in errors that are about the value itself ("wrong type for 'port'").
     private func contextualize(_ error: SourceError, key: String, value: YAMLNode) -> SourceError {
-        guard error.range == value.range, error.kind == .typeMismatch || error.kind == .invalidValue else { return error }
+        guard error.range == value.range, error.kind == .typeMismatch || error.kind == .invalidValue else {
+            return error
+        }
         var error = error
         switch error.message {
         case "wrong type": error.message = "wrong type for '\(key)'"

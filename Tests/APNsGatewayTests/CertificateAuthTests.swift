@@ -11,7 +11,8 @@ import Testing
     static let facts: [UInt8: APNsClientCertificate] = [
         1: APNsClientCertificate(uid: Fixture.topic),
         2: APNsClientCertificate(
-            uid: Fixture.topic, extensionTopics: [Fixture.topic, "com.example.app.voip", "com.example.app.complication"]),
+            uid: Fixture.topic,
+            extensionTopics: [Fixture.topic, "com.example.app.voip", "com.example.app.complication"]),
         3: APNsClientCertificate(uid: Fixture.topic, environments: [.production]),
         4: APNsClientCertificate(uid: Fixture.topic, isTrusted: false),
         5: APNsClientCertificate(uid: Fixture.topic, notAfter: Date(timeIntervalSince1970: 1_767_225_600 + 10)),
@@ -22,7 +23,10 @@ import Testing
         c.certificateInspector = { der in der.first.flatMap { CertificateAuthTests.facts[$0] } }
     }
 
-    func send(cert: UInt8, omit: Set<String> = ["authorization"], headers: [(String, String)] = [], endpoint: APNsEnvironment = .sandbox)
+    func send(
+        cert: UInt8, omit: Set<String> = ["authorization"], headers: [(String, String)] = [],
+        endpoint: APNsEnvironment = .sandbox
+    )
         -> APNsOutcome
     {
         let token = endpoint == .sandbox ? Fixture.sandboxToken : Fixture.productionToken
@@ -45,14 +49,23 @@ import Testing
     @Test func multiTopicCertificateNeedsTopic() {
         #expect(send(cert: 2, omit: ["authorization", "apns-topic"]).appleReason == .missingTopic)
         #expect(send(cert: 2).status == 200)
-        #expect(send(cert: 2, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).status == 200)
-        #expect(send(cert: 2, headers: [("apns-push-type", "complication"), ("apns-topic", "com.example.app.complication")]).status == 200)
+        #expect(
+            send(cert: 2, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).status == 200)
+        #expect(
+            send(
+                cert: 2, headers: [("apns-push-type", "complication"), ("apns-topic", "com.example.app.complication")]
+            ).status == 200)
     }
 
     @Test func topicsOutsideTheCertificate() {
         // Same app, topic not in the certificate's extension.
-        #expect(send(cert: 1, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).appleReason == .topicDisallowed)
-        #expect(send(cert: 2, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]).appleReason == .topicDisallowed)
+        #expect(
+            send(cert: 1, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]).appleReason
+                == .topicDisallowed)
+        #expect(
+            send(
+                cert: 2, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]
+            ).appleReason == .topicDisallowed)
         // Another app entirely.
         #expect(send(cert: 1, headers: [("apns-topic", "com.other.app")]).appleReason == .badTopic)
         // Suffix that does not fit the push type.
@@ -72,7 +85,9 @@ import Testing
     }
 
     @Test func locationIsTokenOnly() {
-        #expect(send(cert: 2, headers: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")]).appleReason == .invalidPushType)
+        #expect(
+            send(cert: 2, headers: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")])
+                .appleReason == .invalidPushType)
     }
 
     @Test func environmentTrustAndValidity() {
@@ -94,7 +109,9 @@ import Testing
             c.certificateInspector = { der in der.first.flatMap { CertificateAuthTests.facts[$0] } }
             c.requireTransportTrustedCertificates = false
         }
-        #expect(lax.send(lax.request(omit: ["authorization"]), on: Fixture.connection(certificate: [1], trusted: false)).status == 200)
+        #expect(
+            lax.send(lax.request(omit: ["authorization"]), on: Fixture.connection(certificate: [1], trusted: false))
+                .status == 200)
     }
 
     @Test func unreadableCertificateIsBad() {
@@ -119,11 +136,19 @@ import Testing
         ).der
     }
 
-    let f = Fixture { $0.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: [RealCertificateTests.ca.certificatePEM]) }
+    let f = Fixture {
+        $0.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: [
+            RealCertificateTests.ca.certificatePEM
+        ])
+    }
 
-    func status(_ der: [UInt8], endpoint: APNsEnvironment = .sandbox, headers: [(String, String)] = []) -> (Int, APNsReason?) {
+    func status(_ der: [UInt8], endpoint: APNsEnvironment = .sandbox, headers: [(String, String)] = []) -> (
+        Int, APNsReason?
+    ) {
         let token = endpoint == .sandbox ? Fixture.sandboxToken : Fixture.productionToken
-        let o = f.send(f.request(token: token.hex, headers: headers, omit: ["authorization"]), on: Fixture.connection(certificate: der), endpoint: endpoint)
+        let o = f.send(
+            f.request(token: token.hex, headers: headers, omit: ["authorization"]),
+            on: Fixture.connection(certificate: der), endpoint: endpoint)
         return (o.status, o.appleReason)
     }
 
@@ -135,8 +160,11 @@ import Testing
         #expect(facts?.allowedTopics == [Fixture.topic, "com.example.app.voip", "com.example.app.complication"])
         #expect(status(der) == (200, nil))
         #expect(status(der, endpoint: .production) == (200, nil))
-        #expect(status(der, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]) == (200, nil))
-        #expect(status(der, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]).1 == .topicDisallowed)
+        #expect(
+            status(der, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]) == (200, nil))
+        #expect(
+            status(der, headers: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]).1
+                == .topicDisallowed)
     }
 
     @Test func environmentFromAppleOIDs() {

@@ -33,7 +33,8 @@ import Testing
         f.gateway.addFault(APNsFault(.reject(.tooManyRequests), scope: APNsFaultScope(endpoint: .production)))
         f.gateway.addFault(
             APNsFault(.reject(.internalServerError), scope: APNsFaultScope(token: DeviceToken(hex: "0102")!)))
-        f.gateway.registerToken(RegisteredDeviceToken(token: DeviceToken(hex: "0102")!, topic: Fixture.topic, environment: .sandbox))
+        f.gateway.registerToken(
+            RegisteredDeviceToken(token: DeviceToken(hex: "0102")!, topic: Fixture.topic, environment: .sandbox))
         #expect(f.send(f.request()).status == 200)
         #expect(f.send(f.request(token: Fixture.productionToken.hex), endpoint: .production).status == 429)
         #expect(f.send(f.request(token: "0102")).status == 500)
@@ -72,7 +73,8 @@ import Testing
 
     @Test func latencyIsReportedNotSlept() {
         f.gateway.addFault(APNsFault(.delay(seconds: 0.25)))
-        f.gateway.addFault(APNsFault(.delay(seconds: 0.5), scope: APNsFaultScope(token: Fixture.sandboxToken), count: 1))
+        f.gateway.addFault(
+            APNsFault(.delay(seconds: 0.5), scope: APNsFaultScope(token: Fixture.sandboxToken), count: 1))
         let o = f.send(f.request())
         #expect(o.delay == 0.75)
         #expect(o.status == 200)

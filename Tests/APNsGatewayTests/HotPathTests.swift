@@ -15,7 +15,9 @@ struct HotPathTests {
         let entries = [
             APNsLogEntry(
                 sequence: 0, endpoint: .production, connectionID: 0xABC, method: "POST", path: "/3/device/ab?x=1",
-                headers: [HTTPField("apns-topic", "com.example.app"), HTTPField("x-note", "héllo 😀"), HTTPField("e", "")],
+                headers: [
+                    HTTPField("apns-topic", "com.example.app"), HTTPField("x-note", "héllo 😀"), HTTPField("e", ""),
+                ],
                 payload: Array(#"{"aps":{}}"#.utf8), token: Fixture.sandboxToken, topic: "com.example.app",
                 pushType: .voip, status: 410, reason: "Unregistered", apnsID: APNsRequestValidation.newLowercaseUUID(),
                 apnsUniqueID: "u", auth: .token(teamID: "T", keyID: "K"), receivedAt: Date(timeIntervalSince1970: 1.5),
@@ -44,7 +46,8 @@ struct HotPathTests {
     @Test func historyRoundTripsPushes() {
         f.gateway.setDeviceOnline(Fixture.sandboxToken, false)
         let o = f.send(
-            f.request(headers: [("apns-collapse-id", "c-1"), ("apns-expiration", "1767229200"), ("apns-priority", "5")]))
+            f.request(headers: [("apns-collapse-id", "c-1"), ("apns-expiration", "1767229200"), ("apns-priority", "5")])
+        )
         #expect(o.status == 200)
         f.gateway.setDeviceOnline(Fixture.sandboxToken, true)
         let history = f.gateway.deliveryHistory
@@ -58,8 +61,9 @@ struct HotPathTests {
     }
 
     @Test func idFormatWritesEveryDigitInPlace() {
-        #expect(APNsIDGenerator.format(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
-            == "01234567-89ab-cdef-fedc-ba9876543210")
+        #expect(
+            APNsIDGenerator.format(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
+                == "01234567-89ab-cdef-fedc-ba9876543210")
         #expect(APNsIDGenerator.format(high: 0, low: .max) == "00000000-0000-0000-ffff-ffffffffffff")
     }
 
@@ -69,7 +73,9 @@ struct HotPathTests {
             let id = APNsRequestValidation.newLowercaseUUID()
             #expect(APNsRequestValidation.isCanonicalLowercaseUUID(id))
             let u = Array(id.utf8)
-            #expect(u[14] == UInt8(ascii: "4") && [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(u[19]))
+            #expect(
+                u[14] == UInt8(ascii: "4")
+                    && [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(u[19]))
             seen.insert(id)
         }
         #expect(seen.count == 20_000)
@@ -82,13 +88,16 @@ struct HotPathTests {
         #expect(f.send(f.request(jwt: jwt), on: c).status == 200)
         #expect(f.send(f.request(jwt: jwt), on: c).status == 200)  // cached
         // The same kid now names another key: the cached signature check must not carry over.
-        f.gateway.addProviderKey(APNsProviderKey(keyID: Fixture.kid, teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey))
+        f.gateway.addProviderKey(
+            APNsProviderKey(keyID: Fixture.kid, teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey))
         #expect(f.send(f.request(jwt: jwt), on: c).reason == APNsReason.invalidProviderToken.rawValue)
         // And back: valid again.
-        f.gateway.addProviderKey(APNsProviderKey(keyID: Fixture.kid, teamID: Fixture.team, publicKey: Fixture.key.publicKey))
+        f.gateway.addProviderKey(
+            APNsProviderKey(keyID: Fixture.kid, teamID: Fixture.team, publicKey: Fixture.key.publicKey))
         #expect(f.send(f.request(jwt: jwt), on: c).status == 200)
         // Same public key but moved to another team: iss no longer matches.
-        f.gateway.addProviderKey(APNsProviderKey(keyID: Fixture.kid, teamID: "OTHERTEAM1", publicKey: Fixture.key.publicKey))
+        f.gateway.addProviderKey(
+            APNsProviderKey(keyID: Fixture.kid, teamID: "OTHERTEAM1", publicKey: Fixture.key.publicKey))
         #expect(f.send(f.request(jwt: jwt), on: c).reason == APNsReason.invalidProviderToken.rawValue)
     }
 

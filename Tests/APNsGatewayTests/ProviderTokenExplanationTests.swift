@@ -19,7 +19,8 @@ import Testing
     }
 
     func token(iat: Any, kid: String = Fixture.kid) throws -> String {
-        try JWT.signES256(header: ["alg": "ES256", "kid": kid], claims: ["iss": Fixture.team, "iat": iat], key: Fixture.key)
+        try JWT.signES256(
+            header: ["alg": "ES256", "kid": kid], claims: ["iss": Fixture.team, "iat": iat], key: Fixture.key)
     }
 
     var now: Int { Int(f.clock.now().timeIntervalSince1970) }

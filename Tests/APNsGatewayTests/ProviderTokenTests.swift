@@ -11,7 +11,8 @@ import Testing
         $0.providerKeys += [
             APNsProviderKey(keyID: "KEY2222222", teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey),
             APNsProviderKey(
-                keyID: "PRODONLY00", teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey, environment: .production),
+                keyID: "PRODONLY00", teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey,
+                environment: .production),
             APNsProviderKey(
                 keyID: "TOPICKEY00", teamID: Fixture.team, publicKey: Fixture.otherKey.publicKey,
                 topics: ["com.example.other"]),
@@ -61,7 +62,9 @@ import Testing
         #expect(reason("bearer \(none).\(claims).") == .invalidProviderToken)
         // HS256 keyed with the public key bytes (the classic confusion attack) must not pass.
         let hs = Self.segment(#"{"alg":"HS256","kid":"KEY1234567"}"#)
-        #expect(reason("bearer \(hs).\(claims).\(Base64URL.encode([UInt8](repeating: 1, count: 32)))") == .invalidProviderToken)
+        #expect(
+            reason("bearer \(hs).\(claims).\(Base64URL.encode([UInt8](repeating: 1, count: 32)))")
+                == .invalidProviderToken)
         let rsa = try RSAPrivateKey.generate(bits: 2048)
         let rs = try JWT.signRS256(claims: ["iss": Fixture.team, "iat": now], keyID: Fixture.kid, key: rsa)
         #expect(reason("bearer \(rs)") == .invalidProviderToken)
@@ -103,7 +106,9 @@ import Testing
         f.clock.advance(by: 21 * 60)
         // Topic-specific key of the same team: unrelated to the team key bound first.
         #expect(reason("bearer \(f.jwt(kid: "TOPICKEY00", key: Fixture.otherKey))", on: c) == .unrelatedKeyIdInToken)
-        #expect(reason("bearer \(f.jwt(kid: "OTHERTEAM0", team: "OTHERTEAM1", key: Fixture.otherKey))", on: c) == .unrelatedKeyIdInToken)
+        #expect(
+            reason("bearer \(f.jwt(kid: "OTHERTEAM0", team: "OTHERTEAM1", key: Fixture.otherKey))", on: c)
+                == .unrelatedKeyIdInToken)
         // The team's second team-scoped key is related (rotation).
         #expect(reason("bearer \(f.jwt(kid: "KEY2222222", key: Fixture.otherKey))", on: c) == nil)
         // A fresh connection may use any valid key.
@@ -122,7 +127,10 @@ import Testing
         #expect(reason("bearer \(second)", on: c) == .tooManyProviderTokenUpdates)
         f.clock.advance(by: 1)
         #expect(reason("bearer \(second)", on: c) == nil)
-        #expect(f.gateway.log(matching: APNsLogQuery(status: 429)).map(\.reason) == ["TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates"])
+        #expect(
+            f.gateway.log(matching: APNsLogQuery(status: 429)).map(\.reason) == [
+                "TooManyProviderTokenUpdates", "TooManyProviderTokenUpdates",
+            ])
     }
 
     @Test func reSigningTheSameClaimsIsNotAnUpdate() {
@@ -144,7 +152,8 @@ import Testing
         #expect(g.send(g.request()).status == 200)
         // Token registered for another app of the same team.
         g.gateway.setTeamTopics(Fixture.team, nil)
-        g.gateway.registerToken(RegisteredDeviceToken(token: DeviceToken(hex: "0102")!, topic: "com.example.other", environment: .sandbox))
+        g.gateway.registerToken(
+            RegisteredDeviceToken(token: DeviceToken(hex: "0102")!, topic: "com.example.other", environment: .sandbox))
         #expect(g.send(g.request(token: "0102")).appleReason == .deviceTokenNotForTopic)
     }
 
@@ -159,7 +168,9 @@ import Testing
         // Only the first valid token lifts the limit.
         #expect(f.send(f.request(), on: c).actions.isEmpty)
         #expect(f.gateway.initialMaxConcurrentStreams(for: Fixture.connection(certificate: [0x30])) == 1500)
-        let open = Fixture { $0.oneStreamUntilValidToken = false; $0.maxConcurrentStreams = 100 }
+        let open = Fixture {
+            $0.oneStreamUntilValidToken = false; $0.maxConcurrentStreams = 100
+        }
         #expect(open.gateway.initialMaxConcurrentStreams(for: Fixture.connection()) == 100)
     }
 

@@ -21,7 +21,8 @@ import Testing
         let f = Fixture()
         let expiry = f.clock.now().addingTimeInterval(5)
         f.gateway.registerToken(
-            RegisteredDeviceToken(token: Fixture.sandboxToken, topic: Fixture.topic, environment: .sandbox, expiresAt: expiry))
+            RegisteredDeviceToken(
+                token: Fixture.sandboxToken, topic: Fixture.topic, environment: .sandbox, expiresAt: expiry))
         #expect(f.send(f.request()).status == 200)
         f.clock.advance(by: 5)
         let o = f.send(f.request())
@@ -36,7 +37,10 @@ import Testing
         #expect(f.send(f.request(token: t.hex)).appleReason == .badDeviceToken)
         f.gateway.registerToken(RegisteredDeviceToken(token: t, topic: Fixture.topic, environment: .sandbox))
         #expect(f.send(f.request(token: "DEADBEEF")).status == 200)
-        #expect(f.send(f.request(token: t.hex, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")])).status == 200)
+        #expect(
+            f.send(
+                f.request(token: t.hex, headers: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")])
+            ).status == 200)
         f.gateway.removeToken(t)
         #expect(f.send(f.request(token: t.hex)).appleReason == .badDeviceToken)
     }
@@ -52,7 +56,8 @@ import Testing
 
     @Test func rateLimitPerToken() {
         let f = Fixture { $0.rateLimit = APNsRateLimit(burst: 3, perSecond: 1) }
-        f.gateway.registerToken(RegisteredDeviceToken(token: DeviceToken(hex: "0a0b")!, topic: Fixture.topic, environment: .sandbox))
+        f.gateway.registerToken(
+            RegisteredDeviceToken(token: DeviceToken(hex: "0a0b")!, topic: Fixture.topic, environment: .sandbox))
         let c = Fixture.connection()
         let jwt = f.jwt()
         let statuses = (0..<5).map { _ in f.send(f.request(jwt: jwt), on: c).status }
@@ -82,7 +87,11 @@ import Testing
         let now = Date()
         #expect(r.check(token: t, topic: "com.a", environment: .production, now: now) == .accepted)
         #expect(r.check(token: t, topic: "com.a.voip", environment: .production, now: now) == .accepted)
-        #expect(r.check(token: t, topic: "com.b", environment: .production, now: now) == .rejected(.deviceTokenNotForTopic, timestamp: nil))
-        #expect(r.check(token: t, topic: "com.a", environment: .sandbox, now: now) == .rejected(.badDeviceToken, timestamp: nil))
+        #expect(
+            r.check(token: t, topic: "com.b", environment: .production, now: now)
+                == .rejected(.deviceTokenNotForTopic, timestamp: nil))
+        #expect(
+            r.check(token: t, topic: "com.a", environment: .sandbox, now: now)
+                == .rejected(.badDeviceToken, timestamp: nil))
     }
 }

@@ -30,10 +30,18 @@ import Testing
         Case(description: "non-hex token", token: "zz" + String(repeating: "ab", count: 31), expected: .badDeviceToken),
         Case(description: "odd-length token", token: "abc", expected: .badDeviceToken),
         Case(description: "extra path segment", token: "ab/cd", expected: .badPath),
-        Case(description: "duplicate topic", extra: [("apns-topic", "com.example.app"), ("apns-topic", "com.example.app")], expected: .duplicateHeaders),
-        Case(description: "duplicate authorization", extra: [("authorization", "bearer x"), ("authorization", "bearer y")], expected: .duplicateHeaders),
-        Case(description: "duplicate apns-priority", extra: [("apns-priority", "10"), ("apns-priority", "10")], expected: .duplicateHeaders),
-        Case(description: "uppercase apns-id", extra: [("apns-id", "3F2504E0-4F89-11D3-9A0C-0305E82C3301")], expected: .badMessageId),
+        Case(
+            description: "duplicate topic",
+            extra: [("apns-topic", "com.example.app"), ("apns-topic", "com.example.app")], expected: .duplicateHeaders),
+        Case(
+            description: "duplicate authorization",
+            extra: [("authorization", "bearer x"), ("authorization", "bearer y")], expected: .duplicateHeaders),
+        Case(
+            description: "duplicate apns-priority", extra: [("apns-priority", "10"), ("apns-priority", "10")],
+            expected: .duplicateHeaders),
+        Case(
+            description: "uppercase apns-id", extra: [("apns-id", "3F2504E0-4F89-11D3-9A0C-0305E82C3301")],
+            expected: .badMessageId),
         Case(description: "short apns-id", extra: [("apns-id", "3f2504e0-4f89-11d3-9a0c")], expected: .badMessageId),
         Case(description: "lowercase apns-id", extra: [("apns-id", "3f2504e0-4f89-11d3-9a0c-0305e82c3301")]),
         Case(description: "expiration text", extra: [("apns-expiration", "tomorrow")], expected: .badExpirationDate),
@@ -42,39 +50,76 @@ import Testing
         Case(description: "priority 7", extra: [("apns-priority", "7")], expected: .badPriority),
         Case(description: "priority 1", extra: [("apns-priority", "1")]),
         Case(description: "priority 5", extra: [("apns-priority", "5")]),
-        Case(description: "background priority 10", extra: [("apns-push-type", "background"), ("apns-priority", "10")], expected: .badPriority),
+        Case(
+            description: "background priority 10", extra: [("apns-push-type", "background"), ("apns-priority", "10")],
+            expected: .badPriority),
         Case(description: "background priority 5", extra: [("apns-push-type", "background"), ("apns-priority", "5")]),
         Case(description: "background default priority", extra: [("apns-push-type", "background")]),
         Case(description: "unknown push type", extra: [("apns-push-type", "banner")], expected: .invalidPushType),
         Case(description: "collapse 64 bytes", extra: [("apns-collapse-id", String(repeating: "c", count: 64))]),
-        Case(description: "collapse 65 bytes", extra: [("apns-collapse-id", String(repeating: "c", count: 65))], expected: .badCollapseId),
-        Case(description: "collapse 22 UTF-8 é (66 bytes)", extra: [("apns-collapse-id", String(repeating: "éé", count: 11) + String(repeating: "c", count: 22))], expected: .badCollapseId),
+        Case(
+            description: "collapse 65 bytes", extra: [("apns-collapse-id", String(repeating: "c", count: 65))],
+            expected: .badCollapseId),
+        Case(
+            description: "collapse 22 UTF-8 é (66 bytes)",
+            extra: [("apns-collapse-id", String(repeating: "éé", count: 11) + String(repeating: "c", count: 22))],
+            expected: .badCollapseId),
         Case(description: "missing topic with token auth", omit: ["apns-topic"], expected: .missingTopic),
         Case(description: "voip type with bare topic", extra: [("apns-push-type", "voip")], expected: .badTopic),
-        Case(description: "alert type with voip topic", extra: [("apns-topic", "com.example.app.voip")], expected: .badTopic),
-        Case(description: "voip type with voip topic", extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]),
-        Case(description: "pushtotalk with .voip topic", extra: [("apns-push-type", "pushtotalk"), ("apns-topic", "com.example.app.voip")], expected: .badTopic),
-        Case(description: "widgets", extra: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]),
-        Case(description: "controls", extra: [("apns-push-type", "controls"), ("apns-topic", "com.example.app.push-type.controls")]),
-        Case(description: "liveactivity", extra: [("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity")]),
-        Case(description: "location with token auth", extra: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")]),
-        Case(description: "push type inferred from topic", omit: ["apns-push-type"], extra: [("apns-topic", "com.example.app.complication")]),
+        Case(
+            description: "alert type with voip topic", extra: [("apns-topic", "com.example.app.voip")],
+            expected: .badTopic),
+        Case(
+            description: "voip type with voip topic",
+            extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")]),
+        Case(
+            description: "pushtotalk with .voip topic",
+            extra: [("apns-push-type", "pushtotalk"), ("apns-topic", "com.example.app.voip")], expected: .badTopic),
+        Case(
+            description: "widgets",
+            extra: [("apns-push-type", "widgets"), ("apns-topic", "com.example.app.push-type.widgets")]),
+        Case(
+            description: "controls",
+            extra: [("apns-push-type", "controls"), ("apns-topic", "com.example.app.push-type.controls")]),
+        Case(
+            description: "liveactivity",
+            extra: [("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity")]),
+        Case(
+            description: "location with token auth",
+            extra: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")]),
+        Case(
+            description: "push type inferred from topic", omit: ["apns-push-type"],
+            extra: [("apns-topic", "com.example.app.complication")]),
         Case(description: "empty payload", body: "", expected: .payloadEmpty),
         Case(description: "payload is an array", body: "[1]", expected: .payloadEmpty),
         Case(description: "payload not JSON", body: "hello", expected: .payloadEmpty),
         Case(description: "payload 4098 bytes", body: big, expected: .payloadTooLarge),
-        Case(description: "voip payload 5006 bytes", extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")], body: voipOK),
-        Case(description: "voip payload 5123 bytes", extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")], body: voipBig, expected: .payloadTooLarge),
+        Case(
+            description: "voip payload 5006 bytes",
+            extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")], body: voipOK),
+        Case(
+            description: "voip payload 5123 bytes",
+            extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")], body: voipBig,
+            expected: .payloadTooLarge),
         Case(description: "unknown device token", token: String(repeating: "ef", count: 32), expected: .badDeviceToken),
         Case(description: "production token on sandbox", token: Fixture.productionToken.hex, expected: .badDeviceToken),
         Case(description: "short but valid token unknown", token: "abcd", expected: .badDeviceToken),
         // Check order: method beats path; path beats headers; headers beat auth; auth beats topic; topic beats payload.
         Case(description: "GET with bad path", method: "GET", token: "ab/cd", expected: .methodNotAllowed),
-        Case(description: "bad token and bad priority", token: "zz", extra: [("apns-priority", "7")], expected: .badDeviceToken),
-        Case(description: "bad priority and no auth", omit: ["authorization"], extra: [("apns-priority", "7")], expected: .badPriority),
-        Case(description: "no auth and no topic", omit: ["authorization", "apns-topic"], expected: .missingProviderToken),
-        Case(description: "bad topic and empty payload", extra: [("apns-push-type", "voip")], body: "", expected: .badTopic),
-        Case(description: "empty payload and unknown token", token: String(repeating: "ef", count: 32), body: "", expected: .payloadEmpty),
+        Case(
+            description: "bad token and bad priority", token: "zz", extra: [("apns-priority", "7")],
+            expected: .badDeviceToken),
+        Case(
+            description: "bad priority and no auth", omit: ["authorization"], extra: [("apns-priority", "7")],
+            expected: .badPriority),
+        Case(
+            description: "no auth and no topic", omit: ["authorization", "apns-topic"], expected: .missingProviderToken),
+        Case(
+            description: "bad topic and empty payload", extra: [("apns-push-type", "voip")], body: "",
+            expected: .badTopic),
+        Case(
+            description: "empty payload and unknown token", token: String(repeating: "ef", count: 32), body: "",
+            expected: .payloadEmpty),
     ]
 
     @Test(arguments: cases)

@@ -57,8 +57,12 @@ import Testing
             teamID: Fixture.team, keyID: Fixture.kid, issuedAt: Int(Date().timeIntervalSince1970), key: Fixture.key)
     }
 
-    func curl(_ url: String, token: DeviceToken, headers: [String], extra: [String] = []) throws -> (status: Int, headers: String, body: String) {
-        var args = ["-sS", "--http2", "--cacert", Self.path("ca.pem"), "-D", "-", "-o", Self.path("body-\(UUID().uuidString)")]
+    func curl(_ url: String, token: DeviceToken, headers: [String], extra: [String] = []) throws -> (
+        status: Int, headers: String, body: String
+    ) {
+        var args = [
+            "-sS", "--http2", "--cacert", Self.path("ca.pem"), "-D", "-", "-o", Self.path("body-\(UUID().uuidString)"),
+        ]
         let bodyPath = args[args.count - 1]
         for h in headers { args += ["-H", h] }
         args += extra + ["--data-binary", "@" + Self.path("payload.json"), "\(url)/3/device/\(token.hex)"]
@@ -74,8 +78,10 @@ import Testing
         defer { server.shutdown(grace: .seconds(1)) }
         let ok = try curl(
             sandboxURL, token: Fixture.sandboxToken,
-            headers: ["authorization: bearer \(jwt())", "apns-topic: \(Fixture.topic)", "apns-push-type: alert",
-                      "apns-id: 3f2504e0-4f89-11d3-9a0c-0305e82c3301"])
+            headers: [
+                "authorization: bearer \(jwt())", "apns-topic: \(Fixture.topic)", "apns-push-type: alert",
+                "apns-id: 3f2504e0-4f89-11d3-9a0c-0305e82c3301",
+            ])
         #expect(ok.status == 200)
         #expect(ok.headers.contains("apns-id: 3f2504e0-4f89-11d3-9a0c-0305e82c3301"))
         #expect(ok.headers.contains("apns-unique-id: "))
@@ -102,10 +108,12 @@ import Testing
     @Test func certificateAuthOverCurl() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         let certArgs = ["--cert", Self.path("client.pem"), "--key", Self.path("client.key")]
-        let ok = try curl(sandboxURL, token: Fixture.sandboxToken, headers: ["apns-topic: \(Fixture.topic)"], extra: certArgs)
+        let ok = try curl(
+            sandboxURL, token: Fixture.sandboxToken, headers: ["apns-topic: \(Fixture.topic)"], extra: certArgs)
         #expect(ok.status == 200)
         #expect(gateway.log().last?.auth == .certificate(uid: Fixture.topic))
-        let wrongEnv = try curl(productionURL, token: Fixture.productionToken, headers: ["apns-topic: \(Fixture.topic)"], extra: certArgs)
+        let wrongEnv = try curl(
+            productionURL, token: Fixture.productionToken, headers: ["apns-topic: \(Fixture.topic)"], extra: certArgs)
         #expect(wrongEnv.status == 403)
         #expect(try JSONValue.parse(wrongEnv.body) == ["reason": "BadCertificateEnvironment"])
     }
@@ -114,8 +122,11 @@ import Testing
         defer { server.shutdown(grace: .seconds(1)) }
         let r = try runTool(
             "nghttp",
-            ["-v", "-H", ":method: POST", "-H", "authorization: bearer \(jwt())", "-H", "apns-topic: \(Fixture.topic)",
-             "-d", Self.path("payload.json"), "\(sandboxURL)/3/device/\(Fixture.sandboxToken.hex)"])
+            [
+                "-v", "-H", ":method: POST", "-H", "authorization: bearer \(jwt())", "-H",
+                "apns-topic: \(Fixture.topic)",
+                "-d", Self.path("payload.json"), "\(sandboxURL)/3/device/\(Fixture.sandboxToken.hex)",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"))
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):77]"))
@@ -130,8 +141,11 @@ import Testing
         gateway.addFault(APNsFault(.goAway(reason: "Shutdown", afterRequests: 1), count: 1))
         let r = try runTool(
             "nghttp",
-            ["-v", "-H", ":method: POST", "-H", "authorization: bearer \(jwt())", "-H", "apns-topic: \(Fixture.topic)",
-             "-d", Self.path("payload.json"), "\(sandboxURL)/3/device/\(Fixture.sandboxToken.hex)"])
+            [
+                "-v", "-H", ":method: POST", "-H", "authorization: bearer \(jwt())", "-H",
+                "apns-topic: \(Fixture.topic)",
+                "-d", Self.path("payload.json"), "\(sandboxURL)/3/device/\(Fixture.sandboxToken.hex)",
+            ])
         #expect(gateway.log().last?.faultApplied == true)
         #expect(r.stdout.contains("recv GOAWAY frame"), "\(r.stdout)")
         #expect(r.stdout.contains(#"opaque_data(21)=[{"reason":"Shutdown"}]"#), "\(r.stdout)")

@@ -9,7 +9,9 @@ import Testing
     let f = Fixture()
     var token: DeviceToken { Fixture.sandboxToken }
 
-    func push(_ body: String, expiration: Int64? = nil, topic: String = Fixture.topic, type: String = "alert") -> APNsOutcome {
+    func push(_ body: String, expiration: Int64? = nil, topic: String = Fixture.topic, type: String = "alert")
+        -> APNsOutcome
+    {
         var h = [("apns-topic", topic), ("apns-push-type", type)]
         if let expiration { h.append(("apns-expiration", String(expiration))) }
         return f.send(f.request(headers: h, body: body))
@@ -60,7 +62,9 @@ import Testing
         #expect(f.consumer.pushes.map { $0.json["n"] } == [2, 3])
         #expect(f.gateway.storedPushes(for: token).isEmpty)
         #expect(
-            f.gateway.deliveryHistory.map(\.disposition) == [.stored, .superseded, .stored, .stored, .delivered, .delivered])
+            f.gateway.deliveryHistory.map(\.disposition) == [
+                .stored, .superseded, .stored, .stored, .delivered, .delivered,
+            ])
     }
 
     @Test func expirationZeroIsDroppedWhenOffline() {

@@ -34,7 +34,9 @@ struct Fixture {
     }
 
     /// A provider token signed now (or `age` seconds ago) by `key` under `kid`/`team`.
-    func jwt(kid: String = Fixture.kid, team: String = Fixture.team, age: TimeInterval = 0, key: P256PrivateKey = Fixture.key)
+    func jwt(
+        kid: String = Fixture.kid, team: String = Fixture.team, age: TimeInterval = 0, key: P256PrivateKey = Fixture.key
+    )
         -> String
     {
         try! JWT.apnsProviderToken(
@@ -48,9 +50,12 @@ struct Fixture {
     ) -> HTTPRequest {
         var h: [HTTPField] = []
         let base: [(String, String)] = [
-            ("authorization", "bearer \(jwt ?? self.jwt())"), ("apns-topic", Fixture.topic), ("apns-push-type", "alert"),
+            ("authorization", "bearer \(jwt ?? self.jwt())"), ("apns-topic", Fixture.topic),
+            ("apns-push-type", "alert"),
         ]
-        for (n, v) in base where !omit.contains(n) && !extra.contains(where: { $0.0 == n }) { h.append(HTTPField(n, v)) }
+        for (n, v) in base where !omit.contains(n) && !extra.contains(where: { $0.0 == n }) {
+            h.append(HTTPField(n, v))
+        }
         for (n, v) in extra { h.append(HTTPField(n, v)) }
         return HTTPRequest(
             version: .http2, method: method, path: "/3/device/\(token)", authority: "localhost", scheme: "https",
@@ -63,7 +68,9 @@ struct Fixture {
 
     static let ids = Mutex<UInt64>(0)
 
-    static func connection(certificate: [UInt8]? = nil, listener: String = "sandbox", trusted: Bool = true) -> ConnectionContext {
+    static func connection(certificate: [UInt8]? = nil, listener: String = "sandbox", trusted: Bool = true)
+        -> ConnectionContext
+    {
         let id = ids.withLock {
             $0 += 1
             return $0

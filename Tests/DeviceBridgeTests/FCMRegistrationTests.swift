@@ -38,7 +38,8 @@ final class FCMBridgeFixture {
         server = HTTPServer(
             listeners: [
                 ListenerConfiguration(
-                    name: "fcm", tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+                    name: "fcm",
+                    tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
                     handler: fcm.handler)
             ], loops: 1)
         let url = try server.start()[0].url
@@ -86,12 +87,14 @@ struct FCMRegistrationTests {
         // Issued by the gateway for the app's installation (not the device's own offline stand-in).
         let fid = String(fcmToken.prefix { $0 != ":" })
         #expect(fcmToken == FCMGateway.registrationToken(installationID: fid, senderID: FCMBridgeFixture.number))
-        let offline = DeviceDeclaration(name: "x", udid: BridgeFixture.udid, seed: 42).makeBareDevice(clock: f.bridge.clock)
+        let offline = DeviceDeclaration(name: "x", udid: BridgeFixture.udid, seed: 42).makeBareDevice(
+            clock: f.bridge.clock)
         offline.setUp(FCMBridgeFixture.firebaseApp())
         #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken != fcmToken)
         #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken?.hasPrefix(fid + ":APA91b") == true)
         let kinds = BridgeFixture.kinds(device.device.events)
-        #expect(kinds.firstIndex(of: "fcm-token")! > kinds.firstIndex(of: "callback:didRegisterForRemoteNotifications")!)
+        #expect(
+            kinds.firstIndex(of: "fcm-token")! > kinds.firstIndex(of: "callback:didRegisterForRemoteNotifications")!)
         let apns = try #require(device.tokens[BridgeFixture.bundleID])
         let known = try #require(f.fcm.registeredTokens.first { $0.token.token == fcmToken })
         #expect(known.project == FCMBridgeFixture.project)
@@ -113,10 +116,14 @@ struct FCMRegistrationTests {
         // The ready line's addresses list the FCM token beside the APNs token.
         let fleet = try DeviceFleet(
             apps: [FCMBridgeFixture.firebaseApp()],
-            devices: [DeviceDeclaration(name: "phone", udid: BridgeFixture.udid, seed: 7, apps: [BridgeFixture.bundleID])],
+            devices: [
+                DeviceDeclaration(name: "phone", udid: BridgeFixture.udid, seed: 7, apps: [BridgeFixture.bundleID])
+            ],
             gateway: f.bridge.gateway, fcm: f.fcm, clock: f.bridge.clock)
         let addresses = fleet.addressesJSON["phone"]
-        #expect(addresses?["fcm_tokens"]?[BridgeFixture.bundleID]?.stringValue == fleet.devices[0].fcmTokens[BridgeFixture.bundleID])
+        #expect(
+            addresses?["fcm_tokens"]?[BridgeFixture.bundleID]?.stringValue
+                == fleet.devices[0].fcmTokens[BridgeFixture.bundleID])
         #expect(addresses?["tokens"]?[BridgeFixture.bundleID] != nil)
     }
 
@@ -143,7 +150,8 @@ struct FCMRegistrationTests {
         #expect(device.deliveredCount == 1)
     }
 
-    @Test("swizzling off and the APNs token not forwarded: the instance has no APNs token, FCM accepts, nothing arrives")
+    @Test(
+        "swizzling off and the APNs token not forwarded: the instance has no APNs token, FCM accepts, nothing arrives")
     func notForwarded() async throws {
         let f = try FCMBridgeFixture()
         let device = f.host(FCMBridgeFixture.firebaseApp(proxy: false, forwards: false))
@@ -183,7 +191,9 @@ struct FCMRegistrationTests {
             if case .fcmTokenFailed(let reason) = e.kind { return reason }
             return nil
         }
-        #expect(failed == ["no Firebase project with sender ID 555 or project id 'someone-else' in the world's FCM service"])
+        #expect(
+            failed == ["no Firebase project with sender ID 555 or project id 'someone-else' in the world's FCM service"]
+        )
         #expect(device.device.registration(of: BridgeFixture.bundleID).token != nil)
     }
 }

@@ -137,10 +137,16 @@ struct WorldFixture {
         let token = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
         #expect(try f.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)
         let control = ControlAPI(host: f.world)
-        let log = control.route(HTTPRequest(version: .http1_1, method: "GET", path: "/apns/log", authority: "x", scheme: "http", headers: [], body: [], streamID: 0))
+        let log = control.route(
+            HTTPRequest(
+                version: .http1_1, method: "GET", path: "/apns/log", authority: "x", scheme: "http", headers: [],
+                body: [], streamID: 0))
         let json = try JSONValue.parse(log.body)
         #expect(json["entries"]?.arrayValue?.count == 1)
-        let reset = control.route(HTTPRequest(version: .http1_1, method: "POST", path: "/reset", authority: "x", scheme: "http", headers: [], body: [], streamID: 0))
+        let reset = control.route(
+            HTTPRequest(
+                version: .http1_1, method: "POST", path: "/reset", authority: "x", scheme: "http", headers: [],
+                body: [], streamID: 0))
         #expect(reset.status == 200 && f.world.gatewayLog().isEmpty)
     }
 
@@ -148,16 +154,19 @@ struct WorldFixture {
         let f = try WorldFixture()
         let answer = Mutex<HTTPResponse?>(nil)
         f.world.handler(for: .fcm).handle(
-            HTTPRequest(version: .http2, method: "POST", path: "/token", authority: "x", scheme: "https", headers: [], body: [], streamID: 1),
+            HTTPRequest(
+                version: .http2, method: "POST", path: "/token", authority: "x", scheme: "https", headers: [], body: [],
+                streamID: 1),
             context: APNsGateway.inProcessConnection(id: 1, endpoint: .sandbox),
             responder: HTTPResponder { r in answer.withLock { $0 = r } })
         #expect(answer.withLock { $0?.status } == 404)
 
-        let text = WorldFixture.yaml + """
+        let text =
+            WorldFixture.yaml + """
 
-            fcm:
-              projects: [{ id: demo-project, number: "123456789012" }]
-            """
+                fcm:
+                  projects: [{ id: demo-project, number: "123456789012" }]
+                """
         let world = try WorldHost(try WorldFixture.declaration(text), clock: ManualClock(start: WorldFixture.start))
         #expect(world.fcm?.project("demo-project") != nil)
         #expect(world.fcmLog().isEmpty)
@@ -234,7 +243,8 @@ struct WorldFixture {
         defer { ca.remove() }
         let caFile = try ca.write("ca.pem", caPEM)
         let curl = try runTool(
-            "curl", [
+            "curl",
+            [
                 "-sS", "--http2", "--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
                 "-H", "authorization: bearer \(try b.jwt())", "-H", "apns-topic: \(WorldFixture.bundleID)",
                 "-d", #"{"aps":{"alert":"to B"}}"#, server.url(.sandbox, world: idB) + "/3/device/\(tokenB.hex)",

@@ -16,7 +16,8 @@ import Testing
         init(refuse: Bool = false) { self.refuse = refuse }
         func fcmToken(for request: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
             asked.withLock { $0.append(request) }
-            return refuse ? .failure(FirebaseTokenRefusal("no such sender")) : .success(request.installationID + ":APA91bISSUED")
+            return refuse
+                ? .failure(FirebaseTokenRefusal("no such sender")) : .success(request.installationID + ":APA91bISSUED")
         }
     }
 
@@ -56,6 +57,9 @@ import Testing
         let (d, _) = Fixture.device()
         d.setUp(Fixture.app(firebase: Self.firebase))
         let token = d.registration(of: Fixture.bundleID).fcmToken
-        #expect(token == TokenGenerator(seed: 42).fcmToken(udid: Fixture.udid, bundleID: Fixture.bundleID, senderID: "123456789012", generation: 1))
+        #expect(
+            token
+                == TokenGenerator(seed: 42).fcmToken(
+                    udid: Fixture.udid, bundleID: Fixture.bundleID, senderID: "123456789012", generation: 1))
     }
 }

@@ -103,9 +103,11 @@ import YAMLSource
         let badge = d.deliver(Fixture.push(Fixture.json(#"{"aps":{"badge":7}}"#), id: "p2")).events
         #expect(badge.contains { $0.kind == .badgeChanged(7) })
         #expect(d.snapshot.notificationCenter.isEmpty)
-        let (muted, _) = Fixture.ready(state: .suspended, settings: NotificationSettings(status: .authorized, sound: false))
-        #expect(!muted.deliver(Fixture.push(Fixture.json(#"{"aps":{"sound":"chime.caf"}}"#))).events.contains {
-            if case .soundPlayed = $0.kind { return true } else { return false }
-        })
+        let (muted, _) = Fixture.ready(
+            state: .suspended, settings: NotificationSettings(status: .authorized, sound: false))
+        #expect(
+            !muted.deliver(Fixture.push(Fixture.json(#"{"aps":{"sound":"chime.caf"}}"#))).events.contains {
+                if case .soundPlayed = $0.kind { return true } else { return false }
+            })
     }
 }

@@ -258,8 +258,9 @@ import Testing
         let (routed, _) = Fixture.ready(Fixture.app(navigation: SeedTests.nav001), state: .foreground)
         routed.deliver(Fixture.push(Fixture.json(#"{"aps":{"alert":"x","category":"OTHER"}}"#)))
         #expect(Fixture.navigation(routed.events).isEmpty)  // no foreground routes
-        #expect(Fixture.navigation(try routed.tap("n1")) == [
-            .routingFailed(route: "detail", key: "url", expected: .url, found: "missing")
-        ])
+        #expect(
+            Fixture.navigation(try routed.tap("n1")) == [
+                .routingFailed(route: "detail", key: "url", expected: .url, found: "missing")
+            ])
     }
 }

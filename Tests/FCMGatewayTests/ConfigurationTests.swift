@@ -11,7 +11,9 @@ import YAMLSource
 @Suite struct ConfigurationTests {
     let dir = try! TempDirectory("fcm-config")
 
-    func decode(_ yaml: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)] = [:]) throws(SourceError) -> FCMGatewayConfiguration {
+    func decode(_ yaml: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)] = [:]) throws(SourceError)
+        -> FCMGatewayConfiguration
+    {
         let path = try! dir.write("c.yaml", yaml)
         let root = try YAMLLoader.load(path: path)
         return try FCMGatewayConfiguration.decode(try YAMLMapping(root), file: path, apnsKeys: apnsKeys)
@@ -22,12 +24,14 @@ import YAMLSource
         try dir.write("sa.pub.pem", sa.publicKey.pem)
         let other = try RSAPrivateKey.generate()
         let json: JSONValue = [
-            "type": "service_account", "project_id": "demo-project", "private_key_id": "abc", "private_key": .string(other.pkcs8PEM),
+            "type": "service_account", "project_id": "demo-project", "private_key_id": "abc",
+            "private_key": .string(other.pkcs8PEM),
             "client_email": "robot@demo-project.iam.gserviceaccount.com",
         ]
         try dir.write("service-account.json", json.serialized())
         let p8 = try P256PrivateKey.generate()
-        let c = try decode("""
+        let c = try decode(
+            """
             service_accounts:
               - { client_email: sa@demo-project.iam.gserviceaccount.com, public_key: sa.pub.pem, projects: [demo-project] }
               - { credentials_file: service-account.json }
@@ -47,7 +51,9 @@ import YAMLSource
         #expect(c.serviceAccounts[1].clientEmail == "robot@demo-project.iam.gserviceaccount.com")
         #expect(c.serviceAccounts[1].privateKey == other && c.serviceAccounts[1].projects == ["demo-project"])
         let p = try #require(c.projects.first)
-        #expect(p.number == "123456789012" && p.apns?.environment == .sandbox && p.apns?.auth == .token(teamID: "TEAM123456", keyID: "KEY1234567", privateKey: p8))
+        #expect(
+            p.number == "123456789012" && p.apns?.environment == .sandbox
+                && p.apns?.auth == .token(teamID: "TEAM123456", keyID: "KEY1234567", privateKey: p8))
         #expect(p.tokens.map(\.token) == ["tok-1", "tok-2"] && p.tokens[0].fid == "fid1" && p.tokens[1].unregistered)
         #expect(p.quota.perDevicePerMinute == 240)
         #expect(c.faults == [FCMFault(.unavailable, count: 2, retryAfter: 30)])
@@ -56,15 +62,19 @@ import YAMLSource
 
     @Test func certificateCredentials() throws {
         let ca = try CertificateAuthority.generate(commonName: "Apple WWDR (test)")
-        let cert = try ca.issueAPNsClientCertificate(APNsClientCertificateRequest(bundleID: "com.example.app", teamID: "TEAM123456"))
+        let cert = try ca.issueAPNsClientCertificate(
+            APNsClientCertificateRequest(bundleID: "com.example.app", teamID: "TEAM123456"))
         try dir.write("push.pem", cert.pem)
-        let c = try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: push.pem, environment: sandbox } }\n")
+        let c = try decode(
+            "projects:\n  - { id: p, number: \"1\", apns: { certificate: push.pem, environment: sandbox } }\n")
         #expect(c.projects[0].apns?.certificateDER == cert.der)
         #expect(throws: SourceError.self) {
             try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: push.pem, key_id: K } }\n")
         }
         try dir.write("junk.pem", "not a certificate")
-        #expect(throws: SourceError.self) { try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: junk.pem } }\n") }
+        #expect(throws: SourceError.self) {
+            try decode("projects:\n  - { id: p, number: \"1\", apns: { certificate: junk.pem } }\n")
+        }
     }
 
     @Test func mistakesAtTheirPlace() throws {
@@ -77,7 +87,8 @@ import YAMLSource
         #expect(fault.line == 1 && fault.column == 19)
         let apns = try #require(error("projects:\n  - id: p\n    number: \"1\"\n    apns: { team_id: T, key_id: K }\n"))
         #expect(apns.line == 4)
-        let token = try #require(error("projects:\n  - id: p\n    number: \"1\"\n    tokens: [{ token: t, apns_token: zz, topic: x }]\n"))
+        let token = try #require(
+            error("projects:\n  - id: p\n    number: \"1\"\n    tokens: [{ token: t, apns_token: zz, topic: x }]\n"))
         #expect(token.line == 4 && token.message.contains("apns_token") || token.expected?.contains("hex") == true)
         let both = try #require(error("service_accounts: [{ client_email: a, public_key: x, credentials_file: y }]\n"))
         #expect(both.line == 1)

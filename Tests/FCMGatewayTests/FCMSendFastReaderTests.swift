@@ -28,20 +28,27 @@ import Testing
 
     @Test func usualShapesAreReadByteWise() {
         let t = Self.token
-        check(#"{"message":{"token":"\#(t)","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}"#, handled: true)
+        check(
+            #"{"message":{"token":"\#(t)","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}"#,
+            handled: true)
         check(#"{"validate_only":true,"message":{"token":"\#(t)"}}"#, handled: true)
         check(#"{"validateOnly":false,"message":{"token":"\#(t)","data":{}}}"#, handled: true)
         check(#"{"message":{"topic":"/topics/news","notification":{}}}"#, handled: true)
         check(#"{"message":{"condition":"'a' in topics && !('b' in topics)"}}"#, handled: true)
-        check(#"{"message":{"fid":"cRnVyWOjRsmZt3h8SprUdw","notification":{"image":"https://x/i.png"}}}"#, handled: true)
+        check(
+            #"{"message":{"fid":"cRnVyWOjRsmZt3h8SprUdw","notification":{"image":"https://x/i.png"}}}"#, handled: true)
         check(
             #"{"message":{"token":"\#(t)","apns":{"headers":{"apns-priority":"5","apns-push-type":"background"},"payload":{"aps":{"content-available":1},"n":[1,2.50,-3e2,true,null,{"x":{}}]},"fcmOptions":{"analyticsLabel":"l_1","image":"https://i/x.png"},"liveActivityToken":"ab"}}}"#,
             handled: true)
-        check(#"{"message":{"token":"\#(t)","apns":{"fcm_options":{"analytics_label":"x"},"live_activity_token":"cd"}}}"#, handled: true)
+        check(
+            #"{"message":{"token":"\#(t)","apns":{"fcm_options":{"analytics_label":"x"},"live_activity_token":"cd"}}}"#,
+            handled: true)
         // Braces inside payload strings do not end the payload.
         check(#"{"message":{"token":"\#(t)","apns":{"payload":{"a":"}{\"]","aps":{}}}}}"#, handled: true)
         // Blanks anywhere JSON allows them, raw UTF-8 text.
-        check(" \n{ \"message\" :\t{ \"token\" : \"\(t)\" , \"notification\" : { \"title\" : \"héllo 🎉\" } } }\r\n", handled: true)
+        check(
+            " \n{ \"message\" :\t{ \"token\" : \"\(t)\" , \"notification\" : { \"title\" : \"héllo 🎉\" } } }\r\n",
+            handled: true)
     }
 
     /// Valid JSON the fast reader leaves to the full rules, which decide (accepting or refusing) as before.
@@ -55,7 +62,9 @@ import Testing
         check(#"{"message":{"token":"x","token":"\#(t)"}}"#, handled: false)
         check(#"{"message":{"token":"\#(t)","data":{"a":"1","a":"2"}}}"#, handled: false)
         check(#"{"validate_only":true,"validateOnly":false,"message":{"token":"\#(t)"}}"#, handled: false)
-        check(#"{"message":{"token":"\#(t)","apns":{"fcm_options":{"image":"a"},"fcmOptions":{"image":"b"}}}}"#, handled: false)
+        check(
+            #"{"message":{"token":"\#(t)","apns":{"fcm_options":{"image":"a"},"fcmOptions":{"image":"b"}}}}"#,
+            handled: false)
         // null means "not set" in proto JSON.
         check(#"{"message":{"token":"\#(t)","notification":null,"topic":null}}"#, handled: false)
         check(#"{"validate_only":null,"message":{"token":"\#(t)"}}"#, handled: false)
@@ -82,10 +91,13 @@ import Testing
             "", "{}", "[]", "null", #"{"message":{}}"#, #"{"message":{"data":{"a":"b"}}}"#,
             #"{"message":{"token":"\#(t)","topic":"news"}}"#, #"{"message":{"token":""}}"#, #"{"message":{"fid":""}}"#,
             #"{"message":{"topic":"bad topic"}}"#, #"{"message":{"condition":"'a' in topics &&"}}"#,
-            #"{"message":{"token":"\#(t)","data":{"google.x":"1"}}}"#, #"{"message":{"token":"\#(t)","data":{"from":"1"}}}"#,
+            #"{"message":{"token":"\#(t)","data":{"google.x":"1"}}}"#,
+            #"{"message":{"token":"\#(t)","data":{"from":"1"}}}"#,
             #"{"message":{"token":"\#(t)","unknown":1}}"#, #"{"extra":1,"message":{"token":"\#(t)"}}"#,
-            #"{"message":{"token":"\#(t)","Token":"x"}}"#, #"{"message":{"token":"\#(t)","notification":{"titel":"x"}}}"#,
-            #"{"message":{"token":"\#(t)","apns":{"payload":{"aps":"x"}}}}"#, #"{"message":{"token":"\#(t)","apns":{"payload":[]}}}"#,
+            #"{"message":{"token":"\#(t)","Token":"x"}}"#,
+            #"{"message":{"token":"\#(t)","notification":{"titel":"x"}}}"#,
+            #"{"message":{"token":"\#(t)","apns":{"payload":{"aps":"x"}}}}"#,
+            #"{"message":{"token":"\#(t)","apns":{"payload":[]}}}"#,
             #"{"message":{"token":"\#(t)","apns":{"headers":{"apns-priority":5}}}}"#,
             #"{"message":{"token":"\#(t)","apns":{"fcm_options":{"analytics_label":"bad label"}}}}"#,
             #"{"message":{"token":"\#(t)"}} x"#, #"{"message":{"token":"\#(t)"},}"#, #"{"message":{"token":"\#(t)",}}"#,
@@ -105,16 +117,24 @@ import Testing
             return nil
         }
         for _ in 0..<20 {
-            #expect(message(#"{"message":{"token":"\#(t)","zz":1,"aa":2,"mm":3}}"#) == #"Invalid JSON payload received. Unknown name "zz" at 'message': Cannot find field."#)
-            #expect(message(#"{"message":{"token":"\#(t)","apns":{"fcmOptions":{},"fcm_options":{}}}}"#) == #"Invalid JSON payload received. Duplicate field "fcm_options"."#)
-            #expect(message(#"{"validateOnly":true,"validate_only":null,"message":{"token":"\#(t)"}}"#) == #"Invalid JSON payload received. Duplicate field "validate_only"."#)
+            #expect(
+                message(#"{"message":{"token":"\#(t)","zz":1,"aa":2,"mm":3}}"#)
+                    == #"Invalid JSON payload received. Unknown name "zz" at 'message': Cannot find field."#)
+            #expect(
+                message(#"{"message":{"token":"\#(t)","apns":{"fcmOptions":{},"fcm_options":{}}}}"#)
+                    == #"Invalid JSON payload received. Duplicate field "fcm_options"."#)
+            #expect(
+                message(#"{"validateOnly":true,"validate_only":null,"message":{"token":"\#(t)"}}"#)
+                    == #"Invalid JSON payload received. Duplicate field "validate_only"."#)
             #expect(message(#"{"message":{"token":"\#(t)","token":"\#(t)"}}"#) == nil)
         }
     }
 
     /// Every cut of a good body (truncated uploads) and invalid UTF-8 inside a string.
     @Test func truncatedAndInvalidUTF8() {
-        let body = Array(#"{"validateOnly":true,"message":{"token":"\#(Self.token)","notification":{"title":"é"},"data":{"a":"b"},"apns":{"headers":{"apns-topic":"x"},"payload":{"aps":{"badge":1}}}}}"#.utf8)
+        let body = Array(
+            #"{"validateOnly":true,"message":{"token":"\#(Self.token)","notification":{"title":"é"},"data":{"a":"b"},"apns":{"headers":{"apns-topic":"x"},"payload":{"aps":{"badge":1}}}}}"#
+                .utf8)
         for n in 0..<body.count { check(Array(body[..<n]), handled: false) }
         check(body, handled: true)
         let i = body.firstIndex(of: 0xC3)!

@@ -55,14 +55,18 @@ import Testing
         var args = ["-sS", version, "--cacert", Self.dir.file("ca.pem"), "-D", "-", "-o", out, "-X", method]
         if let bearer { args += ["-H", "Authorization: Bearer \(bearer)"] }
         if let body {
-            args += ["-H", form ? "Content-Type: application/x-www-form-urlencoded" : "Content-Type: application/json", "--data-binary", body]
+            args += [
+                "-H", form ? "Content-Type: application/x-www-form-urlencoded" : "Content-Type: application/json",
+                "--data-binary", body,
+            ]
         }
         args.append((base ?? url) + path)
         let r = try runTool("curl", args)
         #expect(r.status == 0, "curl: \(r.stderr)")
         let status = Int(r.stdout.split(separator: "\r\n").first?.split(separator: " ").dropFirst().first ?? "") ?? -1
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        return Reply(status: status, headers: r.stdout.lowercased(), body: (try? JSONValue.parse(text)) ?? .null, raw: text)
+        return Reply(
+            status: status, headers: r.stdout.lowercased(), body: (try? JSONValue.parse(text)) ?? .null, raw: text)
     }
 
     func token(_ assertion: String = Fixture.assertion(), version: String = "--http2") throws -> Reply {
@@ -80,7 +84,9 @@ import Testing
         #expect(t.body["token_type"] == "Bearer")
         #expect(t.body["expires_in"] == 3599)
         let access = try #require(t.body["access_token"]?.stringValue)
-        let sent = try curl("POST", sendPath(), body: #"{"message":{"token":"\#(Fixture.tokenA)","notification":{"title":"t"}}}"#, bearer: access, version: version)
+        let sent = try curl(
+            "POST", sendPath(), body: #"{"message":{"token":"\#(Fixture.tokenA)","notification":{"title":"t"}}}"#,
+            bearer: access, version: version)
         #expect(sent.status == 200, "\(sent.raw)")
         #expect(sent.body["name"]?.stringValue?.hasPrefix("projects/demo-project/messages/0:") == true)
         #expect(world.apns.log().last?.status == 200)
@@ -90,12 +96,16 @@ import Testing
         defer { server.shutdown(grace: .seconds(1)) }
         // Signed by another key.
         let forged = try token(Fixture.assertion(key: Fixture.otherSAKey))
-        #expect(forged.status == 400 && forged.body["error"] == "invalid_grant" && forged.body["error_description"] == "Invalid JWT Signature.")
+        #expect(
+            forged.status == 400 && forged.body["error"] == "invalid_grant"
+                && forged.body["error_description"] == "Invalid JWT Signature.")
         let unknown = try token(Fixture.assertion(email: "nobody@x.iam.gserviceaccount.com"))
         #expect(unknown.status == 400 && unknown.body["error_description"] == "Invalid grant: account not found")
         let old = try token(Fixture.assertion(issuedAt: Int(Date().timeIntervalSince1970) - 7200))
         #expect(old.status == 400 && old.body["error"] == "invalid_grant")
-        #expect(old.body["error_description"]?.stringValue?.hasPrefix("Invalid JWT: Token must be a short-lived token") == true)
+        #expect(
+            old.body["error_description"]?.stringValue?.hasPrefix("Invalid JWT: Token must be a short-lived token")
+                == true)
         let badAud = try token(Fixture.assertion(audience: "https://evil.example/oauth"))
         #expect(badAud.status == 400 && badAud.body["error_description"] == "Invalid JWT: Failed audience check.")
         // The mock's own token_uri as aud is fine (some libraries use token_uri).
@@ -112,12 +122,16 @@ import Testing
         let missing = try curl("POST", sendPath(), body: message)
         #expect(missing.status == 401)
         #expect(missing.body[path: "error.status"] == "UNAUTHENTICATED")
-        #expect(missing.body[path: "error.message"]?.stringValue?.hasPrefix("Request is missing required authentication credential.") == true)
+        #expect(
+            missing.body[path: "error.message"]?.stringValue?.hasPrefix(
+                "Request is missing required authentication credential.") == true)
         #expect(missing.body.fcmErrorCode == nil)
         #expect(missing.headers.contains("www-authenticate: bearer realm=\"https://accounts.google.com/\""))
         let bogus = try curl("POST", sendPath(), body: message, bearer: "ya29.not-issued")
         #expect(bogus.status == 401)
-        #expect(bogus.body[path: "error.message"]?.stringValue?.hasPrefix("Request had invalid authentication credentials.") == true)
+        #expect(
+            bogus.body[path: "error.message"]?.stringValue?.hasPrefix("Request had invalid authentication credentials.")
+                == true)
         // Expired: the gateway's clock moves past the token's hour.
         let access = try #require(try token().body["access_token"]?.stringValue)
         clock.advance(by: 3600)
@@ -126,14 +140,19 @@ import Testing
         clock.advance(by: -3600)
         // Scopes without firebase.messaging / cloud-platform.
         let narrow = try #require(
-            try token(Fixture.assertion(scopes: ["https://www.googleapis.com/auth/userinfo.email"])).body["access_token"]?.stringValue)
+            try token(Fixture.assertion(scopes: ["https://www.googleapis.com/auth/userinfo.email"])).body[
+                "access_token"]?.stringValue)
         let scoped = try curl("POST", sendPath(), body: message, bearer: narrow)
-        #expect(scoped.status == 403 && scoped.body[path: "error.message"] == "Request had insufficient authentication scopes.")
+        #expect(
+            scoped.status == 403
+                && scoped.body[path: "error.message"] == "Request had insufficient authentication scopes.")
         // cloud-platform is enough.
-        let wide = try #require(try token(Fixture.assertion(scopes: [FCMOAuth.cloudPlatformScope])).body["access_token"]?.stringValue)
+        let wide = try #require(
+            try token(Fixture.assertion(scopes: [FCMOAuth.cloudPlatformScope])).body["access_token"]?.stringValue)
         #expect(try curl("POST", sendPath(), body: message, bearer: wide).status == 200)
         // A project the service account may not use, and one that does not exist.
-        let other = try curl("POST", sendPath("other-project"), body: #"{"message":{"token":"\#(Fixture.tokenOther)"}}"#, bearer: wide)
+        let other = try curl(
+            "POST", sendPath("other-project"), body: #"{"message":{"token":"\#(Fixture.tokenOther)"}}"#, bearer: wide)
         #expect(other.status == 403 && other.body[path: "error.status"] == "PERMISSION_DENIED")
         #expect(other.body[path: "error.message"]?.stringValue?.contains("cloudmessaging.messages.create") == true)
         #expect(try curl("POST", sendPath("no-such-project"), body: message, bearer: wide).status == 403)
@@ -145,9 +164,13 @@ import Testing
         defer { server.shutdown(grace: .seconds(1)) }
         let bearer = world.bearer()
         func send(_ message: String, project: String = "demo-project", bearer b: String? = nil) throws -> Reply {
-            try curl("POST", sendPath(project), body: #"{"message":\#(message)}"#, bearer: b ?? bearer, version: version)
+            try curl(
+                "POST", sendPath(project), body: #"{"message":\#(message)}"#, bearer: b ?? bearer, version: version)
         }
-        func expectError(_ r: Reply, _ status: Int, _ canonical: String, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectError(
+            _ r: Reply, _ status: Int, _ canonical: String, _ code: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             #expect(r.status == status, "\(r.raw)", sourceLocation: sourceLocation)
             #expect(r.body[path: "error.code"]?.intValue == status, sourceLocation: sourceLocation)
             #expect(r.body[path: "error.status"]?.stringValue == canonical, sourceLocation: sourceLocation)
@@ -157,7 +180,9 @@ import Testing
         expectError(try send(#"{"token":"\#(Fixture.tokenGone)"}"#), 404, "NOT_FOUND", "UNREGISTERED")
         expectError(try send(#"{"token":"\#(Fixture.tokenOther)"}"#), 403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH")
         expectError(
-            try send(#"{"token":"\#(Fixture.tokenOther)"}"#, project: "other-project", bearer: world.bearer(Fixture.otherEmail)),
+            try send(
+                #"{"token":"\#(Fixture.tokenOther)"}"#, project: "other-project",
+                bearer: world.bearer(Fixture.otherEmail)),
             401, "UNAUTHENTICATED", "THIRD_PARTY_AUTH_ERROR")
         world.fcm.addFault(FCMFault(.quotaExceeded, count: 1, retryAfter: 30))
         let quota = try send(#"{"token":"\#(Fixture.tokenA)"}"#)
@@ -186,7 +211,10 @@ import Testing
             (#"{"token":"\#(a)","data":{"gcm.x":"1"}}"#, "message.data"),
             (#"{"topic":"a b"}"#, "message.topic"),
             (#"{"condition":"'a' in topics &&"}"#, "message.condition"),
-            (#"{"condition":"\#((1...6).map { "'t\($0)' in topics" }.joined(separator: " || "))"}"#, "message.condition"),
+            (
+                #"{"condition":"\#((1...6).map { "'t\($0)' in topics" }.joined(separator: " || "))"}"#,
+                "message.condition"
+            ),
             (#"{"token":"\#(a)","data":{"k":"\#(String(repeating: "x", count: 4100))"}}"#, "message"),
             (#"{"topic":"t","data":{"k":"\#(String(repeating: "x", count: 2100))"}}"#, "message"),
             (#"{"token":"\#(a)","android":{"ttl":"2419201s"}}"#, "message.android.ttl"),
@@ -211,11 +239,15 @@ import Testing
     @Test func cleartextH2CAndNghttp() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         let bearer = world.bearer()
-        let r = try curl("POST", sendPath(), body: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: bearer,
+        let r = try curl(
+            "POST", sendPath(), body: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: bearer,
             version: "--http2-prior-knowledge", base: h2cURL)
         #expect(r.status == 200)
-        let body = try Self.dir.write("nghttp-\(UUID().uuidString).json", #"{"message":{"token":"\#(Fixture.tokenGone)"}}"#)
-        let n = try runTool("nghttp", ["-v", "-H", ":method: POST", "-H", "authorization: Bearer \(bearer)", "-d", body, h2cURL + sendPath()])
+        let body = try Self.dir.write(
+            "nghttp-\(UUID().uuidString).json", #"{"message":{"token":"\#(Fixture.tokenGone)"}}"#)
+        let n = try runTool(
+            "nghttp",
+            ["-v", "-H", ":method: POST", "-H", "authorization: Bearer \(bearer)", "-d", body, h2cURL + sendPath()])
         #expect(n.stdout.contains(":status: 404"), "\(n.stdout)\(n.stderr)")
         #expect(n.stdout.contains(#""errorCode":"UNREGISTERED""#))
     }
@@ -227,16 +259,21 @@ import Testing
         let client = try HTTPClient(configuration: config)
         defer { client.shutdown() }
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(Fixture.assertion())"
-        let t = try await client.execute(ClientRequest(
-            method: "POST", url: url + "/token", headers: [ClientHeader("content-type", "application/x-www-form-urlencoded")],
-            body: Array(form.utf8)))
+        let t = try await client.execute(
+            ClientRequest(
+                method: "POST", url: url + "/token",
+                headers: [ClientHeader("content-type", "application/x-www-form-urlencoded")],
+                body: Array(form.utf8)))
         #expect(t.status == 200)
         #expect(t.httpVersion == .http2)
         let access = try #require(try JSONValue.parse(t.body)["access_token"]?.stringValue)
-        let s = try await client.execute(ClientRequest(
-            method: "POST", url: url + sendPath(),
-            headers: [ClientHeader("authorization", "Bearer \(access)"), ClientHeader("content-type", "application/json")],
-            body: Array(#"{"message":{"topic":"nobody-listens"}}"#.utf8)))
+        let s = try await client.execute(
+            ClientRequest(
+                method: "POST", url: url + sendPath(),
+                headers: [
+                    ClientHeader("authorization", "Bearer \(access)"), ClientHeader("content-type", "application/json"),
+                ],
+                body: Array(#"{"message":{"topic":"nobody-listens"}}"#.utf8)))
         #expect(s.status == 200)
         #expect(try JSONValue.parse(s.body)["name"]?.stringValue?.hasPrefix("projects/demo-project/messages/") == true)
     }
@@ -245,21 +282,36 @@ import Testing
         defer { server.shutdown(grace: .seconds(1)) }
         let bearer = world.bearer()
         // v1 registrations API (Admin SDK 7.x).
-        let sub = try curl("POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions?topic_name=news", body: "{}", bearer: bearer)
+        let sub = try curl(
+            "POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions?topic_name=news",
+            body: "{}", bearer: bearer)
         #expect(sub.status == 200)
-        let again = try curl("POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions?topic_name=news", body: "{}", bearer: bearer)
+        let again = try curl(
+            "POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions?topic_name=news",
+            body: "{}", bearer: bearer)
         #expect(again.status == 409 && again.body[path: "error.status"] == "ALREADY_EXISTS")
-        let gone = try curl("POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenGone)/topicSubscriptions?topic_name=news", body: "{}", bearer: bearer)
+        let gone = try curl(
+            "POST", "/v1/projects/demo-project/registrations/\(Fixture.tokenGone)/topicSubscriptions?topic_name=news",
+            body: "{}", bearer: bearer)
         #expect(gone.status == 404 && gone.body.fcmErrorCode == "UNREGISTERED")
         // Instance ID API: per-token results.
-        let batch = try curl("POST", "/iid/v1:batchAdd", body: #"{"to":"/topics/news","registration_tokens":["\#(Fixture.tokenB)","\#(Fixture.staleToken)","junk","\#(Fixture.tokenOther)"]}"#, bearer: bearer)
+        let batch = try curl(
+            "POST", "/iid/v1:batchAdd",
+            body:
+                #"{"to":"/topics/news","registration_tokens":["\#(Fixture.tokenB)","\#(Fixture.staleToken)","junk","\#(Fixture.tokenOther)"]}"#,
+            bearer: bearer)
         #expect(batch.status == 200)
-        #expect(batch.body["results"] == [[:], ["error": "NOT_FOUND"], ["error": "INVALID_ARGUMENT"], ["error": "PERMISSION_DENIED"]])
+        #expect(
+            batch.body["results"] == [
+                [:], ["error": "NOT_FOUND"], ["error": "INVALID_ARGUMENT"], ["error": "PERMISSION_DENIED"],
+            ])
         #expect(try curl("POST", "/iid/v1/\(Fixture.tokenA)/rel/topics/sports", body: "", bearer: bearer).status == 200)
         #expect(world.fcm.topics["news"] == [Fixture.tokenA, Fixture.tokenB].sorted())
 
         // Topic fan-out: both news subscribers get the push, through APNs.
-        let sent = try curl("POST", sendPath(), body: #"{"message":{"topic":"news","notification":{"title":"Breaking"}}}"#, bearer: bearer)
+        let sent = try curl(
+            "POST", sendPath(), body: #"{"message":{"topic":"news","notification":{"title":"Breaking"}}}"#,
+            bearer: bearer)
         #expect(sent.status == 200)
         #expect(sent.body["name"]?.stringValue?.contains("/messages/0:") == false)
         let delivered = Set(world.apns.log().filter { $0.status == 200 }.compactMap(\.token))
@@ -267,15 +319,33 @@ import Testing
         #expect(world.fcm.log().last { $0.path.hasSuffix("messages:send") }?.apns.count == 2)
         // Condition fan-out: news && sports → only A.
         let before = world.apns.log().count
-        #expect(try curl("POST", sendPath(), body: #"{"message":{"condition":"'news' in topics && 'sports' in topics"}}"#, bearer: bearer).status == 200)
+        #expect(
+            try curl(
+                "POST", sendPath(), body: #"{"message":{"condition":"'news' in topics && 'sports' in topics"}}"#,
+                bearer: bearer
+            ).status == 200)
         #expect(world.apns.log().dropFirst(before).map(\.token) == [Fixture.sandboxAPNs])
 
         // Unsubscribe both ways; allow_missing makes a second removal succeed.
-        let del = try curl("DELETE", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news?allow_missing=true", bearer: bearer)
+        let del = try curl(
+            "DELETE",
+            "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news?allow_missing=true",
+            bearer: bearer)
         #expect(del.status == 200)
-        #expect(try curl("DELETE", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news?allow_missing=true", bearer: bearer).status == 200)
-        #expect(try curl("DELETE", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news", bearer: bearer).status == 404)
-        let rm = try curl("POST", "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(Fixture.tokenB)"]}"#, bearer: bearer)
+        #expect(
+            try curl(
+                "DELETE",
+                "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news?allow_missing=true",
+                bearer: bearer
+            ).status == 200)
+        #expect(
+            try curl(
+                "DELETE", "/v1/projects/demo-project/registrations/\(Fixture.tokenA)/topicSubscriptions/news",
+                bearer: bearer
+            ).status == 404)
+        let rm = try curl(
+            "POST", "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(Fixture.tokenB)"]}"#,
+            bearer: bearer)
         #expect(rm.body["results"] == [[:]])
         #expect(world.fcm.topics["news"] == nil)
         // IID without a bearer.

@@ -8,7 +8,8 @@ import Testing
 /// `registerInstance`: what the simulated device's Firebase SDK registration records, and what a send then does.
 @Suite struct InstanceRegistrationTests {
     static func registration(
-        _ token: String, sender: String = "123456789012", project: String = "demo-project", apns: DeviceToken? = Fixture.sandboxAPNs2
+        _ token: String, sender: String = "123456789012", project: String = "demo-project",
+        apns: DeviceToken? = Fixture.sandboxAPNs2
     ) -> FCMInstanceRegistration {
         FCMInstanceRegistration(
             token: token, senderID: sender, projectID: project, bundleID: Fixture.bundle,
@@ -18,12 +19,22 @@ import Testing
     @Test func theSenderIDPicksTheProjectThenTheProjectIDAndUnknownIsNil() {
         let w = World()
         // The sender ID (project number) wins over the configured project id, as Firebase keys instances by sender.
-        #expect(w.fcm.registerInstance(Self.registration("instanceNew01:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", project: "other-project")) == "demo-project")
-        #expect(w.fcm.registerInstance(Self.registration("instanceNew02:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", sender: "1", project: "other-project")) == "other-project")
-        #expect(w.fcm.registerInstance(Self.registration("instanceNew03:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", sender: "1", project: "nope")) == nil)
+        #expect(
+            w.fcm.registerInstance(
+                Self.registration("instanceNew01:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", project: "other-project"))
+                == "demo-project")
+        #expect(
+            w.fcm.registerInstance(
+                Self.registration("instanceNew02:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", sender: "1", project: "other-project")
+            ) == "other-project")
+        #expect(
+            w.fcm.registerInstance(
+                Self.registration("instanceNew03:APA91bNNNNNNNNNNNNNNNNNNNNNNNN", sender: "1", project: "nope")) == nil)
         #expect(w.fcm.isRegistered("instanceNew01:APA91bNNNNNNNNNNNNNNNNNNNNNNNN"))
         #expect(!w.fcm.isRegistered("instanceNew03:APA91bNNNNNNNNNNNNNNNNNNNNNNNN"))
-        #expect(w.fcm.instances(mappedTo: Fixture.sandboxAPNs2).map(\.token).contains("instanceNew01:APA91bNNNNNNNNNNNNNNNNNNNNNNNN"))
+        #expect(
+            w.fcm.instances(mappedTo: Fixture.sandboxAPNs2).map(\.token).contains(
+                "instanceNew01:APA91bNNNNNNNNNNNNNNNNNNNNNNNN"))
     }
 
     @Test func aRegisteredInstanceIsDeliveredToWithItsFidAndUnregisteringMakesItUnregistered() {

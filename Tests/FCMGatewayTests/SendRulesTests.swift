@@ -12,7 +12,8 @@ import Testing
     let w = World()
 
     @Test func tokenSendDeliversThroughAPNs() {
-        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","notification":{"title":"Hi","body":"there"},"data":{"k":"v"}}"#)
+        let (status, body) = w.send(
+            #"{"token":"\#(Fixture.tokenA)","notification":{"title":"Hi","body":"there"},"data":{"k":"v"}}"#)
         #expect(status == 200)
         let name = body["name"]?.stringValue ?? ""
         #expect(name.hasPrefix("projects/demo-project/messages/0:"))
@@ -28,7 +29,9 @@ import Testing
         // One FCM log entry with the APNs hop inside.
         let entry = w.fcm.log().last!
         #expect(entry.name == name)
-        #expect(entry.apns.count == 1 && entry.apns[0].status == 200 && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
+        #expect(
+            entry.apns.count == 1 && entry.apns[0].status == 200
+                && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
     }
 
     /// The log keeps the last `capacity` entries, oldest first, numbered in order; reset starts it again.
@@ -52,8 +55,10 @@ import Testing
         #expect(body["name"]?.stringValue?.hasPrefix("projects/demo-project/messages/") == true)
         #expect(w.apns.log().isEmpty)
         // camelCase accepted too.
-        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
-            json: #"{"validateOnly":true,"message":{"token":"\#(Fixture.staleToken)"}}"#, bearer: w.bearer()))
+        let r = w.fcm.evaluate(
+            w.request(
+                "POST", "/v1/projects/demo-project/messages:send",
+                json: #"{"validateOnly":true,"message":{"token":"\#(Fixture.staleToken)"}}"#, bearer: w.bearer()))
         #expect(r.status == 404)
         #expect(w.apns.log().isEmpty)
         let (bad, badBody) = w.send(#"{"token":"not-a-token"}"#, validateOnly: true)
@@ -103,7 +108,9 @@ import Testing
     @Test func unknownFieldsAreRefusedAsGoogleDoes() {
         let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","notificaton":{"title":"x"}}"#)
         #expect(status == 400)
-        #expect(body[path: "error.message"] == #"Invalid JSON payload received. Unknown name "notificaton" at 'message': Cannot find field."#)
+        #expect(
+            body[path: "error.message"]
+                == #"Invalid JSON payload received. Unknown name "notificaton" at 'message': Cannot find field."#)
     }
 
     @Test func topicPattern() {
@@ -119,17 +126,23 @@ import Testing
         let six = (1...6).map { "'t\($0)' in topics" }.joined(separator: " || ")
         let (status, body) = w.send(#"{"condition":"\#(six)"}"#)
         #expect(status == 400 && body.violationField == "message.condition")
-        for bad in ["'a' in topics &&", "('a' in topics", "'a' in topic", "a in topics", "'a' in topics & 'b' in topics", "'a b' in topics"] {
+        for bad in [
+            "'a' in topics &&", "('a' in topics", "'a' in topic", "a in topics", "'a' in topics & 'b' in topics",
+            "'a b' in topics",
+        ] {
             #expect(w.send(#"{"condition":"\#(bad)"}"#).0 == 400, "\(bad)")
         }
     }
 
     /// Nesting is bounded (the parser recurses per level): a deep condition is refused, not a stack overflow.
     @Test func deeplyNestedConditionIsRefused() {
-        let ok = String(repeating: "(", count: FCMCondition.maxNesting) + "'a' in topics" + String(repeating: ")", count: FCMCondition.maxNesting)
+        let ok =
+            String(repeating: "(", count: FCMCondition.maxNesting) + "'a' in topics"
+            + String(repeating: ")", count: FCMCondition.maxNesting)
         #expect(w.send(#"{"condition":"\#(ok)"}"#).0 == 200)
         for deep in [
-            "(" + ok + ")", String(repeating: "(", count: 100_000), String(repeating: "!", count: 100_000) + "'a' in topics",
+            "(" + ok + ")", String(repeating: "(", count: 100_000),
+            String(repeating: "!", count: 100_000) + "'a' in topics",
         ] {
             let (status, body) = w.send(#"{"condition":"\#(deep)"}"#)
             #expect(status == 400 && body.violationField == "message.condition")
@@ -148,8 +161,10 @@ import Testing
 
     @Test func sizeLimits() {
         let big = String(repeating: "x", count: 4000)
-        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(String(repeating: "x", count: 1500))"}}"#).0 == 200)
-        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(big)","k2":"\#(String(repeating: "y", count: 200))"}}"#)
+        #expect(
+            w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(String(repeating: "x", count: 1500))"}}"#).0 == 200)
+        let (status, body) = w.send(
+            #"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(big)","k2":"\#(String(repeating: "y", count: 200))"}}"#)
         #expect(status == 400 && body[path: "error.message"] == "Message is too big")
         // Topics: 2048.
         #expect(w.send(#"{"topic":"news","data":{"k":"\#(String(repeating: "x", count: 2100))"}}"#).0 == 400)
@@ -162,8 +177,14 @@ import Testing
         let numbers = Array(repeating: "8e15", count: 50).joined(separator: ",")
         let escapes = String(repeating: #"\b"#, count: 50)
         for (message, grows) in [
-            (#"{"token":"t","apns":{"payload":{"n":[\#(numbers)],"s":"\#(escapes)","-":-1e15,"\#(escapes)":1E9}}}"#, true),
-            (#"{"token":"t","data":{"\#(escapes)":"\#(escapes)"},"notification":{"title":"\u00e9\ud83c\udf89"}}"#, false),
+            (
+                #"{"token":"t","apns":{"payload":{"n":[\#(numbers)],"s":"\#(escapes)","-":-1e15,"\#(escapes)":1E9}}}"#,
+                true
+            ),
+            (
+                #"{"token":"t","data":{"\#(escapes)":"\#(escapes)"},"notification":{"title":"\u00e9\ud83c\udf89"}}"#,
+                false
+            ),
         ] {
             let body = Array(#"{"message":\#(message)}"#.utf8)
             let m = try FCMMessageRules.parseSendBody(body).message
@@ -182,14 +203,21 @@ import Testing
         #expect(neg == 400)
         let (bad, badBody) = w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"3 seconds"}}"#)
         #expect(bad == 400)
-        #expect(badBody[path: "error.message"] == #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3 seconds""#)
+        #expect(
+            badBody[path: "error.message"]
+                == #"Invalid value at 'message.android.ttl' (type.googleapis.com/google.protobuf.Duration), "3 seconds""#
+        )
     }
 
     @Test func androidAndWebpushShape() {
-        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"priority":"HIGH","collapseKey":"c","notification":{"channel_id":"x"}},"webpush":{"headers":{"TTL":"60"},"fcm_options":{"link":"https://x.example"}}}"#).0 == 200)
+        #expect(
+            w.send(
+                #"{"token":"\#(Fixture.tokenA)","android":{"priority":"HIGH","collapseKey":"c","notification":{"channel_id":"x"}},"webpush":{"headers":{"TTL":"60"},"fcm_options":{"link":"https://x.example"}}}"#
+            ).0 == 200)
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"priority":"URGENT"}}"#).0 == 400)
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"notification":{"colour":"red"}}}"#).0 == 400)
-        #expect(w.send(#"{"token":"\#(Fixture.tokenA)","webpush":{"fcm_options":{"link":"http://x.example"}}}"#).0 == 400)
+        #expect(
+            w.send(#"{"token":"\#(Fixture.tokenA)","webpush":{"fcm_options":{"link":"http://x.example"}}}"#).0 == 400)
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)","fcm_options":{"analytics_label":"bad label"}}"#).0 == 400)
     }
 
@@ -208,7 +236,9 @@ import Testing
             #expect(body[path: "error.message"]?.stringValue?.contains(reason) == true, "\(body)")
         }
         #expect(w.apns.log().isEmpty)
-        let (ok, _) = w.send(#"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"apns-priority":"5","apns-expiration":"0","apns-collapse-id":"c"}}}"#)
+        let (ok, _) = w.send(
+            #"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"apns-priority":"5","apns-expiration":"0","apns-collapse-id":"c"}}}"#
+        )
         #expect(ok == 200)
         #expect(w.apns.log().last?.status == 200)
     }
@@ -221,7 +251,9 @@ import Testing
         #expect(goneBody[path: "error.message"] == "Requested entity was not found.")
         #expect(w.send(#"{"token":"\#(Fixture.staleToken)"}"#).0 == 404)
         let (bad, badBody) = w.send(#"{"token":"not-a-token"}"#)
-        #expect(bad == 400 && badBody[path: "error.message"] == "The registration token is not a valid FCM registration token")
+        #expect(
+            bad == 400
+                && badBody[path: "error.message"] == "The registration token is not a valid FCM registration token")
         w.fcm.unregisterToken(Fixture.tokenB)
         #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).1.fcmErrorCode == "UNREGISTERED")
     }
@@ -234,7 +266,8 @@ import Testing
     }
 
     @Test func thirdPartyAuthErrorWithoutAPNsCredentials() {
-        let (status, body) = w.send(#"{"token":"\#(Fixture.tokenOther)"}"#, project: "other-project", bearer: w.bearer(Fixture.otherEmail))
+        let (status, body) = w.send(
+            #"{"token":"\#(Fixture.tokenOther)"}"#, project: "other-project", bearer: w.bearer(Fixture.otherEmail))
         #expect(status == 401)
         #expect(body.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
         #expect(body[path: "error.status"] == "UNAUTHENTICATED")
@@ -242,15 +275,19 @@ import Testing
 
     @Test func thirdPartyAuthErrorWhenAPNsRejectsTheKey() {
         // The APNs side no longer knows the key Firebase has: InvalidProviderToken → THIRD_PARTY_AUTH_ERROR.
-        let apns = try! APNsGateway(configuration: {
-            var c = Fixture.apnsConfiguration()
-            c.providerKeys = []
-            return c
-        }())
+        let apns = try! APNsGateway(
+            configuration: {
+                var c = Fixture.apnsConfiguration()
+                c.providerKeys = []
+                return c
+            }())
         let fcm = FCMGateway(configuration: Fixture.configuration(), apns: apns)
         let token = fcm.issueAccessToken(clientEmail: Fixture.email).token
-        let r = fcm.evaluate(HTTPRequest(version: .http2, method: "POST", path: "/v1/projects/demo-project/messages:send",
-            headers: [HTTPField("authorization", "Bearer \(token)")], body: Array(#"{"message":{"token":"\#(Fixture.tokenA)"}}"#.utf8)))
+        let r = fcm.evaluate(
+            HTTPRequest(
+                version: .http2, method: "POST", path: "/v1/projects/demo-project/messages:send",
+                headers: [HTTPField("authorization", "Bearer \(token)")],
+                body: Array(#"{"message":{"token":"\#(Fixture.tokenA)"}}"#.utf8)))
         #expect(r.status == 401)
         #expect((try? JSONValue.parse(r.body))?.fcmErrorCode == "THIRD_PARTY_AUTH_ERROR")
         #expect(apns.log().last?.reason == "InvalidProviderToken")
@@ -262,8 +299,10 @@ import Testing
         let ca = try CertificateAuthority.generate(commonName: "Apple WWDR (test)")
         func world(_ environments: APNsCertificateEnvironments) throws -> World {
             let cert = try ca.issueAPNsClientCertificate(
-                APNsClientCertificateRequest(bundleID: Fixture.bundle, teamID: Fixture.team, environments: environments))
-            return World { c in c.projects[0].apns = FCMAPNsCredentials(certificateDER: cert.der, environment: .sandbox) }
+                APNsClientCertificateRequest(bundleID: Fixture.bundle, teamID: Fixture.team, environments: environments)
+            )
+            return World { c in c.projects[0].apns = FCMAPNsCredentials(certificateDER: cert.der, environment: .sandbox)
+            }
         }
         let good = try world(.sandbox)
         #expect(good.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
@@ -298,13 +337,18 @@ import Testing
         let w = World(quota: FCMQuota(perDevicePerMinute: 2))
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
-        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
-            json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
+        let r = w.fcm.evaluate(
+            w.request(
+                "POST", "/v1/projects/demo-project/messages:send",
+                json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
         #expect(r.status == 429)
         let body = try! JSONValue.parse(r.body)
         #expect(body.fcmErrorCode == "QUOTA_EXCEEDED")
         #expect(body[path: "error.status"] == "RESOURCE_EXHAUSTED")
-        #expect(body[path: "error.details"]?.arrayValue?.contains { $0["@type"] == "type.googleapis.com/google.rpc.QuotaFailure" } == true)
+        #expect(
+            body[path: "error.details"]?.arrayValue?.contains {
+                $0["@type"] == "type.googleapis.com/google.rpc.QuotaFailure"
+            } == true)
         let retry = Int(r.headers.first { $0.name == "retry-after" }?.value ?? "") ?? 0
         #expect((1...60).contains(retry))
         #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)  // another device is not limited
@@ -312,8 +356,10 @@ import Testing
 
     @Test func faults() {
         w.fcm.addFault(FCMFault(.unavailable, count: 1, retryAfter: 7))
-        let r = w.fcm.evaluate(w.request("POST", "/v1/projects/demo-project/messages:send",
-            json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
+        let r = w.fcm.evaluate(
+            w.request(
+                "POST", "/v1/projects/demo-project/messages:send",
+                json: #"{"message":{"token":"\#(Fixture.tokenA)"}}"#, bearer: w.bearer()))
         #expect(r.status == 503)
         #expect(r.headers.contains(HTTPField("retry-after", "7")))
         #expect((try? JSONValue.parse(r.body))?.fcmErrorCode == "UNAVAILABLE")
@@ -334,8 +380,10 @@ import Testing
     }
 
     @Test func legacyAPIIsShutDown() {
-        let r = w.fcm.evaluate(w.request("POST", "/fcm/send", json: #"{"to":"x"}"#, bearer: nil,
-            headers: [HTTPField("authorization", "key=AAAA")]))
+        let r = w.fcm.evaluate(
+            w.request(
+                "POST", "/fcm/send", json: #"{"to":"x"}"#, bearer: nil,
+                headers: [HTTPField("authorization", "key=AAAA")]))
         #expect(r.status == 404)
         #expect(r.headers.contains { $0.name == "content-type" && $0.value.hasPrefix("text/html") })
     }

@@ -29,7 +29,8 @@ enum Fixture {
     static let tokenProd = "fcmInstanceProd:APA91bHppppppppppppppppppppppppp"
     static let tokenAndroid = "fcmInstanceDroid:APA91bHdddddddddddddddddddddddd"
     static let tokenOther = "fcmInstanceOther:APA91bHoooooooooooooooooooooooo"
-    static let staleToken = "fGw0qy4TGgk:APA91bGtWGjuhp4WRhHXgbabIYp1jxEKI08ofj_v1bKhWAGJQ4e3arRCWzeTfHaLz83mBnDh0aPWB1AykXAVUUGl2h1wT4XI6XazWpvY7RBUSYfoxtqSWGIm2nvWh2BOP1YG501SsRoE"
+    static let staleToken =
+        "fGw0qy4TGgk:APA91bGtWGjuhp4WRhHXgbabIYp1jxEKI08ofj_v1bKhWAGJQ4e3arRCWzeTfHaLz83mBnDh0aPWB1AykXAVUUGl2h1wT4XI6XazWpvY7RBUSYfoxtqSWGIm2nvWh2BOP1YG501SsRoE"
     static let fidA = "cXh0aW5zdGFsbGF0aW9uQQ"
 
     static func apnsConfiguration() -> APNsGatewayConfiguration {
@@ -47,7 +48,8 @@ enum Fixture {
     static func configuration(quota: FCMQuota = FCMQuota()) -> FCMGatewayConfiguration {
         var c = FCMGatewayConfiguration()
         c.serviceAccounts = [
-            FCMServiceAccount(clientEmail: email, publicKey: saKey.publicKey, privateKey: saKey, projects: ["demo-project"]),
+            FCMServiceAccount(
+                clientEmail: email, publicKey: saKey.publicKey, privateKey: saKey, projects: ["demo-project"]),
             FCMServiceAccount(clientEmail: otherEmail, publicKey: otherSAKey.publicKey, projects: ["other-project"]),
         ]
         c.projects = [
@@ -72,7 +74,8 @@ enum Fixture {
         email: String = email, key: RSAPrivateKey = saKey, scopes: [String] = [FCMOAuth.messagingScope],
         issuedAt: Int = Int(Date().timeIntervalSince1970), audience: String = FCMOAuth.googleAudience
     ) -> String {
-        try! JWT.googleServiceAccountAssertion(clientEmail: email, scopes: scopes, issuedAt: issuedAt, key: key, audience: audience)
+        try! JWT.googleServiceAccountAssertion(
+            clientEmail: email, scopes: scopes, issuedAt: issuedAt, key: key, audience: audience)
     }
 }
 
@@ -80,7 +83,10 @@ enum Fixture {
 struct World {
     let apns: APNsGateway
     let fcm: FCMGateway
-    init(quota: FCMQuota = FCMQuota(), clock: any PushClock = SystemClock(), _ configure: (inout FCMGatewayConfiguration) -> Void = { _ in }) {
+    init(
+        quota: FCMQuota = FCMQuota(), clock: any PushClock = SystemClock(),
+        _ configure: (inout FCMGatewayConfiguration) -> Void = { _ in }
+    ) {
         apns = try! APNsGateway(configuration: Fixture.apnsConfiguration())
         var c = Fixture.configuration(quota: quota)
         configure(&c)
@@ -91,16 +97,21 @@ struct World {
         fcm.issueAccessToken(clientEmail: email, scopes: scopes).token
     }
 
-    func request(_ method: String, _ path: String, json: String? = nil, bearer: String?, headers: [HTTPField] = []) -> HTTPRequest {
+    func request(_ method: String, _ path: String, json: String? = nil, bearer: String?, headers: [HTTPField] = [])
+        -> HTTPRequest
+    {
         var h = headers
         if let bearer { h.append(HTTPField("authorization", "Bearer \(bearer)")) }
         return HTTPRequest(version: .http2, method: method, path: path, headers: h, body: Array((json ?? "").utf8))
     }
 
     /// `messages:send` in-process; the status and parsed body.
-    func send(_ message: String, project: String = "demo-project", validateOnly: Bool = false, bearer: String? = nil) -> (Int, JSONValue) {
+    func send(_ message: String, project: String = "demo-project", validateOnly: Bool = false, bearer: String? = nil)
+        -> (Int, JSONValue)
+    {
         let body = validateOnly ? #"{"validate_only":true,"message":\#(message)}"# : #"{"message":\#(message)}"#
-        let r = fcm.evaluate(request("POST", "/v1/projects/\(project)/messages:send", json: body, bearer: bearer ?? self.bearer()))
+        let r = fcm.evaluate(
+            request("POST", "/v1/projects/\(project)/messages:send", json: body, bearer: bearer ?? self.bearer()))
         return (r.status, (try? JSONValue.parse(r.body)) ?? .null)
     }
 }
@@ -108,10 +119,12 @@ struct World {
 extension JSONValue {
     /// `error.details[@type=FcmError].errorCode`.
     var fcmErrorCode: String? {
-        self[path: "error.details"]?.arrayValue?.first { $0["@type"]?.stringValue?.hasSuffix("FcmError") == true }?["errorCode"]?.stringValue
+        self[path: "error.details"]?.arrayValue?.first { $0["@type"]?.stringValue?.hasSuffix("FcmError") == true }?[
+            "errorCode"]?.stringValue
     }
     /// The first BadRequest field violation's field.
     var violationField: String? {
-        self[path: "error.details"]?.arrayValue?.first { $0["@type"]?.stringValue?.hasSuffix("BadRequest") == true }?[path: "fieldViolations.0.field"]?.stringValue
+        self[path: "error.details"]?.arrayValue?.first { $0["@type"]?.stringValue?.hasSuffix("BadRequest") == true }?[
+            path: "fieldViolations.0.field"]?.stringValue
     }
 }

@@ -27,8 +27,12 @@ import Testing
 
     @Test func dropActionClosesTheSocketAndTheServerKeepsServing() throws {
         let s = try TestServer(tls: files.tls())
-        let dropped = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "\(s.url)/drop",
-                                           "--next", "--http2", "--cacert", files.caPath, "\(s.url)/after"])
+        let dropped = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", files.caPath, "\(s.url)/drop",
+                "--next", "--http2", "--cacert", files.caPath, "\(s.url)/after",
+            ])
         // The dropped connection may or may not have carried its response out; the next request must work.
         let after = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "\(s.url)/after"])
         #expect(after.status == 0, "\(after.stderr)")

@@ -34,8 +34,9 @@ import Testing
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
         // A request first (answered), then PRIORITY with stream id 0: exclusive=0, dependency 0, weight 16.
-        raw.send(H2Frame.preface + H2Frame.emptySettings + request(stream: 1)
-            + H2Frame.frame(type: 2, flags: 0, stream: 0, payload: [0, 0, 0, 0, 15]))
+        raw.send(
+            H2Frame.preface + H2Frame.emptySettings + request(stream: 1)
+                + H2Frame.frame(type: 2, flags: 0, stream: 0, payload: [0, 0, 0, 0, 15]))
         let (bytes, closed) = raw.readUntilClose()
         #expect(closed)
         let away = goAways(bytes)
@@ -50,8 +51,9 @@ import Testing
     @Test func priorityOnAStreamIsStillIgnored() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port, receiveTimeout: 1)
-        raw.send(H2Frame.preface + H2Frame.emptySettings
-            + H2Frame.frame(type: 2, flags: 0, stream: 3, payload: [0, 0, 0, 0, 15]) + request(stream: 1))
+        raw.send(
+            H2Frame.preface + H2Frame.emptySettings
+                + H2Frame.frame(type: 2, flags: 0, stream: 3, payload: [0, 0, 0, 0, 15]) + request(stream: 1))
         let bytes = raw.read(atLeast: 1 << 16)
         #expect(goAways(bytes).isEmpty)
         #expect(H2Frame.parse(bytes).contains { $0.type == 1 && $0.stream == 1 })
@@ -75,9 +77,12 @@ import Testing
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
         // HEADERS without END_HEADERS, then CONTINUATION frames without it: nghttp2 allows 8.
-        var frames = H2Frame.preface + H2Frame.emptySettings
+        var frames =
+            H2Frame.preface + H2Frame.emptySettings
             + H2Frame.frame(type: 1, flags: 0x1, stream: 1, payload: [0x82, 0x86, 0x84])
-        for _ in 0..<20 { frames += H2Frame.frame(type: 9, flags: 0, stream: 1, payload: [0x40, 0x01, 0x61, 0x01, 0x62]) }
+        for _ in 0..<20 {
+            frames += H2Frame.frame(type: 9, flags: 0, stream: 1, payload: [0x40, 0x01, 0x61, 0x01, 0x62])
+        }
         raw.send(frames)
         let (bytes, closed) = raw.readUntilClose()
         #expect(closed)
@@ -95,8 +100,9 @@ import Testing
         for i in 0..<3000 {
             let id = UInt32(2 * i + 1)
             let path = Array("/delay/1000".utf8)
-            frames += H2Frame.frame(type: 1, flags: 0x5, stream: id,
-                                    payload: [0x82, 0x86, 0x01, 0x01, UInt8(ascii: "x"), 0x04, UInt8(path.count)] + path)
+            frames += H2Frame.frame(
+                type: 1, flags: 0x5, stream: id,
+                payload: [0x82, 0x86, 0x01, 0x01, UInt8(ascii: "x"), 0x04, UInt8(path.count)] + path)
             frames += H2Frame.frame(type: 3, flags: 0, stream: id, payload: [0, 0, 0, 8])  // RST_STREAM(CANCEL)
         }
         raw.send(frames)
@@ -113,8 +119,9 @@ import Testing
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
         // Index 0x7f+… far past the static and dynamic tables: a decoding error, COMPRESSION_ERROR (0x9).
-        raw.send(H2Frame.preface + H2Frame.emptySettings
-            + H2Frame.frame(type: 1, flags: 0x5, stream: 1, payload: [0xff, 0xff, 0xff, 0xff, 0x0f]))
+        raw.send(
+            H2Frame.preface + H2Frame.emptySettings
+                + H2Frame.frame(type: 1, flags: 0x5, stream: 1, payload: [0xff, 0xff, 0xff, 0xff, 0x0f]))
         let (bytes, closed) = raw.readUntilClose()
         #expect(closed)
         #expect(goAways(bytes).map(\.code) == [0x9], "\(goAways(bytes))")  // one GOAWAY, not two
@@ -141,7 +148,8 @@ import Testing
         let s = try TestServer(tls: files.tls()) { $0.idleTimeout = .seconds(1) }
         let raw = try RawSocket(port: s.port, receiveTimeout: 0.3)
         // The start of a TLS 1.2 ClientHello record, then one byte per read timeout.
-        let hello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]
+        let hello: [UInt8] =
+            [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]
             + Array(repeating: 0x11, count: 40)
         let started = Date()
         var closed = false
@@ -169,13 +177,16 @@ import Testing
     }
 
     @Test func anOpenedConnectionIsNotCutByTheOpeningDeadline() throws {
-        let s = try TestServer { $0.idleTimeout = .seconds(5); $0.handshakeTimeout = .milliseconds(300) }
+        let s = try TestServer {
+            $0.idleTimeout = .seconds(5); $0.handshakeTimeout = .milliseconds(300)
+        }
         let raw = try RawSocket(port: s.port, receiveTimeout: 1.5)
         raw.send(H2Frame.preface + H2Frame.emptySettings)
         let (_, closed) = raw.readUntilClose()  // 1.5 s: past the opening deadline, within the idle timeout
         #expect(!closed)
         raw.send(request(stream: 1))
         let frames = H2Frame.parse(raw.read(atLeast: 60))
-        #expect(frames.contains { $0.type == 1 && $0.stream == 1 }, "\(frames.map { ($0.type, $0.stream, $0.payload) })")
+        #expect(
+            frames.contains { $0.type == 1 && $0.stream == 1 }, "\(frames.map { ($0.type, $0.stream, $0.payload) })")
     }
 }

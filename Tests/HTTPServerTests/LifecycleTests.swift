@@ -32,8 +32,12 @@ import Glibc
     @Test func http2LargeResponsesFlowThroughFlowControl() throws {
         let files = try TestFiles.get()
         let s = try TestServer(tls: files.tls())
-        let r = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "-o", "/dev/null",
-                                     "-w", "%{size_download}", "\(s.url)/big/3000000"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", files.caPath, "-o", "/dev/null",
+                "-w", "%{size_download}", "\(s.url)/big/3000000",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "3000000")
     }
@@ -41,7 +45,8 @@ import Glibc
     @Test func expect100ContinueIsAnsweredBeforeTheBody() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
-        raw.send("POST /up HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n")
+        raw.send(
+            "POST /up HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n")
         let interim = "HTTP/1.1 100 Continue\r\n\r\n"
         #expect(String(decoding: raw.read(atLeast: interim.utf8.count), as: UTF8.self) == interim)
         raw.send("hello")
@@ -54,7 +59,8 @@ import Glibc
         let s = try TestServer()
         let raw = try RawSocket(port: s.port, receiveTimeout: 3)
         let priority = H2Frame.frame(type: 2, flags: 0, stream: 3, payload: [0, 0, 0, 1, 200])
-        let get = H2Frame.frame(type: 1, flags: 0x5, stream: 1, payload: [0x82, 0x86, 0x84, 0x01, 0x01, UInt8(ascii: "x")])
+        let get = H2Frame.frame(
+            type: 1, flags: 0x5, stream: 1, payload: [0x82, 0x86, 0x84, 0x01, 0x01, UInt8(ascii: "x")])
         raw.send(H2Frame.preface + H2Frame.emptySettings + priority + get)
         let frames = H2Frame.parse(raw.read(atLeast: 200))
         #expect(frames.contains { $0.type == 1 && $0.stream == 1 })
@@ -62,8 +68,9 @@ import Glibc
     }
 
     @Test func listensOnIPv6Loopback() throws {
-        let server = HTTPServer(listeners: [ListenerConfiguration(name: "v6", host: "::1", handler: EchoHandler())],
-                                loops: 1)
+        let server = HTTPServer(
+            listeners: [ListenerConfiguration(name: "v6", host: "::1", handler: EchoHandler())],
+            loops: 1)
         let bound = try server.start()
         defer { server.shutdown(grace: .seconds(1)) }
         #expect(bound[0].url.hasPrefix("http://[::1]:"))

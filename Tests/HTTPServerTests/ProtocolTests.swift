@@ -11,8 +11,12 @@ import Testing
 
     @Test func tlsWithALPNh2ServesHTTP2ToCurl() throws {
         let s = try TestServer(tls: files.tls())
-        let r = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "-H", "x-test: a", "-H", "X-Test: b",
-                                     "-w", "\nhttp=%{http_version}", "\(s.url)/hello?q=1"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", files.caPath, "-H", "x-test: a", "-H", "X-Test: b",
+                "-w", "\nhttp=%{http_version}", "\(s.url)/hello?q=1",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(field("version", in: r.stdout) == ["HTTP/2"])
         #expect(field("alpn", in: r.stdout) == ["h2"])
@@ -53,8 +57,12 @@ import Testing
 
     @Test func chunkedHTTP1RequestBodyIsAssembled() throws {
         let s = try TestServer()
-        let r = try runTool("curl", ["-sS", "--http1.1", "-H", "Transfer-Encoding: chunked", "--data-binary",
-                                     "@" + files.file(Array(repeating: 65, count: 5000)), "\(s.url)/chunked"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http1.1", "-H", "Transfer-Encoding: chunked", "--data-binary",
+                "@" + files.file(Array(repeating: 65, count: 5000)), "\(s.url)/chunked",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(field("len", in: r.stdout) == ["5000"])
     }
@@ -73,8 +81,12 @@ import Testing
 
     @Test func tlsWithoutALPNButWithPrefaceIsServedHTTP2() throws {
         let s = try TestServer(tls: files.tls())
-        let r = try runTool("curl", ["-sS", "-v", "--http2-prior-knowledge", "--no-alpn", "--cacert", files.caPath,
-                                     "\(s.url)/no-alpn"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "-v", "--http2-prior-knowledge", "--no-alpn", "--cacert", files.caPath,
+                "\(s.url)/no-alpn",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(field("version", in: r.stdout) == ["HTTP/2"])
         #expect(field("alpn", in: r.stdout) == ["none"])
@@ -111,13 +123,21 @@ import Testing
 
     @Test func mutualTLSReportsTheClientCertificate() throws {
         let s = try TestServer(tls: files.tls(mutual: true))
-        let trusted = try runTool("curl", ["-sS", "--cacert", files.caPath, "--cert", files.clientCertPath,
-                                           "--key", files.clientKeyPath, "\(s.url)/cert"])
+        let trusted = try runTool(
+            "curl",
+            [
+                "-sS", "--cacert", files.caPath, "--cert", files.clientCertPath,
+                "--key", files.clientKeyPath, "\(s.url)/cert",
+            ])
         #expect(trusted.status == 0, "\(trusted.stderr)")
         #expect(Int(field("der", in: trusted.stdout).first ?? "0")! > 100)
         #expect(field("trusted", in: trusted.stdout) == ["true"])
-        let stranger = try runTool("curl", ["-sS", "--cacert", files.caPath, "--cert", files.strangerCertPath,
-                                            "--key", files.strangerKeyPath, "\(s.url)/cert"])
+        let stranger = try runTool(
+            "curl",
+            [
+                "-sS", "--cacert", files.caPath, "--cert", files.strangerCertPath,
+                "--key", files.strangerKeyPath, "\(s.url)/cert",
+            ])
         #expect(stranger.status == 0, "\(stranger.stderr)")
         #expect(Int(field("der", in: stranger.stdout).first ?? "0")! > 100)
         #expect(field("trusted", in: stranger.stdout) == ["false"])
@@ -155,9 +175,11 @@ import Testing
     }
 
     @Test func badTLSMaterialFailsStart() throws {
-        let server = HTTPServer(listeners: [ListenerConfiguration(
-            name: "broken", tls: TLSConfiguration(certificateChainPEM: "nope", privateKeyPEM: "nope"),
-            handler: EchoHandler())])
+        let server = HTTPServer(listeners: [
+            ListenerConfiguration(
+                name: "broken", tls: TLSConfiguration(certificateChainPEM: "nope", privateKeyPEM: "nope"),
+                handler: EchoHandler())
+        ])
         #expect(throws: HTTPServerError.self) { try server.start() }
     }
 }

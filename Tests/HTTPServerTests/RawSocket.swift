@@ -11,7 +11,8 @@ final class RawSocket {
 
     init(port: Int, receiveTimeout: TimeInterval = 5) throws {
         fd = try connectToLoopback(port: port)
-        var tv = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout.truncatingRemainder(dividingBy: 1)) * 1_000_000))
+        var tv = timeval(
+            tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout.truncatingRemainder(dividingBy: 1)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -20,7 +21,9 @@ final class RawSocket {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return }
             offset += n
         }
@@ -62,8 +65,10 @@ enum H2Frame {
 
     static func frame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) -> [UInt8] {
         let n = payload.count
-        return [UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff), type, flags,
-                UInt8(stream >> 24 & 0x7f), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff)]
+        return [
+            UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff), type, flags,
+            UInt8(stream >> 24 & 0x7f), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff),
+        ]
             + payload
     }
 
@@ -81,7 +86,8 @@ enum H2Frame {
         while i + 9 <= bytes.count {
             let len = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
             guard i + 9 + len <= bytes.count else { break }
-            let stream = UInt32(bytes[i + 5] & 0x7f) << 24 | UInt32(bytes[i + 6]) << 16
+            let stream =
+                UInt32(bytes[i + 5] & 0x7f) << 24 | UInt32(bytes[i + 6]) << 16
                 | UInt32(bytes[i + 7]) << 8 | UInt32(bytes[i + 8])
             out.append((bytes[i + 3], bytes[i + 4], stream, Array(bytes[i + 9..<i + 9 + len])))
             i += 9 + len

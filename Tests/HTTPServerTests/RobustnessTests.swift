@@ -31,8 +31,9 @@ import Testing
         let s = try TestServer(tls: files.tls())
         let garbage = try files.file(Array("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\nnot a settings frame".utf8))
         // s_client sends the file, then waits for the server; the server must close on its own.
-        let r = try runTool("sh", ["-c", "openssl s_client -quiet -alpn h2 -connect 127.0.0.1:\(s.port) < \(garbage)"],
-                            timeout: 10)
+        let r = try runTool(
+            "sh", ["-c", "openssl s_client -quiet -alpn h2 -connect 127.0.0.1:\(s.port) < \(garbage)"],
+            timeout: 10)
         #expect(!r.timedOut)
         try expectHealthy(s, tls: true)
     }
@@ -59,20 +60,32 @@ import Testing
     @Test func oversizedHeadersAreRefusedWithoutHarm() throws {
         let s = try TestServer(tls: files.tls())
         let big = "x-big: " + String(repeating: "a", count: 100_000)
-        let h2 = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "-H", big, "-w", "%{http_code}",
-                                      "-o", "/dev/null", "\(s.url)/big"])
+        let h2 = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", files.caPath, "-H", big, "-w", "%{http_code}",
+                "-o", "/dev/null", "\(s.url)/big",
+            ])
         // nghttp2 either refuses the header block (stream or connection error) or we answer 431.
         #expect(h2.status != 0 || h2.stdout == "431", "\(h2.stdout) \(h2.stderr)")
-        let h1 = try runTool("curl", ["-sS", "--http1.1", "--cacert", files.caPath, "-H", big, "-w", "%{http_code}",
-                                      "-o", "/dev/null", "\(s.url)/big"])
+        let h1 = try runTool(
+            "curl",
+            [
+                "-sS", "--http1.1", "--cacert", files.caPath, "-H", big, "-w", "%{http_code}",
+                "-o", "/dev/null", "\(s.url)/big",
+            ])
         #expect(h1.stdout == "431", "\(h1.stdout) \(h1.stderr)")
         try expectHealthy(s, tls: true)
     }
 
     @Test func headersOverTheListenerLimitGet431OnHTTP2() throws {
         let s = try TestServer { $0.maxHeaderListSize = 1024 }
-        let r = try runTool("curl", ["-sS", "--http2-prior-knowledge", "-H", "x-pad: " + String(repeating: "b", count: 2000),
-                                     "-w", "%{http_code}", "-o", "/dev/null", "\(s.url)/pad"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http2-prior-knowledge", "-H", "x-pad: " + String(repeating: "b", count: 2000),
+                "-w", "%{http_code}", "-o", "/dev/null", "\(s.url)/pad",
+            ])
         #expect(r.stdout == "431", "\(r.stdout) \(r.stderr)")
         try expectHealthy(s, tls: false)
     }
@@ -122,15 +135,23 @@ import Testing
     @Test func bodyOverTheLimitGets413AndTheConnectionSurvivesOnHTTP2() throws {
         let s = try TestServer(tls: files.tls())
         let big = try files.file(Array(repeating: 7, count: (1 << 20) + 1))
-        let r = try runTool("curl", ["-sS", "--http2", "--cacert", files.caPath, "--data-binary", "@" + big,
-                                     "-w", "code=%{http_code}\n", "\(s.url)/big",
-                                     "--next", "--http2", "--cacert", files.caPath, "\(s.url)/next"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", files.caPath, "--data-binary", "@" + big,
+                "-w", "code=%{http_code}\n", "\(s.url)/big",
+                "--next", "--http2", "--cacert", files.caPath, "\(s.url)/next",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("code=413"))
         #expect(field("path", in: r.stdout) == ["/next"])
         #expect(s.server.stats.acceptedConnections == 1)
-        let h1 = try runTool("curl", ["-sS", "--http1.1", "--cacert", files.caPath, "--data-binary", "@" + big,
-                                      "-w", "%{http_code}", "-o", "/dev/null", "\(s.url)/big"])
+        let h1 = try runTool(
+            "curl",
+            [
+                "-sS", "--http1.1", "--cacert", files.caPath, "--data-binary", "@" + big,
+                "-w", "%{http_code}", "-o", "/dev/null", "\(s.url)/big",
+            ])
         #expect(h1.stdout == "413", "\(h1.stderr)")
     }
 
@@ -158,7 +179,8 @@ import Testing
     @Test func pipelinedHTTP1RequestsAreAnsweredInOrder() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)
-        raw.send("GET /delay/100 HTTP/1.1\r\nhost: x\r\n\r\nGET /second HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        raw.send(
+            "GET /delay/100 HTTP/1.1\r\nhost: x\r\n\r\nGET /second HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
         let (bytes, closed) = raw.readUntilClose()
         #expect(closed)
         #expect(field("path", in: String(decoding: bytes, as: UTF8.self)) == ["/delay/100", "/second"])

@@ -91,11 +91,13 @@ final class EchoHandler: HTTPHandler {
             alpn = a ?? "none"
             der = d?.count ?? 0
         }
-        let description = "path=\(request.path) version=\(request.version.rawValue) method=\(request.method) "
+        let description =
+            "path=\(request.path) version=\(request.version.rawValue) method=\(request.method) "
             + "alpn=\(alpn) conn=\(context.id) count=\(count) len=\(request.body.count) der=\(der) "
             + "trusted=\(context.clientCertificateTrusted) x-test=\(request.values("x-test").joined(separator: ","))\n"
-        var response = HTTPResponse(status: 200, headers: [HTTPField("content-type", "text/plain")],
-                                    body: Array(description.utf8))
+        var response = HTTPResponse(
+            status: 200, headers: [HTTPField("content-type", "text/plain")],
+            body: Array(description.utf8))
         let parts = request.path.split(separator: "?", omittingEmptySubsequences: false)[0].split(separator: "/")
         switch parts.first {
         case "goaway": response.actions = [.goAway(errorCode: 0, debugData: Array("bye-debug".utf8))]
@@ -124,8 +126,10 @@ final class TestServer {
     let bound: [BoundListener]
     let handler: EchoHandler
 
-    init(tls: TLSConfiguration? = nil, handler: EchoHandler = EchoHandler(), loops: Int = 2,
-         configure: (inout ListenerConfiguration) -> Void = { _ in }) throws {
+    init(
+        tls: TLSConfiguration? = nil, handler: EchoHandler = EchoHandler(), loops: Int = 2,
+        configure: (inout ListenerConfiguration) -> Void = { _ in }
+    ) throws {
         var config = ListenerConfiguration(name: "test", tls: tls, handler: handler)
         configure(&config)
         self.handler = handler

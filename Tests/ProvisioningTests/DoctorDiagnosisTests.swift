@@ -9,7 +9,10 @@ import Testing
 struct DoctorDiagnosisTests {
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
 
-    static func profile(devices: [String]? = ["UDID-1"], aps: APSEnvironment? = .development, appID: String = "ABCDE12345.com.example.app")
+    static func profile(
+        devices: [String]? = ["UDID-1"], aps: APSEnvironment? = .development,
+        appID: String = "ABCDE12345.com.example.app"
+    )
         -> ProvisioningProfile
     {
         ProvisioningProfile(
@@ -19,9 +22,13 @@ struct DoctorDiagnosisTests {
             entitlements: ["keychain-access-groups": .array([.string("ABCDE12345.*")])])
     }
 
-    static func inputs(profile: ProvisioningProfile, entitlements: [String: PlistValue], info: [String: PlistValue]) -> DoctorInputs {
+    static func inputs(profile: ProvisioningProfile, entitlements: [String: PlistValue], info: [String: PlistValue])
+        -> DoctorInputs
+    {
         var inputs = DoctorInputs()
-        inputs.profile = DoctorFile(path: "Dev.mobileprovision", content: .success(ProfileFile(profile: profile, signatureVerifies: true, signers: [])))
+        inputs.profile = DoctorFile(
+            path: "Dev.mobileprovision",
+            content: .success(ProfileFile(profile: profile, signatureVerifies: true, signers: [])))
         inputs.entitlements = DoctorFile(path: "App.entitlements", content: .success(entitlements))
         inputs.infoPlist = DoctorFile(path: "Info.plist", content: .success(info))
         return inputs
@@ -35,7 +42,8 @@ struct DoctorDiagnosisTests {
         var context = DoctorContext()
         context.udid = "UDID-2"
         context.expectsSilentPush = true
-        let checks = Doctor.diagnose(Self.inputs(profile: profile, entitlements: [:], info: info), context: context, now: Self.now)
+        let checks = Doctor.diagnose(
+            Self.inputs(profile: profile, entitlements: [:], info: info), context: context, now: Self.now)
         let doctorIDs = Set(checks.flatMap(\.findings).map(\.id))
 
         let app = AppSigningConfiguration(bundleID: "com.example.app", teamID: "", entitlements: [:])
@@ -67,14 +75,19 @@ struct DoctorDiagnosisTests {
             "keychain-access-groups": .array([.string("ZZZZZ99999.other")]),
             "com.apple.developer.usernotifications.time-sensitive": .bool(true),
         ]
-        #expect(EntitlementAllowlist.violations(app: bad, profile: profile).map(\.code) == ["entitlement-not-allowed", "entitlement-not-allowed"])
+        #expect(
+            EntitlementAllowlist.violations(app: bad, profile: profile).map(\.code) == [
+                "entitlement-not-allowed", "entitlement-not-allowed",
+            ])
     }
 
     @Test func environmentMismatchNamesBadDeviceToken() {
         var context = DoctorContext()
         context.environment = .production
         let checks = Doctor.diagnose(
-            Self.inputs(profile: Self.profile(), entitlements: ["aps-environment": .string("development")], info: ["CFBundleIdentifier": .string("com.example.app")]),
+            Self.inputs(
+                profile: Self.profile(), entitlements: ["aps-environment": .string("development")],
+                info: ["CFBundleIdentifier": .string("com.example.app")]),
             context: context, now: Self.now)
         let finding = checks.flatMap(\.findings).first { $0.id == "environment-mismatch" }
         #expect(finding?.symptom.contains("BadDeviceToken") == true)

@@ -20,13 +20,21 @@ import Testing
         #expect(text.contains("IP Address:127.0.0.1"))
         #expect(text.contains("IP Address:0:0:0:0:0:0:0:1"))
         #expect(text.contains("TLS Web Server Authentication"))
-        let keyCheck = try runTool("sh", ["-c", "openssl x509 -in '\(dir.file("server.pem"))' -noout -pubkey; openssl pkey -in '\(dir.file("server.key"))' -pubout"])
+        let keyCheck = try runTool(
+            "sh",
+            [
+                "-c",
+                "openssl x509 -in '\(dir.file("server.pem"))' -noout -pubkey; openssl pkey -in '\(dir.file("server.key"))' -pubout",
+            ])
         let blocks = keyCheck.stdout.components(separatedBy: "-----END PUBLIC KEY-----")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         #expect(blocks.count == 3 && blocks[0] == blocks[1])
 
         let info = try server.info
-        #expect(info.dnsNames == ["localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com"])
+        #expect(
+            info.dnsNames == [
+                "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
+            ])
         #expect(info.ipAddresses == ["127.0.0.1", "::1"])
         #expect(info.issuer.commonName == "pushcheck test CA")
         #expect(info.isIssued(by: ca))
@@ -45,14 +53,16 @@ import Testing
         #expect(info.subject.organizationalUnit == "ABCDE12345")
         #expect(info.subject.country == "US")
         #expect(info.apnsEnvironments == .both)
-        #expect(info.apnsTopicsExtension == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
+        #expect(
+            info.apnsTopicsExtension == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
         #expect(info.apnsTopics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
 
         // Cross-check with OpenSSL's own view of the extensions and subject.
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
         try cert.write(certificateTo: dir.file("c.pem"))
-        let text = try runTool("openssl", ["x509", "-in", dir.file("c.pem"), "-noout", "-text", "-nameopt", "RFC2253"]).stdout
+        let text = try runTool("openssl", ["x509", "-in", dir.file("c.pem"), "-noout", "-text", "-nameopt", "RFC2253"])
+            .stdout
         #expect(text.contains("1.2.840.113635.100.6.3.1"))
         #expect(text.contains("1.2.840.113635.100.6.3.2"))
         #expect(text.contains("1.2.840.113635.100.6.3.6"))
@@ -69,8 +79,14 @@ import Testing
         let raw = try runTool("python3", ["-c", script, dir.file("c.pem")])
         #expect(raw.status == 0, "\(raw.stderr)")
         let parsed = try runTool("openssl", ["asn1parse", "-inform", "DER"], stdin: raw.stdoutBytes).stdout
-        let strings = parsed.split(separator: "\n").filter { $0.contains("UTF8STRING") }.map { $0.split(separator: ":").last.map(String.init) ?? "" }
-        #expect(strings == ["com.example.app", "app", "com.example.app.voip", "voip", "com.example.app.complication", "complication"])
+        let strings = parsed.split(separator: "\n").filter { $0.contains("UTF8STRING") }.map {
+            $0.split(separator: ":").last.map(String.init) ?? ""
+        }
+        #expect(
+            strings == [
+                "com.example.app", "app", "com.example.app.voip", "voip", "com.example.app.complication",
+                "complication",
+            ])
     }
 
     @Test func singleEnvironmentCertificatesUseApplesOlderNames() throws {
@@ -78,7 +94,9 @@ import Testing
         let dev = try ca.issueAPNsClientCertificate(.init(bundleID: "com.x", teamID: "T", environments: .sandbox)).info
         #expect(dev.subject.commonName == "Apple Development IOS Push Services: com.x")
         #expect(dev.apnsEnvironments == .sandbox)
-        let prod = try ca.issueAPNsClientCertificate(.init(bundleID: "com.x", teamID: "T", environments: .production, topics: nil)).info
+        let prod = try ca.issueAPNsClientCertificate(
+            .init(bundleID: "com.x", teamID: "T", environments: .production, topics: nil)
+        ).info
         #expect(prod.subject.commonName == "Apple Production IOS Push Services: com.x")
         #expect(prod.apnsEnvironments == .production)
     }
@@ -86,12 +104,17 @@ import Testing
     @Test func validityDatesAllowExpiredAndFutureCertificates() throws {
         let ca = try CertificateAuthority.generate(commonName: "CA")
         let now = Date()
-        let expired = try ca.issueAPNsClientCertificate(.init(
-            bundleID: "com.x", teamID: "T", notBefore: now.addingTimeInterval(-86400 * 30), notAfter: now.addingTimeInterval(-86400))).info
+        let expired = try ca.issueAPNsClientCertificate(
+            .init(
+                bundleID: "com.x", teamID: "T", notBefore: now.addingTimeInterval(-86400 * 30),
+                notAfter: now.addingTimeInterval(-86400))
+        ).info
         #expect(!expired.isValid(at: now))
         #expect(expired.isValid(at: now.addingTimeInterval(-86400 * 2)))
         #expect(abs(expired.notAfter.timeIntervalSince(now.addingTimeInterval(-86400))) < 2)
-        let future = try ca.issueServerCertificate(notBefore: now.addingTimeInterval(3600), notAfter: now.addingTimeInterval(7200)).info
+        let future = try ca.issueServerCertificate(
+            notBefore: now.addingTimeInterval(3600), notAfter: now.addingTimeInterval(7200)
+        ).info
         #expect(!future.isValid(at: now))
         // A date past 2049 needs GeneralizedTime; check it round-trips.
         let far = Date(timeIntervalSince1970: 2_600_000_000)
@@ -100,7 +123,8 @@ import Testing
 
     @Test func caReloadsFromPEMAndRejectsMismatchedKey() throws {
         let ca = try CertificateAuthority.generate(commonName: "CA")
-        let reloaded = try CertificateAuthority(certificatePEM: ca.certificatePEM, privateKeyPEM: ca.certificate.privateKeyPEM)
+        let reloaded = try CertificateAuthority(
+            certificatePEM: ca.certificatePEM, privateKeyPEM: ca.certificate.privateKeyPEM)
         #expect(reloaded == ca)
         let leaf = try reloaded.issueServerCertificate(dnsNames: ["a.test"], ipAddresses: [])
         #expect(try leaf.info.isIssued(by: ca.certificatePEM))
@@ -114,7 +138,9 @@ import Testing
     @Test func fingerprintAndSerialMatchOpenSSL() throws {
         let ca = try CertificateAuthority.generate(commonName: "CA")
         let cert = try ca.issueServerCertificate()
-        let out = try runTool("openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-serial"], stdin: Array(cert.pem.utf8)).stdout
+        let out = try runTool(
+            "openssl", ["x509", "-noout", "-fingerprint", "-sha256", "-serial"], stdin: Array(cert.pem.utf8)
+        ).stdout
         let info = try cert.info
         #expect(out.contains("=" + info.sha256FingerprintHex))
         #expect(out.contains("serial=" + info.serialNumberHex))
@@ -130,11 +156,19 @@ import Testing
 @Suite struct TopicExtensionTests {
     @Test func encodingMatchesPushysOpenSSLGeneratedValue() {
         // Pushy's ApnsTestCertificates: OpenSSL's encoding of ASN1:SEQUENCE:apns_topics, wrapped in an OCTET STRING.
-        let pushy = Array(Data(base64Encoded: "BHUwcwwUY29tLmVhdHRoZXBhdGgucHVzaHkwBQwDYXBwDBljb20uZWF0dGhlcGF0aC5wdXNoeS52b2lwMAYMBHZvaXAMIWNvbS5lYXR0aGVwYXRoLnB1c2h5LmNvbXBsaWNhdGlvbjAODAxjb21wbGljYXRpb24=")!)
+        let pushy = Array(
+            Data(
+                base64Encoded:
+                    "BHUwcwwUY29tLmVhdHRoZXBhdGgucHVzaHkwBQwDYXBwDBljb20uZWF0dGhlcGF0aC5wdXNoeS52b2lwMAYMBHZvaXAMIWNvbS5lYXR0aGVwYXRoLnB1c2h5LmNvbXBsaWNhdGlvbjAODAxjb21wbGljYXRpb24="
+            )!)
         let ours = ApplePushExtensions.encodeTopics(
-            ["com.eatthepath.pushy", "com.eatthepath.pushy.voip", "com.eatthepath.pushy.complication"], bundleID: "com.eatthepath.pushy")
+            ["com.eatthepath.pushy", "com.eatthepath.pushy.voip", "com.eatthepath.pushy.complication"],
+            bundleID: "com.eatthepath.pushy")
         #expect(Array(pushy.dropFirst(2)) == ours)
-        #expect(ApplePushExtensions.decodeTopics(pushy) == ["com.eatthepath.pushy", "com.eatthepath.pushy.voip", "com.eatthepath.pushy.complication"])
+        #expect(
+            ApplePushExtensions.decodeTopics(pushy) == [
+                "com.eatthepath.pushy", "com.eatthepath.pushy.voip", "com.eatthepath.pushy.complication",
+            ])
     }
 
     @Test func roundTripAndMalformedInput() {

@@ -10,7 +10,9 @@ import Testing
         defer { dir.remove() }
         let key = try P256PrivateKey.generate()
         try dir.write("key.p8", key.pkcs8PEM)
-        let input = Base64URL.encode(#"{"alg":"ES256","kid":"KEY1234567"}"#) + "." + Base64URL.encode(#"{"iss":"TEAM123456","iat":1700000000}"#)
+        let input =
+            Base64URL.encode(#"{"alg":"ES256","kid":"KEY1234567"}"#) + "."
+            + Base64URL.encode(#"{"iss":"TEAM123456","iat":1700000000}"#)
         try dir.write("input", input)
         let signed = try runTool("openssl", ["dgst", "-sha256", "-sign", dir.file("key.p8"), dir.file("input")])
         #expect(signed.status == 0, "\(signed.stderr)")
@@ -24,15 +26,20 @@ import Testing
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
         let key = try P256PrivateKey.generate()
-        let token = try JWT.apnsProviderToken(teamID: "TEAM123456", keyID: "KEY1234567", issuedAt: 1_700_000_000, key: key)
+        let token = try JWT.apnsProviderToken(
+            teamID: "TEAM123456", keyID: "KEY1234567", issuedAt: 1_700_000_000, key: key)
         let jwt = try JWT(compact: token)
         try dir.write("pub.pem", key.publicKey.pem)
         try dir.write("input", jwt.signingInput)
         try dir.write("sig.der", try ECDSASignature.derFromRaw(jwt.signature))
-        let ok = try runTool("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
+        let ok = try runTool(
+            "openssl",
+            ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
         #expect(ok.status == 0 && ok.stdout.contains("Verified OK"), "\(ok.stdout) \(ok.stderr)")
         try dir.write("input", Array("x".utf8) + jwt.signingInput)
-        let bad = try runTool("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
+        let bad = try runTool(
+            "openssl",
+            ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
         #expect(bad.status != 0)
     }
 

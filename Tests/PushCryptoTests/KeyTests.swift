@@ -7,7 +7,9 @@ import Testing
     @Test func p8FromOpenSSLGenpkeyLoads() throws {
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
-        let gen = try runTool("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir.file("AuthKey.p8")])
+        let gen = try runTool(
+            "openssl",
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", dir.file("AuthKey.p8")])
         #expect(gen.status == 0, "\(gen.stderr)")
         let pem = String(decoding: try dir.read("AuthKey.p8"), as: UTF8.self)
         #expect(pem.contains("BEGIN PRIVATE KEY"))
@@ -20,7 +22,8 @@ import Testing
     @Test func sec1ECPrivateKeyLoadsAndMatchesPKCS8() throws {
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
-        _ = try runTool("openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", dir.file("sec1.pem")])
+        _ = try runTool(
+            "openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", dir.file("sec1.pem")])
         let sec1 = String(decoding: try dir.read("sec1.pem"), as: UTF8.self)
         #expect(sec1.contains("BEGIN EC PRIVATE KEY"))
         let key = try P256PrivateKey(pem: sec1)
@@ -62,7 +65,12 @@ import Testing
         } catch let error as KeyError {
             guard case .invalidPEM = error else { Issue.record("unexpected \(error)"); return }
         }
-        let encrypted = try runTool("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -passout pass:secret"])
+        let encrypted = try runTool(
+            "sh",
+            [
+                "-c",
+                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -passout pass:secret",
+            ])
         #expect(throws: KeyError.encrypted) { try P256PrivateKey(pem: encrypted.stdout) }
         #expect(KeyError.encrypted.description.contains("-nocrypt"))
     }
@@ -79,13 +87,18 @@ import Testing
 
     @Test func p8WithCRLFAndNoTrailingNewlineLoads() throws {
         let key = try P256PrivateKey.generate()
-        let windows = key.pkcs8PEM.replacingOccurrences(of: "\n", with: "\r\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        let windows = key.pkcs8PEM.replacingOccurrences(of: "\n", with: "\r\n").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(try P256PrivateKey(pem: windows) == key)
     }
 
     @Test func derSignatureConversionRejectsBadInput() throws {
-        #expect(throws: ECDSASignature.ConversionError.wrongRawLength(63)) { try ECDSASignature.derFromRaw(Array(repeating: 1, count: 63)) }
-        #expect(throws: ECDSASignature.ConversionError.invalidDER) { try ECDSASignature.rawFromDER([0x30, 0x03, 0x02, 0x01]) }
+        #expect(throws: ECDSASignature.ConversionError.wrongRawLength(63)) {
+            try ECDSASignature.derFromRaw(Array(repeating: 1, count: 63))
+        }
+        #expect(throws: ECDSASignature.ConversionError.invalidDER) {
+            try ECDSASignature.rawFromDER([0x30, 0x03, 0x02, 0x01])
+        }
         let raw = (1...64).map { UInt8($0) }
         #expect(try ECDSASignature.rawFromDER(ECDSASignature.derFromRaw(raw)) == raw)
     }

@@ -6,7 +6,11 @@ import Testing
 @Suite struct PKCS12Tests {
     static func apnsIdentity() throws -> (CertificateAuthority, IssuedCertificate) {
         let ca = try CertificateAuthority.generate(commonName: "Fake WWDR")
-        return (ca, try ca.issueAPNsClientCertificate(.init(bundleID: "com.example.app", teamID: "ABCDE12345", keyType: .rsa2048)))
+        return (
+            ca,
+            try ca.issueAPNsClientCertificate(
+                .init(bundleID: "com.example.app", teamID: "ABCDE12345", keyType: .rsa2048))
+        )
     }
 
     @Test(arguments: [false, true])
@@ -16,8 +20,10 @@ import Testing
         defer { dir.remove() }
         try cert.write(certificateTo: dir.file("c.pem"), privateKeyTo: dir.file("c.key"))
         try ca.write(certificateTo: dir.file("ca.pem"))
-        var args = ["pkcs12", "-export", "-in", dir.file("c.pem"), "-inkey", dir.file("c.key"),
-                    "-certfile", dir.file("ca.pem"), "-passout", "pass:s3cret", "-out", dir.file("c.p12")]
+        var args = [
+            "pkcs12", "-export", "-in", dir.file("c.pem"), "-inkey", dir.file("c.key"),
+            "-certfile", dir.file("ca.pem"), "-passout", "pass:s3cret", "-out", dir.file("c.p12"),
+        ]
         if legacy { args.append("-legacy") }
         let export = try runTool("openssl", args)
         #expect(export.status == 0, "\(export.stderr)")
@@ -36,7 +42,8 @@ import Testing
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
         try dir.write("ours.p12", der)
-        let out = try runTool("openssl", ["pkcs12", "-in", dir.file("ours.p12"), "-passin", "pass:pw", "-nokeys", "-clcerts"])
+        let out = try runTool(
+            "openssl", ["pkcs12", "-in", dir.file("ours.p12"), "-passin", "pass:pw", "-nokeys", "-clcerts"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(try CertificateInfo(pem: out.stdout).der == cert.der)
         #expect(try PKCS12Bundle(der: der, password: "pw").identity == cert)
@@ -47,14 +54,16 @@ import Testing
 }
 
 @Suite struct CMSTests {
-    static let plist = Array("""
+    static let plist = Array(
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict><key>Name</key><string>Test Profile</string></dict></plist>
         """.utf8)
 
     @Test func ourCMSRoundTripsAndVerifiesWithOpenSSL() throws {
         let ca = try CertificateAuthority.generate(commonName: "Fake Apple Root")
-        let signer = try ca.issueServerCertificate(commonName: "iPhone Distribution: Fake", dnsNames: [], ipAddresses: [])
+        let signer = try ca.issueServerCertificate(
+            commonName: "iPhone Distribution: Fake", dnsNames: [], ipAddresses: [])
         let der = try CMSSignedData.sign(content: Self.plist, signer: signer, extraCertificatesPEM: [ca.certificatePEM])
         let parsed = try CMSSignedData(der: der)
         #expect(parsed.content == Self.plist)
@@ -66,20 +75,30 @@ import Testing
         defer { dir.remove() }
         try dir.write("p.mobileprovision", der)
         try ca.write(certificateTo: dir.file("ca.pem"))
-        let out = try runTool("openssl", ["cms", "-verify", "-inform", "DER", "-in", dir.file("p.mobileprovision"), "-CAfile", dir.file("ca.pem"), "-purpose", "any", "-binary"])
+        let out = try runTool(
+            "openssl",
+            [
+                "cms", "-verify", "-inform", "DER", "-in", dir.file("p.mobileprovision"), "-CAfile", dir.file("ca.pem"),
+                "-purpose", "any", "-binary",
+            ])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdoutBytes == Self.plist)
     }
 
     @Test func contentFromOpenSSLCmsSign() throws {
         let ca = try CertificateAuthority.generate(commonName: "Root")
-        let signer = try ca.issueServerCertificate(commonName: "Signer", dnsNames: [], ipAddresses: [], keyType: .rsa2048)
+        let signer = try ca.issueServerCertificate(
+            commonName: "Signer", dnsNames: [], ipAddresses: [], keyType: .rsa2048)
         let dir = try TempDirectory("pushcrypto")
         defer { dir.remove() }
         try signer.write(certificateTo: dir.file("s.pem"), privateKeyTo: dir.file("s.key"))
         try dir.write("plist.xml", Self.plist)
-        let made = try runTool("openssl", ["cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", dir.file("plist.xml"),
-                                "-signer", dir.file("s.pem"), "-inkey", dir.file("s.key"), "-out", dir.file("p.der")])
+        let made = try runTool(
+            "openssl",
+            [
+                "cms", "-sign", "-nodetach", "-binary", "-outform", "DER", "-in", dir.file("plist.xml"),
+                "-signer", dir.file("s.pem"), "-inkey", dir.file("s.key"), "-out", dir.file("p.der"),
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         let parsed = try CMSSignedData(der: try dir.read("p.der"))
         #expect(parsed.content == Self.plist)

@@ -10,10 +10,15 @@ import Testing
         try good.verifyChain(trustedPEM: ca.certificatePEM, at: now)
 
         let stranger = try CertificateAuthority.generate(commonName: "Root")
-        #expect(throws: CertificateTrustError.self) { try good.verifyChain(trustedPEM: stranger.certificatePEM, at: now) }
+        #expect(throws: CertificateTrustError.self) {
+            try good.verifyChain(trustedPEM: stranger.certificatePEM, at: now)
+        }
 
-        let expired = try ca.issueAPNsClientCertificate(.init(
-            bundleID: "com.x", teamID: "T", notBefore: now.addingTimeInterval(-3000), notAfter: now.addingTimeInterval(-600))).info
+        let expired = try ca.issueAPNsClientCertificate(
+            .init(
+                bundleID: "com.x", teamID: "T", notBefore: now.addingTimeInterval(-3000),
+                notAfter: now.addingTimeInterval(-600))
+        ).info
         do {
             try expired.verifyChain(trustedPEM: ca.certificatePEM, at: now)
             Issue.record("expired certificate verified")

@@ -5,9 +5,10 @@ import Testing
 @Suite struct HarnessErrorKindTests {
     /// The raw values are the report's `type` attribute: pinned so a rename cannot change JUnit output.
     @Test func rawValuesAreTheReportedTypes() {
-        #expect(HarnessErrorKind.allCases.map(\.rawValue) == [
-            "world", "interrupted", "timeout", "command", "transport", "page", "snapshot", "variable",
-        ])
+        #expect(
+            HarnessErrorKind.allCases.map(\.rawValue) == [
+                "world", "interrupted", "timeout", "command", "transport", "page", "snapshot", "variable",
+            ])
     }
 
     @Test func textThatIsNoKindStaysUnclassified() {

@@ -33,9 +33,10 @@ import Testing
     }
 
     @Test func changedValueOfTheSameType() {
-        #expect(lines(["title": "Order shipped"], ["title": "Order sent"]) == [
-            #"~ user_info.title: "Order shipped" → "Order sent""#
-        ])
+        #expect(
+            lines(["title": "Order shipped"], ["title": "Order sent"]) == [
+                #"~ user_info.title: "Order shipped" → "Order sent""#
+            ])
     }
 
     @Test func removedAndExtraKeys() {
@@ -73,9 +74,10 @@ import Testing
         let e: JSONValue = ["order_id": "A1001", "nested": ["k": 1]]
         let a: JSONValue = ["order_id": "A1001", "extra": true, "nested": ["k": 1, "more": 2]]
         #expect(JSONDiff.diff(e, a, mode: .subset).isEmpty)
-        #expect(lines(e, ["orderId": "A1001", "nested": ["k": 2]], mode: .subset) == [
-            "~ user_info.nested.k: 1 → 2", #"- user_info.order_id: "A1001""#,
-        ])
+        #expect(
+            lines(e, ["orderId": "A1001", "nested": ["k": 2]], mode: .subset) == [
+                "~ user_info.nested.k: 1 → 2", #"- user_info.order_id: "A1001""#,
+            ])
     }
 
     @Test func rootDifference() {

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct JSONValueTests {
     @Test func parsesAndLooksUpPaths() throws {
-        let v = try JSONValue.parse(#"{"aps":{"alert":{"title":"Hi","body":"there"},"badge":3},"items":[{"id":"x"},2.5,null,true]}"#)
+        let v = try JSONValue.parse(
+            #"{"aps":{"alert":{"title":"Hi","body":"there"},"badge":3},"items":[{"id":"x"},2.5,null,true]}"#)
         #expect(v[path: "aps.alert.title"] == "Hi")
         #expect(v[path: "aps.badge"]?.intValue == 3)
         #expect(v[path: "items.0.id"] == "x")
@@ -38,7 +39,7 @@ import Testing
 
     @Test func numbers() throws {
         #expect(try JSONValue.parse("-0.5e2") == .number(-50))
-        #expect(try JSONValue.parse("1234567890123") .serialized() == "1234567890123")
+        #expect(try JSONValue.parse("1234567890123").serialized() == "1234567890123")
         #expect(JSONValue.number(0.25).serialized() == "0.25")
     }
 
@@ -49,8 +50,10 @@ import Testing
 
     /// Integers up to 15 digits are converted without `Double(_:)`; every number still reads as `Double(text)` does.
     @Test func numbersReadAsDoubleReadsThem() throws {
-        let texts = ["0", "-0", "7", "-7", "123456789012345", "-999999999999999", "1234567890123456", "98765432109876543210",
-            "1e2", "-1E-2", "1.5", "0.1", "10.0"]
+        let texts = [
+            "0", "-0", "7", "-7", "123456789012345", "-999999999999999", "1234567890123456", "98765432109876543210",
+            "1e2", "-1E-2", "1.5", "0.1", "10.0",
+        ]
         for text in texts {
             let v = try JSONValue.parse(text)
             #expect(v == .number(Double(text)!), "\(text)")

@@ -45,15 +45,17 @@ import Testing
     }
 
     @Test func uuidTextWritesEveryDigitInPlace() {
-        #expect(UUIDText.lowercase(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
-            == "01234567-89ab-cdef-fedc-ba9876543210")
+        #expect(
+            UUIDText.lowercase(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
+                == "01234567-89ab-cdef-fedc-ba9876543210")
         #expect(UUIDText.lowercase(high: 0, low: .max) == "00000000-0000-0000-ffff-ffffffffffff")
         #expect(UUIDText.lowercase(high: .max, low: 0) == "ffffffff-ffff-ffff-0000-000000000000")
     }
 
     @Test func uuidTextVersion4SetsVersionAndVariantOnly() {
-        #expect(UUIDText.version4(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
-            == "01234567-89ab-4def-bedc-ba9876543210")
+        #expect(
+            UUIDText.version4(high: 0x0123_4567_89ab_cdef, low: 0xfedc_ba98_7654_3210)
+                == "01234567-89ab-4def-bedc-ba9876543210")
         #expect(UUIDText.version4(high: 0, low: 0) == "00000000-0000-4000-8000-000000000000")
         #expect(UUIDText.version4(high: .max, low: .max) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
     }

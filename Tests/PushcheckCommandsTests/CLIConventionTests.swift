@@ -47,7 +47,8 @@ import Testing
         let never = try runTool(pushcheckExecutable(), smoke + ["--color", "always", "--color=never"])
         #expect(never.status == 2, "--color given twice is a usage error: \(never)")
         let plain = try runTool(
-            pushcheckExecutable(), smoke, environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
+            pushcheckExecutable(), smoke,
+            environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(plain.status == 0 && !plain.stdout.contains("\u{1B}["), "\(plain)")
         let bad = try runTool(pushcheckExecutable(), smoke + ["--color", "sometimes"])
         #expect(bad.status == 2 && bad.stderr.contains("expects auto, always or never"), "\(bad)")
@@ -59,7 +60,9 @@ import Testing
         let key = try P256PrivateKey.generate()
         let keyPath = try dir.write("AuthKey.p8", key.pkcs8PEM)
         let now = Int(Date().timeIntervalSince1970)
-        let forms: [(Any, String)] = [(Double(now) + 0.25, "iat is a fractional number"), ("\(now)", "iat is a JSON string")]
+        let forms: [(Any, String)] = [
+            (Double(now) + 0.25, "iat is a fractional number"), ("\(now)", "iat is a JSON string"),
+        ]
         for (iat, warning) in forms {
             let token = try JWT.signES256(
                 header: ["alg": "ES256", "kid": "KEY1234567"], claims: ["iss": "ABCDE12345", "iat": iat], key: key)

@@ -30,7 +30,9 @@ import Testing
     }
 
     /// The clean arguments with `replacing` options swapped in (value options) and `adding` appended.
-    static func arguments(replacing: [String: String] = [:], removing: Set<String> = [], adding: [String] = []) throws -> [String] {
+    static func arguments(replacing: [String: String] = [:], removing: Set<String> = [], adding: [String] = []) throws
+        -> [String]
+    {
         let clean = try shared.get().cleanArguments
         var result: [String] = []
         var index = 0
@@ -55,7 +57,8 @@ import Testing
         #expect(checks.count >= 20, "expected every area to be checked: \(run.stdout)")
         let ids = Set(checks.compactMap { $0["id"]?.stringValue })
         for id in [
-            "profile.signature", "profile.expiry", "profile.certificates", "profile.device", "profile.push", "entitlements.aps-environment",
+            "profile.signature", "profile.expiry", "profile.certificates", "profile.device", "profile.push",
+            "entitlements.aps-environment",
             "entitlements.allowed", "environment.gateway", "info-plist.background-mode", "info-plist.firebase-proxy",
             "apns-key.type", "apns-key.key-id", "apns-key.team", "apns-cert.expiry", "apns-cert.environment",
             "apns-cert.topic", "firebase.sender-id", "firebase.project", "bundle-id.firebase", "service-account.valid",
@@ -90,14 +93,18 @@ import Testing
                 "profile": try f.writeProfile("expiring.mobileprovision", expires: Date(timeIntervalSinceNow: 10 * day))
             ])
         case "udid-not-provisioned": args = try Self.arguments(replacing: ["udid": "00008030-0000000000000001"])
-        case "environment-mismatch": args = try Self.arguments(replacing: ["environment": "production"], removing: ["apns-cert"])
+        case "environment-mismatch":
+            args = try Self.arguments(replacing: ["environment": "production"], removing: ["apns-cert"])
         case "missing-aps-entitlement":
-            args = try Self.arguments(replacing: ["entitlements": try f.writePlist("noaps.entitlements", DoctorFixtures.entitlements(aps: nil))])
+            args = try Self.arguments(replacing: [
+                "entitlements": try f.writePlist("noaps.entitlements", DoctorFixtures.entitlements(aps: nil))
+            ])
         case "entitlement-not-allowed":
             args = try Self.arguments(replacing: [
                 "entitlements": try f.writePlist(
                     "timesensitive.entitlements",
-                    DoctorFixtures.entitlements(extra: "<key>com.apple.developer.usernotifications.time-sensitive</key><true/>"))
+                    DoctorFixtures.entitlements(
+                        extra: "<key>com.apple.developer.usernotifications.time-sensitive</key><true/>"))
             ])
         case "wildcard-app-id":
             args = try Self.arguments(replacing: [
@@ -115,7 +122,8 @@ import Testing
             args = try Self.arguments(replacing: ["profile": try f.writeProfile("nopush.mobileprovision", aps: nil)])
         case "app-id-mismatch":
             args = try Self.arguments(replacing: [
-                "profile": try f.writeProfile("other.mobileprovision", appID: "\(DoctorFixtures.teamID).com.example.other")
+                "profile": try f.writeProfile(
+                    "other.mobileprovision", appID: "\(DoctorFixtures.teamID).com.example.other")
             ])
         case "bundle-id-mismatch": args = try Self.arguments(replacing: ["bundle-id": "com.example.other"])
         case "firebase-bundle-id-mismatch":
@@ -124,19 +132,23 @@ import Testing
                     "gsi-bundle.plist", DoctorFixtures.googleServiceInfo(bundleID: "com.example.other"))
             ])
         case "extension-bundle-id-prefix":
-            args = try Self.arguments(adding: ["--app", try f.writeApp("BadExtension.app", serviceBundleID: "com.other.NotificationService")])
+            args = try Self.arguments(adding: [
+                "--app", try f.writeApp("BadExtension.app", serviceBundleID: "com.other.NotificationService"),
+            ])
         case "content-extension-category-missing":
             args = try Self.arguments(adding: ["--app", try f.writeApp("NoCategory.app", contentCategory: nil)])
         case "background-mode-missing":
             args = try Self.arguments(replacing: [
-                "info-plist": try f.writePlist("nomodes-Info.plist", DoctorFixtures.infoPlist(backgroundModes: nil), binary: true)
+                "info-plist": try f.writePlist(
+                    "nomodes-Info.plist", DoctorFixtures.infoPlist(backgroundModes: nil), binary: true)
             ])
         case "apns-token-not-forwarded":
             args = try Self.arguments(replacing: [
                 "info-plist": try f.writePlist("noproxy-Info.plist", DoctorFixtures.infoPlist(firebaseProxy: false))
             ])
         case "apns-key-not-p256":
-            args = try Self.arguments(replacing: ["apns-key": try f.writeAPNsKey("AuthKey_RSAKEY0000.p8", rsa: true)], removing: ["key-id"])
+            args = try Self.arguments(
+                replacing: ["apns-key": try f.writeAPNsKey("AuthKey_RSAKEY0000.p8", rsa: true)], removing: ["key-id"])
         case "apns-key-id-mismatch": args = try Self.arguments(replacing: ["key-id": "OTHER12345"])
         case "apns-key-team-mismatch": args = try Self.arguments(replacing: ["team-id": "ZZZZZ99999"])
         case "apns-cert-expired":
@@ -148,35 +160,46 @@ import Testing
                 "apns-cert": try f.writeAPNsCertificate("expiring.pem", notAfter: Date(timeIntervalSinceNow: 5 * day))
             ])
         case "apns-cert-environment":
-            args = try Self.arguments(replacing: ["apns-cert": try f.writeAPNsCertificate("prod.p12", environments: .production)])
+            args = try Self.arguments(replacing: [
+                "apns-cert": try f.writeAPNsCertificate("prod.p12", environments: .production)
+            ])
         case "apns-cert-topic":
-            args = try Self.arguments(replacing: ["apns-cert": try f.writeAPNsCertificate("othertopic.p12", bundleID: "com.example.other")])
+            args = try Self.arguments(replacing: [
+                "apns-cert": try f.writeAPNsCertificate("othertopic.p12", bundleID: "com.example.other")
+            ])
         case "firebase-sender-id-mismatch":
             args = try Self.arguments(replacing: [
-                "google-service-info": try f.writePlist("gsi-sender.plist", DoctorFixtures.googleServiceInfo(appSender: "999999999999"))
+                "google-service-info": try f.writePlist(
+                    "gsi-sender.plist", DoctorFixtures.googleServiceInfo(appSender: "999999999999"))
             ])
         case "firebase-project-mismatch":
-            args = try Self.arguments(replacing: ["service-account": try f.writeServiceAccount("sa-other.json", project: "other-project")])
+            args = try Self.arguments(replacing: [
+                "service-account": try f.writeServiceAccount("sa-other.json", project: "other-project")
+            ])
         case "file-unreadable": args = try Self.arguments(replacing: ["profile": f.path("missing.mobileprovision")])
         case "profile-signature-invalid":
-            let bare = try f.directory.write("bare.mobileprovision", DoctorFixtures.plistDocument(
-                "<key>Name</key><string>Bare</string><key>CreationDate</key><date>2026-01-01T00:00:00Z</date>"
-                    + "<key>ExpirationDate</key><date>2099-01-01T00:00:00Z</date><key>ProvisionedDevices</key>"
-                    + "<array><string>\(DoctorFixtures.udid)</string></array><key>TeamIdentifier</key><array><string>"
-                    + "\(DoctorFixtures.teamID)</string></array><key>Entitlements</key><dict><key>application-identifier</key>"
-                    + "<string>\(DoctorFixtures.teamID).\(DoctorFixtures.bundleID)</string><key>aps-environment</key>"
-                    + "<string>development</string><key>keychain-access-groups</key><array><string>\(DoctorFixtures.teamID).*</string></array>"
-                    + "<key>get-task-allow</key><true/></dict>"))
+            let bare = try f.directory.write(
+                "bare.mobileprovision",
+                DoctorFixtures.plistDocument(
+                    "<key>Name</key><string>Bare</string><key>CreationDate</key><date>2026-01-01T00:00:00Z</date>"
+                        + "<key>ExpirationDate</key><date>2099-01-01T00:00:00Z</date><key>ProvisionedDevices</key>"
+                        + "<array><string>\(DoctorFixtures.udid)</string></array><key>TeamIdentifier</key><array><string>"
+                        + "\(DoctorFixtures.teamID)</string></array><key>Entitlements</key><dict><key>application-identifier</key>"
+                        + "<string>\(DoctorFixtures.teamID).\(DoctorFixtures.bundleID)</string><key>aps-environment</key>"
+                        + "<string>development</string><key>keychain-access-groups</key><array><string>\(DoctorFixtures.teamID).*</string></array>"
+                        + "<key>get-task-allow</key><true/></dict>"))
             args = try Self.arguments(replacing: ["profile": bare])
         case "service-account-invalid":
             args = try Self.arguments(replacing: [
-                "service-account": try f.directory.write("sa-bad.json", #"{"type": "authorized_user", "project_id": "example-push"}"#)
+                "service-account": try f.directory.write(
+                    "sa-bad.json", #"{"type": "authorized_user", "project_id": "example-push"}"#)
             ])
         default: Issue.record("no fault for \(id)"); return
         }
         let run = try Self.doctor(args)
         #expect(run.findingIDs.contains(id), "\(id) not reported: \(run.findingIDs)\n\(run.stderr)")
-        let severity = run.json?["findings"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["severity"]?.stringValue
+        let severity = run.json?["findings"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["severity"]?
+            .stringValue
         let warningsOnly = [
             "profile-expiring", "apns-cert-expiring", "background-mode-missing", "apns-token-not-forwarded",
             "profile-signature-invalid", "content-extension-category-missing",
@@ -199,7 +222,8 @@ import Testing
 
     @Test func extensionsOwnProfileIsCheckedWithTheDevicesInstallRule() throws {
         let f = try Self.shared.get()
-        let app = try f.writeApp("ServiceProfile.app", serviceProfileAppID: "\(DoctorFixtures.teamID).com.example.app.Other")
+        let app = try f.writeApp(
+            "ServiceProfile.app", serviceProfileAppID: "\(DoctorFixtures.teamID).com.example.app.Other")
         let run = try Self.doctor(["--app", app, "--udid", DoctorFixtures.udid, "--json"])
         #expect(run.findingIDs == ["app-id-mismatch"], "\(run.findingIDs)")
         let file = run.json?["findings"]?.arrayValue?.first?["file"]?.stringValue ?? ""
@@ -213,7 +237,8 @@ import Testing
             "--entitlements", try f.writePlist("noaps2.entitlements", DoctorFixtures.entitlements(aps: nil)),
         ])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("no valid \u{201C}aps-environment\u{201D} entitlement string found for application"))
+        #expect(
+            run.stdout.contains("no valid \u{201C}aps-environment\u{201D} entitlement string found for application"))
     }
 
     @Test func garbageFilesAreFindingsNotCrashes() throws {
@@ -234,12 +259,18 @@ import Testing
     @Test func opensslMadeDevelopmentCertificateIsReadForEnvironmentAndTopic() throws {
         let f = try Self.shared.get()
         let cert = try f.writeOpenSSLPushCertificate("openssl-dev.pem")
-        let sandbox = try Self.doctor(["--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "sandbox", "--json"])
+        let sandbox = try Self.doctor([
+            "--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "sandbox", "--json",
+        ])
         #expect(sandbox.status == 0, "\(sandbox.findingIDs)")
         #expect(sandbox.json?["checks"]?.arrayValue?.count == 3)
-        let production = try Self.doctor(["--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "production", "--json"])
+        let production = try Self.doctor([
+            "--apns-cert", cert, "--bundle-id", DoctorFixtures.bundleID, "--environment", "production", "--json",
+        ])
         #expect(production.findingIDs == ["apns-cert-environment"])
-        let other = try Self.doctor(["--apns-cert", cert, "--bundle-id", "com.example.other", "--environment", "sandbox", "--json"])
+        let other = try Self.doctor([
+            "--apns-cert", cert, "--bundle-id", "com.example.other", "--environment", "sandbox", "--json",
+        ])
         #expect(other.findingIDs == ["apns-cert-topic"])
     }
 
@@ -263,7 +294,9 @@ import Testing
             <!DOCTYPE plist [<!ENTITY xxe SYSTEM "file://\(secret)">]>
             <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>&xxe;</string></dict></plist>
             """)
-        let run = try Self.doctor(["--info-plist", evil, "--bundle-id", "com.example.app", "--expects-silent-push", "--json"])
+        let run = try Self.doctor([
+            "--info-plist", evil, "--bundle-id", "com.example.app", "--expects-silent-push", "--json",
+        ])
         #expect(!run.stdout.contains("TOP-SECRET-VALUE"))
         #expect(!run.stderr.contains("TOP-SECRET-VALUE"))
         #expect(run.status == 0 || run.status == 1, "no crash: \(run.status) \(run.stderr)")
@@ -300,7 +333,9 @@ import Testing
         let key = run.stdout.range(of: "✓ \(f.path("AuthKey_\(DoctorFixtures.keyID).p8"))")
         #expect(profile != nil && info != nil && key != nil, "\(run.stdout)")
         if let profile, let info, let key {
-            #expect(profile.lowerBound < info.lowerBound && info.lowerBound < key.lowerBound, "errors, then warnings, then clean files")
+            #expect(
+                profile.lowerBound < info.lowerBound && info.lowerBound < key.lowerBound,
+                "errors, then warnings, then clean files")
         }
         #expect(run.stdout.contains("✗ error udid-not-provisioned"))
         #expect(run.stdout.contains("! warning background-mode-missing"))
@@ -311,8 +346,10 @@ import Testing
         let f = try Self.shared.get()
         let run = try Self.doctor(["--profile", f.path("Dev.mobileprovision"), "--verbose"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains(
-            "✓ the CMS signature over the profile verifies (signer /CN=Apple iPhone OS Provisioning Profile Signing; Apple's chain not required)"),
+        #expect(
+            run.stdout.contains(
+                "✓ the CMS signature over the profile verifies (signer /CN=Apple iPhone OS Provisioning Profile Signing; Apple's chain not required)"
+            ),
             "\(run.stdout)")
         let bare = try Self.doctor(["--profile", f.path("Dev.mobileprovision")])
         #expect(!bare.stdout.contains("CMS signature"))
@@ -320,10 +357,13 @@ import Testing
 
     @Test func colourOnlyOnATerminalAndNoColorHonoured() throws {
         let f = try Self.shared.get()
-        let command = "\(pushcheckExecutable()) doctor --profile \(f.path("Dev.mobileprovision")) --udid 00008030-0000000000000001"
-        let tty = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "", "CI": ""])
+        let command =
+            "\(pushcheckExecutable()) doctor --profile \(f.path("Dev.mobileprovision")) --udid 00008030-0000000000000001"
+        let tty = try runTool(
+            "script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "", "CI": ""])
         #expect(tty.stdout.contains("\u{1B}[31m"), "colour on a terminal: \(tty.stdout)")
-        let noColor = try runTool("script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "1", "CI": ""])
+        let noColor = try runTool(
+            "script", ["-qec", command, "/dev/null"], environment: ["TERM": "xterm", "NO_COLOR": "1", "CI": ""])
         #expect(noColor.stdout.contains("udid-not-provisioned"))
         #expect(!noColor.stdout.contains("\u{1B}[31m"), "NO_COLOR: \(noColor.stdout)")
     }
@@ -407,11 +447,13 @@ import Testing
             "profile", "entitlements", "info-plist", "app", "apns-key", "apns-cert", "password", "google-service-info",
             "service-account", "bundle-id", "team-id", "key-id", "udid",
         ]
-        try r.apply(try ParsedArguments.parse(options.flatMap { ["--\($0)", "cli-\($0)"] }, options: DoctorCommand.options))
+        try r.apply(
+            try ParsedArguments.parse(options.flatMap { ["--\($0)", "cli-\($0)"] }, options: DoctorCommand.options))
         #expect(r.paths.profile == "cli-profile" && r.paths.entitlements == "cli-entitlements")
         #expect(r.paths.infoPlist == "cli-info-plist" && r.paths.app == "cli-app" && r.paths.apnsKey == "cli-apns-key")
         #expect(r.paths.apnsCertificate == "cli-apns-cert" && r.paths.certificatePassword == "cli-password")
-        #expect(r.paths.googleServiceInfo == "cli-google-service-info" && r.paths.serviceAccount == "cli-service-account")
+        #expect(
+            r.paths.googleServiceInfo == "cli-google-service-info" && r.paths.serviceAccount == "cli-service-account")
         #expect(r.context.bundleID == "cli-bundle-id" && r.context.teamID == "cli-team-id")
         #expect(r.context.keyID == "cli-key-id" && r.context.udid == "cli-udid")
 

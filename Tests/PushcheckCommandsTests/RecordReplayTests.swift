@@ -28,7 +28,10 @@ import Testing
         let recordings = dir.file("recorded")
         let child = try ChildProcess(
             pushcheckExecutable(),
-            ["serve", "--config", config, "--ca-out", dir.file("ca.pem"), "--record", recordings, "--log-file", dir.file("log.jsonl")])
+            [
+                "serve", "--config", config, "--ca-out", dir.file("ca.pem"), "--record", recordings, "--log-file",
+                dir.file("log.jsonl"),
+            ])
         let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
         let ready = try JSONValue.parse(line)
         let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
@@ -38,15 +41,18 @@ import Testing
         func push(_ payload: String, _ headers: [String]) throws -> ToolOutput {
             try runTool(
                 "curl",
-                ["-s", "-i", "--http2", "--cacert", dir.file("ca.pem"), "-H", "authorization: bearer \(jwt)",
-                 "-H", "apns-topic: com.example.shop"] + headers.flatMap { ["-H", $0] }
+                [
+                    "-s", "-i", "--http2", "--cacert", dir.file("ca.pem"), "-H", "authorization: bearer \(jwt)",
+                    "-H", "apns-topic: com.example.shop",
+                ] + headers.flatMap { ["-H", $0] }
                     + ["-d", payload, "\(sandbox)/3/device/\(token)"])
         }
         let order = try push(
             #"{"aps":{"alert":{"title":"Order A1001 shipped"}},"order_id":"A1001","note":"it's ${here}"}"#,
             ["apns-push-type: alert"])
         #expect(order.stdout.hasPrefix("HTTP/2 200"), "\(order)")
-        let silent = try push(#"{"aps":{"content-available":1},"sync":"orders"}"#, ["apns-push-type: background", "apns-priority: 5"])
+        let silent = try push(
+            #"{"aps":{"content-available":1},"sync":"orders"}"#, ["apns-push-type: background", "apns-priority: 5"])
         #expect(silent.stdout.hasPrefix("HTTP/2 200"), "\(silent)")
         let rejected = try push(#"{"aps":{"alert":"x"}}"#, ["apns-push-type: voip"])
         #expect(rejected.stdout.hasPrefix("HTTP/2 400"), "a rejected push is not recorded: \(rejected)")
@@ -67,7 +73,8 @@ import Testing
         try suite.stdout.write(toFile: suites + "/recorded.yaml", atomically: true, encoding: .utf8)
 
         // First run (not CI) writes the snapshots; a CI run then compares and passes.
-        let run1 = try runTool(pushcheckExecutable(), ["run", suites, "--junit", dir.file("j1.xml")], environment: ["CI": ""])
+        let run1 = try runTool(
+            pushcheckExecutable(), ["run", suites, "--junit", dir.file("j1.xml")], environment: ["CI": ""])
         #expect(run1.status == 0, "\(run1)")
         #expect(run1.stdout.contains("snapshot written: 0001 alert com.example.shop — Order A1001 shipped › tapped"))
         let snap = try JSONValue.parse(
@@ -76,7 +83,8 @@ import Testing
         #expect(tapped[path: "navigation.title"] == "Order A1001 shipped")
         #expect(tapped[path: "callbacks.0.user_info.note"] == "it's ${here}")
         #expect(snap["0002 background com.example.shop"]?["received"]?[path: "pushes.0.headers.apns-priority"] == "5")
-        let run2 = try runTool(pushcheckExecutable(), ["run", suites, "--junit", dir.file("j2.xml")], environment: ["CI": "true"])
+        let run2 = try runTool(
+            pushcheckExecutable(), ["run", suites, "--junit", dir.file("j2.xml")], environment: ["CI": "true"])
         #expect(run2.status == 0, "\(run2)")
 
         // Without --app the world gets a minimal app per topic; it loads and replays too.
@@ -85,11 +93,13 @@ import Testing
         let bareDir = dir.file("bare")
         try FileManager.default.createDirectory(atPath: bareDir, withIntermediateDirectories: true)
         try bare.stdout.write(toFile: bareDir + "/recorded.yaml", atomically: true, encoding: .utf8)
-        let run3 = try runTool(pushcheckExecutable(), ["run", bareDir, "--junit", dir.file("j3.xml")], environment: ["CI": ""])
+        let run3 = try runTool(
+            pushcheckExecutable(), ["run", bareDir, "--junit", dir.file("j3.xml")], environment: ["CI": ""])
         #expect(run3.status == 0, "\(run3)")
 
         // serve's JSON-lines delivery log works as a recording too (its accepted requests only).
-        let fromLog = try runTool(pushcheckExecutable(), ["record-suite", dir.file("log.jsonl"), "--app", Self.shopApp])
+        let fromLog = try runTool(
+            pushcheckExecutable(), ["record-suite", dir.file("log.jsonl"), "--app", Self.shopApp])
         #expect(fromLog.status == 0, "\(fromLog)")
         #expect(fromLog.stdout.contains(#"- name: "0001 alert com.example.shop — Order A1001 shipped""#))
         #expect(fromLog.stdout.contains(#"- name: "0002 background com.example.shop""#))
@@ -107,8 +117,10 @@ import Testing
         let apps = try String(contentsOfFile: Self.shopApp, encoding: .utf8)
         let config = try dir.write(
             "serve.yaml",
-            "apns:\n  keys:\n    - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }\n" + apps)
-        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", config, "--ca-out", dir.file("ca.pem")])
+            "apns:\n  keys:\n    - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }\n"
+                + apps)
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["serve", "--config", config, "--ca-out", dir.file("ca.pem")])
         defer { _ = child.stop() }
         let ready = try JSONValue.parse(try #require(child.firstLine(), "stderr: \(child.stderr)"))
         let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
@@ -119,9 +131,12 @@ import Testing
         func push(_ n: Int) throws {
             let out = try runTool(
                 "curl",
-                ["-s", "-i", "--http2", "--cacert", dir.file("ca.pem"), "-H", "authorization: bearer \(jwt)",
-                 "-H", "apns-topic: com.example.shop", "-d", #"{"aps":{"alert":{"title":"Order \#(n)"}},"order_id":"A\#(n)"}"#,
-                 "\(sandbox)/3/device/\(token)"])
+                [
+                    "-s", "-i", "--http2", "--cacert", dir.file("ca.pem"), "-H", "authorization: bearer \(jwt)",
+                    "-H", "apns-topic: com.example.shop", "-d",
+                    #"{"aps":{"alert":{"title":"Order \#(n)"}},"order_id":"A\#(n)"}"#,
+                    "\(sandbox)/3/device/\(token)",
+                ])
             #expect(out.stdout.hasPrefix("HTTP/2 200"), "\(out)")
         }
         let recordings = dir.file("rec")
@@ -130,7 +145,8 @@ import Testing
         #expect(try JSONValue.parse(off.stdout)["recording"] == false)
         let bad = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/recording", "-d", #"{"dir": "x"}"#])
         #expect(bad.stdout.contains(#""error""#) && bad.stdout.contains(#""line":1"#), "\(bad)")
-        let on = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/recording", "-d", #"{"directory": "\#(recordings)"}"#])
+        let on = try runTool(
+            "curl", ["-s", "-XPOST", "\(control)/apns/recording", "-d", #"{"directory": "\#(recordings)"}"#])
         #expect(try JSONValue.parse(on.stdout)["directory"]?.stringValue == recordings, "\(on)")
         try push(2)
         let stopped = try runTool("curl", ["-s", "-XDELETE", "\(control)/apns/recording"])

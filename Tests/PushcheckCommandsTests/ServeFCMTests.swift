@@ -10,12 +10,15 @@ import Testing
 /// `.build/venv` made by `make venv`) against the binary, config errors, and the `/fcm` control routes.
 @Suite(.serialized) struct ServeFCMTests {
     static let tokens: [String: String] = [
-        "a": "instanceA0001:APA91bAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "b": "instanceB0002:APA91bBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
-        "gone": "instanceGone1:APA91bGGGGGGGGGGGGGGGGGGGGGGGGGGGG", "other": "instanceOther:APA91bOOOOOOOOOOOOOOOOOOOOOOOOOOOO",
+        "a": "instanceA0001:APA91bAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "b": "instanceB0002:APA91bBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
+        "gone": "instanceGone1:APA91bGGGGGGGGGGGGGGGGGGGGGGGGGGGG",
+        "other": "instanceOther:APA91bOOOOOOOOOOOOOOOOOOOOOOOOOOOO",
         "noapns": "instanceNoAPN:APA91bNNNNNNNNNNNNNNNNNNNNNNNNNNNN",
     ]
     static let apnsA = "aa" + String(repeating: "01", count: 31), apnsB = "bb" + String(repeating: "02", count: 31)
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// Keys made now, a Google-format service-account JSON, and a serve config with three projects.
     struct Fixture {
@@ -26,12 +29,15 @@ import Testing
             try dir.write("AuthKey.p8", try P256PrivateKey.generate().pkcs8PEM)
             let sa: JSONValue = [
                 "type": "service_account", "project_id": "demo-project", "private_key_id": "k1",
-                "private_key": .string(try RSAPrivateKey.generate().pkcs8PEM), "client_email": "sa@demo-project.iam.gserviceaccount.com",
+                "private_key": .string(try RSAPrivateKey.generate().pkcs8PEM),
+                "client_email": "sa@demo-project.iam.gserviceaccount.com",
                 "token_uri": "https://oauth2.googleapis.com/token",
             ]
             try dir.write("service-account.json", sa.serialized())
             let t = ServeFCMTests.tokens
-            configPath = try dir.write("serve.yaml", """
+            configPath = try dir.write(
+                "serve.yaml",
+                """
                 apns:
                   keys:
                     - { key_id: KEY1234567, team_id: TEAM123456, private_key: AuthKey.p8 }
@@ -61,10 +67,12 @@ import Testing
 
     @Test func officialAdminSDKAgainstServe() throws {
         let python = Self.repoRoot + "/.build/venv/bin/python"
-        try #require(FileManager.default.isExecutableFile(atPath: python), "no \(python): run `make venv` (make test does)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: python), "no \(python): run `make venv` (make test does)")
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
         defer { _ = child.stop() }
         let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
         let ready = try JSONValue.parse(line)
@@ -79,7 +87,8 @@ import Testing
             python, [Self.repoRoot + "/Tests/python/fcm_admin_sdk.py"],
             environment: [
                 "GOOGLE_APPLICATION_CREDENTIALS": credentials, "REQUESTS_CA_BUNDLE": ca, "SSL_CERT_FILE": ca,
-                "PUSHCHECK_FCM_URL": fcm, "PUSHCHECK_FCM_TOKENS": JSONValue.object(Self.tokens.mapValues(JSONValue.string)).serialized(),
+                "PUSHCHECK_FCM_URL": fcm,
+                "PUSHCHECK_FCM_TOKENS": JSONValue.object(Self.tokens.mapValues(JSONValue.string)).serialized(),
                 "PYTHONWARNINGS": "ignore::DeprecationWarning",
             ], timeout: 120)
         #expect(run.status == 0, "firebase-admin script failed:\n\(run.stdout)\n\(run.stderr)\nserve: \(child.stderr)")
@@ -107,29 +116,41 @@ import Testing
     @Test func controlRoutes() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let running = try RunningGateway.start(try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
+        let running = try RunningGateway.start(
+            try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
         defer { running.server.shutdown(grace: .seconds(1)) }
         let control = try #require(running.url("control"))
         let ready = try JSONValue.parse(running.readyLine)
         #expect(ready["fcm"]?.stringValue == running.url("fcm"))
         #expect(ready["apns"]?["fcm"] == nil)
 
-        let added = try runTool("curl", ["-s", "-XPOST", control + "/fcm/tokens", "-d",
-            #"{"project":"demo-project","token":"newInstance01:APA91bZZZZZZZZZZZZZZZZZZZZZZZ","apns_token":"\#(Self.apnsB)","topic":"com.example.app"}"#])
+        let added = try runTool(
+            "curl",
+            [
+                "-s", "-XPOST", control + "/fcm/tokens", "-d",
+                #"{"project":"demo-project","token":"newInstance01:APA91bZZZZZZZZZZZZZZZZZZZZZZZ","apns_token":"\#(Self.apnsB)","topic":"com.example.app"}"#,
+            ])
         #expect(added.stdout.contains(#""project":"demo-project""#), "\(added)")
-        let badProject = try runTool("curl", ["-s", "-XPOST", control + "/fcm/tokens", "-d", #"{"project":"nope","token":"x"}"#])
+        let badProject = try runTool(
+            "curl", ["-s", "-XPOST", control + "/fcm/tokens", "-d", #"{"project":"nope","token":"x"}"#])
         #expect(badProject.stdout.contains("a project declared under fcm.projects"), "\(badProject)")
         let tokens = try JSONValue.parse(try runTool("curl", ["-s", control + "/fcm/tokens"]).stdout)
         #expect(tokens["tokens"]?.arrayValue?.count == 6)
-        #expect(try runTool("curl", ["-s", "-XPOST", control + "/fcm/tokens/\(Self.tokens["a"]!)/unregister"]).stdout.contains("unregistered"))
-        let fault = try runTool("curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"UNAVAILABLE","count":1}"#])
+        #expect(
+            try runTool("curl", ["-s", "-XPOST", control + "/fcm/tokens/\(Self.tokens["a"]!)/unregister"]).stdout
+                .contains("unregistered"))
+        let fault = try runTool(
+            "curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"UNAVAILABLE","count":1}"#])
         #expect(fault.stdout.contains(#""id":1"#), "\(fault)")
-        let badFault = try runTool("curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"UNAVAILABLE","cont":1}"#])
+        let badFault = try runTool(
+            "curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"UNAVAILABLE","cont":1}"#])
         #expect(badFault.stdout.contains("did you mean 'count'?"), "\(badFault)")
         #expect(try runTool("curl", ["-s", control + "/fcm/faults"]).stdout.contains("UNAVAILABLE"))
         #expect(try runTool("curl", ["-s", control + "/fcm/topics"]).stdout.contains(#""topics":{}"#))
         #expect(try runTool("curl", ["-s", control + "/fcm/log"]).stdout.contains(#""entries":[]"#))
-        #expect(try runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-XDELETE", control + "/fcm/faults"]).stdout == "204")
+        #expect(
+            try runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-XDELETE", control + "/fcm/faults"])
+                .stdout == "204")
     }
 
     /// A simulated device whose app uses Firebase: its FCM token is in the ready line beside its APNs token and
@@ -137,22 +158,25 @@ import Testing
     @Test func devicesFCMTokensInTheReadyLine() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let config = try String(contentsOfFile: fixture.configPath, encoding: .utf8) + """
+        let config =
+            try String(contentsOfFile: fixture.configPath, encoding: .utf8) + """
 
-            apps:
-              - bundle_id: com.example.fcmapp
-                team_id: TEAM123456
-                aps_environment: development
-                profile: { devices: [00008110-000A1C2E0E12801E] }
-                firebase: { sender_id: "123456789012", project_id: demo-project }
-            devices:
-              - { name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.fcmapp] }
-            """
+                apps:
+                  - bundle_id: com.example.fcmapp
+                    team_id: TEAM123456
+                    aps_environment: development
+                    profile: { devices: [00008110-000A1C2E0E12801E] }
+                    firebase: { sender_id: "123456789012", project_id: demo-project }
+                devices:
+                  - { name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.fcmapp] }
+                """
         let path = try fixture.dir.write("serve-devices.yaml", config)
-        let running = try RunningGateway.start(try ServeConfiguration.load(path: path), loops: 1, caOut: fixture.dir.file("ca.pem"))
+        let running = try RunningGateway.start(
+            try ServeConfiguration.load(path: path), loops: 1, caOut: fixture.dir.file("ca.pem"))
         defer { running.server.shutdown(grace: .seconds(1)) }
         let ready = try JSONValue.parse(running.readyLine)
-        let fcmToken = try #require(ready[path: "devices"]?["iphone"]?["fcm_tokens"]?["com.example.fcmapp"]?.stringValue)
+        let fcmToken = try #require(
+            ready[path: "devices"]?["iphone"]?["fcm_tokens"]?["com.example.fcmapp"]?.stringValue)
         let apnsToken = try #require(ready[path: "devices"]?["iphone"]?["tokens"]?["com.example.fcmapp"]?.stringValue)
         #expect(fcmToken.contains(":APA91b"))
         let control = try #require(running.url("control"))
@@ -179,7 +203,12 @@ import Testing
         defer { running.server.shutdown(grace: .seconds(1)) }
         let h2c = try #require(JSONValue.parse(running.readyLine)["fcm_h2c"]?.stringValue)
         #expect(h2c.hasPrefix("http://127.0.0.1:"))
-        let r = try runTool("curl", ["-s", "-i", "--http2-prior-knowledge", "-XPOST", h2c + "/v1/projects/demo-project/messages:send", "-d", "{}"])
+        let r = try runTool(
+            "curl",
+            [
+                "-s", "-i", "--http2-prior-knowledge", "-XPOST", h2c + "/v1/projects/demo-project/messages:send", "-d",
+                "{}",
+            ])
         #expect(r.stdout.hasPrefix("HTTP/2 401"), "\(r)")
         #expect(r.stdout.contains("CREDENTIALS_MISSING"))
     }
@@ -192,7 +221,9 @@ import Testing
         #expect(typoOut.status == 2 && typoOut.stderr.contains("did you mean 'number'?"), "\(typoOut)")
         #expect(typoOut.stderr.contains("\(typo):4:7"), "\(typoOut)")
 
-        let noKey = try dir.write("nokey.yaml", "fcm:\n  projects:\n    - id: p\n      number: \"1\"\n      apns: { team_id: T, key_id: KEY1234567 }\n")
+        let noKey = try dir.write(
+            "nokey.yaml",
+            "fcm:\n  projects:\n    - id: p\n      number: \"1\"\n      apns: { team_id: T, key_id: KEY1234567 }\n")
         let noKeyOut = try runTool(pushcheckExecutable(), ["serve", "--config", noKey])
         #expect(noKeyOut.status == 2 && noKeyOut.stderr.contains("\(noKey):5:"), "\(noKeyOut)")
         #expect(noKeyOut.stderr.contains("apns.keys with private_key"), "\(noKeyOut)")
@@ -201,11 +232,15 @@ import Testing
         let badNumberOut = try runTool(pushcheckExecutable(), ["serve", "--config", badNumber])
         #expect(badNumberOut.status == 2 && badNumberOut.stderr.contains("digits only"), "\(badNumberOut)")
 
-        let sa = try dir.write("sa.yaml", "fcm:\n  service_accounts:\n    - { client_email: a@b, public_key: missing.pem }\n")
+        let sa = try dir.write(
+            "sa.yaml", "fcm:\n  service_accounts:\n    - { client_email: a@b, public_key: missing.pem }\n")
         let saOut = try runTool(pushcheckExecutable(), ["serve", "--config", sa])
         #expect(saOut.status == 2 && saOut.stderr.contains("cannot read"), "\(saOut)")
 
-        let unknownProject = try dir.write("proj.yaml", "fcm:\n  projects: [{ id: demo-project, number: \"1\" }]\n  service_accounts:\n    - { client_email: a@b, public_key: \(dir.file("k.pem")), projects: [demo-projct] }\n")
+        let unknownProject = try dir.write(
+            "proj.yaml",
+            "fcm:\n  projects: [{ id: demo-project, number: \"1\" }]\n  service_accounts:\n    - { client_email: a@b, public_key: \(dir.file("k.pem")), projects: [demo-projct] }\n"
+        )
         try dir.write("k.pem", try RSAPrivateKey.generate().publicKey.pem)
         let projOut = try runTool(pushcheckExecutable(), ["serve", "--config", unknownProject])
         #expect(projOut.status == 2 && projOut.stderr.contains("did you mean 'demo-project'?"), "\(projOut)")

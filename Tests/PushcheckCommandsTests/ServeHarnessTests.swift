@@ -21,8 +21,9 @@ import Testing
         let url = "\(served.control)\(events)?since=\(Int(last))&wait=10s&type=notification-presented"
         let poll = Task.detached { try runTool("curl", ["-s", "--max-time", "20", url]) }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":{"title":"Polled"}}}"#)
-            .stdout.hasPrefix("HTTP/2 200"))
+        #expect(
+            try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":{"title":"Polled"}}}"#)
+                .stdout.hasPrefix("HTTP/2 200"))
         let answer = try JSONValue.parse(Array(try await poll.value.stdout.utf8))
         #expect(D.kinds(answer["events"]) == ["notification-presented"], "\(answer)")
         #expect(answer["events"]?.arrayValue?.first?["title"]?.stringValue == "Polled")
@@ -46,16 +47,18 @@ import Testing
         let device = "\(served.control)/devices/\(D.devicePath)"
         let launchSeq = try D.get(device)["last_seq"]?.doubleValue
         for reset in ["\(device)/reset", "\(served.control)/reset"] {
-            #expect(try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":"x"}}"#)
-                .stdout.hasPrefix("HTTP/2 200"))
+            #expect(
+                try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":"x"}}"#)
+                    .stdout.hasPrefix("HTTP/2 200"))
             #expect(try D.post(served.actions, #"{"uninstall": "com.example.app"}"#).status == 200)
             #expect(try D.post(reset, "{}").status == 200)
             let after = try D.get(device)
             #expect(after["notification_center"]?.arrayValue?.isEmpty == true, "\(reset): \(after)")
             #expect(after["last_seq"]?.doubleValue == launchSeq, "\(reset)")
             // The app is back with its launch token, registered with the gateway again.
-            #expect(try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":"y"}}"#)
-                .stdout.hasPrefix("HTTP/2 200"), "\(reset)")
+            #expect(
+                try served.fixture.push(served.sandbox, token: token, #"{"aps":{"alert":"y"}}"#)
+                    .stdout.hasPrefix("HTTP/2 200"), "\(reset)")
         }
     }
 
@@ -66,14 +69,18 @@ import Testing
         let config = try String(contentsOfFile: fixture.configPath, encoding: .utf8)
             .replacingOccurrences(
                 of: "devices:\n",
-                with: "  - { bundle_id: com.example.other, team_id: \(D.team), profile: { devices: [OTHERUDID] } }\ndevices:\n")
+                with:
+                    "  - { bundle_id: com.example.other, team_id: \(D.team), profile: { devices: [OTHERUDID] } }\ndevices:\n"
+            )
             .replacingOccurrences(of: "apps: [\(D.bundleID)]", with: "apps: [\(D.bundleID), com.example.other]")
         let path = try fixture.dir.write("broken.yaml", config)
         let ready = fixture.dir.file("ready.json")
         let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", path, "--ready-file", ready])
         let line = try #require(child.firstLine(), "stderr: \(child.stderr)")
         #expect(try String(contentsOfFile: ready, encoding: .utf8) == line + "\n")
-        #expect(child.stderr.contains("error: device '\(D.device)': com.example.other failed to install"), "\(child.stderr)")
+        #expect(
+            child.stderr.contains("error: device '\(D.device)': com.example.other failed to install"), "\(child.stderr)"
+        )
         #expect(child.stderr.contains("(serving anyway; --strict exits 3)"))
         let ca = try #require(try JSONValue.parse(Array(line.utf8))["ca"]?.stringValue)
         #expect(FileManager.default.fileExists(atPath: ca))
@@ -99,9 +106,11 @@ import Testing
         func viaProxy(_ host: String, _ extra: [String] = []) throws -> ToolOutput {
             try runTool(
                 "curl",
-                ["-s", "-i", "--http2", "--max-time", "10", "--proxy", proxy, "--cacert", fixture.dir.file("ca.pem"),
-                 "-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(D.bundleID)",
-                 "-d", #"{"aps":{"alert":"proxied"}}"#] + extra + ["https://\(host)/3/device/\(token)"])
+                [
+                    "-s", "-i", "--http2", "--max-time", "10", "--proxy", proxy, "--cacert", fixture.dir.file("ca.pem"),
+                    "-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(D.bundleID)",
+                    "-d", #"{"aps":{"alert":"proxied"}}"#,
+                ] + extra + ["https://\(host)/3/device/\(token)"])
         }
         // Development and sandbox names reach the sandbox listener (the device's token is a sandbox one) …
         for host in ["api.development.push.apple.com", "api.sandbox.push.apple.com:2197"] {
@@ -119,12 +128,22 @@ import Testing
     }
 
     @Test func connectRequestParsing() {
-        #expect(ConnectRequest.parse("CONNECT api.push.apple.com:443 HTTP/1.1\r\nHost: x") == .success(ConnectRequest(host: "api.push.apple.com", port: 443)))
+        #expect(
+            ConnectRequest.parse("CONNECT api.push.apple.com:443 HTTP/1.1\r\nHost: x")
+                == .success(ConnectRequest(host: "api.push.apple.com", port: 443)))
         #expect(ConnectRequest(host: "api.push.apple.com", port: 443).target == .success(.production))
         #expect(ConnectRequest(host: "api.development.push.apple.com", port: 2197).target == .success(.sandbox))
         #expect((try? ConnectRequest(host: "api.push.apple.com", port: 80).target.get()) == nil)
         #expect((try? ConnectRequest(host: "example.com", port: 443).target.get()) == nil)
-        if case .failure(let r) = ConnectRequest.parse("GET / HTTP/1.1") { #expect(r.status == 405) } else { Issue.record("GET accepted") }
-        if case .failure(let r) = ConnectRequest.parse("CONNECT nohost HTTP/1.1") { #expect(r.status == 400) } else { Issue.record("no port accepted") }
+        if case .failure(let r) = ConnectRequest.parse("GET / HTTP/1.1") {
+            #expect(r.status == 405)
+        } else {
+            Issue.record("GET accepted")
+        }
+        if case .failure(let r) = ConnectRequest.parse("CONNECT nohost HTTP/1.1") {
+            #expect(r.status == 400)
+        } else {
+            Issue.record("no port accepted")
+        }
     }
 }

@@ -24,8 +24,12 @@ import Testing
         let sandbox = try #require(running.url("sandbox"))
         let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
         // Unauthenticated, as the attack was: the size is refused before anything reads the body.
-        let r = try runTool("curl", ["-sS", "--http2", "--cacert", fixture.dir.file("ca.pem"), "-H", "apns-topic: \(ServeTests.topic)",
-                                     "--data-binary", "@" + big, "-w", "\n%{http_code}", "\(sandbox)/3/device/\(ServeTests.token)"])
+        let r = try runTool(
+            "curl",
+            [
+                "-sS", "--http2", "--cacert", fixture.dir.file("ca.pem"), "-H", "apns-topic: \(ServeTests.topic)",
+                "--data-binary", "@" + big, "-w", "\n%{http_code}", "\(sandbox)/3/device/\(ServeTests.token)",
+            ])
         #expect(r.stdout == "{\"reason\":\"PayloadTooLarge\"}\n413", "\(r)")
         let entries = try control(running, "/apns/log")["entries"]?.arrayValue ?? []
         #expect(entries.count == 1)
@@ -47,12 +51,18 @@ import Testing
         let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
         // HTTP/1.1 and h2c with prior knowledge: both transports hand the oversized request to the control API.
         for version in ["--http1.1", "--http2-prior-knowledge"] {
-            let r = try runTool("curl", ["-sS", version, "-H", "content-type: application/json", "--data-binary", "@" + big,
-                                         "-w", "\n%{http_code}", "\(base)/apns/faults"])
+            let r = try runTool(
+                "curl",
+                [
+                    "-sS", version, "-H", "content-type: application/json", "--data-binary", "@" + big,
+                    "-w", "\n%{http_code}", "\(base)/apns/faults",
+                ])
             let lines = r.stdout.split(separator: "\n")
             #expect(lines.last == "413", "\(version): \(r)")
             let body = try JSONValue.parse(String(lines.first ?? ""))
-            #expect(body["error"]?.stringValue?.hasPrefix("request body is over the control endpoint's 1 MiB limit") == true, "\(body)")
+            #expect(
+                body["error"]?.stringValue?.hasPrefix("request body is over the control endpoint's 1 MiB limit")
+                    == true, "\(body)")
             #expect(body["help"] != nil)
         }
         // Nothing was acted on, and the endpoint still answers.
@@ -68,7 +78,8 @@ import Testing
         let sandbox = try #require(running.url("sandbox"))
         // 40 unauthenticated 200 KB bodies: each kept cut to 64 KiB, and 1 MiB holds about 15 of them.
         let body = try fixture.dir.write("body.json", String(repeating: "y", count: 200_000))
-        let h2 = try runTool("h2load", ["-n", "40", "-c", "1", "-d", body, "\(sandbox)/3/device/\(ServeTests.token)"], timeout: 60)
+        let h2 = try runTool(
+            "h2load", ["-n", "40", "-c", "1", "-d", body, "\(sandbox)/3/device/\(ServeTests.token)"], timeout: 60)
         #expect(h2.stdout.contains("40 done"), "\(h2)")
         let answer = try control(running, "/apns/log")
         let entries = answer["entries"]?.arrayValue ?? []
@@ -121,12 +132,17 @@ import Testing
         defer { running.server.shutdown(grace: .seconds(1)) }
         let h2c = try #require(running.url("sandbox_h2c"))
         let payload = try fixture.dir.write("push.json", #"{"aps":{"alert":"hi"}}"#)
-        let h2 = try runTool("h2load", ["-n", "25", "-c", "1", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
-                                        "-H", "apns-topic: \(ServeTests.topic)", "\(h2c)/3/device/\(ServeTests.token)"], timeout: 60)
+        let h2 = try runTool(
+            "h2load",
+            [
+                "-n", "25", "-c", "1", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
+                "-H", "apns-topic: \(ServeTests.topic)", "\(h2c)/3/device/\(ServeTests.token)",
+            ], timeout: 60)
         #expect(h2.stdout.contains("25 2xx"), "\(h2)")
 
         let first = try control(running, "/apns/deliveries?after=0&limit=10")
-        #expect(first["deliveries"]?.arrayValue?.map { $0["sequence"] } == (1...10).map { .number(Double($0)) }, "\(first)")
+        #expect(
+            first["deliveries"]?.arrayValue?.map { $0["sequence"] } == (1...10).map { .number(Double($0)) }, "\(first)")
         #expect(first["deliveries"]?.arrayValue?.allSatisfy { $0["disposition"] == "delivered" } == true)
         #expect(first["has_more"] == true)
         #expect(first["next_after"] == 10)
@@ -163,7 +179,9 @@ import Testing
         let braces = try post("{{{")
         #expect(braces.status == "400")
         // libyaml finds the missing content at the end of the text, as for any control POST.
-        #expect(braces.json?["error"] == "syntax error: did not find expected node content", "\(String(describing: braces.json))")
+        #expect(
+            braces.json?["error"] == "syntax error: did not find expected node content",
+            "\(String(describing: braces.json))")
         #expect(braces.json?["line"] == 2 && braces.json?["column"] == 1)
         let garbage = try post(#"{"at_ms":"garbage"}"#)
         #expect(garbage.status == "400")
@@ -174,8 +192,9 @@ import Testing
         #expect(running.gateway.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt == nil)
         let good = try post(#"{"at_ms": 1700000000000}"#)
         #expect(good.status == "200")
-        #expect(running.gateway.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt
-            == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(
+            running.gateway.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt
+                == Date(timeIntervalSince1970: 1_700_000_000))
         let now = try runTool("curl", ["-sS", "-XPOST", url, "-w", "%{http_code}", "-o", "/dev/null"])
         #expect(now.stdout == "200")
     }
@@ -184,7 +203,8 @@ import Testing
         let dir = try TempDirectory("serve-handshake")
         defer { dir.remove() }
         let path = try dir.write("serve.yaml", "listen: { h2c: true, handshake_timeout: 1s }\n")
-        let running = try RunningGateway.start(try ServeConfiguration.load(path: path), loops: 1, caOut: dir.file("ca.pem"))
+        let running = try RunningGateway.start(
+            try ServeConfiguration.load(path: path), loops: 1, caOut: dir.file("ca.pem"))
         defer { running.server.shutdown(grace: .seconds(1)) }
         let url = try #require(running.url("sandbox_h2c"))
         let port = try #require(url.split(separator: ":").last)

@@ -23,7 +23,9 @@ import Testing
             dir = try TempDirectory("serve")
             key = try P256PrivateKey.generate()
             try dir.write("AuthKey_\(ServeTests.kid).p8", key.pkcs8PEM)
-            configPath = try dir.write("serve.yaml", """
+            configPath = try dir.write(
+                "serve.yaml",
+                """
                 listen:
                   h2c: true
                 apns:
@@ -39,7 +41,8 @@ import Testing
         }
 
         func jwt() throws -> String {
-            try JWT.apnsProviderToken(teamID: ServeTests.team, keyID: ServeTests.kid, issuedAt: Int(Date().timeIntervalSince1970), key: key)
+            try JWT.apnsProviderToken(
+                teamID: ServeTests.team, keyID: ServeTests.kid, issuedAt: Int(Date().timeIntervalSince1970), key: key)
         }
     }
 
@@ -54,27 +57,46 @@ import Testing
         let running = try Self.start(fixture)
         defer { running.server.shutdown(grace: .seconds(1)) }
         let sandbox = try #require(running.url("sandbox")), h2c = try #require(running.url("sandbox_h2c"))
-        let headers = ["-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(Self.topic)",
-                       "-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"hi"}}"#]
+        let headers = [
+            "-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(Self.topic)",
+            "-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"hi"}}"#,
+        ]
 
-        let tls = try runTool("curl", ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(sandbox)/3/device/\(Self.token)"])
+        let tls = try runTool(
+            "curl",
+            ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + [
+                "\(sandbox)/3/device/\(Self.token)"
+            ])
         #expect(tls.stdout.hasPrefix("HTTP/2 200"), "\(tls)")
         #expect(tls.stdout.contains("apns-unique-id:"), "sandbox answers carry apns-unique-id")
 
-        let clear = try runTool("curl", ["-s", "-i", "--http2-prior-knowledge"] + headers + ["\(h2c)/3/device/\(Self.token)"])
+        let clear = try runTool(
+            "curl", ["-s", "-i", "--http2-prior-knowledge"] + headers + ["\(h2c)/3/device/\(Self.token)"])
         #expect(clear.stdout.hasPrefix("HTTP/2 200"), "\(clear)")
 
         let payload = try fixture.dir.write("payload.json", #"{"aps":{"alert":"hi"}}"#)
-        let nghttp = try runTool("nghttp", ["-v", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
-                                            "-H", "apns-topic: \(Self.topic)", "\(sandbox)/3/device/\(Self.token)"])
+        let nghttp = try runTool(
+            "nghttp",
+            [
+                "-v", "-d", payload, "-H", "authorization: bearer \(try fixture.jwt())",
+                "-H", "apns-topic: \(Self.topic)", "\(sandbox)/3/device/\(Self.token)",
+            ])
         #expect(nghttp.stdout.contains(":status: 200"), "\(nghttp)")
         #expect(nghttp.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"), "one stream until a valid token")
 
         // A sandbox token sent to production is BadDeviceToken; the production token is fine there.
         let production = try #require(running.url("production"))
-        let wrongEnv = try runTool("curl", ["-s", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(production)/3/device/\(Self.token)"])
+        let wrongEnv = try runTool(
+            "curl",
+            ["-s", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + [
+                "\(production)/3/device/\(Self.token)"
+            ])
         #expect(wrongEnv.stdout == #"{"reason":"BadDeviceToken"}"#, "\(wrongEnv)")
-        let prod = try runTool("curl", ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + ["\(production)/3/device/\(Self.prodToken)"])
+        let prod = try runTool(
+            "curl",
+            ["-s", "-i", "--http2", "--cacert", fixture.dir.file("ca.pem")] + headers + [
+                "\(production)/3/device/\(Self.prodToken)"
+            ])
         #expect(prod.stdout.hasPrefix("HTTP/2 200"), "\(prod)")
         #expect(!prod.stdout.contains("apns-unique-id:"), "production never sends apns-unique-id")
     }
@@ -86,15 +108,20 @@ import Testing
         defer { running.server.shutdown(grace: .seconds(1)) }
         let client = try APNsClient(
             baseURL: try #require(running.url("sandbox")),
-            authentication: .token(APNsProviderTokenSigner(teamID: Self.team, keyID: Self.kid, privateKey: fixture.key)),
+            authentication: .token(
+                APNsProviderTokenSigner(teamID: Self.team, keyID: Self.kid, privateKey: fixture.key)),
             trustRoots: try TrustRoots.files([fixture.dir.file("ca.pem")]))
-        let first = try await client.send(deviceToken: Self.token, json: #"{"aps":{"alert":"first"}}"#, headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert))
+        let first = try await client.send(
+            deviceToken: Self.token, json: #"{"aps":{"alert":"first"}}"#,
+            headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert))
         #expect(first.status == 200)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<50 {
                 group.addTask {
-                    try await client.send(deviceToken: Self.token, json: #"{"aps":{"alert":"n\#(i)"}}"#,
-                                          headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert)).status
+                    try await client.send(
+                        deviceToken: Self.token, json: #"{"aps":{"alert":"n\#(i)"}}"#,
+                        headers: APNsRequestHeaders(topic: Self.topic, pushType: .alert)
+                    ).status
                 }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -112,16 +139,25 @@ import Testing
         defer { running.server.shutdown(grace: .seconds(1)) }
         let control = try #require(running.url("control")), h2c = try #require(running.url("sandbox_h2c"))
         func push(_ apnsID: String) throws -> ToolOutput {
-            try runTool("curl", ["-s", "-i", "--http2-prior-knowledge", "-H", "authorization: bearer \(try fixture.jwt())",
-                                 "-H", "apns-topic: \(Self.topic)", "-H", "apns-id: \(apnsID)", "-d", #"{"aps":{}}"#,
-                                 "\(h2c)/3/device/\(Self.token)"])
+            try runTool(
+                "curl",
+                [
+                    "-s", "-i", "--http2-prior-knowledge", "-H", "authorization: bearer \(try fixture.jwt())",
+                    "-H", "apns-topic: \(Self.topic)", "-H", "apns-id: \(apnsID)", "-d", #"{"aps":{}}"#,
+                    "\(h2c)/3/device/\(Self.token)",
+                ])
         }
         // A misspelt fault is refused with the position in the body and a suggestion.
-        let bad = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reson": "Shutdown"}"#])
-        #expect(bad.stdout.contains(#""error":"unknown key 'reson'""#) && bad.stdout.contains(#""help":"did you mean 'reason'?""#), "\(bad)")
+        let bad = try runTool(
+            "curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reson": "Shutdown"}"#])
+        #expect(
+            bad.stdout.contains(#""error":"unknown key 'reson'""#)
+                && bad.stdout.contains(#""help":"did you mean 'reason'?""#), "\(bad)")
         #expect(bad.stdout.contains(#""line":1"#) && bad.stdout.contains(#""column":18"#))
 
-        let added = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reason": "Shutdown", "count": 1}"#])
+        let added = try runTool(
+            "curl",
+            ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"respond": 503, "reason": "Shutdown", "count": 1}"#])
         #expect(added.stdout.contains(#""id":"#), "\(added)")
         let id1 = "11111111-1111-4111-8111-111111111111", id2 = "22222222-2222-4222-8222-222222222222"
         #expect(try push(id1).stdout.hasPrefix("HTTP/2 503"))
@@ -131,7 +167,9 @@ import Testing
         #expect(log.stdout.contains(#""reason":"Shutdown""#) && !log.stdout.contains(id2), "\(log)")
 
         // Unregister the token: the next push is 410 with a timestamp in milliseconds.
-        _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/tokens/\(Self.token)/unregister", "-d", #"{"at_ms": 1700000000000}"#])
+        _ = try runTool(
+            "curl",
+            ["-s", "-XPOST", "\(control)/apns/tokens/\(Self.token)/unregister", "-d", #"{"at_ms": 1700000000000}"#])
         let gone = try push("33333333-3333-4333-8333-333333333333")
         #expect(gone.stdout.hasPrefix("HTTP/2 410"))
         #expect(gone.stdout.contains(#""timestamp":1700000000000"#), "\(gone)")
@@ -140,7 +178,12 @@ import Testing
         _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/faults", "-d", #"{"drop": true, "count": 1}"#])
         let dropped = try push("44444444-4444-4444-8444-444444444444")
         #expect(dropped.status != 0 && !dropped.stdout.contains("HTTP/2"), "\(dropped)")
-        _ = try runTool("curl", ["-s", "-XPOST", "\(control)/apns/tokens", "-d", #"{"token": "\#(Self.token)", "topic": "\#(Self.topic)"}"#])
+        _ = try runTool(
+            "curl",
+            [
+                "-s", "-XPOST", "\(control)/apns/tokens", "-d",
+                #"{"token": "\#(Self.token)", "topic": "\#(Self.topic)"}"#,
+            ])
         #expect(try push("55555555-5555-4555-8555-555555555555").stdout.hasPrefix("HTTP/2 200"))
 
         let unknown = try runTool("curl", ["-s", "-i", "\(control)/nope"])
@@ -150,7 +193,8 @@ import Testing
     @Test func binaryPrintsReadyLineAndStopsOnSIGTERM() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
-        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
         let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
         let ready = try JSONValue.parse(line)
         let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
@@ -158,11 +202,14 @@ import Testing
         #expect(ready["ca"]?.stringValue == fixture.dir.file("ca.pem"))
         #expect(ready["control"]?.stringValue?.hasPrefix("http://127.0.0.1:") == true)
 
-        let sent = try runTool(pushcheckExecutable(), [
-            "send", "--url", sandbox, "--ca", fixture.dir.file("ca.pem"), "--device-token", Self.token, "--topic", Self.topic,
-            "--team-id", Self.team, "--key-id", Self.kid, "--key", fixture.dir.file("AuthKey_\(Self.kid).p8"),
-            "--payload", #"{"aps":{"alert":"hello"}}"#,
-        ])
+        let sent = try runTool(
+            pushcheckExecutable(),
+            [
+                "send", "--url", sandbox, "--ca", fixture.dir.file("ca.pem"), "--device-token", Self.token, "--topic",
+                Self.topic,
+                "--team-id", Self.team, "--key-id", Self.kid, "--key", fixture.dir.file("AuthKey_\(Self.kid).p8"),
+                "--payload", #"{"aps":{"alert":"hello"}}"#,
+            ])
         #expect(sent.status == 0 && sent.stdout.contains(#""status":200"#), "\(sent)")
         #expect(child.stop(signal: SIGTERM) == 0, "serve exits 0 after SIGTERM; stderr: \(child.stderr)")
     }
@@ -170,7 +217,8 @@ import Testing
     @Test func configErrorsPointAtFileLineColumn() throws {
         let dir = try TempDirectory("serve-bad")
         defer { dir.remove() }
-        let path = try dir.write("bad.yaml", "listen:\n  sandbox: 0\napns:\n  tokens:\n    - token: abc\n      topic: x\n")
+        let path = try dir.write(
+            "bad.yaml", "listen:\n  sandbox: 0\napns:\n  tokens:\n    - token: abc\n      topic: x\n")
         let out = try runTool(pushcheckExecutable(), ["serve", "--config", path])
         #expect(out.status == 2, "\(out)")
         #expect(out.stderr.contains("--> \(path):5:14"), "\(out)")

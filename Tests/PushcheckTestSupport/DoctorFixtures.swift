@@ -84,11 +84,13 @@ package struct DoctorFixtures: Sendable {
             <key>Version</key><integer>1</integer>
             """
         if let devices {
-            body += "<key>ProvisionedDevices</key><array>" + devices.map { "<string>\($0)</string>" }.joined() + "</array>"
+            body +=
+                "<key>ProvisionedDevices</key><array>" + devices.map { "<string>\($0)</string>" }.joined() + "</array>"
         }
         if allDevices { body += "<key>ProvisionsAllDevices</key><true/>" }
         let certificates = try developerCertificates ?? [developerCertificateDER()]
-        body += "<key>DeveloperCertificates</key><array>"
+        body +=
+            "<key>DeveloperCertificates</key><array>"
             + certificates.map { "<data>\(Data($0).base64EncodedString())</data>" }.joined() + "</array>"
         let plist = try directory.write(name + ".plist", Self.plistDocument(body))
         try runTool(
@@ -150,16 +152,22 @@ package struct DoctorFixtures: Sendable {
     package static func infoPlist(
         bundleID: String = bundleID, backgroundModes: [String]? = ["remote-notification"], firebaseProxy: Bool? = nil
     ) -> String {
-        var body = "<key>CFBundleIdentifier</key><string>\(bundleID)</string><key>CFBundleName</key><string>Example</string>"
+        var body =
+            "<key>CFBundleIdentifier</key><string>\(bundleID)</string><key>CFBundleName</key><string>Example</string>"
         if let backgroundModes {
-            body += "<key>UIBackgroundModes</key><array>" + backgroundModes.map { "<string>\($0)</string>" }.joined() + "</array>"
+            body +=
+                "<key>UIBackgroundModes</key><array>" + backgroundModes.map { "<string>\($0)</string>" }.joined()
+                + "</array>"
         }
-        if let firebaseProxy { body += "<key>FirebaseAppDelegateProxyEnabled</key>" + (firebaseProxy ? "<true/>" : "<false/>") }
+        if let firebaseProxy {
+            body += "<key>FirebaseAppDelegateProxyEnabled</key>" + (firebaseProxy ? "<true/>" : "<false/>")
+        }
         return body
     }
 
     package static func googleServiceInfo(
-        bundleID: String = bundleID, sender: String = senderID, appSender: String = senderID, project: String = projectID
+        bundleID: String = bundleID, sender: String = senderID, appSender: String = senderID,
+        project: String = projectID
     ) -> String {
         """
         <key>API_KEY</key><string>AIzaSyExampleExampleExampleExample000</string>
@@ -194,7 +202,10 @@ package struct DoctorFixtures: Sendable {
     /// An APNs auth key: EC P-256 PKCS#8 like Apple's, or RSA to inject the wrong-type fault.
     @discardableResult
     package func writeAPNsKey(_ name: String, rsa: Bool = false) throws -> String {
-        let algorithm = rsa ? ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"] : ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        let algorithm =
+            rsa
+            ? ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]
+            : ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
         try runTool("openssl", ["genpkey"] + algorithm + ["-out", path(name)]).requireSuccess()
         return path(name)
     }
@@ -284,12 +295,14 @@ package struct DoctorFixtures: Sendable {
     /// A built app bundle: `embedded.mobileprovision`, binary `Info.plist`, a service and a content extension.
     @discardableResult
     package func writeApp(
-        _ name: String, serviceBundleID: String = "\(bundleID).NotificationService", contentCategory: String? = "Kanmoba",
+        _ name: String, serviceBundleID: String = "\(bundleID).NotificationService",
+        contentCategory: String? = "Kanmoba",
         serviceProfileAppID: String? = nil
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: path(name), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: path("\(name)/embedded.mobileprovision"))
-        try FileManager.default.copyItem(atPath: path("Dev.mobileprovision"), toPath: path("\(name)/embedded.mobileprovision"))
+        try FileManager.default.copyItem(
+            atPath: path("Dev.mobileprovision"), toPath: path("\(name)/embedded.mobileprovision"))
         try writePlist("\(name)/Info.plist", Self.infoPlist(), binary: true)
         try writePlist(
             "\(name)/PlugIns/NotificationService.appex/Info.plist",
@@ -299,7 +312,8 @@ package struct DoctorFixtures: Sendable {
             appID: serviceProfileAppID ?? "\(Self.teamID).\(serviceBundleID)", aps: nil)
         try writePlist(
             "\(name)/PlugIns/NotificationContent.appex/Info.plist",
-            Self.extensionInfo(bundleID: "\(Self.bundleID).NotificationContent", content: true, category: contentCategory),
+            Self.extensionInfo(
+                bundleID: "\(Self.bundleID).NotificationContent", content: true, category: contentCategory),
             binary: true)
         return path(name)
     }

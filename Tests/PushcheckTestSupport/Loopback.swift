@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A loopback socket call that failed while looking for a port.
@@ -47,7 +47,8 @@ package func connectToLoopback(port: Int) throws(LoopbackError) -> Int32 {
     guard connected else {
         let error = errno
         close(fd)
-        throw LoopbackError(description: "connect to 127.0.0.1:\(port) failed (errno \(error)); is the server listening?")
+        throw LoopbackError(
+            description: "connect to 127.0.0.1:\(port) failed (errno \(error)); is the server listening?")
     }
     return fd
 }

@@ -26,7 +26,8 @@ package struct OpenSSLCertificateMaker: Sendable {
     package func selfSigned(_ name: String, commonName: String, isCA: Bool = false) throws -> CertificateFiles {
         let files = CertificateFiles(cert: directory.file("\(name).pem"), key: directory.file("\(name).key"))
         let caExtensions =
-            isCA ? ["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"] : []
+            isCA
+            ? ["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"] : []
         try runTool(
             "openssl",
             ["req", "-x509"] + Self.newKey + [
@@ -43,8 +44,10 @@ package struct OpenSSLCertificateMaker: Sendable {
         let files = CertificateFiles(cert: directory.file("\(name).pem"), key: directory.file("\(name).key"))
         let csr = directory.file("\(name).csr")
         let ext = try directory.write("\(name).ext", extensions.map { $0 + "\n" }.joined())
-        try runTool("openssl", ["req"] + Self.newKey + ["-keyout", files.key, "-out", csr, "-subj", "/CN=\(commonName)"])
-            .requireSuccess()
+        try runTool(
+            "openssl", ["req"] + Self.newKey + ["-keyout", files.key, "-out", csr, "-subj", "/CN=\(commonName)"]
+        )
+        .requireSuccess()
         try runTool(
             "openssl",
             [

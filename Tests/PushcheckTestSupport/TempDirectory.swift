@@ -41,7 +41,9 @@ package struct TempDirectory: Sendable {
     }
 
     /// The bytes of `name`.
-    package func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
+    package func read(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: file(name))))
+    }
 
     /// Deletes the directory and everything in it.
     package func remove() { try? FileManager.default.removeItem(atPath: path) }

@@ -76,7 +76,9 @@ package func runTool(
     if done.wait(timeout: .now() + timeout) == .timedOut {
         timedOut = true
         process.terminate()
-        if done.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL); _ = done.wait(timeout: .now() + 5) }
+        if done.wait(timeout: .now() + 5) == .timedOut {
+            kill(process.processIdentifier, SIGKILL); _ = done.wait(timeout: .now() + 5)
+        }
     }
     try out.close()
     try err.close()
@@ -98,6 +100,7 @@ package func pushcheckExecutable() -> String {
         url.deleteLastPathComponent()
     }
     // Fallback: derive from this file's location in the checkout.
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     return root.appendingPathComponent(".build/debug/pushcheck").path
 }

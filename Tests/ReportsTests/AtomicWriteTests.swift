@@ -54,7 +54,8 @@ import Testing
         }
         // Renaming onto a directory fails after the temporary file is written: it must be removed.
         let blocker = directory.appendingPathComponent("junit.xml")
-        try FileManager.default.createDirectory(at: blocker.appendingPathComponent("occupied"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: blocker.appendingPathComponent("occupied"), withIntermediateDirectories: true)
         do {
             try JUnitXMLWriter.write(Fixtures.mixed(), to: blocker)
             Issue.record("writing over a non-empty directory should fail")

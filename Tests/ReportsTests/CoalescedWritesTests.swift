@@ -6,8 +6,9 @@ import Testing
 /// interrupt path) writes everything finished so far. No assertion here is about speed.
 @Suite struct CoalescedWritesTests {
     static let plan = [
-        PlannedSuite(name: Fixtures.checkout, file: Fixtures.checkout,
-                     cases: [PlannedCase(name: "one", line: 3), PlannedCase(name: "two", line: 9)]),
+        PlannedSuite(
+            name: Fixtures.checkout, file: Fixtures.checkout,
+            cases: [PlannedCase(name: "one", line: 3), PlannedCase(name: "two", line: 9)]),
         PlannedSuite(name: Fixtures.routing, file: Fixtures.routing, cases: [PlannedCase(name: "three", line: 2)]),
     ]
     /// Long enough that no background write happens while a test runs.
@@ -61,7 +62,8 @@ import Testing
         let url = directory.appendingPathComponent("junit.xml")
         let report = try IncrementalReport(
             url: url, hostname: "host", properties: [ReportProperty("seed", "1")], plan: Self.plan, policy: Self.never)
-        #expect(try JUnitXMLReader.read(contentsOf: url).allCases.map(\.outcome) == Array(repeating: Self.notRun, count: 3))
+        #expect(
+            try JUnitXMLReader.read(contentsOf: url).allCases.map(\.outcome) == Array(repeating: Self.notRun, count: 3))
 
         report.caseStarted(suite: Fixtures.checkout, name: "one")
         report.caseStarted(suite: Fixtures.checkout, name: "two")
@@ -79,13 +81,17 @@ import Testing
         }
         #expect(problem.type == "interrupted")
         #expect(snapshot.allCases[2].outcome == Self.notRun)
-        #expect(snapshot.suites[0].properties.contains(ReportProperty("pushcheck.incomplete", "2 of 3 scenarios not finished")))
+        #expect(
+            snapshot.suites[0].properties.contains(
+                ReportProperty("pushcheck.incomplete", "2 of 3 scenarios not finished")))
         try Support.expectValid(try String(contentsOf: url, encoding: .utf8), "flushed coalesced report")
 
-        report.caseFinished(TestCaseReport(
-            classname: Fixtures.checkout, name: "two", time: 0.1, outcome: .failure(Fixtures.assertionFailure)))
-        report.caseFinished(TestCaseReport(
-            classname: Fixtures.routing, name: "three", time: 0, outcome: .skipped(message: "needs FCM")))
+        report.caseFinished(
+            TestCaseReport(
+                classname: Fixtures.checkout, name: "two", time: 0.1, outcome: .failure(Fixtures.assertionFailure)))
+        report.caseFinished(
+            TestCaseReport(
+                classname: Fixtures.routing, name: "three", time: 0, outcome: .skipped(message: "needs FCM")))
         let final = try report.finish()
         #expect(final.totals.tests == 3 && final.totals.failures == 1 && final.totals.skipped == 1)
         let onDisk = try JUnitXMLReader.read(contentsOf: url)

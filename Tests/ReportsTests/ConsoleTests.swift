@@ -17,10 +17,12 @@ final class CapturedOutput: Sendable {
         #expect(ConsoleMode.detect(isTerminal: false, environment: [:]) == .plain)
         #expect(ConsoleMode.detect(isTerminal: true, environment: ["CI": "true"]) == .plain)
         #expect(ConsoleMode.detect(isTerminal: true, environment: ["TERM": "dumb"]) == .plain)
-        #expect(ConsoleMode.detect(isTerminal: true, environment: [:], width: 120)
+        #expect(
+            ConsoleMode.detect(isTerminal: true, environment: [:], width: 120)
                 == ConsoleMode(colors: true, liveProgress: true, width: 120))
         #expect(ConsoleMode.detect(isTerminal: true, environment: ["CI": ""], width: 100).colors)
-        #expect(ConsoleMode.detect(isTerminal: true, environment: ["NO_COLOR": "1"], width: 100)
+        #expect(
+            ConsoleMode.detect(isTerminal: true, environment: ["NO_COLOR": "1"], width: 100)
                 == ConsoleMode(colors: false, liveProgress: true, width: 100))
         #expect(ConsoleMode.detect(isTerminal: true, environment: ["NO_COLOR": ""], width: 100).colors)
         #expect(ConsoleMode.detect(isTerminal: true, environment: ["COLUMNS": "132"]).width == 132)
@@ -45,27 +47,36 @@ final class CapturedOutput: Sendable {
 
     @Test func resultLinesForEveryOutcome() {
         let mixed = Fixtures.mixed().allCases
-        #expect(ConsoleFormatter.resultLine(mixed[0], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(mixed[0], mode: .plain)
                 == "✓ Suites/checkout.yaml › order confirmation opens the order (0.400s)")
-        #expect(ConsoleFormatter.resultLine(mixed[1], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(mixed[1], mode: .plain)
                 == "✗ Suites/checkout.yaml › tap on alert routes to order (1.235s)")
-        #expect(ConsoleFormatter.resultLine(mixed[2], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(mixed[2], mode: .plain)
                 == "- Suites/checkout.yaml › refund <silent> push & badge (0.000s, tag 'refunds' excluded)")
-        #expect(ConsoleFormatter.resultLine(mixed[3], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(mixed[3], mode: .plain)
                 == "! Suites/routing.yaml › deep link \"settings\" (5.000s)")
         let retried = Fixtures.retried().allCases
-        #expect(ConsoleFormatter.resultLine(retried[0], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(retried[0], mode: .plain)
                 == "✓ Suites/checkout.yaml › badge count updates (0.300s, flaky: passed on attempt 3)")
-        #expect(ConsoleFormatter.resultLine(retried[1], mode: .plain)
+        #expect(
+            ConsoleFormatter.resultLine(retried[1], mode: .plain)
                 == "✗ Suites/checkout.yaml › silent push wakes the app (0.900s, failed all 3 attempts)")
-        #expect(ConsoleFormatter.resultLine(mixed[0], mode: Self.tty)
-                == "\u{1B}[32m✓\u{1B}[0m Suites/checkout.yaml › order confirmation opens the order \u{1B}[2m(0.400s)\u{1B}[0m")
+        #expect(
+            ConsoleFormatter.resultLine(mixed[0], mode: Self.tty)
+                == "\u{1B}[32m✓\u{1B}[0m Suites/checkout.yaml › order confirmation opens the order \u{1B}[2m(0.400s)\u{1B}[0m"
+        )
     }
 
     @Test func callerTextCannotSmuggleEscapesIntoPlainOutput() {
         let sneaky = TestCaseReport(
             classname: "Suites/\u{1B}[31mx.yaml", name: "a\u{1B}[2Jb", time: 0,
-            outcome: .failure(ProblemReport(message: "\u{1B}[1mbold", type: "assertion", detail: "\u{1B}[32mexpected\u{1B}[0m: 1")))
+            outcome: .failure(
+                ProblemReport(message: "\u{1B}[1mbold", type: "assertion", detail: "\u{1B}[32mexpected\u{1B}[0m: 1")))
         let line = ConsoleFormatter.resultLine(sneaky, mode: .plain)
         let details = ConsoleFormatter.failureDetails([sneaky], mode: .plain)
         #expect(line == "✗ Suites/x.yaml › ab (0.000s)")
@@ -97,7 +108,8 @@ final class CapturedOutput: Sendable {
         #expect(text.hasSuffix("\n1 passed, 1 failed, 0 skipped\n"))
         // No line of the progress display is wider than the terminal.
         for segment in text.components(separatedBy: erase) where segment.contains("running") {
-            let visible = segment.replacingOccurrences(of: "\u{1B}[2m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+            let visible = segment.replacingOccurrences(of: "\u{1B}[2m", with: "").replacingOccurrences(
+                of: "\u{1B}[0m", with: "")
             #expect(visible.count <= 59, "progress line too wide: \(visible)")
         }
     }
@@ -107,7 +119,8 @@ final class CapturedOutput: Sendable {
         #expect(ConsoleFormatter.summaryLine(totals) == "2 passed, 3 failed, 1 skipped")
         totals = ReportTotals()
         #expect(ConsoleFormatter.summaryLine(totals) == "0 passed, 0 failed, 0 skipped")
-        #expect(ConsoleFormatter.flakyLine(Fixtures.retried().allCases, mode: .plain)
+        #expect(
+            ConsoleFormatter.flakyLine(Fixtures.retried().allCases, mode: .plain)
                 == "1 flaky (passed after retries): Suites/checkout.yaml › badge count updates")
         #expect(ConsoleFormatter.flakyLine(Fixtures.mixed().allCases, mode: .plain) == nil)
     }

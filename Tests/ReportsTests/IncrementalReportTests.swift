@@ -5,9 +5,12 @@ import Testing
 /// The on-disk report while a run is in progress is what a Ctrl-C or crash leaves behind.
 @Suite struct IncrementalReportTests {
     static let plan = [
-        PlannedSuite(name: Fixtures.checkout, file: Fixtures.checkout, properties: [ReportProperty("shard", "1/2")],
-                     cases: [PlannedCase(name: "first", line: 3), PlannedCase(name: "second", line: 9),
-                             PlannedCase(name: "third", line: 15)]),
+        PlannedSuite(
+            name: Fixtures.checkout, file: Fixtures.checkout, properties: [ReportProperty("shard", "1/2")],
+            cases: [
+                PlannedCase(name: "first", line: 3), PlannedCase(name: "second", line: 9),
+                PlannedCase(name: "third", line: 15),
+            ]),
         PlannedSuite(name: Fixtures.routing, cases: [PlannedCase(name: "only", line: 2)]),
     ]
 
@@ -17,7 +20,8 @@ import Testing
     private func start(in directory: URL, policy: WritePolicy = .everyChange) throws -> (IncrementalReport, URL) {
         let url = directory.appendingPathComponent("junit-1-of-2.xml")
         let report = try IncrementalReport(
-            url: url, timestamp: Support.noon, hostname: "ci", properties: [ReportProperty("seed", "7")], plan: Self.plan,
+            url: url, timestamp: Support.noon, hostname: "ci", properties: [ReportProperty("seed", "7")],
+            plan: Self.plan,
             policy: policy)
         return (report, url)
     }
@@ -43,9 +47,10 @@ import Testing
         report.caseStarted(suite: Fixtures.checkout, name: "first", at: Support.noon.addingTimeInterval(1))
         report.caseFinished(Fixtures.passed(Fixtures.checkout, "first", line: 3, time: 0.5, out: "sent\n"))
         report.caseStarted(suite: Fixtures.checkout, name: "second", at: Support.noon.addingTimeInterval(2))
-        report.caseFinished(TestCaseReport(
-            classname: Fixtures.checkout, name: "second", file: Fixtures.checkout, line: 9, time: 0.7,
-            outcome: .failure(Fixtures.assertionFailure)))
+        report.caseFinished(
+            TestCaseReport(
+                classname: Fixtures.checkout, name: "second", file: Fixtures.checkout, line: 9, time: 0.7,
+                outcome: .failure(Fixtures.assertionFailure)))
         report.caseStarted(suite: Fixtures.checkout, name: "third", at: Support.noon.addingTimeInterval(3))
         // … the process is killed here: nothing else is written (a coalesced report's interrupt path flushes).
         if policy != .everyChange { try report.flush() }
@@ -65,7 +70,9 @@ import Testing
         }
         #expect(problem.type == "interrupted")
         #expect(cases[3].outcome == .skipped(message: "not run: interrupted"))
-        #expect(onDisk.suites[0].properties.contains(ReportProperty("pushcheck.incomplete", "2 of 4 scenarios not finished")))
+        #expect(
+            onDisk.suites[0].properties.contains(
+                ReportProperty("pushcheck.incomplete", "2 of 4 scenarios not finished")))
         #expect(report.unfinishedCount == 2)
     }
 
@@ -94,9 +101,16 @@ import Testing
     @Test func duplicateScenarioNamesAreRejected() throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = [PlannedSuite(name: Fixtures.checkout, cases: [PlannedCase(name: "same", line: 3), PlannedCase(name: "same", line: 8)])]
-        #expect(throws: ReportsError.duplicateCase(
-            classname: Fixtures.checkout, name: "same", path: Fixtures.checkout, line: 8, firstPath: Fixtures.checkout)) {
+        let plan = [
+            PlannedSuite(
+                name: Fixtures.checkout,
+                cases: [PlannedCase(name: "same", line: 3), PlannedCase(name: "same", line: 8)])
+        ]
+        #expect(
+            throws: ReportsError.duplicateCase(
+                classname: Fixtures.checkout, name: "same", path: Fixtures.checkout, line: 8,
+                firstPath: Fixtures.checkout)
+        ) {
             try IncrementalReport(url: directory.appendingPathComponent("junit.xml"), hostname: "h", plan: plan)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)

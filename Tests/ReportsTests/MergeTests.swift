@@ -10,33 +10,50 @@ import Testing
         let routing = Fixtures.routing
         func shard(_ index: Int, _ suites: [TestSuiteReport]) throws -> URL {
             let report = TestReport(
-                name: "pushcheck", timestamp: Support.noon.addingTimeInterval(Double(index)), hostname: "runner-\(index)",
+                name: "pushcheck", timestamp: Support.noon.addingTimeInterval(Double(index)),
+                hostname: "runner-\(index)",
                 properties: [ReportProperty("shard", "\(index)/3"), ReportProperty("seed", "99")], suites: suites)
             let url = directory.appendingPathComponent(try ShardSelector(index: index, count: 3).reportFileName)
             try JUnitXMLWriter.write(report, to: url)
             return url
         }
         func suite(_ name: String, _ index: Int, _ cases: [TestCaseReport]) -> TestSuiteReport {
-            TestSuiteReport(name: name, file: name, timestamp: Support.noon.addingTimeInterval(Double(10 - index)),
-                            hostname: "runner-\(index)", cases: cases)
+            TestSuiteReport(
+                name: name, file: name, timestamp: Support.noon.addingTimeInterval(Double(10 - index)),
+                hostname: "runner-\(index)", cases: cases)
         }
-        let one = try shard(1, [
-            suite(checkout, 1, [Fixtures.passed(checkout, "a", line: 3, time: 0.1)]),
-            suite(routing, 1, [TestCaseReport(classname: routing, name: "r1", file: routing, line: 2, time: 2,
-                                              outcome: .error(Fixtures.gatewayError))]),
-        ])
-        let two = try shard(2, [
-            suite(checkout, 2, [
-                TestCaseReport(classname: checkout, name: "b", file: checkout, line: 8, time: 0.2,
-                               outcome: .failure(Fixtures.assertionFailure)),
-                TestCaseReport(classname: checkout, name: "c", file: checkout, line: 12, time: 0,
-                               outcome: .skipped(message: "tag excluded")),
-            ]),
-        ])
-        let three = try shard(3, [
-            suite(checkout, 3, [Fixtures.passed(checkout, "d", line: 20, time: 0.3)]),
-            suite("Suites/empty.yaml", 3, []),
-        ])
+        let one = try shard(
+            1,
+            [
+                suite(checkout, 1, [Fixtures.passed(checkout, "a", line: 3, time: 0.1)]),
+                suite(
+                    routing, 1,
+                    [
+                        TestCaseReport(
+                            classname: routing, name: "r1", file: routing, line: 2, time: 2,
+                            outcome: .error(Fixtures.gatewayError))
+                    ]),
+            ])
+        let two = try shard(
+            2,
+            [
+                suite(
+                    checkout, 2,
+                    [
+                        TestCaseReport(
+                            classname: checkout, name: "b", file: checkout, line: 8, time: 0.2,
+                            outcome: .failure(Fixtures.assertionFailure)),
+                        TestCaseReport(
+                            classname: checkout, name: "c", file: checkout, line: 12, time: 0,
+                            outcome: .skipped(message: "tag excluded")),
+                    ])
+            ])
+        let three = try shard(
+            3,
+            [
+                suite(checkout, 3, [Fixtures.passed(checkout, "d", line: 20, time: 0.3)]),
+                suite("Suites/empty.yaml", 3, []),
+            ])
         return [three, one, two]
     }
 
@@ -55,7 +72,9 @@ import Testing
         #expect(merged.suites[0].properties.filter { $0.name == "shard" }.map(\.value) == ["1/3", "2/3", "3/3"])
         #expect(merged.suites[0].properties.filter { $0.name == "seed" }.count == 1)
         let totals = merged.totals
-        #expect(totals.tests == 5 && totals.failures == 1 && totals.errors == 1 && totals.skipped == 1 && totals.passed == 2)
+        #expect(
+            totals.tests == 5 && totals.failures == 1 && totals.errors == 1 && totals.skipped == 1 && totals.passed == 2
+        )
 
         let xml = JUnitXMLWriter.render(merged)
         try Support.expectGolden(xml, "merged.xml")
@@ -99,7 +118,9 @@ import Testing
         let report = try JUnitXMLReader.parse(Array(xml.utf8), path: "pytest.xml")
         #expect(report.suites.count == 1)
         #expect(report.totals.tests == 2 && report.totals.failures == 1)
-        #expect(report.suites[0].cases[1].outcome == .failure(ProblemReport(message: "boom", type: "failure", detail: "trace")))
+        #expect(
+            report.suites[0].cases[1].outcome
+                == .failure(ProblemReport(message: "boom", type: "failure", detail: "trace")))
     }
 
     @Test func malformedInputsNameTheFileAndLine() throws {
@@ -142,14 +163,20 @@ import Testing
         }
 
         let html = try file("page.xml", "<?xml version=\"1.0\"?>\n<html><body/></html>\n")
-        #expect(throws: ReportsError.invalidReport(
-            path: html.path, line: 2, reason: "the root element is <html>, expected <testsuites> or <testsuite>")) {
+        #expect(
+            throws: ReportsError.invalidReport(
+                path: html.path, line: 2, reason: "the root element is <html>, expected <testsuites> or <testsuite>")
+        ) {
             try ReportMerger.merge(reports: [html])
         }
 
-        let badTime = try file("time.xml", "<testsuites>\n<testsuite name=\"s\">\n\n<testcase name=\"t\" time=\"1,5\"/>\n</testsuite>\n</testsuites>")
-        #expect(throws: ReportsError.invalidReport(
-            path: badTime.path, line: 4, reason: "time '1,5' of testcase 't' is not a number of seconds")) {
+        let badTime = try file(
+            "time.xml",
+            "<testsuites>\n<testsuite name=\"s\">\n\n<testcase name=\"t\" time=\"1,5\"/>\n</testsuite>\n</testsuites>")
+        #expect(
+            throws: ReportsError.invalidReport(
+                path: badTime.path, line: 4, reason: "time '1,5' of testcase 't' is not a number of seconds")
+        ) {
             try ReportMerger.merge(reports: [badTime])
         }
 
@@ -168,11 +195,14 @@ import Testing
         try JUnitXMLWriter.write(Fixtures.mixed(), to: first)
         try JUnitXMLWriter.write(Fixtures.mixed(), to: copy)
         let xml = JUnitXMLWriter.render(Fixtures.mixed())
-        let firstCaseLine = xml.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstCaseLine =
+            xml.split(separator: "\n", omittingEmptySubsequences: false)
             .firstIndex { $0.contains("<testcase") }! + 1
-        #expect(throws: ReportsError.duplicateCase(
-            classname: Fixtures.checkout, name: "order confirmation opens the order", path: copy.path,
-            line: firstCaseLine, firstPath: first.path)) {
+        #expect(
+            throws: ReportsError.duplicateCase(
+                classname: Fixtures.checkout, name: "order confirmation opens the order", path: copy.path,
+                line: firstCaseLine, firstPath: first.path)
+        ) {
             try ReportMerger.merge(reports: [first, copy])
         }
     }

@@ -39,7 +39,9 @@ import Testing
                     owners[position] += 1
                 }
             }
-            #expect(owners.allSatisfy { $0 == 1 }, "with \(count) shards some scenario is owned by \(owners.filter { $0 != 1 })")
+            #expect(
+                owners.allSatisfy { $0 == 1 },
+                "with \(count) shards some scenario is owned by \(owners.filter { $0 != 1 })")
         }
     }
 
@@ -63,12 +65,14 @@ import Testing
     /// The split is a pure function of the two strings: pinned here, so a change to the hash or the key
     /// (which would reshuffle every CI's shards) fails this test.
     @Test func assignmentIsStableAcrossRunsAndMachines() throws {
-        let pinned = Self.scenarios.prefix(30).map { scenario in
-            "\(ShardSelector.shard(suitePath: scenario.suite, scenarioName: scenario.name, count: 4)) \(scenario.suite) \(scenario.name)"
-        }.joined(separator: "\n") + "\n"
+        let pinned =
+            Self.scenarios.prefix(30).map { scenario in
+                "\(ShardSelector.shard(suitePath: scenario.suite, scenarioName: scenario.name, count: 4)) \(scenario.suite) \(scenario.name)"
+            }.joined(separator: "\n") + "\n"
         try Support.expectGolden(pinned, "shards-of-4.txt")
         // Suite path and scenario name are separated, so moving text between them changes the key.
-        #expect(ShardSelector.fnv1a64(Array("ab".utf8) + [0] + Array("c".utf8))
+        #expect(
+            ShardSelector.fnv1a64(Array("ab".utf8) + [0] + Array("c".utf8))
                 != ShardSelector.fnv1a64(Array("a".utf8) + [0] + Array("bc".utf8)))
     }
 
@@ -79,7 +83,8 @@ import Testing
         #expect(ShardSelector.shardIndex(fromFileName: "junit-x-of-3.xml") == nil)
         let urls = ["junit-10-of-10.xml", "other.xml", "junit-2-of-10.xml", "junit-1-of-10.xml"]
             .map { URL(fileURLWithPath: "/tmp/r/" + $0) }
-        #expect(ReportMerger.orderedShardFiles(urls).map(\.lastPathComponent)
+        #expect(
+            ReportMerger.orderedShardFiles(urls).map(\.lastPathComponent)
                 == ["junit-1-of-10.xml", "junit-2-of-10.xml", "junit-10-of-10.xml", "other.xml"])
     }
 }

@@ -24,7 +24,9 @@ import Testing
 
     /// The strict schema has no attributes on `testsuites` (relaxation R1): drop them.
     static func withBareRoot(_ xml: String) -> String {
-        guard let start = xml.range(of: "<testsuites "), let end = xml[start.upperBound...].range(of: ">") else { return xml }
+        guard let start = xml.range(of: "<testsuites "), let end = xml[start.upperBound...].range(of: ">") else {
+            return xml
+        }
         return xml.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "<testsuites>")
     }
 

@@ -19,7 +19,9 @@ import Testing
         #expect(xml.contains("<rerunFailure message=\"app did not wake\""))
         #expect(xml.contains("<rerunError message=\"gateway crashed\""))
         // A flaky pass is a pass: no failure counted anywhere.
-        #expect(xml.contains("<testsuites name=\"pushcheck\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"1.200\""))
+        #expect(
+            xml.contains(
+                "<testsuites name=\"pushcheck\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"1.200\""))
     }
 
     @Test func emptyReportAndEmptySuiteAreValid() throws {
@@ -38,12 +40,17 @@ import Testing
     }
 
     @Test func illegalCharactersAndAnsiNeverReachTheFile() throws {
-        let nasty = "\u{1B}[31mred\u{1B}[0m NUL:\u{0} BEL:\u{7} VT:\u{B} FFFE:\u{FFFE} FFFF:\u{FFFF} end ]]> <&> \"q\" tab:\tcr:\r"
+        let nasty =
+            "\u{1B}[31mred\u{1B}[0m NUL:\u{0} BEL:\u{7} VT:\u{B} FFFE:\u{FFFE} FFFF:\u{FFFF} end ]]> <&> \"q\" tab:\tcr:\r"
         let testCase = TestCaseReport(
-            classname: "Suites/\u{1B}[1mbold\u{1B}[0m.yaml", name: "name \u{1}with control", file: "Suites/x.yaml", line: 1,
+            classname: "Suites/\u{1B}[1mbold\u{1B}[0m.yaml", name: "name \u{1}with control", file: "Suites/x.yaml",
+            line: 1,
             time: 0.001, outcome: .failure(ProblemReport(message: nasty, type: "assertion", detail: nasty)),
-            retries: [RetryAttempt(kind: .failure, problem: ProblemReport(message: nasty, type: "x", detail: nasty),
-                                   systemOut: nasty)],
+            retries: [
+                RetryAttempt(
+                    kind: .failure, problem: ProblemReport(message: nasty, type: "x", detail: nasty),
+                    systemOut: nasty)
+            ],
             systemOut: nasty, systemErr: "\u{1B}]0;window title\u{7}osc gone")
         let report = TestReport(
             name: "pushcheck", timestamp: Support.noon, hostname: "h",
@@ -61,7 +68,10 @@ import Testing
         // The text survives a round trip through libxml2, minus the escapes, with markers for the rest.
         let parsed = try JUnitXMLReader.parse(Array(xml.utf8), path: "illegal.xml")
         let readCase = try #require(parsed.suites.first?.cases.first)
-        #expect(readCase.systemOut == "red NUL:\u{FFFD} BEL:\u{FFFD} VT:\u{FFFD} FFFE:\u{FFFD} FFFF:\u{FFFD} end ]]> <&> \"q\" tab:\tcr:\r")
+        #expect(
+            readCase.systemOut
+                == "red NUL:\u{FFFD} BEL:\u{FFFD} VT:\u{FFFD} FFFE:\u{FFFD} FFFF:\u{FFFD} end ]]> <&> \"q\" tab:\tcr:\r"
+        )
         #expect(readCase.systemErr == "osc gone")
         #expect(readCase.classname == "Suites/bold.yaml")
         guard case let .failure(problem) = readCase.outcome else {
@@ -114,7 +124,8 @@ import Testing
         let good = JUnitXMLWriter.render(Fixtures.mixed())
         #expect(schema.violations(inXML: good).isEmpty)
         // A zone on the timestamp, a missing hostname, and a comma time are all rejected.
-        let zoned = good.replacingOccurrences(of: "timestamp=\"2026-11-29T12:00:00\"", with: "timestamp=\"2026-11-29T12:00:00Z\"")
+        let zoned = good.replacingOccurrences(
+            of: "timestamp=\"2026-11-29T12:00:00\"", with: "timestamp=\"2026-11-29T12:00:00Z\"")
         #expect(!schema.violations(inXML: zoned).isEmpty)
         let noHost = good.replacingOccurrences(of: " hostname=\"ci-runner-1\"", with: "")
         #expect(!schema.violations(inXML: noHost).isEmpty)

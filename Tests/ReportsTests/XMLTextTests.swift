@@ -17,13 +17,18 @@ import Testing
     }
 
     @Test func replacesIllegalCharactersAndKeepsLegalOnes() {
-        #expect(XMLText.sanitize("\u{0}\u{8}\u{B}\u{C}\u{1F}\u{7F}") == "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{7F}")
+        #expect(
+            XMLText.sanitize("\u{0}\u{8}\u{B}\u{C}\u{1F}\u{7F}") == "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{7F}")
         #expect(XMLText.sanitize("\u{FFFE}\u{FFFF}\u{FFFD}") == "\u{FFFD}\u{FFFD}\u{FFFD}")
-        #expect(XMLText.sanitize("tab\tlf\ncr\r😀 ü \u{D7FF}\u{E000}\u{10FFFF}") == "tab\tlf\ncr\r😀 ü \u{D7FF}\u{E000}\u{10FFFF}")
+        #expect(
+            XMLText.sanitize("tab\tlf\ncr\r😀 ü \u{D7FF}\u{E000}\u{10FFFF}")
+                == "tab\tlf\ncr\r😀 ü \u{D7FF}\u{E000}\u{10FFFF}")
     }
 
     @Test func escaping() {
-        #expect(XMLText.escapeText("a < b && c > d ]]> \"q\" 'a'\n\t\r") == "a &lt; b &amp;&amp; c &gt; d ]]&gt; \"q\" 'a'\n\t&#13;")
+        #expect(
+            XMLText.escapeText("a < b && c > d ]]> \"q\" 'a'\n\t\r")
+                == "a &lt; b &amp;&amp; c &gt; d ]]&gt; \"q\" 'a'\n\t&#13;")
         #expect(XMLText.escapeAttribute("a<\"b\">&\n\t\r") == "a&lt;&quot;b&quot;&gt;&amp;&#10;&#9;&#13;")
     }
 }

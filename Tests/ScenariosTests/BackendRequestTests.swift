@@ -18,10 +18,10 @@ import Testing
         let (_, r) = try await Support.runSteps(
             Self.twoPushes + """
 
-              expect: { exit: 0, request: 1, status: 200, delivered: true, user_info: { order_id: "42" } }
-            - expect: { request: 2, status: 400, reason: BadDeviceToken, delivered: false }
-            - expect: { request: "${device.iphone.token}", status: 200, stored: false }
-            """)
+                  expect: { exit: 0, request: 1, status: 200, delivered: true, user_info: { order_id: "42" } }
+                - expect: { request: 2, status: 400, reason: BadDeviceToken, delivered: false }
+                - expect: { request: "${device.iphone.token}", status: 200, stored: false }
+                """)
         #expect(Support.passed(r), "\(Support.describe(r))")
         #expect(r.transcript.contains("→ backend request 1 of 2: POST /3/device/"), "\(r.transcript)")
         #expect(r.transcript.contains("    apns-topic: com.example.pushdemo"), "\(r.transcript)")
@@ -49,8 +49,8 @@ import Testing
         let (_, r) = try await Support.runSteps(
             Self.twoPushes + """
 
-              expect: { status: 200 }
-            """)
+                  expect: { status: 200 }
+                """)
         let f = try #require(Support.onlyFailure(r))
         #expect(f.actual == "400")
         // The console failure shows what the backend sent, as for a send.
@@ -62,8 +62,8 @@ import Testing
         let (_, r) = try await Support.runSteps(
             Self.twoPushes + """
 
-              expect: { request: 3, status: 200 }
-            """)
+                  expect: { request: 3, status: 200 }
+                """)
         let f = try #require(Support.onlyFailure(r))
         #expect(f.message == "expect request: the backend made no request 3")
         #expect(f.actual == "2 request(s) to the gateway during the run step")

@@ -39,7 +39,11 @@ import YAMLSource
         case .dropped: return ("none", one(.dropped))
         case .stored: return ("false", one(.stored))
         case .callbacks: return ("[willPresent]", one(.callbacks))
-        case .userInfo: return ("{ gcm.message_id: { exists: true } }", one(.userInfo("gcm.message_id"), label: "user_info.gcm.message_id"))
+        case .userInfo:
+            return (
+                "{ gcm.message_id: { exists: true } }",
+                one(.userInfo("gcm.message_id"), label: "user_info.gcm.message_id")
+            )
         case .notification: return ("{ title: Hi }", one(.notification(.title), label: "notification.title"))
         case .extensions: return ("{ service: ran }", one(.extensions(.service), label: "extensions.service"))
         case .navigation: return ("{ tab: 1 }", one(.navigation(.tab), label: "navigation.tab"))
@@ -61,7 +65,10 @@ import YAMLSource
                 { $0.checks.count == 1 && $0.checks[0].subject == .callback(.didReceiveResponse, .action, path: "") }
             )
         case .exactly:
-            return ("{ user_info: { a: b } }", { $0.objects.map(\.label) == ["exactly.user_info"] && $0.objects[0].mode == .exact })
+            return (
+                "{ user_info: { a: b } }",
+                { $0.objects.map(\.label) == ["exactly.user_info"] && $0.objects[0].mode == .exact }
+            )
         case .atLeast:
             return (
                 "{ notification: { title: Hi } }",
@@ -132,10 +139,12 @@ import YAMLSource
             switch kind {
             case .didFinishLaunching: return .didFinishLaunching(remoteNotification: .object(["a": 1]))
             case .didRegisterForRemoteNotifications:
-                return .didRegisterForRemoteNotifications(token: try #require(DeviceToken(hex: String(repeating: "ab", count: 32))))
+                return .didRegisterForRemoteNotifications(
+                    token: try #require(DeviceToken(hex: String(repeating: "ab", count: 32))))
             case .didFailToRegisterForRemoteNotifications: return .didFailToRegisterForRemoteNotifications(error: "e")
             case .willPresent: return .willPresent(userInfo: .object([:]), options: [])
-            case .didReceiveRemoteNotification: return .didReceiveRemoteNotification(userInfo: .object([:]), state: .background)
+            case .didReceiveRemoteNotification:
+                return .didReceiveRemoteNotification(userInfo: .object([:]), state: .background)
             case .legacyDidReceiveRemoteNotification: return .legacyDidReceiveRemoteNotification(userInfo: .object([:]))
             case .didReceiveResponse: return .didReceiveResponse(actionID: "open", userInfo: .object([:]))
             case .performQuickAction: return .performQuickAction(type: "compose")

@@ -23,15 +23,16 @@ import YAMLSource
 
     @Test func decodesTheV1MessageAndItsOptions() throws {
         let s = try Self.firstSend(
-            FCMSendRunTests.world + "\n" + Self.steps(
-                """
-                      - send:
-                          via: fcm
-                          to: iphone
-                          validate_only: true
-                          project: fcm-demo
-                          message: { notification: { title: Hi }, data: { order: "${order}" }, apns: { headers: { apns-priority: "5" } } }
-                """) + "\nvariables: { order: A1 }\n")
+            FCMSendRunTests.world + "\n"
+                + Self.steps(
+                    """
+                          - send:
+                              via: fcm
+                              to: iphone
+                              validate_only: true
+                              project: fcm-demo
+                              message: { notification: { title: Hi }, data: { order: "${order}" }, apns: { headers: { apns-priority: "5" } } }
+                    """) + "\nvariables: { order: A1 }\n")
         #expect(s.via == "fcm" && s.to == "iphone" && s.validateOnly && !s.messageHasTarget)
         #expect(s.project != nil)
         let json = try JSONValue.parse(try s.payload.render { $0 == "order" ? "A1" : nil })
@@ -39,9 +40,13 @@ import YAMLSource
         #expect(json["data"]?["order"] == "A1")
         #expect(s.payloadScalars.count >= 3)
 
-        let targeted = try Self.firstSend(FCMSendRunTests.world + "\n" + Self.steps("      - send: { via: fcm, message: { topic: news, data: { a: b } } }\n"))
+        let targeted = try Self.firstSend(
+            FCMSendRunTests.world + "\n"
+                + Self.steps("      - send: { via: fcm, message: { topic: news, data: { a: b } } }\n"))
         #expect(targeted.messageHasTarget && !targeted.validateOnly)
-        let raw = try Self.firstSend(FCMSendRunTests.world + "\n" + Self.steps("      - send: { via: fcm, message: '{\"token\": \"x:y\", \"data\": {\"n\": 1}}' }\n"))
+        let raw = try Self.firstSend(
+            FCMSendRunTests.world + "\n"
+                + Self.steps("      - send: { via: fcm, message: '{\"token\": \"x:y\", \"data\": {\"n\": 1}}' }\n"))
         #expect(raw.messageHasTarget)
     }
 
@@ -60,13 +65,15 @@ import YAMLSource
         #expect(option.kind == .unknownKey && option.line == 4)
         #expect(option.suggestion == "did you mean 'validate_only'?")
 
-        let payload = try #require(try Support.loadError(Self.steps("      - send: { via: fcm, payload: { aps: {} } }\n")))
+        let payload = try #require(
+            try Support.loadError(Self.steps("      - send: { via: fcm, payload: { aps: {} } }\n")))
         #expect(payload.line == 4 && payload.expected?.contains("message:") == true)
 
         let missing = try #require(try Support.loadError(Self.steps("      - send: { via: fcm, to: iphone }\n")))
         #expect(missing.kind == .missingKey && missing.message.contains("message"))
 
-        let notJSON = try #require(try Support.loadError(Self.steps("      - send: { via: fcm, message: 'token: x' }\n")))
+        let notJSON = try #require(
+            try Support.loadError(Self.steps("      - send: { via: fcm, message: 'token: x' }\n")))
         #expect(notJSON.line == 4 && notJSON.expected?.contains("JSON object") == true)
 
         let capture = try #require(
@@ -130,7 +137,8 @@ import YAMLSource
         #expect(r.transcript.contains("↳ APNs sandbox POST /3/device/"))
         // The run step's environment: the root FCM listener (no /w/ prefix), the project, a credentials file.
         let line = try #require(r.transcript.split(separator: "\n").first { $0.contains("captured env = ") })
-        let parts = line.replacingOccurrences(of: "    captured env = ", with: "").split(separator: " ").map(String.init)
+        let parts = line.replacingOccurrences(of: "    captured env = ", with: "").split(separator: " ").map(
+            String.init)
         #expect(parts.count == 4)
         #expect(parts[0].hasPrefix("https://127.0.0.1:") && !parts[0].contains("/w/"))
         #expect(parts[1] == "fcm-demo")
@@ -165,7 +173,8 @@ import YAMLSource
         let project = try #require(
             try Support.loadError(
                 Self.world
-                    + "\nscenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, project: fcm-dmeo, message: {} }\n"))
+                    + "\nscenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, project: fcm-dmeo, message: {} }\n"
+            ))
         #expect(project.message == "no FCM project 'fcm-dmeo' in the world")
         #expect(project.suggestion == "did you mean 'fcm-demo'?")
     }

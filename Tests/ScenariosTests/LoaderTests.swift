@@ -172,7 +172,8 @@ import YAMLSource
         #expect(dup.message == "two scenarios are named 'a'" && dup.line == 3)
         let fcm = try #require(
             try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, payload: {} }\n"))
-        #expect(fcm.line == 4 && fcm.expected?.contains("message:") == true && fcm.suggestion?.contains("message:") == true)
+        #expect(
+            fcm.line == 4 && fcm.expected?.contains("message:") == true && fcm.suggestion?.contains("message:") == true)
         let two = try #require(
             try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - { tap: latest, back: true }\n"))
         #expect(two.message.contains("cannot be combined"))

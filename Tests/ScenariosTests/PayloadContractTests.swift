@@ -64,7 +64,8 @@ import Testing
     }
 
     @Test func fcmDataRules() throws {
-        let message = #"{"message":{"token":"t","data":{"order_id":"A1","count":3,"from":"me"},"apns":{"payload":{"aps":{"alert":{"title":"T"}}}}}}"#
+        let message =
+            #"{"message":{"token":"t","data":{"order_id":"A1","count":3,"from":"me"},"apns":{"payload":{"aps":{"alert":{"title":"T"}}}}}}"#
         let r = try check(message, fcm: true)
         #expect(r.problems.contains { $0.contains("'count' is a number, FCM takes only strings") })
         #expect(r.problems.contains { $0.contains("FCM data key 'from' is reserved") })

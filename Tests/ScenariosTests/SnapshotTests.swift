@@ -100,7 +100,9 @@ import Testing
         let first = try #require(failures.first)
         #expect(first.message.contains("snapshot 'order push › delivered' differs"))
         #expect(first.actual.contains(#"- pushes[0].payload.order_id: "A1001""#))
-        #expect(first.actual.contains(#"+ pushes[0].payload.orderId: "A1001"    (renamed from pushes[0].payload.order_id?)"#))
+        #expect(
+            first.actual.contains(
+                #"+ pushes[0].payload.orderId: "A1001"    (renamed from pushes[0].payload.order_id?)"#))
         // The later snapshot (after the tap) shows the route failing: told on the first failure too.
         #expect(first.actual.contains("and later in the scenario, because of it:"))
         #expect(first.actual.contains("route: routed order (tap) → now route order failed: key 'order_id'"))
@@ -228,14 +230,16 @@ import Testing
     @Test func userInfoEqualsIsRefusedWithTheUnambiguousSpelling() throws {
         let error = try #require(
             try Support.loadError(
-                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: { a: 1 } } }\n"))
+                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: { a: 1 } } }\n"
+            ))
         let text = error.rendered(color: false)
         #expect(text.contains("would check a key named 'equals'"))
         #expect(text.contains("exactly: { user_info: {…} }"))
         // A path whose value is a scalar is still a path.
         #expect(
             try Support.loadError(
-                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: 1 } }\n") == nil)
+                "\(Self.world)\nscenarios:\n  - name: t\n    steps:\n      - expect: { user_info: { equals: 1 } }\n")
+                == nil)
     }
 
     @Test func anUnnamedSnapshotTakesTheStepsName() async throws {
@@ -287,7 +291,8 @@ import Testing
         #expect(type == .snapshot)
         #expect(message.contains("orders.yaml.snap.json: cannot read the snapshot file"))
         #expect(run.summary.errors.count == 1)
-        #expect(try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == "{ not json")
+        #expect(
+            try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == "{ not json")
     }
 
     // MARK: exactly / at_least

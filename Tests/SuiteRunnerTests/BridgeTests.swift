@@ -8,10 +8,15 @@ import Testing
 @Suite struct BridgeTests {
     @Test func executorResultsMapToReportOutcomes() {
         let failures = [
-            AssertionFailure(message: "expect status", expected: "200", actual: "400", file: "Suites/a.yaml", line: 9, column: 5, events: "gateway → 400"),
-            AssertionFailure(message: "expect reason", expected: "none", actual: "BadDeviceToken", file: "Suites/a.yaml", line: 9, column: 20, events: ""),
+            AssertionFailure(
+                message: "expect status", expected: "200", actual: "400", file: "Suites/a.yaml", line: 9, column: 5,
+                events: "gateway → 400"),
+            AssertionFailure(
+                message: "expect reason", expected: "none", actual: "BadDeviceToken", file: "Suites/a.yaml", line: 9,
+                column: 20, events: ""),
         ]
-        let failed = AttemptResult(ScenarioResult(status: .failed(failures), transcript: "t", duration: .milliseconds(1500)))
+        let failed = AttemptResult(
+            ScenarioResult(status: .failed(failures), transcript: "t", duration: .milliseconds(1500)))
         guard case let .failure(problem) = failed.outcome else { Issue.record("expected failure"); return }
         #expect(problem.message == "expect status (and 1 more)")
         #expect(problem.type == "assertion")
@@ -19,9 +24,13 @@ import Testing
         #expect(problem.detail.contains("Suites/a.yaml:9:20: expect reason"))
         #expect(failed.transcript == "t" && failed.seconds == 1.5)
 
-        let errored = AttemptResult(ScenarioResult(status: .error(kind: .command, message: "crashed", detail: "d"), transcript: "", duration: .zero))
+        let errored = AttemptResult(
+            ScenarioResult(
+                status: .error(kind: .command, message: "crashed", detail: "d"), transcript: "", duration: .zero))
         #expect(errored.outcome == .error(ProblemReport(message: "crashed", type: "command", detail: "d")))
-        #expect(AttemptResult(ScenarioResult(status: .skipped("later"), transcript: "", duration: .zero)).outcome == .skipped(message: "later"))
+        #expect(
+            AttemptResult(ScenarioResult(status: .skipped("later"), transcript: "", duration: .zero)).outcome
+                == .skipped(message: "later"))
         #expect(AttemptResult(ScenarioResult(status: .passed, transcript: "", duration: .zero)).outcome == .passed)
     }
 
@@ -30,7 +39,8 @@ import Testing
         defer { dir.remove() }
         let a = try dir.write(
             "a.yaml",
-            "scenarios:\n  - name: first\n    tags: [x]\n    steps: [{ run: \"true\" }]\n  - name: second\n    skip: later\n    steps: []\n")
+            "scenarios:\n  - name: first\n    tags: [x]\n    steps: [{ run: \"true\" }]\n  - name: second\n    skip: later\n    steps: []\n"
+        )
         let b = try dir.write("b.yaml", "scenarios:\n  - name: third\n    steps: [{ run: \"true\" }]\n")
         let (loaded, errors) = LoadedSuites.load(files: [a, b, dir.file("missing.yaml")])
         #expect(errors.count == 1)

@@ -11,15 +11,20 @@ import Testing
         let dir = try TempDirectory("check-payload")
         defer { dir.remove() }
         let good = try dir.write("good.json", #"{"aps":{"alert":{"title":"Order A1001 shipped"}},"order_id":"A1001"}"#)
-        let renamed = try dir.write("renamed.json", #"{"aps":{"alert":{"title":"Order A1001 shipped"}},"orderId":"A1001"}"#)
+        let renamed = try dir.write(
+            "renamed.json", #"{"aps":{"alert":{"title":"Order A1001 shipped"}},"orderId":"A1001"}"#)
         let ok = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app, "--route", "order", good])
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.contains(#"tap: route order → Orders › order "Order A1001 shipped""#))
         let bad = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app, good, renamed])
         #expect(bad.status == 1, "\(bad)")
-        #expect(bad.stdout.contains("route order FAILS: key 'order_id' should be string, found missing (did you mean 'orderId'?)"))
+        #expect(
+            bad.stdout.contains(
+                "route order FAILS: key 'order_id' should be string, found missing (did you mean 'orderId'?)"))
         #expect(bad.stdout.contains("2 payloads checked against com.example.shop: 1 broken"))
-        let lines = Array((#"{"aps":{"alert":{"title":"a"}},"order_id":"1"}"# + "\n" + #"{"aps":{"alert":"b"},"promo_code":"X","discount":5}"# + "\n").utf8)
+        let lines = Array(
+            (#"{"aps":{"alert":{"title":"a"}},"order_id":"1"}"# + "\n"
+                + #"{"aps":{"alert":"b"},"promo_code":"X","discount":5}"# + "\n").utf8)
         let stdin = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: lines)
         #expect(stdin.status == 0, "\(stdin)")
         #expect(stdin.stdout.contains("stdin:2: alert"))

@@ -31,7 +31,9 @@ final class FakeExecutor: Sendable {
 
     func execute(_ item: RunItem, _ attempt: Int) async -> AttemptResult {
         calls.withLock { $0.append("\(item.name)#\(attempt)") }
-        concurrency.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+        concurrency.withLock {
+            $0.now += 1; $0.peak = max($0.peak, $0.now)
+        }
         defer { concurrency.withLock { $0.now -= 1 } }
         let transcript = "transcript of \(item.name) attempt \(attempt)"
         switch behaviours[item.name] ?? .pass {
@@ -39,21 +41,30 @@ final class FakeExecutor: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
             return AttemptResult(outcome: .passed, transcript: transcript, seconds: 0.005)
         case let .fail(message):
-            return AttemptResult(outcome: .failure(ProblemReport(message: message, type: "assertion", detail: "expected: a\nactual: b")), transcript: transcript)
+            return AttemptResult(
+                outcome: .failure(ProblemReport(message: message, type: "assertion", detail: "expected: a\nactual: b")),
+                transcript: transcript)
         case let .error(message):
-            return AttemptResult(outcome: .error(ProblemReport(message: message, type: "internal", detail: "thrown")), transcript: transcript)
+            return AttemptResult(
+                outcome: .error(ProblemReport(message: message, type: "internal", detail: "thrown")),
+                transcript: transcript)
         case let .harness(kind):
-            return AttemptResult(outcome: .error(ProblemReport(message: "harness \(kind.rawValue)", kind: kind)), transcript: transcript)
+            return AttemptResult(
+                outcome: .error(ProblemReport(message: "harness \(kind.rawValue)", kind: kind)), transcript: transcript)
         case let .flaky(failures):
             if attempt <= failures {
-                return AttemptResult(outcome: .failure(ProblemReport(message: "flake \(attempt)", type: "assertion")), transcript: transcript)
+                return AttemptResult(
+                    outcome: .failure(ProblemReport(message: "flake \(attempt)", type: "assertion")),
+                    transcript: transcript)
             }
             return AttemptResult(outcome: .passed, transcript: transcript)
         case let .slow(duration):
             do {
                 try await Task.sleep(for: duration)
             } catch {
-                return AttemptResult(outcome: .error(ProblemReport(message: "cancelled", kind: .interrupted)), transcript: transcript + " (cut short)")
+                return AttemptResult(
+                    outcome: .error(ProblemReport(message: "cancelled", kind: .interrupted)),
+                    transcript: transcript + " (cut short)")
             }
             return AttemptResult(outcome: .passed, transcript: transcript)
         case let .stubborn(duration):

@@ -21,7 +21,9 @@ import Testing
 
     /// `curl -s -o body -w '%{http_code} %{http_version} %{content_type}'`.
     static func curl(_ arguments: [String]) throws -> (code: String, version: String, type: String, body: String) {
-        let out = try runTool("curl", ["-s", "-S", "--max-time", "10", "-w", "\n%{http_code} %{http_version} %{content_type}"] + arguments)
+        let out = try runTool(
+            "curl",
+            ["-s", "-S", "--max-time", "10", "-w", "\n%{http_code} %{http_version} %{content_type}"] + arguments)
         #expect(out.status == 0, "curl \(arguments): \(out)")
         var lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let meta = lines.removeLast().split(separator: " ", maxSplits: 2).map(String.init)
@@ -34,7 +36,9 @@ import Testing
             #expect(h1.code == "200" && h1.version == "1.1" && h1.type == "text/html; charset=utf-8")
             #expect(h1.body.contains("home page"))
             let h2c = try Self.curl(["--http2-prior-knowledge", server.httpURL + "/data.json"])
-            #expect(h2c.code == "200" && h2c.version == "2" && h2c.type == "application/json" && h2c.body == "{\"ok\":true}")
+            #expect(
+                h2c.code == "200" && h2c.version == "2" && h2c.type == "application/json" && h2c.body == "{\"ok\":true}"
+            )
             let h2 = try Self.curl(["--http2", "--cacert", server.caPath, server.httpsURL + "/docs/"])
             #expect(h2.code == "200" && h2.version == "2" && h2.body.contains("Docs"))
             let tls1 = try Self.curl(["--http1.1", "--cacert", server.caPath, server.httpsURL + "/docs/index.html"])
@@ -68,7 +72,9 @@ import Testing
             #expect(route.code == "500" && route.body.contains("500 Internal Server Error"))
             let chain = try Self.curl(["-L", server.httpURL + "/__redirect?to=/docs/&n=3"])
             #expect(chain.code == "200" && chain.body.contains("Docs"))
-            let hops = try runTool("curl", ["-s", "-L", "-o", "/dev/null", "-w", "%{num_redirects}", server.httpURL + "/__redirect?to=/&n=3"])
+            let hops = try runTool(
+                "curl",
+                ["-s", "-L", "-o", "/dev/null", "-w", "%{num_redirects}", server.httpURL + "/__redirect?to=/&n=3"])
             #expect(hops.stdout == "3")
             let method = try Self.curl(["-X", "POST", server.httpURL + "/"])
             #expect(method.code == "405")

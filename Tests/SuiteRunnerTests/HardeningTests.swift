@@ -24,15 +24,20 @@ import Testing
         defer { ws.remove() }
         let rssFile = ws.dir.file("rss")
         let out = try runTool(
-            "/usr/bin/time", ["-f", "%M", "-o", rssFile, pushcheckExecutable(), "run", ws.dir.file("suites"),
-                              "--junit", ws.report], timeout: 120)
+            "/usr/bin/time",
+            [
+                "-f", "%M", "-o", rssFile, pushcheckExecutable(), "run", ws.dir.file("suites"),
+                "--junit", ws.report,
+            ], timeout: 120)
         #expect(out.status == 0, "\(out)")
         let kept = 2 * 256 * 1024
         let dropped = size - kept
         let transcript = try ws.readReport().allCases.first?.systemOut ?? ""
         // "y\n" repeated, and the head ends on an even offset: half the dropped bytes are line breaks.
         #expect(transcript.contains("pushcheck dropped \(dropped) bytes (\(dropped / 2) line breaks) of stdout"))
-        let rssKiB = Int(try String(contentsOfFile: rssFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+        let rssKiB =
+            Int(try String(contentsOfFile: rssFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? .max
         #expect(rssKiB < 150_000, "peak RSS \(rssKiB) KiB for \(size / 1_000_000) MB of output")
     }
 
@@ -147,23 +152,29 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../moved/away.yaml")
         let out = try ws.run([], timeout: 60)
         #expect(out.status == 2, "\(out)")
-        #expect(out.stderr.contains("\(link): symlink to '../moved/away.yaml' does not resolve (No such file or directory)"),
-                "\(out.stderr)")
+        #expect(
+            out.stderr.contains(
+                "\(link): symlink to '../moved/away.yaml' does not resolve (No such file or directory)"),
+            "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run when a suite is unreadable")
 
         try FileManager.default.removeItem(atPath: link)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "gone.yaml")
         let loop = try ws.run([], timeout: 60)
         #expect(loop.status == 2, "\(loop)")
-        #expect(loop.stderr.contains("\(link): symlink to 'gone.yaml' does not resolve (Too many levels of symbolic links)"),
-                "\(loop.stderr)")
+        #expect(
+            loop.stderr.contains(
+                "\(link): symlink to 'gone.yaml' does not resolve (Too many levels of symbolic links)"),
+            "\(loop.stderr)")
     }
 
     /// A sub-directory that cannot be listed (chmod 000): exit 2 with `dir: cannot list directory (Permission denied)`.
     /// Root reads through mode 000 (CAP_DAC_READ_SEARCH), so as root pushcheck runs under `setpriv` with the
     /// DAC-override capabilities dropped from its bounding set: the same open(2) failure a normal user meets.
     @Test func anUnreadableSubdirectoryIsAnErrorNotSkipped() throws {
-        let ws = try CLIWorkspace(["suites/good.yaml": SampleSuites.passing, "suites/locked/hidden.yaml": SampleSuites.passing])
+        let ws = try CLIWorkspace([
+            "suites/good.yaml": SampleSuites.passing, "suites/locked/hidden.yaml": SampleSuites.passing,
+        ])
         defer {
             chmod(ws.dir.file("suites/locked"), 0o755)
             ws.remove()
@@ -203,9 +214,11 @@ import Testing
 
     private func sleeper(_ ws: CLIWorkspace, _ names: [String]) -> (suite: String, markers: [String]) {
         let markers = names.map { ws.dir.file("\($0).started") }
-        let suite = "scenarios:\n" + zip(names, markers).map { name, marker in
-            "  - name: \(name)\n    steps:\n      - run: { command: \"touch \(marker); sleep 60\", timeout: 120s }\n"
-        }.joined()
+        let suite =
+            "scenarios:\n"
+            + zip(names, markers).map { name, marker in
+                "  - name: \(name)\n    steps:\n      - run: { command: \"touch \(marker); sleep 60\", timeout: 120s }\n"
+            }.joined()
         return (suite, markers)
     }
 
@@ -213,7 +226,8 @@ import Testing
         let report = try ws.readReport()
         for name in names {
             guard case let .error(problem)? = outcome(named: name, in: report) else {
-                Issue.record("\(name) should be an interrupted error: \(String(describing: outcome(named: name, in: report)))")
+                Issue.record(
+                    "\(name) should be an interrupted error: \(String(describing: outcome(named: name, in: report)))")
                 continue
             }
             #expect(problem.type == "interrupted")
@@ -259,7 +273,8 @@ import Testing
         let ws = try CLIWorkspace(["suites/.keep": ""])
         defer { ws.remove() }
         let (script, pidfile) = try grandchildScript(ws, wait: true)
-        let suite = "scenarios:\n  - name: hangs\n    steps:\n      - run: { command: \"sh \(script)\", timeout: 120s }\n"
+        let suite =
+            "scenarios:\n  - name: hangs\n    steps:\n      - run: { command: \"sh \(script)\", timeout: 120s }\n"
         let (status, stderr) = try interrupt(suite, markers: [pidfile], in: ws, signal: SIGTERM, jobs: 1)
         #expect(status == 143, "stderr: \(stderr)")
         let pid = try #require(waitForPid(pidfile))

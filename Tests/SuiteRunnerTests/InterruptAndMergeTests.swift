@@ -30,22 +30,27 @@ import Testing
         let report = try ws.readReport()
         #expect(outcome(named: "quick", in: report) == .passed)
         guard case let .error(problem)? = outcome(named: "slow", in: report) else {
-            Issue.record("slow should be an interrupted error: \(String(describing: outcome(named: "slow", in: report)))")
+            Issue.record(
+                "slow should be an interrupted error: \(String(describing: outcome(named: "slow", in: report)))")
             return
         }
         #expect(problem.type == "interrupted")
         #expect(outcome(named: "later1", in: report) == .skipped(message: "not run: interrupted"))
         #expect(outcome(named: "later2", in: report) == .skipped(message: "not run: interrupted"))
-        #expect(report.suites.first?.properties.contains(ReportProperty("pushcheck.incomplete", "2 of 4 scenarios not finished")) == true)
+        #expect(
+            report.suites.first?.properties.contains(
+                ReportProperty("pushcheck.incomplete", "2 of 4 scenarios not finished")) == true)
         try SchemaCheck.expectValid(ws.report)
     }
 
     /// Every shard of 3 written by `--shard`, merged: the same scenarios and totals as one unsharded run.
     @Test func shardsMergeToTheSameTotals() throws {
         let suites = (1...4).reduce(into: [String: String]()) { dict, n in
-            dict["suites/s\(n).yaml"] = "scenarios:\n" + (1...4).map { i in
-                "  - name: scenario \(i)\n    steps:\n      - run: \"\(i == 2 && n == 3 ? "false" : "true")\"\n        expect: { exit: 0 }\n"
-            }.joined()
+            dict["suites/s\(n).yaml"] =
+                "scenarios:\n"
+                + (1...4).map { i in
+                    "  - name: scenario \(i)\n    steps:\n      - run: \"\(i == 2 && n == 3 ? "false" : "true")\"\n        expect: { exit: 0 }\n"
+                }.joined()
         }
         let ws = try CLIWorkspace(suites)
         defer { ws.remove() }
@@ -71,7 +76,9 @@ import Testing
         let report = try ws.readReport(merged)
         #expect(report.totals.tests == single.totals.tests)
         #expect(report.totals.failures == 1 && report.totals.errors == 0)
-        #expect(Set(report.allCases.map { $0.classname + "::" + $0.name }) == Set(single.allCases.map { $0.classname + "::" + $0.name }))
+        #expect(
+            Set(report.allCases.map { $0.classname + "::" + $0.name })
+                == Set(single.allCases.map { $0.classname + "::" + $0.name }))
         try SchemaCheck.expectValid(merged)
         let xml = try String(contentsOfFile: merged, encoding: .utf8)
         #expect(xml.contains(#"<testsuites name="pushcheck" tests="16" failures="1" errors="0" skipped="0""#))

@@ -48,7 +48,9 @@ import Testing
             return
         }
         #expect(problem.type == "command")
-        guard case .failure? = outcome(named: "fails", in: report) else { Issue.record("fails should be a <failure>"); return }
+        guard case .failure? = outcome(named: "fails", in: report) else {
+            Issue.record("fails should be a <failure>"); return
+        }
         try SchemaCheck.expectValid(ws.report)
     }
 
@@ -113,7 +115,9 @@ import Testing
         let out = try ws.run(["--filter", "slow", "--scenario-timeout", "300ms"], timeout: 30)
         #expect(out.status == 3, "\(out)")
         let report = try ws.readReport()
-        guard case let .error(problem)? = outcome(named: "slow", in: report) else { Issue.record("expected error"); return }
+        guard case let .error(problem)? = outcome(named: "slow", in: report) else {
+            Issue.record("expected error"); return
+        }
         #expect(problem.type == "timeout")
         #expect(problem.message.contains("300ms"))
         try SchemaCheck.expectValid(ws.report)
@@ -126,7 +130,9 @@ import Testing
         #expect(out.status == 1, "\(out)")
         #expect(out.stdout.contains("0 passed, 1 failed, 2 skipped"))
         let report = try ws.readReport()
-        #expect(outcome(named: "passes", in: report) == .skipped(message: "not run: --fail-fast stopped the run after a failure"))
+        #expect(
+            outcome(named: "passes", in: report)
+                == .skipped(message: "not run: --fail-fast stopped the run after a failure"))
         try SchemaCheck.expectValid(ws.report)
     }
 }

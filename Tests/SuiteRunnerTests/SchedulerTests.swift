@@ -7,7 +7,8 @@ import Testing
 @Suite struct SchedulerTests {
     @Test func runsEverythingWithBoundedParallelism() async {
         let names = (1...12).map { "s\($0)" }
-        let fake = FakeExecutor(Dictionary(uniqueKeysWithValues: names.map { ($0, FakeExecutor.Behaviour.slow(.milliseconds(30))) }))
+        let fake = FakeExecutor(
+            Dictionary(uniqueKeysWithValues: names.map { ($0, FakeExecutor.Behaviour.slow(.milliseconds(30))) }))
         let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 3), execute: fake.closure)
         let outcome = await scheduler.run(items(names), recorder: RunRecorder(report: nil, console: nil))
         #expect(outcome.finished.count == 12)
@@ -20,7 +21,9 @@ import Testing
     @Test func anInterruptedAttemptIsNeverRetriedButOtherHarnessErrorsAre() async {
         let fake = FakeExecutor(["stopped": .harness(.interrupted), "crashed": .harness(.command)])
         let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 1, retries: 2), execute: fake.closure)
-        let cases = await scheduler.run(items(["stopped", "crashed"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        let cases = await scheduler.run(
+            items(["stopped", "crashed"]), recorder: RunRecorder(report: nil, console: nil)
+        ).finished
         #expect(fake.callLog.filter { $0.hasPrefix("stopped#") } == ["stopped#1"])
         #expect(fake.callLog.filter { $0.hasPrefix("crashed#") }.count == 3)
         let stopped = cases.first { $0.name == "stopped" }!
@@ -32,7 +35,9 @@ import Testing
     @Test func retriesKeepEarlierAttempts() async {
         let fake = FakeExecutor(["flaky": .flaky(failures: 2), "broken": .fail("nope"), "ok": .pass])
         let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 2, retries: 2), execute: fake.closure)
-        let cases = await scheduler.run(items(["flaky", "broken", "ok"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        let cases = await scheduler.run(
+            items(["flaky", "broken", "ok"]), recorder: RunRecorder(report: nil, console: nil)
+        ).finished
         let flaky = cases.first { $0.name == "flaky" }!
         #expect(flaky.outcome == .passed)
         #expect(flaky.isFlaky)
@@ -50,7 +55,8 @@ import Testing
         let fake = FakeExecutor(["slow": .slow(.seconds(20)), "quick": .pass])
         let scheduler = ScenarioScheduler(
             policy: RunPolicy(jobs: 2, scenarioTimeout: .seconds(2)), execute: fake.closure)
-        let cases = await scheduler.run(items(["slow", "quick"]), recorder: RunRecorder(report: nil, console: nil)).finished
+        let cases = await scheduler.run(items(["slow", "quick"]), recorder: RunRecorder(report: nil, console: nil))
+            .finished
         guard case let .error(problem)? = outcome("slow", in: cases) else {
             Issue.record("slow should be an error, got \(String(describing: outcome("slow", in: cases)))")
             return
@@ -92,7 +98,8 @@ import Testing
         #expect(!outcome.interrupted)
         #expect(fake.callLog == ["bad#1"])
         for name in names.dropFirst() {
-            #expect(SuiteRunnerTests.outcome(name, in: outcome.finished) == .skipped(message: RunPolicy.failFastSkipReason))
+            #expect(
+                SuiteRunnerTests.outcome(name, in: outcome.finished) == .skipped(message: RunPolicy.failFastSkipReason))
         }
     }
 

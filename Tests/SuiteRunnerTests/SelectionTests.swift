@@ -51,8 +51,10 @@ import Testing
         let dir = try TempDirectory("pushcheck-discovery")
         defer { dir.remove() }
         let root = dir.path
-        let files = ["b.yaml", "a.yml", "nested/c.json", "nested/app.yaml", "pages/page.json", "pages/x.yaml",
-                     ".hidden/h.yaml", "notes.txt"]
+        let files = [
+            "b.yaml", "a.yml", "nested/c.json", "nested/app.yaml", "pages/page.json", "pages/x.yaml",
+            ".hidden/h.yaml", "notes.txt",
+        ]
         for file in files {
             let path = root + "/" + file
             try FileManager.default.createDirectory(

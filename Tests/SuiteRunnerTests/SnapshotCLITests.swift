@@ -56,7 +56,9 @@ import Testing
         let changed = try run(ws, ci: "true")
         #expect(changed.status == 1, "\(changed)")
         #expect(changed.stdout.contains(#"- pushes[0].payload.order_id: "A1001""#))
-        #expect(changed.stdout.contains(#"+ pushes[0].payload.orderId: "A1001"    (renamed from pushes[0].payload.order_id?)"#))
+        #expect(
+            changed.stdout.contains(
+                #"+ pushes[0].payload.orderId: "A1001"    (renamed from pushes[0].payload.order_id?)"#))
         #expect(changed.stdout.contains("route: routed order (tap) → now route order failed"))
         guard case let .failure(problem)? = outcome(named: "order push", in: try ws.readReport()) else {
             Issue.record("order push should be a <failure>")
@@ -77,7 +79,8 @@ import Testing
         try shorter.write(toFile: ws.dir.file("suites/orders.yaml"), atomically: true, encoding: .utf8)
         let obsolete = try run(ws, ci: "true")
         #expect(obsolete.status == 0, "\(obsolete)")
-        #expect(obsolete.stdout.contains("snapshot obsolete: \(ws.dir.file("suites/orders.yaml")): order push › opened"))
+        #expect(
+            obsolete.stdout.contains("snapshot obsolete: \(ws.dir.file("suites/orders.yaml")): order push › opened"))
         let removed = try run(ws, ["--update-snapshots"])
         #expect(removed.stdout.contains("snapshot removed (obsolete): "))
         #expect(!(try String(contentsOfFile: snap, encoding: .utf8)).contains("opened"))

@@ -20,15 +20,15 @@ import Testing
 
     @Test func mergeKeyAddsMissingKeysAndExplicitKeysWin() throws {
         let text = """
-        defaults: &d
-          topic: com.example.app
-          priority: 10
-          push_type: alert
-        send:
-          <<: *d
-          priority: 5
-          token: abc
-        """
+            defaults: &d
+              topic: com.example.app
+              priority: 10
+              push_type: alert
+            send:
+              <<: *d
+              priority: 5
+              token: abc
+            """
         let send = try #require(try load(text)["send"])
         #expect(send.pairs?.map(\.keyString) == ["topic", "push_type", "priority", "token"])
         #expect(send["priority"]?.value == .int(5))
@@ -71,7 +71,9 @@ import Testing
         let text = "a: &a [1, 2, 3]\nb: [*a, *a]\n"
         // Each '*a' adds 4 nodes ([1, 2, 3]): 8 in all fits the default, not a cap of 5.
         _ = try YAMLLoader.load(string: text, file: "t.yaml")
-        let error = expectError { try YAMLLoader.load(string: text, file: "t.yaml", limits: YAMLLimits(maxExpandedNodes: 5)) }
+        let error = expectError {
+            try YAMLLoader.load(string: text, file: "t.yaml", limits: YAMLLimits(maxExpandedNodes: 5))
+        }
         #expect(error?.kind == .limitExceeded)
         #expect(error?.line == 2)
     }

@@ -7,21 +7,21 @@ enum APNsEnvironment: String, CaseIterable, YAMLDecodable {
 
 @Suite struct DecodingTests {
     let config = """
-    team_id: ABCDE12345
-    port: 2197
-    ratio: 0.5
-    verbose: true
-    environment: production
-    timeout: 250ms
-    max_payload: 4KB
-    tags: [smoke, fcm]
-    env:
-      API_URL: https://127.0.0.1
-      RETRIES: 3
-    faults:
-      drop: 2
-    empty:
-    """
+        team_id: ABCDE12345
+        port: 2197
+        ratio: 0.5
+        verbose: true
+        environment: production
+        timeout: 250ms
+        max_payload: 4KB
+        tags: [smoke, fcm]
+        env:
+          API_URL: https://127.0.0.1
+          RETRIES: 3
+        faults:
+          drop: 2
+        empty:
+        """
 
     @Test func typedAccessorsReadEveryKind() throws {
         let m = try load(config).mapping()
@@ -86,15 +86,18 @@ enum APNsEnvironment: String, CaseIterable, YAMLDecodable {
         let m = try load("a: yes\nb: off\nc: 1\n").mapping()
         #expect(expectError { try m.required("a", as: Bool.self) }?.suggestion == "write 'true'")
         #expect(expectError { try m.required("b", as: Bool.self) }?.suggestion == "write 'false'")
-        #expect(expectError { try m.required("c", as: Bool.self) }?.expected == "expected a boolean (true or false), found the integer 1")
+        #expect(
+            expectError { try m.required("c", as: Bool.self) }?.expected
+                == "expected a boolean (true or false), found the integer 1")
     }
 
     @Test func foundDescriptions() throws {
         let root = try load("s: abc\ni: 42\nf: 1.5\nb: false\nn: ~\nm: {}\nq: []\n")
-        #expect(["s", "i", "f", "b", "n", "m", "q"].map { root[$0]?.foundDescription ?? "" } == [
-            "the string 'abc'", "the integer 42", "the number 1.5", "the boolean false", "null", "a mapping",
-            "a sequence",
-        ])
+        #expect(
+            ["s", "i", "f", "b", "n", "m", "q"].map { root[$0]?.foundDescription ?? "" } == [
+                "the string 'abc'", "the integer 42", "the number 1.5", "the boolean false", "null", "a mapping",
+                "a sequence",
+            ])
     }
 
     @Test(arguments: [

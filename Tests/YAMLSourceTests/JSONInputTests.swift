@@ -4,15 +4,15 @@ import Testing
 @Suite struct JSONInputTests {
     @Test func jsonWithTabsAndEscapesLoads() throws {
         let json = """
-        {
-        \t"aps": {
-        \t\t"alert": {"title": "caf\\u00e9 \\/ \\"q\\"", "body": "\\u901a\\u77e5"},
-        \t\t"badge": 3,
-        \t\t"sound": null
-        \t},
-        \t"ratio":2.5e3,"ok":true,"list":[1,"two"]
-        }
-        """
+            {
+            \t"aps": {
+            \t\t"alert": {"title": "caf\\u00e9 \\/ \\"q\\"", "body": "\\u901a\\u77e5"},
+            \t\t"badge": 3,
+            \t\t"sound": null
+            \t},
+            \t"ratio":2.5e3,"ok":true,"list":[1,"two"]
+            }
+            """
         let root = try load(json, file: "payload.json")
         let alert = try #require(root["aps"]?["alert"])
         #expect(alert["title"]?.scalar?.value == "café / \"q\"")

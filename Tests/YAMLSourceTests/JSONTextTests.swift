@@ -4,19 +4,22 @@ import Testing
 @Suite struct JSONTextTests {
     @Test func yamlPayloadBecomesJSONInWrittenOrder() throws {
         let text = """
-        aps:
-          alert: {title: 確認, body: "入力内容が保存されていません。\\n編集を終了しますか？"}
-          badge: 1
-          mutable-content: 1
-          sound: ~
-        url: https://example.com/a?b=1
-        ratio: 2.5
-        whole: 3.0
-        quoted: '42'
-        flags: [true, false]
-        """
+            aps:
+              alert: {title: 確認, body: "入力内容が保存されていません。\\n編集を終了しますか？"}
+              badge: 1
+              mutable-content: 1
+              sound: ~
+            url: https://example.com/a?b=1
+            ratio: 2.5
+            whole: 3.0
+            quoted: '42'
+            flags: [true, false]
+            """
         let json = try load(text).mapping().required("aps", as: YAMLNode.self).jsonText()
-        #expect(json == #"{"alert":{"title":"確認","body":"入力内容が保存されていません。\n編集を終了しますか？"},"badge":1,"mutable-content":1,"sound":null}"#)
+        #expect(
+            json
+                == #"{"alert":{"title":"確認","body":"入力内容が保存されていません。\n編集を終了しますか？"},"badge":1,"mutable-content":1,"sound":null}"#
+        )
         let root = try load(text)
         #expect(try root["url"]?.jsonText() == #""https://example.com/a?b=1""#)
         #expect(try root["ratio"]?.jsonText() == "2.5")

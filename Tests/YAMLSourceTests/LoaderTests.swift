@@ -48,7 +48,9 @@ import Testing
     @Test func includePathsResolveAgainstTheIncludingFile() {
         #expect(YAMLLoader.baseDirectory(of: "Suites/smoke/basic.yaml") == "Suites/smoke")
         #expect(YAMLLoader.baseDirectory(of: "basic.yaml") == ".")
-        #expect(YAMLLoader.resolve(include: "../common/auth.yaml", from: "Suites/smoke/basic.yaml") == "Suites/common/auth.yaml")
+        #expect(
+            YAMLLoader.resolve(include: "../common/auth.yaml", from: "Suites/smoke/basic.yaml")
+                == "Suites/common/auth.yaml")
         #expect(YAMLLoader.resolve(include: "steps.yaml", from: "Suites/x.yaml") == "Suites/steps.yaml")
         #expect(YAMLLoader.resolve(include: "/abs/p.yaml", from: "Suites/x.yaml") == "/abs/p.yaml")
         #expect(YAMLLoader.resolve(include: "p.yaml", from: "x.yaml") == "p.yaml")
@@ -59,7 +61,8 @@ import Testing
     @Test func includeResolvedPathLoads() throws {
         let dir = try makeDirectory()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("common"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.url.appendingPathComponent("common"), withIntermediateDirectories: true)
         let main = dir.file("main.yaml")
         try "include: common/auth.yaml\n".write(toFile: main, atomically: true, encoding: .utf8)
         try "team_id: T\n".write(toFile: dir.file("common/auth.yaml"), atomically: true, encoding: .utf8)

@@ -4,13 +4,13 @@ import Testing
 @Suite struct PositionTests {
     @Test func nestedNodesKeepTheirLineAndColumn() throws {
         let text = """
-        name: push basics
-        steps:
-          - send:
-              token: abc
-              payload: {aps: {alert: "hi"}}
-          - expect: 200
-        """
+            name: push basics
+            steps:
+              - send:
+                  token: abc
+                  payload: {aps: {alert: "hi"}}
+              - expect: 200
+            """
         let root = try load(text, file: "Suites/x.yaml")
         #expect(root.range.file == "Suites/x.yaml")
         #expect(at(root) == "1:1")

@@ -222,7 +222,9 @@ import Testing
         let error = expectError { try YAMLLoader.load(path: "/nonexistent/pushcheck/x.yaml") }
         #expect(error?.kind == .io)
         #expect(error?.line == 0)
-        #expect(error?.rendered().hasPrefix("error: no such file\n  --> /nonexistent/pushcheck/x.yaml\n   = help: check the path") == true)
+        #expect(
+            error?.rendered().hasPrefix(
+                "error: no such file\n  --> /nonexistent/pushcheck/x.yaml\n   = help: check the path") == true)
     }
 
     @Test func caretLinesUpUnderJapaneseText() throws {

@@ -30,7 +30,9 @@ import YAMLSource
 
     @Test func textOverTheSizeLimitIsTooLargeWithItsOwnError() throws {
         let text = "# " + String(repeating: "c", count: 2000) + "\nkey: value\n"
-        let error = expectError { try YAMLLoader.load(string: text, file: "t.yaml", limits: YAMLLimits(maxDocumentBytes: 1000)) }
+        let error = expectError {
+            try YAMLLoader.load(string: text, file: "t.yaml", limits: YAMLLimits(maxDocumentBytes: 1000))
+        }
         #expect(error?.kind == .tooLarge)
         #expect(error?.message == "t.yaml is 2014 bytes, over the 1000 bytes limit")
         _ = try YAMLLoader.load(string: text, file: "t.yaml", limits: YAMLLimits(maxDocumentBytes: 2014))

@@ -68,7 +68,8 @@ import Testing
     @Test func invalidUTF8IsReportedWithItsPosition() throws {
         let dir = try TempDirectory("yamlsource")
         defer { dir.remove() }
-        let path = try dir.write("bad.yaml", [0x61, 0x3A, 0x20, 0x31, 0x0A, 0x62, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A])
+        let path = try dir.write(
+            "bad.yaml", [0x61, 0x3A, 0x20, 0x31, 0x0A, 0x62, 0x3A, 0x20, 0x63, 0x61, 0x66, 0xE9, 0x0A])
         let error = expectError { try YAMLLoader.load(path: path) }
         #expect(error?.kind == .syntax)
         #expect(error?.message == "syntax error: incomplete UTF-8 octet sequence")

@@ -26,7 +26,9 @@ struct DeviceEventsQuery: Equatable {
             return .failure(QueryError("unknown query parameter '\(key)' (known: since, wait, type)\(hint)"))
         }
         if let s = query["since"] {
-            guard let n = Int(s), n >= 0 else { return .failure(QueryError("since must be a sequence number (0 or more)")) }
+            guard let n = Int(s), n >= 0 else {
+                return .failure(QueryError("since must be a sequence number (0 or more)"))
+            }
             q.since = n
         }
         if let w = query["wait"] {

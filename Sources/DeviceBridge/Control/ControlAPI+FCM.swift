@@ -15,7 +15,8 @@ import YAMLSource
 extension ControlAPI {
     static let fcmRoutes: [(String, String)] = [
         ("GET", "/fcm/log"), ("DELETE", "/fcm/log"), ("GET", "/fcm/tokens"), ("POST", "/fcm/tokens"),
-        ("POST", "/fcm/tokens/{token}/unregister"), ("GET", "/fcm/topics"), ("GET", "/fcm/faults"), ("POST", "/fcm/faults"),
+        ("POST", "/fcm/tokens/{token}/unregister"), ("GET", "/fcm/topics"), ("GET", "/fcm/faults"),
+        ("POST", "/fcm/faults"),
         ("DELETE", "/fcm/faults"),
     ]
 
@@ -33,7 +34,12 @@ extension ControlAPI {
             fcm.clearLog()
             return Self.empty
         case ("GET", "tokens", 2):
-            return Self.json(200, ["tokens": .array(fcm.registeredTokens.map { .object(Self.fcmTokenJSON($0.token, project: $0.project)) })])
+            return Self.json(
+                200,
+                [
+                    "tokens": .array(
+                        fcm.registeredTokens.map { .object(Self.fcmTokenJSON($0.token, project: $0.project)) })
+                ])
         case ("POST", "tokens", 2):
             return decodeBody(request) { node throws(SourceError) in
                 let m = try node.mapping()
@@ -61,12 +67,17 @@ extension ControlAPI {
             fcm.clearFaults()
             return Self.empty
         default:
-            return Self.problem(404, "no such control route: \(request.method) /\(parts.joined(separator: "/")); see 'pushcheck serve --help'")
+            return Self.problem(
+                404,
+                "no such control route: \(request.method) /\(parts.joined(separator: "/")); see 'pushcheck serve --help'"
+            )
         }
     }
 
     static func fcmTokenJSON(_ t: FCMRegisteredToken, project: String) -> [String: JSONValue] {
-        var json: [String: JSONValue] = ["project": .string(project), "token": .string(t.token), "unregistered": .bool(t.unregistered)]
+        var json: [String: JSONValue] = [
+            "project": .string(project), "token": .string(t.token), "unregistered": .bool(t.unregistered),
+        ]
         if let a = t.apnsToken { json["apns_token"] = .string(a.hex) }
         if let b = t.bundleID { json["topic"] = .string(b) }
         if let f = t.fid { json["fid"] = .string(f) }

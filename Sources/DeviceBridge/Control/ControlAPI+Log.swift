@@ -22,7 +22,9 @@ extension ControlAPI {
         q.apnsID = query["apns_id"]
         q.apnsUniqueID = query["apns_unique_id"]
         if let e = query["endpoint"] {
-            guard let env = APNsEnvironment(rawValue: e) else { return Self.problem(400, "endpoint must be sandbox or production") }
+            guard let env = APNsEnvironment(rawValue: e) else {
+                return Self.problem(400, "endpoint must be sandbox or production")
+            }
             q.endpoint = env
         }
         if let s = query["status"] {
@@ -57,7 +59,9 @@ extension ControlAPI {
     }
 
     /// One page of a sequenced history, as `fetch` reads it from the host.
-    typealias FetchedPage = (items: [(sequence: UInt64, json: JSONValue)], hasMore: Bool, latest: UInt64, evicted: UInt64)
+    typealias FetchedPage = (
+        items: [(sequence: UInt64, json: JSONValue)], hasMore: Bool, latest: UInt64, evicted: UInt64
+    )
 
     /// The one paged read behind both routes: checks `after` and `limit` (400 when wrong), reads that page with
     /// `fetch` and answers it under `key`.
@@ -93,16 +97,19 @@ extension ControlAPI {
         var limit = Self.logPageLimit
         if let l = query["limit"] {
             guard let n = Int(l), (1...Self.logPageLimit).contains(n) else {
-                return .failure(PageRefusal(response: Self.problem(
-                    400, "limit must be a number from 1 to \(Self.logPageLimit)",
-                    extra: ["help": "read more with ?after=<next_after of the previous answer>"])))
+                return .failure(
+                    PageRefusal(
+                        response: Self.problem(
+                            400, "limit must be a number from 1 to \(Self.logPageLimit)",
+                            extra: ["help": "read more with ?after=<next_after of the previous answer>"])))
             }
             limit = n
         }
         var after: UInt64?
         if let a = query["after"] {
             guard let n = UInt64(a) else {
-                return .failure(PageRefusal(response: Self.problem(400, "after must be a sequence number (0 for the oldest)")))
+                return .failure(
+                    PageRefusal(response: Self.problem(400, "after must be a sequence number (0 for the oldest)")))
             }
             after = n
         }

@@ -48,7 +48,12 @@ extension ControlAPI {
     func recordingRoute(_ request: HTTPRequest) -> HTTPResponse {
         guard let recording else { return Self.problem(404, "recording is not available on this endpoint") }
         func state() -> HTTPResponse {
-            Self.json(200, ["recording": .bool(recording.directory != nil), "directory": recording.directory.map(JSONValue.string) ?? .null])
+            Self.json(
+                200,
+                [
+                    "recording": .bool(recording.directory != nil),
+                    "directory": recording.directory.map(JSONValue.string) ?? .null,
+                ])
         }
         switch request.method {
         case "GET": return state()

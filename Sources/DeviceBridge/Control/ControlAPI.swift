@@ -34,9 +34,10 @@ package struct ControlAPI: HTTPHandler {
     package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         if let received = request.bodyOverLimit {
             // The body was not kept, so nothing may route it: a POST with an empty body would act on defaults.
-            responder.respond(Self.problem(
-                413, "request body is over the control endpoint's 1 MiB limit (\(received) bytes received)",
-                extra: ["help": "send control bodies under 1 MiB (they are small JSON objects)"]))
+            responder.respond(
+                Self.problem(
+                    413, "request body is over the control endpoint's 1 MiB limit (\(received) bytes received)",
+                    extra: ["help": "send control bodies under 1 MiB (they are small JSON objects)"]))
             return
         }
         if let pending = webAction(request) ?? pendingEventsPoll(request) {
@@ -66,7 +67,8 @@ package struct ControlAPI: HTTPHandler {
         if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
-            return Self.json(200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
+            return Self.json(
+                200, ["status": "ok", "uptime_seconds": .number(Date().timeIntervalSince(startedAt).rounded())])
         case ("POST", "/reset"):
             host.reset()  // gateways as configured; devices back as at start, their launch tokens registered again
             return Self.json(200, ["status": "reset"])
@@ -84,27 +86,38 @@ package struct ControlAPI: HTTPHandler {
                 return Self.json(201, tokenJSON(entry))
             }
         case ("DELETE", "/apns/tokens/{token}"):
-            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            guard let token = DeviceToken(hex: param) else {
+                return Self.problem(400, "'\(param)' is not a hex device token")
+            }
             gateway.removeToken(token)
             return Self.empty
         case ("POST", "/apns/tokens/{token}/unregister"):
-            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            guard let token = DeviceToken(hex: param) else {
+                return Self.problem(400, "'\(param)' is not a hex device token")
+            }
             let unregister = { (at: Date?) -> HTTPResponse in
-                guard gateway.unregisterToken(token, at: at) else { return Self.problem(404, "token \(param) is not registered") }
+                guard gateway.unregisterToken(token, at: at) else {
+                    return Self.problem(404, "token \(param) is not registered")
+                }
                 return Self.json(200, ["token": .string(param), "status": "unregistered"])
             }
             // No body: now. A body must be `{"at_ms": <milliseconds since 1970>}`, checked like every control POST.
             if request.body.isEmpty { return unregister(nil) }
             return decodeBody(request) { node throws(SourceError) in
                 let body = try node.mapping(allowedKeys: ["at_ms"])
-                return unregister(try body.optional("at_ms", as: Double.self).map { Date(timeIntervalSince1970: $0 / 1000) })
+                return unregister(
+                    try body.optional("at_ms", as: Double.self).map { Date(timeIntervalSince1970: $0 / 1000) })
             }
         case ("POST", "/apns/tokens/{token}/online"), ("POST", "/apns/tokens/{token}/offline"):
-            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            guard let token = DeviceToken(hex: param) else {
+                return Self.problem(400, "'\(param)' is not a hex device token")
+            }
             gateway.setDeviceOnline(token, path.hasSuffix("/online"))
             return Self.json(200, ["token": .string(param), "online": .bool(path.hasSuffix("/online"))])
         case ("GET", "/apns/tokens/{token}/stored"):
-            guard let token = DeviceToken(hex: param) else { return Self.problem(400, "'\(param)' is not a hex device token") }
+            guard let token = DeviceToken(hex: param) else {
+                return Self.problem(400, "'\(param)' is not a hex device token")
+            }
             return Self.json(200, ["stored": .array(host.storedPushes(for: token).map { .object(Self.pushJSON($0)) })])
         case ("GET", "/apns/deliveries"):
             return deliveryEvents(query)
@@ -132,15 +145,17 @@ package struct ControlAPI: HTTPHandler {
     }
 
     /// Documented in `pushcheck serve --help` and the README.
-    static let routes: [(String, String)] = [
-        ("GET", "/health"), ("POST", "/reset"),
-        ("GET", "/apns/log"), ("DELETE", "/apns/log"),
-        ("GET", "/apns/tokens"), ("POST", "/apns/tokens"), ("DELETE", "/apns/tokens/{token}"),
-        ("POST", "/apns/tokens/{token}/unregister"), ("POST", "/apns/tokens/{token}/online"),
-        ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
-        ("GET", "/apns/deliveries"),
-        ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"), ("DELETE", "/apns/faults/{id}"),
-    ] + deviceRoutes + fcmRoutes
+    static let routes: [(String, String)] =
+        [
+            ("GET", "/health"), ("POST", "/reset"),
+            ("GET", "/apns/log"), ("DELETE", "/apns/log"),
+            ("GET", "/apns/tokens"), ("POST", "/apns/tokens"), ("DELETE", "/apns/tokens/{token}"),
+            ("POST", "/apns/tokens/{token}/unregister"), ("POST", "/apns/tokens/{token}/online"),
+            ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
+            ("GET", "/apns/deliveries"),
+            ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"),
+            ("DELETE", "/apns/faults/{id}"),
+        ] + deviceRoutes + fcmRoutes
 
     private static func shape(_ parts: [String]) -> String {
         var out = parts
@@ -178,8 +193,10 @@ package struct ControlAPI: HTTPHandler {
         var json: [String: JSONValue] = ["id": .number(Double(fault.id)), "seen": .number(Double(fault.seen))]
         switch fault.action {
         case .delay(let seconds): json["delay_ms"] = .number((seconds * 1000).rounded())
-        case .respond(let status, let reason): json["respond"] = .number(Double(status)); json["reason"] = .string(reason)
-        case .goAway(let reason, let after): json["goaway"] = .string(reason); json["after_requests"] = .number(Double(after))
+        case .respond(let status, let reason):
+            json["respond"] = .number(Double(status)); json["reason"] = .string(reason)
+        case .goAway(let reason, let after):
+            json["goaway"] = .string(reason); json["after_requests"] = .number(Double(after))
         case .dropConnection: json["drop"] = .bool(true)
         }
         if let e = fault.scope.endpoint { json["endpoint"] = .string(e.rawValue) }

@@ -47,7 +47,8 @@ extension WorldDeclaration {
         var world = WorldDeclaration()
         try world.decodeGateways(m, file: file)
         try world.decodeDevices(
-            apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) }, devices: try m.optionalSequence("devices") ?? [])
+            apps: (try m.optionalSequence("apps") ?? []).map { ($0, file) },
+            devices: try m.optionalSequence("devices") ?? [])
         return world
     }
 }

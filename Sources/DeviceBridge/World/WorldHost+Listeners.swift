@@ -61,7 +61,9 @@ extension WorldHost {
         if let p = plan.productionPort { listeners.append(listener("production", p, secure: true, .production)) }
         if let p = plan.controlPort { listeners.append(listener("control", p, secure: false, .control)) }
         if let p = plan.h2cSandboxPort { listeners.append(listener("sandbox_h2c", p, secure: false, .sandbox)) }
-        if let p = plan.h2cProductionPort { listeners.append(listener("production_h2c", p, secure: false, .production)) }
+        if let p = plan.h2cProductionPort {
+            listeners.append(listener("production_h2c", p, secure: false, .production))
+        }
         if fcm != nil {
             if let p = plan.fcmPort { listeners.append(listener("fcm", p, secure: true, .fcm)) }
             if let p = plan.fcmH2CPort { listeners.append(listener("fcm_h2c", p, secure: false, .fcm)) }
@@ -118,10 +120,12 @@ extension WorldHost {
             }
             let json: JSONValue = [
                 "type": "service_account", "project_id": .string(projects.first?.id ?? ""),
-                "private_key_id": .string(account.privateKeyID ?? "pushcheck-\(i)"), "private_key": .string(key.pkcs8PEM),
+                "private_key_id": .string(account.privateKeyID ?? "pushcheck-\(i)"),
+                "private_key": .string(key.pkcs8PEM),
                 "client_email": .string(account.clientEmail), "client_id": "100000000000000000000",
                 "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": .string(baseURL + "/token"),
-                "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs", "universe_domain": "googleapis.com",
+                "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs",
+                "universe_domain": "googleapis.com",
             ]
             let path = NSTemporaryDirectory() + "pushcheck-\(getpid())-\(serial)-fcm-\(i).json"
             try json.serialized().write(toFile: path, atomically: true, encoding: .utf8)

@@ -98,7 +98,9 @@ package final class WorldHost: Sendable {
         case .sandbox: return apns.handler(for: .sandbox)
         case .production: return apns.handler(for: .production)
         case .fcm:
-            guard let fcm else { return NoEndpointHandler(message: "pushcheck: this world has no FCM gateway (declare fcm:)") }
+            guard let fcm else {
+                return NoEndpointHandler(message: "pushcheck: this world has no FCM gateway (declare fcm:)")
+            }
             return fcm.handler
         case .control: return ControlAPI(host: self)
         }

@@ -20,7 +20,8 @@ package final class WorldServer: Sendable {
         let routes = WorldRoutes()
         let listeners = endpoints.map { endpoint in
             ListenerConfiguration(
-                name: endpoint.rawValue, host: host, tls: tls, handler: WorldRoutingHandler(endpoint: endpoint, routes: routes))
+                name: endpoint.rawValue, host: host, tls: tls,
+                handler: WorldRoutingHandler(endpoint: endpoint, routes: routes))
         }
         let server = HTTPServer(listeners: listeners, loops: loops)
         let bound = try server.start()

@@ -31,7 +31,9 @@ package final class ConnectProxy: Sendable {
             throw .cannotListen("the proxy listens on IPv4 addresses only, not '\(host)'")
         }
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             let e = String(cString: strerror(errno))
@@ -52,7 +54,11 @@ package final class ConnectProxy: Sendable {
 
     /// Stops accepting and closes every tunnel.
     package func shutdown() {
-        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
+        guard
+            !stopped.withLock({
+                let was = $0; $0 = true; return was
+            })
+        else { return }
         Glibc.shutdown(listenFD, Int32(SHUT_RDWR))
         close(listenFD)
         for fd in open.withLock({ $0 }) { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
@@ -81,7 +87,11 @@ package final class ConnectProxy: Sendable {
         case .success(let t): target = t
         }
         guard let upstream = connectLoopback(port: targets[target] ?? 0) else {
-            writeAll(client, Array(ConnectRefusal(status: 502, reason: "Bad Gateway", message: "the mock's listener is not reachable").response.utf8))
+            writeAll(
+                client,
+                Array(
+                    ConnectRefusal(status: 502, reason: "Bad Gateway", message: "the mock's listener is not reachable")
+                        .response.utf8))
             return
         }
         track(upstream)
@@ -153,7 +163,9 @@ package final class ConnectProxy: Sendable {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
         let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard r == 0 else {
             close(fd)

@@ -42,9 +42,10 @@ extension Doctor {
             let token = try? JWT.apnsProviderToken(
                 teamID: context.teamID ?? "TEAMID0000", keyID: context.keyID ?? "KEYID00000",
                 issuedAt: Int(now.timeIntervalSince1970), key: p256)
-            let verifies = token.flatMap { try? JWT(compact: $0) }.map { jwt in
-                (try? jwt.verifyES256(using: p256.publicKey)) != nil
-            } ?? false
+            let verifies =
+                token.flatMap { try? JWT(compact: $0) }.map { jwt in
+                    (try? jwt.verifyES256(using: p256.publicKey)) != nil
+                } ?? false
             if !verifies {
                 type.append(
                     invalidProviderToken(
@@ -61,12 +62,15 @@ extension Doctor {
                 keyID.append(
                     invalidProviderToken(
                         "apns-key-id-invalid", file: path, cause: "--key-id \(kid) is not a 10-character Key ID",
-                        fix: "use the Key ID shown beside the key in the developer portal (also in the file name AuthKey_<KEYID>.p8)"))
+                        fix:
+                            "use the Key ID shown beside the key in the developer portal (also in the file name AuthKey_<KEYID>.p8)"
+                    ))
             } else if let fromName, fromName != kid {
                 keyID.append(
                     invalidProviderToken(
                         "apns-key-id-mismatch", file: path,
-                        cause: "the backend's key id (kid) is \(kid) but this file is the key \(fromName) (AuthKey_\(fromName).p8)",
+                        cause:
+                            "the backend's key id (kid) is \(kid) but this file is the key \(fromName) (AuthKey_\(fromName).p8)",
                         fix: "send kid=\(fromName) with this key, or sign with AuthKey_\(kid).p8"))
             }
         }
@@ -98,7 +102,8 @@ extension Doctor {
     ) {
         var expiry: [DoctorFinding] = []
         if now > cert.notAfter || now < cert.notBefore {
-            let when = now > cert.notAfter ? "expired on \(day(cert.notAfter))" : "is not valid before \(day(cert.notBefore))"
+            let when =
+                now > cert.notAfter ? "expired on \(day(cert.notAfter))" : "is not valid before \(day(cert.notBefore))"
             expiry.append(
                 DoctorFinding(
                     id: "apns-cert-expired", severity: .error, file: path, cause: "the push certificate \(when)",
@@ -122,24 +127,31 @@ extension Doctor {
             environment.append(
                 DoctorFinding(
                     id: "apns-cert-not-push", severity: .error, file: path,
-                    cause: "the certificate has neither of Apple's push OIDs (1.2.840.113635.100.6.3.1 development, .2 production)",
+                    cause:
+                        "the certificate has neither of Apple's push OIDs (1.2.840.113635.100.6.3.1 development, .2 production)",
                     breaks: "it is not an Apple Push Services certificate; APNs accepts it for no gateway",
                     symptom: "APNs answers 403 BadCertificateEnvironment (or BadCertificate)",
                     fix: "create an \"Apple Push Notification service SSL\" certificate for the App ID"))
         } else if let target {
-            let has = target == .sandbox ? cert.apnsEnvironments.contains(.sandbox) : cert.apnsEnvironments.contains(.production)
+            let has =
+                target == .sandbox
+                ? cert.apnsEnvironments.contains(.sandbox) : cert.apnsEnvironments.contains(.production)
             if !has {
                 environment.append(
                     DoctorFinding(
                         id: "apns-cert-environment", severity: .error, file: path,
-                        cause: "the certificate is for \(cert.apnsEnvironments) only but the backend sends to \(target.rawValue) (\(target.appleHost))",
+                        cause:
+                            "the certificate is for \(cert.apnsEnvironments) only but the backend sends to \(target.rawValue) (\(target.appleHost))",
                         breaks: "APNs refuses the certificate on that gateway",
                         symptom: "APNs answers 403 BadCertificateEnvironment",
-                        fix: "use a \(target == .sandbox ? "Development (sandbox)" : "Production (Sandbox & Production)") push certificate, or send to \(target.other.appleHost)"))
+                        fix:
+                            "use a \(target == .sandbox ? "Development (sandbox)" : "Production (Sandbox & Production)") push certificate, or send to \(target.other.appleHost)"
+                    ))
             }
         }
         list.record(
-            "apns-cert.environment", "the certificate is valid for the gateway the backend sends to", file: path, environment)
+            "apns-cert.environment", "the certificate is valid for the gateway the backend sends to", file: path,
+            environment)
 
         if let bundle = context.bundleID ?? facts.bundleID {
             let topics = cert.apnsTopics
@@ -150,11 +162,13 @@ extension Doctor {
                     : [
                         DoctorFinding(
                             id: "apns-cert-topic", severity: .error, file: path,
-                            cause: "the certificate is for \(topics.isEmpty ? "no topic" : topics.joined(separator: ", ")), not \(bundle)",
+                            cause:
+                                "the certificate is for \(topics.isEmpty ? "no topic" : topics.joined(separator: ", ")), not \(bundle)",
                             breaks: "pushes sent with it are for another app than the one that owns the device token",
-                            symptom: "APNs answers 400 DeviceTokenNotForTopic (no apns-topic: the certificate's UID is used) "
+                            symptom:
+                                "APNs answers 400 DeviceTokenNotForTopic (no apns-topic: the certificate's UID is used) "
                                 + "or 400 BadTopic (apns-topic: \(bundle))",
-                            fix: "create the push certificate for the App ID \(bundle)"),
+                            fix: "create the push certificate for the App ID \(bundle)")
                     ])
         }
     }

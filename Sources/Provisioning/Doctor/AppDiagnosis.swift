@@ -18,7 +18,8 @@ extension Doctor {
             list.record("entitlements.aps-environment", "the app is signed with aps-environment", file: path, aps)
             if let profile {
                 // aps-environment is the device's install rule; every other key is the allowlist rule.
-                let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: "", now: .distantPast)
+                let install = ProvisioningChecks.installFindings(
+                    profile: profile, app: signing, udid: "", now: .distantPast)
                 var allowed = install.filter {
                     switch $0 {
                     case .entitlementNotAllowed, .entitlementMissingFromProfile: return true
@@ -42,15 +43,18 @@ extension Doctor {
         if let path = facts.infoPath, let signing = facts.signing, inputs.infoPlist?.value != nil {
             if context.expectsSilentPush {
                 let findings = ProvisioningChecks.capabilityFindings(
-                    app: signing, implementsFetchHandler: true, firebaseSenderID: nil, forwardsAPNsTokenToFirebase: true)
+                    app: signing, implementsFetchHandler: true, firebaseSenderID: nil, forwardsAPNsTokenToFirebase: true
+                )
                 list.record(
-                    "info-plist.background-mode", "UIBackgroundModes contains remote-notification (silent pushes expected)",
+                    "info-plist.background-mode",
+                    "UIBackgroundModes contains remote-notification (silent pushes expected)",
                     file: path, findings.map { DoctorFinding($0, file: path) })
             }
             let usesFirebase = inputs.googleServiceInfo != nil || !signing.firebaseAppDelegateProxyEnabled
             if usesFirebase {
                 let sender =
-                    inputs.googleServiceInfo?.value?["GCM_SENDER_ID"]?.stringValue ?? context.firebaseSenderID ?? "(sender id)"
+                    inputs.googleServiceInfo?.value?["GCM_SENDER_ID"]?.stringValue ?? context.firebaseSenderID
+                    ?? "(sender id)"
                 let findings = ProvisioningChecks.capabilityFindings(
                     app: signing, implementsFetchHandler: false, firebaseSenderID: sender,
                     forwardsAPNsTokenToFirebase: context.forwardsAPNsTokenToFirebase)
@@ -64,7 +68,10 @@ extension Doctor {
         {
             list.record(
                 "bundle-id.topic", "the APNs topic the backend uses is the app's bundle id", file: path,
-                [topicMismatch(file: path, what: "the backend's APNs topic (--bundle-id)", value: topic, bundleID: infoBundle)])
+                [
+                    topicMismatch(
+                        file: path, what: "the backend's APNs topic (--bundle-id)", value: topic, bundleID: infoBundle)
+                ])
         }
     }
 
@@ -75,7 +82,9 @@ extension Doctor {
             cause: "\(what) is \(value) but the app's bundle id (CFBundleIdentifier) is \(bundleID)",
             breaks: "pushes are addressed to another app than the one that owns the device token",
             symptom: "APNs answers 400 DeviceTokenNotForTopic",
-            fix: "use \(bundleID) everywhere (apns-topic, profile App ID, GoogleService-Info.plist BUNDLE_ID, certificate)")
+            fix:
+                "use \(bundleID) everywhere (apns-topic, profile App ID, GoogleService-Info.plist BUNDLE_ID, certificate)"
+        )
     }
 
     /// App extensions: bundle ids nested under the app's, content extensions declaring their category.
@@ -112,13 +121,17 @@ extension Doctor {
                             DoctorFinding(
                                 id: "extension-bundle-id-prefix", severity: .error, file: file.path,
                                 cause: "the extension's bundle id \(bundle) is not prefixed by the app's (\(app).)",
-                                breaks: "an app extension must be nested under its app's bundle id, so the app is not installable",
-                                symptom: "install refused; Xcode: \"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier.\"",
-                                fix: "rename the extension's bundle id to \(app).<name> (and its App ID and profile)"),
+                                breaks:
+                                    "an app extension must be nested under its app's bundle id, so the app is not installable",
+                                symptom:
+                                    "install refused; Xcode: \"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier.\"",
+                                fix: "rename the extension's bundle id to \(app).<name> (and its App ID and profile)")
                         ])
             }
             let point = info["NSExtension"]?["NSExtensionPointIdentifier"]?.stringValue
-            guard point == NotificationExtensionInfo.Kind.service.rawValue || point == NotificationExtensionInfo.Kind.content.rawValue
+            guard
+                point == NotificationExtensionInfo.Kind.service.rawValue
+                    || point == NotificationExtensionInfo.Kind.content.rawValue
             else { continue }
             // The same reader the simulated device loads extensions with: its errors are the findings.
             var findings: [DoctorFinding] = []

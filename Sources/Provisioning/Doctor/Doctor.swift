@@ -108,7 +108,9 @@ struct AppFacts {
         let entTeam =
             entitlements?["com.apple.developer.team-identifier"]?.stringValue
             ?? entitlements?["application-identifier"]?.stringValue.map { AppID(applicationIdentifier: $0).prefix }
-        teamID = [entTeam, profile?.teamID, context.teamID].compactMap { $0 }.first { !$0.isEmpty && !$0.contains("$(") }
+        teamID = [entTeam, profile?.teamID, context.teamID].compactMap { $0 }.first {
+            !$0.isEmpty && !$0.contains("$(")
+        }
         if let bundleID, entitlements != nil || info != nil {
             signing = AppSigningConfiguration(
                 bundleID: bundleID, teamID: entTeam.flatMap { $0.contains("$(") ? nil : $0 } ?? "",

@@ -49,7 +49,8 @@ package enum DoctorInputLoader {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: app, isDirectory: &isDirectory), isDirectory.boolValue else {
-            inputs.infoPlist = inputs.infoPlist
+            inputs.infoPlist =
+                inputs.infoPlist
                 ?? DoctorFile(
                     path: app,
                     content: .failure(.unreadable(app, reason: "not a directory", expected: "--app Payload/App.app")))
@@ -57,7 +58,8 @@ package enum DoctorInputLoader {
         }
         let embedded = app + "/embedded.mobileprovision"
         if inputs.profile == nil {
-            inputs.profile = fm.fileExists(atPath: embedded)
+            inputs.profile =
+                fm.fileExists(atPath: embedded)
                 ? profile(embedded)
                 : DoctorFile(
                     path: embedded,
@@ -149,7 +151,8 @@ package enum DoctorInputLoader {
     }
 
     static func apnsKey(_ path: String) -> DoctorFile<APNsKeyFile> {
-        parsed(path, expected: "the AuthKey_<KEYID>.p8 downloaded from Certificates, Identifiers & Profiles ▸ Keys") { data in
+        parsed(path, expected: "the AuthKey_<KEYID>.p8 downloaded from Certificates, Identifiers & Profiles ▸ Keys") {
+            data in
             do {
                 return APNsKeyFile(key: try P256PrivateKey(pem: String(decoding: data, as: UTF8.self)), wrongType: nil)
             } catch KeyError.wrongKeyType(_, let found) {
@@ -162,7 +165,9 @@ package enum DoctorInputLoader {
     static func certificate(_ path: String, password: String) -> DoctorFile<CertificateInfo> {
         parsed(path, expected: "the push certificate as PEM, .cer (DER) or a .p12 export with --password") { data in
             let bytes = [UInt8](data)
-            if bytes.starts(with: Array("-----BEGIN".utf8)) || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE") {
+            if bytes.starts(with: Array("-----BEGIN".utf8))
+                || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE")
+            {
                 return try CertificateInfo(pem: String(decoding: bytes, as: UTF8.self))
             }
             if let der = try? CertificateInfo(der: bytes) { return der }

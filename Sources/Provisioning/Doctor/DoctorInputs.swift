@@ -29,7 +29,8 @@ package struct ProfileFile: Sendable {
     package var developerCertificates: [CertificateInfo]
 
     package init(
-        profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String], developerCertificates: [CertificateInfo] = []
+        profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String],
+        developerCertificates: [CertificateInfo] = []
     ) {
         self.profile = profile
         self.signatureVerifies = signatureVerifies

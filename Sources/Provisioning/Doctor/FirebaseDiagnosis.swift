@@ -10,19 +10,25 @@ extension Doctor {
         DoctorFinding(
             id: id, severity: .error, file: file, cause: cause,
             breaks: "the backend sends with another Firebase project than the one the app's FCM tokens belong to",
-            symptom: "FCM v1 answers 403 SENDER_ID_MISMATCH (\"The authenticated sender ID is different from the sender ID for the registration token\")",
+            symptom:
+                "FCM v1 answers 403 SENDER_ID_MISMATCH (\"The authenticated sender ID is different from the sender ID for the registration token\")",
             fix: fix)
     }
 
-    static func firebaseChecks(_ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, into list: inout Checklist) {
+    static func firebaseChecks(
+        _ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, into list: inout Checklist
+    ) {
         let plist = inputs.googleServiceInfo?.value
         let plistPath = inputs.googleServiceInfo?.path ?? commandLine
         let sender = plist?["GCM_SENDER_ID"]?.stringValue
         let project = plist?["PROJECT_ID"]?.stringValue
         if let plist {
-            let missing = ["GCM_SENDER_ID", "PROJECT_ID", "BUNDLE_ID", "GOOGLE_APP_ID"].filter { plist[$0]?.stringValue == nil }
+            let missing = ["GCM_SENDER_ID", "PROJECT_ID", "BUNDLE_ID", "GOOGLE_APP_ID"].filter {
+                plist[$0]?.stringValue == nil
+            }
             list.record(
-                "google-service-info.keys", "GoogleService-Info.plist has GCM_SENDER_ID, PROJECT_ID, BUNDLE_ID, GOOGLE_APP_ID",
+                "google-service-info.keys",
+                "GoogleService-Info.plist has GCM_SENDER_ID, PROJECT_ID, BUNDLE_ID, GOOGLE_APP_ID",
                 file: plistPath,
                 missing.isEmpty
                     ? []
@@ -31,8 +37,11 @@ extension Doctor {
                             id: "google-service-info-incomplete", severity: .error, file: plistPath,
                             cause: "GoogleService-Info.plist lacks \(missing.joined(separator: ", "))",
                             breaks: "FirebaseApp.configure() cannot configure Messaging",
-                            symptom: "the app crashes or logs \"[FirebaseCore] … could not find a valid GoogleService-Info.plist\"; no FCM token",
-                            fix: "download GoogleService-Info.plist again from the Firebase console (Project settings ▸ Your apps)"),
+                            symptom:
+                                "the app crashes or logs \"[FirebaseCore] … could not find a valid GoogleService-Info.plist\"; no FCM token",
+                            fix:
+                                "download GoogleService-Info.plist again from the Firebase console (Project settings ▸ Your apps)"
+                        )
                     ])
 
             var senders: [DoctorFinding] = []
@@ -42,7 +51,8 @@ extension Doctor {
                     senders.append(
                         senderMismatch(
                             "firebase-sender-id-mismatch", file: plistPath,
-                            cause: "GCM_SENDER_ID is \(sender) but GOOGLE_APP_ID \(appID) belongs to sender \(parts[1])",
+                            cause:
+                                "GCM_SENDER_ID is \(sender) but GOOGLE_APP_ID \(appID) belongs to sender \(parts[1])",
                             fix: "download GoogleService-Info.plist again instead of editing it"))
                 }
             }
@@ -65,9 +75,12 @@ extension Doctor {
                                 id: "firebase-bundle-id-mismatch", severity: .error, file: plistPath,
                                 cause: "BUNDLE_ID is \(bundle) but the app's bundle id is \(app)",
                                 breaks: "FCM forwards pushes to APNs with the Firebase app's bundle id as the topic",
-                                symptom: "APNs answers 400 DeviceTokenNotForTopic to FCM; the FCM send fails or nothing arrives; "
+                                symptom:
+                                    "APNs answers 400 DeviceTokenNotForTopic to FCM; the FCM send fails or nothing arrives; "
                                     + "the SDK logs that the bundle ID is inconsistent with GoogleService-Info.plist",
-                                fix: "register \(app) as an iOS app in the Firebase project and use its GoogleService-Info.plist"),
+                                fix:
+                                    "register \(app) as an iOS app in the Firebase project and use its GoogleService-Info.plist"
+                            )
                         ])
             }
         }
@@ -91,8 +104,9 @@ extension Doctor {
                         id: "service-account-invalid", severity: .error, file: sa.path,
                         cause: "the service-account file is not usable: " + valid.joined(separator: "; "),
                         breaks: "the backend cannot get an OAuth access token for FCM",
-                        symptom: "the OAuth token request fails (invalid_grant / invalid_client); FCM sends answer 401 UNAUTHENTICATED",
-                        fix: "create a new key for the service account (IAM ▸ Service accounts ▸ Keys ▸ JSON)"),
+                        symptom:
+                            "the OAuth token request fails (invalid_grant / invalid_client); FCM sends answer 401 UNAUTHENTICATED",
+                        fix: "create a new key for the service account (IAM ▸ Service accounts ▸ Keys ▸ JSON)")
                 ])
         let saProject = json["project_id"]?.stringValue
         if let saProject, let project {
@@ -103,9 +117,12 @@ extension Doctor {
                     : [
                         senderMismatch(
                             "firebase-project-mismatch", file: sa.path,
-                            cause: "the service account is for project \(saProject) but the app's GoogleService-Info.plist "
+                            cause:
+                                "the service account is for project \(saProject) but the app's GoogleService-Info.plist "
                                 + "is for project \(project) (sender \(sender ?? "?"))",
-                            fix: "use a service account of project \(project), or the app's plist of project \(saProject)"),
+                            fix:
+                                "use a service account of project \(project), or the app's plist of project \(saProject)"
+                        )
                     ])
         } else if let saProject, let expected = context.firebaseProjectID, saProject != expected {
             list.record(

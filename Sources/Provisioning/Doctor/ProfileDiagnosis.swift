@@ -5,28 +5,35 @@ import PushModel
 /// Checks of a `.mobileprovision`: signature, expiry, device, push capability, environment.
 extension Doctor {
     static func profileChecks(
-        _ file: ProfileFile, path: String, facts: AppFacts, context: DoctorContext, now: Date, into list: inout Checklist
+        _ file: ProfileFile, path: String, facts: AppFacts, context: DoctorContext, now: Date,
+        into list: inout Checklist
     ) {
         let profile = file.profile
         list.record(
             "profile.signature",
             "the CMS signature over the profile verifies"
-                + (file.signers.first.map { " (signer \($0); Apple's chain not required)" } ?? " (Apple's chain not required)"),
+                + (file.signers.first.map { " (signer \($0); Apple's chain not required)" }
+                    ?? " (Apple's chain not required)"),
             file: path,
             file.signatureVerifies
                 ? []
                 : [
                     DoctorFinding(
                         id: "profile-signature-invalid", severity: .warning, file: path,
-                        cause: "the profile's CMS signature does not verify (or the file is a bare plist, not the signed profile)",
+                        cause:
+                            "the profile's CMS signature does not verify (or the file is a bare plist, not the signed profile)",
                         breaks: "a device refuses a profile whose signature does not verify",
-                        symptom: "install refused; Xcode: \"A valid provisioning profile for this executable was not found.\"",
-                        fix: "use the .mobileprovision exactly as downloaded (do not edit or re-sign it); re-download it"),
+                        symptom:
+                            "install refused; Xcode: \"A valid provisioning profile for this executable was not found.\"",
+                        fix:
+                            "use the .mobileprovision exactly as downloaded (do not edit or re-sign it); re-download it"
+                    )
                 ])
 
         // The device's install rule decides "expired"; doctor adds the 30-day warning before it.
         let signing = facts.signing ?? AppSigningConfiguration(bundleID: facts.bundleID ?? "", teamID: "")
-        let install = ProvisioningChecks.installFindings(profile: profile, app: signing, udid: context.udid ?? "", now: now)
+        let install = ProvisioningChecks.installFindings(
+            profile: profile, app: signing, udid: context.udid ?? "", now: now)
         var expiry = install.filter { if case .profileExpired = $0 { return true } else { return false } }
             .map { DoctorFinding($0, file: path) }
         if expiry.isEmpty, expiresSoon(profile.expirationDate, now: now) {
@@ -37,13 +44,15 @@ extension Doctor {
                     cause: "profile '\(profile.name)' expires on \(day(profile.expirationDate)) (in \(days) days)",
                     breaks: "after that date the build cannot be installed and ad hoc/enterprise builds stop launching",
                     symptom: "nothing yet; then \"A valid provisioning profile for this executable was not found.\"",
-                    fix: "renew the profile in the developer portal (or let Xcode renew it) and ship a re-signed build"))
+                    fix: "renew the profile in the developer portal (or let Xcode renew it) and ship a re-signed build")
+            )
         }
         list.record("profile.expiry", "the profile is valid for at least 30 more days", file: path, expiry)
         if !file.developerCertificates.isEmpty {
             list.record(
                 "profile.certificates", "a signing certificate in the profile (DeveloperCertificates) is valid",
-                file: path, signingCertificateFindings(file.developerCertificates, profileName: profile.name, path: path, now: now))
+                file: path,
+                signingCertificateFindings(file.developerCertificates, profileName: profile.name, path: path, now: now))
         }
 
         // The rest of the install rule, one check per cause; the udid finding needs --udid.
@@ -62,7 +71,8 @@ extension Doctor {
         if facts.signing != nil, facts.hasEntitlements {
             let team = install.filter { if case .teamMismatch = $0 { return true } else { return false } }
             list.record(
-                "profile.team", "the profile belongs to the app's team", file: path, team.map { DoctorFinding($0, file: path) })
+                "profile.team", "the profile belongs to the app's team", file: path,
+                team.map { DoctorFinding($0, file: path) })
         }
 
         // The device's registration rule, profile side (the app side is checked with the entitlements).
@@ -76,18 +86,22 @@ extension Doctor {
                 }
             }
         }
-        list.record("profile.push", "the profile's App ID is explicit and push-enabled (aps-environment)", file: path, push)
+        list.record(
+            "profile.push", "the profile's App ID is explicit and push-enabled (aps-environment)", file: path, push)
 
         var type: [DoctorFinding] = []
         if let env = profile.apsEnvironment, env != profile.type.expectedAPSEnvironment {
             type.append(
                 DoctorFinding(
                     id: "profile-type-environment", severity: .warning, file: path,
-                    cause: "profile '\(profile.name)' is a \(profile.type.rawValue) profile but grants aps-environment=\(env.rawValue)"
+                    cause:
+                        "profile '\(profile.name)' is a \(profile.type.rawValue) profile but grants aps-environment=\(env.rawValue)"
                         + " (a \(profile.type.rawValue) profile normally grants \(profile.type.expectedAPSEnvironment.rawValue))",
                     breaks: "the app's tokens belong to the gateway its profile type does not suggest",
                     symptom: "pushes sent to the usual gateway for this build type fail with 400 BadDeviceToken",
-                    fix: "regenerate the profile with the right type, and send its tokens to the gateway aps-environment names"))
+                    fix:
+                        "regenerate the profile with the right type, and send its tokens to the gateway aps-environment names"
+                ))
         }
         list.record("profile.type", "the profile type matches its aps-environment", file: path, type)
     }
@@ -104,8 +118,10 @@ extension Doctor {
                     + "\(env.apnsEnvironment.rawValue) tokens, but the backend sends to \(target.rawValue) (\(target.appleHost))",
                 breaks: "every push to this app's tokens is refused by the gateway",
                 symptom: "APNs answers 400 BadDeviceToken",
-                fix: "send \(env.rawValue) builds to \(env.apnsEnvironment.appleHost) (--environment \(env.apnsEnvironment.rawValue)), "
-                    + "or install a build signed with a \(target == .production ? "ad hoc/App Store" : "development") profile"),
+                fix:
+                    "send \(env.rawValue) builds to \(env.apnsEnvironment.appleHost) (--environment \(env.apnsEnvironment.rawValue)), "
+                    + "or install a build signed with a \(target == .production ? "ad hoc/App Store" : "development") profile"
+            )
         ]
     }
 
@@ -123,8 +139,9 @@ extension Doctor {
                     id: "signing-certificate-expired", severity: .error, file: path,
                     cause: "no certificate in profile '\(profileName)' is valid now: \(names)",
                     breaks: "a build signed with an expired certificate cannot be installed or launched",
-                    symptom: "Xcode: \"No signing certificate found\" / install refused; already-installed ad hoc builds stop launching",
-                    fix: "create a new signing certificate, regenerate the profile with it and re-sign"),
+                    symptom:
+                        "Xcode: \"No signing certificate found\" / install refused; already-installed ad hoc builds stop launching",
+                    fix: "create a new signing certificate, regenerate the profile with it and re-sign")
             ]
         }
         if valid.allSatisfy({ expiresSoon($0.notAfter, now: now) }) {
@@ -134,7 +151,7 @@ extension Doctor {
                     cause: "every certificate in profile '\(profileName)' expires within 30 days: \(names)",
                     breaks: "after that date builds signed under this profile stop installing",
                     symptom: "nothing yet; then install refused",
-                    fix: "create a new signing certificate now and regenerate the profile with it"),
+                    fix: "create a new signing certificate now and regenerate the profile with it")
             ]
         }
         return []

@@ -31,7 +31,9 @@ enum DoctorCommand: PushcheckCommand {
         .value("environment", "ENV", "The gateway the backend sends to: sandbox or production."),
         .flag("expects-silent-push", "The backend sends silent (content-available) pushes."),
         .value("config", "FILE", "Read the above from a YAML file (keys of a suite's apps: entry; see README)."),
-        .flag("verbose", "List every passed check (e.g. whether the profile's signature verifies) instead of counting them."),
+        .flag(
+            "verbose",
+            "List every passed check (e.g. whether the profile's signature verifies) instead of counting them."),
         .flag("json", "Print the checks and findings as JSON instead of the report."),
         .value("junit", "FILE", "Also write a JUnit XML report: one testcase per check, passed ones included."),
     ]
@@ -54,8 +56,9 @@ enum DoctorCommand: PushcheckCommand {
         }
         try request.apply(arguments)
         guard !request.paths.isEmpty else {
-            throw UsageError("nothing to check: give at least one file (--profile, --entitlements, --info-plist, --app, "
-                + "--apns-key, --apns-cert, --google-service-info, --service-account) or --config")
+            throw UsageError(
+                "nothing to check: give at least one file (--profile, --entitlements, --info-plist, --app, "
+                    + "--apns-key, --apns-cert, --google-service-info, --service-account) or --config")
         }
         let now = Date()
         let inputs = DoctorInputLoader.load(request.paths)

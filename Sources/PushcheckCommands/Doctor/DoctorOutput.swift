@@ -19,13 +19,15 @@ enum DoctorOutput {
             let f = findings.filter { $0.file == file }
             return f.contains { $0.severity == .error } ? 0 : f.isEmpty ? 2 : 1
         }
-        let ordered = files.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        let ordered = files.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(
+            \.element)
         var lines: [String] = []
         for file in ordered {
             let fileChecks = checks.filter { $0.file == file }
             let fileFindings = findings.filter { $0.file == file }
             if fileFindings.isEmpty {
-                lines.append(paint("✓", "32") + " \(file) — \(fileChecks.count) check\(fileChecks.count == 1 ? "" : "s") passed")
+                lines.append(
+                    paint("✓", "32") + " \(file) — \(fileChecks.count) check\(fileChecks.count == 1 ? "" : "s") passed")
                 if verbose { lines += fileChecks.map { paint("  ✓ \($0.title)", "2") } }
                 continue
             }

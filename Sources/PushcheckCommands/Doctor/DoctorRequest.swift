@@ -12,7 +12,8 @@ struct DoctorRequest {
     /// The `--config` keys: a suite world's app keys for the app's files (same names, checked against
     /// `AppDeclaration.yamlKeys` here so the two cannot drift apart), plus doctor's own.
     static let appKeys = AppDeclaration.yamlKeys.filter {
-        ["bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "firebase"].contains($0)
+        ["bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "firebase"]
+            .contains($0)
     }
     static let doctorKeys = [
         "app", "apns_key_file", "key_id", "apns_cert_file", "password", "google_service_info_file",
@@ -41,7 +42,9 @@ struct DoctorRequest {
             Setting(
                 configKey: "google_service_info_file", option: "google-service-info", isFile: true,
                 field: \.paths.googleServiceInfo),
-            Setting(configKey: "service_account_file", option: "service-account", isFile: true, field: \.paths.serviceAccount),
+            Setting(
+                configKey: "service_account_file", option: "service-account", isFile: true,
+                field: \.paths.serviceAccount),
             Setting(configKey: "bundle_id", option: "bundle-id", isFile: false, field: \.context.bundleID),
             Setting(configKey: "team_id", option: "team-id", isFile: false, field: \.context.teamID),
             Setting(configKey: "key_id", option: "key-id", isFile: false, field: \.context.keyID),

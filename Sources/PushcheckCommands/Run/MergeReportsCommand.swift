@@ -16,13 +16,15 @@ enum MergeReportsCommand: PushcheckCommand {
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard arguments.positionals.count >= 2 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing OUT and report files" : "missing report files to merge")
+            throw UsageError(
+                arguments.positionals.isEmpty ? "missing OUT and report files" : "missing report files to merge")
         }
         let output = URL(fileURLWithPath: arguments.positionals[0])
         let inputs = arguments.positionals.dropFirst().map { URL(fileURLWithPath: $0) }
         let merged: TestReport
         do {
-            try? FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
             merged = try ReportMerger.mergeFiles(Array(inputs), into: output)
         } catch {
             console.err("pushcheck merge-reports: \(error.description)")
@@ -30,7 +32,9 @@ enum MergeReportsCommand: PushcheckCommand {
             return ExitCode.usage
         }
         let totals = merged.totals
-        console.out("\(ConsoleFormatter.summaryLine(totals)) (\(totals.tests) scenarios in \(merged.suites.count) suites) → \(output.path)")
+        console.out(
+            "\(ConsoleFormatter.summaryLine(totals)) (\(totals.tests) scenarios in \(merged.suites.count) suites) → \(output.path)"
+        )
         return totals.failures + totals.errors > 0 ? ExitCode.failure : ExitCode.success
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
 enum RunCommand: PushcheckCommand {
     static let name = "run"
     static let abstract = "Run scenario suites (Suites/ by default) and write a JUnit report."
-    static let synopsis = "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
+    static let synopsis =
+        "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
     static let options: [OptionSpec] = [
         .value("jobs", "N", "Scenarios run in parallel (default: number of cores).").short("j"),
         .value("filter", "TEXT", "Only scenarios whose suite path or name contains TEXT.").short("k"),
@@ -55,8 +56,10 @@ enum RunCommand: PushcheckCommand {
         }
         let empty = prepared.selected.isEmpty
         if empty {
-            console.err("pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
-                + "writing an empty report" + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
+            console.err(
+                "pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
+                    + "writing an empty report"
+                    + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
         }
         let emptyExit = arguments.has("allow-empty") ? ExitCode.success : ExitCode.noScenarios
         if arguments.has("list") {
@@ -77,8 +80,9 @@ enum RunCommand: PushcheckCommand {
         let signalWatcher = Task {
             let signal = await Signals.next()
             received.withLock { $0 = signal }
-            console.err("\npushcheck run: \(Signals.name(signal)) received: stopping; finished scenarios are kept in "
-                + "the report (a second SIGINT or SIGTERM exits at once)")
+            console.err(
+                "\npushcheck run: \(Signals.name(signal)) received: stopping; finished scenarios are kept in "
+                    + "the report (a second SIGINT or SIGTERM exits at once)")
             runTask.cancel()
         }
         let result = await runTask.value
@@ -123,12 +127,15 @@ enum RunCommand: PushcheckCommand {
         let scenarioTimeout = try duration(arguments, "scenario-timeout") ?? .seconds(300)
         var seed: UInt64 = 0
         if let raw = arguments.value("seed") {
-            guard let value = UInt64(raw) else { throw UsageError("option '--seed' expects a non-negative integer, got '\(raw)'") }
+            guard let value = UInt64(raw) else {
+                throw UsageError("option '--seed' expects a non-negative integer, got '\(raw)'")
+            }
             seed = value
         }
         var configuration = RunConfiguration(
             paths: arguments.positionals, selection: selection,
-            policy: RunPolicy(jobs: jobs, retries: retries, scenarioTimeout: scenarioTimeout, failFast: arguments.has("fail-fast")),
+            policy: RunPolicy(
+                jobs: jobs, retries: retries, scenarioTimeout: scenarioTimeout, failFast: arguments.has("fail-fast")),
             junitPath: arguments.value("junit"), pagesDirectory: arguments.value("pages"), stepTimeout: stepTimeout,
             seed: seed,
             properties: [

@@ -10,11 +10,13 @@ import YAMLSource
 /// `pushcheck serve`: the mock APNs gateway on real sockets, for a team's own backend to push to.
 enum ServeCommand: PushcheckCommand {
     static let name = "serve"
-    static let abstract = "Run the mock APNs gateway (sandbox + production, TLS HTTP/2), the FCM gateway (with fcm:) and the control endpoint."
+    static let abstract =
+        "Run the mock APNs gateway (sandbox + production, TLS HTTP/2), the FCM gateway (with fcm:) and the control endpoint."
     static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
     static let options: [OptionSpec] = [
         .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices (see README)."),
-        .value("ca-out", "PATH", "Write the local CA certificate here (default: a temp file, named in the ready line)."),
+        .value(
+            "ca-out", "PATH", "Write the local CA certificate here (default: a temp file, named in the ready line)."),
         .flag("h2c", "Also listen with cleartext HTTP/2 (prior knowledge) for both environments."),
         .value("host", "ADDR", "Address to listen on (default 127.0.0.1)."),
         .value("sandbox-port", "N", "Sandbox TLS port (default: ephemeral)."),
@@ -23,10 +25,18 @@ enum ServeCommand: PushcheckCommand {
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
-        .value("ready-file", "PATH", "Also write the ready line to PATH (atomically: complete or not at all; removed on exit)."),
-        .value("proxy-port", "N", "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
-        .flag("strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."),
-        .value("record", "DIR", "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
+        .value(
+            "ready-file", "PATH",
+            "Also write the ready line to PATH (atomically: complete or not at all; removed on exit)."),
+        .value(
+            "proxy-port", "N",
+            "Also run an HTTP CONNECT proxy tunnelling api.*.push.apple.com to the mock (0 = ephemeral)."),
+        .flag(
+            "strict", "Exit 3 when a declared app fails to install or register at start (default: a warning on stderr)."
+        ),
+        .value(
+            "record", "DIR",
+            "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -53,7 +63,9 @@ enum ServeCommand: PushcheckCommand {
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("unexpected argument '\(arguments.positionals[0])'")
+        }
         var config = ServeConfiguration()
         if let path = arguments.value("config") {
             do {
@@ -85,7 +97,11 @@ enum ServeCommand: PushcheckCommand {
             return ExitCode.harness
         }
         // A removable CA file goes when serve does, whichever way it ends from here.
-        defer { if arguments.value("ca-out") == nil, let ca = running.caPath { try? FileManager.default.removeItem(atPath: ca) } }
+        defer {
+            if arguments.value("ca-out") == nil, let ca = running.caPath {
+                try? FileManager.default.removeItem(atPath: ca)
+            }
+        }
         if let dir = arguments.value("record") {
             do {
                 try running.recording.start(dir)

@@ -68,7 +68,8 @@ struct ServeConfiguration {
             config.h2cProductionPort = try port(listen, "h2c_production")
             config.idleTimeout = try listen.optional("idle_timeout", as: Duration.self) ?? config.idleTimeout
             if listen["proxy"] != nil { config.proxyPort = try port(listen, "proxy") }
-            config.handshakeTimeout = try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
+            config.handshakeTimeout =
+                try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
             config.fcmPort = try port(listen, "fcm")
             config.h2cFCMPort = try port(listen, "h2c_fcm")
         }
@@ -82,12 +83,16 @@ struct ServeConfiguration {
 
     private static func port(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Int {
         guard let p = try m.optional(key, as: Int.self) else { return 0 }
-        guard (0...65535).contains(p) else { throw m[key]!.invalidValue(expected: "expected a port number 0–65535 (0 = ephemeral)") }
+        guard (0...65535).contains(p) else {
+            throw m[key]!.invalidValue(expected: "expected a port number 0–65535 (0 = ephemeral)")
+        }
         return p
     }
 
     private static func pem(_ m: YAMLMapping, _ key: String, from path: String) throws(SourceError) -> String {
         let node = try m.required(key, as: YAMLNode.self)
-        return String(decoding: try node.referencedFile(from: path, expected: "expected a readable PEM file").bytes, as: UTF8.self)
+        return String(
+            decoding: try node.referencedFile(from: path, expected: "expected a readable PEM file").bytes, as: UTF8.self
+        )
     }
 }

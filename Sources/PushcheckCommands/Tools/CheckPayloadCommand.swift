@@ -9,13 +9,19 @@ import YAMLSource
 enum CheckPayloadCommand: PushcheckCommand {
     static let name = "check-payload"
     static let abstract = "Check payloads against an app's routes, the APNs size limits and FCM data rules."
-    static let synopsis = "pushcheck check-payload --app APP.yaml [--bundle-id ID] [--route NAME] [--push-type TYPE] [--fcm] [PAYLOAD.json…]"
+    static let synopsis =
+        "pushcheck check-payload --app APP.yaml [--bundle-id ID] [--route NAME] [--push-type TYPE] [--fcm] [PAYLOAD.json…]"
     static let options: [OptionSpec] = [
         .value("app", "PATH", "The app file (apps:/devices:/include:, as suites include), or a suite."),
         .value("bundle-id", "ID", "Which app of the file (default: the first with routes)."),
         .value("route", "NAME", "The route the payloads are meant for: exit 1 unless a tap or foreground takes it."),
-        .value("push-type", "TYPE", "The apns-push-type the payloads are sent with (alert, background, voip, …; default: from the payload)."),
-        .flag("fcm", "Payloads are FCM messages (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."),
+        .value(
+            "push-type", "TYPE",
+            "The apns-push-type the payloads are sent with (alert, background, voip, …; default: from the payload)."),
+        .flag(
+            "fcm",
+            "Payloads are FCM messages (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."
+        ),
     ]
     static let discussion = """
         Each PAYLOAD is a JSON file; without files (or with -), JSON lines are read from stdin, one payload
@@ -81,7 +87,8 @@ enum CheckPayloadCommand: PushcheckCommand {
             let report = contract.check(
                 input.bytes, route: arguments.value("route"), fcm: arguments.has("fcm"), pushType: pushType)
             console.out(
-                "\(input.name): \(report.pushType.rawValue), \(report.bytes) of \(report.pushType.maxPayloadBytes) bytes")
+                "\(input.name): \(report.pushType.rawValue), \(report.bytes) of \(report.pushType.maxPayloadBytes) bytes"
+            )
             for o in report.outcomes {
                 console.out("  \(o.trigger.rawValue): " + describe(o))
             }

@@ -6,7 +6,8 @@ import PushCrypto
 enum JWTCommand: PushcheckCommand {
     static let name = "jwt"
     static let abstract = "Sign an APNs provider token (ES256) with a .p8 key, or validate one."
-    static let synopsis = "pushcheck jwt --team-id TEAM --key-id KID --key AuthKey.p8 [--iat SECONDS]\n       pushcheck jwt --verify TOKEN --key KEY.pem [--team-id TEAM] [--key-id KID]"
+    static let synopsis =
+        "pushcheck jwt --team-id TEAM --key-id KID --key AuthKey.p8 [--iat SECONDS]\n       pushcheck jwt --verify TOKEN --key KEY.pem [--team-id TEAM] [--key-id KID]"
     static let options: [OptionSpec] = [
         .value("team-id", "TEAM", "The 10-character Team ID (the token's iss)."),
         .value("key-id", "KID", "The 10-character Key ID (the token's kid)."),
@@ -52,7 +53,9 @@ enum JWTCommand: PushcheckCommand {
         if let publicKey {
             var signatureOK = true
             do { try jwt.verifyES256(using: publicKey) } catch { signatureOK = false }
-            check(signatureOK, "signature verifies with \(arguments.value("key") ?? "the key")", "403 InvalidProviderToken")
+            check(
+                signatureOK, "signature verifies with \(arguments.value("key") ?? "the key")",
+                "403 InvalidProviderToken")
         } else {
             check(false, "the key file holds a P-256 key", "403 InvalidProviderToken (no key to check with)")
         }

@@ -7,7 +7,10 @@ enum RecordSuiteCommand: PushcheckCommand {
     static let abstract = "Turn pushes recorded by `serve --record DIR` into a suite that replays and snapshots them."
     static let synopsis = "pushcheck record-suite (DIR | LOG.jsonl) [--app APP.yaml] > Suites/recorded.yaml"
     static let options: [OptionSpec] = [
-        .value("app", "PATH", "An app file to include in the world (as written; relative to where the suite will live). Default: a minimal app per recorded topic."),
+        .value(
+            "app", "PATH",
+            "An app file to include in the world (as written; relative to where the suite will live). Default: a minimal app per recorded topic."
+        )
     ]
     static let discussion = """
         DIR is what `serve --record DIR` wrote; a file is read as serve's JSON-lines delivery log

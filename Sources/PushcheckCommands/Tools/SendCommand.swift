@@ -8,7 +8,8 @@ import PushModel
 enum SendCommand: PushcheckCommand {
     static let name = "send"
     static let abstract = "Send one push (APNs provider API over HTTP/2) and print the response as JSON."
-    static let synopsis = "pushcheck send --url URL --device-token HEX --topic TOPIC [auth] [headers] (--payload JSON | FILE | -)"
+    static let synopsis =
+        "pushcheck send --url URL --device-token HEX --topic TOPIC [auth] [headers] (--payload JSON | FILE | -)"
     static let options: [OptionSpec] = [
         .value("url", "URL", "Gateway base URL, e.g. the sandbox URL from 'pushcheck serve'."),
         .value("device-token", "HEX", "Device token (hex)."),
@@ -29,7 +30,8 @@ enum SendCommand: PushcheckCommand {
         .flag("h2c", "Cleartext HTTP/2 with prior knowledge."),
         .value("timeout", "SECONDS", "Give up after this long (default 30)."),
     ]
-    static let discussion = "Exit codes: 0 when the gateway answered 200, 1 for any other status, 2 usage, 3 transport errors."
+    static let discussion =
+        "Exit codes: 0 when the gateway answered 200, 1 for any other status, 2 usage, 3 transport errors."
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard let url = arguments.value("url") else { throw UsageError("missing --url URL") }
@@ -42,7 +44,9 @@ enum SendCommand: PushcheckCommand {
         headers.priority = arguments.value("priority")
         headers.expiration = arguments.value("expiration")
         for raw in arguments.all("header") {
-            guard let colon = raw.firstIndex(of: ":") else { throw UsageError("--header expects 'NAME: VALUE', got '\(raw)'") }
+            guard let colon = raw.firstIndex(of: ":") else {
+                throw UsageError("--header expects 'NAME: VALUE', got '\(raw)'")
+            }
             let name = raw[..<colon].trimmingCharacters(in: .whitespaces)
             let value = raw[raw.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers.extra.append(ClientHeader(name, value))
@@ -71,14 +75,19 @@ enum SendCommand: PushcheckCommand {
 
     private static func readPayload(_ arguments: ParsedArguments) throws(UsageError) -> [UInt8] {
         if let text = arguments.value("payload") {
-            guard arguments.positionals.isEmpty else { throw UsageError("give the payload once: --payload or a file, not both") }
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("give the payload once: --payload or a file, not both")
+            }
             return Array(text.utf8)
         }
         guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing payload (--payload JSON, a file, or -)" : "too many arguments")
+            throw UsageError(
+                arguments.positionals.isEmpty ? "missing payload (--payload JSON, a file, or -)" : "too many arguments")
         }
         let source = arguments.positionals[0]
-        let data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: source)
+        let data =
+            source == "-"
+            ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: source)
         guard let data else { throw UsageError("cannot read payload file '\(source)'") }
         return Array(data)
     }
@@ -88,11 +97,15 @@ enum SendCommand: PushcheckCommand {
             guard let team = arguments.value("team-id"), let kid = arguments.value("key-id") else {
                 throw UsageError("token auth needs --team-id, --key-id and --key")
             }
-            guard let pem = try? String(contentsOfFile: keyPath, encoding: .utf8) else { throw UsageError("cannot read '\(keyPath)'") }
+            guard let pem = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
+                throw UsageError("cannot read '\(keyPath)'")
+            }
             return .token(APNsProviderTokenSigner(teamID: team, keyID: kid, privateKey: try P256PrivateKey(pem: pem)))
         }
         if let cert = arguments.value("cert") {
-            guard let key = arguments.value("cert-key") else { throw UsageError("certificate auth needs --cert and --cert-key") }
+            guard let key = arguments.value("cert-key") else {
+                throw UsageError("certificate auth needs --cert and --cert-key")
+            }
             return .certificate(try ClientCertificate(certificateFile: cert, privateKeyFile: key))
         }
         return .none

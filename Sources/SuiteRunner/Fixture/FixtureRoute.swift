@@ -36,7 +36,10 @@ package enum FixtureRoute: Sendable, Equatable {
         if path.hasPrefix("/__status/") {
             let code = Int(path.dropFirst("/__status/".count)).flatMap { (200...599).contains($0) ? $0 : nil }
             guard let code else { return (notFound, delay) }
-            return (.generated(status: code, title: "\(code) \(HTTPResponse.reasonPhrase(code) ?? "Status")", headers: [:]), delay)
+            return (
+                .generated(status: code, title: "\(code) \(HTTPResponse.reasonPhrase(code) ?? "Status")", headers: [:]),
+                delay
+            )
         }
         if path == "/__redirect" {
             let destination = parameters["to"] ?? "/"
@@ -57,10 +60,11 @@ package enum FixtureRoute: Sendable, Equatable {
 
     /// `Content-Type` for a file name, by extension (`application/octet-stream` when unknown).
     package static func contentType(forPath path: String) -> String {
-        let ext = path.split(separator: "/").last.flatMap { name -> Substring? in
-            guard let dot = name.lastIndex(of: ".") else { return nil }
-            return name[name.index(after: dot)...]
-        }.map { $0.lowercased() } ?? ""
+        let ext =
+            path.split(separator: "/").last.flatMap { name -> Substring? in
+                guard let dot = name.lastIndex(of: ".") else { return nil }
+                return name[name.index(after: dot)...]
+            }.map { $0.lowercased() } ?? ""
         switch ext {
         case "html", "htm": return "text/html; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
@@ -86,7 +90,8 @@ package enum FixtureRoute: Sendable, Equatable {
     /// A small HTML page with `title` as both `<title>` and `<h1>`.
     package static func page(title: String, body: String = "") -> [UInt8] {
         let escaped = escapeHTML(title)
-        let text = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(escaped)</title></head>"
+        let text =
+            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(escaped)</title></head>"
             + "<body><h1>\(escaped)</h1>\(body.isEmpty ? "" : "<p>" + escapeHTML(body) + "</p>")</body></html>\n"
         return Array(text.utf8)
     }

@@ -14,9 +14,11 @@ package enum FixtureServerError: Error, CustomStringConvertible {
     package var description: String {
         switch self {
         case let .certificate(reason):
-            return "fixture server: cannot create the local test CA or certificate: \(reason). Check that OpenSSL 3 works."
+            return
+                "fixture server: cannot create the local test CA or certificate: \(reason). Check that OpenSSL 3 works."
         case let .caFile(path, reason):
-            return "fixture server: cannot write the CA certificate to \(path): \(reason). Check that the temp directory is writable."
+            return
+                "fixture server: cannot write the CA certificate to \(path): \(reason). Check that the temp directory is writable."
         case let .server(error):
             return "fixture server: cannot listen on loopback: \(error)"
         }

@@ -34,12 +34,15 @@ package struct StaticFileHandler: HTTPHandler {
     package func respond(to route: FixtureRoute) -> HTTPResponse {
         switch route {
         case let .generated(status, title, headers):
-            var fields = [HTTPField("content-type", "text/html; charset=utf-8"), HTTPField("cache-control", "no-store")]
+            var fields = [
+                HTTPField("content-type", "text/html; charset=utf-8"), HTTPField("cache-control", "no-store"),
+            ]
             fields += headers.sorted { $0.key < $1.key }.map { HTTPField($0.key, $0.value) }
             return HTTPResponse(status: status, headers: fields, body: FixtureRoute.page(title: title))
         case let .redirect(location):
             return HTTPResponse(
-                status: 302, headers: [HTTPField("location", location), HTTPField("content-type", "text/html; charset=utf-8")],
+                status: 302,
+                headers: [HTTPField("location", location), HTTPField("content-type", "text/html; charset=utf-8")],
                 body: FixtureRoute.page(title: "302 Found", body: location))
         case let .file(relativePath, status):
             guard let (path, bytes) = read(relativePath) else {
@@ -56,7 +59,10 @@ package struct StaticFileHandler: HTTPHandler {
             }
             return HTTPResponse(
                 status: status,
-                headers: [HTTPField("content-type", FixtureRoute.contentType(forPath: path)), HTTPField("cache-control", "no-store")],
+                headers: [
+                    HTTPField("content-type", FixtureRoute.contentType(forPath: path)),
+                    HTTPField("cache-control", "no-store"),
+                ],
                 body: bytes)
         }
     }

@@ -18,7 +18,8 @@ enum Support {
     static func expectValid(_ xml: String, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let schema = try JUnitSchema(xsdPath: schemaPath)
         let violations = schema.violations(inXML: xml)
-        #expect(violations.isEmpty, "libxml2 schema violations in \(label): \(violations)", sourceLocation: sourceLocation)
+        #expect(
+            violations.isEmpty, "libxml2 schema violations in \(label): \(violations)", sourceLocation: sourceLocation)
 
         let directory = try TempDirectory("pushcheck-reports")
         defer { directory.remove() }
@@ -29,15 +30,18 @@ enum Support {
 
     /// Compares `actual` with `Golden/<name>`; on mismatch shows `diff -u`. With
     /// `PUSHCHECK_UPDATE_GOLDEN=1` the golden file is rewritten (and an issue is still recorded).
-    static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let golden = goldenDirectory.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["PUSHCHECK_UPDATE_GOLDEN"] == "1" {
             try Data(actual.utf8).write(to: golden)
-            Issue.record("rewrote golden \(name); re-run without PUSHCHECK_UPDATE_GOLDEN", sourceLocation: sourceLocation)
+            Issue.record(
+                "rewrote golden \(name); re-run without PUSHCHECK_UPDATE_GOLDEN", sourceLocation: sourceLocation)
             return
         }
         guard let expected = try? String(contentsOf: golden, encoding: .utf8) else {
-            Issue.record("missing golden \(golden.path); run with PUSHCHECK_UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+            Issue.record(
+                "missing golden \(golden.path); run with PUSHCHECK_UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
             return
         }
         if expected == actual { return }
