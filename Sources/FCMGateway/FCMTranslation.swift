@@ -133,8 +133,8 @@ package enum FCMTranslation {
 
     /// `{…}` of distinct members, written by `JSONValue`'s object writer (same key order as `serializedBytes()`).
     static func write(_ members: [(key: String, value: Member)], into out: inout [UInt8]) {
-        JSONValue.writeObject(members, into: &out) { value, out in
-            switch value {
+        JSONValue.writeObject(keys: members.map(\.key), into: &out) { i, out in
+            switch members[i].value {
             case .string(let s): JSONValue.writeString(s, into: &out)
             case .json(let v): v.write(into: &out)
             case .bytes(let b): out.append(contentsOf: b)

@@ -100,27 +100,25 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let o):
-            JSONValue.writeObject(o.map { (key: $0.key, value: $0.value) }, into: &out) { v, out in v.write(into: &out)
-            }
+            let members = Array(o)
+            JSONValue.writeObject(keys: members.map(\.key), into: &out) { i, out in members[i].value.write(into: &out) }
         }
     }
 
     /// Appends `{"key":value,…}` with the members in the order `serialized()` writes them (keys sorted by their
     /// UTF-8 bytes), each value appended by `writeValue`: the one object writer, also for writers whose members
     /// are not all `JSONValue`s yet (FCM's translation writes some as bytes). Keys must be distinct.
-    /// Inlinable so that FCM's send path gets it specialized: called unspecialized across the module boundary,
-    /// FCM's send rate dropped by about a fifth (generic copies and a closure per member).
-    @inlinable
-    package static func writeObject<Member>(
-        _ members: [(key: String, value: Member)], into out: inout [UInt8],
-        writeValue: (Member, inout [UInt8]) -> Void
-    ) {
+    /// Not generic on purpose: called from another module, a generic writer ran unspecialized in release builds
+    /// (generic metadata and tuple copies per member; FCM's send rate fell by about a fifth), `@inlinable` or not
+    /// once the modules share `package` access. `writeValue(i, &out)` appends the value of `keys[i]`.
+    package static func writeObject(keys: [String], into out: inout [UInt8], writeValue: (Int, inout [UInt8]) -> Void) {
         out.append(UInt8(ascii: "{"))
-        for (i, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            writeString(member.key, into: &out)
+        let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        for (n, i) in order.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(keys[i], into: &out)
             out.append(UInt8(ascii: ":"))
-            writeValue(member.value, &out)
+            writeValue(i, &out)
         }
         out.append(UInt8(ascii: "}"))
     }
