@@ -10,21 +10,23 @@ import Testing
     static let shopApp = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Suites/apps/shop-app.yaml").path
 
+    /// `serve.yaml` in `dir`: the shop app and its device, and a provider key (written beside it) that signs.
+    static func shopServeConfig(in dir: TempDirectory) throws -> (key: P256PrivateKey, config: String) {
+        let key = try P256PrivateKey.generate()
+        _ = try dir.write("AuthKey_KEY1234567.p8", key.pkcs8PEM)
+        let apps = try String(contentsOfFile: shopApp, encoding: .utf8)
+        let config = try dir.write(
+            "serve.yaml",
+            "apns:\n  keys:\n    - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }\n"
+                + apps)
+        return (key, config)
+    }
+
     @Test func recordedPushesBecomeASuiteThatReplaysAndSnapshotsThem() throws {
         let dir = try TempDirectory("record")
         defer { dir.remove() }
-        let key = try P256PrivateKey.generate()
-        _ = try dir.write("AuthKey_KEY1234567.p8", key.pkcs8PEM)
         // The shop app and its device, served; same keys as the suite's world.
-        let apps = try String(contentsOfFile: Self.shopApp, encoding: .utf8)
-        let config = try dir.write(
-            "serve.yaml",
-            """
-            apns:
-              keys:
-                - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }
-            \(apps)
-            """)
+        let (key, config) = try Self.shopServeConfig(in: dir)
         let recordings = dir.file("recorded")
         let child = try ChildProcess(
             pushcheckExecutable(),
@@ -112,13 +114,7 @@ import Testing
     @Test func theControlEndpointStartsAndStopsRecording() throws {
         let dir = try TempDirectory("record-control")
         defer { dir.remove() }
-        let key = try P256PrivateKey.generate()
-        _ = try dir.write("AuthKey_KEY1234567.p8", key.pkcs8PEM)
-        let apps = try String(contentsOfFile: Self.shopApp, encoding: .utf8)
-        let config = try dir.write(
-            "serve.yaml",
-            "apns:\n  keys:\n    - { team_id: ABCDE12345, key_id: KEY1234567, private_key: AuthKey_KEY1234567.p8 }\n"
-                + apps)
+        let (key, config) = try Self.shopServeConfig(in: dir)
         let child = try ChildProcess(
             pushcheckExecutable(), ["serve", "--config", config, "--ca-out", dir.file("ca.pem")])
         defer { _ = child.stop() }

@@ -29,6 +29,16 @@ struct CLIWorkspace {
         try pushcheck(["run", dir.file("suites"), "--junit", report] + arguments, timeout: timeout)
     }
 
+    /// `pushcheck run` of `SampleSuites.slow` with one job, started in the background and returned once the
+    /// console has printed `quick`'s result (so `slow` is about to start). Records an issue if it never does.
+    func startSlowSuiteAfterQuick() throws -> ChildProcess {
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["run", dir.file("suites"), "--junit", report, "--jobs", "1"])
+        let first = child.firstLine(timeout: 30)
+        #expect(first?.contains("quick") == true, "first line: \(first ?? "nil"); stderr: \(child.stderr)")
+        return child
+    }
+
     func readReport(_ path: String? = nil) throws -> TestReport {
         try JUnitXMLReader.read(contentsOf: URL(fileURLWithPath: path ?? report))
     }

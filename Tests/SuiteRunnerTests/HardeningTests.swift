@@ -333,10 +333,7 @@ import Testing
     @Test func killNineKeepsWhatTheConsoleShowed() throws {
         let ws = try CLIWorkspace(["suites/slow.yaml": SampleSuites.slow])
         defer { ws.remove() }
-        let child = try ChildProcess(
-            pushcheckExecutable(), ["run", ws.dir.file("suites"), "--junit", ws.report, "--jobs", "1"])
-        let first = child.firstLine(timeout: 30)
-        #expect(first?.contains("quick") == true, "first line: \(first ?? "nil"); stderr: \(child.stderr)")
+        let child = try ws.startSlowSuiteAfterQuick()
         kill(child.process.processIdentifier, SIGKILL)
         child.process.waitUntilExit()
         #expect(outcome(named: "quick", in: try ws.readReport()) == .passed)

@@ -9,11 +9,8 @@ import Testing
     @Test func sigintKeepsFinishedScenariosAndMarksTheRest() throws {
         let ws = try CLIWorkspace(["suites/slow.yaml": SampleSuites.slow])
         defer { ws.remove() }
-        let child = try ChildProcess(
-            pushcheckExecutable(), ["run", ws.dir.file("suites"), "--junit", ws.report, "--jobs", "1"])
         // The first line printed is the result of `quick`; `slow` starts right after it.
-        let first = child.firstLine(timeout: 30)
-        #expect(first?.contains("quick") == true, "first line: \(first ?? "nil"); stderr: \(child.stderr)")
+        let child = try ws.startSlowSuiteAfterQuick()
         // Wait until the report on disk shows `slow` as started (a started, unfinished scenario is
         // written as an interrupted error), so the signal lands while it runs.
         let deadline = Date().addingTimeInterval(20)
