@@ -13,6 +13,16 @@ package enum Pushcheck {
         DoctorCommand.self,
         CheckPayloadCommand.self,
         RecordSuiteCommand.self,
+        CompletionsCommand.self,
+    ]
+
+    /// The options of `pushcheck` itself (the man page and the completions read them too).
+    static let globalOptions: [OptionSpec] = [
+        .flag(
+            "help", "Show this help ('pushcheck help <command>' for a command's; 'pushcheck help --man' the man page)."
+        )
+        .short("h"),
+        .flag("version", "Print the version and the git commit it was built from."),
     ]
 
     static var usage: String {
@@ -29,9 +39,7 @@ package enum Pushcheck {
         for command in commands {
             text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract + "\n"
         }
-        text += "\nOPTIONS:\n  --help     Show this help ('pushcheck help <command>' for a command's).\n"
-        text += "  --version  Print the version.\n"
-        return text
+        return text + "\nOPTIONS:\n" + renderOptions(globalOptions) + "\n"
     }
 
     /// Runs `pushcheck` with `arguments` (without the program name) and returns the exit code.
@@ -43,6 +51,11 @@ package enum Pushcheck {
         switch first {
         case "--help", "-h", "help":
             // `pushcheck help run` is `pushcheck run --help`.
+            if arguments.count == 2, arguments[1] == "--man" {
+                let build = BuildInfo.current
+                console.out(ManPage.render(.current, version: version, date: build.date))
+                return ExitCode.success
+            }
             if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
                 console.out(command.help)
                 return ExitCode.success
@@ -54,7 +67,7 @@ package enum Pushcheck {
             console.out(usage)
             return ExitCode.success
         case "--version":
-            console.out("pushcheck \(version)")
+            console.out(BuildInfo.current.versionLine(version))
             return ExitCode.success
         default:
             break
