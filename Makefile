@@ -10,14 +10,17 @@ PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev
        yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev
 # header => Debian package (libraries without a .pc file)
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
-# command => Debian package (peers used by tests and benchmarks)
+# command => Debian package (peers used by tests and benchmarks; groff renders pushcheck(1) in
+# ManPageAndCompletionTests, objcopy stamps a commit into a binary copy in BuildInfoTests)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
-        nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3
+        nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3 \
+        groff:groff-base objcopy:binutils
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check \
+        dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
 # under .build (never committed). Rebuilt when Tests/python/requirements.txt changes.
@@ -41,6 +44,23 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "make deps: all system packages present"; fi
+
+# Only for `make dist` / `make dist-check` (README "Install"), not to build or test: command => Debian package.
+#   dpkg-shlibdeps (dpkg-dev): the .deb's Depends from the binary's NEEDED libraries, not typed by hand;
+#   lintian: checks the .deb as Debian's archive does; objcopy, strip, readelf (binutils): strip and stamp the
+#   commit into the binary, list its NEEDED libraries; mmdebstrap: the clean Debian 12 root of dist-check.
+DIST_TOOLS = dpkg-shlibdeps:dpkg-dev lintian:lintian objcopy:binutils readelf:binutils mmdebstrap:mmdebstrap
+
+dist-deps:
+	@missing=""; \
+	for pair in $(DIST_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$$(echo $$missing)" ]; then \
+	  echo "make dist-deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "make dist-deps: all packaging tools present"; fi
 
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
@@ -146,5 +166,24 @@ format-check:
 	fi; \
 	echo "format-check: $$(find $(FORMAT_PATHS) -name '*.swift' | wc -l) files formatted"
 
+# The release binary with the Swift runtime linked in statically, and Reports/dist/pushcheck_<version>_<arch>.deb
+# (Tests/dist/make-deb.sh: no Swift library in ldd, strip, commit stamp, man page, completions, Depends, lintian).
+# Its own scratch path: --static-swift-stdlib changes every module's flags, so sharing .build/release with
+# `make bench` would rebuild everything each time one follows the other.
+DIST_BUILD = $(BUILD_DIR)/dist
+# Resolve every symbol at start-up so the GOT can be read-only after relocation (lintian: hardening-no-bindnow).
+DIST_LDFLAGS = -Xlinker -z -Xlinker now
+DIST_DIR   = Reports/dist
+dist: deps dist-deps
+	$(SWIFT) build --scratch-path $(DIST_BUILD) -c release --static-swift-stdlib --product pushcheck $(DIST_LDFLAGS)
+	bash Tests/dist/make-deb.sh $(DIST_BUILD)/release/pushcheck $(DIST_DIR) $(DIST_BUILD)/stage
+
+# The .deb installed the way a user does, in a clean Debian 12 root made by mmdebstrap from Debian's packages
+# (no Swift in it; the tarball is cached under $(BUILD_DIR)/dist-root): apt-get install ./pushcheck_….deb, then
+# `pushcheck run` on a copy of Suites/, `pushcheck serve` against curl, the man page and the completions.
+# Needs root (chroot, mounts). Not in `make test`: .ci/run runs it as its own step (time in README "Install").
+dist-check: dist
+	bash Tests/dist/dist-check.sh $$(cat $(DIST_DIR)/latest) $(BUILD_DIR)/dist-root
+
 clean:
-	rm -rf $(BUILD_DIR) Reports/*.xml
+	rm -rf $(BUILD_DIR) Reports/*.xml Reports/dist
