@@ -1,6 +1,14 @@
 # Run by dist-check.sh inside the clean Debian 12 root (bash -euo pipefail, clean environment, $DEB set).
 step() { printf '\n== %s\n' "$*"; }
 check() { "$@" || { echo "dist-check: FAILED: $*" >&2; exit 1; }; }
+# apt-get install, quiet unless it fails.
+install_quietly() {
+  apt-get install -y -qq --no-install-recommends "$@" >/tmp/apt.log 2>&1 || {
+    cat /tmp/apt.log
+    echo "dist-check: FAILED: apt-get install $*" >&2
+    exit 1
+  }
+}
 
 step "no Swift toolchain in this root"
 check test ! -e /opt/swift
@@ -14,9 +22,9 @@ if ! apt-get install -y --no-install-recommends "$DEB" >/tmp/install.log 2>&1; t
   echo "dist-check: FAILED: apt-get install $DEB" >&2
   exit 1
 fi
-grep -E '^(The following NEW|  [a-z]|Setting up pushcheck|[0-9]+ upgraded)' /tmp/install.log
+sed -n '/^The following NEW packages/,/^[0-9]* upgraded/p; /^Setting up pushcheck/p' /tmp/install.log
 check dpkg -s pushcheck >/dev/null
-dpkg -L pushcheck | grep -E '^/usr/(bin|share/(man|bash-completion|zsh|fish))/.+[^/]$'
+dpkg -L pushcheck | while read -r f; do [ -f "$f" ] && echo "$f"; done
 
 step "the binary: version, libraries"
 pushcheck --version
@@ -24,7 +32,7 @@ echo "ldd: $(ldd /usr/bin/pushcheck | awk '{print $1}' | tr '\n' ' ')"
 check test -z "$(ldd /usr/bin/pushcheck | grep -Ei 'swift|not found' || true)"
 
 step "pushcheck run on a copy of Suites/ (the tools its run: steps call: curl, openssl)"
-apt-get install -y -qq --no-install-recommends curl openssl ca-certificates >/dev/null
+install_quietly curl openssl ca-certificates
 cd /root/project
 status=0
 pushcheck run Suites --junit Reports/junit.xml --color never >/tmp/run.log 2>&1 || status=$?
@@ -58,13 +66,13 @@ wait "$serve" || serve_status=$?
 check test "$serve_status" = 0
 
 step "man pushcheck"
-apt-get install -y -qq --no-install-recommends man-db >/dev/null
+install_quietly man-db
 MANWIDTH=100 man pushcheck 2>/tmp/man.err | sed -n '1,6p'
 check test ! -s /tmp/man.err
 check grep -q -- '--update-snapshots' <(MANWIDTH=100 man pushcheck 2>/dev/null)
 
 step "completions: bash, zsh, fish"
-apt-get install -y -qq --no-install-recommends zsh fish >/dev/null
+install_quietly zsh fish
 complete_bash() {
   bash -c 'source /usr/share/bash-completion/completions/pushcheck; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
            _pushcheck; printf "%s\n" "${COMPREPLY[@]}"' bash "$@"
@@ -78,6 +86,19 @@ echo "fish: pushcheck run --tags apns,sm<Tab> -> $(tr '\n' ' ' <<<"$fish_out")"
 check grep -q '^apns,smoke' <<<"$fish_out"
 check grep -q '^--exclude-tags' <(fish -c 'complete -C "pushcheck run --ex"')
 check zsh -n /usr/share/zsh/vendor-completions/_pushcheck
-zsh_comp=$(zsh -fc 'autoload -Uz compinit; compinit -u -d /tmp/zcompdump; print -r -- ${_comps[pushcheck]}')
-echo "zsh: compinit registers pushcheck -> $zsh_comp"
-check test "$zsh_comp" = _pushcheck
+# zsh completes only in its line editor: type into an interactive zsh on a pseudo-terminal (zpty) and read back
+# what Tab put on the line.
+cat >/tmp/zsh-tab.zsh <<'ZSH'
+zmodload zsh/zpty
+zpty z 'PS1="> " TERM=dumb zsh -f -i'
+zpty -w z 'autoload -Uz compinit && compinit -u -d /tmp/zcompdump'
+zpty -w -n z $'pushcheck run Suites --tags apns,sm\t'
+sleep 3
+out=""
+while zpty -r -t z chunk; do out+=$chunk; done
+zpty -d z
+print -r -- ${out//$'\r'/}
+ZSH
+zsh_line=$(cd /root/project && timeout 30 zsh -f /tmp/zsh-tab.zsh | grep -ao 'pushcheck run Suites --tags [a-z,-]*' | tail -n 1 || true)
+echo "zsh: pushcheck run Suites --tags apns,sm<Tab> -> ${zsh_line#pushcheck run Suites --tags }"
+check grep -q -- '--tags apns,smoke' <<<"$zsh_line"

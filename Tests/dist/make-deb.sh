@@ -7,7 +7,9 @@
 set -euo pipefail
 bin=$1 out=$2 stage=$3
 cd "$(dirname "$0")/../.."
-rm -rf "$stage" && mkdir -p "$stage/root/DEBIAN" "$stage/debian" "$out"
+# The package tree is debian/pushcheck, where dpkg-shlibdeps expects a package's files.
+root=$stage/debian/pushcheck
+rm -rf "$stage" && mkdir -p "$root/DEBIAN" "$out"
 rm -f "$out"/pushcheck_*.deb
 
 # 1. No Swift library at run time: none among the ELF's NEEDED entries, none in ldd's answer.
@@ -21,7 +23,6 @@ if grep -Ei 'swift|not found' "$out/ldd.txt"; then echo "make dist: ldd finds th
 
 # 2. The installed binary: stripped as dh_strip does, then stamped (after strip, which would not keep it
 # anyway if it were a debug section). tree=modified when what is compiled differs from HEAD.
-root=$stage/root
 install -D -m 0755 "$bin" "$root/usr/bin/pushcheck"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/pushcheck"
 commit=$(git rev-parse HEAD)
@@ -65,7 +66,7 @@ find "$root/usr/share" -type f -exec chmod 0644 {} +
 
 # 5. Depends from the binary's NEEDED libraries and the installed packages' shlibs/symbols files.
 printf 'Source: pushcheck\n\nPackage: pushcheck\nArchitecture: any\n' >"$stage/debian/control"
-depends=$(cd "$stage" && dpkg-shlibdeps -O -e root/usr/bin/pushcheck | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$stage" && dpkg-shlibdeps -O -e debian/pushcheck/usr/bin/pushcheck | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 cat >"$root/DEBIAN/control" <<CONTROL
