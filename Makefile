@@ -29,6 +29,17 @@ VENV_PYTHON = $(VENV)/bin/python
 
 all: build
 
+# The end of a recipe line that collected Debian package names in the shell variable `missing`: installs them
+# (once each), or says that all $(1) are present.
+define apt_install_missing
+missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$$(echo $$missing)" ]; then \
+	  echo "make $@: installing $$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "make $@: all $(1) present"; fi
+endef
+
 deps:
 	@missing=""; \
 	for pair in $(TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
@@ -38,12 +49,7 @@ deps:
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
 	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
-	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
-	if [ -n "$$(echo $$missing)" ]; then \
-	  echo "make deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "make deps: all system packages present"; fi
+	$(call apt_install_missing,system packages)
 
 # Only for `make dist` / `make dist-check` (README "Install"), not to build or test: command => Debian package.
 #   dpkg-shlibdeps (dpkg-dev): the .deb's Depends from the binary's NEEDED libraries, not typed by hand;
@@ -55,12 +61,7 @@ dist-deps:
 	@missing=""; \
 	for pair in $(DIST_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
-	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
-	if [ -n "$$(echo $$missing)" ]; then \
-	  echo "make dist-deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "make dist-deps: all packaging tools present"; fi
+	$(call apt_install_missing,packaging tools)
 
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)

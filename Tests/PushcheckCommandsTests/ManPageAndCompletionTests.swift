@@ -8,11 +8,7 @@ import Testing
 /// tests walk the same tables and fail when any output leaves out a command or an option, and drive the bash
 /// script in a real bash (dist-check drives the installed ones in bash, zsh and fish).
 @Suite struct ManPageAndCompletionTests {
-    static let suites: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path + "/Suites"
-    }()
+    static let suites = CLIConventionTests.suites
 
     static let model = CommandLineModel.current
 
