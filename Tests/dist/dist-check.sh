@@ -50,6 +50,7 @@ cleanup() {
   rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM  # through the EXIT trap: no mount is left behind
 mkdir "$root"
 tar -C "$root" -xf "$tarball"
 mount -t proc proc "$root/proc"
