@@ -39,7 +39,7 @@ extension ReportData {
         return TestSuiteReport(
             name: name, file: o["file"]?.stringValue,
             timestamp: o["timestamp"]?.stringValue.flatMap(JUnitXMLReader.parseTimestamp) ?? Date(),
-            hostname: "localhost", properties: properties(o["properties"]), cases: cases,
+            hostname: o["hostname"]?.stringValue ?? "localhost", properties: properties(o["properties"]), cases: cases,
             systemOut: o["system_out"]?.stringValue ?? "", systemErr: o["system_err"]?.stringValue ?? "")
     }
 

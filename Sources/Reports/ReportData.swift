@@ -12,7 +12,8 @@ import PushModel
 ///   "seed": "1", "shard": "1/3",      // copies of the properties of those names, for display
 ///   "properties": [{"name": "seed", "value": "1"}, …],
 ///   "totals": {"tests": 3, "passed": 1, "failures": 1, "errors": 0, "skipped": 1, "flaky": 0, "time": 4.2},
-///   "suites": [{ "name": "Suites/a.yaml", "file": "Suites/a.yaml", "timestamp": "…", "properties": […],
+///   "suites": [{ "name": "Suites/a.yaml", "file": "Suites/a.yaml", "timestamp": "…", "hostname": "ci-7",
+///     "properties": […],
 ///     "system_out": "", "system_err": "",
 ///     "cases": [{ "id": "Suites/a.yaml::opens the order",   // the URL fragment is #<id>, percent-encoded
 ///       "name": "opens the order", "classname": "Suites/a.yaml", "file": "Suites/a.yaml", "line": 12,
@@ -79,7 +80,8 @@ package enum ReportData {
     static func suiteJSON(_ suite: TestSuiteReport) -> JSONValue {
         var o: [String: JSONValue] = [
             "name": .string(suite.name), "timestamp": .string(isoTime(suite.timestamp)),
-            "properties": properties(suite.properties), "system_out": .string(suite.systemOut),
+            "hostname": .string(suite.hostname), "properties": properties(suite.properties),
+            "system_out": .string(suite.systemOut),
             "system_err": .string(suite.systemErr), "cases": .array(suite.cases.map(caseJSON)),
         ]
         o["file"] = suite.file.map(JSONValue.string)

@@ -24,9 +24,9 @@ import Testing
     /// Nothing is fetched from elsewhere: no URL but the SVG namespace appears in a script or the style sheet.
     @Test func pagesReferenceNoOutsideURL() {
         for (name, text) in Self.scripts + [("styles", WebUI.styles)] {
-            let urls = text.components(separatedBy: "http").dropFirst().map { "http" + $0.prefix(40) }
+            let urls = text.components(separatedBy: "://").dropFirst().map { "://" + $0.prefix(40) }
             for url in urls {
-                #expect(url.hasPrefix("http://www.w3.org/2000/svg"), "\(name) mentions \(url)")
+                #expect(url.hasPrefix("://www.w3.org/2000/svg"), "\(name) mentions \(url)")
             }
             // `url(#id)` names an element of the same document (the diagram's arrowhead); anything else is a fetch.
             let fetches = text.components(separatedBy: "url(").dropFirst().filter {
