@@ -6,11 +6,29 @@ import WebUI
 /// (`ReportData`) embedded as JSON and the page drawn from it by inline script; nothing is fetched, so it opens
 /// from disk or from a CI artifact. Rendering is pure; `write` is the only I/O.
 package enum HTMLReport {
-    /// The document for `report`.
-    package static func render(_ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts()) -> String {
-        let json = ReportData.encode(report, facts: facts).serialized()
+    /// Data larger than this is embedded gzipped: transcripts and traces repeat themselves from scenario to
+    /// scenario, so the 1,000-scenario bench stays well under the 5 MB budget (README "HTML report").
+    package static let compressAbove = 256 << 10
+
+    /// The document for `report`. The data is embedded as JSON, or past `compressAbove` bytes as
+    /// `{"encoding": "gzip+base64", "data": "…"}` (the page inflates it with `DecompressionStream`).
+    package static func render(
+        _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), compressAbove: Int = compressAbove
+    ) -> String {
+        var json = ReportData.encode(report, facts: facts).serialized()
+        if json.utf8.count > compressAbove {
+            let packed = Gzip.compress(Array(json.utf8))
+            if !packed.isEmpty {
+                json = JSONValue.object([
+                    "encoding": .string(gzipEncoding), "data": .string(Data(packed).base64EncodedString()),
+                ]).serialized()
+            }
+        }
         return WebUI.document(.report, title: title(report), dataJSON: WebUI.embeddable(json))
     }
+
+    /// The `encoding` of gzipped data.
+    static let gzipEncoding = "gzip+base64"
 
     /// Renders and writes atomically (a reader sees the old file or the whole new one).
     package static func write(
@@ -34,19 +52,33 @@ package enum HTMLReport {
         let opening = Array(WebUI.dataOpeningTag.utf8)
         let closing = Array("</script>".utf8)
         guard let start = find(opening, in: bytes, from: 0) else {
-            throw .invalidReport(
+            throw .invalidReportData(
                 path: path, line: 0,
                 reason: "no embedded report data (\(WebUI.dataOpeningTag)); pass HTML reports written by "
                     + "'pushcheck run --html' or JUnit XML files")
         }
         let from = start + opening.count
         guard let end = find(closing, in: bytes, from: from) else {
-            throw .malformed(path: path, line: line(of: from, in: bytes), reason: "the report data block is not closed")
+            throw .invalidReportData(
+                path: path, line: line(of: from, in: bytes), reason: "the report data block is not closed")
         }
-        let json: JSONValue
+        var json: JSONValue
         do { json = try JSONValue.parse(Array(bytes[from..<end])) } catch {
-            throw .malformed(
+            throw .invalidReportData(
                 path: path, line: line(of: from + error.offset, in: bytes), reason: "report data: \(error.message)")
+        }
+        if json["encoding"]?.stringValue == gzipEncoding {
+            let reason = { (why: String) in
+                ReportsError.invalidReportData(path: path, line: line(of: from, in: bytes), reason: why)
+            }
+            guard let text = json["data"]?.stringValue, let packed = Data(base64Encoded: text) else {
+                throw reason("the gzipped report data is not base64")
+            }
+            do { json = try JSONValue.parse(try Gzip.decompress([UInt8](packed))) } catch let error as Gzip.Failure {
+                throw reason("the gzipped report data does not inflate: \(error.message)")
+            } catch {
+                throw reason("the inflated report data is not JSON: \(error)")
+            }
         }
         return try ReportData.decode(json, path: path)
     }

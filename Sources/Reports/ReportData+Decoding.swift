@@ -5,7 +5,7 @@ extension ReportData {
     /// Reads a report document back (`merge-reports --html`): the run as a `TestReport` and its facts. Totals are
     /// not read (they are recomputed from the cases). `path` names the file in errors.
     package static func decode(_ json: JSONValue, path: String) throws(ReportsError) -> (TestReport, RunFacts) {
-        func invalid(_ reason: String) -> ReportsError { .invalidReport(path: path, line: 0, reason: reason) }
+        func invalid(_ reason: String) -> ReportsError { .invalidReportData(path: path, line: 0, reason: reason) }
         guard let o = json.objectValue, o["format"]?.stringValue == format else {
             throw invalid("the embedded data is not a \(format) document (no \"format\": \"\(format)\")")
         }

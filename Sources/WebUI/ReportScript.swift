@@ -3,8 +3,15 @@ extension WebUI {
     /// list (failed first; `#<scenario id>` opens one) and a scenario's detail: failures, sequence diagram, pictures,
     /// retries and transcript.
     static let reportScript = #"""
-        (function () {
-          const data = JSON.parse(document.getElementById('pushcheck-data').textContent);
+        // The embedded data: JSON, or once large {"encoding": "gzip+base64", "data": …} inflated in the page.
+        async function reportData() {
+          const raw = JSON.parse(document.getElementById('pushcheck-data').textContent);
+          if (!raw || raw.encoding !== 'gzip+base64') return raw;
+          const bytes = Uint8Array.from(atob(raw.data), c => c.charCodeAt(0));
+          const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+          return JSON.parse(await new Response(stream).text());
+        }
+        reportData().then(function (data) {
           const app = document.getElementById('app');
           const cases = [];
           for (const suite of data.suites || []) for (const c of suite.cases || []) { c.suite = suite.name; cases.push(c); }
@@ -139,10 +146,12 @@ extension WebUI {
             if (pages.length) { out.push(h('h3', { text: 'Pages' })); for (const p of pages) out.push(pageView(p.page)); }
             return out;
           }
-          window.addEventListener('hashchange', () => show(decodeURIComponent(location.hash.slice(1))));
+          const hashID = () => { try { return decodeURIComponent(location.hash.slice(1)); } catch (_) { return location.hash.slice(1); } };
+          window.addEventListener('hashchange', () => show(hashID()));
           refresh();
-          if (location.hash.length > 1) show(decodeURIComponent(location.hash.slice(1)));
+          if (location.hash.length > 1) show(hashID());
           else if (counts.failed && cases.length) show(cases[0].id);
-        })();
+          document.body.setAttribute('data-ready', 'true');
+        });
         """#
 }

@@ -80,6 +80,27 @@ import Testing
         #expect(backFacts == facts)
     }
 
+    @Test func largeDataIsEmbeddedGzippedAndReadsBackTheSame() throws {
+        let html = HTMLReport.render(Self.report, compressAbove: 100)
+        #expect(html.contains(#"{"data":"H4sI"#) && html.contains(#""encoding":"gzip+base64"}"#))
+        #expect(!html.contains("gateway → 410"))  // no plain text of the data
+        let (back, _) = try HTMLReport.parse(Array(html.utf8), path: "big.html")
+        #expect(back == Self.report)
+        #expect(!HTMLReport.render(Self.report).contains(#""encoding":"gzip+base64""#))  // small ones stay plain
+        let corrupt = WebUI_dataTag + #"{"encoding":"gzip+base64","data":"H4sIAAAAAAAAAwMA"}</script>"#
+        do {
+            _ = try HTMLReport.parse(Array(corrupt.utf8), path: "corrupt.html")
+            Issue.record("corrupt gzip was read")
+        } catch {
+            #expect(error.description.contains("does not inflate"))
+        }
+        let bytes = Array(String(repeating: "pushcheck ", count: 10_000).utf8)
+        let packed = Gzip.compress(bytes)
+        #expect(packed.count < bytes.count / 50 && packed.starts(with: [0x1F, 0x8B]))
+        #expect(try Gzip.decompress(packed) == bytes)
+        #expect(throws: Gzip.Failure.self) { try Gzip.decompress(Array(packed.dropLast(9))) }
+    }
+
     @Test func hostileTextCannotCloseTheDataBlock() {
         let html = HTMLReport.render(Self.report)
         // The page has exactly its own two script elements: the data and the drawing code.
@@ -125,7 +146,7 @@ import Testing
             _ = try HTMLReport.parse(Array(cut.utf8), path: "cut.html")
             Issue.record("a cut-off page was read")
         } catch {
-            guard case .malformed(_, let line, _) = error else { Issue.record("\(error)"); return }
+            guard case .invalidReportData(_, let line, _) = error else { Issue.record("\(error)"); return }
             #expect(line == 2)
         }
     }

@@ -244,3 +244,28 @@ def test_merged_trace_draws_the_diagram_the_pictures_and_a_sandboxed_page(tmp_pa
         browser.screenshot(chrome, "report-trace.png")
     finally:
         server.shutdown()
+
+
+def test_a_large_report_is_gzipped_and_still_opens(tmp_path, chrome):
+    """Past 256 KiB the data is embedded gzipped; the page inflates it itself (DecompressionStream), offline."""
+    suites = tmp_path / "suites"
+    (suites / "apps").mkdir(parents=True)
+    shutil.copy(ROOT / "Suites" / "apps" / "news-app.yaml", suites / "apps")
+    scenarios = "".join(f"""
+  - name: push {i}
+    steps:
+      - send: {{ payload: {{ aps: {{ alert: {{ title: "Push {i}", body: "{'x' * 200}" }} }} }} }}
+        expect: {{ status: 200 }}
+""" for i in range(150))
+    (suites / "many.yaml").write_text("name: many\nworld:\n  include: apps/news-app.yaml\nscenarios:" + scenarios)
+    html = tmp_path / "big.html"
+    done = subprocess.run([PUSHCHECK, "run", str(suites), "--junit", str(tmp_path / "j.xml"), "--html", str(html)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"encoding":"gzip+base64"' in html.read_text()
+    chrome.get(html.as_uri() + "#" + quote(f"{suites / 'many.yaml'}::push 149", safe=""))
+    rows = wait_rows(chrome, 150)
+    assert rows[0].get_attribute("data-outcome") == "passed"
+    WebDriverWait(chrome, 5).until(lambda d: "Push 149" in d.find_element(By.ID, "detail").text)
+    assert browser.console_errors(chrome) == []
+    assert [u for u in browser.requested_urls(chrome) if not u.startswith("file://")] == []
