@@ -240,8 +240,10 @@ def test_merged_trace_draws_the_diagram_the_pictures_and_a_sandboxed_page(tmp_pa
         assert [u for u in browser.requested_urls(chrome) if not u.startswith(("file://", "about:", "data:"))] == []
         # Only the page's blocked image and style sheet may complain (the report's policy refusing them).
         assert browser.console_errors(chrome, allow=("Content Security Policy", "Refused to")) == []
-        detail.find_element(By.CSS_SELECTOR, ".seq").location_once_scrolled_into_view
+        chrome.execute_script("document.querySelector('#detail .seq').scrollIntoView()")
         browser.screenshot(chrome, "report-trace.png")
+        chrome.execute_script("document.querySelectorAll('#detail .pictures')[0].scrollIntoView()")
+        browser.screenshot(chrome, "report-pictures.png")
     finally:
         server.shutdown()
 
