@@ -171,7 +171,7 @@ extension WebUI {
             h('div', { class: 'bar' }, [h('span', { class: 'status ' + (ok ? 'ok' : 'bad'), text: p.status }),
               h('span', { class: 'url', text: p.final_url }), p.title ? h('span', { text: p.title }) : null]),
             p.redirects && p.redirects.length ? h('div', { class: 'redirects' }, p.redirects.map(r =>
-              h('div', { text: r.status + ' ' + r.from + ' → ' + r.to }))) : null,
+              h('div', { text: (r.status ? r.status + ' ' : '') + r.from + ' → ' + r.to }))) : null,
             p.requested_url && p.requested_url !== p.final_url && !(p.redirects && p.redirects.length)
               ? h('div', { class: 'redirects', text: 'requested ' + p.requested_url }) : null,
             frame]);
