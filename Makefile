@@ -7,14 +7,15 @@ BIN         = $(BUILD_DIR)/$(CONFIG)/pushcheck
 
 # pkg-config name => Debian package that provides it
 PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev \
-       yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev
+       yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev zlib:zlib1g-dev
 # header => Debian package (libraries without a .pc file)
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks; groff renders pushcheck(1) in
-# ManPageAndCompletionTests, objcopy stamps a commit into a binary copy in BuildInfoTests)
+# ManPageAndCompletionTests, objcopy stamps a commit into a binary copy in BuildInfoTests; chromium + chromium-driver:
+# the real browser the HTML report and serve's console are tested in (Tests/python/test_web_*.py, via selenium))
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
         nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3 \
-        groff:groff-base objcopy:binutils
+        groff:groff-base objcopy:binutils chromium:chromium chromedriver:chromium-driver
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -81,8 +82,9 @@ test: deps venv
 	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
-	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, and README's pytest example.
-	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q Tests/python
+	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, README's pytest example, and
+	@# the HTML report and serve's console in headless chromium (-rs prints why a test skipped: never silently).
+	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q -rs Tests/python
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml

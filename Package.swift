@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        // gzip for the HTML report's embedded data once it is large (browsers inflate it with DecompressionStream).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinux"),
 
         // MARK: pure value types and protocol logic
@@ -52,7 +54,8 @@ let package = Package(
         .target(
             name: "DeviceBridge",
             dependencies: [
-                "APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushModel", "YAMLSource",
+                "APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel",
+                "YAMLSource", "WebUI",
             ]
         ),
         .testTarget(
@@ -80,10 +83,13 @@ let package = Package(
             ]
         ),
 
-        // MARK: reports (JUnit XML, console output, shard merge)
-        .target(name: "Reports", dependencies: ["CXML2", "XMLSupport", "PushModel"]),
+        // MARK: reports (JUnit XML, HTML, console output, shard merge)
+        // The web drawing shared by the HTML report and serve's console (CSS/JS compiled in as strings; no I/O).
+        .target(name: "WebUI"),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI"]),
+        .target(name: "Reports", dependencies: ["CXML2", "CZlib", "XMLSupport", "PushModel", "WebUI"]),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "CXML2", "PushcheckTestSupport"],
+            name: "ReportsTests", dependencies: ["Reports", "PushModel", "CXML2", "PushcheckTestSupport"],
             exclude: ["Golden", "Schema"]),
 
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)

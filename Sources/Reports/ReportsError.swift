@@ -12,6 +12,8 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
     /// The same scenario (classname + name) appears twice: in one suite's plan, or across merged files
     /// (usually the same shard merged twice).
     case duplicateCase(classname: String, name: String, path: String, line: Int, firstPath: String)
+    /// An HTML report's embedded data is missing, cut off, of another version or not what `run --html` writes.
+    case invalidReportData(path: String, line: Int, reason: String)
     /// `merge` was given no files.
     case noInputs
     /// The XSD itself could not be loaded.
@@ -33,6 +35,8 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
         case let .duplicateCase(classname, name, path, line, firstPath):
             return "\(path):\(line): scenario '\(name)' of \(classname) appears twice (first in \(firstPath)). "
                 + "Give scenarios unique names within a suite; when merging, pass each junit-<i>-of-<N>.xml once."
+        case let .invalidReportData(path, line, reason):
+            return "\(path):\(line): cannot read the HTML report's data: \(reason)."
         case .noInputs:
             return "merge: no report files given. Pass the shard files, e.g. Reports/junit-*-of-*.xml."
         case let .schemaUnusable(path, reason):

@@ -80,12 +80,14 @@ package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     /// The report file name for this shard: `junit-<i>-of-<N>.xml`.
     package var reportFileName: String { "junit-\(index)-of-\(count).xml" }
 
-    /// The shard index in a `junit-<i>-of-<N>.xml` name, or nil for other names.
+    /// The shard index in a `junit-<i>-of-<N>.xml` (or `report-<i>-of-<N>.html`, …) name, or nil for other names.
     package static func shardIndex(fromFileName name: String) -> Int? {
-        guard name.hasPrefix("junit-"), name.hasSuffix(".xml") else { return nil }
-        let middle = name.dropFirst("junit-".count).dropLast(".xml".count)
-        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), Int(parts[2]) != nil else { return nil }
+        // `<anything>-<i>-of-<N>.<ext>`: junit-2-of-3.xml, report-2-of-3.html.
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        let parts = name[..<dot].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[parts.count - 2] == "of", let index = Int(parts[parts.count - 3]),
+            Int(parts[parts.count - 1]) != nil
+        else { return nil }
         return index
     }
 

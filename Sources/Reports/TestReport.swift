@@ -104,11 +104,18 @@ package struct TestCaseReport: Sendable, Equatable {
     package var systemOut: String
     /// Standard error of the final attempt.
     package var systemErr: String
+    /// The scenario's tags (HTML report filters; JUnit has no place for them).
+    package var tags: [String]
+    /// The final attempt's failed checks, one by one (the `failure` element holds them as text).
+    package var checks: [CheckFailureReport]
+    /// The final attempt's hops, in order, for the HTML report's sequence diagram (empty until the runner emits them).
+    package var trace: [TraceEvent]
 
     /// Creates a scenario result.
     package init(
         classname: String, name: String, file: String? = nil, line: Int? = nil, time: Double,
-        outcome: CaseOutcome, retries: [RetryAttempt] = [], systemOut: String = "", systemErr: String = ""
+        outcome: CaseOutcome, retries: [RetryAttempt] = [], systemOut: String = "", systemErr: String = "",
+        tags: [String] = [], checks: [CheckFailureReport] = [], trace: [TraceEvent] = []
     ) {
         self.classname = classname
         self.name = name
@@ -119,6 +126,9 @@ package struct TestCaseReport: Sendable, Equatable {
         self.retries = retries
         self.systemOut = systemOut
         self.systemErr = systemErr
+        self.tags = tags
+        self.checks = checks
+        self.trace = trace
     }
 
     /// True when the final outcome passed but earlier attempts did not.

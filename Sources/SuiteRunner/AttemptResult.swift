@@ -1,3 +1,4 @@
+import PushModel
 import Reports
 
 /// How one attempt of a scenario ended, in report terms.
@@ -8,12 +9,21 @@ package struct AttemptResult: Sendable, Equatable {
     package var transcript: String
     /// Wall time of the attempt in seconds.
     package var seconds: Double
+    /// The failed checks one by one (for the HTML report; `outcome` holds them as one text).
+    package var checks: [CheckFailureReport]
+    /// The attempt's hops for the HTML report's sequence diagram.
+    package var trace: [TraceEvent]
 
     /// Creates an attempt result.
-    package init(outcome: CaseOutcome, transcript: String = "", seconds: Double = 0) {
+    package init(
+        outcome: CaseOutcome, transcript: String = "", seconds: Double = 0, checks: [CheckFailureReport] = [],
+        trace: [TraceEvent] = []
+    ) {
         self.outcome = outcome
         self.transcript = transcript
         self.seconds = seconds
+        self.checks = checks
+        self.trace = trace
     }
 
     /// The problem of a failed or errored attempt.

@@ -12,6 +12,8 @@ package struct RunConfiguration: Sendable {
     package var policy: RunPolicy
     /// Where the JUnit report goes.
     package var junitPath: String
+    /// Where the self-contained HTML report goes (`--html`); nil writes none.
+    package var htmlPath: String?
     /// Directory served by the fixture web server.
     package var pagesDirectory: String
     /// Per-step timeout handed to the executor.

@@ -58,6 +58,7 @@ extension AttemptResult {
     /// in the detail, with expected/actual and the relevant events), harness faults an `error`.
     package init(_ result: ScenarioResult) {
         let outcome: CaseOutcome
+        var checks: [CheckFailureReport] = []
         switch result.status {
         case .passed:
             outcome = .passed
@@ -69,11 +70,16 @@ extension AttemptResult {
                 ProblemReport(
                     message: message, type: "assertion",
                     detail: failures.map(\.description).joined(separator: "\n\n")))
+            checks = failures.map { f in
+                CheckFailureReport(
+                    message: f.message, expected: f.expected, actual: f.actual, file: f.file, line: f.line,
+                    column: f.column, events: f.events, hop: CheckHop.hop(ofMessage: f.message))
+            }
         case let .error(kind, message, detail):
             outcome = .error(ProblemReport(message: message, kind: kind, detail: detail))
         case let .skipped(reason):
             outcome = .skipped(message: reason)
         }
-        self.init(outcome: outcome, transcript: result.transcript, seconds: result.duration.seconds)
+        self.init(outcome: outcome, transcript: result.transcript, seconds: result.duration.seconds, checks: checks)
     }
 }

@@ -89,7 +89,8 @@ package struct ScenarioScheduler: Sendable {
         }
         let testCase = TestCaseReport(
             classname: item.classname, name: item.name, file: item.file, line: item.line > 0 ? item.line : nil,
-            time: result.seconds, outcome: result.outcome, retries: earlier, systemOut: result.transcript)
+            time: result.seconds, outcome: result.outcome, retries: earlier, systemOut: result.transcript,
+            tags: item.tags, checks: result.checks, trace: result.trace)
         recorder.finished(testCase)
         return testCase
     }
@@ -170,7 +171,7 @@ package struct ScenarioScheduler: Sendable {
     static func skippedCase(_ item: RunItem, reason: String) -> TestCaseReport {
         TestCaseReport(
             classname: item.classname, name: item.name, file: item.file, line: item.line > 0 ? item.line : nil,
-            time: 0, outcome: .skipped(message: reason))
+            time: 0, outcome: .skipped(message: reason), tags: item.tags)
     }
 
     static func isFailed(_ outcome: CaseOutcome) -> Bool {

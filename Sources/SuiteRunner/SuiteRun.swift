@@ -18,6 +18,8 @@ package struct RunSummary: Sendable {
     package let report: TestReport
     /// Where the report was written.
     package let reportPath: String
+    /// Where the HTML report was written, if one was asked for.
+    package var htmlPath: String?
     /// True when Ctrl-C (cancellation) stopped the run before every scenario finished.
     package let interrupted: Bool
     /// Set when some report write failed (the last successful snapshot is on disk).
@@ -67,6 +69,7 @@ package enum SuiteRun {
         executor: @escaping Executor = { await ScenarioExecutor.run($0, in: $1, environment: $2) }
     ) async throws(RunError) -> RunSummary {
         let configuration = prepared.configuration
+        let started = ContinuousClock.now
         let fixture: FixtureServer
         do {
             fixture = try FixtureServer(pagesDirectory: configuration.pagesDirectory)
@@ -110,10 +113,23 @@ package enum SuiteRun {
             final = report.snapshot()
             reportError = error
         }
+        if let htmlPath = configuration.htmlPath {
+            let version = configuration.properties.first { $0.name == "pushcheck.version" }?.value
+            let facts = ReportData.RunFacts(
+                wallSeconds: (ContinuousClock.now - started).seconds,
+                generator: "pushcheck" + (version.map { " " + $0 } ?? ""))
+            do {
+                let url = URL(fileURLWithPath: htmlPath)
+                try? FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try HTMLReport.write(final, facts: facts, to: url)
+            } catch {
+                if reportError == nil { reportError = error }
+            }
+        }
         var summary = RunSummary(
-            report: final, reportPath: configuration.junitPath, interrupted: outcome.interrupted,
-            reportError: reportError,
-            unfinished: outcome.unfinished)
+            report: final, reportPath: configuration.junitPath, htmlPath: configuration.htmlPath,
+            interrupted: outcome.interrupted, reportError: reportError, unfinished: outcome.unfinished)
         // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
         summary.snapshots = snapshots.finish(
             suites: loaded.suites.map { ($0.path, $0.scenarios.map(\.name)) }, findObsolete: !outcome.interrupted)

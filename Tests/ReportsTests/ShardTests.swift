@@ -81,6 +81,8 @@ import Testing
         #expect(ShardSelector.shardIndex(fromFileName: "junit-10-of-10.xml") == 10)
         #expect(ShardSelector.shardIndex(fromFileName: "junit.xml") == nil)
         #expect(ShardSelector.shardIndex(fromFileName: "junit-x-of-3.xml") == nil)
+        #expect(ShardSelector.shardIndex(fromFileName: "report-2-of-3.html") == 2)
+        #expect(ShardSelector.shardIndex(fromFileName: "2-of-3.html") == nil)
         let urls = ["junit-10-of-10.xml", "other.xml", "junit-2-of-10.xml", "junit-1-of-10.xml"]
             .map { URL(fileURLWithPath: "/tmp/r/" + $0) }
         #expect(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Suite throughput: generate a suite of N scenarios (APNs send → tap → route → page fetch from the fixture
-# server), run it with `pushcheck run --jobs 2`, print scenarios per second and peak RSS.
+# server), run it with `pushcheck run --jobs 2`, print scenarios per second and peak RSS, and the size of the HTML
+# report (`--html`), which must stay at most 5 MB for 1,000 scenarios (issue 18). KEEP_HTML=PATH keeps the report.
 # Usage: Tests/bench/runner-bench.sh PATH/TO/pushcheck [N=1000] [JOBS=2]
 set -euo pipefail
 BIN=${1:?usage: runner-bench.sh PATH/TO/pushcheck [N] [JOBS]}
@@ -49,17 +50,27 @@ cd "$WORK"
 echo "runner bench: $N scenarios, --jobs $JOBS, $(nproc) cores"
 start=$(date +%s.%N)
 set +e
-/usr/bin/time -v -o "$WORK/time.txt" "$BIN" run suite --jobs "$JOBS" --junit "$WORK/junit.xml" > "$WORK/out.txt" 2>&1
+/usr/bin/time -v -o "$WORK/time.txt" "$BIN" run suite --jobs "$JOBS" --junit "$WORK/junit.xml" \
+  --html "$WORK/report.html" > "$WORK/out.txt" 2>&1
 status=$?
 set -e
 end=$(date +%s.%N)
-tail -n 1 "$WORK/out.txt" | grep -q '^report:' && summary=$(tail -n 2 "$WORK/out.txt" | head -n 1) || summary=$(tail -n 1 "$WORK/out.txt")
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$WORK/out.txt" | tail -n 1 || tail -n 1 "$WORK/out.txt")
 elapsed=$(echo "$end - $start" | bc -l)
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
 rate=$(echo "$N / $elapsed" | bc -l)
 printf 'runner bench: %s\n' "$summary"
 printf 'runner bench: %d scenarios in %.2fs = %.0f scenarios/s (target >= 200), peak RSS %.1f MB, exit %d\n' \
   "$N" "$elapsed" "$rate" "$(echo "$rss_kb / 1024" | bc -l)" "$status"
+html_bytes=$(stat -c %s "$WORK/report.html" 2>/dev/null || echo 0)
+if [ -n "${KEEP_HTML:-}" ]; then cp "$WORK/report.html" "$KEEP_HTML"; fi
+printf 'runner bench: HTML report %.2f MB (%d bytes, %.0f bytes per scenario; limit 5 MB for 1,000), JUnit %.2f MB\n' \
+  "$(echo "$html_bytes / 1048576" | bc -l)" "$html_bytes" "$(echo "$html_bytes / $N" | bc -l)" \
+  "$(echo "$(stat -c %s "$WORK/junit.xml") / 1048576" | bc -l)"
+if [ "$N" -le 1000 ] && [ "$html_bytes" -gt $((5 * 1024 * 1024)) ]; then
+  echo "runner bench: the HTML report is over 5 MB for $N scenarios" >&2
+  exit 1
+fi
 if [ "$status" -ne 0 ]; then
   echo "runner bench: the generated suite did not pass; first failures:" >&2
   grep -A12 '^Failures:' "$WORK/out.txt" | head -40 >&2

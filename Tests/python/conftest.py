@@ -123,3 +123,12 @@ def serve_on_443(tmp_path, p8_key):
     s = start_serve(tmp_path, p8_key, "--host", "127.0.0.77", "--sandbox-port", "443")
     yield s
     stop(s)
+
+
+@pytest.fixture
+def chrome():
+    """Headless chromium through chromium-driver (see browser.py: skips without them, fails in CI)."""
+    import browser
+    driver = browser.start()
+    yield driver
+    driver.quit()

@@ -40,7 +40,13 @@ package struct ControlAPI: HTTPHandler {
                     extra: ["help": "send control bodies under 1 MiB (they are small JSON objects)"]))
             return
         }
-        if let pending = webAction(request) ?? pendingEventsPoll(request) {
+        if Self.isConsolePath(request.path),
+            let refusal = Self.consoleRefusal(request, remoteAddress: context.remoteAddress)
+        {
+            responder.respond(refusal)
+            return
+        }
+        if let pending = webAction(request) ?? pendingEventsPoll(request) ?? consoleAsync(request) {
             // A page fetch takes a while: answer from a task, never block the loop.
             Task { responder.respond(await pending()) }
             return
@@ -64,6 +70,7 @@ package struct ControlAPI: HTTPHandler {
         let param = parts.count >= 3 ? parts[2] : ""
         if parts.first == "devices" { return deviceRoute(request, parts: parts, query: query) }
         if parts.first == "fcm" { return fcmRoute(request, parts: parts, query: query) }
+        if parts.first == "ui" { return consoleRoute(request, parts: parts) }
         if parts == ["apns", "recording"] { return recordingRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
@@ -155,7 +162,7 @@ package struct ControlAPI: HTTPHandler {
             ("GET", "/apns/deliveries"),
             ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"),
             ("DELETE", "/apns/faults/{id}"),
-        ] + deviceRoutes + fcmRoutes
+        ] + deviceRoutes + fcmRoutes + consoleRoutes
 
     private static func shape(_ parts: [String]) -> String {
         var out = parts

@@ -13,6 +13,9 @@ package final class DeviceWebView: Sendable {
 
     package init(caPath: String?) { self.caPath = caPath }
 
+    /// The CA file besides the system roots (serve's own), which the console also trusts for its sends.
+    var trustedCAPath: String? { caPath }
+
     package func get() throws(HTTPClientError) -> WebView { try pool.engine(trusting: caPath.map { [$0] } ?? []) }
 
     /// Stops the engine's transfer thread, if it was started.

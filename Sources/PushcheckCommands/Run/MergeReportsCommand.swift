@@ -1,17 +1,22 @@
 import Foundation
 import Reports
 
-/// `pushcheck merge-reports OUT FILES…`: combines shard reports into one with recomputed totals.
+/// `pushcheck merge-reports OUT FILES… [--html PATH]`: combines shard reports into one with recomputed totals.
 enum MergeReportsCommand: PushcheckCommand {
     static let name = "merge-reports"
-    static let abstract = "Merge shard JUnit reports (Reports/junit-<i>-of-<N>.xml) into one report."
-    static let synopsis = "pushcheck merge-reports OUT FILES…"
-    static let options: [OptionSpec] = []
+    static let abstract = "Merge shard reports (JUnit XML or HTML from run --html) into one report."
+    static let synopsis = "pushcheck merge-reports OUT FILES… [--html PATH]"
+    static let options: [OptionSpec] = [
+        .value("html", "PATH", "Also write the merged report as a self-contained HTML file.")
+    ]
     static let discussion = """
-        Suites with the same name are combined; totals are recomputed from the test cases. The same scenario
-        in two files is an error (usually a shard passed twice). OUT itself is ignored if it is among FILES.
-        Prints the merged summary line. Exit codes: 0 merged and all passed, 1 the merged report has
-        failures or errors, 2 usage error or an unreadable/invalid input, 3 OUT could not be written.
+        FILES are JUnit XML shards (Reports/junit-<i>-of-<N>.xml) or HTML reports written by 'run --html' (their
+        embedded data is read back, so the merged HTML keeps tags, failed checks and traces); they may be mixed.
+        OUT is written as JUnit XML, or as HTML when it ends in .html. Suites with the same name are combined;
+        totals are recomputed from the test cases. The same scenario in two files is an error (usually a shard
+        passed twice). OUT itself is ignored if it is among FILES. Prints the merged summary line. Exit codes: 0
+        merged and all passed, 1 the merged report has failures or errors, 2 usage error or an unreadable/invalid
+        input, 3 OUT could not be written.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -20,21 +25,37 @@ enum MergeReportsCommand: PushcheckCommand {
                 arguments.positionals.isEmpty ? "missing OUT and report files" : "missing report files to merge")
         }
         let output = URL(fileURLWithPath: arguments.positionals[0])
-        let inputs = arguments.positionals.dropFirst().map { URL(fileURLWithPath: $0) }
+        let html = arguments.value("html").map { URL(fileURLWithPath: $0) }
+        let outputs = [output] + (html.map { [$0] } ?? [])
+        let inputs = arguments.positionals.dropFirst().map { URL(fileURLWithPath: $0) }.filter { input in
+            !outputs.contains { $0.standardizedFileURL == input.standardizedFileURL }
+        }
         let merged: TestReport
+        let facts: ReportData.RunFacts
         do {
-            try? FileManager.default.createDirectory(
-                at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-            merged = try ReportMerger.mergeFiles(Array(inputs), into: output)
+            (merged, facts) = try HTMLReport.merge(Array(inputs))
         } catch {
             console.err("pushcheck merge-reports: \(error.description)")
-            if case .writeFailed = error { return ExitCode.harness }
             return ExitCode.usage
+        }
+        do {
+            for url in outputs {
+                try? FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if HTMLReport.isHTML(url) {
+                    try HTMLReport.write(merged, facts: facts, to: url)
+                } else {
+                    try JUnitXMLWriter.write(merged, to: url)
+                }
+            }
+        } catch {
+            console.err("pushcheck merge-reports: \(error.description)")
+            return ExitCode.harness
         }
         let totals = merged.totals
         console.out(
-            "\(ConsoleFormatter.summaryLine(totals)) (\(totals.tests) scenarios in \(merged.suites.count) suites) → \(output.path)"
-        )
+            "\(ConsoleFormatter.summaryLine(totals)) (\(totals.tests) scenarios in \(merged.suites.count) suites) → "
+                + outputs.map(\.path).joined(separator: ", "))
         return totals.failures + totals.errors > 0 ? ExitCode.failure : ExitCode.success
     }
 }

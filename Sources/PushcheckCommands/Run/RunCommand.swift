@@ -21,6 +21,9 @@ enum RunCommand: PushcheckCommand {
         .value("scenario-timeout", "DURATION", "Upper bound per scenario attempt (default 300s)."),
         .flag("fail-fast", "Start no more scenarios after the first failure (the rest are reported as skipped)."),
         .value("junit", "PATH", "JUnit report path (default Reports/junit.xml, or Reports/junit-<i>-of-<N>.xml)."),
+        .value(
+            "html", "PATH",
+            "Also write a self-contained HTML report (open it in a browser, from disk or a CI artifact)."),
         .value("pages", "DIR", "Directory the fixture web server serves (default: <first path>/pages)."),
         .value("seed", "N", "Seed for generated tokens and ids (default 0)."),
         .flag("list", "Print the selected scenario ids and exit."),
@@ -108,6 +111,7 @@ enum RunCommand: PushcheckCommand {
         if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
         for line in summary.snapshots.lines { console.out(line) }
         console.out("report: \(summary.reportPath)")
+        if let html = summary.htmlPath { console.out("html report: \(html)") }
         if let signalExit { return signalExit }
         if empty, summary.exitCode == ExitCode.success { return emptyExit }
         return summary.exitCode
@@ -142,6 +146,7 @@ enum RunCommand: PushcheckCommand {
                 ReportProperty("pushcheck.version", Pushcheck.version),
                 ReportProperty("os", ProcessInfo.processInfo.operatingSystemVersionString),
             ])
+        configuration.htmlPath = arguments.value("html")
         if arguments.has("ci") { configuration.snapshotMode = .ci }
         if arguments.has("update-snapshots") { configuration.snapshotMode = .update }
         return configuration

@@ -55,6 +55,9 @@ enum ServeCommand: PushcheckCommand {
         also resets every device). With --proxy-port, "proxy" in the ready line is an HTTP CONNECT proxy
         (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production.
         A generated CA file (no --ca-out) is removed on exit.
+        Web console: "console" in the ready line (<control>/ui, loopback clients only): the live delivery log (APNs
+        and FCM), each device (apps, tokens, Notification Center, screens, page, action buttons) and a send form
+        checked by the gateway's own rules (POST /ui/api/check) and sent over TLS/HTTP2 (POST /ui/api/send).
         With fcm: in the config, the ready line adds "fcm" (OAuth /token, v1 send, IID, registrations) and
         "fcm_credentials" (project → service-account JSON whose token_uri is the mock); control routes
         GET|DELETE /fcm/log, GET|POST /fcm/tokens, POST /fcm/tokens/{token}/unregister, GET /fcm/topics,
@@ -222,6 +225,8 @@ struct RunningGateway {
         var apns: [String: JSONValue] = [:]
         for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") { apns[b.name] = .string(b.url) }
         var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
+        // The web console lives on the control endpoint (loopback clients only).
+        if let control = url("control") { object["console"] = .string(control + "/ui") }
         object["ca"] = caPath.map(JSONValue.string) ?? .null
         object["devices"] = fleet.addressesJSON
         if let proxyURL { object["proxy"] = .string(proxyURL) }

@@ -1,0 +1,123 @@
+import APNsGateway
+import Foundation
+import HTTPServer
+import PushModel
+
+/// What the console's send form posts (`POST /ui/api/check`, `POST /ui/api/send`): the fields of Apple's Push
+/// Notifications Console. Header values stay text, so a wrong one (`apns-priority: 7`) reaches the gateway's own
+/// rules and gets their answer; an empty field sends no header.
+struct ConsoleSendForm: Equatable {
+    /// How the send proves who it is.
+    enum Auth: Equatable {
+        /// Signed with the console's key for the app's team (`ConsoleKeys`).
+        case console
+        /// No `authorization` header (the gateway answers MissingProviderToken).
+        case none
+        /// `authorization: bearer <token>` as pasted.
+        case bearer(String)
+    }
+
+    var endpoint: APNsEnvironment = .sandbox
+    var token = ""
+    var topic = ""
+    var pushType = "alert"
+    var priority = ""
+    var expiration = ""
+    var collapseID = ""
+    var apnsID = ""
+    var payload = ""
+    var auth = Auth.console
+
+    static let keys = [
+        "endpoint", "token", "topic", "push_type", "priority", "expiration", "collapse_id", "apns_id", "payload",
+        "auth", "bearer",
+    ]
+
+    /// Reads the form's JSON object; unknown keys are refused (a typo must not send a different push).
+    static func decode(_ body: [UInt8]) -> Result<ConsoleSendForm, QueryError> {
+        guard let o = (try? JSONValue.parse(body))?.objectValue else {
+            return .failure(QueryError("expected a JSON object with the form's fields"))
+        }
+        for key in o.keys.sorted() where !keys.contains(key) {
+            return .failure(QueryError("unknown field '\(key)' (known: \(keys.joined(separator: ", ")))"))
+        }
+        func text(_ key: String) -> String {
+            guard let v = o[key] else { return "" }
+            if let s = v.stringValue { return s.trimmingCharacters(in: .whitespaces) }
+            return v.isNull ? "" : v.serialized()
+        }
+        var form = ConsoleSendForm()
+        switch text("endpoint") {
+        case "", "sandbox": form.endpoint = .sandbox
+        case "production": form.endpoint = .production
+        case let other: return .failure(QueryError("endpoint must be sandbox or production, not '\(other)'"))
+        }
+        form.token = text("token")
+        form.topic = text("topic")
+        form.pushType = text("push_type")
+        form.priority = text("priority")
+        form.expiration = text("expiration")
+        form.collapseID = text("collapse_id")
+        form.apnsID = text("apns_id")
+        form.payload = o["payload"]?.stringValue ?? ""
+        switch text("auth") {
+        case "", "console": form.auth = .console
+        case "none": form.auth = .none
+        case "bearer":
+            let bearer = text("bearer")
+            guard !bearer.isEmpty else { return .failure(QueryError("auth bearer needs the token in 'bearer'")) }
+            form.auth = .bearer(bearer.lowercased().hasPrefix("bearer ") ? String(bearer.dropFirst(7)) : bearer)
+        case let other: return .failure(QueryError("auth must be console, none or bearer, not '\(other)'"))
+        }
+        return .success(form)
+    }
+
+    /// The `apns-*` headers the form sends, in order (empty fields left out).
+    var headers: [(String, String)] {
+        [
+            ("apns-topic", topic), ("apns-push-type", pushType), ("apns-priority", priority),
+            ("apns-expiration", expiration), ("apns-collapse-id", collapseID), ("apns-id", apnsID),
+        ].filter { !$0.1.isEmpty }
+    }
+
+    /// The gateway's request rules that need no credentials, as the gateway runs them (`APNsRequestValidation`):
+    /// path and token, header syntax, topic shape, payload; then whether the gateway knows the token for that
+    /// topic and environment now. Each problem is `{reason, status, message}`; nothing is sent or logged.
+    func check(registered: [RegisteredDeviceToken]) -> JSONValue {
+        var problems: [JSONValue] = []
+        func problem(_ reason: APNsReason, _ note: String? = nil) {
+            problems.append([
+                "reason": .string(reason.rawValue), "status": .number(Double(reason.status)),
+                "message": .string(reason.description + (note.map { " " + $0 } ?? "")),
+            ])
+        }
+        let request = HTTPRequest(
+            version: .http2, method: "POST", path: "/3/device/" + token,
+            headers: headers.map { HTTPField($0.0, $0.1) }, body: Array(payload.utf8))
+        switch APNsRequestValidation.parse(request) {
+        case .failure(let reason): problem(reason)
+        case .success(let parsed):
+            if let t = parsed.topic, !t.isEmpty {
+                if let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { problem(r) }
+            } else if auth != .none {
+                problem(.missingTopic)
+            }
+            if case .failure(let r) = APNsRequestValidation.checkPayload(parsed.payload, pushType: parsed.pushType) {
+                problem(r, "(limit for \(parsed.pushType.rawValue): \(parsed.pushType.maxPayloadBytes) bytes)")
+            }
+            let known = registered.filter { $0.token == parsed.token }
+            let bundle = APNsPushType.bundleID(ofTopic: topic)
+            if known.isEmpty {
+                problem(.badDeviceToken, "(the gateway has no such token registered now)")
+            } else if !known.contains(where: { $0.environment == endpoint }) {
+                problem(.badDeviceToken, "(the token is registered for \(known[0].environment.rawValue))")
+            } else if !topic.isEmpty, !known.contains(where: { $0.topic == bundle }) {
+                problem(.deviceTokenNotForTopic, "(it was issued for \(known[0].topic))")
+            }
+        }
+        return [
+            "ok": .bool(problems.isEmpty), "problems": .array(problems),
+            "payload_bytes": .number(Double(payload.utf8.count)),
+        ]
+    }
+}

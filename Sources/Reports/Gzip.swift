@@ -1,0 +1,62 @@
+import CZlib
+
+/// gzip (RFC 1952) through zlib, for the HTML report's embedded data: the browser inflates it with
+/// `DecompressionStream('gzip')`, `merge-reports` with `decompress`.
+enum Gzip {
+    /// Why inflating failed (zlib's message).
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    /// `bytes` as one gzip member.
+    static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        let written = input.withUnsafeMutableBufferPointer { inBuffer in
+            out.withUnsafeMutableBufferPointer { outBuffer -> Int in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                // The output buffer is deflateBound's size: one call finishes the stream.
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { return -1 }
+                return outBuffer.count - Int(stream.avail_out)
+            }
+        }
+        return written < 0 ? [] : Array(out.prefix(written))
+    }
+
+    /// The bytes of a gzip stream; a cut-off or corrupt stream is a `Failure`.
+    static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_inflate_init_gzip(&stream) == Z_OK else { throw Failure(message: "zlib could not start") }
+        defer { inflateEnd(&stream) }
+        var input = bytes
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let status = input.withUnsafeMutableBufferPointer { inBuffer -> Int32 in
+            stream.next_in = inBuffer.baseAddress
+            stream.avail_in = uInt(inBuffer.count)
+            while true {
+                let code = chunk.withUnsafeMutableBufferPointer { outBuffer -> Int32 in
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = uInt(outBuffer.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                result += chunk.prefix(chunk.count - Int(stream.avail_out))
+                if code == Z_STREAM_END { return code }
+                if code != Z_OK || (stream.avail_in == 0 && stream.avail_out != 0) {
+                    return code == Z_OK ? Z_BUF_ERROR : code
+                }
+            }
+        }
+        guard status == Z_STREAM_END else {
+            let message = stream.msg.map { String(cString: $0) } ?? "the data is cut off (zlib status \(status))"
+            throw Failure(message: message)
+        }
+        return result
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import PushModel
+import WebUI
+
+/// The self-contained HTML report (`run --html`, `merge-reports --html`): one file with the run's data
+/// (`ReportData`) embedded as JSON and the page drawn from it by inline script; nothing is fetched, so it opens
+/// from disk or from a CI artifact. Rendering is pure; `write` is the only I/O.
+package enum HTMLReport {
+    /// Data larger than this is embedded gzipped: transcripts and traces repeat themselves from scenario to
+    /// scenario, so the 1,000-scenario bench stays well under the 5 MB budget (README "HTML report").
+    package static let compressAbove = 256 << 10
+
+    /// The document for `report`. The data is embedded as JSON, or past `compressAbove` bytes as
+    /// `{"encoding": "gzip+base64", "data": "…"}` (the page inflates it with `DecompressionStream`).
+    package static func render(
+        _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), compressAbove: Int = compressAbove
+    ) -> String {
+        var json = ReportData.encode(report, facts: facts).serialized()
+        if json.utf8.count > compressAbove {
+            let packed = Gzip.compress(Array(json.utf8))
+            if !packed.isEmpty {
+                json = JSONValue.object([
+                    "encoding": .string(gzipEncoding), "data": .string(Data(packed).base64EncodedString()),
+                ]).serialized()
+            }
+        }
+        return WebUI.document(.report, title: title(report), dataJSON: WebUI.embeddable(json))
+    }
+
+    /// The `encoding` of gzipped data.
+    static let gzipEncoding = "gzip+base64"
+
+    /// Renders and writes atomically (a reader sees the old file or the whole new one).
+    package static func write(
+        _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL
+    ) throws(ReportsError) {
+        try AtomicFile.write(Data(render(report, facts: facts).utf8), to: url)
+    }
+
+    /// The data embedded in an HTML report written by `render` (`merge-reports` reads shards back with it).
+    package static func read(contentsOf url: URL) throws(ReportsError) -> (TestReport, ReportData.RunFacts) {
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(bytes, path: url.path)
+    }
+
+    /// `read` on bytes already loaded.
+    package static func parse(_ bytes: [UInt8], path: String) throws(ReportsError) -> (TestReport, ReportData.RunFacts)
+    {
+        let opening = Array(WebUI.dataOpeningTag.utf8)
+        let closing = Array("</script>".utf8)
+        guard let start = find(opening, in: bytes, from: 0) else {
+            throw .invalidReportData(
+                path: path, line: 0,
+                reason: "no embedded report data (\(WebUI.dataOpeningTag)); pass HTML reports written by "
+                    + "'pushcheck run --html' or JUnit XML files")
+        }
+        let from = start + opening.count
+        guard let end = find(closing, in: bytes, from: from) else {
+            throw .invalidReportData(
+                path: path, line: line(of: from, in: bytes), reason: "the report data block is not closed")
+        }
+        var json: JSONValue
+        do { json = try JSONValue.parse(Array(bytes[from..<end])) } catch {
+            throw .invalidReportData(
+                path: path, line: line(of: from + error.offset, in: bytes), reason: "report data: \(error.message)")
+        }
+        if json["encoding"]?.stringValue == gzipEncoding {
+            let reason = { (why: String) in
+                ReportsError.invalidReportData(path: path, line: line(of: from, in: bytes), reason: why)
+            }
+            guard let text = json["data"]?.stringValue, let packed = Data(base64Encoded: text) else {
+                throw reason("the gzipped report data is not base64")
+            }
+            do { json = try JSONValue.parse(try Gzip.decompress([UInt8](packed))) } catch let error as Gzip.Failure {
+                throw reason("the gzipped report data does not inflate: \(error.message)")
+            } catch {
+                throw reason("the inflated report data is not JSON: \(error)")
+            }
+        }
+        return try ReportData.decode(json, path: path)
+    }
+
+    /// Merges shard reports, HTML or JUnit XML (each read by its kind), as `ReportMerger` merges JUnit files;
+    /// the wall time is the longest shard's (shards run side by side).
+    package static func merge(_ urls: [URL]) throws(ReportsError) -> (TestReport, ReportData.RunFacts) {
+        guard !urls.isEmpty else { throw .noInputs }
+        let ordered = ReportMerger.orderedShardFiles(urls)
+        // JUnit only: the XML merge, whose duplicate-scenario errors name the line.
+        guard ordered.contains(where: isHTML) else { return (try ReportMerger.merge(reports: ordered), .init()) }
+        var reports: [TestReport] = []
+        var facts = ReportData.RunFacts()
+        for url in ordered {
+            if isHTML(url) {
+                let (report, shardFacts) = try read(contentsOf: url)
+                reports.append(report)
+                facts.generator = shardFacts.generator
+                if let w = shardFacts.wallSeconds { facts.wallSeconds = max(facts.wallSeconds ?? 0, w) }
+            } else {
+                reports.append(try JUnitXMLReader.read(contentsOf: url))
+            }
+        }
+        return (try ReportMerger.merge(reports, sources: ordered.map(\.path)), facts)
+    }
+
+    /// True for `.html`/`.htm` paths.
+    package static func isHTML(_ url: URL) -> Bool { ["html", "htm"].contains(url.pathExtension.lowercased()) }
+
+    static func title(_ report: TestReport) -> String {
+        let t = report.totals
+        let bad = t.failures + t.errors
+        return (bad > 0 ? "✗ \(bad) failed" : "✓ \(t.passed) passed") + " · pushcheck report"
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var i = from
+        while i + needle.count <= haystack.count {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+        1 + bytes[..<min(offset, bytes.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+}

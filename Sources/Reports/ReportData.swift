@@ -1,0 +1,144 @@
+import Foundation
+import PushModel
+
+/// The HTML report's data: one run as versioned JSON, embedded in the page and read back by `merge-reports`.
+///
+/// Schema (`format` = `"pushcheck-report"`, `version` = 1; a reader refuses another major version and ignores
+/// fields it does not know, so fields may be added without a new version):
+/// ```
+/// { "format": "pushcheck-report", "version": 1, "generator": "pushcheck 0.9",
+///   "name": "pushcheck", "timestamp": "2026-01-01T00:00:00Z", "hostname": "ci-7",
+///   "wall_seconds": 12.5,             // the run's wall time (merged: the longest shard); absent when unknown
+///   "seed": "1", "shard": "1/3",      // copies of the properties of those names, for display
+///   "properties": [{"name": "seed", "value": "1"}, …],
+///   "totals": {"tests": 3, "passed": 1, "failures": 1, "errors": 0, "skipped": 1, "flaky": 0, "time": 4.2},
+///   "suites": [{ "name": "Suites/a.yaml", "file": "Suites/a.yaml", "timestamp": "…", "hostname": "ci-7",
+///     "properties": […],
+///     "system_out": "", "system_err": "",
+///     "cases": [{ "id": "Suites/a.yaml::opens the order",   // the URL fragment is #<id>, percent-encoded
+///       "name": "opens the order", "classname": "Suites/a.yaml", "file": "Suites/a.yaml", "line": 12,
+///       "time": 0.31, "tags": ["smoke"],
+///       "outcome": "passed" | "failed" | "error" | "skipped", "flaky": false,
+///       "problem": {"message": …, "type": "assertion" | "timeout" | …, "detail": …},   // failed, error
+///       "skipped": "reason",                                                           // skipped
+///       "failures": [{"message", "expected", "actual", "file", "line", "column", "events",
+///                     "hop": "apns" | …, "trace_index": 3}],                            // failed checks
+///       "retries": [{"kind": "failure" | "error", "problem": {…}, "transcript": "…", "stderr": "…"}],
+///       "transcript": "…", "stderr": "…",
+///       "trace": [TraceEvent…] }] }] }
+/// ```
+/// A trace event: `kind` (`request`, `response`, `delivery`, `dropped`, `callback`, `extension`, `presented`,
+/// `action`, `navigation`, `page`, `note`), `from`/`to` (a `TraceHop` raw value), `label`, and optionally
+/// `device`, `at_ms`, `duration_ms`, `status`, `reason`, `headers` [{name, value}], `body`, `jwt` {header, claims}
+/// (decoded, never the signature), `dropped`, `notification`, `navigation`, `page`, `step_line`, `notes`.
+/// The same document is printed by `ReportData.encode`; `Tests/ReportsTests/ReportDataTests.swift` checks the
+/// round trip.
+package enum ReportData {
+    /// The `format` field.
+    package static let format = "pushcheck-report"
+    /// The major version this code writes and reads.
+    package static let version = 1
+
+    /// Run-wide facts the HTML report shows that a `TestReport` does not hold.
+    package struct RunFacts: Sendable, Equatable {
+        /// The run's wall time in seconds (scenarios run in parallel, so this is not the sum of their times).
+        package var wallSeconds: Double?
+        /// `pushcheck <version>`.
+        package var generator: String
+
+        package init(wallSeconds: Double? = nil, generator: String = "pushcheck") {
+            self.wallSeconds = wallSeconds
+            self.generator = generator
+        }
+    }
+
+    /// The document for `report`.
+    package static func encode(_ report: TestReport, facts: RunFacts = RunFacts()) -> JSONValue {
+        let totals = report.totals
+        var o: [String: JSONValue] = [
+            "format": .string(format), "version": .number(Double(version)), "generator": .string(facts.generator),
+            "name": .string(report.name), "timestamp": .string(isoTime(report.timestamp)),
+            "hostname": .string(report.hostname), "properties": properties(report.properties),
+            "totals": [
+                "tests": .number(Double(totals.tests)), "passed": .number(Double(totals.passed)),
+                "failures": .number(Double(totals.failures)), "errors": .number(Double(totals.errors)),
+                "skipped": .number(Double(totals.skipped)), "flaky": .number(Double(totals.flaky)),
+                "time": .number(totals.time),
+            ],
+            "suites": .array(report.suites.map(suiteJSON)),
+        ]
+        o["wall_seconds"] = facts.wallSeconds.map(JSONValue.number)
+        for name in ["seed", "shard"] {
+            if let p = report.properties.first(where: { $0.name == name }) { o[name] = .string(p.value) }
+        }
+        return .object(o)
+    }
+
+    /// `suite::name`: the case's id in the data and its URL fragment.
+    package static func caseID(_ testCase: TestCaseReport) -> String { testCase.classname + "::" + testCase.name }
+
+    static func suiteJSON(_ suite: TestSuiteReport) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "name": .string(suite.name), "timestamp": .string(isoTime(suite.timestamp)),
+            "hostname": .string(suite.hostname), "properties": properties(suite.properties),
+            "system_out": .string(suite.systemOut),
+            "system_err": .string(suite.systemErr), "cases": .array(suite.cases.map(caseJSON)),
+        ]
+        o["file"] = suite.file.map(JSONValue.string)
+        return .object(o)
+    }
+
+    static func caseJSON(_ c: TestCaseReport) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "id": .string(caseID(c)), "name": .string(c.name), "classname": .string(c.classname),
+            "time": .number(c.time), "tags": .array(c.tags.map(JSONValue.string)), "flaky": .bool(c.isFlaky),
+            "transcript": .string(c.systemOut), "stderr": .string(c.systemErr),
+            "failures": .array(c.checks.map(checkJSON)), "retries": .array(c.retries.map(retryJSON)),
+            "trace": .array(c.trace.map(\.reportJSON)),
+        ]
+        o["file"] = c.file.map(JSONValue.string)
+        o["line"] = c.line.map { .number(Double($0)) }
+        switch c.outcome {
+        case .passed: o["outcome"] = "passed"
+        case .failure(let p):
+            o["outcome"] = "failed"
+            o["problem"] = problemJSON(p)
+        case .error(let p):
+            o["outcome"] = "error"
+            o["problem"] = problemJSON(p)
+        case .skipped(let message):
+            o["outcome"] = "skipped"
+            o["skipped"] = .string(message)
+        }
+        return .object(o)
+    }
+
+    static func problemJSON(_ p: ProblemReport) -> JSONValue {
+        ["message": .string(p.message), "type": .string(p.type), "detail": .string(p.detail)]
+    }
+
+    static func checkJSON(_ f: CheckFailureReport) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "message": .string(f.message), "expected": .string(f.expected), "actual": .string(f.actual),
+            "file": .string(f.file), "line": .number(Double(f.line)), "column": .number(Double(f.column)),
+            "events": .string(f.events),
+        ]
+        o["hop"] = f.hop.map { .string($0.rawValue) }
+        o["trace_index"] = f.traceIndex.map { .number(Double($0)) }
+        return .object(o)
+    }
+
+    static func retryJSON(_ r: RetryAttempt) -> JSONValue {
+        [
+            "kind": .string(r.kind == .failure ? "failure" : "error"), "problem": problemJSON(r.problem),
+            "transcript": .string(r.systemOut), "stderr": .string(r.systemErr),
+        ]
+    }
+
+    static func properties(_ list: [ReportProperty]) -> JSONValue {
+        .array(list.map { ["name": .string($0.name), "value": .string($0.value)] })
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC).
+    static func isoTime(_ date: Date) -> String { JUnitXMLWriter.formatTimestamp(date) + "Z" }
+}

@@ -1,0 +1,263 @@
+extension WebUI {
+    /// `serve`'s console at `/ui`: a send form like Apple's Push Notifications Console (checked by the gateway's
+    /// rules as you type, the answer with its reason), the live delivery log (APNs and FCM) with each request's
+    /// detail, and every device (apps, tokens, Notification Center you can tap, screens, page, action buttons).
+    /// It reads and acts through the control endpoint's routes and waits on `/ui/api/changes` (a long poll).
+    static let consoleScript = #"""
+        (function () {
+          const facts = JSON.parse(document.getElementById('pushcheck-data').textContent) || {};
+          const app = document.getElementById('app');
+          const state = { version: '', apnsLast: 0, log: [], fcm: [], selected: null, devices: [], snapshots: {} };
+          async function api(method, path, body) {
+            const init = { method: method, cache: 'no-store', headers: {} };
+            if (body !== undefined) { init.headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
+            const r = await fetch(path, init);
+            let json = null;
+            try { json = await r.json(); } catch (_) { json = null; }
+            return { status: r.status, json: json };
+          }
+          const sleep = t => new Promise(r => setTimeout(r, t));
+          const short = (s, n) => !s ? '' : s.length > (n || 14) ? s.slice(0, n || 14) + '…' : s;
+          const appFacts = bundle => (facts.apps || []).find(a => a.bundle_id === bundle) || { tabs: [], categories: {} };
+
+          app.appendChild(h('header', { class: 'top' }, [h('h1', { text: 'pushcheck console' }),
+            h('div', { class: 'facts' }, [h('span', { text: location.host }),
+              h('span', { text: 'APNs ' + (facts.endpoints || []).join(' + ') + (facts.fcm ? ' · FCM' : '') }),
+              h('span', { id: 'live', text: 'connecting…' })])]));
+          const left = h('div'), right = h('div');
+          app.appendChild(h('main', {}, [h('div', { class: 'console' }, [left, right])]));
+
+          // MARK: send form
+          const field = (label, input) => [h('label', { for: input.id, text: label }), input];
+          const target = h('select', { id: 'target' });
+          const token = h('input', { id: 'token', placeholder: 'device token (hex)', spellcheck: 'false' });
+          const topic = h('input', { id: 'topic', placeholder: 'bundle id (apns-topic)' });
+          const endpoint = h('select', { id: 'endpoint' }, (facts.endpoints || ['sandbox']).map(e => h('option', { value: e, text: e })));
+          const pushType = h('select', { id: 'push_type' }, (facts.push_types || ['alert']).map(t => h('option', { value: t, text: t })));
+          const priority = h('select', { id: 'priority' }, [['', 'default'], ['10', '10 (immediately)'], ['5', '5 (power considerate)'],
+            ['1', '1 (low)']].map(([v, t]) => h('option', { value: v, text: t })));
+          const expiration = h('input', { id: 'expiration', placeholder: 'UNIX seconds; 0 = deliver once or never; empty = none' });
+          const collapse = h('input', { id: 'collapse_id', placeholder: 'apns-collapse-id (optional)' });
+          const apnsID = h('input', { id: 'apns_id', placeholder: 'apns-id (optional, lowercase UUID)' });
+          const auth = h('select', { id: 'auth' }, [['console', 'console key (signed for the app\u2019s team)'],
+            ['bearer', 'paste a provider token'], ['none', 'no provider token']].map(([v, t]) => h('option', { value: v, text: t })));
+          const bearer = h('input', { id: 'bearer', placeholder: 'eyJ… (JWT)', style: 'display:none', spellcheck: 'false' });
+          const payload = h('textarea', { id: 'payload', spellcheck: 'false' });
+          payload.value = JSON.stringify({ aps: { alert: { title: 'Hello', body: 'Sent from the pushcheck console' } } }, null, 2);
+          const hint = h('div', { class: 'hint wide', id: 'check', text: '' });
+          const send = h('button', { class: 'act primary', type: 'button', id: 'send', text: 'Send' });
+          const answer = h('div', { id: 'answer' });
+          left.appendChild(h('section', { class: 'panel', id: 'send-panel' }, [h('h2', { text: 'Send a push' }),
+            h('div', { class: 'form' }, [...field('device / app', target), ...field('token', token), ...field('topic', topic),
+              ...field('environment', endpoint), ...field('push type', pushType), ...field('priority', priority),
+              ...field('expiration', expiration), ...field('collapse id', collapse), ...field('apns-id', apnsID),
+              ...field('authorization', auth), h('span', {}), bearer,
+              h('label', { class: 'wide', for: 'payload', text: 'payload' }), h('div', { class: 'wide' }, [payload]), hint,
+              h('div', { class: 'wide' }, [send])]), answer]));
+          function form() {
+            return { endpoint: endpoint.value, token: token.value, topic: topic.value, push_type: pushType.value,
+              priority: priority.value, expiration: expiration.value, collapse_id: collapse.value, apns_id: apnsID.value,
+              payload: payload.value, auth: auth.value, bearer: auth.value === 'bearer' ? bearer.value : '' };
+          }
+          function pickTarget() {
+            const [device, bundle] = (target.value || '|').split('|');
+            const d = state.devices.find(x => x.name === device);
+            if (!d) return;
+            token.value = (d.tokens || {})[bundle] || '';
+            topic.value = bundle;
+            const snap = state.snapshots[device];
+            const env = snap && snap.apps && snap.apps[bundle] && snap.apps[bundle].environment;
+            if (env === 'production' || env === 'sandbox') endpoint.value = env;
+            check();
+          }
+          target.addEventListener('change', pickTarget);
+          auth.addEventListener('change', () => { bearer.style.display = auth.value === 'bearer' ? '' : 'none'; check(); });
+          let timer = null;
+          for (const input of [token, topic, endpoint, pushType, priority, expiration, collapse, apnsID, payload, bearer])
+            for (const type of ['input', 'change'])
+              input.addEventListener(type, () => { clearTimeout(timer); timer = setTimeout(check, 250); });
+          // The gateway's own request rules on the form, nothing sent (POST /ui/api/check).
+          async function check() {
+            clear(hint);
+            try { JSON.parse(payload.value); } catch (e) {
+              hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: 'payload is not JSON: ' + e.message }));
+            }
+            const r = await api('POST', '/ui/api/check', form());
+            if (!r.json) return;
+            if (r.status !== 200) { hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: r.json.error })); return; }
+            if (r.json.ok) {
+              hint.className = 'hint wide ok';
+              hint.appendChild(h('div', { text: '✓ passes the gateway\u2019s request rules (' + r.json.payload_bytes + ' bytes)' }));
+            } else {
+              hint.className = 'hint wide bad';
+              for (const p of r.json.problems) hint.appendChild(h('div', { class: 'problem', 'data-reason': p.reason,
+                text: p.status + ' ' + p.reason + ': ' + p.message }));
+            }
+          }
+          send.addEventListener('click', async () => {
+            send.disabled = true;
+            clear(answer);
+            try {
+              const r = await api('POST', '/ui/api/send', form());
+              const a = r.json || {};
+              const ok = r.status === 200 && a.status === 200;
+              answer.appendChild(h('div', { class: 'answer ' + (ok ? 'ok' : 'bad'), id: 'answer-box', 'data-status': a.status || r.status }, [
+                h('div', { class: 'status ' + (ok ? 'ok' : 'bad'), text: r.status === 200
+                  ? a.status + (a.reason ? ' ' + a.reason : ' OK') : 'not sent (' + r.status + '): ' + (a.error || '') }),
+                a.message ? h('div', { text: a.message }) : null, a.detail ? h('div', { class: 'hint', text: a.detail }) : null,
+                kvTable([['apns-id', a.apns_id], ['apns-unique-id', a.apns_unique_id], ['timestamp', a.timestamp],
+                  ['authorization', a.auth], ['http', a.http_version], ['log #', a.log_sequence], ['help', a.help]])]));
+            } finally { send.disabled = false; }
+            await refresh();
+          });
+
+          // MARK: delivery log (APNs and FCM), newest first; a row opens its detail
+          const logBody = h('tbody', { id: 'log-rows' });
+          const logDetail = h('div', { id: 'log-detail' });
+          left.appendChild(h('section', { class: 'panel' }, [h('h2', { text: 'Delivery log' }),
+            h('table', { class: 'log' }, [h('thead', {}, [h('tr', {}, ['#', 'time', 'via', 'request', 'status'].map(x => h('th', { text: x })))]),
+              logBody]), logDetail]));
+          function time(msOrISO) { const d = new Date(msOrISO); return isNaN(d) ? '' : d.toLocaleTimeString(); }
+          function drawLog(fresh) {
+            clear(logBody);
+            const rows = state.log.map(e => ({ key: 'a' + e.sequence, at: e.received_at, e: e, fcm: false }))
+              .concat(state.fcm.map(e => ({ key: 'f' + e.sequence, at: Date.parse(e.received_at), e: e, fcm: true })))
+              .sort((x, y) => y.at - x.at || (y.key > x.key ? 1 : -1));
+            for (const r of rows) {
+              const e = r.e;
+              const what = r.fcm ? e.method + ' ' + e.path : (e.push_type || '?') + ' → ' + short(e.token, 12) + ' ' + (e.topic || '');
+              const tr = h('tr', { class: (state.selected === r.key ? 'selected ' : '') + (fresh.has(r.key) ? 'fresh' : ''),
+                'data-key': r.key, 'data-status': e.status, on: { click: () => { state.selected = r.key; drawLog(new Set()); showEntry(r); } } },
+                [h('td', { text: (r.fcm ? 'F' : '') + e.sequence }), h('td', { text: time(r.at) }),
+                  h('td', { text: r.fcm ? 'FCM' : 'APNs ' + e.endpoint }), h('td', { text: what }),
+                  h('td', { class: 'status ' + (e.status === 200 ? 'ok' : 'bad'), text: e.status + (e.reason ? ' ' + e.reason : '') })]);
+              logBody.appendChild(tr);
+            }
+            if (!rows.length) logBody.appendChild(h('tr', {}, [h('td', { colspan: 5, class: 'hint', text: 'No requests yet: send one.' })]));
+          }
+          function showEntry(r) {
+            clear(logDetail);
+            const e = r.e;
+            if (r.fcm) {
+              logDetail.appendChild(h('div', { class: 'hop-detail' }, [h('h4', { text: 'FCM ' + e.method + ' ' + e.path + ' → ' + e.status }),
+                kvTable([['project', e.project], ['error', e.error_code], ['message', e.error_message], ['name', e.name]]),
+                h('pre', { text: prettyBody(JSON.stringify(e.request || null)) }),
+                ...(e.apns || []).map(x => h('div', {}, [h('div', { class: 'hint', text: 'became APNs ' + x.endpoint + ' → ' + x.status + (x.reason ? ' ' + x.reason : '') }),
+                  h('pre', { text: prettyBody(JSON.stringify(x.payload)) })]))]));
+              return;
+            }
+            const authz = (e.headers || []).find(x => x.name === 'authorization');
+            const jwt = authz && decodeJWT(authz.value);
+            logDetail.appendChild(h('div', { class: 'hop-detail' }, [
+              h('h4', { text: e.method + ' ' + e.path }),
+              kvTable([['status', e.status + (e.reason ? ' ' + e.reason : '')], ['why', e.detail], ['endpoint', e.endpoint],
+                ['connection', e.connection], ['apns-id', e.apns_id], ['apns-unique-id', e.apns_unique_id],
+                ['auth', e.auth && (e.auth.kind + (e.auth.team_id ? ' team ' + e.auth.team_id + ' key ' + e.auth.key_id : '') + (e.auth.uid ? ' ' + e.auth.uid : ''))],
+                ['took', e.answered_at - e.received_at + ' ms'], ['fault', e.fault ? 'yes' : undefined],
+                ['payload', e.payload_truncated ? 'cut: ' + e.payload_size + ' bytes received' : undefined]]),
+              h('div', { class: 'hint', text: 'headers' }), headersTable(e.headers),
+              jwt ? jwtView(jwt) : null, h('div', { class: 'hint', text: 'payload' }), h('pre', { class: 'body', text: prettyBody(e.payload) })]));
+          }
+
+          // MARK: devices
+          const devicesPanel = h('section', { class: 'panel', id: 'devices' }, [h('h2', { text: 'Devices' })]);
+          right.appendChild(devicesPanel);
+          async function act(device, action) {
+            const r = await api('POST', '/devices/' + encodeURIComponent(device) + '/actions', action);
+            if (r.status !== 200 && r.json) alert(r.json.error || ('action failed: ' + r.status));
+            await refresh();
+          }
+          function drawDevices() {
+            while (devicesPanel.childNodes.length > 1) devicesPanel.removeChild(devicesPanel.lastChild);
+            if (!state.devices.length) devicesPanel.appendChild(h('div', { class: 'hint', text: 'No simulated devices: declare apps: and devices: in the config.' }));
+            for (const d of state.devices) {
+              const snap = state.snapshots[d.name] || { apps: {}, notification_center: [] };
+              const bundles = Object.keys(snap.apps || {}).sort();
+              const appPick = h('select', { 'aria-label': 'app' }, bundles.map(b => h('option', { value: b, text: b })));
+              const withApp = (name, value) => () => { const a = {}; a[name] = value === undefined ? appPick.value : value; if (bundles.length > 1 && value !== undefined) a.app = appPick.value; return act(d.name, a); };
+              const button = (label, fn) => h('button', { class: 'act', type: 'button', 'data-action': label, text: label, on: { click: fn } });
+              const nc = (snap.notification_center || []).map(n => Object.assign({ app_name: n.bundle_id,
+                actions: ((appFacts(n.bundle_id).categories || {})[n.category] || []).map(a => a.title) }, n));
+              const section = h('div', { class: 'device', 'data-device': d.name }, [
+                h('h3', { style: 'margin:0', text: d.name }),
+                h('div', { class: 'facts-line', text: d.udid + ' · ' + (snap.online === false ? 'offline' : 'online') + ' · iOS ' + (snap.ios || '') }),
+                h('div', {}, [appPick, ...['launch', 'background', 'suspend', 'terminate', 'force_quit'].map(a => button(a, withApp(a))),
+                  button('tap latest', withApp('tap', 'latest')), button('dismiss latest', withApp('dismiss', 'latest')),
+                  button('expand latest', withApp('expand', 'latest')), button('back', withApp('back', true)),
+                  button('load page', withApp('load_page', true)),
+                  button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
+                  button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
+              for (const b of bundles) {
+                const a = snap.apps[b];
+                section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
+                  (a.authorization && a.authorization.status) + (a.badge ? ' · badge ' + a.badge : '') + ' · token ' + (a.token || 'none') +
+                  (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') }));
+              }
+              const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
+              for (const b of bundles) {
+                const nav = snap.apps[b].navigation;
+                if (!nav) continue;
+                const tabs = appFacts(b).tabs || [];
+                const picture = screensRow({ tabs: tabs, selected_tab: nav.selected_tab, stack: nav.stack, alert: nav.alert });
+                picture.setAttribute('data-screens', b);
+                pics.push(h('div', {}, [h('div', { class: 'hint', text: b + ' screens' }), picture,
+                  nav.alert ? h('div', {}, (nav.alert.buttons || []).map(t => button('answer ' + t, () => act(d.name, { answer_alert: t })))) : null]));
+                const page = snap.apps[b].web_page;
+                if (page) pics.push(pageView({ final_url: page.url, status: page.status, title: page.title,
+                  text: (page.title || '') + '\n\nlinks:\n' + (page.links || []).join('\n') }));
+              }
+              section.appendChild(h('div', { class: 'pictures' }, pics));
+              devicesPanel.appendChild(section);
+            }
+          }
+
+          // MARK: live updates
+          async function refresh(changes) {
+            const fresh = new Set();
+            const log = await api('GET', '/apns/log?after=' + state.apnsLast);
+            if (log.json && log.json.entries) {
+              if (changes && changes.apns_last < state.apnsLast) state.log = [];
+              for (const e of log.json.entries) { state.log.unshift(e); fresh.add('a' + e.sequence); }
+              state.apnsLast = log.json.next_after || state.apnsLast;
+              state.log = state.log.slice(0, 500);
+            }
+            if (facts.fcm) {
+              const f = await api('GET', '/fcm/log?limit=200');
+              if (f.json && f.json.entries) {
+                const known = new Set(state.fcm.map(e => e.sequence));
+                for (const e of f.json.entries) if (!known.has(e.sequence)) fresh.add('f' + e.sequence);
+                state.fcm = f.json.entries;
+              }
+            }
+            const list = await api('GET', '/devices');
+            if (list.json && list.json.devices) {
+              const before = state.devices.length;
+              state.devices = list.json.devices;
+              for (const d of state.devices) {
+                const s = await api('GET', '/devices/' + encodeURIComponent(d.name));
+                if (s.json) state.snapshots[d.name] = s.json;
+              }
+              if (before !== state.devices.length || !target.options.length) {
+                clear(target);
+                for (const d of state.devices) for (const b of Object.keys(d.tokens || {}).sort())
+                  target.appendChild(h('option', { value: d.name + '|' + b, text: d.name + ' · ' + b }));
+                if (!token.value) pickTarget();
+              }
+            }
+            drawLog(fresh);
+            drawDevices();
+          }
+          async function live() {
+            const status = document.getElementById('live');
+            for (;;) {
+              try {
+                const r = await api('GET', '/ui/api/changes?since=' + encodeURIComponent(state.version) + '&wait=25');
+                status.textContent = 'live';
+                if (r.json && r.json.version !== state.version) { state.version = r.json.version; await refresh(r.json); }
+              } catch (e) { status.textContent = 'disconnected (retrying)'; await sleep(1000); }
+            }
+          }
+          refresh().then(check).then(live);
+        })();
+        """#
+}

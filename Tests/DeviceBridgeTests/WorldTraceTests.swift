@@ -1,0 +1,44 @@
+import APNsGateway
+import DeviceSimulator
+import Foundation
+import PushModel
+import Testing
+
+@testable import DeviceBridge
+
+/// `WorldTrace`: the report's hops from a world's own records, for a push sent in-process to a foreground app.
+@Suite struct WorldTraceTests {
+    @Test func aPushBecomesRequestAnswerDeliveryCallbackAndPicture() throws {
+        let fixture = try WorldFixture()
+        let phone = try #require(fixture.world.device(named: "phone"))
+        let token = try #require(phone.device.snapshot.apps[WorldFixture.bundleID]?.token)
+        _ = try phone.device.apply(.launch(app: WorldFixture.bundleID))
+        let seen = phone.device.events.count
+        let payload = #"{"aps":{"alert":{"title":"Order 42","body":"shipped"},"thread-id":"orders","badge":2}}"#
+        #expect(try fixture.push(payload, to: token).status == 200)
+        let entry = try #require(fixture.world.gatewayLog().last)
+
+        let sender = WorldTrace.sender(of: entry, sentByRunner: [entry.sequence], fcmAPNsIDs: [])
+        #expect(sender == .runner)
+        #expect(WorldTrace.sender(of: entry, sentByRunner: [], fcmAPNsIDs: [entry.apnsID]) == .fcm)
+        #expect(WorldTrace.sender(of: entry, sentByRunner: [], fcmAPNsIDs: []) == .backend)
+        let start = WorldFixture.start
+        let gateway = WorldTrace.events(for: entry, from: sender, start: start, stepLine: 7)
+        #expect(gateway.map(\.kind) == [.request, .response])
+        #expect(gateway[0].from == .runner && gateway[0].to == .apns && gateway[0].stepLine == 7)
+        #expect(gateway[0].jwt.map { $0.claims.contains(WorldFixture.team) } == true)
+        let authorization = try #require(gateway[0].headers.first { $0.name == "authorization" }?.value)
+        #expect(authorization.hasSuffix(".…"))  // the signature never reaches a report
+        #expect(gateway[0].body == payload)
+        #expect(gateway[1].status == 200 && gateway[1].headers.first?.value == entry.apnsID)
+
+        let state = phone.device.snapshot
+        let device = state.events.dropFirst(seen).compactMap {
+            WorldTrace.event(for: $0, device: "phone", state: state, start: start)
+        }
+        #expect(device.map(\.kind).contains(.delivery) && device.map(\.kind).contains(.callback))
+        let shown = try #require(device.first { $0.kind == .presented }?.notification)
+        #expect(shown.title == "Order 42" && shown.threadID == "orders" && shown.badge == 2 && shown.banner)
+        #expect(device.first { $0.kind == .callback }?.label == "willPresent")
+    }
+}

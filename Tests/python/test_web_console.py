@@ -1,0 +1,125 @@
+"""`serve`'s web console (the ready line's "console", <control>/ui) in a real browser (headless chromium).
+
+A push sent with curl appears in the delivery log without a reload; the send form checks with the gateway's rules,
+delivers to the simulated iPhone and shows the answer; tapping the notification in the drawn Notification Center
+moves the device; the console answers loopback names only.
+"""
+import json
+import subprocess
+import urllib.error
+import urllib.request
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+import browser
+from conftest import KEY_ID, PUSHCHECK, TEAM_ID
+
+TOPIC = "com.example.pushdemo"
+
+
+def wait(chrome, condition, seconds=15):
+    """Waits for `condition`; the console redraws a panel when something changes, so stale elements are retried."""
+    return WebDriverWait(chrome, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def click_card(chrome, title):
+    """Taps the drawn notification titled `title` (found again if the panel was redrawn meanwhile)."""
+    def attempt(d):
+        for card in d.find_elements(By.CSS_SELECTOR, "#devices .notif[data-notification]"):
+            if title in card.text:
+                card.click()
+                return True
+        return False
+    return wait(chrome, attempt)
+
+
+def open_console(chrome, serve):
+    assert serve.ready["console"] == serve.control + "/ui"
+    chrome.get(serve.ready["console"])
+    WebDriverWait(chrome, 15).until(lambda d: d.find_element(By.ID, "live").text == "live")
+    WebDriverWait(chrome, 10).until(lambda d: d.find_element(By.ID, "token").get_attribute("value") == serve.token())
+
+
+def curl_push(serve, title):
+    bearer = subprocess.run([PUSHCHECK, "jwt", "--team-id", TEAM_ID, "--key-id", KEY_ID, "--key", serve.key],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    payload = json.dumps({"aps": {"alert": {"title": title}}, "url": "https://example.com/a"})
+    out = subprocess.run(["curl", "-s", "--http2", "--cacert", serve.ca, "-o", "/dev/null", "-w", "%{http_code}",
+                          "-H", f"authorization: bearer {bearer}", "-H", f"apns-topic: {TOPIC}", "-d", payload,
+                          f"{serve.sandbox}/3/device/{serve.token()}"], capture_output=True, text=True, timeout=30)
+    assert out.stdout == "200", out.stderr
+
+
+def test_a_push_sent_with_curl_appears_live(serve, chrome):
+    open_console(chrome, serve)
+    chrome.execute_script("window.__sameDocument = true")
+    curl_push(serve, "Sent with curl")
+    def row_shown(d):
+        for r in d.find_elements(By.CSS_SELECTOR, "#log-rows tr[data-status]"):
+            if TOPIC in r.text and r.get_attribute("data-status") == "200":
+                r.click()
+                return True
+        return False
+    wait(chrome, row_shown)
+    assert chrome.execute_script("return window.__sameDocument") is True  # no reload
+    detail = chrome.find_element(By.ID, "log-detail")
+    WebDriverWait(chrome, 5).until(lambda d: "Sent with curl" in detail.text)
+    assert f'"kid": "{KEY_ID}"' in detail.text and f'"iss": "{TEAM_ID}"' in detail.text
+    assert browser.console_errors(chrome) == []
+
+
+def test_the_send_form_checks_delivers_and_a_tap_moves_the_device(serve, chrome):
+    open_console(chrome, serve)
+    # The gateway's own rules while typing: a background push at priority 10 is BadPriority.
+    Select(chrome.find_element(By.ID, "push_type")).select_by_value("background")
+    Select(chrome.find_element(By.ID, "priority")).select_by_value("10")
+    WebDriverWait(chrome, 5).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#check .problem[data-reason=BadPriority]"))
+    Select(chrome.find_element(By.ID, "push_type")).select_by_value("alert")
+    payload = chrome.find_element(By.ID, "payload")
+    payload.clear()
+    payload.send_keys(json.dumps({"aps": {"alert": {"title": "From the form", "body": "Order 42 shipped"}},
+                                  "url": "https://example.com/orders/42"}))
+    WebDriverWait(chrome, 5).until(lambda d: "passes the gateway" in d.find_element(By.ID, "check").text)
+
+    chrome.find_element(By.ID, "send").click()
+    box = WebDriverWait(chrome, 15).until(lambda d: d.find_element(By.ID, "answer-box"))
+    assert box.get_attribute("data-status") == "200", box.text
+    assert "console key CONSOLE001" in box.text and "apns-id" in box.text
+
+    # The device got it: drawn in its Notification Center; a tap there opens the detail screen.
+    wait(chrome, lambda d: any("From the form" in c.text for c in d.find_elements(By.CSS_SELECTOR, "#devices .notif")))
+    browser.screenshot(chrome, "console.png")
+    click_card(chrome, "From the form")
+    wait(chrome, lambda d: "From the form" in d.find_element(By.CSS_SELECTOR, f"[data-screens='{TOPIC}']").text)
+    navigation = serve.get("/devices/iphone")["apps"][TOPIC]["navigation"]
+    assert [s["id"] for s in navigation["stack"]] == ["detail"] and navigation["stack"][0]["title"] == "From the form"
+    assert browser.console_errors(chrome) == []
+
+
+def test_a_refused_send_shows_the_reason(serve, chrome):
+    open_console(chrome, serve)
+    token = chrome.find_element(By.ID, "token")
+    token.clear()
+    token.send_keys("00" * 32)
+    chrome.find_element(By.ID, "send").click()
+    box = WebDriverWait(chrome, 15).until(lambda d: d.find_element(By.ID, "answer-box"))
+    assert box.get_attribute("data-status") == "400" and "BadDeviceToken" in box.text
+
+
+def test_the_console_answers_loopback_names_only(serve):
+    request = urllib.request.Request(serve.ready["console"], headers={"Host": "attacker.example"})
+    try:
+        urllib.request.urlopen(request, timeout=10)
+        raise AssertionError("a foreign Host was served")
+    except urllib.error.HTTPError as e:
+        assert e.code == 403
+    post = urllib.request.Request(serve.control + "/ui/api/send", data=b"{}", method="POST",
+                                  headers={"content-type": "text/plain"})
+    try:
+        urllib.request.urlopen(post, timeout=10)
+        raise AssertionError("a form-encoded POST was accepted")
+    except urllib.error.HTTPError as e:
+        assert e.code == 415
