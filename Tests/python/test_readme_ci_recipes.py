@@ -62,7 +62,11 @@ def test_github_actions_recipe():
         if arguments[0] == "run":
             # The artifact path is the shard report's default name, as `run --help` states it.
             assert "Reports/junit-<i>-of-<N>.xml" in help
-            assert uploads == [f"Reports/junit-${{{{ matrix.shard }}}}-of-{len(shards)}.xml"]
+            # Each shard uploads its JUnit file and the HTML report it was told to write.
+            shard_files = [f"Reports/junit-${{{{ matrix.shard }}}}-of-{len(shards)}.xml",
+                           f"Reports/report-${{{{ matrix.shard }}}}-of-{len(shards)}.html"]
+            assert [line.strip() for u in uploads for line in u.splitlines()] == shard_files
+            assert f"--html {shard_files[1]}".replace("${{ matrix.shard }}", "1") in " ".join(arguments)
             assert f"--shard 1/{len(shards)}" in " ".join(arguments)
     assert seen == {"--version", "run", "merge-reports"}
 
