@@ -37,7 +37,9 @@ package enum Checker {
             guard let expected else { continue }
             var failure = AssertionFailure(
                 message: "expect \(check.label)", expected: expected,
-                actual: Matcher.show(actual) + hint(check.subject, o), file: check.range.file,
+                actual: Matcher.show(actual) + hint(check.subject, o)
+                    + o.readNote(check.subject.scope, subject: check.subject),
+                file: check.range.file,
                 line: check.range.line, column: check.range.column, events: relevantEvents(o))
             if check.subject == .exitCode, afterRun {
                 let stderr = o.lastRun?.stderr ?? ""
@@ -53,7 +55,10 @@ package enum Checker {
             verdict.failures.append(failure)
         }
         for check in expectation.objects {
-            let failure = check.failure(o.object(check.object), expected: try resolve(check.expected))
+            let failure = check.failure(
+                o.object(check.object), expected: try resolve(check.expected),
+                read: o.readNote(
+                    check.object.scope, subject: check.object == .userInfo ? .userInfo("") : .notification(.id)))
             transcript.append("  expect \(check.label): " + (failure == nil ? "ok" : "FAILED"))
             if var failure {
                 failure.events = relevantEvents(o)

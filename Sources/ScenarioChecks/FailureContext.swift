@@ -9,7 +9,8 @@ import YAMLSource
 package enum FailureContext {
     /// For a `user_info.<path>` check that found nothing: the whole userInfo and the closest key.
     static func userInfoHint(path: String, userInfo: JSONValue?) -> String {
-        guard let userInfo else { return " (no userInfo: no callback or notification carried one)" }
+        // Without one, the `[read: …]` note says that nothing carried one.
+        guard let userInfo else { return "" }
         var hint = " — userInfo is \(clip(userInfo.serialized(), 400))"
         // Compare with keys at the level the path's parent reaches (the top level for a plain key).
         var parent = userInfo

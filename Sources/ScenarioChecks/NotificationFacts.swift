@@ -15,8 +15,9 @@ enum NotificationActions {
 }
 
 /// `extensions: { content_size_ratio: 0.5, default_content_hidden: true, user_interaction: false,
-/// overrides_title: false }` — the Info.plist facts of the content extension that renders the last
-/// presented notification (or the last one shown), device.md §2.2 [A-KEY][A-CUST][RIP].
+/// overrides_title: false }` — the Info.plist facts of the content extension on screen: the one the window shows
+/// (the user expanded a notification or chose an action since the previous expect, and no notification came
+/// after), else the one that renders the app's latest notification; device.md §2.2 [A-KEY][A-CUST][RIP].
 enum ContentExtensionFacts {
     // The facts themselves are `ExtensionField` cases, observed in `Observation.extensions(_:)`.
     static func renderingExtension(_ o: Observation) -> ContentExtensionDeclaration? {
@@ -27,10 +28,8 @@ enum ContentExtensionFacts {
             {
                 return ext
             }
-            if case .notificationPresented(_, let content, _) = e.kind {
-                return app.contentExtension(for: content.categoryID)
-            }
+            if case .notificationPresented = e.kind { break }
         }
-        return nil
+        return o.latestNotification().flatMap { app.contentExtension(for: $0.content.categoryID) }
     }
 }

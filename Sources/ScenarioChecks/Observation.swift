@@ -9,7 +9,8 @@ import SuiteFormat
 /// What a check sees, as plain values taken when an `expect:` block runs (ScenarioRun reads them from the world's
 /// read API): the device as it is and the events since the previous `expect`, the slices of the APNs and FCM logs
 /// since then, the pushes the gateway stores for the last send's token, and the last send and run. Checks are pure
-/// functions of it, so each can be tested on an observation built by hand.
+/// functions of it, so each can be tested on an observation built by hand. Which part a check reads is its
+/// `Subject.scope` (SuiteFormat): the state (`Observation+State.swift`), the window, the last send or run.
 package struct Observation: Sendable {
     /// The device now: its apps (state, token, badge, router, page), Notification Center and its whole event log.
     package var snapshot: DeviceState
@@ -17,6 +18,9 @@ package struct Observation: Sendable {
     package var bundleID: String
     /// Events since the previous `expect` for this app (and device-wide ones); with `request:`, the picked push's.
     package var window: [DeviceEvent]
+    /// The window is what one push picked by `request:` caused: the checks of state read it too (that push's
+    /// notification and userInfo), not the app's latest.
+    package var pickedPush: Bool
     /// The APNs gateway's log entries since the previous `expect` (sends by the scenario and by its commands).
     package var gatewayRequests: [APNsLogEntry]
     /// The FCM log entries since the previous `expect` (each with the APNs requests it became).
@@ -29,13 +33,15 @@ package struct Observation: Sendable {
     package var lastRun: RunRecord?
 
     package init(
-        snapshot: DeviceState, bundleID: String, window: [DeviceEvent], gatewayRequests: [APNsLogEntry] = [],
+        snapshot: DeviceState, bundleID: String, window: [DeviceEvent], pickedPush: Bool = false,
+        gatewayRequests: [APNsLogEntry] = [],
         fcmRequests: [FCMLogEntry] = [], storedPushes: [DeliveredPush] = [], lastSendEntry: APNsLogEntry? = nil,
         lastSend: SendRecord? = nil, lastRun: RunRecord? = nil
     ) {
         self.snapshot = snapshot
         self.bundleID = bundleID
         self.window = window
+        self.pickedPush = pickedPush
         self.gatewayRequests = gatewayRequests
         self.fcmRequests = fcmRequests
         self.storedPushes = storedPushes
@@ -94,9 +100,6 @@ package struct Observation: Sendable {
         }
     }
 
-    /// Events of this app (and device-wide ones) since the device started.
-    var appEvents: [DeviceEvent] { snapshot.events.filter { $0.bundleID == bundleID || $0.bundleID == nil } }
-
     func findings() -> [ProvisioningFinding] {
         appEvents.flatMap { e -> [ProvisioningFinding] in
             switch e.kind {
@@ -124,17 +127,6 @@ package struct Observation: Sendable {
         }
         let received = events.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
         return received ? nil : "not-routed-to-a-device (unknown token)"
-    }
-
-    /// The `userInfo` of the last callback in the window that carried one, else of the last presented notification.
-    func userInfo() -> JSONValue? {
-        for e in window.reversed() {
-            if case .callback(let c) = e.kind, let u = CallbackField.userInfo.argument(of: c) { return u }
-        }
-        for e in window.reversed() {
-            if case .notificationPresented(_, let content, _) = e.kind { return content.userInfo }
-        }
-        return nil
     }
 
     func extensions(_ field: ExtensionField) -> JSONValue? {
@@ -166,35 +158,6 @@ package struct Observation: Sendable {
             return ContentExtensionFacts.renderingExtension(self).map { .bool($0.userInteractionEnabled) }
         case .overridesTitle:
             return ContentExtensionFacts.renderingExtension(self).map { .bool($0.overridesDefaultTitle) }
-        }
-    }
-
-    func notification(_ field: NotificationField) -> JSONValue? {
-        let presented = window.compactMap { e -> (String, NotificationContent, Presentation)? in
-            if case .notificationPresented(let id, let c, let p) = e.kind { return (id, c, p) }
-            return nil
-        }
-        let last = presented.last
-        func s(_ v: String?) -> JSONValue? { v.map(JSONValue.string) }
-        switch field {
-        case .presented: return .bool(!presented.isEmpty)
-        case .actions, .actionTitles: return NotificationActions.offered(field, last?.1, self)
-        case .count:
-            // Notification Center only: a banner-only (`.banner` without `.list`) notification is not kept.
-            return .number(
-                Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID && $0.presentation.list }.count))
-        case .id: return last.map { .string($0.0) }
-        case .title: return s(last?.1.title)
-        case .subtitle: return s(last?.1.subtitle)
-        case .body: return s(last?.1.body)
-        case .badge: return last?.1.badge.map { .number(Double($0)) }
-        case .sound: return last.flatMap { s($0.2.sound ?? $0.1.sound) }
-        case .category: return s(last?.1.categoryID)
-        case .threadID: return s(last?.1.threadID)
-        case .interruptionLevel: return last.map { .string($0.2.interruptionLevel) }
-        case .banner: return last.map { .bool($0.2.banner) }
-        case .list: return last.map { .bool($0.2.list) }
-        case .quiet: return last.map { .bool($0.2.quiet) }
         }
     }
 

@@ -44,9 +44,11 @@ enum SnapshotCapture {
             return .object(item)
         }
         if !callbacks.isEmpty { root["callbacks"] = .array(callbacks) }
-        if let n = o.presentedNotification() {
+        // What the step did: the notification presented in the window (not the one on the device now).
+        let shown = o.windowNotification()
+        if let n = o.object(of: shown) {
             var n = n.objectValue ?? [:]
-            for field: NotificationField in [.banner, .list, .quiet] { n[field.rawValue] = o.notification(field) }
+            for field: NotificationField in [.banner, .list, .quiet] { n[field.rawValue] = o.value(field, of: shown) }
             root["notification"] = .object(n)
         }
         var extensions: [String: JSONValue] = [:]

@@ -79,7 +79,7 @@ enum ExpectRunner {
         }
         let token = lastSend.flatMap { DeviceToken(hex: $0.token) }
         return Observation(
-            snapshot: snapshot, bundleID: bundleID, window: Array(window),
+            snapshot: snapshot, bundleID: bundleID, window: Array(window), pickedPush: picked && lastSend != nil,
             gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
             fcmRequests: host.fcmLog(after: context.fcmWindowStart),
             storedPushes: token.map { host.storedPushes(for: $0) } ?? [],

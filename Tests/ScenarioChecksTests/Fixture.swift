@@ -26,6 +26,15 @@ enum Fixture {
         return app
     }
 
+    /// The first app of an app file written as `yaml` (`apps: [ … ]`), in a temp file read back by the loader.
+    static func app(yaml: String) throws -> AppDeclaration {
+        let path = NSTemporaryDirectory() + "checks-app-\(UUID().uuidString).yaml"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let app = try SuiteLoader.loadApps(path: path).first else { throw FixtureError.noApp(path) }
+        return app
+    }
+
     enum FixtureError: Error { case noApp(String) }
 
     /// A device with `app` set up (installed, authorized, registered), on a manual clock.
@@ -44,7 +53,7 @@ enum Fixture {
     /// What an `expect:` after the device's events from `since` (an event count) sees.
     static func observe(
         _ device: SimulatedDevice, since: Int = 0, lastSend: SendRecord? = nil, lastRun: RunRecord? = nil,
-        storedPushes: [DeliveredPush] = []
+        storedPushes: [DeliveredPush] = [], app bundleID: String = bundleID
     ) -> Observation {
         let snapshot = device.snapshot
         let window = snapshot.events.dropFirst(since).filter { $0.bundleID == bundleID || $0.bundleID == nil }

@@ -81,6 +81,12 @@ extension Support {
         return (scenario, await ScenarioExecutor.run(scenario, in: suite, environment: environment))
     }
 
+    /// A failure's actual value without the `[read: …]` note on what the check read (the state or the window).
+    static func withoutReadNote(_ actual: String) -> String {
+        guard actual.hasSuffix("]"), let r = actual.range(of: " [read: ", options: .backwards) else { return actual }
+        return String(actual[..<r.lowerBound])
+    }
+
     /// The single failure of a result (records an issue otherwise).
     static func onlyFailure(_ r: ScenarioResult, sourceLocation: SourceLocation = #_sourceLocation) -> AssertionFailure?
     {
