@@ -70,8 +70,6 @@ extension Observation {
             // Notification Center only: a banner-only (`.banner` without `.list`) notification is not kept.
             return .number(
                 Double(snapshot.notificationCenter.filter { $0.bundleID == bundleID && $0.presentation.list }.count))
-        case .actions, .actionTitles:
-            return value(field, of: windowNotification())
         default:
             return value(field, of: latestNotification())
         }

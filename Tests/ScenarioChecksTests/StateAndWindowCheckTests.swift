@@ -57,6 +57,34 @@ import Testing
         #expect(picked.value(.notification(.body)) == .string("one"))
     }
 
+    /// `notification: { actions }` in a block after the push's (after `expand`, or any later one): the buttons
+    /// of the app's latest notification.
+    @Test func actionsAreTheLatestNotificationsInALaterBlock() throws {
+        let app = try Fixture.app(
+            yaml: """
+                apps:
+                  - bundle_id: com.example.fidelity
+                    team_id: ABCDE12345
+                    aps_environment: development
+                    profile: { all_devices: true }
+                    categories:
+                      - id: Kanmoba
+                        actions: [{ id: open, title: Open }, { id: later, title: Later }]
+                """)
+        let device = Fixture.device(app)
+        device.deliver(
+            IncomingPush(
+                bundleID: app.bundleID, payload: try JSONValue.parse(#"{"aps":{"alert":"x","category":"Kanmoba"}}"#),
+                apnsID: "p1"))
+        let since = device.snapshot.events.count
+        try device.perform { (s: inout DeviceState, now: Date) throws(InteractionError) in try s.expand("n1", now: now)
+        }
+        let o = Fixture.observe(device, since: since, app: app.bundleID)
+        #expect(o.value(.notification(.actions)) == .array(["open", "later"]))
+        #expect(o.value(.notification(.actionTitles)) == .array(["Open", "Later"]))
+        #expect(o.value(.notification(.category)) == .string("Kanmoba"))
+    }
+
     @Test func aFailureSaysWhichStateOrWindowItRead() throws {
         let device = Fixture.device(try Fixture.app())
         let empty = Fixture.observe(device, since: device.snapshot.events.count)

@@ -101,4 +101,34 @@ import Testing
                 options: .regularExpression)
                 != nil, "\(e.actual)")
     }
+
+    /// `notification: { actions }` after `expand` and in a later block: the buttons of the notification on the
+    /// device (issue 23, "`notification: { actions }` reads only a notification presented in that step").
+    @Test func actionsAreThoseOfThePresentedNotificationInEveryBlock() async throws {
+        let world = """
+            world:
+              apps:
+                - bundle_id: com.example.fidelity
+                  team_id: ABCDE12345
+                  aps_environment: development
+                  profile: { all_devices: true }
+                  categories:
+                    - id: Kanmoba
+                      actions: [{ id: open, title: Open }, { id: later, title: Later }]
+                  content_extensions:
+                    - { name: KanmobaContent, info_plist_file: \(Support.suites)/apps/Kanmoba/ContentExtension-Info.plist }
+              devices:
+                - { name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.fidelity] }
+            """
+        let (_, r) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: 関モバ, category: Kanmoba } } }
+              expect: { status: 200 }
+            - expect: { notification: { actions: [open, later], action_titles: [Open, Later] } }
+            - expand:
+              expect: { extensions: { content: KanmobaContent }, notification: { actions: [open, later] } }
+            - expect: { notification: { category: Kanmoba, actions: [open, later] } }
+            """, world: world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
 }
