@@ -35,4 +35,15 @@ package enum SuiteFiles {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
+
+    /// What `load` throws for `text` written as a fresh suite file (with `extra` beside it); nil when it loads.
+    package static func error<E: Error>(
+        loading text: String, extra: [String: String] = [:], with load: (String) throws(E) -> Void
+    ) throws -> E? {
+        let path = try write(text, extra: extra)
+        do throws(E) {
+            try load(path)
+            return nil
+        } catch { return error }
+    }
 }

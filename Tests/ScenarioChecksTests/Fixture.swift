@@ -20,18 +20,11 @@ enum Fixture {
     /// The news app of most suites (`com.example.pushdemo`: foreground banners, a tap routes to `detail`).
     static let bundleID = "com.example.pushdemo"
 
-    static func app(_ file: String = "news-app.yaml") throws -> AppDeclaration {
-        let apps = try SuiteLoader.loadApps(path: suites + "/apps/" + file)
-        guard let app = apps.first else { throw FixtureError.noApp(file) }
-        return app
-    }
-
-    /// The first app of an app file written as `yaml` (`apps: [ … ]`), in a temp file read back by the loader.
-    static func app(yaml: String) throws -> AppDeclaration {
-        let path = NSTemporaryDirectory() + "checks-app-\(UUID().uuidString).yaml"
-        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        guard let app = try SuiteLoader.loadApps(path: path).first else { throw FixtureError.noApp(path) }
+    /// The first app of an app file or a suite's world under `Suites/`.
+    static func app(_ file: String = "apps/news-app.yaml") throws -> AppDeclaration {
+        guard let app = try SuiteLoader.loadApps(path: suites + "/" + file).first else {
+            throw FixtureError.noApp(file)
+        }
         return app
     }
 

@@ -60,17 +60,8 @@ import Testing
     /// `notification: { actions }` in a block after the push's (after `expand`, or any later one): the buttons
     /// of the app's latest notification.
     @Test func actionsAreTheLatestNotificationsInALaterBlock() throws {
-        let app = try Fixture.app(
-            yaml: """
-                apps:
-                  - bundle_id: com.example.fidelity
-                    team_id: ABCDE12345
-                    aps_environment: development
-                    profile: { all_devices: true }
-                    categories:
-                      - id: Kanmoba
-                        actions: [{ id: open, title: Open }, { id: later, title: Later }]
-                """)
+        // com.example.fidelity: category Kanmoba with the actions open (Open) and later (Later).
+        let app = try Fixture.app("ios-fidelity.yaml")
         let device = Fixture.device(app)
         device.deliver(
             IncomingPush(

@@ -23,10 +23,8 @@ enum Support {
 
     /// The SourceError loading `text` gives (nil when it loads).
     static func loadError(_ text: String, extra: [String: String] = [:]) throws -> SourceError? {
-        let path = try write(text, extra: extra)
-        do {
+        try SuiteFiles.error(loading: text, extra: extra) { (path: String) throws(SourceError) in
             _ = try SuiteLoader.load(path: path)
-            return nil
-        } catch { return error }
+        }
     }
 }
