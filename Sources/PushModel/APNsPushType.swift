@@ -89,7 +89,7 @@ extension APNsPushType {
     }
 
     /// The `aps` keys that make a push one the user notices (any of them makes it an `alert` push).
-    package static let userFacingAPSKeys = ["alert", "badge", "sound"]
+    static let userFacingAPSKeys = ["alert", "badge", "sound"]
 
     /// `implied(contentAvailable:apsHasKey:)` for a whole payload (`alert` when it has no `aps` object).
     package static func implied(byPayload payload: JSONValue) -> APNsPushType {

@@ -34,7 +34,7 @@ package enum FailureContext {
     }
 
     /// The last `lines` lines of a command's stderr, for the console.
-    package static func tail(_ text: String, lines: Int = 15) -> String {
+    static func tail(_ text: String, lines: Int = 15) -> String {
         let all = text.split(separator: "\n", omittingEmptySubsequences: false)
         let trimmed = all.last == "" ? all.dropLast() : all[...]
         let kept = trimmed.suffix(lines)
@@ -43,7 +43,7 @@ package enum FailureContext {
     }
 
     /// A gateway request with its headers, payload and answer (and why it was refused).
-    package static func describe(_ e: APNsLogEntry) -> String {
+    static func describe(_ e: APNsLogEntry) -> String {
         var lines = [
             "gateway \(e.endpoint.rawValue) \(e.method) \(e.path) → \(e.status)" + (e.reason.map { " \($0)" } ?? "")
         ]

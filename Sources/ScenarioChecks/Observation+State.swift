@@ -5,12 +5,12 @@ import SuiteFormat
 
 /// A notification as iOS presented it: the event that presented it (or, after a collapse-id replacement,
 /// presented it again) with its content and how it was shown.
-package struct ShownNotification: Sendable {
-    package var id: String
-    package var content: NotificationContent
-    package var presentation: Presentation
+struct ShownNotification: Sendable {
+    var id: String
+    var content: NotificationContent
+    var presentation: Presentation
     /// The presenting event's `DeviceEvent.sequence`.
-    package var sequence: Int
+    var sequence: Int
 }
 
 /// The checks of state (`CheckScope.state`): the app as it is when the block runs (its latest notification, the
@@ -23,7 +23,7 @@ extension Observation {
     /// The app's latest notification: the last one iOS presented for it, whenever that was, still in
     /// Notification Center or since tapped or dismissed (`count` says what Notification Center holds). With
     /// `request:`, the picked push's own notification.
-    package func latestNotification() -> ShownNotification? {
+    func latestNotification() -> ShownNotification? {
         Self.presentations(in: pickedPush ? window : appEvents).last
     }
 
@@ -40,7 +40,7 @@ extension Observation {
     /// The `userInfo` the app last got, and the event that carried it: the latest push's, from a callback when one
     /// carried it (what the app's code saw) or else from the notification that push presented; a later tap's
     /// callback carries the tapped notification's. With `request:`, the picked push's.
-    package func userInfoSource() -> (userInfo: JSONValue, event: DeviceEvent)? {
+    func userInfoSource() -> (userInfo: JSONValue, event: DeviceEvent)? {
         var presented: (userInfo: JSONValue, event: DeviceEvent)?
         for e in (pickedPush ? window : appEvents).reversed() {
             switch e.kind {
@@ -118,7 +118,7 @@ extension Observation {
 
     /// `[read: …]` after a failed check's actual value: which state or which window it looked at (nothing for the
     /// last send or run, which a block has one of).
-    package func readNote(_ scope: CheckScope, subject: Subject? = nil) -> String {
+    func readNote(_ scope: CheckScope, subject: Subject? = nil) -> String {
         switch scope {
         case .window: return " [read: \(windowDescription)]"
         case .state:

@@ -48,7 +48,7 @@ package struct SendResponse: Sendable {
     }
 
     /// The first value of a header (case-insensitive name).
-    package func value(_ name: String) -> String? {
+    func value(_ name: String) -> String? {
         let n = name.lowercased()
         return headers.first { $0.name == n }?.value
     }

@@ -5,7 +5,7 @@
 /// from `allCases` and switches exhaustively over the key; `Observation` switches exhaustively over the
 /// typed fields. A new check is one case here, and the compiler then asks for its decoding and its
 /// observation. Case order is the order the "expected one of: …" messages list the keys in.
-package enum ExpectKey: String, CaseIterable, Sendable {
+enum ExpectKey: String, CaseIterable, Sendable {
     /// The last send's response (`status: 200`, `reason: BadDeviceToken`, `headers: {apns-id: …}`,
     /// `timestamp`): a value or a matcher; `headers` a mapping of header name to one.
     case status, reason, headers, timestamp

@@ -2,7 +2,7 @@
 /// sources of `capture:`, the fields of a `${…}` namespace): every entry as data, in the order messages list them,
 /// with one line saying what it is. What a schema or reference generator reads; the decoders take their allowed
 /// names from the same cases.
-package protocol SuiteTable: RawRepresentable<String>, CaseIterable, Sendable {
+protocol SuiteTable: RawRepresentable<String>, CaseIterable, Sendable {
     /// Where in a suite the names are written (`expect:`, `expect: { notification: … }`, `capture:` after `run`).
     static var place: String { get }
     /// One line: what the entry is or reads.
@@ -11,12 +11,12 @@ package protocol SuiteTable: RawRepresentable<String>, CaseIterable, Sendable {
 
 extension SuiteTable {
     /// Every entry: its name as written and its summary, in table order.
-    package static var entries: [(name: String, summary: String)] { allCases.map { ($0.rawValue, $0.summary) } }
+    static var entries: [(name: String, summary: String)] { allCases.map { ($0.rawValue, $0.summary) } }
 }
 
 extension ExpectKey: SuiteTable {
-    package static var place: String { "expect:" }
-    package var summary: String {
+    static var place: String { "expect:" }
+    var summary: String {
         switch self {
         case .status: "The last send's HTTP status."
         case .reason: "The last send's APNs reason (BadDeviceToken, Unregistered, …)."
@@ -54,8 +54,8 @@ extension ExpectKey: SuiteTable {
 }
 
 extension NotificationField: SuiteTable {
-    package static var place: String { "expect: { notification: … }" }
-    package var summary: String {
+    static var place: String { "expect: { notification: … }" }
+    var summary: String {
         switch self {
         case .presented: "Whether a notification was presented since the previous expect."
         case .count: "How many of the app's notifications Notification Center lists."
@@ -78,8 +78,8 @@ extension NotificationField: SuiteTable {
 }
 
 extension NavigationField: SuiteTable {
-    package static var place: String { "expect: { navigation: … }" }
-    package var summary: String {
+    static var place: String { "expect: { navigation: … }" }
+    var summary: String {
         switch self {
         case .tab: "The selected tab's 0-based position."
         case .tabTitle: "The selected tab's title."
@@ -97,8 +97,8 @@ extension NavigationField: SuiteTable {
 }
 
 extension PageField: SuiteTable {
-    package static var place: String { "expect: { page: … }" }
-    package var summary: String {
+    static var place: String { "expect: { page: … }" }
+    var summary: String {
         switch self {
         case .status: "The loaded page's HTTP status."
         case .url: "The loaded page's final URL, after redirects."
@@ -114,8 +114,8 @@ extension PageField: SuiteTable {
 }
 
 extension ExtensionField: SuiteTable {
-    package static var place: String { "expect: { extensions: … }" }
-    package var summary: String {
+    static var place: String { "expect: { extensions: … }" }
+    var summary: String {
         switch self {
         case .service: "What the service extension did: ran, modified, timed-out or not-run."
         case .content: "The name of the content extension last shown."
@@ -129,8 +129,8 @@ extension ExtensionField: SuiteTable {
 }
 
 extension WholeObject: SuiteTable {
-    package static var place: String { "expect: { exactly: … } / { at_least: … }" }
-    package var summary: String {
+    static var place: String { "expect: { exactly: … } / { at_least: … }" }
+    var summary: String {
         switch self {
         case .userInfo: "The userInfo of the app's latest push."
         case .notification: "The app's latest notification: title, subtitle, body, badge, sound, category and more."
@@ -140,8 +140,8 @@ extension WholeObject: SuiteTable {
 }
 
 extension CallbackField: SuiteTable {
-    package static var place: String { "expect: { callback: { <callback>: … } }" }
-    package var summary: String {
+    static var place: String { "expect: { callback: { <callback>: … } }" }
+    var summary: String {
         switch self {
         case .calls: "How many times the callback was called since the previous expect."
         case .launchOptions: "launchOptions as the app sees it (remoteNotification.<path>)."
@@ -157,8 +157,8 @@ extension CallbackField: SuiteTable {
 }
 
 extension SendCapture: SuiteTable {
-    package static var place: String { "capture: after send (also header.<name>)" }
-    package var summary: String {
+    static var place: String { "capture: after send (also header.<name>)" }
+    var summary: String {
         switch self {
         case .status: "The HTTP status."
         case .reason: "The APNs reason."
@@ -170,8 +170,8 @@ extension SendCapture: SuiteTable {
 }
 
 extension FCMSendCapture: SuiteTable {
-    package static var place: String { "capture: after send: { via: fcm }" }
-    package var summary: String {
+    static var place: String { "capture: after send: { via: fcm }" }
+    var summary: String {
         switch self {
         case .status: "The HTTP status."
         case .errorCode: "The FcmError errorCode."
@@ -182,8 +182,8 @@ extension FCMSendCapture: SuiteTable {
 }
 
 extension RunCapture: SuiteTable {
-    package static var place: String { "capture: after run (also json.<path> of stdout)" }
-    package var summary: String {
+    static var place: String { "capture: after run (also json.<path> of stdout)" }
+    var summary: String {
         switch self {
         case .stdout: "Standard output, trimmed."
         case .stderr: "Standard error, trimmed."
@@ -193,8 +193,8 @@ extension RunCapture: SuiteTable {
 }
 
 extension DeviceVariable: SuiteTable {
-    package static var place: String { "${device.<name>.…}, capture: after a device step" }
-    package var summary: String {
+    static var place: String { "${device.<name>.…}, capture: after a device step" }
+    var summary: String {
         switch self {
         case .token: "The app's APNs device token (hex)."
         case .previousToken: "The token before the last uninstall or re-registration (410 at the gateway)."
@@ -206,8 +206,8 @@ extension DeviceVariable: SuiteTable {
 }
 
 extension FixtureVariable: SuiteTable {
-    package static var place: String { "${fixture.…}" }
-    package var summary: String {
+    static var place: String { "${fixture.…}" }
+    var summary: String {
         switch self {
         case .http: "The fixture web server's http:// URL (serves Suites/pages/)."
         case .https: "Its https:// URL."
@@ -217,8 +217,8 @@ extension FixtureVariable: SuiteTable {
 }
 
 extension GatewayVariable: SuiteTable {
-    package static var place: String { "${gateway.…}" }
-    package var summary: String {
+    static var place: String { "${gateway.…}" }
+    var summary: String {
         switch self {
         case .sandbox: "The world's APNs sandbox URL, at the root (as api.sandbox.push.apple.com)."
         case .production: "The world's APNs production URL, at the root."
