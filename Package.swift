@@ -67,19 +67,45 @@ let package = Package(
             ]
         ),
 
-        // MARK: scenarios (suite files, steps, assertions, executor)
+        // MARK: scenarios: the suite language, the checks, the runner
+        // Suite files: loading, decoding, the typed step/check/capture/variable tables.
         .target(
-            name: "Scenarios",
+            name: "SuiteFormat",
+            dependencies: ["DeviceBridge", "DeviceSimulator", "PushCrypto", "PushModel", "YAMLSource"]
+        ),
+        .testTarget(
+            name: "SuiteFormatTests",
+            dependencies: ["SuiteFormat", "DeviceSimulator", "PushModel", "YAMLSource", "PushcheckTestSupport"]
+        ),
+        // Checks over a plain `Observation`, contracts, snapshot files. Never DeviceBridge, HTTPClient or
+        // HTTPServer (ModuleBoundaryTests holds it to that): its tests build observations by hand, no sockets.
+        .target(
+            name: "ScenarioChecks",
             dependencies: [
-                "CLinux", "APNsGateway", "FCMGateway", "DeviceBridge", "DeviceSimulator", "Provisioning", "HTTPClient",
-                "HTTPServer", "PushCrypto", "PushModel", "YAMLSource",
+                "SuiteFormat", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel",
+                "YAMLSource",
             ]
         ),
         .testTarget(
-            name: "ScenariosTests",
+            name: "ScenarioChecksTests",
             dependencies: [
-                "Scenarios", "SuiteRunner", "APNsGateway", "DeviceBridge", "YAMLSource", "PushModel", "HTTPServer",
-                "PushCrypto", "PushcheckTestSupport",
+                "ScenarioChecks", "SuiteFormat", "APNsGateway", "DeviceSimulator", "Provisioning", "PushModel",
+                "YAMLSource",
+            ]
+        ),
+        // Running scenarios: executor, step runners, `ScenarioWorld`, commands.
+        .target(
+            name: "ScenarioRun",
+            dependencies: [
+                "SuiteFormat", "ScenarioChecks", "CLinux", "APNsGateway", "FCMGateway", "DeviceBridge",
+                "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource",
+            ]
+        ),
+        .testTarget(
+            name: "ScenarioRunTests",
+            dependencies: [
+                "ScenarioRun", "ScenarioChecks", "SuiteFormat", "SuiteRunner", "APNsGateway", "DeviceBridge",
+                "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport",
             ]
         ),
 
@@ -95,10 +121,16 @@ let package = Package(
         // MARK: suite runner (discovery, selection, scheduling, fixture web server; JUnit via Reports)
         .target(
             name: "SuiteRunner",
-            dependencies: ["Scenarios", "Reports", "PushModel", "HTTPServer", "PushCrypto", "YAMLSource"]),
+            dependencies: [
+                "ScenarioRun", "ScenarioChecks", "SuiteFormat", "Reports", "PushModel", "HTTPServer", "PushCrypto",
+                "YAMLSource",
+            ]),
         .testTarget(
             name: "SuiteRunnerTests",
-            dependencies: ["SuiteRunner", "Reports", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]
+            dependencies: [
+                "SuiteRunner", "ScenarioRun", "ScenarioChecks", "Reports", "PushModel", "HTTPServer", "PushCrypto",
+                "PushcheckTestSupport",
+            ]
         ),
 
         // MARK: command line
@@ -106,7 +138,8 @@ let package = Package(
             name: "PushcheckCommands",
             dependencies: [
                 "CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel",
-                "YAMLSource", "Scenarios", "SuiteRunner", "Reports", "DeviceBridge", "DeviceSimulator", "Provisioning",
+                "YAMLSource", "SuiteFormat", "ScenarioChecks", "ScenarioRun", "SuiteRunner", "Reports", "DeviceBridge",
+                "DeviceSimulator", "Provisioning",
             ]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),

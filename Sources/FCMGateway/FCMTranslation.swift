@@ -108,8 +108,9 @@ package enum FCMTranslation {
         }
         if !topicSent { headers.append(("apns-topic", bundleID)) }
         let background =
-            !apsHasAlert && aps.contains { $0.key == "content-available" && $0.value.json?.intValue == 1 }
-            && !aps.contains { $0.key == "badge" || $0.key == "sound" }
+            APNsPushType.implied(
+                contentAvailable: aps.contains { $0.key == "content-available" && $0.value.json?.intValue == 1 },
+                apsHasKey: { key in aps.contains { $0.key == key } }) == .background
         if pushTypeSent == nil { headers.append(("apns-push-type", background ? "background" : "alert")) }
         let pushType = pushTypeSent ?? (background ? "background" : "alert")
         if !prioritySent { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }

@@ -65,3 +65,35 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
         return topic
     }
 }
+
+extension APNsPushType {
+    /// The push type a payload implies when the request has no `apns-push-type`: `background` when its `aps`
+    /// holds `content-available: 1` and none of the keys that make the user notice (`alert`, `badge`, `sound`),
+    /// else `alert`. What pushcheck's own sends, FCM's translation to APNs and `check-payload` assume.
+    ///
+    /// The rule is on the keys, not on what they hold, because Apple's text is: "A background notification is a
+    /// remote notification that doesn't display an alert, play a sound, or badge your app's icon", sent as "a
+    /// remote notification with an aps dictionary that includes only the content-available key … the aps
+    /// dictionary must not contain any keys that would trigger user interactions" ("Pushing background updates
+    /// to your app"); and the `alert` type is for "notifications that trigger a user interaction — for example,
+    /// an alert, badge, or sound" ("Sending notification requests to APNs", `apns-push-type`; reference/apns.md
+    /// §1.3, device.md §1.2). So an alert of localization keys only (`title-loc-key`, no text of its own),
+    /// `badge: 0` (it clears the badge) or a `sound` in any form keeps a push an alert push.
+    /// `content-available` counts only as the number 1, as on the device.
+    /// - Parameters:
+    ///   - contentAvailable: `aps` holds `content-available: 1`.
+    ///   - apsHasKey: whether `aps` holds a key (asked for `userFacingAPSKeys` only).
+    package static func implied(contentAvailable: Bool, apsHasKey: (String) -> Bool) -> APNsPushType {
+        guard contentAvailable else { return .alert }
+        return userFacingAPSKeys.contains(where: apsHasKey) ? .alert : .background
+    }
+
+    /// The `aps` keys that make a push one the user notices (any of them makes it an `alert` push).
+    static let userFacingAPSKeys = ["alert", "badge", "sound"]
+
+    /// `implied(contentAvailable:apsHasKey:)` for a whole payload (`alert` when it has no `aps` object).
+    package static func implied(byPayload payload: JSONValue) -> APNsPushType {
+        guard case .object(let aps)? = payload["aps"] else { return .alert }
+        return implied(contentAvailable: aps["content-available"]?.intValue == 1) { aps[$0] != nil }
+    }
+}

@@ -1,6 +1,6 @@
 import CLinux
 import Foundation
-import Scenarios
+import ScenarioRun
 import SuiteRunner
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
 import Reports
-import Scenarios
+import ScenarioChecks
 
 /// Everything `pushcheck run` decided from its arguments.
 package struct RunConfiguration: Sendable {

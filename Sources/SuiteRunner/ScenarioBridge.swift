@@ -1,7 +1,9 @@
 import Foundation
 import PushModel
 import Reports
-import Scenarios
+import ScenarioChecks
+import ScenarioRun
+import SuiteFormat
 import YAMLSource
 
 /// The suites of a run after discovery and loading, with every scenario as a `RunItem` whose `handle`

@@ -1,6 +1,8 @@
 import Foundation
 import Reports
-import Scenarios
+import ScenarioChecks
+import ScenarioRun
+import SuiteFormat
 
 /// A run after discovery, loading and selection: what `--list` prints and what `execute` runs.
 package struct PreparedRun: Sendable {

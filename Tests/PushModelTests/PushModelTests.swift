@@ -63,6 +63,34 @@ import Testing
         #expect(APNsPushType.impliedBy(topic: ".voip") == nil)
     }
 
+    /// The push type a payload implies without `apns-push-type` (pushcheck's sends, FCM's translation,
+    /// `check-payload`): background only for `content-available: 1` with none of alert, badge, sound.
+    @Test(arguments: [
+        (#"{"aps":{"content-available":1},"sync":"42"}"#, APNsPushType.background),
+        (#"{"aps":{"content-available":1,"mutable-content":1,"category":"C","thread-id":"t"}}"#, .background),
+        (#"{"aps":{"alert":{"title":"Hi"}}}"#, .alert),
+        (#"{"aps":{"alert":{"title":"Hi"},"content-available":1}}"#, .alert),
+        // Keys that make the user notice, whatever they hold: a localized alert with no text of its own, a badge
+        // that clears, a sound in its dictionary form.
+        (#"{"aps":{"alert":{"title-loc-key":"SHIPPED"},"content-available":1}}"#, .alert),
+        (#"{"aps":{"badge":0,"content-available":1}}"#, .alert),
+        (#"{"aps":{"sound":{"critical":1,"volume":0.5},"content-available":1}}"#, .alert),
+        // Only the number 1 asks for a background update.
+        (#"{"aps":{"content-available":0}}"#, .alert),
+        (#"{"aps":{"content-available":"1"}}"#, .alert),
+        (#"{"aps":"x"}"#, .alert),
+        (#"{"data":1}"#, .alert),
+    ])
+    func impliedByPayload(json: String, type: APNsPushType) throws {
+        #expect(APNsPushType.implied(byPayload: try JSONValue.parse(json)) == type, "\(json)")
+    }
+
+    @Test func impliedByKeys() {
+        #expect(APNsPushType.implied(contentAvailable: true, apsHasKey: { $0 == "content-available" }) == .background)
+        #expect(APNsPushType.implied(contentAvailable: true, apsHasKey: { $0 == "badge" }) == .alert)
+        #expect(APNsPushType.implied(contentAvailable: false, apsHasKey: { _ in false }) == .alert)
+    }
+
     @Test func priorities() {
         #expect(APNsPriority(headerValue: "10") == .immediate)
         #expect(APNsPriority(headerValue: "5") == .conserve)

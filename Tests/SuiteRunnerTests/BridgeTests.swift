@@ -1,7 +1,8 @@
 import Foundation
 import PushcheckTestSupport
 import Reports
-import Scenarios
+import ScenarioChecks
+import ScenarioRun
 import Testing
 @testable import SuiteRunner
 

@@ -43,6 +43,29 @@ extension WorldHost {
     /// The FCM log (each FCM request with the APNs requests it became), newest `limit`; empty without FCM.
     package func fcmLog(limit: Int? = nil) -> [FCMLogEntry] { fcm?.log(limit: limit) ?? [] }
 
+    /// The FCM log entries after `sequence` (an `FCMLogEntry.sequence`, e.g. `lastFCMSequence` read earlier),
+    /// oldest first; empty without FCM.
+    package func fcmLog(after sequence: UInt64) -> [FCMLogEntry] {
+        (fcm?.log() ?? []).filter { $0.sequence > sequence }
+    }
+
+    /// The sequence of the newest FCM log entry (nil: no FCM, or nothing logged yet); what to pass as `after`.
+    package var lastFCMSequence: UInt64? { fcm?.log(limit: 1).last?.sequence }
+
+    /// The device state of the device named `device` (its apps, Notification Center and whole event log) as it
+    /// is now; nil when no such device is declared.
+    package func deviceSnapshot(_ device: String) -> DeviceState? { fleet.device(named: device)?.device.snapshot }
+
+    /// The device and app holding `token` as their APNs device token now (nil: no app of the world's devices).
+    package func owner(ofAPNsToken token: DeviceToken) -> APNsTokenOwner? {
+        for d in fleet.devices {
+            if let (bundleID, _) = d.device.snapshot.apps.first(where: { $0.value.token == token }) {
+                return APNsTokenOwner(device: d.name, bundleID: bundleID)
+            }
+        }
+        return nil
+    }
+
     /// Apps that failed to install or register when the devices were set up, one line each.
     package var setupProblems: [String] {
         var out: [String] = []
@@ -63,4 +86,11 @@ extension WorldHost {
         }
         return out
     }
+}
+
+/// Which device and app hold an APNs device token (`WorldHost.owner(ofAPNsToken:)`).
+package struct APNsTokenOwner: Sendable, Equatable {
+    /// The device's declared name.
+    package var device: String
+    package var bundleID: String
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+import SuiteFormat
 import SuiteRunner
 
 /// `pushcheck completions`: prints a shell completion script generated from the command tables, and lists the

@@ -1,6 +1,6 @@
 import Foundation
 import Reports
-import Scenarios
+import ScenarioRun
 import SuiteRunner
 import Synchronization
 

@@ -1,7 +1,8 @@
 import DeviceSimulator
 import Foundation
 import PushModel
-import Scenarios
+import ScenarioChecks
+import SuiteFormat
 import YAMLSource
 
 /// `pushcheck check-payload`: payload contracts without a world. A backend's unit tests call it on the

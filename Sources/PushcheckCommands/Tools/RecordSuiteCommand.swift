@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+import SuiteFormat
 
 /// `pushcheck record-suite DIR`: a suite that replays pushes recorded by `serve --record DIR`.
 enum RecordSuiteCommand: PushcheckCommand {

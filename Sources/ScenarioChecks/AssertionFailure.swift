@@ -1,0 +1,34 @@
+import Foundation
+
+/// One failed check: what was expected, what happened, where it is written, and the events around it.
+package struct AssertionFailure: Sendable, CustomStringConvertible {
+    package var message: String
+    package var expected: String
+    package var actual: String
+    package var file: String
+    package var line: Int
+    package var column: Int
+    /// Relevant device and gateway events, rendered one per line.
+    package var events: String
+
+    package init(
+        message: String, expected: String, actual: String, file: String, line: Int, column: Int, events: String
+    ) {
+        self.message = message
+        self.expected = expected
+        self.actual = actual
+        self.file = file
+        self.line = line
+        self.column = column
+        self.events = events
+    }
+
+    /// `file:line:col: message`, expected/actual, then the events.
+    package var description: String {
+        var text = "\(file):\(line):\(column): \(message)\n  expected: \(expected)\n  actual:   \(actual)"
+        if !events.isEmpty {
+            text += "\n  events:\n" + events.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        }
+        return text
+    }
+}

@@ -1,0 +1,213 @@
+import APNsGateway
+import DeviceSimulator
+import FCMGateway
+import Foundation
+import Provisioning
+import PushModel
+import SuiteFormat
+
+/// What a check sees, as plain values taken when an `expect:` block runs (ScenarioRun reads them from the world's
+/// read API): the device as it is and the events since the previous `expect`, the slices of the APNs and FCM logs
+/// since then, the pushes the gateway stores for the last send's token, and the last send and run. Checks are pure
+/// functions of it, so each can be tested on an observation built by hand. Which part a check reads is its
+/// `Subject.scope` (SuiteFormat): the state (`Observation+State.swift`), the window, the last send or run.
+package struct Observation: Sendable {
+    /// The device now: its apps (state, token, badge, router, page), Notification Center and its whole event log.
+    package var snapshot: DeviceState
+    /// The app the checks look at.
+    package var bundleID: String
+    /// Events since the previous `expect` for this app (and device-wide ones); with `request:`, the picked push's.
+    package var window: [DeviceEvent]
+    /// The window is what one push picked by `request:` caused: the checks of state read it too (that push's
+    /// notification and userInfo), not the app's latest.
+    package var pickedPush: Bool
+    /// The APNs gateway's log entries since the previous `expect` (sends by the scenario and by its commands).
+    package var gatewayRequests: [APNsLogEntry]
+    /// The FCM log entries since the previous `expect` (each with the APNs requests it became).
+    package var fcmRequests: [FCMLogEntry]
+    /// The pushes the gateway keeps for the last send's token while its device is offline.
+    package var storedPushes: [DeliveredPush]
+    /// The gateway's log entry for the last send (by its apns-id), wherever it is in the log.
+    package var lastSendEntry: APNsLogEntry?
+    package var lastSend: SendRecord?
+    package var lastRun: RunRecord?
+
+    package init(
+        snapshot: DeviceState, bundleID: String, window: [DeviceEvent], pickedPush: Bool = false,
+        gatewayRequests: [APNsLogEntry] = [],
+        fcmRequests: [FCMLogEntry] = [], storedPushes: [DeliveredPush] = [], lastSendEntry: APNsLogEntry? = nil,
+        lastSend: SendRecord? = nil, lastRun: RunRecord? = nil
+    ) {
+        self.snapshot = snapshot
+        self.bundleID = bundleID
+        self.window = window
+        self.pickedPush = pickedPush
+        self.gatewayRequests = gatewayRequests
+        self.fcmRequests = fcmRequests
+        self.storedPushes = storedPushes
+        self.lastSendEntry = lastSendEntry
+        self.lastSend = lastSend
+        self.lastRun = lastRun
+    }
+
+    /// The observed value of `subject` (nil = absent).
+    func value(_ subject: Subject) -> JSONValue? {
+        let app = snapshot.apps[bundleID]
+        switch subject {
+        case .status: return lastSend.map { .number(Double($0.response.status)) }
+        case .reason: return lastSend?.response.reasonText.map(JSONValue.string)
+        case .header(let name): return lastSend?.response.value(name).map(JSONValue.string)
+        case .timestamp: return lastSend?.response.timestamp.map { .number(Double($0)) }
+        case .fcmErrorCode: return lastSend?.fcm?.errorCode.map(JSONValue.string)
+        case .fcmName: return lastSend?.fcm?.name.map(JSONValue.string)
+        case .delivered:
+            guard let id = lastSend?.apnsID else { return nil }
+            return .bool(appEvents.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
+        case .dropped: return droppedReason().map(JSONValue.string)
+        case .stored:
+            guard let s = lastSend, DeviceToken(hex: s.token) != nil else { return nil }
+            return .bool(storedPushes.contains { $0.apnsID == s.apnsID })
+        case .callbacks:
+            return .array(window.compactMap { if case .callback(let c) = $0.kind { .string(c.name) } else { nil } })
+        case .callback(let callback, let field, let path):
+            return CallbackArguments.value(callback, field, path: path, in: window)
+        case .userInfo(let path):
+            return userInfo().flatMap { lookup(path, in: $0) }
+        case .notification(let field): return notification(field)
+        case .extensions(let field): return extensions(field)
+        case .navigation(let field): return navigation(field, app)
+        case .page(let field): return page(field, app)
+        case .openedURLs:
+            return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
+        case .install:
+            if app != nil { return .string("installed") }
+            return .string(
+                appEvents.contains { if case .installFailed = $0.kind { true } else { false } }
+                    ? "failed" : "not-installed")
+        case .registration:
+            if app?.token != nil { return .string("registered") }
+            return .string(
+                appEvents.contains { if case .registrationFailed = $0.kind { true } else { false } }
+                    ? "failed" : "not-registered")
+        case .findings: return .array(findings().map { .string($0.code) })
+        case .symptoms: return .string(findings().map { "\($0.code): \($0.symptom)" }.joined(separator: "\n"))
+        case .token: return app?.token.map { .string($0.hex) }
+        case .state: return app.map { .string($0.state.rawValue) }
+        case .badge: return app?.badge.map { .number(Double($0)) }
+        case .exitCode: return lastRun.map { .number(Double($0.exitCode)) }
+        case .stdout: return lastRun.map { .string($0.stdout) }
+        case .stderr: return lastRun.map { .string($0.stderr) }
+        }
+    }
+
+    func findings() -> [ProvisioningFinding] {
+        appEvents.flatMap { e -> [ProvisioningFinding] in
+            switch e.kind {
+            case .installFailed(let f), .registrationFailed(let f), .launchRefused(let f): return f
+            case .capabilityWarning(let f): return [f]
+            default: return []
+            }
+        }
+    }
+
+    func droppedReason() -> String? {
+        guard let s = lastSend else { return nil }
+        let events = appEvents
+        for e in events {
+            if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
+        }
+        if let fcm = s.fcm, fcm.status != 200 {
+            return "rejected-by-fcm: \(fcm.errorCode ?? fcm.errorStatus ?? String(fcm.status))"
+        }
+        if s.response.status != 200 {
+            return "rejected-by-gateway: \(s.response.reasonText ?? String(s.response.status))"
+        }
+        if DeviceToken(hex: s.token) != nil, storedPushes.contains(where: { $0.apnsID == s.apnsID }) {
+            return "stored-by-gateway (device offline)"
+        }
+        let received = events.contains { if case .pushReceived(s.apnsID, _) = $0.kind { true } else { false } }
+        return received ? nil : "not-routed-to-a-device (unknown token)"
+    }
+
+    func extensions(_ field: ExtensionField) -> JSONValue? {
+        switch field {
+        case .response:
+            return window.compactMap { e -> JSONValue? in
+                guard case .contentExtensionHandledAction(_, _, let r) = e.kind else { return nil }
+                switch r {
+                case .doNotDismiss: return "do-not-dismiss"
+                case .dismiss: return "dismiss"
+                case .dismissAndForwardAction: return "dismiss-and-forward"
+                }
+            }.last
+        case .content:
+            return window.compactMap {
+                if case .contentExtensionShown(let n, _) = $0.kind { JSONValue.string(n) } else { nil }
+            }.last
+        case .service:
+            for e in window.reversed() {
+                if case .serviceExtensionRan(let modified, _) = e.kind { return .string(modified ? "modified" : "ran") }
+                if case .serviceExtensionTimedOut = e.kind { return .string("timed-out") }
+            }
+            return .string("not-run")
+        case .contentSizeRatio:
+            return ContentExtensionFacts.renderingExtension(self)?.initialContentSizeRatio.map(JSONValue.number)
+        case .defaultContentHidden:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.defaultContentHidden) }
+        case .userInteraction:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.userInteractionEnabled) }
+        case .overridesTitle:
+            return ContentExtensionFacts.renderingExtension(self).map { .bool($0.overridesDefaultTitle) }
+        }
+    }
+
+    func navigation(_ field: NavigationField, _ app: InstalledApp?) -> JSONValue? {
+        guard let router = app?.router else { return nil }
+        let nav = window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } }
+        switch field {
+        case .tab: return .number(Double(router.selectedTab))
+        case .tabTitle:
+            let tabs = router.declaration.tabs
+            return tabs.indices.contains(router.selectedTab) ? .string(tabs[router.selectedTab]) : nil
+        case .stack: return .array(router.stack.map { .string($0.id) })
+        case .top: return router.stack.last.map { .string($0.id) }
+        case .title: return router.stack.last.map { .string($0.title) }
+        case .url: return router.stack.last?.url.map(JSONValue.string)
+        case .alert: return router.alert.map { .string($0.alert.title) }
+        case .alertMessage: return router.alert.map { .string($0.alert.message) }
+        case .loggedIn: return .bool(router.loggedIn)
+        case .routed:
+            return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
+        case .routingFailed:
+            return nav.compactMap {
+                if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil }
+            }.last
+        }
+    }
+
+    func page(_ field: PageField, _ app: InstalledApp?) -> JSONValue? {
+        let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
+        let p = app?.webPage
+        switch field {
+        case .openedExternally:
+            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }
+                .last
+        case .failed:
+            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }
+                .last
+        case .cancelled:
+            return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
+        case .status: return p.map { .number(Double($0.status)) }
+        case .url: return p.map { .string($0.finalURL) }
+        case .title: return p?.title.map(JSONValue.string)
+        case .text: return p.map { .string($0.text) }
+        case .httpVersion: return p.map { .string($0.httpVersion) }
+        case .redirects: return p.map { .array($0.redirects.map(JSONValue.string)) }
+        }
+    }
+
+    /// Events rendered one per line (`#5 com.example.app: callback willPresent(…)`).
+    package static func render(_ events: [DeviceEvent]) -> String {
+        events.map(\.description).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import PushModel
+import SuiteFormat
+
+/// What comparing one `snapshot:` with its stored entry gave: the transcript lines, and the mismatch (or, in CI
+/// mode, the missing entry) with what it says the app did differently (`SnapshotCheck.consequences`).
+package struct SnapshotVerdict {
+    package var lines: [String]
+    package var failure: (failure: AssertionFailure, effects: [String])? = nil
+}
+
+/// A snapshot file that cannot be read (not JSON, not a snapshot file): the scenario stops with this text.
+package struct SnapshotFileUnreadable: Error {
+    package var why: String
+}
+
+extension SnapshotCheck {
+    /// Compares what `observation` records with the entry `entry` of `scenario` in the snapshot file beside
+    /// `suite` (or records it as new, or as changed in update mode).
+    package func compare(
+        _ observation: Observation, entry: String, store: SnapshotStore, suite: String, scenario: String
+    ) throws(SnapshotFileUnreadable) -> SnapshotVerdict {
+        let mask = SnapshotMask(ignore: ignore)
+        let value = mask.apply(SnapshotCapture.capture(observation))
+        let file = SnapshotStore.file(forSuite: suite)
+        let outcome = store.check(suite: suite, scenario: scenario, name: entry, value: value, mask: mask)
+        func fail(_ message: String, expected: String, actual: String) -> AssertionFailure {
+            AssertionFailure(
+                message: message, expected: expected, actual: actual, file: range.file, line: range.line,
+                column: range.column, events: "")
+        }
+        switch outcome {
+        case .matched: return SnapshotVerdict(lines: ["  snapshot \(entry): matches \(file)"])
+        case .written: return SnapshotVerdict(lines: ["  snapshot \(entry): written to \(file) (new)"])
+        case .updated: return SnapshotVerdict(lines: ["  snapshot \(entry): updated in \(file)"])
+        case .unreadable(let why): throw SnapshotFileUnreadable(why: why)
+        case .missing:
+            let failure = fail(
+                "snapshot '\(scenario) › \(entry)' is missing from \(file)",
+                expected:
+                    "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))",
+                actual: "\n" + indent(value.prettySerialized()))
+            return SnapshotVerdict(lines: ["  snapshot \(entry): missing from \(file)"], failure: (failure, []))
+        case .mismatch(let stored):
+            // The push (the cause) first, then what the app did, each in path order.
+            let changes = JSONDiff.diff(stored, value).enumerated().sorted { a, b in
+                let (ra, rb) = (a.element.path.hasPrefix("pushes") ? 0 : 1, b.element.path.hasPrefix("pushes") ? 0 : 1)
+                return ra != rb ? ra < rb : a.offset < b.offset
+            }.map(\.element)
+            var text = "\n" + indent(JSONDiff.render(changes))
+            let effects = Self.consequences(changes)
+            if !effects.isEmpty {
+                text += "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
+            }
+            var lines = ["  snapshot \(entry): differs from \(file)"]
+            for line in JSONDiff.render(changes).split(separator: "\n") { lines.append("    " + line) }
+            let failure = fail(
+                "snapshot '\(scenario) › \(entry)' differs from \(file)",
+                expected:
+                    "the stored snapshot (- stored, + now; accept the change with `pushcheck run --update-snapshots`)",
+                actual: text)
+            return SnapshotVerdict(lines: lines, failure: (failure, effects))
+        }
+    }
+
+    /// The scenario's snapshot failures, the first one told what the later ones show the app did
+    /// differently after it (the route that failed on the tap after a renamed key, a title that changed).
+    package static func combine(_ failures: [(failure: AssertionFailure, effects: [String])]) -> [AssertionFailure] {
+        guard var first = failures.first?.failure else { return [] }
+        let later = failures.dropFirst().flatMap(\.effects).filter { e in !failures[0].effects.contains(e) }
+        if !later.isEmpty {
+            var seen: [String] = []
+            for e in later where !seen.contains(e) { seen.append(e) }
+            first.actual +=
+                "\n  and later in the scenario, because of it:\n" + seen.map { "    • " + $0 }.joined(separator: "\n")
+        }
+        return [first] + failures.dropFirst().map(\.failure)
+    }
+
+    func indent(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    /// The later behaviour a snapshot change touched, one line per thing: a route that failed (or no longer
+    /// ran), a notification field, the screen, the page. Changes to the push itself are the cause, not listed.
+    static func consequences(_ changes: [JSONDiff.Change]) -> [String] {
+        var out: [String] = []
+        func add(_ s: String) { if !out.contains(s) { out.append(s) } }
+        var fields: [(area: String, names: [String])] = []
+        for change in changes {
+            let path = change.path
+            if path.hasPrefix("navigation.events") {
+                // The route outcome is the headline; the tab/push events it implies show in the fields below.
+                switch change {
+                case .added(_, .string(let s), _) where s.contains("failed") || s.hasPrefix("no route"):
+                    add("route: \(s)")
+                case .changed(_, .string(let a), .string(let b))
+                where b.contains("failed") || b.hasPrefix("no route") || b.hasPrefix("routed") || a.hasPrefix("routed"):
+                    add("route: \(a) → now \(b)")
+                case .removed(_, .string(let s)) where s.hasPrefix("routed "):
+                    add("route: no longer \(s)")
+                case .added(_, .string(let s), _) where s.hasPrefix("routed "):
+                    add("route: now \(s)")
+                default: break
+                }
+                continue
+            }
+            let parts = path.split(whereSeparator: { $0 == "." || $0 == "[" }).map {
+                $0.replacingOccurrences(of: "]", with: "")
+            }
+            guard let head = parts.first, head != "pushes" else { continue }
+            if head == "callbacks" {
+                add("the userInfo the app's callbacks saw differs")
+                continue
+            }
+            let name = parts.count > 1 ? parts[1] : "(all)"
+            if let i = fields.firstIndex(where: { $0.area == head }) {
+                if !fields[i].names.contains(name) { fields[i].names.append(name) }
+            } else {
+                fields.append((head, [name]))
+            }
+        }
+        for f in fields {
+            let names = f.names.filter { $0 != "(all)" }
+            add(names.isEmpty ? "\(f.area) differs" : "\(f.area) differs: " + names.joined(separator: ", "))
+        }
+        return out
+    }
+}

@@ -1,0 +1,157 @@
+import DeviceSimulator
+import Foundation
+import PushModel
+import ScenarioChecks
+import SuiteFormat
+
+/// Device and user steps. Every step `serve`'s control endpoint also has is a `DeviceSimulator.DeviceAction`
+/// applied by `SimulatedDevice.apply(_:)`; web steps go through `SimulatedDevice.perform(_:with:)`.
+enum DeviceActions {
+    static func perform(_ step: DeviceStep, _ context: Step, world: ScenarioWorld, run: inout RunContext)
+        async throws(StepStop)
+    {
+        guard let d = world.device(context.device) else {
+            throw .harness(
+                kind: .world, message: "no device '\(context.device ?? "")'", detail: "step at \(context.range)")
+        }
+        let device = d.device
+        let bundle = world.bundleID(on: d, context.app) ?? ""
+        func fail(_ message: String, expected: String, actual: String) -> StepStop {
+            .failure(
+                AssertionFailure(
+                    message: message, expected: expected, actual: actual, file: context.range.file,
+                    line: context.range.line, column: context.range.column,
+                    events: Observation.render(Array(device.events.suffix(12)))))
+        }
+        var detail = ""
+        switch step {
+        case .action(let action):
+            // A suite's `latest` is the step's app's latest (any app's without `app:`).
+            func latest() throws(StepStop) -> String {
+                let center = device.snapshot.notificationCenter.filter { $0.bundleID == bundle || context.app == nil }
+                guard let last = center.last else {
+                    throw fail(
+                        "no notification to \(context.keyword) in Notification Center",
+                        expected: "a presented notification",
+                        actual: "Notification Center is empty (was the push shown? see the events)")
+                }
+                return last.id
+            }
+            let actions = try userActions(action, bundle: bundle, latest: latest)
+            if case .answerAlert(_, let button) = action {
+                guard device.snapshot.apps[bundle]?.router.alert != nil else {
+                    throw fail(
+                        "no alert on screen to answer", expected: "an alert with a '\(button)' button",
+                        actual: "no alert")
+                }
+            }
+            for a in actions {
+                do throws(DeviceActionError) { _ = try device.apply(a) } catch {
+                    throw failure(
+                        error, keyword: context.keyword,
+                        alertButtons: {
+                            device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
+                        }, fail)
+                }
+            }
+            detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""
+        case .install:
+            guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
+                throw .harness(
+                    kind: .world, message: "no app '\(bundle)' in the world", detail: "step at \(context.range)")
+            }
+            device.setUp(app)
+        case .wait(let duration):
+            detail = "\(duration)"
+            let (s, a) = duration.components
+            world.clock.advance(by: Double(s) + Double(a) / 1e18)
+        case .loadPage, .followLink:
+            let web: WebView
+            do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
+                throw .harness(kind: .world, message: "cannot start the web view: \(error)", detail: "\(error)")
+            }
+            var webAction = WebAction.loadPage(app: bundle)
+            if case .followLink(let t) = step {
+                let link = try run.render(t, world: world)
+                detail = link
+                webAction = .followLink(link, app: bundle)
+            }
+            let outcome: WebNavigationOutcome
+            do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {
+                throw fail("\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)")
+            }
+            if case .failed(let f) = outcome, case .couldNotConnect = f {
+                throw .harness(kind: .page, message: "page unreachable: \(f)", detail: "step at \(context.range)")
+            }
+        }
+        run.transcript.step(context, detail)
+    }
+
+    /// What a suite step does as control-endpoint actions on `bundle`: the app is always named, a
+    /// `latest` notification is resolved by `latest`, and `background` / `suspend` launch the app first
+    /// (a suite moves a running app, as a user would).
+    static func userActions(
+        _ action: DeviceAction, bundle: String, latest: () throws(StepStop) -> String
+    ) throws(StepStop) -> [DeviceAction] {
+        func ref(_ r: NotificationRef) throws(StepStop) -> NotificationRef {
+            if case .latest = r { return .id(try latest()) }
+            return r
+        }
+        switch action {
+        case .launch: return [.launch(app: bundle)]
+        case .background: return [.launch(app: bundle), .background(app: bundle)]
+        case .suspend: return [.launch(app: bundle), .suspend(app: bundle)]
+        case .terminate: return [.terminate(app: bundle)]
+        case .forceQuit: return [.forceQuit(app: bundle)]
+        case .reboot, .online: return [action]
+        case .register: return [.register(app: bundle)]
+        case .uninstall: return [.uninstall(app: bundle)]
+        case .authorize(_, let settings): return [.authorize(app: bundle, settings)]
+        case .tap(let r): return [.tap(try ref(r))]
+        case .chooseAction(let id, let r): return [.chooseAction(id, on: try ref(r))]
+        case .dismiss(let r): return [.dismiss(try ref(r))]
+        case .expand(let r): return [.expand(try ref(r))]
+        case .back: return [.back(app: bundle)]
+        case .swipeBack: return [.swipeBack(app: bundle)]
+        case .answerAlert(_, let button): return [.answerAlert(app: bundle, button: button)]
+        case .logIn: return [.logIn(app: bundle)]
+        case .logOut: return [.logOut(app: bundle)]
+        case .quickAction(_, let type): return [.quickAction(app: bundle, type: type)]
+        }
+    }
+
+    /// The step's failure for an action the device refused.
+    static func failure(
+        _ error: DeviceActionError, keyword: String, alertButtons: () -> [String],
+        _ fail: (String, String, String) -> StepStop
+    ) -> StepStop {
+        switch error {
+        case .noAlertShowing(_, let button):
+            return fail("the alert has no '\(button)' button", button, alertButtons().joined(separator: ", "))
+        case .interaction(let e):
+            return fail("\(keyword) failed: \(e.description)", "the interaction to be possible", e.description)
+        case .noSuchApp:
+            return fail("\(keyword) failed: \(error.description)", "an installed app", error.description)
+        case .noSuchNotification:
+            return fail(
+                "\(keyword) failed: \(error.description)", "a notification in Notification Center", error.description)
+        }
+    }
+
+    /// What the transcript shows after the step keyword.
+    static func detail(_ action: DeviceAction, keyword: String) -> String {
+        switch action {
+        case .tap(.id(let id)), .dismiss(.id(let id)), .expand(.id(let id)): return id
+        case .chooseAction(let a, .id(let id)): return "\(a) on \(id)"
+        case .authorize(_, let settings): return settings.status.rawValue
+        case .quickAction(_, let type): return type
+        case .answerAlert(_, let button): return button
+        case .launch where keyword == "state": return AppState.foreground.rawValue
+        case .background where keyword == "state": return AppState.background.rawValue
+        case .suspend where keyword == "state": return AppState.suspended.rawValue
+        case .terminate where keyword == "state": return AppState.notRunning.rawValue
+        case .forceQuit where keyword == "state": return AppState.forceQuit.rawValue
+        default: return ""
+        }
+    }
+}

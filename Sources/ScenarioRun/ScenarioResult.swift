@@ -1,0 +1,25 @@
+import Foundation
+import PushModel
+import ScenarioChecks
+
+/// How one scenario ended.
+package struct ScenarioResult: Sendable {
+    package enum Status: Sendable {
+        case passed
+        case failed([AssertionFailure])
+        /// A harness fault, classified by `kind` (written as the report's `type`).
+        case error(kind: HarnessErrorKind, message: String, detail: String)
+        case skipped(String)
+    }
+
+    package var status: Status
+    /// Requests, responses, delivered payloads, callbacks, navigation, pages — for JUnit system-out.
+    package var transcript: String
+    package var duration: Duration
+
+    package init(status: Status, transcript: String, duration: Duration) {
+        self.status = status
+        self.transcript = transcript
+        self.duration = duration
+    }
+}

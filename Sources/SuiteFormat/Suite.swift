@@ -1,0 +1,61 @@
+import DeviceBridge
+import DeviceSimulator
+import Foundation
+import YAMLSource
+
+/// A loaded suite file: its world (gateway, apps, devices) and its scenarios, parameterised ones expanded.
+package struct Suite: Sendable {
+    /// The path as given to `SuiteLoader.load(path:)` (used in errors, JUnit `classname` and scenario ids).
+    package let path: String
+    /// The suite's `name:`, or the file name without its extension.
+    package let name: String
+    /// One entry per scenario run (a scenario with `parameters:` gives one per parameter set).
+    package let scenarios: [Scenario]
+    /// What every scenario of the suite starts from.
+    package let world: WorldDeclaration
+    /// Suite-level `variables:` (`${name}` in templates).
+    package let variables: [String: String]
+
+    package init(
+        path: String, name: String, scenarios: [Scenario], world: WorldDeclaration, variables: [String: String]
+    ) {
+        self.path = path
+        self.name = name
+        self.scenarios = scenarios
+        self.world = world
+        self.variables = variables
+    }
+}
+
+/// One scenario: a name, tags and steps, run in a fresh world.
+package struct Scenario: Sendable {
+    /// The name as written, suffixed with the parameter set (`tap opens detail [state=background]`).
+    package let name: String
+    package let tags: [String]
+    /// The suite file.
+    package let file: String
+    /// The line of the scenario's `name:` (1-based).
+    package let line: Int
+    /// The parameter values of this expansion (`${scenario.<key>}`).
+    package let parameters: [String: String]
+    /// Set by `skip: reason`; the runner reports it as skipped without running it.
+    package let skipReason: String?
+    /// The steps, in order.
+    package let steps: [Step]
+
+    /// Stable across runs; used for shard splitting and JUnit.
+    package var id: String { "\(file)::\(name)" }
+
+    package init(
+        name: String, tags: [String], file: String, line: Int, parameters: [String: String] = [:],
+        skipReason: String? = nil, steps: [Step]
+    ) {
+        self.name = name
+        self.tags = tags
+        self.file = file
+        self.line = line
+        self.parameters = parameters
+        self.skipReason = skipReason
+        self.steps = steps
+    }
+}

@@ -1,0 +1,296 @@
+import DeviceBridge
+import DeviceSimulator
+import Foundation
+import PushCrypto
+import YAMLSource
+
+/// Reads suite files (YAML or JSON) into `Suite`s; every mistake is a `SourceError` with `file:line:col`.
+///
+/// ```yaml
+/// name: Seed 000
+/// world:
+///   include: apps/demo-app.yaml          # apps:/devices: (and gateway:) shared by several suites
+///   gateway: { apns: { … }, fcm: { … } } # serve's apns: and fcm: sections
+///   devices: [{ name: iphone, udid: 00008110-000A1C2E0E12801E, apps: [com.example.demo] }]
+/// variables: { greeting: Hello }
+/// scenarios:
+///   - name: tap opens the custom screen
+///     tags: [seed-000]
+///     parameters: { state: [background, not-running] }   # one scenario per value
+///     steps:
+///       - state: ${scenario.state}
+///       - send: { to: iphone, payload: { aps: { alert: { title: "${greeting}" } }, test: aaa } }
+///         expect: { status: 200 }
+///       - tap
+///       - expect: { navigation: { top: custom } }
+/// ```
+package enum SuiteLoader {
+    static let suiteKeys = ["name", "world", "variables", "scenarios"]
+    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "requires", "description", "snapshot"]
+    static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
+    static let includeKeys = ["include", "gateway", "apps", "devices"]
+
+    /// True when the file is a suite (top-level mapping with `scenarios:`), false for include-only files (apps, worlds).
+    /// A file that cannot be read as YAML text counts as a suite when it mentions scenarios or when it is
+    /// not text at all (invalid UTF-8, NUL bytes, unreadable): loading it then reports the error with
+    /// `file:line:col`, so a damaged suite is never silently skipped when its directory is run.
+    package static func isSuiteFile(path: String) -> Bool {
+        guard let root = try? YAMLLoader.load(path: path) else {
+            guard let data = FileManager.default.contents(atPath: path),
+                let text = String(data: data, encoding: .utf8), !data.contains(0)
+            else { return true }
+            return text.contains("scenarios")
+        }
+        return root["scenarios"] != nil
+    }
+
+    /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference.
+    package static func load(path: String) throws(SourceError) -> Suite {
+        let root = try YAMLLoader.load(path: path)
+        let m = try YAMLMapping(root)
+        try m.checkKeys(allowed: suiteKeys)
+        let world =
+            try m.optionalMapping("world", allowedKeys: worldKeys).map { (w: YAMLMapping) throws(SourceError) in
+                try decodeWorld(w, file: path)
+            } ?? WorldDeclaration(devices: [defaultDevice(apps: [])])
+        var variables: [String: String] = [:]
+        if let v = try m.optionalMapping("variables") {
+            for pair in v.pairs { variables[pair.keyString] = try String.decode(from: pair.value) }
+        }
+        var scenarios: [Scenario] = []
+        var seen: [String: SourceRange] = [:]
+        for node in try m.requiredSequence("scenarios") {
+            for scenario in try decodeScenario(node, file: path, world: world, variables: variables) {
+                if let first = seen[scenario.name] {
+                    throw SourceError(
+                        .invalidValue, "two scenarios are named '\(scenario.name)'",
+                        at: node["name"]?.range ?? node.range,
+                        expected: "expected unique names (the first is at line \(first.line))",
+                        suggestion: "rename one; reports identify scenarios by file and name")
+                }
+                seen[scenario.name] = node["name"]?.range ?? node.range
+                scenarios.append(scenario)
+            }
+        }
+        let defaultName = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return Suite(
+            path: path, name: try m.optional("name") ?? defaultName, scenarios: scenarios, world: world,
+            variables: variables)
+    }
+
+    // MARK: world
+
+    static func decodeWorld(_ w: YAMLMapping, file: String) throws(SourceError) -> WorldDeclaration {
+        var world = WorldDeclaration()
+        var appNodes: [(YAMLNode, String)] = []
+        var deviceNodes: [YAMLNode] = []
+        var gatewayNode: (YAMLMapping, String)?
+        func collect(_ m: YAMLMapping, file: String, depth: Int) throws(SourceError) {
+            if let inc = m["include"], !inc.isNull {
+                for pathNode in inc.items ?? [inc] {
+                    let included = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
+                    guard depth < 4 else { throw pathNode.invalidValue(expected: "includes nested at most 4 deep") }
+                    guard FileManager.default.fileExists(atPath: included) else {
+                        throw SourceError(
+                            .io, "cannot include '\(included)': no such file", at: pathNode.range,
+                            expected: "expected a YAML file with apps:/devices:",
+                            suggestion: "include paths are relative to the including file's directory")
+                    }
+                    let root = try YAMLLoader.load(path: included)
+                    let im = try YAMLMapping(root)
+                    try im.checkKeys(allowed: includeKeys)
+                    try collect(im, file: included, depth: depth + 1)
+                }
+            }
+            for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
+            deviceNodes += try m.optionalSequence("devices") ?? []
+            if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) {
+                gatewayNode = (g, file)
+            }
+        }
+        try collect(w, file: file, depth: 0)
+        try world.decodeDevices(apps: appNodes, devices: deviceNodes)
+        for (device, node) in zip(world.devices, deviceNodes) where device.name.contains(".") {
+            throw (node["name"] ?? node).invalidValue(
+                expected: "a device name without dots (it is used in ${device.<name>.token})")
+        }
+        if world.devices.isEmpty { world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))] }
+        if let clock = w["clock"], !clock.isNull {
+            let text = try String.decode(from: clock)
+            if text != "now" {
+                guard let date = ISO8601DateFormatter().date(from: text) else {
+                    throw clock.invalidValue(
+                        expected: "`now` (the wall clock, the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z"
+                    )
+                }
+                world.clockStart = date
+            }
+        }
+        if let team = world.apps.first?.signing.teamID, !team.isEmpty { world.defaultTeamID = team }
+        if let p = try w.optionalMapping("provider", allowedKeys: ["team_id", "key_id"]) {
+            world.defaultTeamID = try p.optional("team_id") ?? world.defaultTeamID
+            world.defaultKeyID = try p.optional("key_id") ?? world.defaultKeyID
+        }
+        // After the provider defaults: an FCM project's `apns: { key_id: <the world's provider key> }` is the
+        // runner's own .p8 (the key the world's APNs gateway trusts), as a Firebase project holds the team's key.
+        if let (g, gfile) = gatewayNode {
+            var runnerKey: [String: (teamID: String, key: P256PrivateKey)] = [:]
+            if g.contains("fcm"), let key = try? RunnerProviderKey.shared() {
+                runnerKey[world.defaultKeyID] = (world.defaultTeamID, key)
+            }
+            try world.decodeGateways(g, file: gfile, extraAPNsKeys: runnerKey)
+        }
+        return world
+    }
+
+    /// The device a world gets when it declares none: `iphone`, with every app set up.
+    static func defaultDevice(apps: [String]) -> DeviceDeclaration {
+        DeviceDeclaration(name: "iphone", udid: "00008110-000A1C2E0E12801E", apps: apps)
+    }
+
+    // MARK: scenarios
+
+    static func decodeScenario(
+        _ node: YAMLNode, file: String, world: WorldDeclaration, variables: [String: String]
+    ) throws(SourceError) -> [Scenario] {
+        let s = try YAMLMapping(node)
+        try s.checkKeys(allowed: scenarioKeys)
+        let name: String = try s.required("name")
+        let line = s.keyNode("name")?.range.line ?? node.range.line
+        let tags = try s.optional("tags", as: [String].self) ?? []
+        let missing = try requirementMissing(s, file: file)
+        let skip: String? = try s.optional("skip") ?? missing
+        let stepsNode = try s.required("steps", as: YAMLNode.self)
+        _ = try stepsNode.sequence()
+        var out: [Scenario] = []
+        for set in try parameterSets(s["parameters"]) {
+            let suffix = set.isEmpty ? "" : " [" + set.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "]"
+            let values = Dictionary(set.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let expanded = substitute(stepsNode, parameters: values)
+            var steps: [Step] = []
+            for item in try expanded.sequence() {
+                let step = try StepDecoder.decode(item, file: file)
+                try checkNames(item, world: world)
+                steps.append(step)
+            }
+            try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            if let node = s["snapshot"], let step = try SnapshotCheck.scenarioStep(node) { steps.append(step) }
+            out.append(
+                Scenario(
+                    name: name + suffix, tags: tags, file: file, line: line, parameters: values, skipReason: skip,
+                    steps: steps))
+        }
+        return out
+    }
+
+    /// `requires: { file: ../.build/venv/bin/python3, install: make venv }`: a scenario needing a tool outside
+    /// pushcheck (a client library's venv) is skipped, with the reason and how to get it, when the file is not
+    /// there (relative to the suite file). Nil when it is there or nothing is required.
+    static func requirementMissing(_ s: YAMLMapping, file: String) throws(SourceError) -> String? {
+        guard let r = try s.optionalMapping("requires", allowedKeys: ["file", "install"]) else { return nil }
+        let written: String = try r.required("file")
+        let path = YAMLLoader.resolve(include: written, from: file)
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        let install: String? = try r.optional("install")
+        return "requires \(written), which is not there" + (install.map { " (`\($0)` makes it)" } ?? "")
+    }
+
+    /// `send: { via: fcm }` needs a world with FCM, and a literal `project:` must be one of its projects (by id or
+    /// number), so the mistake is reported at its line before anything runs.
+    static func checkFCM(_ send: YAMLNode, via: YAMLNode, world: WorldDeclaration) throws(SourceError) {
+        guard let fcm = world.fcm, !fcm.projects.isEmpty else {
+            throw SourceError(
+                .invalidValue, "send via fcm, but this world has no FCM service", at: via.range,
+                expected: "expected a world with gateway: { fcm: { projects: [ … ] } }",
+                suggestion:
+                    "declare the Firebase project under world: { gateway: { fcm: … } } (Suites/README.md, Sending through FCM)"
+            )
+        }
+        guard let node = send["project"], let name = node.scalar?.value, !name.contains("${") else { return }
+        let known = fcm.projects.map(\.id)
+        guard fcm.projects.contains(where: { $0.id == name || $0.number == name }) else {
+            throw SourceError(
+                .invalidValue, "no FCM project '\(name)' in the world", at: node.range,
+                expected: "expected one of: \(known.joined(separator: ", ")) (or a project number)",
+                suggestion: Spelling.closest(to: name, in: known).map { "did you mean '\($0)'?" })
+        }
+    }
+
+    /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
+    static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
+        let devices = world.devices.map(\.name)
+        let apps = world.apps.map(\.bundleID)
+        func check(_ node: YAMLNode?, _ known: [String], _ what: String) throws(SourceError) {
+            guard let node, let name = node.scalar?.value, node.value != .null else { return }
+            guard known.contains(name) else {
+                throw SourceError(
+                    .invalidValue, "no \(what) '\(name)' in the world", at: node.range,
+                    expected: "expected one of: \(known.joined(separator: ", "))",
+                    suggestion: Spelling.closest(to: name, in: known).map { "did you mean '\($0)'?" })
+            }
+        }
+        try check(item["device"], devices, "device")
+        try check(item["app"], apps, "app")
+        if let send = item["send"] {
+            try check(send["to"], devices, "device")
+            try check(send["app"], apps, "app")
+            if let via = send["via"], via.scalar?.value == "fcm" { try checkFCM(send, via: via, world: world) }
+        }
+        for key in StepDecoder.appKeywords {
+            if let v = item[key], case .string? = v.value { try check(v, apps, "app") }
+        }
+    }
+
+    /// `parameters: { state: [a, b] }` (every combination) or `parameters: [{ state: a }, { state: b }]`.
+    static func parameterSets(_ node: YAMLNode?) throws(SourceError) -> [[(key: String, value: String)]] {
+        guard let node, !node.isNull else { return [[]] }
+        if let items = node.items {
+            var sets: [[(key: String, value: String)]] = []
+            for item in items {
+                let m = try YAMLMapping(item)
+                var set: [(key: String, value: String)] = []
+                for p in m.pairs { set.append((p.keyString, try String.decode(from: p.value))) }
+                sets.append(set)
+            }
+            guard !sets.isEmpty else { throw node.invalidValue(expected: "at least one parameter set") }
+            return sets
+        }
+        let m = try YAMLMapping(node)
+        var sets: [[(key: String, value: String)]] = [[]]
+        for pair in m.pairs {
+            let values = try [String].decode(from: pair.value)
+            guard !values.isEmpty else { throw pair.value.invalidValue(expected: "at least one value") }
+            sets = sets.flatMap { set in values.map { set + [(pair.keyString, $0)] } }
+        }
+        return sets
+    }
+
+    /// Replaces `${scenario.<key>}` in every string scalar, keeping positions.
+    static func substitute(_ node: YAMLNode, parameters: [String: String]) -> YAMLNode {
+        guard !parameters.isEmpty else { return node }
+        var copy = node
+        switch node.kind {
+        case .scalar(var scalar):
+            for (key, value) in parameters {
+                scalar.value = scalar.value.replacingOccurrences(of: "${scenario.\(key)}", with: value)
+            }
+            copy.kind = .scalar(scalar)
+        case .sequence(let items): copy.kind = .sequence(items.map { substitute($0, parameters: parameters) })
+        case .mapping(let pairs):
+            copy.kind = .mapping(
+                pairs.map { YAMLPair(key: $0.key, value: substitute($0.value, parameters: parameters)) })
+        }
+        return copy
+    }
+}
+
+extension SuiteLoader {
+    /// The apps of an app file (`apps:`, `devices:`, `include:`, as a suite's world or an included file).
+    package static func loadApps(path: String) throws(SourceError) -> [AppDeclaration] {
+        let root = try YAMLLoader.load(path: path)
+        let m = try YAMLMapping(root)
+        if let world = try m.optionalMapping("world") { return try decodeWorld(world, file: path).apps }
+        try m.checkKeys(allowed: includeKeys + ["scenarios", "name", "variables"])
+        return try decodeWorld(m, file: path).apps
+    }
+}

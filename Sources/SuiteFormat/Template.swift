@@ -1,0 +1,145 @@
+import Foundation
+import PushModel
+import YAMLSource
+
+/// A string from a suite file that may contain `${name}` references, resolved when the step runs.
+///
+/// Namespaces: `device.<name>.token|udid|fcm_token`, `env.<NAME>`, `fixture.http|https|ca`,
+/// `gateway.sandbox|production`, `scenario.name` and `scenario.<parameter>`, suite `variables:` and
+/// captured values by bare name. `$${` writes a literal `${`.
+package struct Template: Sendable, Equatable, CustomStringConvertible {
+    enum Part: Sendable, Equatable {
+        case literal(String)
+        /// A reference and its offset (in Unicode scalars) inside the scalar's text.
+        case variable(String, offset: Int)
+    }
+
+    let parts: [Part]
+    /// Where the scalar is written.
+    package let range: SourceRange
+    /// Columns to add to an offset to reach the character in the file (1 for quoted scalars).
+    let columnBias: Int
+
+    /// A template with no references.
+    package init(literal: String, range: SourceRange) {
+        parts = [.literal(literal)]
+        self.range = range
+        columnBias = 0
+    }
+
+    /// Parses `text` written at `range`; an unclosed `${` is an error at it.
+    package init(_ text: String, range: SourceRange, quoted: Bool = false) throws(SourceError) {
+        self.range = range
+        columnBias = quoted ? 1 : 0
+        var parts: [Part] = []
+        var literal = ""
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "$", i + 2 < scalars.count, scalars[i + 1] == "$", scalars[i + 2] == "{" {
+                literal += "${"
+                i += 3
+                continue
+            }
+            if scalars[i] == "$", i + 1 < scalars.count, scalars[i + 1] == "{" {
+                guard let close = scalars[(i + 2)...].firstIndex(of: "}") else {
+                    throw SourceError(
+                        .invalidValue, "unclosed '${' in a template", at: Self.at(range, offset: i + columnBias),
+                        expected: "expected ${name}", suggestion: "write $${ for a literal ${")
+                }
+                let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close])).trimmingCharacters(
+                    in: .whitespaces)
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.variable(name, offset: i))
+                i = close + 1
+                continue
+            }
+            literal.unicodeScalars.append(scalars[i])
+            i += 1
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        self.parts = parts
+    }
+
+    /// Decodes a scalar node as a template.
+    package static func decode(_ node: YAMLNode) throws(SourceError) -> Template {
+        let text = try String.decode(from: node)
+        let quoted = node.scalar?.style == .singleQuoted || node.scalar?.style == .doubleQuoted
+        return try Template(text, range: node.range, quoted: quoted)
+    }
+
+    /// The references, with the position of each.
+    package var references: [(name: String, range: SourceRange)] {
+        parts.compactMap {
+            if case .variable(let name, let offset) = $0 { return (name, Self.at(range, offset: offset + columnBias)) }
+            return nil
+        }
+    }
+
+    /// True when the text has no references.
+    package var isLiteral: Bool { references.isEmpty }
+
+    /// The text as written (references shown as `${name}`).
+    package var description: String {
+        parts.map {
+            switch $0 {
+            case .literal(let s): return s
+            case .variable(let n, _): return "${\(n)}"
+            }
+        }.joined()
+    }
+
+    /// Resolves every reference through `lookup`; `escape` transforms substituted values (e.g. for JSON strings).
+    package func render(
+        _ lookup: (String) -> String?, escape: (String) -> String = { $0 }
+    ) throws(VariableError) -> String {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .literal(let s): out += s
+            case .variable(let name, let offset):
+                guard let value = lookup(name) else {
+                    throw VariableError(name: name, range: Self.at(range, offset: offset + columnBias))
+                }
+                out += escape(value)
+            }
+        }
+        return out
+    }
+
+    static func at(_ range: SourceRange, offset: Int) -> SourceRange {
+        guard range.start.line == range.end.line else { return range }
+        let start = SourcePosition(line: range.start.line, column: range.start.column + offset)
+        return SourceRange(file: range.file, start: start, end: start, source: range.source)
+    }
+}
+
+/// A reference with no value when the step ran (e.g. `${env.NAME}` not set).
+package struct VariableError: Error, Sendable, CustomStringConvertible {
+    package var name: String
+    package var range: SourceRange
+    package var description: String { "\(range): undefined variable '${\(name)}'" }
+
+    /// As a `SourceError`, for rendering with the line and a caret.
+    package var sourceError: SourceError {
+        var expected: String?
+        var suggestion: String?
+        if name.hasPrefix("env.") {
+            expected = "expected the environment variable \(name.dropFirst(4)) to be set"
+            suggestion = "export \(name.dropFirst(4))=… before running, or pass it to the runner"
+        } else if name.hasPrefix("fixture.") {
+            expected = "expected the runner's fixture server (it serves Suites/pages/)"
+            suggestion = "run the suite with `pushcheck run`, which starts it"
+        } else if name.hasPrefix("device.") {
+            expected = "expected the device's app to have that value (is it installed and registered?)"
+        }
+        return SourceError(
+            .invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected, suggestion: suggestion)
+    }
+}
+
+/// Escapes a value for the inside of a JSON string (PushModel's JSON writer, without the quotes).
+package func jsonStringEscape(_ s: String) -> String {
+    String(JSONValue.string(s).serialized().dropFirst().dropLast())
+}

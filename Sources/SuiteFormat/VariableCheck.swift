@@ -1,0 +1,119 @@
+import DeviceBridge
+import DeviceSimulator
+import YAMLSource
+
+/// What a device tells a scenario: `${device.<name>.<field>}` (checked here at load time, read by
+/// `RunContext.lookup`) and `capture: { t: <field> }` after a device step (`DeviceCaptures`). The one list of them.
+package enum DeviceVariable: String, CaseIterable, Sendable {
+    /// The app's APNs token (hex).
+    case token
+    /// Still readable after `uninstall`, to send to the old token and expect 410.
+    case previousToken = "previous_token"
+    case fcmToken = "fcm_token"
+    /// The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
+    case previousFCMToken = "previous_fcm_token"
+    case udid
+
+    /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
+    package func value(in snapshot: DeviceState, bundleID: String?) -> String? {
+        switch self {
+        case .udid: return snapshot.udid
+        case .token: return bundleID.flatMap { snapshot.apps[$0] }?.token?.hex
+        case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
+        case .previousToken: return bundleID.flatMap { snapshot.previousToken(of: $0) }?.hex
+        case .previousFCMToken: return bundleID.flatMap { snapshot.previousFCMToken(of: $0) }
+        }
+    }
+}
+
+/// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
+package enum FixtureVariable: String, CaseIterable, Sendable {
+    case http, https, ca
+}
+
+/// `${gateway.<field>}`: the APNs gateway URLs per environment, the CA that signs the mock's certificates and the
+/// FCM gateway URL; checked here and read by `RunContext.lookup`.
+package enum GatewayVariable: String, CaseIterable, Sendable {
+    case sandbox, production, ca, fcm
+}
+
+/// Checks every `${…}` reference of a scenario at load time, so a typo fails before anything runs.
+/// `${env.…}` can only be checked when the step runs.
+enum VariableCheck {
+    static let deviceFields = DeviceVariable.allCases.map(\.rawValue)
+
+    static func check(_ steps: [Step], world: WorldDeclaration, variables: [String: String], parameters: [String])
+        throws(SourceError)
+    {
+        var captured: [String] = []
+        let devices = world.devices.map(\.name)
+        for step in steps {
+            for template in templates(of: step) {
+                for ref in template.references {
+                    try checkName(ref.name, at: ref.range, devices: devices, bare: Array(variables.keys) + captured)
+                }
+            }
+            captured += step.captures.map(\.name)
+        }
+    }
+
+    static func checkName(_ name: String, at range: SourceRange, devices: [String], bare: [String]) throws(SourceError)
+    {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        func fail(_ expected: String, _ candidates: [String]) -> SourceError {
+            SourceError(
+                .invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected,
+                suggestion: Spelling.closest(to: name, in: candidates).map { "did you mean '${\($0)}'?" })
+        }
+        let all =
+            devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
+            + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
+            + GatewayVariable.allCases.map { "gateway.\($0.rawValue)" } + ["scenario.name"]
+            + bare
+        switch parts.first {
+        case "env":
+            guard parts.count >= 2, !parts[1].isEmpty else { throw fail("expected ${env.NAME}", all) }
+        case "device":
+            guard parts.count == 3, devices.contains(parts[1]) else {
+                throw fail(
+                    "expected ${device.<name>.token} with a declared device: \(devices.joined(separator: ", "))", all)
+            }
+            guard deviceFields.contains(parts[2]) else {
+                throw fail(
+                    "expected one of: \(deviceFields.map { "device.\(parts[1]).\($0)" }.joined(separator: ", "))", all)
+            }
+        default:
+            guard all.contains(name) else {
+                throw fail(
+                    "expected a device, env, fixture, gateway or scenario reference, a suite variable or a value captured earlier",
+                    all)
+            }
+        }
+    }
+
+    static func templates(of step: Step) -> [Template] {
+        var out: [Template] = []
+        switch step.action {
+        case .send(let s):
+            out += [s.token, s.topic, s.project].compactMap { $0 } + s.headers.map(\.value) + s.payloadScalars
+            if case .bearer(let t) = s.auth { out.append(t) }
+        case .run(let r):
+            out.append(r.command)
+            out += r.environment.map(\.1)
+        case .device(.followLink(let t)):
+            out.append(t)
+        case .device, .expect:
+            break
+        }
+        for check in step.expectation?.checks ?? [] { out += expectedScalars(check.matcher) }
+        return out
+    }
+
+    static func expectedScalars(_ m: Matcher) -> [Template] {
+        switch m {
+        case .equals(let e), .contains(let e): return e.scalars
+        case .not(let inner): return expectedScalars(inner)
+        case .exists, .absent, .matches: return []
+        }
+    }
+}

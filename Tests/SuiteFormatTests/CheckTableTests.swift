@@ -1,0 +1,167 @@
+import DeviceSimulator
+import Foundation
+import PushModel
+import Testing
+import YAMLSource
+
+@testable import SuiteFormat
+
+/// The table of `expect:` keys and fields (`CheckSubject.swift`): every entry decodes, every subject it
+/// decodes to is observed, and the unknown-key errors list and suggest from it.
+@Suite struct CheckTableTests {
+    static func decode(_ yaml: String) throws(SourceError) -> SuiteFormat.Expectation {
+        try ExpectationDecoder.decode(try YAMLLoader.load(string: yaml, file: "expect.yaml"))
+    }
+
+    static func error(_ yaml: String) -> SourceError? {
+        do throws(SourceError) {
+            _ = try decode(yaml)
+            return nil
+        } catch { return error }
+    }
+
+    /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
+    /// compile here until it has a sample.
+    static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {
+        func one(_ subject: Subject, label: String = key.rawValue) -> (SuiteFormat.Expectation) -> Bool {
+            { $0.checks.count == 1 && $0.checks[0].subject == subject && $0.checks[0].label == label }
+        }
+        switch key {
+        case .status: return ("200", one(.status))
+        case .reason: return ("BadDeviceToken", one(.reason))
+        case .headers: return ("{ Apns-Id: { exists: true } }", one(.header("apns-id"), label: "headers.Apns-Id"))
+        case .timestamp: return ("{ exists: true }", one(.timestamp))
+        case .errorCode: return ("UNREGISTERED", one(.fcmErrorCode))
+        case .name: return ("{ matches: \"^projects/demo-project/messages/\" }", one(.fcmName))
+        case .delivered: return ("true", one(.delivered))
+        case .dropped: return ("none", one(.dropped))
+        case .stored: return ("false", one(.stored))
+        case .callbacks: return ("[willPresent]", one(.callbacks))
+        case .userInfo:
+            return (
+                "{ gcm.message_id: { exists: true } }",
+                one(.userInfo("gcm.message_id"), label: "user_info.gcm.message_id")
+            )
+        case .notification: return ("{ title: Hi }", one(.notification(.title), label: "notification.title"))
+        case .extensions: return ("{ service: ran }", one(.extensions(.service), label: "extensions.service"))
+        case .navigation: return ("{ tab: 1 }", one(.navigation(.tab), label: "navigation.tab"))
+        case .page: return ("{ contains: Welcome }", one(.page(.text), label: "page.contains"))
+        case .openedURL: return ("https://example.com", one(.openedURLs))
+        case .install: return ("installed", one(.install))
+        case .registration: return ("registered", one(.registration))
+        case .findings: return ("MissingEntitlement", one(.findings))
+        case .symptoms: return ("{ contains: x }", one(.symptoms))
+        case .token: return ("{ exists: true }", one(.token))
+        case .state: return ("foreground", one(.state))
+        case .badge: return ("1", one(.badge))
+        case .exit: return ("0", one(.exitCode))
+        case .stdout: return ("{ contains: sent }", one(.stdout))
+        case .stderr: return ("\"\"", one(.stderr))
+        case .callback:
+            return (
+                "{ didReceiveResponse: { action: open } }",
+                { $0.checks.count == 1 && $0.checks[0].subject == .callback(.didReceiveResponse, .action, path: "") }
+            )
+        case .exactly:
+            return (
+                "{ user_info: { a: b } }",
+                { $0.objects.map(\.label) == ["exactly.user_info"] && $0.objects[0].mode == .exact }
+            )
+        case .atLeast:
+            return (
+                "{ notification: { title: Hi } }",
+                { $0.objects.map(\.label) == ["at_least.notification"] && $0.objects[0].mode == .subset }
+            )
+        case .snapshot: return ("true", { $0.snapshot != nil })
+        case .request: return ("2", { if case .index(2)? = $0.request { true } else { false } })
+        }
+    }
+
+    @Test func everyKeyOfTheTableDecodes() throws {
+        #expect(ExpectKey.allCases.count == ExpectKey.names.count)
+        for key in ExpectKey.allCases {
+            let (yaml, check) = Self.sample(key)
+            let e = try Self.decode("\(key.rawValue): \(yaml)")
+            #expect(check(e), "\(key.rawValue): \(yaml) decoded to \(e.checks.map(\.subject))")
+        }
+    }
+
+    @Test func everyFieldOfTheTableDecodesToItsTypedSubject() throws {
+        func expectOne(_ yaml: String, _ subject: Subject, _ label: String) throws {
+            let e = try Self.decode(yaml)
+            #expect(e.checks.map(\.subject) == [subject], "\(yaml)")
+            #expect(e.checks.map(\.label) == [label], "\(yaml)")
+        }
+        for f in NotificationField.allCases {
+            try expectOne("notification: { \(f.rawValue): x }", .notification(f), "notification.\(f.rawValue)")
+        }
+        for f in NavigationField.allCases {
+            try expectOne("navigation: { \(f.rawValue): x }", .navigation(f), "navigation.\(f.rawValue)")
+        }
+        for f in PageField.allCases {
+            try expectOne("page: { \(f.rawValue): x }", .page(f), "page.\(f.rawValue)")
+        }
+        for f in ExtensionField.allCases {
+            try expectOne("extensions: { \(f.rawValue): x }", .extensions(f), "extensions.\(f.rawValue)")
+        }
+    }
+
+    /// Every field of every callback decodes to its typed subject and label; key-path fields take a mapping.
+    @Test func everyCallbackFieldDecodesToItsTypedSubject() throws {
+        for callback in AppCallback.Kind.allCases {
+            let names = CallbackField.names(for: callback)
+            #expect(names.first == "calls", "\(callback)")
+            for name in names {
+                let field = try #require(CallbackField(rawValue: name))
+                let label = "callback.\(callback.rawValue).\(name)"
+                if field.takesKeyPaths {
+                    let e = try Self.decode("callback: { \(callback.rawValue): { \(name): { a.b: x } } }")
+                    #expect(e.checks.map(\.subject) == [.callback(callback, field, path: "a.b")])
+                    #expect(e.checks.map(\.label) == [label + ".a.b"])
+                } else {
+                    let e = try Self.decode("callback: { \(callback.rawValue): { \(name): x } }")
+                    #expect(e.checks.map(\.subject) == [.callback(callback, field, path: "")])
+                    #expect(e.checks.map(\.label) == [label])
+                }
+            }
+        }
+        let unknown = try #require(Self.error("callback: { willPresnt: { calls: 1 } }"))
+        #expect(unknown.expected == "expected one of: " + CallbackDetail.callbackNames.joined(separator: ", "))
+        #expect(unknown.suggestion == "did you mean 'willPresent'?")
+    }
+
+    @Test func unknownKeysListAndSuggestFromTheTable() throws {
+        let top = try #require(Self.error("stauts: 200"))
+        #expect(top.kind == .unknownKey)
+        #expect(top.expected == "expected one of: " + ExpectKey.names.joined(separator: ", "))
+        #expect(top.suggestion == "did you mean 'status'?")
+        #expect(Self.error("at_lest: { user_info: { a: b } }")?.suggestion == "did you mean 'at_least'?")
+        #expect(Self.error("opened_ur: x")?.suggestion == "did you mean 'opened_url'?")
+
+        let cases: [(String, [String], String)] = [
+            ("notification: { thread_i: x }", NotificationField.names, "thread_id"),
+            ("navigation: { loged_in: x }", NavigationField.names, "logged_in"),
+            ("page: { contain: x }", PageField.names, "contains"),
+            ("extensions: { overides_title: x }", ExtensionField.names, "overrides_title"),
+        ]
+        for (yaml, names, suggestion) in cases {
+            let e = try #require(Self.error(yaml))
+            #expect(e.kind == .unknownKey, "\(yaml)")
+            #expect(e.expected == "expected one of: " + names.joined(separator: ", "), "\(yaml)")
+            #expect(e.suggestion == "did you mean '\(suggestion)'?", "\(yaml)")
+        }
+        let whole = try #require(Self.error("exactly: { paylod: { a: b } }"))
+        #expect(whole.expected == "expected one of: " + WholeObject.names.joined(separator: ", "))
+        #expect(whole.suggestion == "did you mean 'payload'?")
+        for object in WholeObject.allCases {
+            let e = try Self.decode("at_least: { \(object.rawValue): { a: b } }")
+            #expect(e.objects.map(\.object) == [object])
+        }
+        // The page keys are the fields with `contains` (a substring of the text) right after `text`.
+        #expect(
+            PageField.names == [
+                "status", "url", "title", "text", "contains", "http_version", "redirects", "opened_externally",
+                "failed", "cancelled",
+            ])
+    }
+}

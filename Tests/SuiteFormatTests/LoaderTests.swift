@@ -1,0 +1,214 @@
+import Foundation
+import SuiteFormat
+import Testing
+import YAMLSource
+
+/// Suite files: positions, parameter expansion, includes, and every kind of mistake.
+@Suite struct LoaderTests {
+    static let world = """
+        world:
+          include: \(Support.suites)/apps/news-app.yaml
+        """
+
+    @Test func scenariosKeepTheirLineAndIdAndParametersExpand() throws {
+        let path = try Support.write(
+            """
+            \(Self.world)
+            scenarios:
+              - name: plain
+                tags: [a, b]
+                steps:
+                  - reboot
+              - name: by state
+                parameters: { state: [background, not-running], auth: [token] }
+                steps:
+                  - state: ${scenario.state}
+            """)
+        let suite = try Support.load(path)
+        #expect(
+            suite.scenarios.map(\.name) == [
+                "plain", "by state [state=background, auth=token]", "by state [state=not-running, auth=token]",
+            ])
+        #expect(suite.scenarios.map(\.line) == [4, 8, 8])
+        #expect(suite.scenarios[0].tags == ["a", "b"])
+        #expect(suite.scenarios[0].id == "\(path)::plain")
+        #expect(suite.scenarios[2].parameters == ["state": "not-running", "auth": "token"])
+        #expect(suite.scenarios[0].steps[0].range.line == 7)
+        #expect(suite.scenarios[0].steps[0].range.column == 9)
+        #expect(suite.world.apps.map(\.bundleID) == ["com.example.pushdemo"])
+        #expect(suite.world.devices.map(\.name) == ["iphone"])
+        #expect(suite.name == ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+    }
+
+    @Test func jsonSuitesLoadToo() throws {
+        let path = try Support.write(
+            """
+            {"name": "json", "scenarios": [{"name": "one", "steps": ["reboot", {"wait": "5s"}]}]}
+            """, name: "suite.json")
+        let suite = try Support.load(path)
+        #expect(suite.name == "json")
+        #expect(suite.scenarios.first?.steps.count == 2)
+        #expect(suite.world.devices.map(\.name) == ["iphone"])
+    }
+
+    @Test func includeOnlyFilesAreNotSuites() throws {
+        #expect(!SuiteLoader.isSuiteFile(path: Support.suites + "/apps/news-app.yaml"))
+        #expect(SuiteLoader.isSuiteFile(path: Support.suites + "/apns-gateway.yaml"))
+        let broken = try Support.write("scenarios: [ {name: x\n")
+        #expect(SuiteLoader.isSuiteFile(path: broken))
+    }
+
+    @Test func unknownKeyIsAnErrorWithASuggestion() throws {
+        let e = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: typo
+                    steps:
+                      - reboot
+                    tgas: [x]
+                """))
+        #expect(e.kind == .unknownKey)
+        #expect(e.line == 5 && e.column == 5)
+        #expect(e.suggestion == "did you mean 'tags'?")
+        #expect(e.expected?.contains("name, tags, parameters, steps") == true)
+        let step = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: typo in a step
+                    steps:
+                      - send: { payload: { aps: {} } }
+                        expcet: { status: 200 }
+                """))
+        #expect(step.kind == .unknownKey)
+        #expect(step.line == 5 && step.column == 9)
+        #expect(step.suggestion == "did you mean 'expect'?")
+        #expect(step.rendered(color: false).contains("^"))
+        let bare = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps: [rebot]\n"))
+        #expect(bare.kind == .invalidValue)
+        #expect(bare.line == 3 && bare.column == 13)
+        #expect(bare.suggestion == "did you mean 'reboot'?")
+        let check = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: x
+                    steps:
+                      - expect: { navigation: { tabb: 1 } }
+                """))
+        #expect(check.kind == .unknownKey && check.suggestion == "did you mean 'tab'?")
+    }
+
+    @Test func wrongTypesPointAtTheValue() throws {
+        let tags = try #require(try Support.loadError("scenarios:\n  - name: x\n    tags: 5\n    steps: []\n"))
+        #expect(tags.kind == .typeMismatch)
+        #expect(tags.line == 3 && tags.column == 11)
+        let wait = try #require(try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - wait: soon\n"))
+        #expect(wait.line == 4 && wait.column == 15)
+        let state = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - state: backgrond\n"))
+        #expect(state.kind == .invalidValue && state.suggestion == "did you mean 'background'?")
+        let payload = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - send: { payload: '{\"aps\": ' }\n"))
+        #expect(payload.kind == .invalidValue && payload.line == 4)
+        let regex = try #require(
+            try Support.loadError(
+                "scenarios:\n  - name: x\n    steps:\n      - expect: { stdout: { matches: '([' } }\n"))
+        #expect(regex.kind == .invalidValue && regex.line == 4)
+    }
+
+    @Test func undefinedVariablesAreErrorsAtTheirColumn() throws {
+        let device = try #require(
+            try Self.stepError(#"- send: { token: "${device.iphnoe.token}", payload: { aps: {} } }"#))
+        #expect(device.message == "undefined variable '${device.iphnoe.token}'")
+        #expect(device.line == 6 && device.column == 25)
+        #expect(device.suggestion == "did you mean '${device.iphone.token}'?")
+        let capture = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: used before captured
+                    steps:
+                      - run: echo ${out}
+                      - run: echo hi
+                        capture: { out: stdout }
+                """))
+        #expect(capture.message == "undefined variable '${out}'")
+        #expect(capture.line == 4 && capture.column == 19)
+        let param = try #require(
+            try Support.loadError(
+                """
+                scenarios:
+                  - name: p
+                    parameters: { state: [background] }
+                    steps:
+                      - run: echo ${scenario.stat}
+                """))
+        #expect(param.message == "undefined variable '${scenario.stat}'")
+        let unclosed = try #require(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.HOME\n"))
+        #expect(unclosed.message.contains("unclosed"))
+        // env references are only checked when the step runs
+        #expect(
+            try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.ANYTHING}\n") == nil)
+    }
+
+    @Test func badIncludePathIsAnErrorAtTheInclude() throws {
+        let e = try #require(try Support.loadError("world:\n  include: apps/missing.yaml\nscenarios: []\n"))
+        #expect(e.kind == .io)
+        #expect(e.line == 2 && e.column == 12)
+        #expect(e.message.contains("apps/missing.yaml"))
+        let nested = try #require(
+            try Support.loadError(
+                "world:\n  include: apps/a.yaml\nscenarios: []\n", extra: ["apps/a.yaml": "apps: []\ndevcies: []\n"]))
+        #expect(nested.kind == .unknownKey && nested.file.hasSuffix("apps/a.yaml") && nested.line == 2)
+        #expect(nested.suggestion == "did you mean 'devices'?")
+    }
+
+    @Test func otherMistakes() throws {
+        let dup = try #require(
+            try Support.loadError("scenarios:\n  - { name: a, steps: [] }\n  - { name: a, steps: [] }\n"))
+        #expect(dup.message == "two scenarios are named 'a'" && dup.line == 3)
+        let fcm = try #require(
+            try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, payload: {} }\n"))
+        #expect(
+            fcm.line == 4 && fcm.expected?.contains("message:") == true && fcm.suggestion?.contains("message:") == true)
+        let two = try #require(
+            try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - { tap: latest, back: true }\n"))
+        #expect(two.message.contains("cannot be combined"))
+        let capture = try #require(
+            try Support.loadError(
+                "scenarios:\n  - name: a\n    steps:\n      - run: echo\n        capture: { x: status }\n"))
+        #expect(capture.message.contains("cannot capture 'status'"))
+        let missing = try #require(try Support.loadError("name: no scenarios\n"))
+        #expect(missing.kind == .missingKey)
+        let device = try #require(
+            try Support.loadError(
+                """
+                world:
+                  devices: [{ name: a, udid: U, apps: [com.example.nothere] }]
+                scenarios: []
+                """))
+        #expect(device.message.contains("unknown app"))
+    }
+}
+
+extension LoaderTests {
+    /// The load error of one step in scenario `x` (line 6 of the file) of `world`.
+    static func stepError(_ step: String) throws -> SourceError? {
+        try Support.loadError("\(Self.world)\nscenarios:\n  - name: x\n    steps:\n      \(step)\n")
+    }
+}
+
+extension LoaderTests {
+    @Test func devicesAndAppsMustBeDeclared() throws {
+        let device = try #require(try Self.stepError(#"- send: { to: iphnoe, payload: { aps: {} } }"#))
+        #expect(device.message == "no device 'iphnoe' in the world")
+        #expect(device.line == 6 && device.column == 21)
+        #expect(device.suggestion == "did you mean 'iphone'?")
+        let app = try #require(try Self.stepError(#"- terminate: com.example.pushdem"#))
+        #expect(app.message == "no app 'com.example.pushdem' in the world")
+        #expect(app.suggestion == "did you mean 'com.example.pushdemo'?")
+    }
+}
