@@ -61,10 +61,15 @@ final class HTTP2Session: ProtocolSession {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, h2OnDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, h2OnFrameRecv)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, h2OnStreamClose)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, h2OnFrameSend)
         var option: OpaquePointer?
         nghttp2_option_new(&option)
         defer { nghttp2_option_del(option) }
-        // Like APNs, ignore stream priorities: no priority tree, no retained closed streams.
+        // Like APNs, ignore stream priorities: no priority tree, no retained closed streams. The stream-state
+        // errors nghttp2 can then no longer raise (RFC 9113 §5.1, §5.1.1, §6.1) are raised by the frame scanner
+        // from its own record of the client's streams (`HTTP2ClientStreams`), which costs a set insert and
+        // remove per request instead of a dependency tree and up to SETTINGS_MAX_CONCURRENT_STREAMS closed
+        // streams kept per connection.
         nghttp2_option_set_no_closed_streams(option, 1)
         nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         var settings = [
@@ -270,6 +275,11 @@ final class HTTP2Session: ProtocolSession {
         }
     }
 
+    /// nghttp2 sent RST_STREAM on `stream`: the scanner then ignores what the client still sends on it.
+    fileprivate func sentReset(stream: Int32) {
+        scanner.serverReset(stream: UInt32(bitPattern: stream))
+    }
+
     fileprivate func streamClosed(_ stream: Int32) {
         headerBlock = nil  // removing may move other entries
         streams[stream] = nil
@@ -376,6 +386,14 @@ private func h2OnStreamClose(
     _ session: OpaquePointer?, _ stream: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     owner(userData)._withUnsafeGuaranteedRef { $0.streamClosed(stream) }
+    return 0
+}
+
+private func h2OnFrameSend(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_RST_STREAM.rawValue) else { return 0 }
+    owner(userData)._withUnsafeGuaranteedRef { $0.sentReset(stream: frame.pointee.hd.stream_id) }
     return 0
 }
 
