@@ -295,4 +295,27 @@ struct WorldFixture {
         #expect(fcm.0 == "400" && fcm.1[path: "error.status"] == "INVALID_ARGUMENT", "\(fcm)")
         #expect(world.fcm?.log().last?.status == 400)
     }
+
+    /// h2spec (HTTP/2 conformance, 146 cases) against the runner's shared server, built as the runner builds it
+    /// (sandbox, production and FCM over TLS, client certificates requested), into a mounted world.
+    @Test func theSharedServerPassesAllOfH2Spec() throws {
+        _ = try H2Spec.binary()
+        let authority = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try authority.issueServerCertificate()
+        let server = try WorldServer(
+            tls: TLSConfiguration(
+                certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM,
+                clientCertificates: .request(trustedCAPEMs: [authority.certificatePEM])),
+            endpoints: [.sandbox, .production, .fcm], loops: 2)
+        defer { server.shutdown() }
+        let world = try WorldHost(
+            try WorldFixture.declaration(WorldFixture.yaml + "\nfcm:\n  projects:\n    - { id: demo, number: \"1\" }\n")
+        )
+        let id = server.mount(world)
+        for endpoint in [WorldEndpoint.sandbox, .production, .fcm] {
+            let url = server.url(endpoint, world: id)
+            let result = try H2Spec.run(url)
+            #expect(result.passed, "h2spec against the shared \(endpoint.rawValue) listener (\(url)):\n\(result)")
+        }
+    }
 }
