@@ -12,15 +12,33 @@ PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks; groff renders pushcheck(1) in
 # ManPageAndCompletionTests, objcopy stamps a commit into a binary copy in BuildInfoTests; chromium + chromium-driver:
-# the real browser the HTML report and serve's console are tested in (Tests/python/test_web_*.py, via selenium))
+# the real browser the HTML report and serve's console are tested in (Tests/python/test_web_*.py, via selenium);
+# go builds h2spec, below)
 TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-client \
         nghttpd:nghttp2-server xmllint:libxml2-utils openssl:openssl python3:python3 \
-        groff:groff-base objcopy:binutils chromium:chromium chromedriver:chromium-driver
+        groff:groff-base objcopy:binutils chromium:chromium chromedriver:chromium-driver go:golang-go
+# Go source directory => Debian package: the libraries h2spec (the HTTP/2 conformance suite `make test` runs against
+# every listener) is built from, offline, in GOPATH mode (no module proxy).
+GOCODE = /usr/share/gocode/src
+GO_SOURCES = $(GOCODE)/github.com/fatih/color:golang-github-fatih-color-dev \
+        $(GOCODE)/github.com/spf13/cobra:golang-github-spf13-cobra-dev \
+        $(GOCODE)/github.com/spf13/pflag:golang-github-spf13-pflag-dev \
+        $(GOCODE)/golang.org/x/net:golang-golang-x-net-dev $(GOCODE)/golang.org/x/sys:golang-golang-x-sys-dev \
+        $(GOCODE)/golang.org/x/text:golang-golang-x-text-dev \
+        $(GOCODE)/github.com/mattn/go-colorable:golang-github-mattn-go-colorable-dev \
+        $(GOCODE)/github.com/mattn/go-isatty:golang-github-mattn-go-isatty-dev \
+        $(GOCODE)/github.com/inconshreveable/mousetrap:golang-github-inconshreveable-mousetrap-dev
+
+# h2spec 2.6.0 is built from the project's shared tools (a tarball and its build script, kept outside the repo:
+# third-party code is never committed). Override with `make H2SPEC_BUILD=/path/to/h2spec-build.sh`.
+H2SPEC_BUILD ?= $(firstword $(wildcard ../shared/tools/h2spec-build.sh ../../shared/tools/h2spec-build.sh \
+        /work/shared/tools/h2spec-build.sh))
+H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check \
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -49,6 +67,8 @@ deps:
 	  pkg-config --exists $$pc 2>/dev/null || missing="$$missing $$pkg"; done; \
 	for pair in $(HEADERS); do h=$${pair%%:*}; pkg=$${pair##*:}; \
 	  [ -f $$h ] || missing="$$missing $$pkg"; done; \
+	for pair in $(GO_SOURCES); do d=$${pair%%:*}; pkg=$${pair##*:}; \
+	  [ -d $$d ] || missing="$$missing $$pkg"; done; \
 	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	$(call apt_install_missing,system packages)
 
@@ -75,11 +95,24 @@ $(VENV)/.installed: Tests/python/requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
 	touch $@
 
-test: deps venv
+# h2spec, built once into $(BUILD_DIR)/h2spec (Go and its libraries from Debian, `make deps`); the tests find it
+# through PUSHCHECK_H2SPEC.
+h2spec: $(H2SPEC)
+
+$(H2SPEC):
+	@if [ -n "$(H2SPEC_BUILD)" ] && [ -f "$(H2SPEC_BUILD)" ]; then bash $(H2SPEC_BUILD) $(abspath $(BUILD_DIR))/h2spec >/dev/null; \
+	else echo "make h2spec: WARNING: h2spec-build.sh not found in ../shared/tools, ../../shared/tools or /work/shared/tools" \
+	  "(run make H2SPEC_BUILD=/path/to/h2spec-build.sh): the h2spec tests will be skipped, naming this reason"; fi
+
+# When h2spec could not be built for want of its shared tools, the h2spec tests skip with this reason (printed).
+H2SPEC_ENV = env "$$([ -x $(H2SPEC) ] && echo PUSHCHECK_H2SPEC=$(abspath $(H2SPEC)) || \
+  echo 'PUSHCHECK_H2SPEC_SKIP=h2spec-build.sh not found (../shared/tools, /work/shared/tools); set H2SPEC_BUILD')"
+
+test: deps venv h2spec
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
-	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
+	@# Serial: many tests block on external tools (curl, nghttp, openssl, h2spec); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
-	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
+	$(H2SPEC_ENV) $(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
 	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, README's pytest example, and
@@ -123,17 +156,17 @@ fuzz: deps
 ASAN_DIR ?= .build/asan
 TSAN_DIR ?= .build/tsan
 TSAN_TESTS ?= APNsGatewayTests|HTTPServerTests|SuiteRunnerTests
-SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 \
+SANITIZER_ENV = PUSHCHECK_H2SPEC=$(abspath $(H2SPEC)) ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=32 \
   TSAN_OPTIONS=halt_on_error=0:suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp:log_path=$(CURDIR)/$(TSAN_DIR)/report
 
 sanitize: sanitize-address sanitize-thread
 
-sanitize-address: deps
+sanitize-address: deps h2spec
 	$(SWIFT) build --scratch-path $(ASAN_DIR) --build-tests --sanitize=address
 	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(ASAN_DIR) --skip-build --sanitize=address --no-parallel
 
 # Every process's reports (the tests' `pushcheck` subprocesses too) go to $(TSAN_DIR)/report.<pid>.
-sanitize-thread: deps
+sanitize-thread: deps h2spec
 	$(SWIFT) build --scratch-path $(TSAN_DIR) --build-tests --sanitize=thread
 	rm -f $(TSAN_DIR)/report.*
 	$(SANITIZER_ENV) $(SWIFT) test --scratch-path $(TSAN_DIR) --skip-build --sanitize=thread --no-parallel \

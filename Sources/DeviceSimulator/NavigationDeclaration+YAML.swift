@@ -17,7 +17,8 @@ import YAMLSource
 ///       swipe_back: false             # the app disables the edge-swipe (interactive pop) gesture
 ///   routes:
 ///     - name: detail
-///       on: [tap]                   # tap, foreground, action, quick-action, launch
+///       on: [tap]                   # tap, foreground, action, quick-action, launch, login (where the
+///                                   #   login screen goes on success when no route waits for the login)
 ///       category: NEWS              # optional conditions: category, action, quick_action,
 ///       when_key: url               #   when_key, when_screen, when_logged_in
 ///       require: { url: url, item.id: integer }   # key path → string/number/integer/boolean/url/object/array

@@ -72,6 +72,10 @@ package enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
     case quickAction = "quick-action"
     /// App launch (splash decides the first screen).
     case launch
+    /// A successful login on the login screen with no route waiting for it: where the login screen goes on
+    /// success (seed 003's `LoginViewController` → `.main`). A route that required login runs instead when
+    /// one is waiting.
+    case login
 }
 
 /// One route: when it applies, what it needs from the payload, and where it takes the user.

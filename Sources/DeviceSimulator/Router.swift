@@ -108,17 +108,23 @@ package struct Router: Sendable, Equatable {
         return apply(r, payload: payload, trigger: trigger)
     }
 
-    /// The user logs in: the login screen goes away and a route waiting for login runs.
+    /// The user logs in: the login screen goes away, then a route waiting for login runs; with none waiting, a
+    /// login made on the login screen takes the `on: [login]` route (the screen's own success navigation). A
+    /// login with no login screen showing (credentials already stored) changes only the login state.
     package mutating func logIn() -> [NavigationEvent] {
         loggedIn = true
         var events: [NavigationEvent] = [.loggedIn]
+        var onLoginScreen = false
         if let login = declaration.loginScreen, let i = stack.lastIndex(where: { $0.id == login }) {
+            onLoginScreen = true
             for s in stack[i...].reversed() { events.append(.popped(screen: s.id)) }
             stack.removeSubrange(i...)
         }
         if let p = pending, let r = declaration.routes.first(where: { $0.name == p.route }) {
             pending = nil
             events += apply(r, payload: p.payload, trigger: p.trigger)
+        } else if onLoginScreen, declaration.routes.contains(where: { $0.triggers.contains(.login) }) {
+            events += route(.object([:]), trigger: .login)
         }
         return events
     }

@@ -62,7 +62,7 @@ extension FCMGateway {
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules (on the first recipient's
         // translation, which a token send then delivers as is).
-        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut)
+        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut, now: now)
         let first = recipients.first
         let probe = FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
@@ -224,20 +224,49 @@ extension FCMGateway {
         }
     }
 
-    func nextMessageName(project: FCMProject, fanOut: Bool) -> (messageID: String, name: String) {
-        let n = messageCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        let id = String(1_700_000_000_000_000 + n)
+    /// A message's id and `name` as FCM forms them: `projects/p/messages/0:1500415314455276%31bd1c9631bd1c96` for
+    /// token targets (Google's example, `reference/fcm.md`), `projects/p/messages/<id>` for topics and conditions.
+    /// The id (also the payload's `gcm.message_id`) is microseconds since the epoch on the world clock, so it moves
+    /// with a suite's `clock:`, and is never less than one past the last issued, so it stays unique when the clock
+    /// stands still or goes back (`reset()` keeps it). After `%`: 16 hex digits fixed per project (how FCM derives
+    /// its suffix is unknown; it repeats one 8-digit group, as here).
+    func nextMessageName(project: FCMProject, fanOut: Bool, now: Date) -> (messageID: String, name: String) {
+        let micros = UInt64((max(0, now.timeIntervalSince1970) * 1_000_000).rounded(.down))
+        var last = lastMessageMicros.load(ordering: .relaxed)
+        var issued: UInt64
+        while true {
+            issued = max(micros, last &+ 1)
+            let (exchanged, seen) = lastMessageMicros.compareExchange(
+                expected: last, desired: issued, ordering: .relaxed)
+            if exchanged { break }
+            last = seen
+        }
+        let id = String(issued)
         // Appended into one reserved string (interpolation regrew it several times per send).
         var name = "projects/"
-        name.reserveCapacity(40 + project.id.utf8.count + project.number.utf8.count)
+        name.reserveCapacity(48 + project.id.utf8.count)
         name += project.id
         name += fanOut ? "/messages/" : "/messages/0:"
         name += id
         if !fanOut {
             name += "%"
-            name += project.number
+            Self.appendMessageSuffix(project: project, to: &name)
         }
         return (id, name)
+    }
+
+    /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice.
+    static func appendMessageSuffix(project: FCMProject, to name: inout String) {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in project.number.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            let d = digits[Int(hash >> UInt32(28 - 4 * i) & 0xF)]
+            hex[i] = d
+            hex[i + 8] = d
+        }
+        name += String(decoding: hex, as: UTF8.self)
     }
 
     /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.

@@ -55,9 +55,10 @@ package final class FCMGateway: Sendable {
     let logState: Mutex<LogState>
     /// Provider token per project (re-signed every 30 minutes; APNs refuses more than one change per 20).
     let providerTokens = Mutex<[String: (jwt: String, issuedAt: Date)]>([:])
-    /// Outside the lock, which both event loops take several times per send: the message counter, and how many
-    /// faults are set (0 nearly always, so a send need not lock to find none). Written under the lock.
-    let messageCounter = Atomic<UInt64>(0)
+    /// Outside the lock, which both event loops take several times per send: the last message id issued
+    /// (microseconds, `nextMessageName`), and how many faults are set (0 nearly always, so a send need not lock to
+    /// find none; written under the lock).
+    let lastMessageMicros = Atomic<UInt64>(0)
     let faultCount = Atomic<Int>(0)
     /// One in-process APNs connection per project (the provider-token binding lives on it).
     let apnsConnections: [String: ConnectionContext]
@@ -166,12 +167,11 @@ package final class FCMGateway: Sendable {
     }
     package func clearLog() { logState.withLock { $0.entries.removeAll() } }
 
-    /// Back to the configuration (tokens, subscriptions, faults; the log, message numbers and provider tokens start
-    /// again); issued access tokens stay valid.
+    /// Back to the configuration (tokens, subscriptions, faults; the log and provider tokens start again); issued
+    /// access tokens stay valid, and message names stay unique across it.
     package func reset() {
         state.withLock { s in
             s = Self.initialState(configuration)
-            messageCounter.store(0, ordering: .relaxed)
             faultCount.store(s.faults.count, ordering: .releasing)
         }
         logState.withLock { $0 = LogState(capacity: configuration.logCapacity) }

@@ -5,7 +5,14 @@ package struct FCMHTTPHandler: HTTPHandler {
     package let gateway: FCMGateway
     package init(gateway: FCMGateway) { self.gateway = gateway }
 
+    /// Bodies past the listener's limit come to `handle` and get Google's JSON error, logged (not a bare 413).
+    package var answersOversizedRequests: Bool { true }
+
     package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+        if let received = request.bodyOverLimit {
+            responder.respond(gateway.payloadTooLarge(request, received: received))
+            return
+        }
         responder.respond(gateway.evaluate(request))
     }
 }

@@ -8,7 +8,6 @@ import Glibc
 final class Connection {
     /// Stop reading (and stop pulling from the engine) while this many bytes wait for the socket.
     static let highWater = 256 * 1024
-    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     let id: UInt64
     let fd: Int32
@@ -125,12 +124,10 @@ final class Connection {
         if closeWhenFlushed { return }
         guard let session else {
             sniffed.append(contentsOf: bytes)
-            let n = min(sniffed.count, Self.preface.count)
-            if sniffed[0..<n].elementsEqual(Self.preface[0..<n]) {
-                if n < Self.preface.count { return }
-                startSession(.http2)
-            } else {
-                startSession(.http1_1)
+            switch ProtocolSniffer.sniff(sniffed) {
+            case .needMore: return
+            case .http2: startSession(.http2)
+            case .http1_1: startSession(.http1_1)
             }
             let buffered = sniffed
             sniffed = []

@@ -1,6 +1,12 @@
 /// Follows HTTP/2 frame boundaries in the bytes a client sends, ahead of nghttp2, to catch what nghttp2 lets
-/// through: with RFC 7540 priorities off (as on APNs), nghttp2 skips PRIORITY frames without looking at their
-/// stream id, but RFC 9113 §6.3 makes PRIORITY on stream 0 a connection error of type PROTOCOL_ERROR.
+/// through with RFC 7540 priorities off (as on APNs), where it keeps no closed streams and skips PRIORITY frames:
+/// - RFC 9113 §6.3: PRIORITY on stream 0 is a connection error of type PROTOCOL_ERROR;
+/// - RFC 7540 §5.3.1 (h2spec 5.3.1 #2): a PRIORITY frame making a stream depend on itself is an error of type
+///   PROTOCOL_ERROR. RFC 9113 §5.3.2 deprecates the priority scheme, but §6.3 still has receivers parse the frame;
+///   answered as a connection error, as nghttp2 answers it with priorities on and for a HEADERS frame's
+///   self-dependency;
+/// - the stream-state rules of RFC 9113 §5.1, §5.1.1 and §6.1 on streams nghttp2 has forgotten
+///   (`HTTP2ClientStreams`).
 /// Also tells when the 24-byte client connection preface has fully arrived (the opening deadline).
 /// Pure logic: bytes in, verdicts out.
 struct HTTP2FrameScanner {
@@ -17,19 +23,36 @@ struct HTTP2FrameScanner {
 
     static let prefaceLength = 24
     static let frameHeaderLength = 9
+    static let dataType: UInt8 = 0x0
+    static let headersType: UInt8 = 0x1
     static let priorityType: UInt8 = 0x2
+    static let rstStreamType: UInt8 = 0x3
+    static let endStreamFlag: UInt8 = 0x1
+    /// A PRIORITY payload: exclusive bit and stream dependency (4 bytes), weight (1). nghttp2 refuses other
+    /// lengths with FRAME_SIZE_ERROR (§6.3).
+    static let priorityLength = 5
 
     private var prefaceLeft = prefaceLength
     private var header: [UInt8] = []
     private var payloadLeft = 0
+    /// The PRIORITY frame whose payload is being read (its stream and where its header started), and the payload
+    /// bytes read so far.
+    private var priority: (stream: UInt32, headerOffset: Int)?
+    private var priorityPayload: [UInt8] = []
+    private(set) var streams = HTTP2ClientStreams()
 
     /// The client connection preface has been received in full.
     var prefaceReceived: Bool { prefaceLeft == 0 }
+
+    /// The server sent RST_STREAM on `stream` (see `HTTP2ClientStreams.serverReset`).
+    mutating func serverReset(stream: UInt32) { streams.serverReset(stream: stream) }
 
     /// Scans the next chunk; returns the first violation in it, if any (scanning then stops for good).
     mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Violation? {
         var i = 0
         let n = bytes.count
+        // A PRIORITY frame whose header came in an earlier chunk: that part is already with nghttp2.
+        if priority != nil { priority?.headerOffset = 0 }
         while i < n {
             if prefaceLeft > 0 {
                 let k = min(prefaceLeft, n - i)
@@ -37,6 +60,21 @@ struct HTTP2FrameScanner {
                 i += k
             } else if payloadLeft > 0 {
                 let k = min(payloadLeft, n - i)
+                if let p = priority {
+                    priorityPayload.append(
+                        contentsOf: bytes[i..<i + min(k, Self.priorityLength - priorityPayload.count)])
+                    if priorityPayload.count == Self.priorityLength {
+                        priority = nil
+                        let dependency =
+                            (UInt32(priorityPayload[0]) << 24 | UInt32(priorityPayload[1]) << 16
+                                | UInt32(priorityPayload[2]) << 8 | UInt32(priorityPayload[3])) & 0x7FFF_FFFF
+                        if dependency == p.stream {
+                            return Violation(
+                                offset: p.headerOffset, errorCode: HTTP2ClientStreams.protocolError,
+                                detail: "PRIORITY: stream depends on itself")
+                        }
+                    }
+                }
                 payloadLeft -= k
                 i += k
             } else {
@@ -46,15 +84,38 @@ struct HTTP2FrameScanner {
                 guard header.count == Self.frameHeaderLength else { continue }
                 let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
                 let type = header[3]
+                let endStream = header[4] & Self.endStreamFlag != 0
                 let stream =
                     (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8
                         | UInt32(header[8])) & 0x7FFF_FFFF
                 header.removeAll(keepingCapacity: true)
                 payloadLeft = length
-                if type == Self.priorityType && stream == 0 {
-                    return Violation(
-                        offset: max(0, i - Self.frameHeaderLength), errorCode: 0x1,
-                        detail: "PRIORITY: stream_id == 0")
+                let headerOffset = max(0, i - Self.frameHeaderLength)
+                let verdict: HTTP2ClientStreams.Verdict
+                switch type {
+                case Self.dataType:
+                    verdict = streams.data(stream: stream, endStream: endStream)
+                case Self.headersType:
+                    verdict = streams.headers(stream: stream, endStream: endStream)
+                case Self.rstStreamType:
+                    streams.clientReset(stream: stream)
+                    verdict = .pass
+                case Self.priorityType:
+                    if stream == 0 {
+                        verdict = .violation(
+                            errorCode: HTTP2ClientStreams.protocolError, detail: "PRIORITY: stream_id == 0")
+                    } else {
+                        if length == Self.priorityLength {
+                            priority = (stream, headerOffset)
+                            priorityPayload.removeAll(keepingCapacity: true)
+                        }
+                        verdict = .pass
+                    }
+                default:
+                    verdict = .pass
+                }
+                if case .violation(let code, let detail) = verdict {
+                    return Violation(offset: headerOffset, errorCode: code, detail: detail)
                 }
             }
         }

@@ -61,10 +61,15 @@ final class HTTP2Session: ProtocolSession {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, h2OnDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, h2OnFrameRecv)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, h2OnStreamClose)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, h2OnFrameSend)
         var option: OpaquePointer?
         nghttp2_option_new(&option)
         defer { nghttp2_option_del(option) }
-        // Like APNs, ignore stream priorities: no priority tree, no retained closed streams.
+        // Like APNs, ignore stream priorities: no priority tree, no retained closed streams. The stream-state
+        // errors nghttp2 can then no longer raise (RFC 9113 §5.1, §5.1.1, §6.1) are raised by the frame scanner
+        // from its own record of the client's streams (`HTTP2ClientStreams`), which costs a set insert and
+        // remove per request instead of a dependency tree and up to SETTINGS_MAX_CONCURRENT_STREAMS closed
+        // streams kept per connection.
         nghttp2_option_set_no_closed_streams(option, 1)
         nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         var settings = [
@@ -175,9 +180,9 @@ final class HTTP2Session: ProtocolSession {
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
     }
 
-    // MARK: callback bodies (called through the file-level trampolines)
+    // MARK: callback bodies (called through the trampolines in HTTP2Session+Callbacks.swift)
 
-    fileprivate func beginHeaders(stream: Int32) {
+    func beginHeaders(stream: Int32) {
         streams[stream] = IncomingStream()
         // A header block is contiguous (HEADERS then CONTINUATION, nothing in between), so the header callbacks
         // that follow are for this stream: remember where it is instead of hashing its id for every field.
@@ -192,7 +197,7 @@ final class HTTP2Session: ProtocolSession {
         body(&streams.values[index])
     }
 
-    fileprivate func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         let limit = limits.maxHeaderListSize
         modifyStream(stream) { s in
             s.headerBytes += name.count + value.count + 32
@@ -247,12 +252,12 @@ final class HTTP2Session: ProtocolSession {
         return made
     }
 
-    fileprivate func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
+    func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         let limit = limits.maxBodySize
         modifyStream(stream) { s in s.body.append(chunk, limit: limit) }
     }
 
-    fileprivate func endOfRequest(stream: Int32) {
+    func endOfRequest(stream: Int32) {
         guard let index = streams.index(forKey: stream), !streams.values[index].dispatched else { return }
         // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
         // reference to them.
@@ -270,7 +275,12 @@ final class HTTP2Session: ProtocolSession {
         }
     }
 
-    fileprivate func streamClosed(_ stream: Int32) {
+    /// nghttp2 sent RST_STREAM on `stream`: the scanner then ignores what the client still sends on it.
+    func sentReset(stream: Int32) {
+        scanner.serverReset(stream: UInt32(bitPattern: stream))
+    }
+
+    func streamClosed(_ stream: Int32) {
         headerBlock = nil  // removing may move other entries
         streams[stream] = nil
         // Usually already gone (answered with an empty body): skip hashing the id for nothing.
@@ -278,7 +288,7 @@ final class HTTP2Session: ProtocolSession {
         if !awaiting.isEmpty { awaiting.remove(stream) }
     }
 
-    fileprivate func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+    func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
         guard var body = bodies[stream] else { return (0, true) }
         let n = min(length, body.bytes.count - body.offset)
         body.bytes.withUnsafeBufferPointer { src in
@@ -319,73 +329,4 @@ final class HTTP2Session: ProtocolSession {
         }
         if rv != 0 { bodies[stream] = nil }
     }
-}
-
-// MARK: - nghttp2 trampolines: capture nothing, find the session through user_data.
-
-private func owner(_ userData: UnsafeMutableRawPointer?) -> Unmanaged<HTTP2Session> {
-    Unmanaged<HTTP2Session>.fromOpaque(userData!)
-}
-
-private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
-    frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue)
-}
-
-private func h2OnBeginHeaders(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    owner(userData)._withUnsafeGuaranteedRef { $0.beginHeaders(stream: frame.pointee.hd.stream_id) }
-    return 0
-}
-
-private func h2OnHeader(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ namelen: Int,
-    _ value: UnsafePointer<UInt8>?, _ valuelen: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame, isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    owner(userData)._withUnsafeGuaranteedRef {
-        $0.header(
-            stream: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: namelen),
-            value: UnsafeBufferPointer(start: value, count: valuelen))
-    }
-    return 0
-}
-
-private func h2OnDataChunk(
-    _ session: OpaquePointer?, _ flags: UInt8, _ stream: Int32, _ data: UnsafePointer<UInt8>?, _ len: Int,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    owner(userData)._withUnsafeGuaranteedRef { $0.data(stream: stream, UnsafeBufferPointer(start: data, count: len)) }
-    return 0
-}
-
-private func h2OnFrameRecv(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame else { return 0 }
-    let type = frame.pointee.hd.type
-    let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-    if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
-        owner(userData)._withUnsafeGuaranteedRef { $0.endOfRequest(stream: frame.pointee.hd.stream_id) }
-    }
-    return 0
-}
-
-private func h2OnStreamClose(
-    _ session: OpaquePointer?, _ stream: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    owner(userData)._withUnsafeGuaranteedRef { $0.streamClosed(stream) }
-    return 0
-}
-
-private func h2ReadBody(
-    _ session: OpaquePointer?, _ stream: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ length: Int,
-    _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let buf else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-    let (n, eof) = owner(userData)._withUnsafeGuaranteedRef { $0.readBody(stream: stream, into: buf, length: length) }
-    if eof { dataFlags?.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
-    return n
 }

@@ -261,4 +261,62 @@ struct WorldFixture {
         #expect(try JSONValue.parse(unknown.http.body)["reason"]?.stringValue?.contains("no scenario world") == true)
         #expect(b.world.gatewayLog().count == 1, "nothing more reached the unmounted world")
     }
+
+    /// A body over the listener's 1 MiB reaches the mounted world's handler, which answers in its service's words
+    /// (APNs `413 PayloadTooLarge`, FCM's `400 INVALID_ARGUMENT`), not the transport's bare 413.
+    @Test func overLimitBodiesAreAnsweredByTheMountedWorld() throws {
+        let authority = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try authority.issueServerCertificate()
+        let server = try WorldServer(
+            tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+            endpoints: [.sandbox, .fcm], loops: 1)
+        defer { server.shutdown() }
+        let world = try WorldHost(
+            try WorldFixture.declaration(WorldFixture.yaml + "\nfcm:\n  projects:\n    - { id: demo, number: \"1\" }\n")
+        )
+        let id = server.mount(world)
+        let dir = try TempDirectory("world-server-big")
+        defer { dir.remove() }
+        let caFile = try dir.write("ca.pem", authority.certificatePEM)
+        let big = try dir.write("big.json", #"{"aps":{"alert":""# + String(repeating: "x", count: 1 << 20) + #""}}"#)
+        func post(_ url: String) throws -> (String, JSONValue) {
+            let out = dir.file("out-\(UUID().uuidString)")
+            let r = try runTool(
+                "curl",
+                [
+                    "-sS", "--http2", "--cacert", caFile, "-o", out, "-w", "%{http_code}", "--data-binary", "@" + big,
+                    url,
+                ])
+            return (r.stdout, (try? JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out))))) ?? .null)
+        }
+        let apns = try post(server.url(.sandbox, world: id) + "/3/device/" + String(repeating: "ab", count: 32))
+        #expect(apns.0 == "413" && apns.1["reason"] == "PayloadTooLarge", "\(apns)")
+        let fcm = try post(server.url(.fcm, world: id) + "/v1/projects/demo/messages:send")
+        #expect(fcm.0 == "400" && fcm.1[path: "error.status"] == "INVALID_ARGUMENT", "\(fcm)")
+        #expect(world.fcm?.log().last?.status == 400)
+    }
+
+    /// h2spec (HTTP/2 conformance, 146 cases) against the runner's shared server, built as the runner builds it
+    /// (sandbox, production and FCM over TLS, client certificates requested), into a mounted world.
+    @Test(.disabled(if: H2Spec.skipReason != nil, Comment(rawValue: H2Spec.skipReason ?? "")))
+    func theSharedServerPassesAllOfH2Spec() throws {
+        _ = try H2Spec.binary()
+        let authority = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try authority.issueServerCertificate()
+        let server = try WorldServer(
+            tls: TLSConfiguration(
+                certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM,
+                clientCertificates: .request(trustedCAPEMs: [authority.certificatePEM])),
+            endpoints: [.sandbox, .production, .fcm], loops: 2)
+        defer { server.shutdown() }
+        let world = try WorldHost(
+            try WorldFixture.declaration(WorldFixture.yaml + "\nfcm:\n  projects:\n    - { id: demo, number: \"1\" }\n")
+        )
+        let id = server.mount(world)
+        for endpoint in [WorldEndpoint.sandbox, .production, .fcm] {
+            let url = server.url(endpoint, world: id)
+            let result = try H2Spec.run(url)
+            #expect(result.passed, "h2spec against the shared \(endpoint.rawValue) listener (\(url)):\n\(result)")
+        }
+    }
 }

@@ -181,6 +181,8 @@ import Testing
                 push: [ScreenPush("chat")]),
             RouteDeclaration(
                 name: "chat", triggers: [.tap], requiresLogin: true, push: [ScreenPush("main"), ScreenPush("chat")]),
+            // LoginViewController on success: router.route(to: .main)
+            RouteDeclaration(name: "login-main", triggers: [.login], push: [ScreenPush("main")]),
         ],
         quickActions: ["main", "camera", "setting"], loginScreen: "login", startsLoggedIn: false)
 
@@ -214,6 +216,34 @@ import Testing
         let cam = Fixture.navigation(d.performQuickAction(Fixture.bundleID, type: "camera"))
         #expect(cam.first == .routed(route: "shortcut-camera", trigger: .quickAction))
         #expect(d.snapshot.apps[Fixture.bundleID]?.router.stack.map(\.id) == ["main", "camera"])
+    }
+
+    @Test func seed003LoginScreenGoesToItsSuccessRouteWhenNoRouteWaits() {
+        // A plain launch shows login; logging in there takes the login screen's own route to main.
+        let (d, _) = Fixture.ready(Fixture.app(navigation: Self.nav003), state: .notRunning)
+        d.launch(Fixture.bundleID)
+        #expect(
+            Fixture.navigation(d.logIn(Fixture.bundleID)) == [
+                .loggedIn, .popped(screen: "login"), .routed(route: "login-main", trigger: .login),
+                .pushed(screen: "main", title: "main"),
+            ])
+        #expect(d.snapshot.apps[Fixture.bundleID]?.router.stack.map(\.id) == ["main"])
+        // A route waiting for the login runs instead (the shortcut's), not the login screen's.
+        let (w, _) = Fixture.ready(Fixture.app(navigation: Self.nav003), state: .notRunning)
+        w.performQuickAction(Fixture.bundleID, type: "setting")
+        let waiting = Fixture.navigation(w.logIn(Fixture.bundleID))
+        #expect(waiting.contains(.routed(route: "shortcut-setting", trigger: .quickAction)))
+        #expect(!waiting.contains(.routed(route: "login-main", trigger: .login)))
+        #expect(w.snapshot.apps[Fixture.bundleID]?.router.stack.map(\.id) == ["main", "setting"])
+        // Logging in with no login screen showing (credentials already stored) routes nowhere.
+        let (s, _) = Fixture.ready(Fixture.app(navigation: Self.nav003), state: .notRunning)
+        #expect(Fixture.navigation(s.logIn(Fixture.bundleID)) == [.loggedIn])
+        // Without an `on: [login]` route the stack is left as the login screen leaves it (empty here).
+        var plain = Self.nav003
+        plain.routes.removeAll { $0.triggers == [.login] }
+        let (p, _) = Fixture.ready(Fixture.app(navigation: plain), state: .notRunning)
+        p.launch(Fixture.bundleID)
+        #expect(Fixture.navigation(p.logIn(Fixture.bundleID)) == [.loggedIn, .popped(screen: "login")])
     }
 
     @Test func seed003PushRouteDependsOnCurrentScreen() throws {

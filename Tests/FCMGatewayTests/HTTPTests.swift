@@ -92,6 +92,49 @@ import Testing
         #expect(world.apns.log().last?.status == 200)
     }
 
+    /// A body over the listener's 1 MiB gets Google's front-end error as JSON (not a bare 413), before auth, over
+    /// h2, HTTP/1.1 and h2c, and is logged; the HTTP/2 connection survives it.
+    @Test(arguments: ["--http2", "--http1.1", "--http2-prior-knowledge"])
+    func bodiesOverTheLimitGetGooglesError(version: String) throws {
+        defer { server.shutdown(grace: .seconds(1)) }
+        let big = Self.dir.file("big-\(UUID().uuidString).json")
+        let message = #"{"message":{"token":"\#(Fixture.tokenA)","data":{"k":""#
+        try (message + String(repeating: "x", count: 1 << 20) + #""}}}"#).write(
+            toFile: big, atomically: true, encoding: .utf8)
+        let out = Self.dir.file("out-\(UUID().uuidString)")
+        let base = version == "--http2-prior-knowledge" ? h2cURL : url
+        var args = [
+            "-sS", version, "--cacert", Self.dir.file("ca.pem"), "-o", out, "-w", "%{http_code} %{num_connects}\n",
+            "-H", "Content-Type: application/json", "--data-binary", "@" + big, base + sendPath(),
+        ]
+        // Then a small request on the same connection: it is still served. (Not over h2c: Debian's curl 7.88
+        // fails any second `--next` request on a prior-knowledge connection, against nghttpd too.)
+        let reuse = version != "--http2-prior-knowledge"
+        if reuse {
+            args += [
+                "--next", version, "--cacert", Self.dir.file("ca.pem"), "-o", "/dev/null", "-w",
+                "%{http_code} %{num_connects}\n", base + "/nothing-here",
+            ]
+        }
+        let r = try runTool("curl", args)
+        #expect(r.status == 0, "curl: \(r.stderr)")
+        // The second request reused the connection (no new connect).
+        #expect(r.stdout.split(separator: "\n") == (reuse ? ["400 1", "404 0"] : ["400 1"]), "\(r.stdout)")
+        let body = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
+        #expect(
+            body
+                == [
+                    "error": [
+                        "code": 400, "message": "Request payload size exceeds the limit: 1048576 bytes.",
+                        "status": "INVALID_ARGUMENT",
+                    ]
+                ])
+        let entry = try #require(world.fcm.log().first { $0.status == 400 })
+        #expect(entry.path == sendPath() && entry.project == "demo-project" && entry.errorCode == "INVALID_ARGUMENT")
+        #expect(entry.errorMessage?.contains("bytes received") == true, "\(entry.errorMessage ?? "")")
+        #expect(world.apns.log().isEmpty, "nothing was sent to APNs")
+    }
+
     @Test func oauthRefusals() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         // Signed by another key.

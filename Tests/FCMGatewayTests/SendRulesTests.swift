@@ -34,6 +34,39 @@ import Testing
                 && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
     }
 
+    /// `0:<µs on the world clock>%<16 hex>` as FCM names messages (`0:1500415314455276%31bd1c9631bd1c96`): it
+    /// moves with the clock and stays unique while the clock stands still, goes back, or the gateway resets.
+    @Test func messageNamesFollowTheWorldClockAndStayUnique() throws {
+        // Near the real time: the in-process APNs gateway checks the provider token's iat on the system clock.
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 0.455276)
+        let clock = ManualClock(start: start)
+        let w = World(clock: clock)
+        func name(_ target: String = #""token":"\#(Fixture.tokenA)""#, dryRun: Bool = false) throws -> String {
+            let (status, body) = w.send("{\(target),\"data\":{\"k\":\"v\"}}", validateOnly: dryRun)
+            #expect(status == 200, "\(target): \(body)")
+            return try #require(body["name"]?.stringValue)
+        }
+        let first = try name()
+        let pattern = try Regex(#"^projects/demo-project/messages/0:([0-9]{16})%([0-9a-f]{8})\2$"#)
+        let match = try #require(first.wholeMatch(of: pattern), "\(first)")
+        let micros = try #require(UInt64(match.output[1].substring ?? ""))
+        let expected = UInt64(start.timeIntervalSince1970.rounded(.down)) * 1_000_000 + 455_276
+        #expect((expected - 1...expected).contains(micros), "the clock's instant")
+        let suffix = first.split(separator: "%").last
+        #expect(try name().hasSuffix("0:\(micros + 1)%\(suffix ?? "")"), "the same instant: the next number")
+        clock.advance(by: 60)
+        #expect(try name().contains("0:\(micros + 60_000_000)%"))
+        // The payload's gcm.message_id is the same number.
+        let payload = try JSONValue.parse(try #require(w.apns.log().last?.payload))
+        #expect(payload["gcm.message_id"]?.stringValue == String(micros + 60_000_000))
+        clock.advance(by: -600)
+        w.fcm.reset()
+        // Dry runs from here: a reset re-signs the provider token, which APNs refuses within 20 minutes of the last.
+        #expect(try name(dryRun: true).contains("0:\(micros + 60_000_001)%"), "never below one already issued")
+        #expect(
+            try name(#""topic":"news""#, dryRun: true) == "projects/demo-project/messages/\(micros + 60_000_002)")
+    }
+
     /// The log keeps the last `capacity` entries, oldest first, numbered in order; reset starts it again.
     @Test func logKeepsTheLastCapacityEntries() {
         let w = World { $0.logCapacity = 3 }

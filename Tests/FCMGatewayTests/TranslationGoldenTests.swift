@@ -104,7 +104,7 @@ import Testing
         let message = Self.cases.first { $0.name == name }!.message
         let parsed = try FCMMessageRules.parseMessage(try JSONValue.parse(message))
         let push = FCMTranslation.translate(
-            parsed, messageID: "1700000000000001", senderID: "123456789012", fid: "cXh0aW5zdGFsbGF0aW9uQQ",
+            parsed, messageID: "1500415314455276", senderID: "123456789012", fid: "cXh0aW5zdGFsbGF0aW9uQQ",
             bundleID: "com.example.app")
         let actual = Self.render(push)
         let path = Self.goldenDirectory + "/\(name).json"

@@ -30,6 +30,18 @@ import Testing
         return (meta[0], meta.count > 1 ? meta[1] : "", meta.count > 2 ? meta[2] : "", lines.joined(separator: "\n"))
     }
 
+    /// h2spec (HTTP/2 conformance, 146 cases) against both listeners: h2 over TLS and h2c.
+    @Test(.disabled(if: H2Spec.skipReason != nil, Comment(rawValue: H2Spec.skipReason ?? "")))
+    func bothListenersPassAllOfH2Spec() throws {
+        _ = try H2Spec.binary()
+        try Self.withServer { server, _ in
+            for url in [server.httpsURL, server.httpURL] {
+                let result = try H2Spec.run(url)
+                #expect(result.passed, "h2spec against the fixture server at \(url):\n\(result)")
+            }
+        }
+    }
+
     @Test func servesPagesOverEveryProtocol() throws {
         try Self.withServer { server, _ in
             let h1 = try Self.curl(["--http1.1", server.httpURL + "/"])

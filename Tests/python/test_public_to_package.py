@@ -118,3 +118,19 @@ def test_usable_from_inline_from_a_build_log(tmp_path):
         "@usableFromInline package struct F {\n    @usableFromInline package init(x: Int) {}\n}\n"
         "    @inlinable package static func g() {}\n")
     assert converter.add_usable_from_inline(str(log)) == 0
+
+
+def test_ci_refuses_a_new_public(tmp_path):
+    """`.ci/run` runs the check on the tree, and the check fails on a `public` declaration in Sources/."""
+    root = SCRIPT.parents[2]
+    ci = (root / ".ci" / "run").read_text()
+    assert "python3 Tests/tools/public-to-package.py --check" in ci
+    assert ci.index("public-to-package.py --check") < ci.index("make test"), "before the slow steps"
+    sources = tmp_path / "Sources" / "M"
+    sources.mkdir(parents=True)
+    (sources / "A.swift").write_text("package struct Fine {}\n")
+    ok = subprocess.run([sys.executable, str(SCRIPT), "--check", str(tmp_path / "Sources")], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    (sources / "B.swift").write_text("public func leak() {}\n")
+    bad = subprocess.run([sys.executable, str(SCRIPT), "--check", str(tmp_path / "Sources")], capture_output=True, text=True)
+    assert bad.returncode == 1 and "B.swift" in bad.stdout, bad.stdout + bad.stderr

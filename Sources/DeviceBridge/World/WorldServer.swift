@@ -82,6 +82,10 @@ package struct WorldRoutingHandler: HTTPHandler {
         self.routes = routes
     }
 
+    /// Over-limit bodies reach the world's handler for the endpoint, which answers them in its service's words
+    /// (APNs `PayloadTooLarge`, FCM's `INVALID_ARGUMENT`) or, if it does not take them, gets the transport's 413.
+    package var answersOversizedRequests: Bool { true }
+
     package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         guard let (id, rest) = Self.split(request.path), let world = routes.world(id) else {
             let body = JSONValue.object(["reason": .string("pushcheck: no scenario world at \(request.path)")])
@@ -93,7 +97,12 @@ package struct WorldRoutingHandler: HTTPHandler {
         }
         var routed = request
         routed.path = rest
-        world.handler(for: endpoint).handle(routed, context: context, responder: responder)
+        let handler = world.handler(for: endpoint)
+        if request.bodyOverLimit != nil, !handler.answersOversizedRequests {
+            responder.respond(HTTPResponse(status: 413))
+            return
+        }
+        handler.handle(routed, context: context, responder: responder)
     }
 
     /// `/w/17/3/device/abc` → (17, `/3/device/abc`).
