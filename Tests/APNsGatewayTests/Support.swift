@@ -30,7 +30,7 @@ struct Fixture {
         ]
         configure(&c)
         gateway = try! APNsGateway(configuration: c, clock: clock)
-        gateway.addConsumer(consumer)
+        gateway.setConsumer(consumer)
     }
 
     /// A provider token signed now (or `age` seconds ago) by `key` under `kid`/`team`.

@@ -113,7 +113,7 @@ import Testing
         }
 
         func stop() {
-            running.server.shutdown(grace: .seconds(1))
+            running.host.shutdown(grace: .seconds(1))
             running.web.shutdown()
             fixture.dir.remove()
         }
