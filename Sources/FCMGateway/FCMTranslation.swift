@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// How a v1 message becomes the APNs request FCM sends for an iOS instance (reference/fcm.md §2). Pure.

@@ -2,6 +2,7 @@ import APNsGateway
 import DeviceSimulator
 import Foundation
 import HTTPClient
+import HTTPTypes
 import PushModel
 
 /// What a `run:` step's backend sent to the world's gateways, read back from the gateway's delivery log:
@@ -48,11 +49,11 @@ enum BackendRequests {
     /// The log entry as if pushcheck had sent it: the answer rebuilt from status, reason and ids, the device
     /// and app found by the token.
     static func sendRecord(_ e: APNsLogEntry, world: ScenarioWorld) -> SendRecord {
-        var headers = [ClientHeader("apns-id", e.apnsID)]
-        if let uid = e.apnsUniqueID { headers.append(ClientHeader("apns-unique-id", uid)) }
+        var headers = [HTTPField("apns-id", e.apnsID)]
+        if let uid = e.apnsUniqueID { headers.append(HTTPField("apns-unique-id", uid)) }
         var body: [UInt8] = []
         if let reason = e.reason {
-            headers.append(ClientHeader("content-type", "application/json"))
+            headers.append(HTTPField("content-type", "application/json"))
             body = JSONValue.object(["reason": .string(reason)]).serializedBytes()
         }
         let response = APNsResponse(ClientResponse(status: e.status, headers: headers, body: body, httpVersion: .http2))

@@ -3,6 +3,7 @@ import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPServer
+import HTTPTypes
 import Provisioning
 import PushCrypto
 import PushModel

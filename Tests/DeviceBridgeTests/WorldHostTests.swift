@@ -4,6 +4,7 @@ import DeviceSimulator
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushcheckTestSupport
 import PushCrypto
 import PushModel

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import PushcheckTestSupport

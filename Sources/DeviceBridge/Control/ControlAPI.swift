@@ -2,6 +2,7 @@ import APNsGateway
 import FCMGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import YAMLSource
 

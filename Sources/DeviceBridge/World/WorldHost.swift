@@ -3,6 +3,7 @@ import DeviceSimulator
 import FCMGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import Synchronization
 
