@@ -144,12 +144,12 @@ package final class APNsGateway: Sendable {
     }
 
     /// The device holding `token` came online: the pushes kept for it are handed on, oldest first (expired ones
-    /// dropped).
+    /// dropped), until it answers offline again.
     package func recipientCameOnline(_ token: DeviceToken) {
         let now = clock.now()
-        while let push = state.withLock({ $0.store.takeOldestValid(for: token, now: now) }) {
-            handOff(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now)
-        }
+        while let push = state.withLock({ $0.store.takeOldestValid(for: token, now: now) }),
+            handOff(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now) == .delivered
+        {}
     }
 
     /// Pushes stored for an offline device, oldest first.
@@ -184,10 +184,12 @@ package final class APNsGateway: Sendable {
     }
 
     /// Hands `push` to the consumer and records what its device did with it (delivered, or kept while offline).
-    func handOff(_ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date) {
+    @discardableResult
+    func handOff(_ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date) -> PushHandOff {
         let result = consumer.withLock({ $0 })?.deliver(push) ?? .delivered
         let dropped = state.withLock { $0.store.handedOff(push, result, packed: packed, now: now) }
         withExtendedLifetime(dropped) {}
+        return result
     }
 
     /// Appends to the JSON-lines file, when one is configured.
