@@ -128,9 +128,6 @@ package struct StoreAndForward: Sendable {
     /// Whether the gateway hands pushes for `token` on now (a followed token's device may still answer offline).
     package func isOnline(_ token: DeviceToken) -> Bool { presence(of: token) != .offline }
 
-    /// Whether `token`'s reachability is its device's (`followRecipient`).
-    package func followsRecipient(_ token: DeviceToken) -> Bool { presence(of: token) == .recipient }
-
     /// The pushes currently stored for `token`, oldest first.
     package func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
         stored.filter { $0.key.token == token }.map(\.value).sorted { $0.receivedAt < $1.receivedAt }
@@ -209,7 +206,7 @@ package struct StoreAndForward: Sendable {
     }
 
     /// From now on `token`'s device says whether it is reachable, at each hand-off.
-    package mutating func followRecipient(_ token: DeviceToken) { presence[token] = .recipient }
+    mutating func followRecipient(_ token: DeviceToken) { presence[token] = .recipient }
 
     /// Removes the oldest stored push for `token` that has not expired, recording the expired ones before it as
     /// dropped; `nil` when none is left.

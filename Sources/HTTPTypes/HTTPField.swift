@@ -25,7 +25,7 @@ package struct HTTPField: Sendable, Equatable, CustomStringConvertible {
 /// `s.lowercased()`, skipped when `s` is lowercase ASCII already
 /// (the usual case for header names, looked up on every request).
 
-package func asciiLowercased(_ s: String) -> String {
+func asciiLowercased(_ s: String) -> String {
     guard s.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) else { return s }
     return s.lowercased()
 }
