@@ -21,23 +21,30 @@ let package = Package(
 
         // MARK: pure value types and protocol logic
         .target(name: "PushModel"),
-        .target(name: "YAMLSource", dependencies: ["CYAML"]),
+        // Header fields, the one vocabulary of the HTTP server and the HTTP client (neither depends on the other).
+        .target(name: "HTTPTypes"),
+        .target(name: "YAMLSource", dependencies: ["CYAML", "PushModel"]),
         // libxml2's once-per-process set-up, shared by every module that parses with it.
         .target(name: "XMLSupport", dependencies: ["CXML2"]),
 
         // MARK: crypto and transports
         .target(name: "PushCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "HTTPServer", dependencies: ["COpenSSL", "CNghttp2", "CLinux", "CHTTPParser", "PushCrypto"]),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "PushCrypto", "PushModel"]),
+        .target(
+            name: "HTTPServer",
+            dependencies: ["HTTPTypes", "COpenSSL", "CNghttp2", "CLinux", "CHTTPParser", "PushCrypto"]),
+        .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "PushCrypto", "PushModel"]),
 
         // MARK: gateways
-        .target(name: "APNsGateway", dependencies: ["PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+        .target(
+            name: "APNsGateway", dependencies: ["HTTPTypes", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
         // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
         .target(
-            name: "FCMGateway", dependencies: ["APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+            name: "FCMGateway",
+            dependencies: ["HTTPTypes", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
         .testTarget(
             name: "FCMGatewayTests",
             dependencies: [
+                "HTTPTypes",
                 "FCMGateway", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "YAMLSource",
                 "PushcheckTestSupport",
             ],
@@ -46,21 +53,26 @@ let package = Package(
 
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
+        // `pushcheck doctor`'s findings engine over a team's real files; the checks it runs are Provisioning's.
+        .target(name: "Doctor", dependencies: ["Provisioning", "PushModel", "PushCrypto"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Provisioning", "PushModel"]),
         .target(
             name: "DeviceSimulator",
-            dependencies: ["Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
+            dependencies: ["HTTPTypes", "Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),
         // Simulated devices hosted behind a gateway (serve, runner): deliveries in, token registrations out.
         // One world (`WorldHost`): gateways, devices, listeners, the control routes and the read API; `serve` and the runner.
         .target(
             name: "DeviceBridge",
             dependencies: [
-                "APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel",
+                "HTTPTypes", "APNsGateway", "FCMGateway", "DeviceSimulator", "HTTPServer", "HTTPClient", "PushCrypto",
+                "PushModel",
                 "YAMLSource", "WebUI",
             ]
         ),
         .testTarget(
             name: "DeviceBridgeTests",
             dependencies: [
+                "HTTPTypes",
                 "DeviceBridge", "APNsGateway", "FCMGateway", "DeviceSimulator", "Provisioning", "PushModel",
                 "PushCrypto", "HTTPServer",
                 "HTTPClient", "YAMLSource", "PushcheckTestSupport",
@@ -97,7 +109,7 @@ let package = Package(
         .target(
             name: "ScenarioRun",
             dependencies: [
-                "SuiteFormat", "ScenarioChecks", "CLinux", "APNsGateway", "FCMGateway", "DeviceBridge",
+                "HTTPTypes", "SuiteFormat", "ScenarioChecks", "CLinux", "APNsGateway", "FCMGateway", "DeviceBridge",
                 "DeviceSimulator", "Provisioning", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "YAMLSource",
             ]
         ),
@@ -122,7 +134,8 @@ let package = Package(
         .target(
             name: "SuiteRunner",
             dependencies: [
-                "ScenarioRun", "ScenarioChecks", "SuiteFormat", "Reports", "PushModel", "HTTPServer", "PushCrypto",
+                "HTTPTypes", "ScenarioRun", "ScenarioChecks", "SuiteFormat", "Reports", "PushModel", "HTTPServer",
+                "PushCrypto",
                 "YAMLSource",
             ]),
         .testTarget(
@@ -137,9 +150,10 @@ let package = Package(
         .target(
             name: "PushcheckCommands",
             dependencies: [
+                "HTTPTypes",
                 "CLinux", "APNsGateway", "FCMGateway", "HTTPServer", "HTTPClient", "PushCrypto", "PushModel",
                 "YAMLSource", "SuiteFormat", "ScenarioChecks", "ScenarioRun", "SuiteRunner", "Reports", "DeviceBridge",
-                "DeviceSimulator", "Provisioning",
+                "DeviceSimulator", "Provisioning", "Doctor",
             ]
         ),
         .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands"]),
@@ -150,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: [
+                "HTTPTypes",
                 "PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel",
             ]
         ),
@@ -158,16 +173,19 @@ let package = Package(
         .testTarget(
             name: "DeviceSimulatorTests",
             dependencies: [
+                "HTTPTypes",
                 "DeviceSimulator", "Provisioning", "PushModel", "HTTPServer", "HTTPClient", "PushCrypto", "YAMLSource",
                 "PushcheckTestSupport",
             ]
         ),
-        .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource", "PushcheckTestSupport"]),
+        .testTarget(name: "YAMLSourceTests", dependencies: ["YAMLSource", "PushModel", "PushcheckTestSupport"]),
         .testTarget(name: "PushModelTests", dependencies: ["PushModel"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
+        .testTarget(name: "HTTPTypesTests", dependencies: ["HTTPTypes"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPTypes", "HTTPServer", "PushCrypto", "PushcheckTestSupport"]),
         .testTarget(
             name: "HTTPClientTests",
-            dependencies: ["HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
+            dependencies: ["HTTPTypes", "HTTPClient", "HTTPServer", "PushCrypto", "PushModel", "PushcheckTestSupport"]
         ),
         // MARK: fuzzing (`make fuzz`): the targets are a plain library, replayed by FuzzRegressionTests; the
         // libFuzzer driver is added below only when PUSHCHECK_FUZZ=1 (it needs -sanitize=fuzzer to link).
@@ -182,6 +200,7 @@ let package = Package(
         .testTarget(
             name: "APNsGatewayTests",
             dependencies: [
+                "HTTPTypes",
                 "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport",
             ],
             resources: []

@@ -2,32 +2,18 @@ import Foundation
 import HTTPServer
 import PushModel
 
-/// Per-connection cache of the client certificate's facts (inspected once).
-enum CertificateFactsKey: ConnectionStorageKey {
-    struct Value: Sendable {
-        var inspected = false
-        var facts: APNsClientCertificate?
-    }
-    static var defaultValue: Value { Value() }
-}
-
 extension APNsGateway {
-    /// Evaluates one request as APNs would, without sockets. Order of checks:
+    /// Evaluates one push as APNs would, without sockets. Order of checks:
     /// HTTP/2 only (if `requireHTTP2`) → faults (drop / forced answer) → method, path, token syntax, duplicate headers, header syntax
     /// (`APNsRequestValidation.parse`) → authentication (certificate if the connection has one,
     /// else provider token) → topic (MissingTopic, suffix vs push type, background priority,
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
-    ///
-    /// `payloadWrittenAsJSONObject`: set by an in-process caller that wrote the payload as a JSON object itself (the
-    /// FCM gateway): its grammar is not scanned again (see `APNsRequestValidation.payloadRejection`).
-    package func evaluate(
-        _ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment,
-        payloadWrittenAsJSONObject: Bool = false
-    ) -> APNsOutcome {
+    /// A push that carries `validated` skips the rules that validation ran (each rule runs once per push).
+    package func evaluate(_ push: APNsPushRequest) -> APNsOutcome {
         let now = clock.now()
-        let segment = APNsRequestValidation.tokenSegment(ofPath: request.path)
-        let pathToken = segment.flatMap { DeviceToken(hex: $0) }
-        let sentID = request.value("apns-id").flatMap { APNsRequestValidation.isCanonicalLowercaseUUID($0) ? $0 : nil }
+        let endpoint = push.environment
+        let pathToken = push.token
+        let sentID = push.headers.apnsID.flatMap { APNsRequestValidation.isCanonicalLowercaseUUID($0) ? $0 : nil }
         var outcome = APNsOutcome(
             status: 200, reason: nil, apnsID: sentID ?? APNsRequestValidation.newLowercaseUUID(), apnsUniqueID: nil,
             timestamp: nil, delay: 0, actions: [], push: nil, auth: .none)
@@ -45,7 +31,7 @@ extension APNsGateway {
         var detail: String?
         // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
         var accepted: DeliveredPush?
-        if configuration.requireHTTP2 && request.version != .http2 {
+        if configuration.requireHTTP2 && push.version != .http2 {
             outcome.status = 505
             outcome.reason = Self.http2RequiredReason
             outcome.actions = [.goAway(errorCode: 0, debugData: [])]
@@ -56,10 +42,7 @@ extension APNsGateway {
             outcome.status = forced.status
             outcome.reason = forced.reason
         } else {
-            let decision = decide(
-                request, segment: segment, token: pathToken, rules: rules, connection: connection, endpoint: endpoint,
-                now: now, apnsID: outcome.apnsID, payloadWrittenAsJSONObject: payloadWrittenAsJSONObject,
-                accepted: &accepted)
+            let decision = decide(push, rules: rules, now: now, apnsID: outcome.apnsID, accepted: &accepted)
             outcome.auth = decision.auth
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
@@ -81,29 +64,35 @@ extension APNsGateway {
                 .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
         }
         let packed = PackedLogEntry(
-            sequence: 0, endpoint: endpoint, connectionID: connection.id, method: request.method, path: request.path,
-            headers: request.headers, payload: request.body, token: parsedToken ?? pathToken, topic: topic,
+            sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
+            headers: push.loggedHeaders, payload: push.payload, token: parsedToken ?? pathToken, topic: topic,
             pushType: parsedPushType, status: outcome.status,
             reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
             faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
-            detail: detail, receivedBodySize: request.bodyOverLimit,
+            detail: detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it.
         let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
-        let (deliverNow, sequence, droppedEntry, droppedEvent) = state.withLock { s in
-            var deliverNow = false
+        let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
+            var route = StoreAndForward.HandOff.kept
             var droppedEvent: PackedDeliveryEvent?
             if let push = accepted, let packedEvent {
-                (deliverNow, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
+                (route, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
             }
             let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
-            return (deliverNow, sequence, (droppedEntry, moreDropped), droppedEvent)
+            return (route, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
-        if deliverNow, let push = accepted { hand(push) }
+        if let push = accepted, let packedEvent {
+            switch route {
+            case .now: hand(push, packed: packedEvent, now: now)
+            case .nowThenRecord: handOff(push, packed: packedEvent, now: now)
+            case .kept: break
+            }
+        }
         writeToLogFile(packed, sequence: sequence)
         outcome.push = consume accepted
         return outcome
@@ -137,31 +126,37 @@ extension APNsGateway {
     }
 
     func decide(
-        _ request: HTTPRequest, segment: String?, token: DeviceToken?, rules snapshot: AuthRules,
-        connection: ConnectionContext, endpoint: APNsEnvironment, now: Date, apnsID: String,
-        payloadWrittenAsJSONObject: Bool = false, accepted: inout DeliveredPush?
+        _ push: APNsPushRequest, rules snapshot: AuthRules, now: Date, apnsID: String, accepted: inout DeliveredPush?
     ) -> Decision {
         func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
             var d = d
             d.rejection = Rejection(reason: r, timestamp: timestamp)
             return d
         }
+        let endpoint = push.environment
         var d = Decision(rejection: Rejection(reason: .internalServerError))
         let parsed: APNsParsedRequest
-        switch APNsRequestValidation.parse(request, segment: segment, token: token) {
-        case .failure(let r): return reject(r, d)
-        case .success(let p): parsed = p
+        if let validated = push.validated {
+            parsed = validated
+        } else {
+            switch APNsRequestValidation.parse(push) {
+            case .failure(let r): return reject(r, d)
+            case .success(let p): parsed = p
+            }
         }
+        // What validation covered: the topic shape of the topic sent, and the payload.
+        let shapeChecked = push.validated != nil && parsed.topic != nil
         d.parsedToken = parsed.token
         d.parsedPushType = parsed.pushType
         d.topic = parsed.topic
         // A body past the listener's 1 MiB limit was not kept (only counted): PayloadTooLarge before anything
         // reads it, authenticated or not, like any payload over the push type's limit.
-        if request.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
+        if push.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
 
         let topic: String
-        if case .tls(_, let der?) = connection.security, !der.isEmpty {
-            let facts = connection.withValue(CertificateFactsKey.self) { cache -> APNsClientCertificate? in
+        let connection = push.connection
+        if let der = connection.clientCertificateDER {
+            let facts = connection.state.withCertificateFacts { cache -> APNsClientCertificate? in
                 if !cache.inspected {
                     cache.facts = configuration.certificateInspector?(der)
                     cache.inspected = true
@@ -173,7 +168,9 @@ extension APNsGateway {
                 facts.isTrusted = false
             }
             d.auth = .certificate(uid: facts.uid)
-            switch CertificateAuthRules.authorize(facts, request: parsed, endpoint: endpoint, now: now) {
+            switch CertificateAuthRules.authorize(
+                facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
+            {
             case .failure(let r): return reject(r, d)
             case .success(let t): topic = t
             }
@@ -184,7 +181,7 @@ extension APNsGateway {
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
             var note: String?
-            let auth = connection.withValue(ProviderTokenBindingKey.self) { binding in
+            let auth = connection.state.withProviderTokenBinding { binding in
                 snapshot.tokens.authenticate(
                     authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }
@@ -197,7 +194,7 @@ extension APNsGateway {
             d.auth = .token(teamID: provider.teamID, keyID: provider.keyID)
             d.firstValidToken = provider.isFirstValidToken
             guard let t = parsed.topic, !t.isEmpty else { return reject(.missingTopic, d) }
-            if let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r, d) }
+            if !shapeChecked, let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r, d) }
             if let r = TokenTopicRules.authorize(
                 topic: t, provider: provider, teamTopics: snapshot.teamTopics[provider.teamID])
             {
@@ -207,8 +204,9 @@ extension APNsGateway {
         }
         d.topic = topic
 
-        if let r = APNsRequestValidation.payloadRejection(
-            parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: payloadWrittenAsJSONObject)
+        if push.validated == nil,
+            let r = APNsRequestValidation.payloadRejection(
+                parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: push.payloadWrittenAsJSONObject)
         {
             return reject(r, d)
         }
@@ -232,5 +230,14 @@ extension APNsGateway {
             payload: parsed.payload,
             receivedAt: now)
         return d
+    }
+}
+
+extension APNsGateway {
+    /// A request a listener received on `connection`, evaluated at `endpoint` (what `APNsHTTPHandler` runs).
+    package func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment)
+        -> APNsOutcome
+    {
+        evaluate(APNsPushRequest(request, connection: connection, environment: endpoint))
     }
 }

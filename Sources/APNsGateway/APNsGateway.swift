@@ -4,8 +4,8 @@ import PushModel
 import Synchronization
 
 /// The mock APNs provider API: validation, token and certificate auth, device-token registry,
-/// rate limits, faults, store-and-forward and a delivery log. Use it in-process through
-/// `evaluate(_:connection:endpoint:)` or on sockets through `handler(for:)`.
+/// rate limits, faults, store-and-forward and a delivery log. Use it in-process through `evaluate(_:)` (an
+/// `APNsPushRequest`) or on sockets through `handler(for:)`, which adapts each HTTP request to one.
 package final class APNsGateway: Sendable {
     struct State: Sendable {
         var tokenRules: ProviderTokenRules
@@ -24,9 +24,10 @@ package final class APNsGateway: Sendable {
     /// The configuration the gateway started with (what `reset()` returns to).
     package let configuration: APNsGatewayConfiguration
     let state: Mutex<State>
-    let consumers = Mutex<[any PushDeliveryConsumer]>([])
-    /// `consumers.count`, readable without the lock the two loops would otherwise take for every push.
-    let consumerCount = Atomic<Int>(0)
+    /// Where accepted pushes go: one consumer (a world's device fleet), or none.
+    let consumer = Mutex<(any PushDeliveryConsumer)?>(nil)
+    /// Whether `consumer` is set, readable without the lock the two loops would otherwise take for every push.
+    let hasConsumer = Atomic<Bool>(false)
     let appender: Mutex<JSONLinesAppender?>
 
     /// Builds a gateway; fails only when the log file cannot be opened.
@@ -58,7 +59,7 @@ package final class APNsGateway: Sendable {
 
     /// The `HTTPHandler` to mount on the listener for `endpoint`.
     package func handler(for endpoint: APNsEnvironment) -> APNsHTTPHandler {
-        APNsHTTPHandler(gateway: self, endpoint: endpoint)
+        APNsHTTPHandler(apns: self, endpoint: endpoint)
     }
 
     /// Initial SETTINGS_MAX_CONCURRENT_STREAMS for a new connection: 1 for connections without a
@@ -67,18 +68,6 @@ package final class APNsGateway: Sendable {
         let (maxStreams, oneStream) = state.withLock { ($0.maxConcurrentStreams, $0.oneStreamUntilValidToken) }
         if case .tls(_, let cert?) = connection.security, !cert.isEmpty { return maxStreams }
         return oneStream ? 1 : maxStreams
-    }
-
-    /// A connection for in-process use (runner, FCM translation): no socket, TLS with ALPN `h2`,
-    /// optionally a client certificate the "listener" trusted. Reuse one per simulated provider
-    /// connection so the JWT binding and 20-minute rule behave as on a socket.
-    package static func inProcessConnection(
-        id: UInt64, endpoint: APNsEnvironment, clientCertificateDER: [UInt8]? = nil
-    ) -> ConnectionContext {
-        ConnectionContext(
-            id: id, listenerName: endpoint.rawValue, remoteAddress: "in-process", localPort: 0,
-            security: .tls(alpn: "h2", peerCertificateDER: clientCertificateDER), version: .http2,
-            clientCertificateTrusted: clientCertificateDER != nil)
     }
 
     // MARK: Runtime control
@@ -128,28 +117,40 @@ package final class APNsGateway: Sendable {
     /// The active faults with their remaining counts.
     package var activeFaults: [APNsFault] { state.withLock { $0.faults.faults } }
 
-    /// Adds a receiver of accepted pushes.
-    package func addConsumer(_ consumer: any PushDeliveryConsumer) {
-        consumers.withLock {
-            $0.append(consumer)
-            consumerCount.store($0.count, ordering: .relaxed)
-        }
-    }
-    package func removeAllConsumers() {
-        consumers.withLock {
-            $0.removeAll()
-            consumerCount.store(0, ordering: .relaxed)
+    /// Sets (or, with `nil`, removes) the one receiver of accepted pushes.
+    package func setConsumer(_ consumer: (any PushDeliveryConsumer)?) {
+        self.consumer.withLock {
+            $0 = consumer
+            hasConsumer.store(consumer != nil, ordering: .releasing)
         }
     }
 
-    /// Brings a device online (stored pushes are handed over, expired ones dropped) or offline.
+    /// Brings the device of a token whose reachability the gateway keeps online (stored pushes are handed over,
+    /// expired ones dropped) or offline. For a token `followRecipientReachability` marks, the device decides.
     package func setDeviceOnline(_ token: DeviceToken, _ online: Bool) {
         let now = clock.now()
         let due = state.withLock { $0.store.setOnline(token, online, now: now) }
-        hand(due)
+        for push in due { hand(push, packed: nil, now: now) }
     }
 
+    /// Whether pushes for `token` are handed on now (for a token its device follows, the device may still answer
+    /// offline: ask it).
     package func isDeviceOnline(_ token: DeviceToken) -> Bool { state.withLock { $0.store.isOnline(token) } }
+
+    /// From now on `token`'s reachability is its device's: pushes are handed to the consumer, which answers
+    /// `recipientOffline` for an offline device (the push is then kept). No copy of the device's state is kept here.
+    package func followRecipientReachability(of token: DeviceToken) {
+        state.withLock { $0.store.followRecipient(token) }
+    }
+
+    /// The device holding `token` came online: the pushes kept for it are handed on, oldest first (expired ones
+    /// dropped), until it answers offline again.
+    package func recipientCameOnline(_ token: DeviceToken) {
+        let now = clock.now()
+        while let push = state.withLock({ $0.store.takeOldestValid(for: token, now: now) }),
+            handOff(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now) == .delivered
+        {}
+    }
 
     /// Pushes stored for an offline device, oldest first.
     package func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
@@ -168,20 +169,27 @@ package final class APNsGateway: Sendable {
     package func clearLog() { state.withLock { $0.log.removeAll() } }
 
     /// Back to the configuration: tokens, keys, faults, limits; log, storage and history emptied.
-    /// Consumers stay attached.
+    /// The consumer stays attached.
     package func reset() { state.withLock { $0 = Self.initialState(configuration) } }
 
-    func hand(_ push: DeliveredPush) {
-        guard consumerCount.load(ordering: .relaxed) > 0 else { return }
-        for c in consumers.withLock({ $0 }) { c.deliver(push) }
+    /// Hands a push recorded as delivered to the consumer (none: nothing to do). Should the consumer's device
+    /// answer offline after all (its token's reachability not followed yet), the push is kept.
+    func hand(_ push: DeliveredPush, packed: PackedDeliveryEvent?, now: Date) {
+        guard hasConsumer.load(ordering: .acquiring),
+            consumer.withLock({ $0 })?.deliver(push) == .recipientOffline
+        else { return }
+        let packed = packed ?? PackedDeliveryEvent(push, .stored, at: now)
+        let dropped = state.withLock { $0.store.keep(push, packed: packed, now: now) }
+        withExtendedLifetime(dropped) {}
     }
 
-    func hand(_ pushes: [DeliveredPush]) {
-        guard !pushes.isEmpty else { return }
-        let targets = consumers.withLock { $0 }
-        for p in pushes {
-            for c in targets { c.deliver(p) }
-        }
+    /// Hands `push` to the consumer and records what its device did with it (delivered, or kept while offline).
+    @discardableResult
+    func handOff(_ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date) -> PushHandOff {
+        let result = consumer.withLock({ $0 })?.deliver(push) ?? .delivered
+        let dropped = state.withLock { $0.store.handedOff(push, result, packed: packed, now: now) }
+        withExtendedLifetime(dropped) {}
+        return result
     }
 
     /// Appends to the JSON-lines file, when one is configured.

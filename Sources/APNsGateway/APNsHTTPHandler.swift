@@ -4,29 +4,30 @@ import PushModel
 
 /// Mounts an `APNsGateway` endpoint on an `HTTPServer` listener.
 package struct APNsHTTPHandler: HTTPHandler {
-    package let gateway: APNsGateway
+    package let apns: APNsGateway
     package let endpoint: APNsEnvironment
 
-    package init(gateway: APNsGateway, endpoint: APNsEnvironment) {
-        self.gateway = gateway
+    package init(apns: APNsGateway, endpoint: APNsEnvironment) {
+        self.apns = apns
         self.endpoint = endpoint
     }
 
     /// 1 stream for connections without a client certificate until a valid provider token arrives.
     package func connectionOpened(_ context: ConnectionContext) -> UInt32? {
-        gateway.initialMaxConcurrentStreams(for: context)
+        apns.initialMaxConcurrentStreams(for: context)
     }
 
     /// Fires delayed answers. A serial queue of its own (overcommitting): the width-limited global queue starves
-    /// when its few threads are blocked elsewhere (seen as a 0.2 s delay taking over 5 s under a busy test run).
+    /// when its few threads are blocked elsewhere, and a 0.2 s delay could then take seconds.
     private static let delayQueue = DispatchQueue(label: "pushcheck.apns.injected-latency")
 
     /// Bodies past the listener's limit come here too: they get APNs' 413 `PayloadTooLarge` and a log entry.
     package var answersOversizedRequests: Bool { true }
 
-    /// Evaluates and answers; injected latency is served from a timer, never by blocking the loop.
+    /// Adapts the request to an `APNsPushRequest`, evaluates and answers; injected latency is served from a
+    /// timer, never by blocking the loop.
     package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
-        let outcome = gateway.evaluate(request, connection: context, endpoint: endpoint)
+        let outcome = apns.evaluate(APNsPushRequest(request, connection: context, environment: endpoint))
         let response = outcome.response
         if outcome.delay > 0 {
             Self.delayQueue.asyncAfter(deadline: .now() + outcome.delay) { responder.respond(response) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// The gateway's answer to one request, before it is written to a socket.

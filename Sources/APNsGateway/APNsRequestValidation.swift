@@ -31,14 +31,14 @@ package struct APNsParsedRequest: Sendable, Equatable {
 /// 3. a repeated `apns-*` or `authorization` header → DuplicateHeaders
 /// 4. `apns-id` → BadMessageId, `apns-expiration` → BadExpirationDate, `apns-priority` → BadPriority,
 ///    `apns-push-type` → InvalidPushType, `apns-collapse-id` → BadCollapseId
-/// Auth, topic and payload rules come after (see `APNsGateway.evaluate`).
+/// Auth, topic and payload rules come after (see `APNsGateway.evaluate(_:)`).
 package enum APNsRequestValidation {
     static let pathPrefix = "/3/device/"
 
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
     package static func tokenSegment(ofPath path: String) -> String? {
-        // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and even
-        // Substring.UTF8View indexing showed up in profiles.
+        // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and
+        // Substring.UTF8View indexing costs more per request than a buffer scan.
         var path = path
         return path.withUTF8 { bytes -> String? in
             let prefix = pathPrefix.utf8
@@ -50,51 +50,49 @@ package enum APNsRequestValidation {
         }
     }
 
-    /// Applies checks 1–4 above.
+    /// Applies checks 1–4 above to a request a listener received.
     package static func parse(_ request: HTTPRequest) -> Result<APNsParsedRequest, APNsReason> {
-        parse(request, segment: tokenSegment(ofPath: request.path))
+        let segment = tokenSegment(ofPath: request.path)
+        return parse(
+            method: request.method, segment: segment, token: segment.flatMap { DeviceToken(hex: $0) },
+            headers: APNsHeaderFields(request.headers), payload: request.body)
     }
 
-    /// The first value of each header the rules read, from one pass over the fields.
-    struct APNsHeaderValues {
-        var apnsID, expiration, priority, pushType, topic, collapseID, authorization: String?
-        /// A singleton header (`apns-*` or `authorization`) appeared twice.
-        var duplicate = false
+    /// Applies checks 1–4 above to a push.
+    package static func parse(_ push: APNsPushRequest) -> Result<APNsParsedRequest, APNsReason> {
+        parse(
+            method: push.method, segment: push.tokenSegment, token: push.token, headers: push.headers,
+            payload: push.payload)
+    }
 
-        init(_ fields: [HTTPField]) {
-            var duplicate = false
-            func take(_ slot: inout String?, _ value: String) {
-                if slot == nil { slot = value } else { duplicate = true }
-            }
-            for (i, field) in fields.enumerated() {
-                switch field.name {
-                case "apns-id": take(&apnsID, field.value)
-                case "apns-expiration": take(&expiration, field.value)
-                case "apns-priority": take(&priority, field.value)
-                case "apns-push-type": take(&pushType, field.value)
-                case "apns-topic": take(&topic, field.value)
-                case "apns-collapse-id": take(&collapseID, field.value)
-                case "authorization": take(&authorization, field.value)
-                case let name where name.utf8.starts(with: "apns-".utf8):
-                    if fields[..<i].contains(where: { $0.name == name }) { duplicate = true }  // another apns-* header
-                default: break
-                }
-            }
-            self.duplicate = duplicate
+    /// Checks 1–4, then (the topic present) the topic shape and the payload rules: what a caller that decides
+    /// before sending runs (the FCM gateway, on its translation). On success the push carries the result
+    /// (`validated`) and the gateway does not run these rules again.
+    package static func validate(_ push: inout APNsPushRequest) -> APNsReason? {
+        let parsed: APNsParsedRequest
+        switch parse(push) {
+        case .failure(let r): return r
+        case .success(let p): parsed = p
         }
+        if let topic = parsed.topic, let r = checkTopicShape(parsed, topic: topic) { return r }
+        if let r = payloadRejection(
+            parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: push.payloadWrittenAsJSONObject)
+        {
+            return r
+        }
+        push.validated = parsed
+        return nil
     }
 
-    /// `parse(_:)` with the path's token segment already extracted (`tokenSegment(ofPath: request.path)`) and,
-    /// when the caller has it, the token made from it.
-    package static func parse(_ request: HTTPRequest, segment: String?, token pathToken: DeviceToken? = nil)
-        -> Result<APNsParsedRequest, APNsReason>
-    {
-        guard request.method == "POST" else { return .failure(.methodNotAllowed) }
+    static func parse(
+        method: String, segment: String?, token pathToken: DeviceToken?, headers h: APNsHeaderFields,
+        payload: [UInt8]
+    ) -> Result<APNsParsedRequest, APNsReason> {
+        guard method == "POST" else { return .failure(.methodNotAllowed) }
         guard let segment else { return .failure(.badPath) }
         guard !segment.isEmpty else { return .failure(.missingDeviceToken) }
         guard let token = pathToken ?? DeviceToken(hex: segment) else { return .failure(.badDeviceToken) }
 
-        let h = APNsHeaderValues(request.headers)
         if h.duplicate { return .failure(.duplicateHeaders) }
 
         var apnsID: String?
@@ -132,7 +130,7 @@ package enum APNsRequestValidation {
             APNsParsedRequest(
                 token: token, apnsID: apnsID, expiration: expiration, priority: priority, priorityWasSent: prioritySent,
                 pushType: pushType, pushTypeWasSent: typeSent, topic: topic, collapseID: collapse,
-                authorization: h.authorization, payload: request.body))
+                authorization: h.authorization, payload: payload))
     }
 
     /// Topic rules that need no credentials: background + priority 10 → BadPriority;

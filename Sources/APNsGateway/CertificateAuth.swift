@@ -37,9 +37,11 @@ package struct APNsClientCertificate: Sendable, Equatable {
 /// with a single-topic certificate the UID is used) → BadTopic (suffix ≠ push type)
 /// → TopicDisallowed (same bundle ID but the certificate lacks that topic) / BadTopic (another bundle ID).
 package enum CertificateAuthRules {
-    /// Returns the effective topic on success.
+    /// Returns the effective topic on success. `topicShapeChecked`: the shape of the topic sent was checked
+    /// already (a validated push); a topic taken from the certificate is checked here either way.
     package static func authorize(
-        _ cert: APNsClientCertificate, request: APNsParsedRequest, endpoint: APNsEnvironment, now: Date
+        _ cert: APNsClientCertificate, request: APNsParsedRequest, endpoint: APNsEnvironment, now: Date,
+        topicShapeChecked: Bool = false
     ) -> Result<String, APNsReason> {
         guard cert.isTrusted, now >= cert.notBefore, now <= cert.notAfter else { return .failure(.badCertificate) }
         guard cert.environments.contains(endpoint) else { return .failure(.badCertificateEnvironment) }
@@ -52,7 +54,11 @@ package enum CertificateAuthRules {
         } else {
             return .failure(.missingTopic)
         }
-        if let shape = APNsRequestValidation.checkTopicShape(request, topic: topic) { return .failure(shape) }
+        if !(topicShapeChecked && request.topic != nil),
+            let shape = APNsRequestValidation.checkTopicShape(request, topic: topic)
+        {
+            return .failure(shape)
+        }
         guard cert.allowedTopics.contains(topic) else {
             return .failure(APNsPushType.bundleID(ofTopic: topic) == cert.uid ? .topicDisallowed : .badTopic)
         }

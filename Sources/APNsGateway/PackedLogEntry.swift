@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// An `APNsLogEntry` as the delivery log keeps it: the scalars, plus every string, header and the payload packed

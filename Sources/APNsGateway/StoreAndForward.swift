@@ -42,15 +42,24 @@ package struct DeliveredPush: Sendable, Equatable {
     }
 }
 
-/// Receives pushes the gateway hands over (the simulated iPhone implements this). Called outside
-/// the gateway's locks, on the thread that accepted the push or brought the device online.
+/// Receives the pushes the gateway hands on (a world's device fleet: `DeviceFleet`). Called outside the gateway's
+/// locks, on the thread that accepted the push or brought the device online.
 package protocol PushDeliveryConsumer: Sendable {
-    func deliver(_ push: DeliveredPush)
+    /// Hands `push` to whoever holds its token; `.recipientOffline` makes the gateway keep it (store-and-forward).
+    func deliver(_ push: DeliveredPush) -> PushHandOff
+}
+
+/// What the consumer did with a push.
+package enum PushHandOff: Sendable, Equatable {
+    /// Handed over (or no simulated device holds the token: the gateway's job ends there).
+    case delivered
+    /// The device holding the token is offline: keep the push until it comes back.
+    case recipientOffline
 }
 
 /// What happened to an accepted push.
 package enum DeliveryDisposition: String, Sendable, Equatable {
-    /// Handed to the consumers.
+    /// Handed to the consumer.
     case delivered
     /// Device offline: kept until it comes online or `apns-expiration` passes.
     case stored
@@ -71,7 +80,12 @@ package struct DeliveryEvent: Sendable, Equatable {
     package var at: Date
 }
 
-/// Online/offline devices and the pushes stored for offline ones. Pure value; the gateway holds it in a Mutex.
+/// Where each token's device is reachable and the pushes stored for offline ones. Pure value; the gateway holds it
+/// in a Mutex.
+///
+/// Reachability is kept in one place per token: here for tokens of no simulated device (the configuration's,
+/// the control endpoint's; `setOnline`), or — for a token `followsRecipient` marks — by its device, which answers
+/// each hand-off (`PushHandOff.recipientOffline`), so this value holds no copy of it.
 package struct StoreAndForward: Sendable {
     /// How long a push without `apns-expiration` is stored (Apple: "up to 30 days").
     package static let defaultRetention: TimeInterval = 30 * 24 * 3600
@@ -81,8 +95,15 @@ package struct StoreAndForward: Sendable {
         var topic: String
     }
 
+    /// Whether a token's device is reachable, and who knows.
+    enum Presence: Equatable {
+        case online, offline
+        /// The consumer's device knows: pushes are handed on, and kept when it answers offline.
+        case recipient
+    }
+
     package var onlineByDefault: Bool
-    var online: [DeviceToken: Bool] = [:]
+    var presence: [DeviceToken: Presence] = [:]
     var stored: [Key: DeliveredPush] = [:]
     var events: RingBuffer<PackedDeliveryEvent>
     /// The sequence number the next history event gets.
@@ -98,68 +119,113 @@ package struct StoreAndForward: Sendable {
     /// The most recent events (bounded by `historyCapacity`), oldest first.
     package var history: [DeliveryEvent] { events.elements.map(\.event) }
 
-    package func isOnline(_ token: DeviceToken) -> Bool {
-        online.isEmpty ? onlineByDefault : online[token] ?? onlineByDefault  // no hashing when nobody was switched
+    func presence(of token: DeviceToken) -> Presence {
+        // No hashing while no token was switched or followed (load tests).
+        presence.isEmpty
+            ? (onlineByDefault ? .online : .offline) : presence[token] ?? (onlineByDefault ? .online : .offline)
     }
+
+    /// Whether the gateway hands pushes for `token` on now (a followed token's device may still answer offline).
+    package func isOnline(_ token: DeviceToken) -> Bool { presence(of: token) != .offline }
 
     /// The pushes currently stored for `token`, oldest first.
     package func storedPushes(for token: DeviceToken) -> [DeliveredPush] {
         stored.filter { $0.key.token == token }.map(\.value).sorted { $0.receivedAt < $1.receivedAt }
     }
 
-    /// Handles an accepted push; returns it when it must be handed to the consumers now.
+    /// Handles an accepted push; returns it when it must be handed to the consumer now.
     package mutating func accept(_ push: DeliveredPush, now: Date) -> [DeliveredPush] {
-        acceptDeliveringNow(push, now: now) ? [push] : []
+        acceptDeliveringNow(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now).handOff == .now
+            ? [push] : []
     }
 
-    /// `accept` without building an array: true when the push must be handed to the consumers now.
-    mutating func acceptDeliveringNow(_ push: DeliveredPush, now: Date) -> Bool {
-        acceptDeliveringNow(push, packed: PackedDeliveryEvent(push, .delivered, at: now), now: now).deliverNow
+    /// When an accepted push goes to the consumer.
+    enum HandOff: Equatable {
+        /// Now, recorded as delivered.
+        case now
+        /// Now, recorded once the consumer answered (`handedOff`): its device decides between delivered and kept.
+        case nowThenRecord
+        /// Not now: stored or dropped (recorded).
+        case kept
     }
 
     /// `accept` with the push's history event packed beforehand (outside the caller's lock; its disposition and
     /// time are set here). Returns the event the history dropped, so the caller can free it outside its lock.
     mutating func acceptDeliveringNow(
         _ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date
-    ) -> (deliverNow: Bool, evicted: PackedDeliveryEvent?) {
+    ) -> (handOff: HandOff, evicted: PackedDeliveryEvent?) {
+        switch presence(of: push.token) {
+        case .recipient: return (.nowThenRecord, nil)
+        case .online:
+            var event = packed
+            event.at = now
+            event.disposition = .delivered
+            return (.now, appendEvent(event))
+        case .offline: return (.kept, keep(push, packed: packed, now: now))
+        }
+    }
+
+    /// Records what the consumer did with a push handed on: delivered, or kept for its offline device.
+    mutating func handedOff(
+        _ push: DeliveredPush, _ result: PushHandOff, packed: PackedDeliveryEvent, now: Date
+    ) -> PackedDeliveryEvent? {
+        guard result == .delivered else { return keep(push, packed: packed, now: now) }
         var event = packed
         event.at = now
-        if isOnline(push.token) {
-            event.disposition = .delivered
-            return (true, appendEvent(event))
-        }
+        event.disposition = .delivered
+        return appendEvent(event)
+    }
+
+    /// A push for an offline device: dropped with `apns-expiration: 0` (one attempt only), else stored as the
+    /// latest for its token and topic (superseding the one before).
+    mutating func keep(_ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date) -> PackedDeliveryEvent? {
+        var event = packed
+        event.at = now
         if push.expiration == Date(timeIntervalSince1970: 0) {
             event.disposition = .droppedNoStorage
-            return (false, appendEvent(event))
+            return appendEvent(event)
         }
         let key = Key(token: push.token, topic: push.topic)
         if let old = stored[key] { record(old, .superseded, now) }
         stored[key] = push
         event.disposition = .stored
-        return (false, appendEvent(event))
+        return appendEvent(event)
     }
 
-    /// Marks a device online or offline; going online returns the stored pushes still valid, oldest first.
+    /// Marks a device online or offline (a token whose reachability this value keeps); going online returns the
+    /// stored pushes still valid, oldest first (recorded as delivered).
     package mutating func setOnline(_ token: DeviceToken, _ isOnline: Bool, now: Date) -> [DeliveredPush] {
-        online[token] = isOnline
+        presence[token] = isOnline ? .online : .offline
         guard isOnline else { return [] }
         var out: [DeliveredPush] = []
+        while let push = takeOldestValid(for: token, now: now) {
+            record(push, .delivered, now)
+            out.append(push)
+        }
+        return out
+    }
+
+    /// From now on `token`'s device says whether it is reachable, at each hand-off.
+    mutating func followRecipient(_ token: DeviceToken) { presence[token] = .recipient }
+
+    /// Removes the oldest stored push for `token` that has not expired, recording the expired ones before it as
+    /// dropped; `nil` when none is left.
+    mutating func takeOldestValid(for token: DeviceToken, now: Date) -> DeliveredPush? {
         for push in storedPushes(for: token) {
             stored[Key(token: token, topic: push.topic)] = nil
             let deadline = push.expiration ?? push.receivedAt.addingTimeInterval(Self.defaultRetention)
             if deadline < now {
                 record(push, .droppedExpired, now)
             } else {
-                record(push, .delivered, now)
-                out.append(push)
+                return push
             }
         }
-        return out
+        return nil
     }
 
     /// Drops every stored push and the history; devices return to the default online state.
     package mutating func reset() {
-        online = [:]
+        presence = [:]
         stored = [:]
         events.removeAll()
     }
@@ -184,7 +250,10 @@ package struct StoreAndForward: Sendable {
 package final class RecordingConsumer: PushDeliveryConsumer {
     private let received = Mutex<[DeliveredPush]>([])
     package init() {}
-    package func deliver(_ push: DeliveredPush) { received.withLock { $0.append(push) } }
+    package func deliver(_ push: DeliveredPush) -> PushHandOff {
+        received.withLock { $0.append(push) }
+        return .delivered
+    }
     /// Everything received so far, in order.
     package var pushes: [DeliveredPush] { received.withLock { $0 } }
     package func removeAll() { received.withLock { $0.removeAll() } }

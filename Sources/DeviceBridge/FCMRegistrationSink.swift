@@ -14,20 +14,20 @@ import PushModel
 /// gateway's record in step afterwards (re-registration, uninstall). Called outside the device's lock.
 package struct FCMRegistrationSink: DeviceRegistrationSink {
     /// The gateway whose instance registry follows the device.
-    package let gateway: FCMGateway
+    package let fcm: FCMGateway
 
-    package init(gateway: FCMGateway) { self.gateway = gateway }
+    package init(fcm: FCMGateway) { self.fcm = fcm }
 
     package func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {}
     package func tokenInvalidated(_ token: DeviceToken, at date: Date) {}
     package func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {}
 
     package func fcmTokenIssued(_ registration: FCMRegistration) {
-        gateway.registerInstance(Self.instance(registration))
+        fcm.registerInstance(Self.instance(registration))
     }
 
     package func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {
-        gateway.unregisterToken(fcmToken)
+        fcm.unregisterToken(fcmToken)
     }
 
     /// The registration as Firebase records it; the installation id is the token's part before `:`.
@@ -43,13 +43,13 @@ package struct FCMRegistrationSink: DeviceRegistrationSink {
 /// (with the APNs token when it reached Firebase) and gets the registration token the gateway issues
 /// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id.
 package struct FCMTokenService: FirebaseTokenService {
-    package let gateway: FCMGateway
+    package let fcm: FCMGateway
 
-    package init(gateway: FCMGateway) { self.gateway = gateway }
+    package init(fcm: FCMGateway) { self.fcm = fcm }
 
     package func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
         guard
-            let token = gateway.issueInstanceToken(
+            let token = fcm.issueInstanceToken(
                 installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
                 apnsToken: r.apnsToken)
         else {

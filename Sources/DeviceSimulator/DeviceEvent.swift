@@ -88,7 +88,6 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
 package enum DropReason: String, Sendable, Equatable {
     case appNotInstalled = "app-not-installed"
     case tokenNotRegistered = "token-not-registered"
-    case deviceOffline = "device-offline"
     case notAuthorized = "not-authorized"
     case noRemoteNotificationBackgroundMode = "no-remote-notification-background-mode"
     case noFetchHandler = "no-fetch-handler"

@@ -6,7 +6,7 @@ import PushModel
 package enum DeviceDeliveryResult: Sendable, Equatable {
     /// The device accepted the push (what the app did with it is in the event log).
     case accepted
-    /// The device is offline: the gateway should store and forward.
+    /// The device is offline: it never received the push (no event); the gateway keeps it (store and forward).
     case deviceOffline
     /// No app with that bundle id, or the token is not the app's current token.
     case rejected(DropReason)
@@ -17,13 +17,11 @@ extension DeviceState {
     /// extension, `willPresent`, background wake rules, callbacks (device.md §1–2).
     @discardableResult
     package mutating func deliver(_ push: IncomingPush, now: Date) -> DeviceDeliveryResult {
+        // An offline phone has no connection to APNs: the push does not reach it, and APNs keeps it.
+        guard online else { return .deviceOffline }
         let bundleID = push.bundleID
         let aps = push.aps
         log(.pushReceived(apnsID: push.apnsID, kind: aps.kind), bundleID, now)
-        guard online else {
-            log(.pushDropped(apnsID: push.apnsID, reason: .deviceOffline), bundleID, now)
-            return .deviceOffline
-        }
         guard let app = apps[bundleID] else {
             log(.pushDropped(apnsID: push.apnsID, reason: .appNotInstalled), bundleID, now)
             return .rejected(.appNotInstalled)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPTypes
 
 /// A page the web view loaded.
 package struct WebPage: Sendable, Equatable {
@@ -109,7 +110,7 @@ package final class WebView: Sendable {
         let response: ClientResponse
         do {
             response = try await client.execute(
-                .get(url, headers: [ClientHeader("accept", "text/html,application/xhtml+xml,*/*;q=0.8")]))
+                .get(url, headers: [HTTPField("accept", "text/html,application/xhtml+xml,*/*;q=0.8")]))
         } catch {
             return .failed(Self.failure(error, url: url))
         }

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// The `errorCode` of FCM's `google.firebase.fcm.v1.FcmError` detail (reference/fcm.md §1.5).

@@ -60,41 +60,33 @@ extension FCMGateway {
         if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
-        // apns.headers and the translated payload, by the APNs gateway's own rules (on the first recipient's
-        // translation, which a token send then delivers as is).
+        // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
+        // translation, which a token send then delivers as validated (the gateway does not run them again).
         let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut, now: now)
         let first = recipients.first
-        let probe = FCMTranslation.translatedBytes(
+        let translated = FCMTranslation.translatedBytes(
             message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
-        let probeToken = first?.entry.apnsToken
-        let probeRequest = FCMTranslation.request(
-            headers: probe.headers, payload: probe.payload, deviceTokenHex: probeToken?.hex ?? "00", authorization: nil)
-        // The path's token segment is the hex just written, and its token the recipient's (not parsed back).
-        switch APNsRequestValidation.parse(probeRequest, segment: probeToken?.hex ?? "00", token: probeToken) {
-        case .failure(let reason): throw Self.apnsHeaderError(reason)
-        case .success(let parsed):
-            if let topic = parsed.topic, let r = APNsRequestValidation.checkTopicShape(parsed, topic: topic) {
-                throw Self.apnsHeaderError(r)
-            }
-            // The translation writes a JSON object: APNs' payload rules need not scan it (here or in the gateway).
-            if let r = APNsRequestValidation.payloadRejection(
-                parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: true)
-            {
-                throw r == .payloadTooLarge
-                    ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                    : Self.apnsHeaderError(r)
-            }
+        var firstPush = apnsPush(
+            translated, token: first?.entry.apnsToken ?? Self.placeholderToken, project: project)
+        if let r = APNsRequestValidation.validate(&firstPush) {
+            throw r == .payloadTooLarge
+                ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+                : Self.apnsHeaderError(r)
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
 
         if send.validateOnly { return name }
         for (i, r) in recipients.enumerated() {
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
-            let hopError = deliver(
-                message, to: r, apnsToken: apnsToken, project: project, messageID: messageID,
-                translated: i == 0 ? (probe, probeRequest) : nil, now: now,
-                log: &log)
+            let push =
+                i == 0
+                ? firstPush
+                : apnsPush(
+                    FCMTranslation.translatedBytes(
+                        message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
+                        bundleID: r.entry.bundleID ?? ""), token: apnsToken, project: project)
+            let hopError = deliver(push, to: r, apnsToken: apnsToken, project: project, now: now, log: &log)
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
             if let hopError, !message.target.isFanOut { throw hopError }
         }
@@ -269,34 +261,42 @@ extension FCMGateway {
         name += String(decoding: hex, as: UTF8.self)
     }
 
-    /// Translates, signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
+    /// Stands in for the device token when validating a send no recipient of which has one (the rules need a token).
+    static let placeholderToken = DeviceToken(hex: "00")!
+
+    /// The APNs push FCM sends for `translated` to `token`, over the project's connection (no provider token yet).
+    func apnsPush(
+        _ translated: (headers: [(name: String, value: String)], payload: [UInt8]), token: DeviceToken,
+        project: FCMProject
+    ) -> APNsPushRequest {
+        var push = APNsPushRequest(
+            environment: project.apns?.environment ?? .sandbox, token: token,
+            fields: FCMTranslation.fields(translated.headers), payload: translated.payload,
+            connection: (apnsConnections[project.id] ?? Self.unconfiguredConnection).facts)
+        push.payloadWrittenAsJSONObject = true  // the translation writes one JSON object
+        return push
+    }
+
+    /// The connection of a project the gateway was not configured with (never used to send: such a project is
+    /// unknown and its sends are refused before).
+    static let unconfiguredConnection = APNsInProcessConnection(id: 0xFC30_FFFF)
+
+    /// Signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
-        _ message: FCMMessage, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, messageID: String,
-        translated: (push: (headers: [(name: String, value: String)], payload: [UInt8]), request: HTTPRequest)?,
-        now: Date,
+        _ push: APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, now: Date,
         log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
-        guard let credentials = project.apns, let connection = apnsConnections[project.id] else {
-            return FCMErrorResponse(.thirdPartyAuthError)
+        guard let credentials = project.apns else { return FCMErrorResponse(.thirdPartyAuthError) }
+        var push = push
+        let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this
+        if let jwt = providerToken(project: project.id, credentials, now: now) {
+            push.setAuthorization("bearer \(jwt)")
         }
-        let push =
-            translated?.push
-            ?? FCMTranslation.translatedBytes(
-                message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
-                bundleID: r.entry.bundleID ?? "")
-        let jwt = providerToken(project: project.id, credentials, now: now)
-        var request =
-            translated?.request  // validated already; only the provider token is missing
-            ?? FCMTranslation.request(
-                headers: push.headers, payload: push.payload, deviceTokenHex: apnsToken.hex, authorization: nil)
-        let loggedHeaders = request.headers  // shared, not copied: nothing changes them after this
-        if let jwt { request.headers.append(HTTPField("authorization", "bearer \(jwt)")) }
-        let outcome = apns.evaluate(
-            request, connection: connection, endpoint: credentials.environment, payloadWrittenAsJSONObject: true)
+        let outcome = apns.evaluate(push)
         log.apns.append(
             FCMAPNsHop(
                 fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
-                headerFields: loggedHeaders, payloadBytes: request.body,
+                headerFields: hopHeaders, payloadBytes: push.payload,
                 status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)

@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import Synchronization
@@ -16,8 +17,8 @@ package final class FCMGateway: Sendable {
     }
 
     /// Tokens, topics, quota windows and faults. The access tokens, the log and the provider tokens have locks of
-    /// their own: each send takes each of them once, and with one lock for everything the two event loops met in
-    /// futex waits (seen in profiles of the send path).
+    /// their own: each send takes each of them once, and with one lock for everything the two event loops would
+    /// wait on each other for it.
     struct State: Sendable {
         var tokens: [String: TokenRecord] = [:]
         var subscriptions: [String: Set<String>] = [:]
@@ -61,7 +62,7 @@ package final class FCMGateway: Sendable {
     let lastMessageMicros = Atomic<UInt64>(0)
     let faultCount = Atomic<Int>(0)
     /// One in-process APNs connection per project (the provider-token binding lives on it).
-    let apnsConnections: [String: ConnectionContext]
+    let apnsConnections: [String: APNsInProcessConnection]
 
     package init(configuration: FCMGatewayConfiguration, apns: APNsGateway, clock: any PushClock = SystemClock()) {
         self.configuration = configuration
@@ -71,11 +72,10 @@ package final class FCMGateway: Sendable {
         self.state = Mutex(initial)
         self.logState = Mutex(LogState(capacity: configuration.logCapacity))
         faultCount.store(initial.faults.count, ordering: .releasing)
-        var connections: [String: ConnectionContext] = [:]
+        var connections: [String: APNsInProcessConnection] = [:]
         for (i, p) in configuration.projects.enumerated() {
-            connections[p.id] = APNsGateway.inProcessConnection(
-                id: UInt64(0xFC30_0000) + UInt64(i), endpoint: p.apns?.environment ?? .sandbox,
-                clientCertificateDER: p.apns?.certificateDER)
+            connections[p.id] = APNsInProcessConnection(
+                id: UInt64(0xFC30_0000) + UInt64(i), clientCertificateDER: p.apns?.certificateDER)
         }
         apnsConnections = connections
     }
@@ -99,7 +99,7 @@ package final class FCMGateway: Sendable {
     }
 
     /// The `HTTPHandler` to mount on the FCM listener.
-    package var handler: FCMHTTPHandler { FCMHTTPHandler(gateway: self) }
+    package var handler: FCMHTTPHandler { FCMHTTPHandler(fcm: self) }
 
     /// The project by id or number.
     package func project(_ idOrNumber: String) -> FCMProject? {
@@ -317,7 +317,7 @@ package final class FCMGateway: Sendable {
     }
 
     /// The token of an `Authorization: Bearer …` header (scheme case-insensitive, blanks around the token ignored).
-    /// Byte-wise: Foundation's trimming bridges to NSString, which showed up in profiles of the send path.
+    /// Byte-wise: Foundation's trimming bridges to NSString, which costs the send path on every request.
     static func bearerToken(_ request: HTTPRequest) -> String? {
         guard var header = request.value("authorization") else { return nil }
         return header.withUTF8 { u -> String? in

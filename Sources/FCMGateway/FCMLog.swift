@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// One APNs request a send became, and APNs' answer.

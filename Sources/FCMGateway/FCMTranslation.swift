@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// How a v1 message becomes the APNs request FCM sends for an iOS instance (reference/fcm.md §2). Pure.
@@ -155,22 +156,11 @@ package enum FCMTranslation {
         }
     }
 
-    /// The HTTP/2 request to APNs for `push` to `deviceTokenHex`, with a provider token.
-    package static func request(_ push: APNsPush, deviceTokenHex: String, authorization: String?) -> HTTPRequest {
-        request(
-            headers: push.headers, payload: push.payload.serializedBytes(), deviceTokenHex: deviceTokenHex,
-            authorization: authorization)
-    }
-
-    static func request(
-        headers: [(name: String, value: String)], payload: [UInt8], deviceTokenHex: String, authorization: String?
-    ) -> HTTPRequest {
+    /// The translated headers as header fields, in order (names are lowercase already).
+    static func fields(_ headers: [(name: String, value: String)]) -> [HTTPField] {
         var fields: [HTTPField] = []
-        fields.reserveCapacity(headers.count + 1)
+        fields.reserveCapacity(headers.count + 1)  // room for the provider token's `authorization`
         for h in headers { fields.append(HTTPField(h.name, h.value)) }
-        if let authorization { fields.append(HTTPField("authorization", authorization)) }
-        return HTTPRequest(
-            version: .http2, method: "POST", path: "/3/device/\(deviceTokenHex)", scheme: "https", headers: fields,
-            body: payload)
+        return fields
     }
 }

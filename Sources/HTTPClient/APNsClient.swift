@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PushCrypto
 import PushModel
 
@@ -16,11 +17,11 @@ package struct APNsRequestHeaders: Sendable, Equatable {
     /// Replaces the signer's `authorization` value verbatim (e.g. `"bearer garbage"`), for negative tests.
     package var authorizationOverride: String?
     /// Sent after the others, in order; a name already used above is sent twice (DuplicateHeaders tests).
-    package var extra: [ClientHeader]
+    package var extra: [HTTPField]
 
     package init(
         topic: String? = nil, pushType: APNsPushType? = nil, priority: APNsPriority? = nil, expiration: Int? = nil,
-        id: String? = nil, collapseID: String? = nil, authorizationOverride: String? = nil, extra: [ClientHeader] = []
+        id: String? = nil, collapseID: String? = nil, authorizationOverride: String? = nil, extra: [HTTPField] = []
     ) {
         self.topic = topic
         self.pushType = pushType?.rawValue
@@ -33,14 +34,14 @@ package struct APNsRequestHeaders: Sendable, Equatable {
     }
 
     /// The header fields in the order they are sent.
-    package var fields: [ClientHeader] {
-        var out: [ClientHeader] = []
-        if let topic { out.append(ClientHeader("apns-topic", topic)) }
-        if let pushType { out.append(ClientHeader("apns-push-type", pushType)) }
-        if let priority { out.append(ClientHeader("apns-priority", priority)) }
-        if let expiration { out.append(ClientHeader("apns-expiration", expiration)) }
-        if let id { out.append(ClientHeader("apns-id", id)) }
-        if let collapseID { out.append(ClientHeader("apns-collapse-id", collapseID)) }
+    package var fields: [HTTPField] {
+        var out: [HTTPField] = []
+        if let topic { out.append(HTTPField("apns-topic", topic)) }
+        if let pushType { out.append(HTTPField("apns-push-type", pushType)) }
+        if let priority { out.append(HTTPField("apns-priority", priority)) }
+        if let expiration { out.append(HTTPField("apns-expiration", expiration)) }
+        if let id { out.append(HTTPField("apns-id", id)) }
+        if let collapseID { out.append(HTTPField("apns-collapse-id", collapseID)) }
         return out + extra
     }
 }
@@ -75,9 +76,9 @@ package struct APNsResponse: Sendable {
         status = http.status
         apnsID = http.value("apns-id")
         apnsUniqueID = http.value("apns-unique-id")
-        let json = (try? JSONSerialization.jsonObject(with: Data(http.body))) as? [String: Any]
-        reasonText = json?["reason"] as? String
-        timestamp = (json?["timestamp"] as? NSNumber)?.int64Value
+        let json = http.jsonBody
+        reasonText = json?["reason"]?.stringValue
+        timestamp = json?["timestamp"]?.doubleValue.flatMap { $0.isFinite ? Int64(exactly: $0.rounded(.down)) : nil }
     }
 }
 
@@ -129,11 +130,11 @@ package final class APNsClient: Sendable {
         guard !deviceToken.contains("/"), !deviceToken.contains(" ") else {
             throw .invalidRequest("device token '\(deviceToken)' contains '/' or a space")
         }
-        var fields: [ClientHeader] = []
+        var fields: [HTTPField] = []
         if let override = headers.authorizationOverride {
-            fields.append(ClientHeader("authorization", override))
+            fields.append(HTTPField("authorization", override))
         } else if case .token(let signer) = authentication {
-            do { fields.append(ClientHeader("authorization", "bearer \(try signer.currentToken())")) } catch {
+            do { fields.append(HTTPField("authorization", "bearer \(try signer.currentToken())")) } catch {
                 throw .providerToken(error)
             }
         }

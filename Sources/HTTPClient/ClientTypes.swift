@@ -1,28 +1,18 @@
 import Foundation
-
-/// One header field. Request headers keep the caller's spelling; response headers have lowercased names.
-/// Order and duplicates are preserved in both directions.
-package struct ClientHeader: Sendable, Equatable, CustomStringConvertible {
-    package var name: String
-    package var value: String
-    package init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
-    }
-    package var description: String { "\(name): \(value)" }
-}
+import HTTPTypes
+import PushModel
 
 /// A request to send. Headers are sent in order; a name listed twice is sent twice.
 package struct ClientRequest: Sendable {
     package var method: String
     package var url: String
-    package var headers: [ClientHeader]
+    package var headers: [HTTPField]
     package var body: [UInt8]
     /// Overrides the client's total timeout for this request.
     package var timeout: Duration?
 
     package init(
-        method: String = "GET", url: String, headers: [ClientHeader] = [], body: [UInt8] = [],
+        method: String = "GET", url: String, headers: [HTTPField] = [], body: [UInt8] = [],
         timeout: Duration? = nil
     ) {
         self.method = method
@@ -33,12 +23,12 @@ package struct ClientRequest: Sendable {
     }
 
     /// A `GET` of `url`.
-    package static func get(_ url: String, headers: [ClientHeader] = []) -> ClientRequest {
+    package static func get(_ url: String, headers: [HTTPField] = []) -> ClientRequest {
         ClientRequest(method: "GET", url: url, headers: headers)
     }
 
     /// A `POST` of `body` to `url`.
-    package static func post(_ url: String, headers: [ClientHeader] = [], body: [UInt8]) -> ClientRequest {
+    package static func post(_ url: String, headers: [HTTPField] = [], body: [UInt8]) -> ClientRequest {
         ClientRequest(method: "POST", url: url, headers: headers, body: body)
     }
 }
@@ -88,7 +78,7 @@ package struct ClientTimings: Sendable, Equatable {
 package struct ClientResponse: Sendable {
     package var status: Int
     /// Header fields of the final response: lowercased names, wire order, duplicates kept.
-    package var headers: [ClientHeader]
+    package var headers: [HTTPField]
     package var body: [UInt8]
     package var httpVersion: ClientHTTPVersion
     /// The URL of the final response (after redirects).
@@ -105,7 +95,7 @@ package struct ClientResponse: Sendable {
     package var timings: ClientTimings
 
     package init(
-        status: Int, headers: [ClientHeader] = [], body: [UInt8] = [], httpVersion: ClientHTTPVersion = .unknown,
+        status: Int, headers: [HTTPField] = [], body: [UInt8] = [], httpVersion: ClientHTTPVersion = .unknown,
         effectiveURL: String = "", redirects: [ClientRedirect] = [], remoteIP: String = "", remotePort: Int = 0,
         localPort: Int = 0, newConnections: Int = 0,
         timings: ClientTimings = ClientTimings(connect: .zero, tlsHandshake: .zero, total: .zero)
@@ -124,14 +114,14 @@ package struct ClientResponse: Sendable {
     }
 
     /// All values of a header (case-insensitive name), in wire order.
-    package func values(_ name: String) -> [String] {
-        let n = name.lowercased()
-        return headers.filter { $0.name == n }.map(\.value)
-    }
+    package func values(_ name: String) -> [String] { headers.values(name) }
 
     /// The first value of a header (case-insensitive name).
-    package func value(_ name: String) -> String? { values(name).first }
+    package func value(_ name: String) -> String? { headers.value(name) }
 
     /// The body decoded as UTF-8 (invalid sequences repaired).
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body parsed as JSON (`nil` when it is not JSON): how the APNs and FCM clients read an answer.
+    package var jsonBody: JSONValue? { try? JSONValue.parse(body) }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTPTypes
 
 /// The result a submitter waits for.
 typealias TransferResult = Result<ClientResponse, HTTPClientError>
@@ -18,7 +19,7 @@ final class CurlTransfer {
 
     // Filled by the callbacks while curl runs the transfer.
     private var body: [UInt8] = []
-    private var headers: [ClientHeader] = []
+    private var headers: [HTTPField] = []
     private var blockStatus = 0
     private var currentURL: String
     private var redirects: [ClientRedirect] = []
@@ -243,7 +244,7 @@ final class CurlTransfer {
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append(ClientHeader(name, value))
+            headers.append(HTTPField(name, value))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PushCrypto
 import PushModel
 import Synchronization
@@ -33,7 +34,7 @@ package struct FCMSendResponse: Sendable {
     package init(_ http: ClientResponse) {
         self.http = http
         status = http.status
-        let json = try? JSONValue.parse(http.bodyText)
+        let json = http.jsonBody
         name = json?["name"]?.stringValue
         let error = json?["error"]
         errorStatus = error?["status"]?.stringValue
@@ -101,10 +102,10 @@ package final class FCMClient: Sendable {
         do {
             response = try await client.execute(
                 .post(
-                    baseURL + "/token", headers: [ClientHeader("content-type", "application/x-www-form-urlencoded")],
+                    baseURL + "/token", headers: [HTTPField("content-type", "application/x-www-form-urlencoded")],
                     body: Array(form.utf8)))
         } catch { throw .transport(error) }
-        let json = try? JSONValue.parse(response.bodyText)
+        let json = response.jsonBody
         guard response.status == 200, let token = json?["access_token"]?.stringValue else {
             throw .tokenRefused(status: response.status, body: response.bodyText)
         }
@@ -133,9 +134,9 @@ package final class FCMClient: Sendable {
                 .post(
                     sendURL(project: project),
                     headers: [
-                        ClientHeader("authorization", "Bearer \(bearer)"),
-                        ClientHeader("content-type", "application/json; UTF-8"),
-                        ClientHeader("x-goog-api-format-version", "2"),
+                        HTTPField("authorization", "Bearer \(bearer)"),
+                        HTTPField("content-type", "application/json; UTF-8"),
+                        HTTPField("x-goog-api-format-version", "2"),
                     ], body: body))
             return FCMSendResponse(response)
         } catch { throw .transport(error) }

@@ -1,4 +1,5 @@
 import CHTTPParser
+import HTTPTypes
 
 /// HTTP/1.1 server engine over `http_parser`: keep-alive, Content-Length and chunked bodies, one request at a
 /// time (pipelined bytes wait in `input` until the current response is queued). Loop-confined.

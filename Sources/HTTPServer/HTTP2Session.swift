@@ -1,6 +1,7 @@
 import CNghttp2
 #if canImport(Glibc)
 import Glibc
+import HTTPTypes
 #endif
 
 /// HTTP/2 server engine over one `nghttp2_session` (memory in, memory out). Loop-confined: nghttp2 sessions

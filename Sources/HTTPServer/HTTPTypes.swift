@@ -1,32 +1,10 @@
+import HTTPTypes
 import Synchronization
 
 /// The HTTP version a request arrived on.
 package enum HTTPVersion: String, Sendable, Equatable {
     case http1_1 = "HTTP/1.1"
     case http2 = "HTTP/2"
-}
-
-/// One header field as it came off the wire: lowercased name, value untouched, order and duplicates kept.
-package struct HTTPField: Sendable, Equatable {
-    package var name: String
-    package var value: String
-    package init(_ name: String, _ value: String) {
-        self.name = asciiLowercased(name)
-        self.value = value
-    }
-
-    /// For names the caller knows are lowercase already (HTTP/2 field names, which nghttp2 checks).
-    init(lowercased name: String, _ value: String) {
-        self.name = name
-        self.value = value
-    }
-}
-
-/// `s.lowercased()`, skipped when `s` is lowercase ASCII already
-/// (the usual case for header names, looked up on every request).
-func asciiLowercased(_ s: String) -> String {
-    guard s.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) else { return s }
-    return s.lowercased()
 }
 
 /// A complete request (headers and whole body), as the transport hands it to a handler.
@@ -64,16 +42,10 @@ package struct HTTPRequest: Sendable {
     }
 
     /// All values of a header, in wire order.
-    package func values(_ name: String) -> [String] {
-        let n = asciiLowercased(name)
-        return headers.filter { $0.name == n }.map(\.value)
-    }
+    package func values(_ name: String) -> [String] { headers.values(name) }
 
     /// The first value of a header.
-    package func value(_ name: String) -> String? {
-        let n = asciiLowercased(name)
-        return headers.first { $0.name == n }?.value
-    }
+    package func value(_ name: String) -> String? { headers.value(name) }
 }
 
 /// What the connection should do after a response has been written.

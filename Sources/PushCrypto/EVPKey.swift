@@ -144,7 +144,7 @@ final class EVPKey {
 /// The algorithms of the typed key wrappers (`P256PrivateKey`, `RSAPrivateKey` and their public halves): the one
 /// load path they share. Loading parses PEM or DER, refuses another kind of key with `KeyError.wrongKeyType`, and
 /// keeps canonical DER (PKCS#8 / SubjectPublicKeyInfo), so equal keys have equal DER.
-enum KeyKind {
+package enum KeyKind: Sendable {
     case p256, rsa
 
     func privateKeyDER(pem: String) throws -> [UInt8] { try pkcs8(EVPKey.privateKey(pem: pem)) }

@@ -123,7 +123,7 @@ extension JSONValue {
         out.append(UInt8(ascii: "}"))
     }
 
-    static func format(_ d: Double) -> String {
+    package static func format(_ d: Double) -> String {
         if !d.isFinite { return "null" }
         if d.rounded() == d, abs(d) < 9.0e15 { return String(Int64(d)) }
         return "\(d)"

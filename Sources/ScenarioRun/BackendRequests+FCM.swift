@@ -2,6 +2,7 @@ import APNsGateway
 import FCMGateway
 import Foundation
 import HTTPClient
+import HTTPTypes
 import PushModel
 import ScenarioChecks
 
@@ -16,7 +17,7 @@ extension BackendRequests {
         else { return }
         let answer = FCMSendResponse(
             ClientResponse(
-                status: entry.status, headers: [ClientHeader("content-type", "application/json; charset=UTF-8")],
+                status: entry.status, headers: [HTTPField("content-type", "application/json; charset=UTF-8")],
                 body: body(of: entry).serializedBytes(), httpVersion: .http2))
         let hop = entry.apns.first
         var record = SendRecord(

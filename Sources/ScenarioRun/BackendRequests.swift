@@ -2,6 +2,7 @@ import APNsGateway
 import DeviceSimulator
 import Foundation
 import HTTPClient
+import HTTPTypes
 import PushModel
 import ScenarioChecks
 import SuiteFormat
@@ -56,7 +57,7 @@ enum BackendRequests {
         let response = SendResponse(status: e.status, reasonText: e.reason, timestamp: nil, headers: headers)
         var device = world.devices.first?.name ?? ""
         var bundle = e.topic.map(APNsPushType.bundleID(ofTopic:)) ?? ""
-        if let token = e.token, let owner = world.host.owner(ofAPNsToken: token) {
+        if let token = e.token, let owner = world.host.holder(ofAPNsToken: token) {
             device = owner.device
             bundle = owner.bundleID
         }

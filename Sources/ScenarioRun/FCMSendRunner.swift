@@ -93,8 +93,8 @@ enum FCMSendRunner {
     }
 
     /// The device and app holding the APNs token FCM pushed to (hex).
-    static func owner(of apnsTokenHex: String, world: ScenarioWorld) -> APNsTokenOwner? {
-        DeviceToken(hex: apnsTokenHex).flatMap { world.host.owner(ofAPNsToken: $0) }
+    static func owner(of apnsTokenHex: String, world: ScenarioWorld) -> TokenHolder? {
+        DeviceToken(hex: apnsTokenHex).flatMap { world.host.holder(ofAPNsToken: $0) }
     }
 
     static func missingToken(_ bundleID: String, _ target: HostedDevice, app: InstalledApp?, step: Step)

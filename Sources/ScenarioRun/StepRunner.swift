@@ -2,6 +2,7 @@ import APNsGateway
 import DeviceSimulator
 import Foundation
 import HTTPClient
+import HTTPTypes
 import PushModel
 import ScenarioChecks
 import SuiteFormat
@@ -54,7 +55,7 @@ enum StepRunner {
             try send.topic.map { (t: Template) throws(StepStop) in try context.render(t, world: world) } ?? bundleID
         let payload = try context.render(send.payload, world: world, json: true)
         var headers = APNsRequestHeaders()
-        var extra: [ClientHeader] = []
+        var extra: [HTTPField] = []
         for h in send.headers {
             let value = try context.render(h.value, world: world)
             switch h.name {
@@ -64,7 +65,7 @@ enum StepRunner {
             case "apns-expiration": headers.expiration = value
             case "apns-id": headers.id = value
             case "apns-collapse-id": headers.collapseID = value
-            default: extra.append(ClientHeader(h.name, value))
+            default: extra.append(HTTPField(h.name, value))
             }
         }
         headers.topic = topic

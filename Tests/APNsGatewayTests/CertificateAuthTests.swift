@@ -176,12 +176,18 @@ import Testing
     }
 
     @Test func inProcessConnectionCarriesTheCertificate() {
-        let c = APNsGateway.inProcessConnection(id: 9, endpoint: .sandbox, clientCertificateDER: Self.cert())
-        let o = f.send(f.request(omit: ["authorization"]), on: c)
+        func push(_ r: HTTPRequest, on c: APNsInProcessConnection) -> APNsOutcome {
+            f.gateway.evaluate(
+                APNsPushRequest(
+                    environment: .sandbox, token: Fixture.sandboxToken, fields: r.headers, payload: r.body,
+                    connection: c.facts))
+        }
+        let c = APNsInProcessConnection(id: 9, clientCertificateDER: Self.cert())
+        let o = push(f.request(omit: ["authorization"]), on: c)
         #expect(o.status == 200)
         #expect(o.auth == .certificate(uid: Fixture.topic))
-        let tokenConnection = APNsGateway.inProcessConnection(id: 10, endpoint: .sandbox)
-        #expect(f.send(f.request(), on: tokenConnection).auth == .token(teamID: Fixture.team, keyID: Fixture.kid))
+        let tokenConnection = APNsInProcessConnection(id: 10)
+        #expect(push(f.request(), on: tokenConnection).auth == .token(teamID: Fixture.team, keyID: Fixture.kid))
     }
 
     @Test func untrustedOrExpired() {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -37,7 +37,7 @@ import Testing
         ]
         c.maxConcurrentStreams = 77
         gateway = try APNsGateway(configuration: c, clock: SystemClock())
-        gateway.addConsumer(consumer)
+        gateway.setConsumer(consumer)
         let serverCert = try Self.ca.issueServerCertificate()
         let tls = TLSConfiguration(
             certificateChainPEM: serverCert.pem, privateKeyPEM: serverCert.privateKeyPEM,

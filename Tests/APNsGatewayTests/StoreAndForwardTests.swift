@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PushModel
+import Synchronization
 import Testing
 
 @testable import APNsGateway
@@ -124,5 +125,49 @@ import Testing
         #expect(f.gateway.log().isEmpty)
         #expect(push(#"{"n":2}"#).status == 200)
         #expect(f.consumer.pushes.count == 1)
+    }
+}
+
+/// A consumer whose device can be switched off: the reachability of a followed token is its answer.
+final class SwitchableConsumer: PushDeliveryConsumer {
+    let online = Mutex(true)
+    let received = Mutex<[DeliveredPush]>([])
+    func deliver(_ push: DeliveredPush) -> PushHandOff {
+        guard online.withLock({ $0 }) else { return .recipientOffline }
+        received.withLock { $0.append(push) }
+        return .delivered
+    }
+}
+
+@Suite struct FollowedReachabilityTests {
+    let f = Fixture()
+    let device = SwitchableConsumer()
+    var token: DeviceToken { Fixture.sandboxToken }
+
+    init() {
+        f.gateway.setConsumer(device)
+        f.gateway.followRecipientReachability(of: Fixture.sandboxToken)
+    }
+
+    @Test func theDevicesAnswerDecidesBetweenDeliveredAndKept() {
+        #expect(f.send(f.request(body: #"{"n":1}"#)).status == 200)
+        device.online.withLock { $0 = false }
+        #expect(f.gateway.isDeviceOnline(token), "the gateway keeps no copy: it hands on and the device answers")
+        #expect(f.send(f.request(body: #"{"n":2}"#)).status == 200)
+        #expect(f.gateway.storedPushes(for: token).map { $0.json["n"] } == [2])
+        device.online.withLock { $0 = true }
+        f.gateway.recipientCameOnline(token)
+        #expect(device.received.withLock { $0.map { $0.json["n"] } } == [1, 2])
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.delivered, .stored, .delivered])
+    }
+
+    /// Told "online" while the device still answers offline, the release stops at the first refusal (the push is
+    /// kept again) instead of handing the same push over and over.
+    @Test func aReleaseTheDeviceRefusesStopsAndKeepsThePush() {
+        device.online.withLock { $0 = false }
+        #expect(f.send(f.request(body: #"{"n":1}"#)).status == 200)
+        f.gateway.recipientCameOnline(token)
+        #expect(f.gateway.storedPushes(for: token).count == 1)
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.stored, .stored])
     }
 }

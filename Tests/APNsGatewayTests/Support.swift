@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import Testing
@@ -30,7 +31,7 @@ struct Fixture {
         ]
         configure(&c)
         gateway = try! APNsGateway(configuration: c, clock: clock)
-        gateway.addConsumer(consumer)
+        gateway.setConsumer(consumer)
     }
 
     /// A provider token signed now (or `age` seconds ago) by `key` under `kid`/`team`.

@@ -1,3 +1,4 @@
+import HTTPTypes
 import APNsGateway
 import Foundation
 import HTTPServer

@@ -33,7 +33,7 @@ final class FCMBridgeFixture {
                     teamID: BridgeFixture.team, keyID: BridgeFixture.kid, privateKey: BridgeFixture.key,
                     environment: .sandbox))
         ]
-        fcm = FCMGateway(configuration: c, apns: bridge.gateway, clock: bridge.clock)
+        fcm = FCMGateway(configuration: c, apns: bridge.apns, clock: bridge.clock)
         let leaf = try Self.ca.issueServerCertificate()
         server = HTTPServer(
             listeners: [
@@ -66,7 +66,8 @@ final class FCMBridgeFixture {
     func host(_ app: AppDeclaration = FCMBridgeFixture.firebaseApp()) -> HostedDevice {
         let declaration = DeviceDeclaration(
             name: "Test iPhone", udid: BridgeFixture.udid, seed: 42, apps: [app.bundleID])
-        return HostedDevice(declaration, apps: [app], gateway: bridge.gateway, fcm: fcm, clock: bridge.clock)
+        return try! DeviceFleet(apps: [app], devices: [declaration], apns: bridge.apns, fcm: fcm, clock: bridge.clock)
+            .devices[0]
     }
 
     func send(to token: String, validateOnly: Bool = false) async throws -> FCMSendResponse {
@@ -119,7 +120,7 @@ struct FCMRegistrationTests {
             devices: [
                 DeviceDeclaration(name: "phone", udid: BridgeFixture.udid, seed: 7, apps: [BridgeFixture.bundleID])
             ],
-            gateway: f.bridge.gateway, fcm: f.fcm, clock: f.bridge.clock)
+            apns: f.bridge.apns, fcm: f.fcm, clock: f.bridge.clock)
         let addresses = fleet.addressesJSON["phone"]
         #expect(
             addresses?["fcm_tokens"]?[BridgeFixture.bundleID]?.stringValue

@@ -3,6 +3,7 @@ import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPServer
+import HTTPTypes
 import Provisioning
 import PushCrypto
 import PushModel
@@ -19,12 +20,12 @@ struct BridgeFixture {
     static let connectionIDs = Mutex<UInt64>(0)
 
     let clock = ManualClock(start: BridgeFixture.start)
-    let gateway: APNsGateway
+    let apns: APNsGateway
 
     init() {
         var c = APNsGatewayConfiguration()
         c.providerKeys = [APNsProviderKey(keyID: Self.kid, teamID: Self.team, publicKey: Self.key.publicKey)]
-        gateway = try! APNsGateway(configuration: c, clock: clock)
+        apns = try! APNsGateway(configuration: c, clock: clock)
     }
 
     static func app(aps: APSEnvironment? = .development, navigation: NavigationDeclaration = NavigationDeclaration())
@@ -45,19 +46,26 @@ struct BridgeFixture {
     func host(name: String = "Test iPhone", app: AppDeclaration = BridgeFixture.app(), online: Bool = true)
         -> HostedDevice
     {
+        fleet(name: name, app: app, online: online).devices[0]
+    }
+
+    /// A fleet of one device, the gateway's consumer.
+    func fleet(name: String = "Test iPhone", app: AppDeclaration = BridgeFixture.app(), online: Bool = true)
+        -> DeviceFleet
+    {
         let declaration = DeviceDeclaration(name: name, udid: Self.udid, seed: 42, online: online, apps: [app.bundleID])
-        return HostedDevice(declaration, apps: [app], gateway: gateway, clock: clock)
+        return try! DeviceFleet(apps: [app], devices: [declaration], apns: apns, clock: clock)
     }
 
     /// Sends `body` to `token` as a provider would; returns the gateway's answer.
     func push(
         _ body: String, to token: DeviceToken, endpoint: APNsEnvironment = .sandbox, pushType: String = "alert",
-        extra: [(String, String)] = []
+        topic: String = BridgeFixture.bundleID, extra: [(String, String)] = []
     ) -> APNsOutcome {
         let jwt = try! JWT.apnsProviderToken(
             teamID: Self.team, keyID: Self.kid, issuedAt: Int(clock.now().timeIntervalSince1970), key: Self.key)
         let headers =
-            [("authorization", "bearer \(jwt)"), ("apns-topic", Self.bundleID), ("apns-push-type", pushType)] + extra
+            [("authorization", "bearer \(jwt)"), ("apns-topic", topic), ("apns-push-type", pushType)] + extra
         let request = HTTPRequest(
             version: .http2, method: "POST", path: "/3/device/\(token.hex)", authority: "localhost", scheme: "https",
             headers: headers.map { HTTPField($0.0, $0.1) }, body: Array(body.utf8), streamID: 1)
@@ -65,8 +73,14 @@ struct BridgeFixture {
             $0 += 1
             return $0
         }
-        return gateway.evaluate(
-            request, connection: APNsGateway.inProcessConnection(id: id, endpoint: endpoint), endpoint: endpoint)
+        return apns.evaluate(request, connection: Self.connection(id: id, endpoint: endpoint), endpoint: endpoint)
+    }
+
+    /// A TLS connection without a client certificate, as a provider using tokens opens.
+    static func connection(id: UInt64, endpoint: APNsEnvironment = .sandbox) -> ConnectionContext {
+        ConnectionContext(
+            id: id, listenerName: endpoint.rawValue, remoteAddress: "in-process", localPort: 0,
+            security: .tls(alpn: "h2", peerCertificateDER: nil), version: .http2)
     }
 
     /// The `type`/`callback` of events after `since`, e.g. `callback:willPresent`, `state`.
@@ -84,17 +98,17 @@ struct BridgeFixture {
     @Test func setUpRegistersTheTokenWithTopicAndEnvironment() throws {
         let hosted = f.host()
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
-        let entry = try #require(f.gateway.registeredTokens.first { $0.token == token })
+        let entry = try #require(f.apns.registeredTokens.first { $0.token == token })
         #expect(entry.topic == BridgeFixture.bundleID)
         #expect(entry.environment == .sandbox)
         #expect(entry.unregisteredAt == nil)
-        #expect(f.gateway.isDeviceOnline(token))
+        #expect(f.apns.isDeviceOnline(token))
 
         // A production (ad hoc / App Store) build's token lives on the production endpoint only.
         let other = BridgeFixture()
         let prod = other.host(app: BridgeFixture.app(aps: .production))
         let prodToken = try #require(prod.tokens[BridgeFixture.bundleID])
-        #expect(other.gateway.registeredTokens.first { $0.token == prodToken }?.environment == .production)
+        #expect(other.apns.registeredTokens.first { $0.token == prodToken }?.environment == .production)
         #expect(other.push(#"{"aps":{"alert":"x"}}"#, to: prodToken, endpoint: .sandbox).reason == "BadDeviceToken")
         #expect(other.push(#"{"aps":{"alert":"x"}}"#, to: prodToken, endpoint: .production).status == 200)
     }
@@ -126,25 +140,26 @@ struct BridgeFixture {
         let hosted = f.host()
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
         try hosted.device.apply(.online(false))
-        #expect(!f.gateway.isDeviceOnline(token), "the device going offline reaches the gateway")
+        // The gateway keeps no copy of the device's state: it hands the push on, the device answers offline.
         #expect(f.push(#"{"aps":{"alert":{"title":"Kept"}}}"#, to: token).status == 200)
-        #expect(f.gateway.storedPushes(for: token).count == 1)
+        #expect(f.apns.storedPushes(for: token).count == 1)
         #expect(hosted.deliveredCount == 0)
         #expect(!hosted.device.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
 
         try hosted.device.apply(.online(true))
-        #expect(f.gateway.storedPushes(for: token).isEmpty)
+        #expect(f.apns.storedPushes(for: token).isEmpty)
         #expect(hosted.deliveredCount == 1)
         #expect(hosted.device.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
-        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.stored, .delivered])
+        #expect(f.apns.deliveryHistory.map(\.disposition) == [.stored, .delivered])
     }
 
     @Test func deviceDeclaredOfflineStartsOfflineAtTheGateway() throws {
         let hosted = f.host(online: false)
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
-        #expect(!f.gateway.isDeviceOnline(token))
         #expect(f.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)
-        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.stored])
+        #expect(f.apns.deliveryHistory.map(\.disposition) == [.stored])
+        #expect(
+            !hosted.device.events.contains { $0.jsonValue["type"] == "push-received" }, "an offline phone sees nothing")
     }
 
     @Test func uninstallMakesTheNextPush410Unregistered() throws {
@@ -176,7 +191,7 @@ struct BridgeFixture {
             DeviceDeclaration(name: "A", udid: BridgeFixture.udid, seed: 1, apps: [app.bundleID]),
             DeviceDeclaration(name: "B", udid: BridgeFixture.udid, seed: 2, apps: [app.bundleID]),
         ]
-        let fleet = try DeviceFleet(apps: [app], devices: devices, gateway: f.gateway, clock: f.clock)
+        let fleet = try DeviceFleet(apps: [app], devices: devices, apns: f.apns, clock: f.clock)
         let a = try #require(fleet.device(named: "A"))
         let b = try #require(fleet.device(named: "B"))
         let tokenB = try #require(b.tokens[app.bundleID])
@@ -187,14 +202,14 @@ struct BridgeFixture {
         #expect(fleet.addressesJSON[path: "A.udid"]?.stringValue == BridgeFixture.udid)
 
         #expect(throws: DeviceFleetError.duplicateName("A")) {
-            try DeviceFleet(apps: [app], devices: [devices[0], devices[0]], gateway: f.gateway, clock: f.clock)
+            try DeviceFleet(apps: [app], devices: [devices[0], devices[0]], apns: f.apns, clock: f.clock)
         }
     }
 
     @Test func resetThenSyncRegistersTheDeviceTokensAgain() throws {
         let hosted = f.host()
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
-        f.gateway.reset()
+        f.apns.reset()
         #expect(f.push(#"{"aps":{"alert":"x"}}"#, to: token).reason == "BadDeviceToken")
         hosted.syncRegistrations()
         #expect(f.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)

@@ -4,6 +4,7 @@ import DeviceSimulator
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushcheckTestSupport
 import PushCrypto
 import PushModel
@@ -62,7 +63,7 @@ struct WorldFixture {
         let answer = Mutex<HTTPResponse?>(nil)
         let done = DispatchSemaphore(value: 0)
         world.handler(for: endpoint).handle(
-            request, context: APNsGateway.inProcessConnection(id: 1, endpoint: endpoint.apnsEnvironment ?? .sandbox),
+            request, context: BridgeFixture.connection(id: 1, endpoint: endpoint.apnsEnvironment ?? .sandbox),
             responder: HTTPResponder { r in
                 answer.withLock { $0 = r }
                 done.signal()
@@ -81,7 +82,11 @@ struct WorldFixture {
         let tablet = try #require(f.world.device(named: "tablet")?.tokens[WorldFixture.bundleID])
         let registered: Set<String> = Set(f.world.apns.registeredTokens.map { $0.token.hex })
         #expect(registered == [phone.hex, tablet.hex])
-        #expect(f.world.apns.isDeviceOnline(phone) && !f.world.apns.isDeviceOnline(tablet))
+        #expect(f.world.isReachable(phone) && !f.world.isReachable(tablet))
+        #expect(
+            f.world.holder(ofAPNsToken: phone) == TokenHolder(device: "phone", bundleID: "com.example.app", kind: .apns)
+        )
+        #expect(f.world.holder(ofAPNsToken: tablet)?.device == "tablet")
         #expect(f.world.fcm == nil)
         #expect(f.world.gatewayLog().isEmpty && f.world.lastLogSequence == nil)
     }
@@ -126,7 +131,7 @@ struct WorldFixture {
         #expect(f.world.gatewayLog().isEmpty && f.world.deliveries(limit: 10).events.isEmpty)
         #expect(f.world.storedPushes(for: token).isEmpty)
         let phoneToken = try #require(f.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
-        #expect(f.world.apns.isDeviceOnline(phoneToken), "the phone is back online, as declared")
+        #expect(f.world.isReachable(phoneToken), "the phone is back online, as declared")
         #expect(f.world.apns.registeredTokens.contains { $0.token == token }, "launch tokens are registered again")
         // The provider key given besides the configuration survives the reset.
         #expect(try f.push(#"{"aps":{"alert":"again"}}"#, to: phoneToken).status == 200)
@@ -150,6 +155,38 @@ struct WorldFixture {
         #expect(reset.status == 200 && f.world.gatewayLog().isEmpty)
     }
 
+    /// A hosted token's reachability is its device's: the control route switches the device (the whole phone),
+    /// and the token list reads it from there; a token no device holds is switched at the gateway.
+    @Test func theTokenOnlineRoutesSwitchTheHoldingDevice() throws {
+        let f = try WorldFixture()
+        let control = ControlAPI(host: f.world)
+        func post(_ path: String) -> Int {
+            control.route(HTTPRequest(version: .http1_1, method: "POST", path: path, headers: [], body: [])).status
+        }
+        func listed(_ token: DeviceToken) throws -> Bool? {
+            let list = control.route(HTTPRequest(version: .http1_1, method: "GET", path: "/apns/tokens"))
+            return try JSONValue.parse(list.body)["tokens"]?.arrayValue?.first {
+                $0["token"]?.stringValue == token.hex
+            }?[
+                "online"]?.boolValue
+        }
+        let phone = try #require(f.world.device(named: "phone"))
+        let token = try #require(phone.tokens[WorldFixture.bundleID])
+        #expect(post("/apns/tokens/\(token.hex)/offline") == 200)
+        #expect(!phone.device.snapshot.online && !f.world.isReachable(token))
+        #expect(try listed(token) == false)
+        #expect(try f.push(#"{"aps":{"alert":"kept"}}"#, to: token).status == 200)
+        #expect(f.world.storedPushes(for: token).count == 1)
+        #expect(post("/apns/tokens/\(token.hex)/online") == 200)
+        #expect(phone.device.snapshot.online && f.world.storedPushes(for: token).isEmpty)
+        #expect(f.world.deliveries(limit: 10).events.map(\.disposition) == [.stored, .delivered])
+
+        let loose = DeviceToken(hex: "0a0b")!
+        #expect(f.world.holder(ofAPNsToken: loose) == nil)
+        #expect(post("/apns/tokens/0a0b/offline") == 200)
+        #expect(!f.world.isReachable(loose) && !f.world.apns.isDeviceOnline(loose))
+    }
+
     @Test func theFCMSectionBuildsAnFCMGatewayAndItsEndpointOtherwise404s() throws {
         let f = try WorldFixture()
         let answer = Mutex<HTTPResponse?>(nil)
@@ -157,7 +194,7 @@ struct WorldFixture {
             HTTPRequest(
                 version: .http2, method: "POST", path: "/token", authority: "x", scheme: "https", headers: [], body: [],
                 streamID: 1),
-            context: APNsGateway.inProcessConnection(id: 1, endpoint: .sandbox),
+            context: BridgeFixture.connection(id: 1),
             responder: HTTPResponder { r in answer.withLock { $0 = r } })
         #expect(answer.withLock { $0?.status } == 404)
 

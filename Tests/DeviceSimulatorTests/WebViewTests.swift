@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import Testing

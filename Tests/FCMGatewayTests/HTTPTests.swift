@@ -2,6 +2,7 @@ import APNsGateway
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import PushcheckTestSupport
@@ -305,7 +306,7 @@ import Testing
         let t = try await client.execute(
             ClientRequest(
                 method: "POST", url: url + "/token",
-                headers: [ClientHeader("content-type", "application/x-www-form-urlencoded")],
+                headers: [HTTPField("content-type", "application/x-www-form-urlencoded")],
                 body: Array(form.utf8)))
         #expect(t.status == 200)
         #expect(t.httpVersion == .http2)
@@ -314,7 +315,7 @@ import Testing
             ClientRequest(
                 method: "POST", url: url + sendPath(),
                 headers: [
-                    ClientHeader("authorization", "Bearer \(access)"), ClientHeader("content-type", "application/json"),
+                    HTTPField("authorization", "Bearer \(access)"), HTTPField("content-type", "application/json"),
                 ],
                 body: Array(#"{"message":{"topic":"nobody-listens"}}"#.utf8)))
         #expect(s.status == 200)

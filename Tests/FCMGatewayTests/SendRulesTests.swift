@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import Testing
@@ -419,5 +420,48 @@ import Testing
                 headers: [HTTPField("authorization", "key=AAAA")]))
         #expect(r.status == 404)
         #expect(r.headers.contains { $0.name == "content-type" && $0.value.hasPrefix("text/html") })
+    }
+}
+
+/// The APNs rules run once per APNs push: on a token send's translation in the FCM gateway (before quota and
+/// `validate_only`), on the other recipients' translations in the APNs gateway.
+@Suite struct APNsRulesOnceTests {
+    let w = World()
+
+    @Test func anAuthorizationInApnsHeadersMeetsTheProviderTokenAsDuplicateHeaders() {
+        let (status, body) = w.send(
+            #"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"authorization":"bearer someone-elses"}}}"#)
+        #expect(status == 400 && body.fcmErrorCode == "INVALID_ARGUMENT")
+        #expect(body[path: "error.message"]?.stringValue == "Invalid APNs request: DuplicateHeaders")
+        let log = w.apns.log()
+        #expect(log.count == 1 && log.first?.reason == "DuplicateHeaders")
+        #expect(log.first?.headers.filter { $0.name == "authorization" }.count == 2)
+    }
+
+    @Test func aBadHeaderIsRefusedBeforeAPNsEvenWithValidateOnly() {
+        let message = #"{"token":"\#(Fixture.tokenA)","apns":{"headers":{"apns-priority":"7"}}}"#
+        for validateOnly in [false, true] {
+            let (status, body) = w.send(message, validateOnly: validateOnly)
+            #expect(status == 400 && body.violationField == "message.apns.headers")
+        }
+        #expect(w.apns.log().isEmpty, "the FCM gateway refused it; APNs saw nothing")
+    }
+
+    @Test func aFanOutsOtherRecipientsAreCheckedByTheAPNsGateway() {
+        // The second subscriber's app id ends in .voip: its translation (topic = bundle id, push type alert) is
+        // BadTopic, which only the APNs gateway's own run of the rules can find.
+        let voip = "fcmInstanceZ9:APA91bHzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+        w.fcm.registerToken(
+            FCMRegisteredToken(token: voip, apnsToken: Fixture.otherAPNs, bundleID: "com.example.app.voip"),
+            project: "demo-project")
+        w.fcm.state.withLock {
+            $0.subscriptions[Fixture.tokenA] = ["news"]
+            $0.subscriptions[voip] = ["news"]
+        }
+        #expect(w.send(#"{"topic":"news","notification":{"title":"Hi"}}"#).0 == 200)
+        let hops = w.fcm.log().last?.apns ?? []
+        #expect(hops.map(\.status) == [200, 400])
+        #expect(hops.last?.reason == "BadTopic")
+        #expect(w.apns.log().map(\.status) == [200, 400])
     }
 }

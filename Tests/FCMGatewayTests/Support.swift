@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import PushcheckTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PushCrypto
 import PushModel
 import PushcheckTestSupport
@@ -72,7 +73,7 @@ struct APNsClientTests {
         let headers = APNsRequestHeaders(
             topic: "com.example.app", pushType: .alert, priority: .immediate, expiration: 0,
             id: "3f1e2d4c-5b6a-4789-8a9b-0c1d2e3f4a5b", collapseID: "score",
-            extra: [ClientHeader("apns-topic", "com.example.other")])
+            extra: [HTTPField("apns-topic", "com.example.other")])
         let response = try await apns.send(deviceToken: Self.token, json: #"{"aps":{"alert":"hi"}}"#, headers: headers)
         #expect(response.http.httpVersion == .http2)
         #expect(response.status == 404)  // nghttpd has no such file; what matters is what it received
@@ -127,8 +128,8 @@ struct APNsClientTests {
         let http = ClientResponse(
             status: 400,
             headers: [
-                ClientHeader("apns-id", "11111111-2222-4333-8444-555555555555"),
-                ClientHeader("apns-unique-id", "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"),
+                HTTPField("apns-id", "11111111-2222-4333-8444-555555555555"),
+                HTTPField("apns-unique-id", "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"),
             ],
             body: Array(#"{"reason":"BadDeviceToken"}"#.utf8), httpVersion: .http2)
         let response = APNsResponse(http)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import HTTPClient
@@ -44,7 +45,7 @@ struct ErrorMappingTests {
         let client = try HTTPClient()
         await #expect {
             _ = try await client.execute(
-                .get("http://127.0.0.1:1/", headers: [ClientHeader("x-evil", "a\r\nx-injected: 1")]))
+                .get("http://127.0.0.1:1/", headers: [HTTPField("x-evil", "a\r\nx-injected: 1")]))
         } throws: { error in
             guard case .configuration(let message) = error as? HTTPClientError else { return false }
             return message.contains("x-evil")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PushcheckTestSupport
 import Testing
 
@@ -24,7 +25,7 @@ struct MultiplexingTests {
             for i in 0..<50 {
                 group.addTask {
                     try await client.execute(
-                        .post(url, headers: [ClientHeader("x-seq", String(i))], body: Array("{\"n\":\(i)}".utf8)))
+                        .post(url, headers: [HTTPField("x-seq", String(i))], body: Array("{\"n\":\(i)}".utf8)))
                 }
             }
             var all: [ClientResponse] = []
@@ -62,7 +63,7 @@ struct MultiplexingTests {
             .post(
                 "http://127.0.0.1:\(server.port)/index.html",
                 headers: [
-                    ClientHeader("apns-topic", "com.example.one"), ClientHeader("apns-topic", "com.example.two"),
+                    HTTPField("apns-topic", "com.example.one"), HTTPField("apns-topic", "com.example.two"),
                 ],
                 body: Array("{}".utf8)))
         #expect(response.status == 200)

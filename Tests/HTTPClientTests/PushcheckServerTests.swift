@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushcheckTestSupport
 import Synchronization
 import Testing
@@ -55,8 +56,8 @@ struct PushcheckServerTests {
                         .post(
                             url,
                             headers: [
-                                ClientHeader("apns-topic", "a.\(i)"), ClientHeader("apns-push-type", "alert"),
-                                ClientHeader("apns-topic", "b.\(i)"),
+                                HTTPField("apns-topic", "a.\(i)"), HTTPField("apns-push-type", "alert"),
+                                HTTPField("apns-topic", "b.\(i)"),
                             ], body: Array("{}".utf8)))
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PushcheckTestSupport
 import Testing
 
@@ -94,7 +95,7 @@ struct TransportTests {
 
         let request = ClientRequest(
             method: "POST", url: "http://127.0.0.1:\(server.port)/echo",
-            headers: [ClientHeader("X-Dup", "first"), ClientHeader("X-Dup", "second"), ClientHeader("X-Empty", "")],
+            headers: [HTTPField("X-Dup", "first"), HTTPField("X-Dup", "second"), HTTPField("X-Empty", "")],
             body: Array("{\"aps\":{}}".utf8))
         let response = try await client(version: .http1_1).execute(request)
         #expect(response.status == 200)

@@ -220,6 +220,21 @@ import Testing
         }
     }
 
+    /// `--topic` beside `--bundle-id`, no Info.plist: the mismatch is reported as DeviceTokenNotForTopic and the
+    /// finding says which one is wrong (here the topic: the profile's App ID is the bundle id's).
+    @Test func topicAndBundleIDWithoutAnInfoPlist() throws {
+        let f = try Self.shared.get()
+        let run = try Self.doctor([
+            "--profile", f.path("Dev.mobileprovision"), "--bundle-id", DoctorFixtures.bundleID, "--topic",
+            "com.example.other", "--json",
+        ])
+        #expect(run.status == 1)
+        #expect(run.findingIDs == ["bundle-id-mismatch"], "\(run.findingIDs) \(run.stderr)")
+        let finding = run.json?["findings"]?.arrayValue?.first
+        #expect(finding?["symptom"]?.stringValue == "APNs answers 400 DeviceTokenNotForTopic")
+        #expect(finding?["cause"]?.stringValue?.contains("the topic is wrong") == true, "\(run.stdout)")
+    }
+
     @Test func extensionsOwnProfileIsCheckedWithTheDevicesInstallRule() throws {
         let f = try Self.shared.get()
         let app = try f.writeApp(
@@ -430,6 +445,7 @@ import Testing
             google_service_info_file: g.plist
             service_account_file: sa.json
             bundle_id: com.example.app
+            topic: com.example.app.voip
             team_id: ABCDE12345
             key_id: KEY1234567
             udid: U1
@@ -442,10 +458,11 @@ import Testing
         #expect(r.paths.googleServiceInfo == at("g.plist") && r.paths.serviceAccount == at("sa.json"))
         #expect(r.context.bundleID == "com.example.app" && r.context.teamID == "ABCDE12345")
         #expect(r.context.keyID == "KEY1234567" && r.context.udid == "U1")
+        #expect(r.context.topic == "com.example.app.voip")
 
         let options = [
             "profile", "entitlements", "info-plist", "app", "apns-key", "apns-cert", "password", "google-service-info",
-            "service-account", "bundle-id", "team-id", "key-id", "udid",
+            "service-account", "bundle-id", "topic", "team-id", "key-id", "udid",
         ]
         try r.apply(
             try ParsedArguments.parse(options.flatMap { ["--\($0)", "cli-\($0)"] }, options: DoctorCommand.options))
@@ -455,7 +472,7 @@ import Testing
         #expect(
             r.paths.googleServiceInfo == "cli-google-service-info" && r.paths.serviceAccount == "cli-service-account")
         #expect(r.context.bundleID == "cli-bundle-id" && r.context.teamID == "cli-team-id")
-        #expect(r.context.keyID == "cli-key-id" && r.context.udid == "cli-udid")
+        #expect(r.context.keyID == "cli-key-id" && r.context.udid == "cli-udid" && r.context.topic == "cli-topic")
 
         var empty = DoctorRequest()
         try empty.apply(try ParsedArguments.parse([], options: DoctorCommand.options))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 import PushcheckTestSupport
@@ -113,7 +114,7 @@ import Testing
         }
 
         func stop() {
-            running.server.shutdown(grace: .seconds(1))
+            running.host.shutdown(grace: .seconds(1))
             running.web.shutdown()
             fixture.dir.remove()
         }

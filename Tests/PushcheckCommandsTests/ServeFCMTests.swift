@@ -118,7 +118,7 @@ import Testing
         defer { fixture.dir.remove() }
         let running = try RunningGateway.start(
             try ServeConfiguration.load(path: fixture.configPath), loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let control = try #require(running.url("control"))
         let ready = try JSONValue.parse(running.readyLine)
         #expect(ready["fcm"]?.stringValue == running.url("fcm"))
@@ -173,7 +173,7 @@ import Testing
         let path = try fixture.dir.write("serve-devices.yaml", config)
         let running = try RunningGateway.start(
             try ServeConfiguration.load(path: path), loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let ready = try JSONValue.parse(running.readyLine)
         let fcmToken = try #require(
             ready[path: "devices"]?["iphone"]?["fcm_tokens"]?["com.example.fcmapp"]?.stringValue)
@@ -200,7 +200,7 @@ import Testing
         var config = try ServeConfiguration.load(path: fixture.configPath)
         config.h2c = true
         let running = try RunningGateway.start(config, loops: 1, caOut: fixture.dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let h2c = try #require(JSONValue.parse(running.readyLine)["fcm_h2c"]?.stringValue)
         #expect(h2c.hasPrefix("http://127.0.0.1:"))
         let r = try runTool(

@@ -20,7 +20,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let sandbox = try #require(running.url("sandbox"))
         let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
         // Unauthenticated, as the attack was: the size is refused before anything reads the body.
@@ -46,7 +46,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let base = try #require(running.url("control"))
         let big = try fixture.dir.write("big.json", String(repeating: "x", count: (1 << 20) + 1))
         // HTTP/1.1 and h2c with prior knowledge: both transports hand the oversized request to the control API.
@@ -74,7 +74,7 @@ import Testing
         let fixture = try Fixture(extra: "  log: { max_bytes: 1MiB, max_payload_bytes: 64KiB }")
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let sandbox = try #require(running.url("sandbox"))
         // 40 unauthenticated 200 KB bodies: each kept cut to 64 KiB, and 1 MiB holds about 15 of them.
         let body = try fixture.dir.write("body.json", String(repeating: "y", count: 200_000))
@@ -91,14 +91,14 @@ import Testing
             #expect(entry["payload_truncated"] == true)
             #expect(entry["payload_size"] == 200_000)
         }
-        #expect(running.gateway.state.withLock { $0.log.bytes } <= 1 << 20)
+        #expect(running.apns.state.withLock { $0.log.bytes } <= 1 << 20)
     }
 
     @Test func theLogIsReadAPageAtATime() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let h2c = try #require(running.url("sandbox_h2c"))
         let h2 = try runTool("h2load", ["-n", "25", "-c", "1", "\(h2c)/3/device/\(ServeTests.token)"], timeout: 60)
         #expect(h2.stdout.contains("25 done"), "\(h2)")
@@ -129,7 +129,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let h2c = try #require(running.url("sandbox_h2c"))
         let payload = try fixture.dir.write("push.json", #"{"aps":{"alert":"hi"}}"#)
         let h2 = try runTool(
@@ -168,7 +168,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try ServeTests.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let control = try #require(running.url("control"))
         let url = "\(control)/apns/tokens/\(ServeTests.token)/unregister"
         func post(_ body: String) throws -> (status: String, json: JSONValue?) {
@@ -189,11 +189,11 @@ import Testing
         let misspelt = try post(#"{"at": 1}"#)
         #expect(misspelt.status == "400")
         #expect(misspelt.json?["help"] == "did you mean 'at_ms'?", "\(String(describing: misspelt.json))")
-        #expect(running.gateway.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt == nil)
+        #expect(running.apns.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt == nil)
         let good = try post(#"{"at_ms": 1700000000000}"#)
         #expect(good.status == "200")
         #expect(
-            running.gateway.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt
+            running.apns.registeredTokens.first { $0.token.hex == ServeTests.token }?.unregisteredAt
                 == Date(timeIntervalSince1970: 1_700_000_000))
         let now = try runTool("curl", ["-sS", "-XPOST", url, "-w", "%{http_code}", "-o", "/dev/null"])
         #expect(now.stdout == "200")
@@ -205,7 +205,7 @@ import Testing
         let path = try dir.write("serve.yaml", "listen: { h2c: true, handshake_timeout: 1s }\n")
         let running = try RunningGateway.start(
             try ServeConfiguration.load(path: path), loops: 1, caOut: dir.file("ca.pem"))
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let url = try #require(running.url("sandbox_h2c"))
         let port = try #require(url.split(separator: ":").last)
         // One preface byte every 0.3 s (the whole preface would take 7 s); prints when the server closed.

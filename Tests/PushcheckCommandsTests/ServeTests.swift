@@ -55,7 +55,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try Self.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let sandbox = try #require(running.url("sandbox")), h2c = try #require(running.url("sandbox_h2c"))
         let headers = [
             "-H", "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(Self.topic)",
@@ -105,7 +105,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try Self.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let client = try APNsClient(
             baseURL: try #require(running.url("sandbox")),
             authentication: .token(
@@ -127,7 +127,7 @@ import Testing
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 50))
-        let log = running.gateway.log(matching: APNsLogQuery(token: DeviceToken(hex: Self.token)))
+        let log = running.apns.log(matching: APNsLogQuery(token: DeviceToken(hex: Self.token)))
         #expect(log.count == 51)
         #expect(Set(log.map(\.connectionID)).count == 1, "all pushes shared one HTTP/2 connection")
     }
@@ -136,7 +136,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.dir.remove() }
         let running = try Self.start(fixture)
-        defer { running.server.shutdown(grace: .seconds(1)) }
+        defer { running.host.shutdown(grace: .seconds(1)) }
         let control = try #require(running.url("control")), h2c = try #require(running.url("sandbox_h2c"))
         func push(_ apnsID: String) throws -> ToolOutput {
             try runTool(

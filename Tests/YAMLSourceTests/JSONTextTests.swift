@@ -1,3 +1,4 @@
+import PushModel
 import Testing
 @testable import YAMLSource
 
@@ -31,6 +32,18 @@ import Testing
     @Test func controlCharactersAreEscaped() throws {
         let root = try load("s: \"a\\tb\\u0001\\\\\\\"\"\n")
         #expect(try root["s"]?.jsonText() == #""a\tb\u0001\\\"""#)
+    }
+
+    /// The payload a suite writes in YAML is the JSON the gateways would write: one string escaper and one
+    /// number writer (PushModel's), so a string or number reads back the same whichever side wrote it.
+    @Test func stringsAndNumbersAreWrittenAsJSONValueWritesThem() throws {
+        let root = try load("s: \"\\b\\f\\n\\u2028/é\"\nbig: 1.0e15\nsmall: 0.5\n")
+        for key in ["s", "big", "small"] {
+            let text = try #require(try root[key]?.jsonText())
+            #expect(text == (try JSONValue.parse(text)).serialized(), "\(key): \(text)")
+        }
+        #expect(try root["s"]?.jsonText() == "\"\\u0008\\u000c\\n\u{2028}/é\"")
+        #expect(try root["big"]?.jsonText() == "1000000000000000")
     }
 
     @Test func infinityIsRejectedAtTheScalar() throws {

@@ -16,8 +16,8 @@ final class ConsoleKeys: Sendable {
     }
     private let made = Mutex(Made())
 
-    /// The signer for `teamID` (its key added to `gateway`).
-    func signer(team teamID: String, gateway: APNsGateway) throws -> APNsProviderTokenSigner {
+    /// The signer for `teamID` (its key added to `apns`).
+    func signer(team teamID: String, apns: APNsGateway) throws -> APNsProviderTokenSigner {
         let (signer, key) = try made.withLock { m throws -> (APNsProviderTokenSigner, APNsProviderKey) in
             if let s = m.signers[teamID], let k = m.keys[teamID] { return (s, k) }
             let privateKey = try P256PrivateKey.generate()
@@ -28,7 +28,7 @@ final class ConsoleKeys: Sendable {
             m.keys[teamID] = key
             return (signer, key)
         }
-        gateway.addProviderKey(key)
+        apns.addProviderKey(key)
         return signer
     }
 

@@ -42,7 +42,7 @@ enum ConsoleSender {
                         extra: ["help": "declare the app under apps: in the config, or paste a provider token"])
                 }
                 let team = app.signing.teamID
-                let signer = try ConsoleKeys.shared.signer(team: team, gateway: host.apns)
+                let signer = try ConsoleKeys.shared.signer(team: team, apns: host.apns)
                 client = try clients.withLock { c throws -> APNsClient in
                     let key = url + " " + team
                     if let existing = c[key] { return existing }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import APNsGateway
 import Foundation
 import HTTPServer
@@ -79,7 +80,7 @@ extension ControlAPI {
             switch ConsoleSendForm.decode(request.body) {
             case .failure(let e): return Self.problem(400, e.message)
             case .success(let form):
-                return Self.json(200, form.check(registered: gateway.registeredTokens).objectValue ?? [:])
+                return Self.json(200, form.check(registered: apns.registeredTokens).objectValue ?? [:])
             }
         default:
             let known = Self.consoleRoutes.contains { $0.1 == shape }

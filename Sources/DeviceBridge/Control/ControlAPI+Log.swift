@@ -1,5 +1,6 @@
 import APNsGateway
 import HTTPServer
+import HTTPTypes
 import PushModel
 
 /// `GET /apns/log` and `GET /apns/deliveries`: the delivery log and the store-and-forward history, a page at a time.

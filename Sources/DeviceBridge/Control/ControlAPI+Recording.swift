@@ -7,34 +7,42 @@ import YAMLSource
 
 /// Recording that can be switched on and off while `serve` runs: `--record DIR` starts it, and the
 /// control endpoint's `POST /apns/recording {"directory": …}` / `DELETE /apns/recording` start and stop it.
-/// Attached to the gateway when recording first starts (a gateway with no consumer skips handing pushes
-/// on, which the benchmarks rely on); hands pushes to the current `PushRecorder`, if any.
-package final class RecordingSwitch: PushDeliveryConsumer {
+/// The fleet hands it every push it hands on (`DeviceFleet.deliver`); it writes them to the current
+/// `PushRecorder`, if any.
+package final class RecordingSwitch: Sendable {
     private let current = Mutex<PushRecorder?>(nil)
-    private let attached = Mutex(false)
-    package let gateway: APNsGateway
+    /// Whether a recorder is set, readable without the lock (checked for every push).
+    private let isOn = Atomic<Bool>(false)
+    private let started = Mutex<(@Sendable () -> Void)?>(nil)
 
-    package init(gateway: APNsGateway) { self.gateway = gateway }
+    package init() {}
 
-    package func deliver(_ push: DeliveredPush) {
-        current.withLock { $0 }?.deliver(push)
+    /// `action` runs each time recording starts (the fleet attaches itself to the gateway then).
+    func onStart(_ action: @escaping @Sendable () -> Void) { started.withLock { $0 = action } }
+
+    /// Writes `push` when recording.
+    func record(_ push: DeliveredPush) {
+        guard isOn.load(ordering: .acquiring) else { return }
+        current.withLock { $0 }?.record(push)
     }
 
     /// Starts recording into `directory` (replacing a recording in progress).
     package func start(_ directory: String) throws {
         let recorder = try PushRecorder(directory: directory)
-        current.withLock { $0 = recorder }
-        let attach = attached.withLock { a in
-            defer { a = true }
-            return !a
+        current.withLock {
+            $0 = recorder
+            isOn.store(true, ordering: .releasing)
         }
-        if attach { gateway.addConsumer(self) }
+        started.withLock { $0 }?()
     }
 
     /// Stops; returns the directory that was being recorded into.
     package func stop() -> String? {
         current.withLock { r in
-            defer { r = nil }
+            defer {
+                r = nil
+                isOn.store(false, ordering: .releasing)
+            }
             return r?.directory
         }
     }

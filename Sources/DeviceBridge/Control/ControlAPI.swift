@@ -2,6 +2,7 @@ import APNsGateway
 import FCMGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import YAMLSource
 
@@ -14,7 +15,7 @@ import YAMLSource
 package struct ControlAPI: HTTPHandler {
     /// The world the routes read and change.
     package let host: WorldHost
-    var gateway: APNsGateway { host.apns }
+    var apns: APNsGateway { host.apns }
     /// The simulated devices hosted behind `gateway` (config `devices:`), served under `/devices`.
     var fleet: DeviceFleet? { host.fleet }
     /// Fetches pages for the devices' `load_page` / `follow_link` actions.
@@ -82,28 +83,28 @@ package struct ControlAPI: HTTPHandler {
         case ("GET", "/apns/log"):
             return logEntries(query)
         case ("DELETE", "/apns/log"):
-            gateway.clearLog()
+            apns.clearLog()
             return Self.empty
         case ("GET", "/apns/tokens"):
-            return Self.json(200, ["tokens": .array(gateway.registeredTokens.map { .object(tokenJSON($0)) })])
+            return Self.json(200, ["tokens": .array(apns.registeredTokens.map { .object(tokenJSON($0)) })])
         case ("POST", "/apns/tokens"):
             return decodeBody(request) { node throws(SourceError) in
                 let entry = try APNsGatewayConfiguration.decodeToken(node)
-                gateway.registerToken(entry)
+                apns.registerToken(entry)
                 return Self.json(201, tokenJSON(entry))
             }
         case ("DELETE", "/apns/tokens/{token}"):
             guard let token = DeviceToken(hex: param) else {
                 return Self.problem(400, "'\(param)' is not a hex device token")
             }
-            gateway.removeToken(token)
+            apns.removeToken(token)
             return Self.empty
         case ("POST", "/apns/tokens/{token}/unregister"):
             guard let token = DeviceToken(hex: param) else {
                 return Self.problem(400, "'\(param)' is not a hex device token")
             }
             let unregister = { (at: Date?) -> HTTPResponse in
-                guard gateway.unregisterToken(token, at: at) else {
+                guard apns.unregisterToken(token, at: at) else {
                     return Self.problem(404, "token \(param) is not registered")
                 }
                 return Self.json(200, ["token": .string(param), "status": "unregistered"])
@@ -119,7 +120,7 @@ package struct ControlAPI: HTTPHandler {
             guard let token = DeviceToken(hex: param) else {
                 return Self.problem(400, "'\(param)' is not a hex device token")
             }
-            gateway.setDeviceOnline(token, path.hasSuffix("/online"))
+            host.setReachable(token, path.hasSuffix("/online"))
             return Self.json(200, ["token": .string(param), "online": .bool(path.hasSuffix("/online"))])
         case ("GET", "/apns/tokens/{token}/stored"):
             guard let token = DeviceToken(hex: param) else {
@@ -129,18 +130,18 @@ package struct ControlAPI: HTTPHandler {
         case ("GET", "/apns/deliveries"):
             return deliveryEvents(query)
         case ("GET", "/apns/faults"):
-            return Self.json(200, ["faults": .array(gateway.activeFaults.map(Self.faultJSON))])
+            return Self.json(200, ["faults": .array(apns.activeFaults.map(Self.faultJSON))])
         case ("POST", "/apns/faults"):
             return decodeBody(request) { node throws(SourceError) in
-                let id = gateway.addFault(try APNsGatewayConfiguration.decodeFault(node))
+                let id = apns.addFault(try APNsGatewayConfiguration.decodeFault(node))
                 return Self.json(201, ["id": .number(Double(id))])
             }
         case ("DELETE", "/apns/faults"):
-            gateway.clearFaults()
+            apns.clearFaults()
             return Self.empty
         case ("DELETE", "/apns/faults/{id}"):
             guard let n = Int(param) else { return Self.problem(400, "fault id must be a number") }
-            gateway.removeFault(id: n)
+            apns.removeFault(id: n)
             return Self.empty
         default:
             let known = Self.routes.contains { $0.1 == Self.shape(parts) }
@@ -176,7 +177,7 @@ package struct ControlAPI: HTTPHandler {
     private func tokenJSON(_ entry: RegisteredDeviceToken) -> [String: JSONValue] {
         var json: [String: JSONValue] = [
             "token": .string(entry.token.hex), "topic": .string(entry.topic),
-            "environment": .string(entry.environment.rawValue), "online": .bool(gateway.isDeviceOnline(entry.token)),
+            "environment": .string(entry.environment.rawValue), "online": .bool(host.isReachable(entry.token)),
         ]
         if let at = entry.unregisteredAt { json["unregistered_at"] = Self.time(at) }
         if let at = entry.expiresAt { json["expires_at"] = Self.time(at) }

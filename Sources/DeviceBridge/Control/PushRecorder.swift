@@ -5,7 +5,7 @@ import Synchronization
 
 /// `serve --record DIR`: every push the gateway hands on to a device is written to DIR as one
 /// readable JSON file (`0001.json`, `0002.json`, …), for `pushcheck record-suite DIR` to replay.
-package final class PushRecorder: PushDeliveryConsumer {
+package final class PushRecorder: Sendable {
     package let directory: String
     private let next: Mutex<Int>
     /// Write failures, for the serve diagnostics (a full disk must not take the gateway down).
@@ -19,7 +19,8 @@ package final class PushRecorder: PushDeliveryConsumer {
         next = Mutex((existing.compactMap { Int($0.split(separator: ".").first ?? "") }.max() ?? 0) + 1)
     }
 
-    package func deliver(_ push: DeliveredPush) {
+    /// Writes `push` as the next file.
+    package func record(_ push: DeliveredPush) {
         let n = next.withLock { n in
             defer { n += 1 }
             return n

@@ -56,16 +56,6 @@ extension WorldHost {
     /// is now; nil when no such device is declared.
     package func deviceSnapshot(_ device: String) -> DeviceState? { fleet.device(named: device)?.device.snapshot }
 
-    /// The device and app holding `token` as their APNs device token now (nil: no app of the world's devices).
-    package func owner(ofAPNsToken token: DeviceToken) -> APNsTokenOwner? {
-        for d in fleet.devices {
-            if let (bundleID, _) = d.device.snapshot.apps.first(where: { $0.value.token == token }) {
-                return APNsTokenOwner(device: d.name, bundleID: bundleID)
-            }
-        }
-        return nil
-    }
-
     /// Apps that failed to install or register when the devices were set up, one line each.
     package var setupProblems: [String] {
         var out: [String] = []
@@ -86,11 +76,4 @@ extension WorldHost {
         }
         return out
     }
-}
-
-/// Which device and app hold an APNs device token (`WorldHost.owner(ofAPNsToken:)`).
-package struct APNsTokenOwner: Sendable, Equatable {
-    /// The device's declared name.
-    package var device: String
-    package var bundleID: String
 }

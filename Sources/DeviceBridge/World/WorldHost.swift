@@ -3,6 +3,7 @@ import DeviceSimulator
 import FCMGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import Synchronization
 
@@ -43,9 +44,9 @@ package final class WorldHost: Sendable {
     package let apns: APNsGateway
     /// The mock FCM service, pushing through `apns` (declaration `fcm:`).
     package let fcm: FCMGateway?
-    /// The declared devices, registered with `apns` and receiving what it delivers.
+    /// The declared devices, registered with `apns`; the gateway's one consumer (by its token index).
     package let fleet: DeviceFleet
-    /// Switchable push recording (`serve --record`, control `/apns/recording`).
+    /// Switchable push recording (`serve --record`, control `/apns/recording`), fed by the fleet.
     package let recording: RecordingSwitch
     /// The devices' web engine for control actions (`load_page`, `follow_link`), started on first use.
     package let web: DeviceWebView
@@ -86,10 +87,10 @@ package final class WorldHost: Sendable {
         }
         self.fcm = fcm
         fleet = try DeviceFleet(
-            apps: declaration.apps, devices: declaration.devices, gateway: apns, fcm: fcm, clock: clock,
+            apps: declaration.apps, devices: declaration.devices, apns: apns, fcm: fcm, clock: clock,
             seedSalt: seedSalt)
         web = DeviceWebView(caPath: webTrust)
-        recording = RecordingSwitch(gateway: apns)
+        recording = fleet.recording
     }
 
     /// The handler for requests arriving at `endpoint` (paths as the real service has them, no world prefix).
@@ -122,7 +123,7 @@ package final class WorldHost: Sendable {
     package func shutdown(grace: Duration = .zero) {
         stop(grace: grace)
         web.shutdown()
-        apns.removeAllConsumers()
+        fleet.detach()
     }
 }
 

@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushModel
 import Synchronization
 

@@ -1,10 +1,11 @@
+import Doctor
 import Foundation
 import Provisioning
 import PushModel
 import Reports
 
 /// `pushcheck doctor`: diagnose a team's real provisioning profile, entitlements, Info.plist, APNs key or
-/// certificate and Firebase files with the rules the simulated device runs (`Provisioning.Doctor`).
+/// certificate and Firebase files with the rules the simulated device runs (the `Doctor` module over `Provisioning`'s checks).
 enum DoctorCommand: PushcheckCommand {
     static let name = "doctor"
     static let abstract = "Diagnose profiles, entitlements, Info.plist, APNs keys/certificates and Firebase files."
@@ -12,8 +13,8 @@ enum DoctorCommand: PushcheckCommand {
         "pushcheck doctor [--profile X.mobileprovision] [--entitlements F] [--info-plist F] [--app App.app]\n"
         + "                        [--apns-key AuthKey.p8 --key-id KID --team-id TEAM] [--apns-cert cert.p12 [--password P]]\n"
         + "                        [--google-service-info F] [--service-account sa.json] [--udid UDID] [--bundle-id ID]\n"
-        + "                        [--environment sandbox|production] [--expects-silent-push] [--config doctor.yaml]\n"
-        + "                        [--verbose | --json] [--junit FILE]"
+        + "                        [--topic TOPIC] [--environment sandbox|production] [--expects-silent-push]\n"
+        + "                        [--config doctor.yaml] [--verbose | --json] [--junit FILE]"
     static let options: [OptionSpec] = [
         .value("profile", "FILE", "The .mobileprovision (CMS DER; a bare plist is accepted too)."),
         .value("entitlements", "FILE", "The app's .entitlements (XML or binary plist)."),
@@ -27,7 +28,10 @@ enum DoctorCommand: PushcheckCommand {
         .value("google-service-info", "FILE", "The app's GoogleService-Info.plist."),
         .value("service-account", "FILE", "The backend's Google service-account JSON."),
         .value("udid", "UDID", "The test device's UDID."),
-        .value("bundle-id", "ID", "The bundle id / APNs topic the backend sends with."),
+        .value("bundle-id", "ID", "The app's bundle id (CFBundleIdentifier), when no Info.plist or --app is given."),
+        .value(
+            "topic", "TOPIC",
+            "The apns-topic the backend sends with (default: --bundle-id, checked against the Info.plist)."),
         .value("environment", "ENV", "The gateway the backend sends to: sandbox or production."),
         .flag("expects-silent-push", "The backend sends silent (content-available) pushes."),
         .value("config", "FILE", "Read the above from a YAML file (keys of a suite's apps: entry; see README)."),

@@ -1,3 +1,4 @@
+import Doctor
 import Foundation
 import Provisioning
 import PushModel

@@ -1,4 +1,5 @@
 import DeviceSimulator
+import Doctor
 import Foundation
 import Provisioning
 import PushModel
@@ -17,7 +18,7 @@ struct DoctorRequest {
     }
     static let doctorKeys = [
         "app", "apns_key_file", "key_id", "apns_cert_file", "password", "google_service_info_file",
-        "service_account_file", "udid", "environment", "expects_silent_push",
+        "service_account_file", "udid", "topic", "environment", "expects_silent_push",
     ]
 
     /// A text setting doctor takes from both `--config` (`configKey`) and the command line (`--option`): the one
@@ -46,6 +47,7 @@ struct DoctorRequest {
                 configKey: "service_account_file", option: "service-account", isFile: true,
                 field: \.paths.serviceAccount),
             Setting(configKey: "bundle_id", option: "bundle-id", isFile: false, field: \.context.bundleID),
+            Setting(configKey: "topic", option: "topic", isFile: false, field: \.context.topic),
             Setting(configKey: "team_id", option: "team-id", isFile: false, field: \.context.teamID),
             Setting(configKey: "key_id", option: "key-id", isFile: false, field: \.context.keyID),
             Setting(configKey: "udid", option: "udid", isFile: false, field: \.context.udid),

@@ -151,7 +151,8 @@ struct RunningGateway {
     /// The CONNECT proxy's URL (`--proxy-port` / `listen.proxy`), if asked for.
     var proxyURL: String? = nil
 
-    var gateway: APNsGateway { host.apns }
+    /// The mock APNs gateway.
+    var apns: APNsGateway { host.apns }
     /// The simulated devices from `devices:` (empty fleet when none are declared).
     var fleet: DeviceFleet { host.fleet }
     /// The devices' web engine (started on the first `load_page` / `follow_link`).
@@ -160,8 +161,6 @@ struct RunningGateway {
     var recording: RecordingSwitch { host.recording }
     /// The mock FCM service (config `fcm:`).
     var fcm: FCMGateway? { host.fcm }
-    /// What stops the listeners (`shutdown(grace:)`).
-    var server: WorldHost { host }
     var bound: [BoundListener] { listeners.bound }
 
     /// Starts every listener the configuration asks for. Shared by `serve` and the tests.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPTypes
 import PushCrypto
 import PushModel
 
@@ -49,7 +50,7 @@ enum SendCommand: PushcheckCommand {
             }
             let name = raw[..<colon].trimmingCharacters(in: .whitespaces)
             let value = raw[raw.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.extra.append(ClientHeader(name, value))
+            headers.extra.append(HTTPField(name, value))
         }
         let authentication = try authentication(arguments)
         let trust = try arguments.value("ca").map { path throws(HTTPClientError) in try TrustRoots.files([path]) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import HTTPTypes
 
 /// Serves a directory of pages (`Suites/pages/`) for web-view scenarios, following `FixtureRoute`.
 ///

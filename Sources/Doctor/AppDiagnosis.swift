@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// Checks of the app's own files: entitlements, Info.plist capabilities, bundle ids, extensions.
 extension Doctor {
@@ -63,16 +64,7 @@ extension Doctor {
                     file: path, findings.map { DoctorFinding($0, file: path) })
             }
         }
-        if let topic = context.bundleID, let infoBundle = facts.signing?.bundleID, let path = facts.infoPath,
-            topic != infoBundle
-        {
-            list.record(
-                "bundle-id.topic", "the APNs topic the backend uses is the app's bundle id", file: path,
-                [
-                    topicMismatch(
-                        file: path, what: "the backend's APNs topic (--bundle-id)", value: topic, bundleID: infoBundle)
-                ])
-        }
+        topicChecks(inputs, facts: facts, context: context, into: &list)
     }
 
     /// A bundle id that differs from the app's: pushes addressed with it do not match the app's tokens.

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import PushCrypto
 import PushModel
 

@@ -1,8 +1,9 @@
 import Foundation
+import Provisioning
 import PushModel
 import Testing
 
-@testable import Provisioning
+@testable import Doctor
 
 /// The findings engine behind `pushcheck doctor`, on values (no files): it must say what the simulated
 /// device says, because it runs the device's rules.

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import PushModel
 
 /// One check doctor ran: passed when it has no findings. Every check is reported (JUnit lists passed
@@ -79,6 +80,16 @@ extension DoctorFile {
     var failure: DoctorFinding? { if case .failure(let f) = content { return f } else { return nil } }
 }
 
+/// Where doctor learnt the app's bundle id.
+enum BundleIDSource {
+    /// `CFBundleIdentifier` of the Info.plist: the app as built.
+    case infoPlist
+    /// `--bundle-id` (config `bundle_id`).
+    case option
+    /// The profile's explicit App ID.
+    case profile
+}
+
 /// What the app's own files say, merged from every input that has a say.
 struct AppFacts {
     /// The app's signing configuration, when entitlements or an Info.plist were given.
@@ -89,6 +100,8 @@ struct AppFacts {
     var infoPath: String?
     /// The bundle id from Info.plist (or `--bundle-id`, or the profile's explicit App ID).
     var bundleID: String?
+    /// Which of those `bundleID` came from.
+    var bundleIDSource: BundleIDSource?
     /// The team: entitlements, then profile, then `--team-id`.
     var teamID: String?
     /// The environment the app's device tokens belong to: its signed aps-environment, else the profile's
@@ -105,6 +118,8 @@ struct AppFacts {
         let infoBundle = info?["CFBundleIdentifier"]?.stringValue.flatMap { $0.contains("$(") ? nil : $0 }
         let profileBundle = profile.flatMap { $0.appID.isWildcard ? nil : $0.appID.bundlePattern }
         bundleID = infoBundle ?? context.bundleID ?? profileBundle
+        bundleIDSource =
+            infoBundle != nil ? .infoPlist : context.bundleID != nil ? .option : profileBundle != nil ? .profile : nil
         let entTeam =
             entitlements?["com.apple.developer.team-identifier"]?.stringValue
             ?? entitlements?["application-identifier"]?.stringValue.map { AppID(applicationIdentifier: $0).prefix }

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import PushCrypto
 import PushModel
 
@@ -153,7 +154,7 @@ extension Doctor {
             "apns-cert.environment", "the certificate is valid for the gateway the backend sends to", file: path,
             environment)
 
-        if let bundle = context.bundleID ?? facts.bundleID {
+        if let bundle = context.topic ?? context.bundleID ?? facts.bundleID {
             let topics = cert.apnsTopics
             list.record(
                 "apns-cert.topic", "the certificate covers topic \(bundle)", file: path,

@@ -1,10 +1,12 @@
+import Provisioning
+
 /// The profile's `Entitlements` dictionary is an allowlist: every entitlement the app signs with must
 /// be there, with a value the profile allows (TN3125; device.md §3.1). Pure.
-package enum EntitlementAllowlist {
+enum EntitlementAllowlist {
     /// The app's entitlements the profile does not allow, as `entitlementNotAllowed` findings.
     /// `skipping` lists keys another rule already owns (the device's install check owns aps-environment).
     /// Values still holding Xcode variables (`$(AppIdentifierPrefix)…`) are skipped: Xcode expands them.
-    package static func violations(
+    static func violations(
         app: [String: PlistValue], profile: [String: PlistValue], skipping: Set<String> = []
     ) -> [ProvisioningFinding] {
         app.keys.sorted().compactMap { key -> ProvisioningFinding? in

@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 import PushCrypto
 import PushModel
 
@@ -85,8 +86,11 @@ package struct DoctorInputs: Sendable {
 package struct DoctorContext: Sendable, Equatable {
     /// The test device's UDID (`--udid`).
     package var udid: String?
-    /// The bundle id / APNs topic the backend sends with (`--bundle-id`).
+    /// The app's bundle id (`--bundle-id`), for when no Info.plist says it.
     package var bundleID: String?
+    /// The `apns-topic` the backend sends with (`--topic`); without it, an Info.plist given, `bundleID` is taken as
+    /// the topic (what `--bundle-id` meant before `--topic` existed).
+    package var topic: String?
     /// The gateway the backend sends to (`--environment sandbox|production`).
     package var environment: APNsEnvironment?
     /// The backend sends silent (content-available) pushes (`--expects-silent-push`).

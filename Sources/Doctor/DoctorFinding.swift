@@ -1,4 +1,5 @@
 import Foundation
+import Provisioning
 
 /// One problem `doctor` reports about one file: a stable id, how bad it is, what breaks, the symptom a
 /// developer sees, and the fix. Findings the simulated device also produces are converted from

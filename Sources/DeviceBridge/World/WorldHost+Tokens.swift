@@ -1,0 +1,30 @@
+import APNsGateway
+import Foundation
+import PushModel
+
+/// Who holds a token, read from the fleet's `TokenIndex` (what delivery uses), so a read and a delivery never
+/// disagree about a token's device.
+extension WorldHost {
+    /// The device and app holding `token` as their APNs device token now; nil when no device of this world holds
+    /// it (a token from the configuration or the control endpoint, an uninstalled app's, or none at all).
+    package func holder(ofAPNsToken token: DeviceToken) -> TokenHolder? { fleet.holder(ofAPNsToken: token) }
+
+    /// Whether pushes for `token` reach its device now: the holding device's own online state, else what the
+    /// gateway keeps for a token no simulated device holds.
+    package func isReachable(_ token: DeviceToken) -> Bool {
+        guard let holder = holder(ofAPNsToken: token), let device = fleet.device(named: holder.device) else {
+            return apns.isDeviceOnline(token)
+        }
+        return device.device.snapshot.online
+    }
+
+    /// Takes the device that holds `token` on- or offline (a phone's reachability is the whole device's), or, for
+    /// a token no simulated device holds, switches the gateway's store-and-forward for it.
+    package func setReachable(_ token: DeviceToken, _ online: Bool) {
+        guard let holder = holder(ofAPNsToken: token), let device = fleet.device(named: holder.device) else {
+            apns.setDeviceOnline(token, online)
+            return
+        }
+        device.device.setOnline(online)
+    }
+}
