@@ -20,7 +20,7 @@ TOOLS = pkg-config:pkg-config curl:curl nghttp:nghttp2-client h2load:nghttp2-cli
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check \
+.PHONY: all deps build test run schema bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -75,16 +75,25 @@ $(VENV)/.installed: Tests/python/requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/python/requirements.txt
 	touch $@
 
+# The suites the Swift tests write are collected here (Tests/PushcheckTestSupport/SuiteFiles.swift), for the
+# schema test's "never stricter than the loader" check (Tests/python/test_suite_schema.py).
+SUITE_CORPUS = $(abspath $(BUILD_DIR))/suite-corpus
+
 test: deps venv
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
+	rm -rf $(SUITE_CORPUS)
 	@# Serial: many tests block on external tools (curl, nghttp, openssl); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
-	$(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
+	PUSHCHECK_SUITE_CORPUS=$(SUITE_CORPUS) $(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
 	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, README's pytest example, and
 	@# the HTML report and serve's console in headless chromium (-rs prints why a test skipped: never silently).
-	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q -rs Tests/python
+	PUSHCHECK=$(abspath $(BIN)) PUSHCHECK_SUITE_CORPUS=$(SUITE_CORPUS) $(VENV_PYTHON) -m pytest -q -rs Tests/python
+
+# Suites/suite.schema.json, for editors (README "Editor support"); SchemaTests fails when it is stale.
+schema: build
+	$(BIN) schema > Suites/suite.schema.json
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml
