@@ -1,7 +1,7 @@
 import PushModel
 import YAMLSource
 
-/// Renders `KeyTable`s and `ValueShape`s as JSON Schema (draft 2020-12), collecting the tables of world files as
+/// Renders `KeyTable`s and `ValueShape`s as JSON Schema (draft 2020-12), collecting every table as one of the
 /// `$defs`. The rule it follows is the loader's, never stricter: a scalar read as text may be a number or a
 /// boolean (`String.decode` takes `200` as "200"), an optional key may be null (null counts as absent), and in
 /// steps a typed value may be a `${scenario.<parameter>}` reference (substituted before the step is decoded).
@@ -22,18 +22,18 @@ struct SchemaBuilder {
         defs[name] = schema
     }
 
-    /// A table: in a world file, a `$ref` to its definition; in steps, written in place, because there its
-    /// typed values also take `${scenario.…}` and the same table elsewhere (an app's `authorization:`) does not.
+    /// A table, as a `$ref` to its definition. In steps the definition is another one (`<name>InSteps`), because
+    /// there typed values also take `${scenario.…}` and the same table elsewhere (an app's `authorization:`) does not.
     mutating func object(_ table: KeyTable, steps: Bool) -> JSONValue {
-        if steps { return tableSchema(table, steps: true) }
-        if let seen = defined[table.name] {
+        let name = steps ? table.name + "InSteps" : table.name
+        if let seen = defined[name] {
             precondition(seen == table.summary, "two tables named \(table.name)")
-            return Self.ref(table.name)
+            return Self.ref(name)
         }
-        defined[table.name] = table.summary
-        defs[table.name] = true  // a placeholder while its keys are rendered
-        defs[table.name] = tableSchema(table, steps: false)
-        return Self.ref(table.name)
+        defined[name] = table.summary
+        defs[name] = true  // a placeholder while its keys are rendered
+        defs[name] = tableSchema(table, steps: steps)
+        return Self.ref(name)
     }
 
     /// A mapping with the table's keys and no others.
@@ -127,6 +127,9 @@ struct SchemaBuilder {
     /// `schema` described by `text`, before what it said already (a value's format, a table's summary).
     static func describe(_ schema: JSONValue, _ text: String) -> JSONValue {
         guard case .object(var o) = schema else { return ["description": .string(text)] }
+        // Draft-07 validators ignore a `$ref`'s siblings (yaml-language-server's README: "Supports JSON Schema 7
+        // and below"), so a described reference is written as `allOf: [$ref]` for hovers to show the text.
+        if o.count == 1, o["$ref"] != nil { return ["allOf": [schema], "description": .string(text)] }
         o["description"] = .string(o["description"]?.stringValue.map { text + " " + $0 } ?? text)
         return .object(o)
     }

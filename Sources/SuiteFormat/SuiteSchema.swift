@@ -55,7 +55,8 @@ package enum SuiteSchema {
                 "description": "A value to equal (an object too), or a matcher.",
                 "anyOf": [SchemaBuilder.ref(matcherName), [:]],
             ])
-        b.define(captureName, ["anyOf": .array(captureSources.map(\.1))])
+        for (kind, sources) in captureSources { b.define(captureName + "From" + kind, sources) }
+        b.define(captureName, ["anyOf": .array(captureSources.map { SchemaBuilder.ref(captureName + "From" + $0.0) })])
         b.define(variablesName, variables())
         b.define(sendName, send(&b))
         b.define(expectName, expect(&b))
@@ -86,7 +87,7 @@ package enum SuiteSchema {
         }
         let doers = keywords.map(\.name).filter { $0 != "expect" }
         var branches: [JSONValue] = doers.map { name in
-            let sources = captureSources.first { $0.0 == captureKind(of: name) }!.1
+            let sources = SchemaBuilder.ref(captureName + "From" + captureKind(of: name))
             return [
                 "required": [.string(name)],
                 "properties": ["capture": ["type": ["object", "null"], "additionalProperties": sources]],
@@ -115,8 +116,8 @@ package enum SuiteSchema {
 
     /// `send:` through APNs, or through FCM with `via: fcm`.
     static func send(_ b: inout SchemaBuilder) -> JSONValue {
-        let apns = b.tableSchema(SuiteKeys.send, steps: true)
-        let fcm = b.tableSchema(SuiteKeys.fcmSend, steps: true)
+        let apns = b.object(SuiteKeys.send, steps: true)
+        let fcm = b.object(SuiteKeys.fcmSend, steps: true)
         func via(_ value: JSONValue) -> JSONValue { ["required": ["via"], "properties": ["via": value]] }
         return [
             "if": via(["const": "fcm"]), "then": fcm,
@@ -130,8 +131,9 @@ package enum SuiteSchema {
     /// Which capture sources a step keyword's `capture:` reads.
     static func captureKind(of keyword: String) -> String {
         switch keyword {
-        case "send", "run": return keyword
-        default: return "device"
+        case "send": return "Send"
+        case "run": return "Run"
+        default: return "Device"
         }
     }
 
@@ -149,7 +151,7 @@ package enum SuiteSchema {
         }
         return [
             (
-                "send",
+                "Send",
                 [
                     "anyOf": .array(
                         SchemaBuilder.constants(SendCapture.self) + fcmOnly + [
@@ -158,7 +160,7 @@ package enum SuiteSchema {
                 ]
             ),
             (
-                "run",
+                "Run",
                 [
                     "anyOf": .array(
                         SchemaBuilder.constants(RunCapture.self) + [
@@ -166,7 +168,7 @@ package enum SuiteSchema {
                         ])
                 ]
             ),
-            ("device", ["anyOf": .array(SchemaBuilder.constants(DeviceVariable.self))]),
+            ("Device", ["anyOf": .array(SchemaBuilder.constants(DeviceVariable.self))]),
         ]
     }
 

@@ -91,7 +91,7 @@ import YAMLSource
         #expect(Self.constants(step[0]).sorted() == StepDecoder.bareKeywords.sorted())
         #expect(Self.propertyNames(step[1]) == Set(StepDecoder.keywords + StepDecoder.modifiers))
         let sources = Set(
-            (Self.def("captureSource")?["anyOf"]?.arrayValue ?? []).flatMap { Self.constants($0) })
+            ["Send", "Run", "Device"].flatMap { Self.constants(Self.def("captureSourceFrom" + $0)) })
         let expected =
             SendCapture.allCases.map(\.rawValue) + FCMSendCapture.allCases.map(\.rawValue)
             + RunCapture.allCases.map(\.rawValue) + DeviceVariable.allCases.map(\.rawValue)

@@ -123,3 +123,20 @@ def test_the_schema_is_never_stricter_than_the_loader():
     failures = validate(accepted + suite_files())
     assert failures == {}, "\n".join(f"{f}:\n  " + "\n  ".join(m) + "\n" + Path(f).read_text()[:2000]
                                      for f, m in list(failures.items())[:5])
+
+
+def test_draft_07_validators_read_it_the_same_way():
+    """Editors with an older validator (draft-07) accept the same suites and refuse the same mistakes."""
+    from check_jsonschema.parsers.yaml import construct_yaml_implementation
+    from jsonschema import Draft7Validator
+    yaml = construct_yaml_implementation()
+    validator = Draft7Validator(json.loads(SCHEMA.read_text()))
+
+    def load(path):
+        return json.loads(path.read_text()) if path.suffix == ".json" else yaml.load(path.read_bytes())
+
+    for path in suite_files():
+        errors = list(validator.iter_errors(load(path)))
+        assert not errors, f"{path}: {errors[0].message}"
+    for _, where, *_ in broken_cases():
+        assert list(validator.iter_errors(load(where))), f"{where.name}: draft-07 accepts it"
