@@ -119,6 +119,27 @@ import YAMLSource
         #expect(error.expected == "expected one of: " + keys.joined(separator: ", "), "\(error)")
     }
 
+    /// The decoders of what a suite file holds (its world's apps, devices and gateways too) take their key lists and
+    /// their fixed values from the tables: a literal list in a decoder would be a key the schema does not know.
+    @Test func noDecoderOfSuiteFilesWritesItsKeysTwice() throws {
+        let directories = ["SuiteFormat", "DeviceSimulator", "APNsGateway", "FCMGateway", "DeviceBridge/World"]
+        for directory in directories {
+            let path = SuiteFiles.root + "/Sources/" + directory
+            let files = try FileManager.default.contentsOfDirectory(atPath: path)
+                .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("Keys.swift") }
+            for file in files {
+                let text = try String(contentsOfFile: path + "/" + file, encoding: .utf8)
+                for literal in text.matches(of: /(allowed|allowedKeys): \[|oneOf: \[|oneOf\(\[/) {
+                    let line = text[..<literal.range.lowerBound].split(
+                        separator: "\n", omittingEmptySubsequences: false
+                    )
+                    .count
+                    Issue.record("\(directory)/\(file):\(line): a literal key or value list; declare it in a KeyTable")
+                }
+            }
+        }
+    }
+
     /// Every file of the broken corpus fails to load with the error its first line names (`# loader:
     /// [file:]line:col: message`), the same the schema test expects the CLI to print.
     @Test func theBrokenCorpusFailsWhereItSays() throws {
