@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec \
+.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -108,16 +108,25 @@ $(H2SPEC):
 H2SPEC_ENV = env "$$([ -x $(H2SPEC) ] && echo PUSHCHECK_H2SPEC=$(abspath $(H2SPEC)) || \
   echo 'PUSHCHECK_H2SPEC_SKIP=h2spec-build.sh not found (../shared/tools, /work/shared/tools); set H2SPEC_BUILD')"
 
+# The suites the Swift tests write are collected here (Tests/PushcheckTestSupport/SuiteFiles.swift), for the
+# schema test's "never stricter than the loader" check (Tests/python/test_suite_schema.py).
+SUITE_CORPUS = $(abspath $(BUILD_DIR))/suite-corpus
+
 test: deps venv h2spec
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
+	rm -rf $(SUITE_CORPUS)
 	@# Serial: many tests block on external tools (curl, nghttp, openssl, h2spec); on a 2-core machine parallel
 	@# tests would starve the cooperative pool and turn timer-based checks flaky.
-	$(H2SPEC_ENV) $(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
+	$(H2SPEC_ENV) PUSHCHECK_SUITE_CORPUS=$(SUITE_CORPUS) $(SWIFT) test $(SWIFTFLAGS) --skip-build --no-parallel
 	@# The project's own regression suite, end to end through the CLI, with its JUnit report.
 	$(BIN) run Suites --junit Reports/junit.xml
 	@# Real client libraries (aioapns, pyapns_client, kalyke-apns, httpx) as the backend, README's pytest example, and
 	@# the HTML report and serve's console in headless chromium (-rs prints why a test skipped: never silently).
-	PUSHCHECK=$(abspath $(BIN)) $(VENV_PYTHON) -m pytest -q -rs Tests/python
+	PUSHCHECK=$(abspath $(BIN)) PUSHCHECK_SUITE_CORPUS=$(SUITE_CORPUS) $(VENV_PYTHON) -m pytest -q -rs Tests/python
+
+# Suites/suite.schema.json, for editors (README "Editor support"); SchemaTests fails when it is stale.
+schema: build
+	$(BIN) schema > Suites/suite.schema.json
 
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml

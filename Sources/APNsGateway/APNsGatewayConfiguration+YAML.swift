@@ -34,20 +34,15 @@ import YAMLSource
 ///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
 ///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
 /// ```
+/// The keys of each mapping are the tables in APNsGatewayConfiguration+Keys.swift.
 extension APNsGatewayConfiguration {
-    package static let yamlKeys = [
-        "keys", "teams", "tokens", "accept_unknown_tokens", "rate_limit", "faults", "log",
-        "max_concurrent_streams", "one_stream_until_valid_token", "devices_online", "client_certificate_cas",
-        "certificate_topics",
-    ]
-
     /// Decodes an `apns:` mapping. Relative paths resolve against `file`'s directory.
     /// `clientCertificateCAs` receives the PEM text of the `client_certificate_cas` files (the TLS
     /// listener must request certificates from those issuers).
     package static func decode(
         _ m: YAMLMapping, file: String, clientCertificateCAs: inout [String]
     ) throws(SourceError) -> APNsGatewayConfiguration {
-        try m.checkKeys(allowed: yamlKeys)
+        try m.checkKeys(keyTable)
         var config = APNsGatewayConfiguration()
         for node in try m.optionalSequence("keys") ?? [] {
             config.providerKeys.append(try decodeKey(node, file: file))
@@ -61,7 +56,7 @@ extension APNsGatewayConfiguration {
             config.deviceTokens.append(try decodeToken(node))
         }
         config.acceptUnknownTokens = try m.optional("accept_unknown_tokens", as: Bool.self) ?? false
-        if let limit = try m.optionalMapping("rate_limit", allowedKeys: ["burst", "per_second"]) {
+        if let limit = try m.optionalMapping("rate_limit", keys: rateLimitTable) {
             let burst = try m.positive(limit, "burst")
             let rate = try limit.required("per_second", as: Double.self)
             guard rate > 0 else { throw limit["per_second"]!.invalidValue(expected: "expected a rate above 0") }
@@ -70,7 +65,7 @@ extension APNsGatewayConfiguration {
         for node in try m.optionalSequence("faults") ?? [] {
             config.faults.append(try decodeFault(node))
         }
-        if let log = try m.optionalMapping("log", allowedKeys: ["capacity", "file", "max_bytes", "max_payload_bytes"]) {
+        if let log = try m.optionalMapping("log", keys: logTable) {
             config.logCapacity = try m.positive(log, "capacity", default: config.logCapacity)
             if let size = try log.optional("max_bytes", as: ByteSize.self) {
                 guard size.bytes >= 1 << 20 else {
@@ -107,9 +102,7 @@ extension APNsGatewayConfiguration {
     }
 
     private static func decodeKey(_ node: YAMLNode, file: String) throws(SourceError) -> APNsProviderKey {
-        let k = try node.mapping(allowedKeys: [
-            "key_id", "team_id", "private_key", "public_key", "environment", "topics", "related_key_id",
-        ])
+        let k = try node.mapping(keys: providerKeyTable)
         let keyID = try k.required("key_id", as: String.self)
         let teamID = try k.required("team_id", as: String.self)
         let which = try k.exactlyOne(of: ["private_key", "public_key"])
@@ -132,7 +125,7 @@ extension APNsGatewayConfiguration {
 
     /// One `tokens:` entry (also the body of the control endpoint's POST /apns/tokens).
     package static func decodeToken(_ node: YAMLNode) throws(SourceError) -> RegisteredDeviceToken {
-        let t = try node.mapping(allowedKeys: ["token", "topic", "environment", "unregistered_at", "expires_at"])
+        let t = try node.mapping(keys: tokenTable)
         let token = try t.required("token", as: DeviceToken.self)
         return RegisteredDeviceToken(
             token: token, topic: try t.required("topic", as: String.self),
@@ -143,9 +136,7 @@ extension APNsGatewayConfiguration {
 
     /// One `faults:` entry (also the body of the control endpoint's POST /apns/faults).
     package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
-        let f = try node.mapping(allowedKeys: [
-            "respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count",
-        ])
+        let f = try node.mapping(keys: faultTable)
         let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
         let action: APNsFaultAction
         switch kind {

@@ -30,16 +30,14 @@ import YAMLSource
 ///     web_view: { external_hosts: [apps.apple.com], schemes: [http, https], open_other_schemes_externally: false,
 ///                 response_policy: allow-all }   # or cancel-non-2xx (decidePolicyFor navigationResponse)
 /// ```
+/// The keys of each mapping are the tables in AppDeclaration+Keys.swift.
 extension AppDeclaration {
-    package static let yamlKeys = [
-        "bundle_id", "team_id", "entitlements_file", "info_plist_file", "provisioning_profile_file", "aps_environment",
-        "background_modes", "firebase_app_delegate_proxy_enabled", "profile", "authorization", "delegate", "categories",
-        "service_extension", "content_extensions", "firebase", "navigation", "web_view",
-    ]
+    /// The keys of an app mapping (`keyTable`).
+    package static var yamlKeys: [String] { keyTable.names }
 
     /// Decodes one app mapping. Relative file paths resolve against the directory of `file`.
     package static func decode(_ m: YAMLMapping, file: String) throws(SourceError) -> AppDeclaration {
-        try m.checkKeys(allowed: yamlKeys)
+        try m.checkKeys(keyTable)
         let signing = try decodeSigning(m, file: file)
         let profile: ProvisioningProfile
         if let pathNode = m["provisioning_profile_file"], !pathNode.isNull {
@@ -58,11 +56,11 @@ extension AppDeclaration {
         if let d = try m.optionalMapping("delegate") { app.delegate = try decodeDelegate(d) }
         for node in try m.optionalSequence("categories") ?? [] {
             let c = try YAMLMapping(node)
-            try c.checkKeys(allowed: ["id", "actions"])
+            try c.checkKeys(categoryTable)
             var actions: [NotificationAction] = []
             for a in try c.optionalSequence("actions") ?? [] {
                 let am = try YAMLMapping(a)
-                try am.checkKeys(allowed: ["id", "title", "foreground"])
+                try am.checkKeys(categoryActionTable)
                 let id: String = try am.required("id")
                 actions.append(
                     NotificationAction(
@@ -75,16 +73,13 @@ extension AppDeclaration {
         for node in try m.optionalSequence("content_extensions") ?? [] {
             app.contentExtensions.append(try decodeContentExtension(try YAMLMapping(node), file: file))
         }
-        if let f = try m.optionalMapping("firebase", allowedKeys: ["sender_id", "project_id", "forwards_apns_token"]) {
+        if let f = try m.optionalMapping("firebase", keys: firebaseTable) {
             app.firebase = FirebaseDeclaration(
                 senderID: try f.required("sender_id"), projectID: try f.required("project_id"),
                 forwardsAPNsToken: try f.optional("forwards_apns_token", default: false))
         }
         if let n = try m.optionalMapping("navigation") { app.navigation = try NavigationDeclaration.decode(n) }
-        if let w = try m.optionalMapping(
-            "web_view",
-            allowedKeys: ["external_hosts", "schemes", "open_other_schemes_externally", "response_policy"])
-        {
+        if let w = try m.optionalMapping("web_view", keys: webViewTable) {
             let d = WebViewPolicy()
             app.webViewPolicy = WebViewPolicy(
                 externalHosts: try w.optional("external_hosts", as: [String].self) ?? d.externalHosts,
@@ -155,11 +150,8 @@ extension AppDeclaration {
     static func decodeProfile(_ p: YAMLMapping, signing: AppSigningConfiguration) throws(SourceError)
         -> ProvisioningProfile
     {
-        try p.checkKeys(allowed: [
-            "name", "uuid", "team_id", "app_id", "aps_environment", "get_task_allow", "devices",
-            "all_devices", "created", "expires",
-        ])
-        let env = try p.optional("aps_environment", oneOf: APSEnvironment.allCases.map(\.rawValue) + ["none"])
+        try p.checkKeys(profileTable)
+        let env = try p.optional("aps_environment", oneOf: profileTable.choices("aps_environment"))
         let aps: APSEnvironment? = env == nil ? signing.apsEnvironment : APSEnvironment(rawValue: env!)
         let team = try p.optional("team_id") ?? signing.teamID
         let created = try decodeDate(p, "created") ?? Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01
@@ -182,7 +174,7 @@ extension AppDeclaration {
             return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)
         }
         let a = try YAMLMapping(node)
-        try a.checkKeys(allowed: ["status", "alert", "sound", "badge", "notification_center", "critical_alert"])
+        try a.checkKeys(authorizationTable)
         return NotificationSettings(
             status: AuthorizationStatus(rawValue: try a.required("status", oneOf: statuses))!,
             alert: try a.optional("alert", default: true), sound: try a.optional("sound", default: true),
@@ -192,10 +184,7 @@ extension AppDeclaration {
     }
 
     static func decodeDelegate(_ d: YAMLMapping) throws(SourceError) -> DelegateBehaviour {
-        try d.checkKeys(allowed: [
-            "will_present", "fetch_handler", "legacy_did_receive", "did_receive_response",
-            "delegate_set_before_launch", "uses_scenes",
-        ])
+        try d.checkKeys(delegateTable)
         var b = DelegateBehaviour()
         if let wp = d["will_present"] {
             if wp.scalar?.value == "none" || wp.isNull {
@@ -214,9 +203,9 @@ extension AppDeclaration {
                 b.implementsFetchHandler = try Bool.decode(from: fh)
             } else {
                 let f = try YAMLMapping(fh)
-                try f.checkKeys(allowed: ["result", "duration"])
+                try f.checkKeys(fetchHandlerTable)
                 b.implementsFetchHandler = true
-                if let r = try f.optional("result", oneOf: ["new-data", "no-data", "failed"]) {
+                if let r = try f.optional("result", oneOf: fetchHandlerTable.choices("result")) {
                     b.fetchResult = FetchResult(rawValue: r)!
                 }
                 if let dur = f["duration"], !dur.isNull {
@@ -236,7 +225,7 @@ extension AppDeclaration {
     }
 
     static func decodeServiceExtension(_ s: YAMLMapping) throws(SourceError) -> ServiceExtensionBehaviour {
-        try s.checkKeys(allowed: ["duration", "title", "subtitle", "body", "category", "thread_id", "user_info"])
+        try s.checkKeys(serviceExtensionTable)
         var additions: [String: JSONValue] = [:]
         if let ui = try s.optionalMapping("user_info") {
             for pair in ui.pairs {
@@ -257,17 +246,13 @@ extension AppDeclaration {
     static func decodeContentExtension(_ c: YAMLMapping, file: String) throws(SourceError)
         -> ContentExtensionDeclaration
     {
-        try c.checkKeys(allowed: [
-            "name", "categories", "info_plist_file", "handles_actions", "actions", "default_content_hidden",
-            "initial_content_size_ratio", "overrides_default_title", "user_interaction_enabled",
-        ])
+        try c.checkKeys(contentExtensionTable)
         var actions: [String: ContentExtensionActionHandling] = [:]
         if let a = try c.optionalMapping("actions") {
             for pair in a.pairs {
                 let h = try YAMLMapping(pair.value)
-                try h.checkKeys(allowed: ["open_url_from", "response"])
-                let response =
-                    try h.optional("response", oneOf: ["do-not-dismiss", "dismiss", "dismiss-and-forward"]) ?? "dismiss"
+                try h.checkKeys(contentActionTable)
+                let response = try h.optional("response", oneOf: contentActionTable.choices("response")) ?? "dismiss"
                 let option: ContentExtensionResponse =
                     response == "do-not-dismiss"
                     ? .doNotDismiss
@@ -330,6 +315,6 @@ extension AppDeclaration {
     /// handler, the default: error pages show as pages) or `cancel-non-2xx`.
     static func decodeResponsePolicy(_ node: YAMLNode?) throws(SourceError) -> ClosedRange<Int>? {
         guard let node, !node.isNull else { return nil }
-        return try node.oneOf(["allow-all", "cancel-non-2xx"]) == "cancel-non-2xx" ? 200...299 : nil
+        return try node.oneOf(webViewTable.choices("response_policy")) == "cancel-non-2xx" ? 200...299 : nil
     }
 }

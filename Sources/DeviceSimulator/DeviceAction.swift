@@ -145,19 +145,14 @@ extension DeviceState {
 }
 
 extension DeviceAction {
-    /// The action keys a step mapping may hold (exactly one), plus `app` / `on`. The same keys are a
-    /// suite's device steps (`foreground`, `offline`, `authorization` and `state` are suite spellings).
-    package static let yamlKeys = [
-        "launch", "foreground", "background", "suspend", "terminate", "force_quit", "state", "reboot", "online",
-        "offline", "register", "uninstall", "authorize", "authorization", "tap", "action", "dismiss", "expand", "back",
-        "swipe_back", "answer_alert", "log_in", "log_out", "quick_action",
-    ]
-
+    /// The action keys (`keyTable`, DeviceAction+Keys.swift) are a suite's device steps too (`foreground`,
+    /// `offline`, `authorization` and `state` are suite spellings).
+    ///
     /// Decodes `{ tap: latest }`, `{ launch: com.example.app }`, `{ action: open, on: n1 }`,
     /// `{ answer_alert: OK, app: … }`, `{ quick_action: camera }`, `{ online: false }`, `{ reboot: true }`.
     /// A notification reference is `latest` (or `true`), an id like `n2`, or `{ title: … }`.
     package static func decode(_ m: YAMLMapping) throws(SourceError) -> DeviceAction {
-        try m.checkKeys(allowed: yamlKeys + ["app", "on"])
+        try m.checkKeys(allowed: yamlKeys + targetTable.names)
         let key = try m.exactlyOne(of: yamlKeys)
         let value = m[key]!
         return try decode(key, value: value, app: try m.optional("app"), on: m["on"], at: value)
@@ -186,7 +181,7 @@ extension DeviceAction {
             guard let node, !node.isNull else { return .latest }
             if node.pairs != nil {
                 let r = try YAMLMapping(node)
-                try r.checkKeys(allowed: ["title", "id"])
+                try r.checkKeys(notificationRefTable)
                 if let t: String = try r.optional("title") { return .title(t) }
                 return .id(try r.required("id"))
             }
@@ -220,7 +215,7 @@ extension DeviceAction {
             guard v.pairs != nil else { return .chooseAction(try String.decode(from: v), on: try ref(on)) }
             // The suite spelling: `action: { id: open, notification: n2 }`.
             let a = try YAMLMapping(v)
-            try a.checkKeys(allowed: ["id", "notification"])
+            try a.checkKeys(actionTable)
             return .chooseAction(try a.required("id"), on: try ref(a["notification"]))
         case "dismiss": return .dismiss(try ref(value))
         case "expand": return .expand(try ref(value))

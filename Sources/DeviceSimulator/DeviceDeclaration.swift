@@ -39,14 +39,9 @@ package struct DeviceDeclaration: Sendable, Equatable {
         self.apps = apps
     }
 
-    package static let yamlKeys = [
-        "name", "udid", "ios", "seed", "online", "background_wakes_per_day", "fetch_budget", "service_extension_budget",
-        "apps",
-    ]
-
-    /// Decodes one device mapping. `knownApps` are the declared bundle ids (an unknown one is an error at it).
+    /// Decodes one device mapping (its keys: `keyTable`, DeviceDeclaration+Keys.swift). `knownApps` are the declared bundle ids (an unknown one is an error at it).
     package static func decode(_ m: YAMLMapping, knownApps: [String]) throws(SourceError) -> DeviceDeclaration {
-        try m.checkKeys(allowed: yamlKeys)
+        try m.checkKeys(keyTable)
         var rules = DeviceRules()
         if let d = try m.optional("fetch_budget", as: Duration.self) { rules.fetchBudget = AppDeclaration.seconds(d) }
         if let d = try m.optional("service_extension_budget", as: Duration.self) {

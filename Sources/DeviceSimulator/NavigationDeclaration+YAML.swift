@@ -29,16 +29,15 @@ import YAMLSource
 ///       alert: { title: Done, message: Saved, buttons: [OK] }
 ///       open_url_from: url
 /// ```
+/// The keys of each mapping are the tables in NavigationDeclaration+Keys.swift.
 extension NavigationDeclaration {
-    static let yamlKeys = ["tabs", "initial_tab", "logged_in", "login_screen", "quick_actions", "screens", "routes"]
-
     /// Decodes a `navigation:` mapping.
     package static func decode(_ m: YAMLMapping) throws(SourceError) -> NavigationDeclaration {
-        try m.checkKeys(allowed: yamlKeys)
+        try m.checkKeys(keyTable)
         var screens: [ScreenDeclaration] = []
         for node in try m.optionalSequence("screens") ?? [] {
             let s = try YAMLMapping(node)
-            try s.checkKeys(allowed: ["id", "title", "confirm_back", "swipe_back"])
+            try s.checkKeys(screenTable)
             screens.append(
                 ScreenDeclaration(
                     id: try s.required("id"), title: try s.optional("title"),
@@ -63,7 +62,7 @@ extension NavigationDeclaration {
     }
 
     static func decodeAlert(_ a: YAMLMapping) throws(SourceError) -> AlertDeclaration {
-        try a.checkKeys(allowed: ["title", "message", "buttons", "confirm"])
+        try a.checkKeys(alertTable)
         let buttons = try a.optional("buttons", as: [String].self) ?? ["OK", "Cancel"]
         let confirm = try a.optional("confirm", default: buttons.first ?? "OK")
         if !buttons.contains(confirm), let node = a["confirm"] {
@@ -74,13 +73,8 @@ extension NavigationDeclaration {
             buttons: buttons, confirmButton: confirm)
     }
 
-    static let routeKeys = [
-        "name", "on", "category", "action", "quick_action", "when_key", "when_screen", "when_logged_in", "require",
-        "requires_login", "tab", "reset_stack", "push", "alert", "open_url_from",
-    ]
-
     static func decodeRoute(_ r: YAMLMapping) throws(SourceError) -> RouteDeclaration {
-        try r.checkKeys(allowed: routeKeys)
+        try r.checkKeys(routeTable)
         var triggers: [RouteTrigger] = [.tap]
         if let on = r["on"], !on.isNull {
             let nodes = on.items ?? [on]
@@ -104,7 +98,7 @@ extension NavigationDeclaration {
                 continue
             }
             let p = try YAMLMapping(node)
-            try p.checkKeys(allowed: ["screen", "title", "title_from"])
+            try p.checkKeys(pushTable)
             var title: TitleSource?
             if let fixed: String = try p.optional("title") { title = .fixed(fixed) }
             if let path: String = try p.optional("title_from") {

@@ -25,9 +25,8 @@ import YAMLSource
 ///   access_token_lifetime: 3599
 ///   log: { capacity: 10000 }
 /// ```
+/// The keys of each mapping are the tables in FCMGatewayConfiguration+Keys.swift.
 extension FCMGatewayConfiguration {
-    package static let yamlKeys = ["service_accounts", "projects", "faults", "access_token_lifetime", "log"]
-
     /// The .p8 keys an `apns:` section declares with `private_key:` (key ID → team, key), which FCM projects
     /// name in `apns: { key_id: … }`.
     package static func apnsSigningKeys(apnsSection m: YAMLMapping?, file: String) throws(SourceError) -> [String: (
@@ -48,7 +47,7 @@ extension FCMGatewayConfiguration {
     package static func decode(
         _ m: YAMLMapping, file: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)]
     ) throws(SourceError) -> FCMGatewayConfiguration {
-        try m.checkKeys(allowed: yamlKeys)
+        try m.checkKeys(keyTable)
         var c = FCMGatewayConfiguration()
         for node in try m.optionalSequence("projects") ?? [] {
             let p = try decodeProject(node, file: file, apnsKeys: apnsKeys)
@@ -68,7 +67,7 @@ extension FCMGatewayConfiguration {
             }
             c.accessTokenLifetime = lifetime
         }
-        if let log = try m.optionalMapping("log", allowedKeys: ["capacity"]) {
+        if let log = try m.optionalMapping("log", keys: logTable) {
             let capacity = try log.required("capacity", as: Int.self)
             guard capacity >= 1 else {
                 throw log["capacity"]!.invalidValue(expected: "expected a whole number of at least 1")
@@ -81,7 +80,7 @@ extension FCMGatewayConfiguration {
     static func decodeServiceAccount(_ node: YAMLNode, file: String, projects: [FCMProject]) throws(SourceError)
         -> FCMServiceAccount
     {
-        let s = try node.mapping(allowedKeys: ["client_email", "public_key", "credentials_file", "projects"])
+        let s = try node.mapping(keys: serviceAccountTable)
         let which = try s.exactlyOne(of: ["public_key", "credentials_file"])
         var account: FCMServiceAccount
         var defaultProjects: Set<String> = []
@@ -140,16 +139,14 @@ extension FCMGatewayConfiguration {
     static func decodeProject(_ node: YAMLNode, file: String, apnsKeys: [String: (teamID: String, key: P256PrivateKey)])
         throws(SourceError) -> FCMProject
     {
-        let p = try node.mapping(allowedKeys: ["id", "number", "apns", "tokens", "quota"])
+        let p = try node.mapping(keys: projectTable)
         let id = try p.required("id", as: String.self)
         let number = try p.required("number", as: String.self)
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw p["number"]!.invalidValue(expected: "the project number: digits only, e.g. \"123456789012\"")
         }
         var project = FCMProject(id: id, number: number)
-        if let a = try p.optionalMapping(
-            "apns", allowedKeys: ["team_id", "key_id", "environment", "private_key", "certificate"])
-        {
+        if let a = try p.optionalMapping("apns", keys: projectAPNsTable) {
             let environment = try a.optional("environment", as: APNsEnvironment.self) ?? .production
             if try a.exactlyOne(of: ["key_id", "certificate"]) == "certificate" {
                 for key in ["team_id", "private_key"] where a[key] != nil {
@@ -206,7 +203,7 @@ extension FCMGatewayConfiguration {
             }
             project.tokens.append(entry)
         }
-        if let q = try p.optionalMapping("quota", allowedKeys: ["per_device_per_minute", "per_project_per_minute"]) {
+        if let q = try p.optionalMapping("quota", keys: quotaTable) {
             for key in ["per_device_per_minute", "per_project_per_minute"] {
                 if let n = try q.optional(key, as: Int.self), n < 1 {
                     throw q[key]!.invalidValue(expected: "expected at least 1")
@@ -223,7 +220,7 @@ extension FCMGatewayConfiguration {
     package static func decodeToken(_ node: YAMLNode, alsoAllowing extra: [String] = []) throws(SourceError)
         -> FCMRegisteredToken
     {
-        let t = try node.mapping(allowedKeys: ["token", "apns_token", "topic", "fid", "unregistered"] + extra)
+        let t = try node.mapping(allowedKeys: tokenTable.names + extra)
         let token = try t.required("token", as: String.self)
         guard !token.isEmpty else { throw t["token"]!.invalidValue(expected: "a non-empty FCM registration token") }
         let apnsToken = try t.optional("apns_token", as: DeviceToken.self)
@@ -240,7 +237,7 @@ extension FCMGatewayConfiguration {
 
     /// One `faults:` entry (also the body of POST /fcm/faults).
     package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> FCMFault {
-        let f = try node.mapping(allowedKeys: ["error", "token", "count", "retry_after"])
+        let f = try node.mapping(keys: faultTable)
         let code = FCMErrorCode(rawValue: try f.required("error", oneOf: FCMErrorCode.allCases.map(\.rawValue)))!
         let count = try f.optional("count", as: Int.self)
         if let count, count < 1 { throw f["count"]!.invalidValue(expected: "expected a count of at least 1") }

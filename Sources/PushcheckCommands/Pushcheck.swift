@@ -13,6 +13,7 @@ package enum Pushcheck {
         DoctorCommand.self,
         CheckPayloadCommand.self,
         RecordSuiteCommand.self,
+        SchemaCommand.self,
         CompletionsCommand.self,
     ]
 

@@ -87,14 +87,15 @@ enum CallbackDetail {
                     checks.append(
                         Check(
                             label: label, subject: .callback(callback, field, path: ""),
-                            matcher: try ExpectationDecoder.matcher(fieldPair.value), range: fieldPair.value.range))
+                            matcher: try ExpectationDecoder.matcher(fieldPair.value, field.checked),
+                            range: fieldPair.value.range))
                     continue
                 }
                 for p in try YAMLMapping(fieldPair.value).pairs {
                     checks.append(
                         Check(
                             label: "\(label).\(p.keyString)", subject: .callback(callback, field, path: p.keyString),
-                            matcher: try ExpectationDecoder.matcher(p.value), range: p.value.range))
+                            matcher: try ExpectationDecoder.matcher(p.value, field.checked), range: p.value.range))
                 }
             }
         }

@@ -30,7 +30,7 @@ import YAMLSource
 /// picks another comparison.
 enum ExpectationDecoder {
     /// The keys of a matcher mapping (`{ exists: true }`, `{ not: { contains: x } }`), in the order messages list them.
-    enum MatcherKey: String, CaseIterable {
+    enum MatcherKey: String, CaseIterable, Sendable {
         case equals, exists, absent, matches, contains, not
 
         static let names = allCases.map(\.rawValue)
@@ -46,15 +46,18 @@ enum ExpectationDecoder {
             // `checkKeys` above refused every key the table does not hold.
             guard let key = ExpectKey(rawValue: pair.keyString) else { continue }
             let v = pair.value
-            func add(_ label: String, _ subject: Subject, _ value: YAMLNode) throws(SourceError) {
-                checks.append(Check(label: label, subject: subject, matcher: try matcher(value), range: value.range))
+            func add(_ label: String, _ subject: Subject, _ value: YAMLNode, _ checked: CheckedValue)
+                throws(SourceError)
+            {
+                checks.append(
+                    Check(label: label, subject: subject, matcher: try matcher(value, checked), range: value.range))
             }
             func add(_ subject: Subject, _ value: YAMLNode) throws(SourceError) {
-                try add(key.rawValue, subject, value)
+                try add(key.rawValue, subject, value, key.checked)
             }
             /// `key: { <field>: … }`, the fields from table `F`, a check each in the order written; `alias`
             /// takes the keys the table lists that are not fields (page's `contains`) and says it did.
-            func addFields<F: ExpectFieldTable>(
+            func addFields<F: CheckFieldTable>(
                 _ subject: (F) -> Subject, alias: (YAMLPair) throws(SourceError) -> Bool = { _ in false }
             ) throws(SourceError) {
                 let fields = try YAMLMapping(v)
@@ -62,7 +65,7 @@ enum ExpectationDecoder {
                 for f in fields.pairs {
                     if try alias(f) { continue }
                     guard let field = F(rawValue: f.keyString) else { continue }
-                    try add("\(key.rawValue).\(f.keyString)", subject(field), f.value)
+                    try add("\(key.rawValue).\(f.keyString)", subject(field), f.value, field.checked)
                 }
             }
             switch key {
@@ -89,12 +92,12 @@ enum ExpectationDecoder {
             case .stderr: try add(.stderr, v)
             case .headers:
                 for h in try YAMLMapping(v).pairs {
-                    try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value)
+                    try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value, key.checked)
                 }
             case .userInfo:
                 try ObjectCheck.refuseAmbiguousWholeObject(v, subject: "user_info")
                 for u in try YAMLMapping(v).pairs {
-                    try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value)
+                    try add("user_info.\(u.keyString)", .userInfo(u.keyString), u.value, key.checked)
                 }
             case .notification: try addFields(Subject.notification)
             case .extensions: try addFields(Subject.extensions)
@@ -102,7 +105,7 @@ enum ExpectationDecoder {
             case .page:
                 try addFields(Subject.page) { (f: YAMLPair) throws(SourceError) in
                     guard f.keyString == PageField.containsKey else { return false }
-                    try add("page.contains", .page(.text), containsForScalar(f.value))
+                    try add("page.contains", .page(.text), containsForScalar(f.value), .one)
                     return true
                 }
             case .exactly: objects += try ObjectCheck.decode(v, mode: .exact)
@@ -137,7 +140,9 @@ enum ExpectationDecoder {
         return YAMLNode(.mapping([YAMLPair(key: key, value: node)]), range: node.range)
     }
 
-    static func matcher(_ node: YAMLNode) throws(SourceError) -> Matcher {
+    /// A check's value: a matcher mapping, `none` (absent), or a value to equal. For one value or a list
+    /// (`checked`), every mapping is a matcher, so a key that is not one is refused with did-you-mean.
+    static func matcher(_ node: YAMLNode, _ checked: CheckedValue = .any) throws(SourceError) -> Matcher {
         if let pairs = node.pairs, !pairs.isEmpty, pairs.allSatisfy({ MatcherKey(rawValue: $0.keyString) != nil }) {
             let m = try YAMLMapping(node)
             let which = try m.exactlyOne(of: MatcherKey.names)
@@ -154,9 +159,10 @@ enum ExpectationDecoder {
                 }
                 return .matches(pattern)
             case .contains: return .contains(try expected(v))
-            case .not: return .not(try matcher(v))
+            case .not: return .not(try matcher(v, checked))
             }
         }
+        if checked != .any, let pairs = node.pairs { throw notAMatcher(node, pairs) }
         if node.scalar?.value == "none", node.scalar?.style == .plain { return .absent }
         return .equals(try expected(node))
     }
@@ -164,5 +170,18 @@ enum ExpectationDecoder {
     static func expected(_ node: YAMLNode) throws(SourceError) -> ExpectedValue {
         ExpectedValue(
             json: try Template(try node.jsonText(), range: node.range), scalars: try StepDecoder.templates(in: node))
+    }
+
+    /// A mapping written for one value or a list that is not a matcher: the first key that is not a matcher
+    /// name, with did-you-mean (`{ equal: 200 }`), or the empty mapping.
+    static func notAMatcher(_ node: YAMLNode, _ pairs: [YAMLPair]) -> SourceError {
+        let names = MatcherKey.names.joined(separator: ", ")
+        guard let wrong = pairs.first(where: { MatcherKey(rawValue: $0.keyString) == nil }) else {
+            return node.invalidValue(expected: "a value, or a matcher with one of: \(names)")
+        }
+        return SourceError(
+            .unknownKey, "unknown matcher '\(wrong.keyString)'", at: wrong.key.range,
+            expected: "expected a value, or a matcher: one of \(names)",
+            suggestion: Spelling.closest(to: wrong.keyString, in: MatcherKey.names).map { "did you mean '\($0)'?" })
     }
 }

@@ -38,7 +38,7 @@ package struct SnapshotCheck: Sendable {
             return SnapshotCheck(name: try String.decode(from: node), ignore: [], range: node.range)
         }
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: ["name", "ignore"])
+        try m.checkKeys(SuiteKeys.snapshot)
         return SnapshotCheck(
             name: try m.optional("name"), ignore: try m.optional("ignore", as: [String].self) ?? [], range: node.range)
     }

@@ -5,21 +5,19 @@ import YAMLSource
 
 /// Decodes `steps:` entries. Every mistake is a `SourceError` at its spot.
 enum StepDecoder {
-    /// Step keywords that take no value and may be written as a bare list item (`- reboot`).
-    static let bareKeywords = [
-        "launch", "foreground", "background", "suspend", "terminate", "force_quit", "reboot", "online", "offline",
-        "install", "uninstall", "register", "tap", "dismiss", "expand", "back", "swipe_back", "log_in", "log_out",
-        "load_page",
-    ]
-    /// Steps only a suite has (every other device step is a `DeviceAction` key).
-    static let suiteOnlyKeywords = ["install", "wait", "advance_clock", "load_page", "follow_link"]
-    static let keywords = ["send", "run", "expect"] + DeviceAction.yamlKeys + suiteOnlyKeywords
+    /// What a step does (`SuiteKeys.stepKeywords`): `send`, `run`, `expect` and the device steps.
+    static let keywords = SuiteKeys.stepKeywords.names
+    /// Step keywords that need no value and may be written as a bare list item (`- reboot`).
+    static let bareKeywords = SuiteKeys.stepKeywords.keys.filter {
+        $0.acceptsNull && !["send", "run", "expect"].contains($0.name)
+    }.map(\.name)
     /// Keywords whose value may name the app (`- terminate: com.example.app`).
     static let appKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
         "log_in", "log_out", "back", "swipe_back", "load_page",
     ]
-    static let modifiers = ["name", "device", "app", "capture", "expect"]
+    /// The keys beside the keyword (`SuiteKeys.stepModifiers`; `expect` is a keyword too).
+    static let modifiers = SuiteKeys.stepModifiers.names
 
     static func decode(_ node: YAMLNode, file: String) throws(SourceError) -> Step {
         if node.scalar != nil {
@@ -28,7 +26,7 @@ enum StepDecoder {
             return Step(action: .device(action), keyword: word, captures: [], range: node.range)
         }
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" } + ["on"])
+        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" })
         let present = m.keys.filter { keywords.contains($0) && $0 != "expect" }
         let keyword: String
         if present.isEmpty {
@@ -93,21 +91,14 @@ enum StepDecoder {
 
     // MARK: send
 
-    static let sendKeys = ["via", "to", "app", "token", "topic", "environment", "headers", "payload", "auth"]
-    /// `send: { via: fcm, … }`: the FCM v1 send's keys.
-    static let fcmSendKeys = ["via", "to", "app", "message", "validate_only", "project"]
-    /// The v1 `Message` fields (proto3 JSON: snake_case or lowerCamelCase), for did-you-mean on a mapping
-    /// `message:`. A JSON string `message:` is sent as written (to test what the service refuses).
-    static let fcmMessageKeys = [
-        "token", "topic", "condition", "fid", "name", "data", "notification", "android", "webpush", "apns",
-        "fcm_options", "fcmOptions",
-    ]
+    // The keys: `SuiteKeys.send`, `.fcmSend` (`via: fcm`) and `.fcmMessage` (a mapping `message:`; a JSON string
+    // `message:` is sent as written, to test what the service refuses).
 
     static func send(_ node: YAMLNode) throws(SourceError) -> SendStep {
         let m = try YAMLMapping(node)
-        let via = try m.optional("via", oneOf: ["apns", "fcm"]) ?? "apns"
+        let via = try m.optional("via", oneOf: SuiteKeys.send.choices("via")) ?? "apns"
         if via == "fcm" { return try fcmSend(m) }
-        try m.checkKeys(allowed: sendKeys)
+        try m.checkKeys(SuiteKeys.send)
         var headers: [HeaderTemplate] = []
         if let h = try m.optionalMapping("headers") {
             for pair in h.pairs {
@@ -150,7 +141,7 @@ enum StepDecoder {
                     "write the FCM message under message:, e.g. message: { notification: { title: Hi }, data: { k: v } }"
             )
         }
-        try m.checkKeys(allowed: fcmSendKeys)
+        try m.checkKeys(SuiteKeys.fcmSend)
         let node = try m.required("message", as: YAMLNode.self)
         let message: Template
         let scalars: [Template]
@@ -167,7 +158,7 @@ enum StepDecoder {
             hasTarget = ["token", "topic", "condition", "fid"].contains { o[$0] != nil }
         } else {
             let mm = try YAMLMapping(node)
-            try mm.checkKeys(allowed: fcmMessageKeys)
+            try mm.checkKeys(SuiteKeys.fcmMessage)
             hasTarget = ["token", "topic", "condition", "fid"].contains { mm.contains($0) }
             message = try Template(try node.jsonText(), range: node.range)
             scalars = try templates(in: node)
@@ -186,14 +177,14 @@ enum StepDecoder {
     static func auth(_ node: YAMLNode?) throws(SourceError) -> SendAuth {
         guard let node, !node.isNull else { return .token(keyID: nil, teamID: nil, keyFile: nil, age: nil) }
         if node.scalar != nil {
-            switch try node.oneOf(["token", "certificate", "none"]) {
+            switch try node.oneOf(SuiteKeys.send.choices("auth")) {
             case "certificate": return .certificate
             case "none": return .none
             default: return .token(keyID: nil, teamID: nil, keyFile: nil, age: nil)
             }
         }
         let a = try YAMLMapping(node)
-        try a.checkKeys(allowed: ["key_id", "team_id", "key_file", "age", "bearer"])
+        try a.checkKeys(SuiteKeys.auth)
         if let bearer = a["bearer"], !bearer.isNull { return .bearer(try Template.decode(bearer)) }
         let file: String? = try a.optional("key_file")
         return .token(
@@ -227,7 +218,7 @@ enum StepDecoder {
             return RunStep(command: try Template.decode(node), timeout: nil, environment: [], directory: directory)
         }
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: ["command", "timeout", "env", "directory"])
+        try m.checkKeys(SuiteKeys.run)
         var env: [(String, Template)] = []
         if let e = try m.optionalMapping("env") {
             for pair in e.pairs { env.append((pair.keyString, try Template.decode(pair.value))) }

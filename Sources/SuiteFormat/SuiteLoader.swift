@@ -25,10 +25,8 @@ import YAMLSource
 ///       - expect: { navigation: { top: custom } }
 /// ```
 package enum SuiteLoader {
-    static let suiteKeys = ["name", "world", "variables", "scenarios"]
-    static let scenarioKeys = ["name", "tags", "parameters", "steps", "skip", "requires", "description", "snapshot"]
-    static let worldKeys = ["include", "gateway", "apps", "devices", "clock", "provider"]
-    static let includeKeys = ["include", "gateway", "apps", "devices"]
+    /// The keys of each mapping are the tables in `SuiteKeys`.
+    static let includeKeys = SuiteKeys.includedWorld.names
 
     /// True when the file is a suite (top-level mapping with `scenarios:`), false for include-only files (apps, worlds).
     /// A file that cannot be read as YAML text counts as a suite when it mentions scenarios or when it is
@@ -48,9 +46,9 @@ package enum SuiteLoader {
     package static func load(path: String) throws(SourceError) -> Suite {
         let root = try YAMLLoader.load(path: path)
         let m = try YAMLMapping(root)
-        try m.checkKeys(allowed: suiteKeys)
+        try m.checkKeys(SuiteKeys.suite)
         let world =
-            try m.optionalMapping("world", allowedKeys: worldKeys).map { (w: YAMLMapping) throws(SourceError) in
+            try m.optionalMapping("world", keys: SuiteKeys.world).map { (w: YAMLMapping) throws(SourceError) in
                 try decodeWorld(w, file: path)
             } ?? WorldDeclaration(devices: [defaultDevice(apps: [])])
         var variables: [String: String] = [:]
@@ -104,7 +102,7 @@ package enum SuiteLoader {
             }
             for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
             deviceNodes += try m.optionalSequence("devices") ?? []
-            if let g = try m.optionalMapping("gateway", allowedKeys: WorldDeclaration.gatewayKeys) {
+            if let g = try m.optionalMapping("gateway", keys: WorldDeclaration.gatewayTable) {
                 gatewayNode = (g, file)
             }
         }
@@ -127,7 +125,7 @@ package enum SuiteLoader {
             }
         }
         if let team = world.apps.first?.signing.teamID, !team.isEmpty { world.defaultTeamID = team }
-        if let p = try w.optionalMapping("provider", allowedKeys: ["team_id", "key_id"]) {
+        if let p = try w.optionalMapping("provider", keys: SuiteKeys.provider) {
             world.defaultTeamID = try p.optional("team_id") ?? world.defaultTeamID
             world.defaultKeyID = try p.optional("key_id") ?? world.defaultKeyID
         }
@@ -154,7 +152,7 @@ package enum SuiteLoader {
         _ node: YAMLNode, file: String, world: WorldDeclaration, variables: [String: String]
     ) throws(SourceError) -> [Scenario] {
         let s = try YAMLMapping(node)
-        try s.checkKeys(allowed: scenarioKeys)
+        try s.checkKeys(SuiteKeys.scenario)
         let name: String = try s.required("name")
         let line = s.keyNode("name")?.range.line ?? node.range.line
         let tags = try s.optional("tags", as: [String].self) ?? []
@@ -187,7 +185,7 @@ package enum SuiteLoader {
     /// pushcheck (a client library's venv) is skipped, with the reason and how to get it, when the file is not
     /// there (relative to the suite file). Nil when it is there or nothing is required.
     static func requirementMissing(_ s: YAMLMapping, file: String) throws(SourceError) -> String? {
-        guard let r = try s.optionalMapping("requires", allowedKeys: ["file", "install"]) else { return nil }
+        guard let r = try s.optionalMapping("requires", keys: SuiteKeys.requires) else { return nil }
         let written: String = try r.required("file")
         let path = YAMLLoader.resolve(include: written, from: file)
         guard !FileManager.default.fileExists(atPath: path) else { return nil }

@@ -33,7 +33,22 @@ package enum SuiteFiles {
         }
         let path = dir + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+        recordCorpus(dir)
         return path
+    }
+
+    /// Where `make test` collects the suites the tests write (`PUSHCHECK_SUITE_CORPUS`): the schema test
+    /// (Tests/python/test_suite_schema.py) checks that every one the loader accepts validates against
+    /// Suites/suite.schema.json, so the schema is never stricter than the loader. Nil when not collecting.
+    package static let corpusDirectory = ProcessInfo.processInfo.environment["PUSHCHECK_SUITE_CORPUS"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// Copies `directory` (a suite and the files beside it) into the corpus, when collecting.
+    package static func recordCorpus(_ directory: String) {
+        guard let corpus = corpusDirectory else { return }
+        try? FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: directory, toPath: corpus + "/" + UUID().uuidString)
     }
 
     /// What `load` throws for `text` written as a fresh suite file (with `extra` beside it); nil when it loads.

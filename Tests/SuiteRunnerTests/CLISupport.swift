@@ -15,6 +15,7 @@ struct CLIWorkspace {
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
+        SuiteFiles.recordCorpus(dir.path)
     }
 
     var report: String { dir.file("Reports/junit.xml") }

@@ -10,7 +10,12 @@ import YAMLSource
 /// Every mistake is a `SourceError` at its line and column, with the same text in both places.
 extension WorldDeclaration {
     /// The keys a gateway section may hold (a suite's `gateway:`; serve has them at the top level).
-    package static let gatewayKeys = ["apns", "fcm"]
+    package static let gatewayTable = KeyTable(
+        "gateway", "The world's mock services: serve's apns: and fcm: sections.",
+        [
+            .init("apns", .object(APNsGatewayConfiguration.keyTable), "The mock APNs gateway."),
+            .init("fcm", .object(FCMGatewayConfiguration.keyTable), "The mock FCM v1 service."),
+        ])
 
     /// Decodes `apns:` and `fcm:` of `m` (relative paths resolve against `file`). FCM projects may name the
     /// `.p8` keys of `apns.keys` for their APNs credentials, or a key of `extraAPNsKeys` (a suite world: the

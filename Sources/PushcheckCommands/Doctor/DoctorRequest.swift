@@ -78,7 +78,7 @@ struct DoctorRequest {
         r.context.environment = try m.optional("environment", oneOf: APNsEnvironment.allCases.map(\.rawValue))
             .flatMap(APNsEnvironment.init(rawValue:))
         r.context.expectsSilentPush = try m.optional("expects_silent_push", as: Bool.self) ?? false
-        if let f = try m.optionalMapping("firebase", allowedKeys: ["sender_id", "project_id", "forwards_apns_token"]) {
+        if let f = try m.optionalMapping("firebase", keys: AppDeclaration.firebaseTable) {
             r.context.firebaseSenderID = try f.optional("sender_id", as: String.self)
             r.context.firebaseProjectID = try f.optional("project_id", as: String.self)
             r.context.forwardsAPNsTokenToFirebase = try f.optional("forwards_apns_token", default: false)

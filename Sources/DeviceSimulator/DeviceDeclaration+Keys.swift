@@ -1,0 +1,21 @@
+import YAMLSource
+
+/// The keys of a device declaration (`devices:`): what `DeviceDeclaration.decode` checks a file against and what
+/// `pushcheck schema` describes.
+extension DeviceDeclaration {
+    package static let keyTable = KeyTable(
+        "device", "A simulated iPhone.",
+        [
+            .init("name", .text, "Its name (${device.<name>.token}, to:, device:), without dots.", required: true),
+            .init("udid", .text, "Its UDID (provisioning profiles list it).", required: true),
+            .init("ios", .text, "The iOS version (default 17.5)."),
+            .init("seed", .integer, "Tokens and ids are reproducible from it (default 0)."),
+            .init("online", .boolean, "Whether it starts online (default true)."),
+            .init(
+                "background_wakes_per_day", .integer,
+                "Background pushes that wake the app per day (absent: unlimited, as from Xcode)."),
+            .init("fetch_budget", .duration, "How long a background fetch may run."),
+            .init("service_extension_budget", .duration, "How long a service extension may run."),
+            .init("apps", .list(.text), "The bundle ids of the apps: entries set up on it, in order."),
+        ])
+}

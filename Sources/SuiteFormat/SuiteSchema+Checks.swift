@@ -1,0 +1,93 @@
+import DeviceSimulator
+import PushModel
+import YAMLSource
+
+/// The `expect:` part of the suite schema: every `ExpectKey` with its summary and what it takes (`ExpectValue`).
+extension SuiteSchema {
+    static func expect(_ b: inout SchemaBuilder) -> JSONValue {
+        var properties: [String: JSONValue] = [:]
+        for key in ExpectKey.allCases {
+            let schema: JSONValue
+            var nullable = false
+            switch key.value {
+            case .check(let checked):
+                schema = check(checked)
+                nullable = true
+            case .keyPaths(let checked, let of): schema = keyPaths(check(checked), of: of)
+            case .fields(let entries):
+                var fields: [String: JSONValue] = [:]
+                for e in entries { fields[e.name] = SchemaBuilder.describe(check(e.checked), e.summary) }
+                schema = ["type": "object", "properties": .object(fields), "additionalProperties": false]
+            case .callbacks: schema = callbacks()
+            case .wholeObjects:
+                var objects: [String: JSONValue] = [:]
+                for w in WholeObject.allCases {
+                    objects[w.rawValue] = ["type": "object", "description": .string(w.summary)]
+                }
+                schema = ["type": "object", "properties": .object(objects), "additionalProperties": false]
+            case .snapshot: schema = b.shape(SuiteKeys.snapshotShape, steps: true)
+            case .request:
+                schema = SchemaBuilder.text
+                nullable = true
+            }
+            properties[key.rawValue] = SchemaBuilder.describe(
+                nullable ? SchemaBuilder.nullable(schema) : schema, key.summary)
+        }
+        return [
+            "type": ["object", "null"],
+            "description": "Checks after the step; every one is evaluated and all failures are reported together.",
+            "properties": .object(properties), "additionalProperties": false,
+        ]
+    }
+
+    static func check(_ checked: CheckedValue) -> JSONValue {
+        SchemaBuilder.ref(checked == .any ? checkAnyName : checkName)
+    }
+
+    static func keyPaths(_ value: JSONValue, of: String) -> JSONValue {
+        ["type": "object", "propertyNames": ["description": .string(of)], "additionalProperties": value]
+    }
+
+    /// `callback: { <callback>: { <field>: … } }`: each callback with the fields it carries.
+    static func callbacks() -> JSONValue {
+        var callbacks: [String: JSONValue] = [:]
+        for kind in AppCallback.Kind.allCases {
+            var fields: [String: JSONValue] = [:]
+            for field in CallbackField.allCases where field.callbacks.contains(kind) {
+                let value = check(field.checked)
+                fields[field.rawValue] = SchemaBuilder.describe(
+                    field.takesKeyPaths ? keyPaths(value, of: "key path") : value, field.summary)
+            }
+            let names = CallbackField.names(for: kind).joined(separator: ", ")
+            callbacks[kind.rawValue] = [
+                "type": "object", "properties": .object(fields), "additionalProperties": false,
+                "description": .string("The last call of \(kind.rawValue) since the previous expect: \(names)."),
+            ]
+        }
+        return ["type": "object", "properties": .object(callbacks), "additionalProperties": false]
+    }
+
+    /// `{ equals: … }`, `{ exists: true }`, `{ not: { contains: x } }`: exactly one matcher key.
+    static func matcher() -> JSONValue {
+        var properties: [String: JSONValue] = [:]
+        for key in ExpectationDecoder.MatcherKey.allCases {
+            let flag: JSONValue = [
+                "anyOf": [["type": "boolean"], SchemaBuilder.ref(SchemaBuilder.scenarioParameterName)]
+            ]
+            let schema: JSONValue
+            switch key {
+            case .equals, .contains: schema = [:]
+            case .exists, .absent: schema = flag
+            case .matches: schema = SchemaBuilder.text
+            case .not: schema = SchemaBuilder.ref(matcherName)
+            }
+            properties[key.rawValue] = SchemaBuilder.describe(schema, key.summary)
+        }
+        return [
+            "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": false,
+            "properties": .object(properties),
+            "description": .string(
+                "A matcher: exactly one of \(ExpectationDecoder.MatcherKey.names.joined(separator: ", "))."),
+        ]
+    }
+}
