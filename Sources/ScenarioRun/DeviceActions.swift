@@ -24,7 +24,9 @@ enum DeviceActions {
                     events: Observation.render(Array(device.events.suffix(12))), focus: TraceFocus(hop)))
         }
         func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
-            TraceEvent(kind, from: from, to: to, label: label, device: d.name, stepLine: context.range.line)
+            TraceEvent(
+                kind, from: from, to: to, label: label, device: world.devices.count > 1 ? d.name : nil,
+                stepLine: context.range.line)
         }
         var detail = ""
         switch step {
@@ -83,8 +85,8 @@ enum DeviceActions {
                 webAction = .followLink(link, app: bundle)
                 run.trace.add(arrow(.action, .runner, .webView, "\(context.keyword) \(link)"))
             } else {
-                let url = device.snapshot.apps[bundle]?.router.stack.last?.url
-                run.trace.add(arrow(.navigation, .router, .webView, "load " + (url ?? "(no URL on the top screen)")))
+                let url = { device.snapshot.apps[bundle]?.router.stack.last?.url ?? "(no URL on the top screen)" }
+                run.trace.add(arrow(.navigation, .router, .webView, "load " + url()))
             }
             let outcome: WebNavigationOutcome
             do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {

@@ -60,14 +60,25 @@ struct TraceRecorder {
             let from = deviceRead[d.name] ?? 0
             deviceRead[d.name] = all.count
             guard from < all.count else { continue }
-            let state = d.device.snapshot
+            // The device after the step, read once and only when an event draws it.
+            var state: DeviceState?
+            func now() -> DeviceState {
+                if state == nil { state = d.device.snapshot }
+                return state!
+            }
+            let name = world.devices.count > 1 ? d.name : nil
+            let first = events.count
             for e in all[from...] {
                 switch e.kind {
                 case .pushReceived(let id, _), .pushDropped(let id, _), .backgroundPushHeld(let id):
                     order.drawRequests(through: id, into: &events)
                 default: break
                 }
-                events += WorldTrace.events(for: e, device: d.name, state: state, start: start, stepLine: stepLine)
+                events += WorldTrace.events(for: e, device: name, state: now(), start: start, stepLine: stepLine)
+            }
+            // The screens are the ones after the step: drawn once, on its last navigation.
+            if let last = events[first...].lastIndex(where: { $0.navigation != nil }) {
+                for i in first..<last { events[i].navigation = nil }
             }
         }
         order.drawRequests(through: nil, into: &events)

@@ -174,7 +174,11 @@ def traced_shard(port: int) -> str:
             "outcome": "failed", "flaky": False,
             "problem": {"message": "expect navigation.title", "type": "assertion", "detail": ""},
             "failures": [{"message": "expect navigation.title", "expected": "\"Order 43\"", "actual": "\"Order 42\"",
-                          "file": "Suites/shop.yaml", "line": 16, "column": 11, "events": "", "hop": "router"}],
+                          "file": "Suites/shop.yaml", "line": 16, "column": 11, "events": "", "hop": "router"},
+                         {"message": "snapshot 'the tap opens the order › opened' differs from shop.yaml.snap.json",
+                          "expected": "the stored snapshot", "actual": "(the text)", "file": "Suites/shop.yaml",
+                          "line": 17, "column": 11, "events": "", "hop": "router", "trace_index": 5,
+                          "diff": "~ navigation.title: \"Order 43\" → \"Order 42\"\n+ navigation.events[2]: \"alert\""}],
             "retries": [], "transcript": "scenario: the tap opens the order", "stderr": "", "trace": trace}
     data = {"format": "pushcheck-report", "version": 1, "generator": "hand-written shard", "name": "pushcheck",
             "timestamp": "2026-01-01T00:00:00Z", "hostname": "ci", "wall_seconds": 3.5,
@@ -210,6 +214,10 @@ def test_merged_trace_draws_the_diagram_the_pictures_and_a_sandboxed_page(tmp_pa
         # The failing hop is selected first: expected vs actual on the router's arrow.
         panel = chrome.find_element(By.ID, "hop-detail")
         assert "Order 43" in panel.text and "Order 42" in panel.text and "[router]" in panel.text
+        # The snapshot's difference on the same hop, line by line: changed and added.
+        assert [e.text for e in panel.find_elements(By.CSS_SELECTOR, ".diff .chg")] == [
+            '~ navigation.title: "Order 43" → "Order 42"']
+        assert [e.text for e in panel.find_elements(By.CSS_SELECTOR, ".diff .add")] == ['+ navigation.events[2]: "alert"']
         # The request's detail: headers (signature never shown), decoded claims, pretty payload.
         arrows[0].click()
         WebDriverWait(chrome, 5).until(lambda d: "apns-topic" in panel.text)

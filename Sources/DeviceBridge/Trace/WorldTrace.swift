@@ -67,13 +67,14 @@ package enum WorldTrace {
     }
 
     /// One device event as its arrows: none for events that are no hop (installs, authorization, state changes),
-    /// two for a page load (the web view's request and the page that came back). `state` is the device now: it
-    /// names the app, draws the screens after a navigation and the notification an extension expanded.
+    /// two for a page load (the web view's request and the page that came back). `state` is the device now, read
+    /// only for the events that need it: it draws the notification, the screens after a navigation and the
+    /// notification an extension expanded. `device` names the device (nil when the world has one).
     package static func events(
-        for e: DeviceEvent, device: String, state: DeviceState, start: Date, stepLine: Int? = nil
+        for e: DeviceEvent, device: String?, state: @autoclosure () -> DeviceState, start: Date, stepLine: Int? = nil
     ) -> [TraceEvent] {
         let at = milliseconds(e.at, since: start)
-        let app = e.bundleID.flatMap { state.apps[$0] }
+        func app() -> InstalledApp? { e.bundleID.flatMap { state().apps[$0] } }
         func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
             TraceEvent(kind, from: from, to: to, label: label, device: device, atMilliseconds: at, stepLine: stepLine)
         }
@@ -100,15 +101,15 @@ package enum WorldTrace {
             return [late]
         case .notificationPresented(let id, let content, let presentation):
             var shown = arrow(.presented, .device, .device, presentedLabel(presentation))
-            shown.notification = picture(id: id, content: content, presentation: presentation, app: app?.declaration)
+            shown.notification = picture(id: id, content: content, presentation: presentation, app: app()?.declaration)
             return [shown]
         case .contentExtensionShown(let name, let category):
             var expanded = arrow(.extensionRun, .device, .contentExtension, "\(name) for \(category)")
             // The notification it drew: the app's latest of that category still in Notification Center.
-            if let n = state.notificationCenter.last(where: {
+            if let n = state().notificationCenter.last(where: {
                 $0.bundleID == e.bundleID && $0.content.categoryID == category
             }) {
-                var drawn = picture(id: n.id, content: n.content, presentation: n.presentation, app: app?.declaration)
+                var drawn = picture(id: n.id, content: n.content, presentation: n.presentation, app: app()?.declaration)
                 drawn.expanded = ExpandedContent(lines: [name], actions: drawn.actions)
                 expanded.notification = drawn
             }
@@ -117,7 +118,7 @@ package enum WorldTrace {
             return [arrow(.callback, .contentExtension, .app, "\(name): \(action) → \(response)")]
         case .navigation(let navigation):
             var moved = arrow(.navigation, .app, .router, "\(navigation)")
-            moved.navigation = app.map { picture(of: $0.router) }
+            moved.navigation = app().map { picture(of: $0.router) }
             return [moved]
         case .urlOpened(let url, let by):
             return [arrow(.navigation, .router, .router, "opened \(url) (\(by))")]
