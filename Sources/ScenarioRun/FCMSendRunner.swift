@@ -63,7 +63,10 @@ enum FCMSendRunner {
         context.transcript.add(
             "  ← \(answer.status) \(answer.http.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
         let made = world.host.fcmLog(after: logStart)
-        for e in made { context.sentFCMSequences.insert(e.sequence) }
+        for e in made {
+            context.sentFCMSequences.insert(e.sequence)
+            if context.trace.enabled { context.fcmRoundTrips[e.sequence] = answer.http.timings.total }
+        }
         let entry = made.last { $0.path.hasSuffix("/messages:send") }
         for hop in entry?.apns ?? [] { context.transcript.add(FailureContext.describe(hop, indent: "    ")) }
         for e in world.host.gatewayLog(after: context.transcribedGateway) { context.sentSequences.insert(e.sequence) }

@@ -39,6 +39,9 @@ struct RunContext {
     var sentSequences: Set<UInt64> = []
     /// The FCM log sequences the scenario's own `send: { via: fcm }` steps made.
     var sentFCMSequences: Set<UInt64> = []
+    /// For the trace: how long the runner's own sends took on the wall clock (libcurl's total), by log sequence.
+    var roundTrips: [UInt64: Duration] = [:]
+    var fcmRoundTrips: [UInt64: Duration] = [:]
     /// The HTML report's hops (recorded only for a run that writes one), the line of the step running now,
     /// and how many hops there were at the previous `expect` (where the checks' window starts).
     var trace: TraceRecorder
@@ -65,7 +68,9 @@ struct RunContext {
 
     /// Draws what the world recorded since the last call into the trace (see `TraceRecorder.collect`).
     mutating func collectTrace(_ world: ScenarioWorld) {
-        trace.collect(world, sentByRunner: sentSequences, fcmSentByRunner: sentFCMSequences, stepLine: stepLine)
+        trace.collect(
+            world, sentByRunner: sentSequences, fcmSentByRunner: sentFCMSequences, roundTrips: roundTrips,
+            fcmRoundTrips: fcmRoundTrips, stepLine: stepLine)
     }
 
     /// `failure` with the hop and arrow of the trace it is about (`TraceRecorder.mark`).

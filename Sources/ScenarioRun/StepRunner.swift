@@ -117,6 +117,7 @@ enum StepRunner {
         }
         for entry in world.host.gatewayLog(after: context.transcribedGateway) {
             context.sentSequences.insert(entry.sequence)
+            if context.trace.enabled { context.roundTrips[entry.sequence] = response.http.timings.total }
         }
         var line = "  ← \(response.status)"
         if let r = response.reasonText { line += " \(r)" }

@@ -34,10 +34,12 @@ struct TraceRecorder {
     }
 
     /// Draws what the world recorded since the last call. `sentByRunner` are the gateway sequences of the
-    /// runner's own APNs sends, `fcmSentByRunner` the FCM sequences of its FCM sends; `stepLine` the step that
-    /// caused them (nil during setup).
+    /// runner's own APNs sends, `fcmSentByRunner` the FCM sequences of its FCM sends, with how long each took on
+    /// the wall clock (`roundTrips`, `fcmRoundTrips`: the world's clock stands still between waits); `stepLine` the
+    /// step that caused them (nil during setup).
     mutating func collect(
-        _ world: ScenarioWorld, sentByRunner: Set<UInt64>, fcmSentByRunner: Set<UInt64>, stepLine: Int?
+        _ world: ScenarioWorld, sentByRunner: Set<UInt64>, fcmSentByRunner: Set<UInt64>,
+        roundTrips: [UInt64: Duration] = [:], fcmRoundTrips: [UInt64: Duration] = [:], stepLine: Int?
     ) {
         guard enabled else { return }
         let gateway = world.host.gatewayLog(after: gatewayRead)
@@ -48,12 +50,15 @@ struct TraceRecorder {
         let start = start
         order.draw = { entry, fcmAPNsIDs in
             let sender = WorldTrace.sender(of: entry, sentByRunner: sentByRunner, fcmAPNsIDs: fcmAPNsIDs)
-            return WorldTrace.events(for: entry, from: sender, start: start, stepLine: stepLine)
+            return Self.timed(
+                WorldTrace.events(for: entry, from: sender, start: start, stepLine: stepLine),
+                sender == .runner ? roundTrips[entry.sequence] : nil)
         }
         order.drawFCM = { entry in
-            WorldTrace.events(
-                for: entry, from: fcmSentByRunner.contains(entry.sequence) ? .runner : .backend, start: start,
-                stepLine: stepLine)
+            let byRunner = fcmSentByRunner.contains(entry.sequence)
+            return Self.timed(
+                WorldTrace.events(for: entry, from: byRunner ? .runner : .backend, start: start, stepLine: stepLine),
+                byRunner ? fcmRoundTrips[entry.sequence] : nil)
         }
         for d in world.devices {
             let all = d.device.events
@@ -82,6 +87,16 @@ struct TraceRecorder {
             }
         }
         order.drawRequests(through: nil, into: &events)
+    }
+
+    /// A request and its answer with the answer's `took` set to the round trip the runner's client measured.
+    static func timed(_ pair: [TraceEvent], _ roundTrip: Duration?) -> [TraceEvent] {
+        guard let roundTrip, pair.count == 2 else { return pair }
+        var timed = pair
+        let (s, atto) = roundTrip.components
+        timed[1].durationMilliseconds = ((Double(s) * 1000 + Double(atto) / 1e15) * 100).rounded() / 100
+        timed[1].notes.append("took: the round trip the runner's HTTP client measured (wall clock)")
+        return timed
     }
 
     /// Where `failure` is on the diagram: its focus (a status after an FCM send is FCM's answer, not the

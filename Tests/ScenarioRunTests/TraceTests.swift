@@ -57,6 +57,7 @@ import Testing
         let answer = try #require(r.trace.first { $0.from == .apns && $0.kind == .response })
         let apnsID = try #require(answer.headers.first { $0.name == "apns-id" }?.value)
         #expect(r.transcript.contains("← 200 apns-id: \(apnsID)"), "\(r.transcript)")
+        #expect((answer.durationMilliseconds ?? 0) > 0, "the round trip the runner's client measured")
         let request = try #require(r.trace.first { $0.to == .apns && $0.kind == .request })
         #expect(request.from == .runner && request.body?.contains("Swift Evolution") == true)
         #expect(request.headers.first { $0.name == "authorization" }?.value.hasSuffix(".…") == true)
@@ -122,6 +123,7 @@ import Testing
         #expect(f.focus == TraceFocus(.fcm, .response))
         let index = try #require(f.traceIndex)
         #expect(r.trace[index].from == .fcm && r.trace[index].to == .runner && r.trace[index].status == 200)
+        #expect((r.trace[index].durationMilliseconds ?? 0) > 0)
     }
 
     @Test func aRunStepIsTheBackendsRequestsBetweenItsStartAndItsExit() async throws {
