@@ -9,6 +9,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/encoding.h>
 #include <libxml/xpath.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlsave.h>

@@ -46,6 +46,13 @@ extension HostedDevice {
             o["web_page"] = .object([
                 "url": .string(page.finalURL), "status": .number(Double(page.status)), "title": optional(page.title),
                 "links": .array(page.links.map { .string($0.href) }),
+                "requested_url": .string(page.requestedURL),
+                "redirects": .array(
+                    page.redirectChain.map {
+                        ["status": .number(Double($0.status)), "from": .string($0.from), "to": .string($0.to)]
+                    }),
+                // The document as served (its first WebPage.sourceLimit bytes), for the console's sandboxed frame.
+                "html": .string(page.source), "html_truncated": .bool(page.sourceTruncated),
             ])
         }
         return .object(o)

@@ -21,6 +21,9 @@ package struct HTMLDocument: Sendable, Equatable {
     package var wellFormed: Bool
     /// libxml2's last error number (0 if none).
     package var parserErrorCode: Int
+    /// The charset the bytes were read in: the `Content-Type`'s, else the page's `<meta>` one; nil for UTF-8
+    /// assumed.
+    package var charset: String? = nil
 
     /// Parses `bytes` as HTML; nil when nothing at all could be parsed (empty or binary input).
     /// - Parameter encoding: the `charset` of the `Content-Type`, if any. Without it a `<meta charset>`
@@ -44,9 +47,41 @@ package struct HTMLDocument: Sendable, Equatable {
         guard let root = xmlDocGetRootElement(doc) else { return nil }
         var walker = Walker()
         walker.visit(root)
+        let meta = encoding == nil ? htmlGetMetaEncoding(doc).map { String(cString: $0) } : nil
         return HTMLDocument(
             title: walker.title.map(Walker.collapse), text: Walker.collapse(walker.text), links: walker.links,
-            wellFormed: ctxt.pointee.wellFormed != 0, parserErrorCode: Int(ctxt.pointee.errNo))
+            wellFormed: ctxt.pointee.wellFormed != 0, parserErrorCode: Int(ctxt.pointee.errNo),
+            charset: encoding ?? meta)
+    }
+
+    /// `bytes` of a page in `charset` (nil: UTF-8) as text, converted by libxml2's encoding handlers, the ones
+    /// the parser used; an incomplete character at the end (a cut page) is left out. Unknown charsets and
+    /// bytes that do not convert are read as UTF-8, with replacement characters.
+    package static func text(of bytes: ArraySlice<UInt8>, charset: String?) -> String {
+        let utf8 = { String(decoding: bytes.dropLast(incompleteUTF8Tail(bytes)), as: UTF8.self) }
+        guard let charset, !["utf-8", "utf8"].contains(charset.lowercased()) else { return utf8() }
+        LibXML2.initialize()
+        guard let handler = xmlFindCharEncodingHandler(charset) else { return utf8() }
+        defer { xmlCharEncCloseFunc(handler) }
+        guard let input = xmlBufferCreate() else { return utf8() }
+        defer { xmlBufferFree(input) }
+        guard let output = xmlBufferCreate() else { return utf8() }
+        defer { xmlBufferFree(output) }
+        let added = bytes.withUnsafeBufferPointer { xmlBufferAdd(input, $0.baseAddress, Int32($0.count)) }
+        guard added == 0, xmlCharEncInFunc(handler, output, input) >= 0, let content = xmlBufferContent(output)
+        else { return utf8() }
+        return String(decoding: UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))), as: UTF8.self)
+    }
+
+    /// How many bytes at the end of `bytes` are the start of a UTF-8 sequence the cut left incomplete.
+    static func incompleteUTF8Tail(_ bytes: ArraySlice<UInt8>) -> Int {
+        for back in stride(from: 1, through: min(3, bytes.count), by: 1) {
+            let byte = bytes[bytes.endIndex - back]
+            if byte & 0xC0 == 0x80 { continue }  // a continuation byte: the lead is further back
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            return length > back ? back : 0
+        }
+        return 0
     }
 }
 

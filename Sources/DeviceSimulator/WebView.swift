@@ -9,14 +9,26 @@ package struct WebPage: Sendable, Equatable {
     package var finalURL: String
     package var status: Int
     package var httpVersion: String
-    /// Each redirect's target, in order.
-    package var redirects: [String]
+    /// Each redirect followed, in order: its status, the URL that answered with it and where it pointed.
+    package var redirectChain: [ClientRedirect]
     package var contentType: String?
     package var title: String?
     package var text: String
     package var links: [HTMLLink]
     /// False when libxml2 had to recover from broken markup (recorded, not fatal).
     package var wellFormed: Bool
+    /// The document as served, as text: its first `WebPage.sourceLimit` bytes (what the HTML report shows in a
+    /// sandboxed frame with scripts off, and `serve`'s console beside the device).
+    package var source: String = ""
+    /// The page was longer than `source` holds.
+    package var sourceTruncated = false
+
+    /// Each redirect's target, in order.
+    package var redirects: [String] { redirectChain.map(\.to) }
+
+    /// How much of a page `source` keeps: a report holds every page a scenario loaded, so a page is bounded as
+    /// the gateway's log bounds a payload.
+    package static let sourceLimit = 64 << 10
 }
 
 /// Why a page did not load. Each says what to check.
@@ -132,8 +144,10 @@ package final class WebView: Sendable {
         return .loaded(
             WebPage(
                 requestedURL: url, finalURL: response.effectiveURL, status: response.status,
-                httpVersion: response.httpVersion.rawValue, redirects: response.redirects.map(\.to), contentType: type,
-                title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed))
+                httpVersion: response.httpVersion.rawValue, redirectChain: response.redirects, contentType: type,
+                title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed,
+                source: HTMLDocument.text(of: response.body.prefix(WebPage.sourceLimit), charset: doc.charset),
+                sourceTruncated: response.body.count > WebPage.sourceLimit))
     }
 
     private static func failure(_ error: HTTPClientError, url: String) -> WebLoadFailure {

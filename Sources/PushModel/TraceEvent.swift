@@ -193,3 +193,26 @@ package struct TraceJWT: Sendable, Equatable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// What a failed check is about on the sequence diagram: a lifeline, and the kind of arrow there it looked at
+/// (`status` → the gateway's answer, `navigation` → the router's last change). Written by the suite language's
+/// table of check subjects (`Subject.traceFocus`) and used to find the arrow to mark.
+package struct TraceFocus: Sendable, Equatable {
+    package var hop: TraceHop
+    /// nil: any arrow touching `hop`.
+    package var kind: TraceEvent.Kind?
+
+    package init(_ hop: TraceHop, _ kind: TraceEvent.Kind? = nil) {
+        self.hop = hop
+        self.kind = kind
+    }
+
+    /// The index of the last event in `trace[from...]` that touches `hop` (as sender or receiver) and is of `kind`;
+    /// failing that, the last one that touches `hop` at all; nil when none does.
+    package func index(in trace: [TraceEvent], from start: Int = 0) -> Int? {
+        let range = min(max(start, 0), trace.count)..<trace.count
+        let touching = { (e: TraceEvent) in e.from == hop || e.to == hop }
+        if let kind, let i = range.last(where: { touching(trace[$0]) && trace[$0].kind == kind }) { return i }
+        return range.last { touching(trace[$0]) }
+    }
+}

@@ -17,10 +17,12 @@ package struct CheckFailureReport: Sendable, Equatable {
     package var hop: TraceHop?
     /// Index into the scenario's `trace` of the event the check looked at, when the runner knows it.
     package var traceIndex: Int?
+    /// A whole-object or snapshot comparison's difference, one `- `/`+ `/`~ ` line per change.
+    package var diff: String?
 
     package init(
         message: String, expected: String = "", actual: String = "", file: String = "", line: Int = 0,
-        column: Int = 0, events: String = "", hop: TraceHop? = nil, traceIndex: Int? = nil
+        column: Int = 0, events: String = "", hop: TraceHop? = nil, traceIndex: Int? = nil, diff: String? = nil
     ) {
         self.message = message
         self.expected = expected
@@ -31,5 +33,6 @@ package struct CheckFailureReport: Sendable, Equatable {
         self.events = events
         self.hop = hop
         self.traceIndex = traceIndex
+        self.diff = diff
     }
 }

@@ -66,7 +66,8 @@ extension ReportData {
                 actual: f["actual"]?.stringValue ?? "", file: f["file"]?.stringValue ?? "",
                 line: f["line"]?.intValue ?? 0, column: f["column"]?.intValue ?? 0,
                 events: f["events"]?.stringValue ?? "",
-                hop: f["hop"]?.stringValue.flatMap(TraceHop.init(rawValue:)), traceIndex: f["trace_index"]?.intValue)
+                hop: f["hop"]?.stringValue.flatMap(TraceHop.init(rawValue:)), traceIndex: f["trace_index"]?.intValue,
+                diff: f["diff"]?.stringValue)
         }
         return TestCaseReport(
             classname: classname, name: name, file: o["file"]?.stringValue, line: o["line"]?.intValue,

@@ -22,7 +22,7 @@ import PushModel
 ///       "problem": {"message": …, "type": "assertion" | "timeout" | …, "detail": …},   // failed, error
 ///       "skipped": "reason",                                                           // skipped
 ///       "failures": [{"message", "expected", "actual", "file", "line", "column", "events",
-///                     "hop": "apns" | …, "trace_index": 3}],                            // failed checks
+///                     "hop": "apns" | …, "trace_index": 3, "diff": "- a: 1\n+ a: 2"}],     // failed checks
 ///       "retries": [{"kind": "failure" | "error", "problem": {…}, "transcript": "…", "stderr": "…"}],
 ///       "transcript": "…", "stderr": "…",
 ///       "trace": [TraceEvent…] }] }] }
@@ -125,6 +125,7 @@ package enum ReportData {
         ]
         o["hop"] = f.hop.map { .string($0.rawValue) }
         o["trace_index"] = f.traceIndex.map { .number(Double($0)) }
+        o["diff"] = f.diff.map(JSONValue.string)
         return .object(o)
     }
 

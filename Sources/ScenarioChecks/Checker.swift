@@ -40,7 +40,8 @@ package enum Checker {
                 actual: Matcher.show(actual) + hint(check.subject, o)
                     + o.readNote(check.subject.scope, subject: check.subject),
                 file: check.range.file,
-                line: check.range.line, column: check.range.column, events: relevantEvents(o))
+                line: check.range.line, column: check.range.column, events: relevantEvents(o),
+                focus: check.subject.traceFocus)
             if check.subject == .exitCode, afterRun {
                 let stderr = o.lastRun?.stderr ?? ""
                 failure.events =

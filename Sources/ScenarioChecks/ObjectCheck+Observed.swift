@@ -11,16 +11,17 @@ extension ObjectCheck {
             return AssertionFailure(
                 message: "expect \(label)", expected: "\(object.rawValue) with \(kind) \(expected.serialized())",
                 actual: "no \(object.rawValue) observed" + read, file: range.file, line: range.line,
-                column: range.column, events: "")
+                column: range.column, events: "", focus: object.traceFocus)
         }
         let changes = JSONDiff.diff(expected, observed, root: object.rawValue, mode: mode == .exact ? .exact : .subset)
         if changes.isEmpty { return nil }
+        let diff = JSONDiff.render(changes)
         return AssertionFailure(
             message: "expect \(label)",
             expected: "\(object.rawValue) with \(kind) the keys and values written (- expected, + observed)",
-            actual: "\n" + JSONDiff.render(changes).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+            actual: "\n" + diff.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
                 + (read.isEmpty ? "" : "\n   " + read),
-            file: range.file, line: range.line, column: range.column, events: "")
+            file: range.file, line: range.line, column: range.column, events: "", focus: object.traceFocus, diff: diff)
     }
 }
 

@@ -20,6 +20,20 @@ enum SnapshotCapture {
         "apns-push-type", "apns-priority", "apns-topic", "apns-collapse-id", "apns-expiration",
     ]
 
+    /// The lifeline of the report's sequence diagram a snapshot path is about, by its top-level key (the layout
+    /// above), so a mismatch is marked on the hop of its first difference; nil for a key it does not know.
+    static func focus(ofPath path: String) -> TraceFocus? {
+        switch path.prefix(while: { $0 != "." && $0 != "[" }) {
+        case "pushes": TraceFocus(.apns, .request)
+        case "callbacks": TraceFocus(.app, .callback)
+        case "notification": TraceFocus(.device, .presented)
+        case "extensions": TraceFocus(path.hasPrefix("extensions.service") ? .serviceExtension : .contentExtension)
+        case "navigation": TraceFocus(.router, .navigation)
+        case "page": TraceFocus(.webView, .page)
+        default: nil
+        }
+    }
+
     static func capture(_ o: Observation) -> JSONValue {
         var root: [String: JSONValue] = [:]
         let pushes = o.gatewayRequests.map(push)

@@ -24,10 +24,12 @@ extension SnapshotCheck {
         let value = mask.apply(SnapshotCapture.capture(observation))
         let file = SnapshotStore.file(forSuite: suite)
         let outcome = store.check(suite: suite, scenario: scenario, name: entry, value: value, mask: mask)
-        func fail(_ message: String, expected: String, actual: String) -> AssertionFailure {
+        func fail(_ message: String, expected: String, actual: String, focus: TraceFocus? = nil, diff: String? = nil)
+            -> AssertionFailure
+        {
             AssertionFailure(
                 message: message, expected: expected, actual: actual, file: range.file, line: range.line,
-                column: range.column, events: "")
+                column: range.column, events: "", focus: focus, diff: diff)
         }
         switch outcome {
         case .matched: return SnapshotVerdict(lines: ["  snapshot \(entry): matches \(file)"])
@@ -58,7 +60,8 @@ extension SnapshotCheck {
                 "snapshot '\(scenario) › \(entry)' differs from \(file)",
                 expected:
                     "the stored snapshot (- stored, + now; accept the change with `pushcheck run --update-snapshots`)",
-                actual: text)
+                actual: text, focus: changes.first.flatMap { SnapshotCapture.focus(ofPath: $0.path) },
+                diff: JSONDiff.render(changes))
             return SnapshotVerdict(lines: lines, failure: (failure, effects))
         }
     }

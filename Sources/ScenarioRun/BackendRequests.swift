@@ -110,6 +110,7 @@ enum RequestSelection {
             expected: what, actual: "\(sent.count) request(s) to the gateway during the run step",
             file: expectation.range.file, line: expectation.range.line, column: expectation.range.column,
             events: listed.isEmpty
-                ? "(the backend sent nothing to the world's gateways)" : listed.joined(separator: "\n"))
+                ? "(the backend sent nothing to the world's gateways)" : listed.joined(separator: "\n"),
+            focus: TraceFocus(.backend, .request))
     }
 }

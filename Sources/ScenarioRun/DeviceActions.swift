@@ -16,12 +16,17 @@ enum DeviceActions {
         }
         let device = d.device
         let bundle = world.bundleID(on: d, context.app) ?? ""
-        func fail(_ message: String, expected: String, actual: String) -> StepStop {
+        func fail(_ message: String, expected: String, actual: String, on hop: TraceHop = .device) -> StepStop {
             .failure(
                 AssertionFailure(
                     message: message, expected: expected, actual: actual, file: context.range.file,
                     line: context.range.line, column: context.range.column,
-                    events: Observation.render(Array(device.events.suffix(12)))))
+                    events: Observation.render(Array(device.events.suffix(12))), focus: TraceFocus(hop)))
+        }
+        func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
+            TraceEvent(
+                kind, from: from, to: to, label: label, device: world.devices.count > 1 ? d.name : nil,
+                stepLine: context.range.line)
         }
         var detail = ""
         switch step {
@@ -45,24 +50,27 @@ enum DeviceActions {
                         actual: "no alert")
                 }
             }
+            detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""
+            run.trace.add(arrow(.action, .runner, .device, context.keyword + (detail.isEmpty ? "" : " " + detail)))
             for a in actions {
                 do throws(DeviceActionError) { _ = try device.apply(a) } catch {
                     throw failure(
                         error, keyword: context.keyword,
                         alertButtons: {
                             device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
-                        }, fail)
+                        }, { fail($0, expected: $1, actual: $2) })
                 }
             }
-            detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""
         case .install:
             guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
                 throw .harness(
                     kind: .world, message: "no app '\(bundle)' in the world", detail: "step at \(context.range)")
             }
+            run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
             device.setUp(app)
         case .wait(let duration):
             detail = "\(duration)"
+            run.trace.add(arrow(.note, .runner, .runner, "wait \(duration)"))
             let (s, a) = duration.components
             world.clock.advance(by: Double(s) + Double(a) / 1e18)
         case .loadPage, .followLink:
@@ -75,10 +83,15 @@ enum DeviceActions {
                 let link = try run.render(t, world: world)
                 detail = link
                 webAction = .followLink(link, app: bundle)
+                run.trace.add(arrow(.action, .runner, .webView, "\(context.keyword) \(link)"))
+            } else {
+                let url = { device.snapshot.apps[bundle]?.router.stack.last?.url ?? "(no URL on the top screen)" }
+                run.trace.add(arrow(.navigation, .router, .webView, "load " + url()))
             }
             let outcome: WebNavigationOutcome
             do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {
-                throw fail("\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)")
+                throw fail(
+                    "\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)", on: .webView)
             }
             if case .failed(let f) = outcome, case .couldNotConnect = f {
                 throw .harness(kind: .page, message: "page unreachable: \(f)", detail: "step at \(context.range)")

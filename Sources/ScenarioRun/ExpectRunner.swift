@@ -16,7 +16,11 @@ enum ExpectRunner {
         var lastSend = context.lastSend
         if let selector = expectation.request {
             guard let picked = try BackendRequests.select(selector, context: context, world: world) else {
-                return [RequestSelection.missing(selector, expectation: expectation, context: context)]
+                return [
+                    context.marked(
+                        RequestSelection.missing(selector, expectation: expectation, context: context),
+                        lastSend: context.lastSend)
+                ]
             }
             lastSend = picked
         }
@@ -49,7 +53,7 @@ enum ExpectRunner {
         }
         for line in lines { context.transcript.add(line) }
         if !verdict.commandFailed, let snapshot = expectation.snapshot {
-            try compare(snapshot, observation, stepName: step.name, context: &context)
+            try compare(snapshot, observation, stepName: step.name, lastSend: lastSend, context: &context)
         }
         for f in verdict.failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
@@ -57,7 +61,9 @@ enum ExpectRunner {
         context.windowStart[d.name] = observation.snapshot.events.count
         context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
         context.fcmWindowStart = world.host.lastFCMSequence ?? context.fcmWindowStart
-        return verdict.failures
+        let failures = verdict.failures.map { context.marked($0, lastSend: lastSend) }
+        context.traceWindowStart = context.trace.events.count
+        return failures
     }
 
     /// What the checks of an `expect:` on `device` see, read through the world's read API: the device's state and
@@ -90,7 +96,8 @@ enum ExpectRunner {
     /// Compares (or records) the block's `snapshot:`; a mismatch is kept for the end of the scenario (the rest
     /// still runs, so its later snapshots show what the change did to the app).
     static func compare(
-        _ snapshot: SnapshotCheck, _ observation: Observation, stepName: String?, context: inout RunContext
+        _ snapshot: SnapshotCheck, _ observation: Observation, stepName: String?, lastSend: SendRecord?,
+        context: inout RunContext
     ) throws(StepStop) {
         guard let store = context.environment.snapshots else {
             throw .harness(
@@ -116,6 +123,7 @@ enum ExpectRunner {
         for line in verdict.lines { context.transcript.add(line) }
         if var found = verdict.failure {
             found.failure.events = Checker.relevantEvents(observation)
+            found.failure = context.marked(found.failure, lastSend: lastSend)
             context.snapshotFailures.append(found)
         }
     }

@@ -62,7 +62,12 @@ enum FCMSendRunner {
         }
         context.transcript.add(
             "  ← \(answer.status) \(answer.http.bodyText.trimmingCharacters(in: .whitespacesAndNewlines))")
-        let entry = world.host.fcmLog(after: logStart).last { $0.path.hasSuffix("/messages:send") }
+        let made = world.host.fcmLog(after: logStart)
+        for e in made {
+            context.sentFCMSequences.insert(e.sequence)
+            if context.trace.enabled { context.fcmRoundTrips[e.sequence] = answer.http.timings.total }
+        }
+        let entry = made.last { $0.path.hasSuffix("/messages:send") }
         for hop in entry?.apns ?? [] { context.transcript.add(FailureContext.describe(hop, indent: "    ")) }
         for e in world.host.gatewayLog(after: context.transcribedGateway) { context.sentSequences.insert(e.sequence) }
         let hop = entry?.apns.first
@@ -107,6 +112,7 @@ enum FCMSendRunner {
                 actual: app == nil ? "not installed" : "no FCM token (no firebase: in the app, or registration failed)",
                 file: step.range.file, line: step.range.line, column: step.range.column,
                 events: Observation.render(
-                    target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil })))
+                    target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil }),
+                focus: TraceFocus(.device)))
     }
 }

@@ -37,6 +37,16 @@ struct RunContext {
     /// The gateway log sequence already written to the transcript, and the entries our own sends made.
     var transcribedGateway: UInt64 = 0
     var sentSequences: Set<UInt64> = []
+    /// The FCM log sequences the scenario's own `send: { via: fcm }` steps made.
+    var sentFCMSequences: Set<UInt64> = []
+    /// For the trace: how long the runner's own sends took on the wall clock (libcurl's total), by log sequence.
+    var roundTrips: [UInt64: Duration] = [:]
+    var fcmRoundTrips: [UInt64: Duration] = [:]
+    /// The HTML report's hops (recorded only for a run that writes one), the line of the step running now,
+    /// and how many hops there were at the previous `expect` (where the checks' window starts).
+    var trace: TraceRecorder
+    var stepLine: Int?
+    var traceWindowStart = 0
     var sendCount = 0
     /// `snapshot` checks so far (an unnamed one is named by its position).
     var snapshotCount = 0
@@ -48,11 +58,24 @@ struct RunContext {
     /// scenario, so the later snapshots can show what the change broke (`SnapshotCheck.combine`).
     var snapshotFailures: [(failure: AssertionFailure, effects: [String])] = []
 
-    init(scenario: Scenario, suite: Suite, environment: RunEnvironment) {
+    init(scenario: Scenario, suite: Suite, environment: RunEnvironment, start: Date) {
         self.scenario = scenario
         self.suite = suite
         self.environment = environment
         variables = suite.variables
+        trace = TraceRecorder(enabled: environment.recordsTrace, start: start)
+    }
+
+    /// Draws what the world recorded since the last call into the trace (see `TraceRecorder.collect`).
+    mutating func collectTrace(_ world: ScenarioWorld) {
+        trace.collect(
+            world, sentByRunner: sentSequences, fcmSentByRunner: sentFCMSequences, roundTrips: roundTrips,
+            fcmRoundTrips: fcmRoundTrips, stepLine: stepLine)
+    }
+
+    /// `failure` with the hop and arrow of the trace it is about (`TraceRecorder.mark`).
+    func marked(_ failure: AssertionFailure, lastSend: SendRecord?) -> AssertionFailure {
+        trace.mark(failure, viaFCM: lastSend?.fcm != nil, window: traceWindowStart)
     }
 
     /// Resolves a `${…}` name (nil when undefined).

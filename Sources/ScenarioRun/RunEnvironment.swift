@@ -20,12 +20,15 @@ package struct RunEnvironment: Sendable {
     package var attempt: Int
     /// Where `snapshot` checks compare and record (nil: a snapshot check is a harness error).
     package var snapshots: SnapshotStore? = nil
+    /// Record each scenario's hops (`ScenarioResult.trace`) for the HTML report; off, a run spends nothing on them.
+    package var recordsTrace: Bool
 
     package init(
         fixtureHTTPURL: String = "", fixtureHTTPSURL: String = "", fixtureCAPath: String = "",
         environment: [String: String] = ProcessInfo.processInfo.environment, stepTimeout: Duration = .seconds(30),
-        seed: UInt64 = 0, attempt: Int = 1, snapshots: SnapshotStore? = nil
+        seed: UInt64 = 0, attempt: Int = 1, snapshots: SnapshotStore? = nil, recordsTrace: Bool = false
     ) {
+        self.recordsTrace = recordsTrace
         self.snapshots = snapshots
         self.fixtureHTTPURL = fixtureHTTPURL
         self.fixtureHTTPSURL = fixtureHTTPSURL

@@ -28,7 +28,7 @@ package enum ScenarioExecutor {
                 transcript: "", duration: ContinuousClock.now - started)
         }
         defer { world.shutdown() }
-        var context = RunContext(scenario: scenario, suite: suite, environment: environment)
+        var context = RunContext(scenario: scenario, suite: suite, environment: environment, start: world.clock.now())
         context.transcript.add(
             "scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)"
         )
@@ -57,10 +57,13 @@ package enum ScenarioExecutor {
                 if step.expectation?.snapshot?.wholeScenario == true {
                     context.windowStart = context.setupWindow
                     context.gatewayWindowStart = 0
+                    context.traceWindowStart = 0
                 } else if step.expectation != nil, !step.isCheckOnly {
                     for d in world.devices { context.windowStart[d.name] = d.device.events.count }
                     context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
+                    context.traceWindowStart = context.trace.events.count
                 }
+                context.stepLine = step.range.line
                 try await StepRunner.perform(step, world: world, context: &context)
                 transcribeEvents(world, &context)
                 if let expectation = step.expectation {
@@ -75,7 +78,7 @@ package enum ScenarioExecutor {
                 switch error {
                 case .failure(let f):
                     context.transcript.add("  FAILED: \(f.message)")
-                    status = .failed([f])
+                    status = .failed([context.marked(f, lastSend: context.lastSend)])
                 case .harness(let kind, let message, let detail):
                     context.transcript.add("  ERROR (\(kind.rawValue)): \(message)")
                     status = .error(kind: kind, message: message, detail: detail)
@@ -102,10 +105,12 @@ package enum ScenarioExecutor {
         if case .passed = status { passed = true }
         environment.snapshots?.scenarioFinished(suite: suite.path, scenario: scenario.name, passed: passed)
         return ScenarioResult(
-            status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started)
+            status: status, transcript: context.transcript.text, duration: ContinuousClock.now - started,
+            trace: context.trace.events)
     }
 
-    /// Copies device events not yet written into the transcript.
+    /// Copies device events not yet written into the transcript, and draws them (with the gateways' requests,
+    /// the scenario's own sends included) into the trace.
     static func transcribeEvents(_ world: ScenarioWorld, _ context: inout RunContext) {
         for d in world.devices {
             let events = d.device.events
@@ -123,5 +128,6 @@ package enum ScenarioExecutor {
             if let r = entry.reason { line += " \(r)" }
             context.transcript.add(line)
         }
+        context.collectTrace(world)
     }
 }

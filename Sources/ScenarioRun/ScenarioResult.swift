@@ -16,10 +16,14 @@ package struct ScenarioResult: Sendable {
     /// Requests, responses, delivered payloads, callbacks, navigation, pages — for JUnit system-out.
     package var transcript: String
     package var duration: Duration
+    /// The HTML report's hops, from the same records the transcript prints (empty unless
+    /// `RunEnvironment.recordsTrace`).
+    package var trace: [TraceEvent]
 
-    package init(status: Status, transcript: String, duration: Duration) {
+    package init(status: Status, transcript: String, duration: Duration, trace: [TraceEvent] = []) {
         self.status = status
         self.transcript = transcript
         self.duration = duration
+        self.trace = trace
     }
 }

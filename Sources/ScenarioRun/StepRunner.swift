@@ -46,7 +46,8 @@ enum StepRunner {
                     file: step.range.file,
                     line: step.range.line, column: step.range.column,
                     events: Observation.render(
-                        target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil })))
+                        target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil }),
+                    focus: TraceFocus(.device)))
         }
         let environment =
             send.environment
@@ -117,6 +118,7 @@ enum StepRunner {
         }
         for entry in world.host.gatewayLog(after: context.transcribedGateway) {
             context.sentSequences.insert(entry.sequence)
+            if context.trace.enabled { context.roundTrips[entry.sequence] = response.http.timings.total }
         }
         var line = "  ← \(response.status)"
         if let r = response.reasonText { line += " \(r)" }
@@ -216,6 +218,10 @@ enum StepRunner {
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")
+        context.trace.add(
+            TraceEvent(
+                .request, from: .runner, to: .backend, label: "run \(command)", stepLine: step.range.line,
+                notes: ["in \(run.directory)"]))
         let logStart = world.host.lastLogSequence ?? 0
         let fcmStart = world.host.lastFCMSequence ?? 0
         defer {
@@ -235,6 +241,9 @@ enum StepRunner {
         if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
         context.transcript.add("  exit \(outcome.exitCode)")
+        // What the backend sent while it ran, before its exit.
+        context.collectTrace(world)
+        context.trace.add(exitEvent(outcome, timeout: timeout, step: step))
         if outcome.abandonedOutput {
             context.transcript.add(
                 "  (an output pipe stayed open after every process of the step was killed; reading it was abandoned)")
@@ -265,6 +274,19 @@ enum StepRunner {
                 }.map(Matcher.text)
             }
         }
+    }
+
+    /// The backend's answer to the runner on the diagram: its exit (or how it was stopped) and its output's ends.
+    static func exitEvent(_ outcome: CommandRunner.Outcome, timeout: Duration, step: Step) -> TraceEvent {
+        let label =
+            outcome.timedOut
+            ? "timed out after \(timeout)"
+            : outcome.signalled ? "killed by signal \(outcome.exitCode)" : "exit \(outcome.exitCode)"
+        let tail = { (text: String) in text.count > 4096 ? "…" + text.suffix(4096) : text }
+        return TraceEvent(
+            .response, from: .backend, to: .runner, label: label,
+            body: outcome.stdout.isEmpty ? nil : tail(outcome.stdout), stepLine: step.range.line,
+            notes: outcome.stderr.isEmpty ? [] : ["stderr: " + tail(outcome.stderr)])
     }
 
     /// `Test iPhone` → `TEST_IPHONE`.

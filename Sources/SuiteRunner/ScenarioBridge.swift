@@ -75,13 +75,15 @@ extension AttemptResult {
             checks = failures.map { f in
                 CheckFailureReport(
                     message: f.message, expected: f.expected, actual: f.actual, file: f.file, line: f.line,
-                    column: f.column, events: f.events, hop: CheckHop.hop(ofMessage: f.message))
+                    column: f.column, events: f.events, hop: f.focus?.hop, traceIndex: f.traceIndex, diff: f.diff)
             }
         case let .error(kind, message, detail):
             outcome = .error(ProblemReport(message: message, kind: kind, detail: detail))
         case let .skipped(reason):
             outcome = .skipped(message: reason)
         }
-        self.init(outcome: outcome, transcript: result.transcript, seconds: result.duration.seconds, checks: checks)
+        self.init(
+            outcome: outcome, transcript: result.transcript, seconds: result.duration.seconds, checks: checks,
+            trace: result.trace)
     }
 }

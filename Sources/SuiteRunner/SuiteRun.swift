@@ -96,7 +96,7 @@ package enum SuiteRun {
         let environment = RunEnvironment(
             fixtureHTTPURL: fixture.httpURL, fixtureHTTPSURL: fixture.httpsURL, fixtureCAPath: fixture.caPath,
             environment: configuration.environment, stepTimeout: configuration.stepTimeout, seed: configuration.seed,
-            snapshots: snapshots)
+            snapshots: snapshots, recordsTrace: configuration.htmlPath != nil)
         let loaded = prepared.loaded
         let scheduler = ScenarioScheduler(policy: configuration.policy) { item, attempt in
             let (suite, scenario) = loaded.scenario(for: item)

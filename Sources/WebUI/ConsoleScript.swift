@@ -167,48 +167,66 @@ extension WebUI {
             if (r.status !== 200 && r.json) alert(r.json.error || ('action failed: ' + r.status));
             await refresh();
           }
+          // Each device's section is redrawn only when its snapshot changed (a redraw would close an open menu and
+          // lose focus); the app picked in its menu is kept across redraws.
+          const drawn = new Map();
+          const appChoice = {};
           function drawDevices() {
-            while (devicesPanel.childNodes.length > 1) devicesPanel.removeChild(devicesPanel.lastChild);
-            if (!state.devices.length) devicesPanel.appendChild(h('div', { class: 'hint', text: 'No simulated devices: declare apps: and devices: in the config.' }));
+            const names = new Set(state.devices.map(d => d.name));
+            for (const [name, entry] of drawn) if (!names.has(name)) { entry.section.remove(); drawn.delete(name); }
+            const none = devicesPanel.querySelector('.no-devices');
+            if (none && state.devices.length) none.remove();
+            if (!state.devices.length && !none) devicesPanel.appendChild(h('div', { class: 'hint no-devices', text: 'No simulated devices: declare apps: and devices: in the config.' }));
             for (const d of state.devices) {
               const snap = state.snapshots[d.name] || { apps: {}, notification_center: [] };
-              const bundles = Object.keys(snap.apps || {}).sort();
-              const appPick = h('select', { 'aria-label': 'app' }, bundles.map(b => h('option', { value: b, text: b })));
-              const withApp = (name, value) => () => { const a = {}; a[name] = value === undefined ? appPick.value : value; if (bundles.length > 1 && value !== undefined) a.app = appPick.value; return act(d.name, a); };
-              const button = (label, fn) => h('button', { class: 'act', type: 'button', 'data-action': label, text: label, on: { click: fn } });
-              const nc = (snap.notification_center || []).map(n => Object.assign({ app_name: n.bundle_id,
-                actions: ((appFacts(n.bundle_id).categories || {})[n.category] || []).map(a => a.title) }, n));
-              const section = h('div', { class: 'device', 'data-device': d.name }, [
-                h('h3', { style: 'margin:0', text: d.name }),
-                h('div', { class: 'facts-line', text: d.udid + ' · ' + (snap.online === false ? 'offline' : 'online') + ' · iOS ' + (snap.ios || '') }),
-                h('div', {}, [appPick, ...['launch', 'background', 'suspend', 'terminate', 'force_quit'].map(a => button(a, withApp(a))),
-                  button('tap latest', withApp('tap', 'latest')), button('dismiss latest', withApp('dismiss', 'latest')),
-                  button('expand latest', withApp('expand', 'latest')), button('back', withApp('back', true)),
-                  button('load page', withApp('load_page', true)),
-                  button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
-                  button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
-              for (const b of bundles) {
-                const a = snap.apps[b];
-                section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
-                  (a.authorization && a.authorization.status) + (a.badge ? ' · badge ' + a.badge : '') + ' · token ' + (a.token || 'none') +
-                  (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') }));
-              }
-              const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
-              for (const b of bundles) {
-                const nav = snap.apps[b].navigation;
-                if (!nav) continue;
-                const tabs = appFacts(b).tabs || [];
-                const picture = screensRow({ tabs: tabs, selected_tab: nav.selected_tab, stack: nav.stack, alert: nav.alert });
-                picture.setAttribute('data-screens', b);
-                pics.push(h('div', {}, [h('div', { class: 'hint', text: b + ' screens' }), picture,
-                  nav.alert ? h('div', {}, (nav.alert.buttons || []).map(t => button('answer ' + t, () => act(d.name, { answer_alert: t })))) : null]));
-                const page = snap.apps[b].web_page;
-                if (page) pics.push(pageView({ final_url: page.url, status: page.status, title: page.title,
-                  text: (page.title || '') + '\n\nlinks:\n' + (page.links || []).join('\n') }));
-              }
-              section.appendChild(h('div', { class: 'pictures' }, pics));
-              devicesPanel.appendChild(section);
+              const key = JSON.stringify([d, snap]);
+              const old = drawn.get(d.name);
+              if (old && old.key === key) continue;
+              const section = deviceSection(d, snap);
+              if (old) old.section.replaceWith(section); else devicesPanel.appendChild(section);
+              drawn.set(d.name, { key: key, section: section });
             }
+          }
+          function deviceSection(d, snap) {
+            const bundles = Object.keys(snap.apps || {}).sort();
+            const appPick = h('select', { 'aria-label': 'app', on: { change: ev => { appChoice[d.name] = ev.target.value; } } },
+              bundles.map(b => h('option', { value: b, text: b })));
+            if (bundles.includes(appChoice[d.name])) appPick.value = appChoice[d.name];
+            const withApp = (name, value) => () => { const a = {}; a[name] = value === undefined ? appPick.value : value; if (bundles.length > 1 && value !== undefined) a.app = appPick.value; return act(d.name, a); };
+            const button = (label, fn) => h('button', { class: 'act', type: 'button', 'data-action': label, text: label, on: { click: fn } });
+            const nc = (snap.notification_center || []).map(n => Object.assign({ app_name: n.bundle_id,
+              actions: ((appFacts(n.bundle_id).categories || {})[n.category] || []).map(a => a.title) }, n));
+            const section = h('div', { class: 'device', 'data-device': d.name }, [
+              h('h3', { style: 'margin:0', text: d.name }),
+              h('div', { class: 'facts-line', text: d.udid + ' · ' + (snap.online === false ? 'offline' : 'online') + ' · iOS ' + (snap.ios || '') }),
+              h('div', {}, [appPick, ...['launch', 'background', 'suspend', 'terminate', 'force_quit'].map(a => button(a, withApp(a))),
+                button('tap latest', withApp('tap', 'latest')), button('dismiss latest', withApp('dismiss', 'latest')),
+                button('expand latest', withApp('expand', 'latest')), button('back', withApp('back', true)),
+                button('load page', withApp('load_page', true)),
+                button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
+                button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
+            for (const b of bundles) {
+              const a = snap.apps[b];
+              section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
+                (a.authorization && a.authorization.status) + (a.badge ? ' · badge ' + a.badge : '') + ' · token ' + (a.token || 'none') +
+                (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') }));
+            }
+            const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
+            for (const b of bundles) {
+              const nav = snap.apps[b].navigation;
+              if (!nav) continue;
+              const tabs = appFacts(b).tabs || [];
+              const picture = screensRow({ tabs: tabs, selected_tab: nav.selected_tab, stack: nav.stack, alert: nav.alert });
+              picture.setAttribute('data-screens', b);
+              pics.push(h('div', {}, [h('div', { class: 'hint', text: b + ' screens' }), picture,
+                nav.alert ? h('div', {}, (nav.alert.buttons || []).map(t => button('answer ' + t, () => act(d.name, { answer_alert: t })))) : null]));
+              const page = snap.apps[b].web_page;
+              if (page) pics.push(pageView({ requested_url: page.requested_url, final_url: page.url, status: page.status,
+                title: page.title, redirects: page.redirects, html: page.html,
+                text: (page.title || '') + '\n\nlinks:\n' + (page.links || []).join('\n') }));
+            }
+            section.appendChild(h('div', { class: 'pictures' }, pics));
+            return section;
           }
 
           // MARK: live updates

@@ -118,13 +118,21 @@ extension WebUI {
           while (j < m) out.push(h('span', { class: 'add', text: '+ ' + y[j++] }));
           return h('pre', { class: 'diff' }, out);
         }
+        // A whole-object or snapshot difference as the runner wrote it: `- ` removed/stored, `+ ` added/now,
+        // `~ ` changed.
+        function changesView(text) {
+          return h('pre', { class: 'diff' }, String(text).split('\n').map(l => h('span', {
+            class: l.startsWith('- ') ? 'del' : l.startsWith('+ ') ? 'add' : l.startsWith('~ ') ? 'chg' : '', text: l })));
+        }
         function failureBox(f, isError) {
           const where = f.file ? f.file + ':' + f.line + ':' + f.column : '';
           const multi = String(f.expected || '').includes('\n') || String(f.actual || '').includes('\n');
           return h('div', { class: 'failure' + (isError ? ' error' : '') }, [
             h('div', { class: 'msg', text: (f.hop ? '[' + (HOP_TITLES[f.hop] || f.hop) + '] ' : '') + f.message }),
             where ? h('div', { class: 'where', text: where }) : null,
-            f.expected || f.actual ? (multi
+            f.diff ? h('div', {}, [h('div', { class: 'hint', text: 'expected ' + f.expected }), changesView(f.diff),
+              h('details', {}, [h('summary', { class: 'hint', text: 'as the transcript says it' }), h('pre', { text: f.actual })])])
+            : f.expected || f.actual ? (multi
               ? h('div', {}, [h('div', { class: 'hint', text: 'expected (−) vs actual (+)' }), lineDiff(f.expected, f.actual)])
               : h('div', { class: 'ea' }, [h('span', { class: 'k', text: 'expected' }), h('span', { class: 'mono', text: f.expected }),
                   h('span', { class: 'k', text: 'actual' }), h('span', { class: 'mono', text: f.actual })])) : null,

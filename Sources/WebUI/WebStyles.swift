@@ -51,7 +51,7 @@ extension WebUI {
         .ea { display: grid; grid-template-columns: 80px 1fr; gap: 2px 8px; margin-top: 6px; }
         .ea .k { color: var(--muted); font-size: 12px; }
         .diff .add { background: #e6ffec; color: #116329; } .diff .del { background: #ffebe9; color: #82071e; }
-        .diff span { display: block; white-space: pre-wrap; }
+        .diff span { display: block; white-space: pre-wrap; } .diff .chg { background: #fff8c5; color: #7d4e00; }
         table.kv { border-collapse: collapse; width: 100%; font-size: 12px; }
         table.kv td { border-top: 1px solid #ececf0; padding: 3px 6px; vertical-align: top; overflow-wrap: anywhere; }
         table.kv td:first-child { font-family: var(--mono); color: var(--muted); width: 30%; }

@@ -21,6 +21,8 @@ import Testing
         let sender = WorldTrace.sender(of: entry, sentByRunner: [entry.sequence], fcmAPNsIDs: [])
         #expect(sender == .runner)
         #expect(WorldTrace.sender(of: entry, sentByRunner: [], fcmAPNsIDs: [entry.apnsID]) == .fcm)
+        // The runner's FCM send made this APNs request: FCM sent it.
+        #expect(WorldTrace.sender(of: entry, sentByRunner: [entry.sequence], fcmAPNsIDs: [entry.apnsID]) == .fcm)
         #expect(WorldTrace.sender(of: entry, sentByRunner: [], fcmAPNsIDs: []) == .backend)
         let start = WorldFixture.start
         let gateway = WorldTrace.events(for: entry, from: sender, start: start, stepLine: 7)
@@ -33,8 +35,8 @@ import Testing
         #expect(gateway[1].status == 200 && gateway[1].headers.first?.value == entry.apnsID)
 
         let state = phone.device.snapshot
-        let device = state.events.dropFirst(seen).compactMap {
-            WorldTrace.event(for: $0, device: "phone", state: state, start: start)
+        let device = state.events.dropFirst(seen).flatMap {
+            WorldTrace.events(for: $0, device: "phone", state: state, start: start)
         }
         #expect(device.map(\.kind).contains(.delivery) && device.map(\.kind).contains(.callback))
         let shown = try #require(device.first { $0.kind == .presented }?.notification)

@@ -60,6 +60,19 @@ struct PageHandler: HTTPHandler {
                     status: 200, headers: [HTTPField("content-type", "text/html; charset=Shift_JIS")],
                     body: Array("<html><head><title>".utf8) + [0x83, 0x65, 0x83, 0x58, 0x83, 0x67]
                         + Array("</title></head><body>x</body></html>".utf8)))
+        case "/sjis-meta":
+            // "テスト" in Shift_JIS, declared only by the page's <meta>.
+            responder.respond(
+                HTTPResponse(
+                    status: 200, headers: [HTTPField("content-type", "text/html")],
+                    body: Array(
+                        "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=Shift_JIS\"><title>"
+                            .utf8)
+                        + [0x83, 0x65, 0x83, 0x58, 0x83, 0x67] + Array("</title></head><body>x</body></html>".utf8)))
+        case "/big":
+            responder.respond(
+                Self.html(
+                    "<html><head><title>Big</title></head><body>" + String(repeating: "<p>関モバ</p>", count: 10_000)))
         case "/slow":
             DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
                 responder.respond(Self.html("<title>late</title>"))
@@ -134,6 +147,11 @@ final class PageServer: Sendable {
         #expect(page.httpVersion == "HTTP/2")
         #expect(page.finalURL == server.https + "/page")
         #expect(page.redirects == [server.https + "/page"])
+        #expect(
+            page.redirectChain == [
+                ClientRedirect(status: 302, from: server.https + "/redirect", to: server.https + "/page")
+            ])
+        #expect(page.source.contains("<h1>Proposals</h1>") && page.source.contains("<script>") && !page.sourceTruncated)
         #expect(page.title == "Swift Evolution")
         #expect(page.text.contains("Proposals Served over HTTP/2."))
         #expect(!page.text.contains("hidden"))
@@ -207,7 +225,7 @@ final class PageServer: Sendable {
         #expect(broken.text.contains("unclosed bold"))
     }
 
-    @Test(arguments: ["/ja-header", "/ja-meta", "/ja-bare", "/sjis"])
+    @Test(arguments: ["/ja-header", "/ja-meta", "/ja-bare", "/sjis", "/sjis-meta"])
     func japanesePagesDecodeByHeaderMetaOrUTF8Default(path: String) async throws {
         let server = try PageServer()
         let web = try server.webView()
@@ -216,7 +234,25 @@ final class PageServer: Sendable {
             Issue.record("\(path) should load")
             return
         }
-        #expect(page.title == (path == "/sjis" ? "テスト" : "関モバ"))
+        let title = path.hasPrefix("/sjis") ? "テスト" : "関モバ"
+        #expect(page.title == title)
+        // The document kept for the report's picture of the page reads as the parser read it.
+        #expect(page.source.contains("<title>\(title)</title>"), "\(page.source)")
+    }
+
+    @Test func aLongPageKeepsItsFirst64KiBForTheReport() async throws {
+        let server = try PageServer()
+        let web = try server.webView()
+        defer { web.shutdown() }
+        guard case .loaded(let page) = await web.navigate(to: server.http + "/big") else {
+            Issue.record("/big should load")
+            return
+        }
+        #expect(page.sourceTruncated && page.source.hasPrefix("<html><head><title>Big</title>"))
+        #expect(page.source.utf8.count <= WebPage.sourceLimit)
+        #expect(page.source.utf8.count > WebPage.sourceLimit - 4)
+        #expect(!page.source.contains("\u{FFFD}"), "a character cut in half is left out, not replaced")
+        #expect(page.text.contains("関モバ"))
     }
 
     @Test func untrustedCertificateIsATLSFailure() async throws {

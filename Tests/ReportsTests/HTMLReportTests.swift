@@ -48,7 +48,10 @@ import Testing
             checks: [
                 CheckFailureReport(
                     message: "expect status", expected: "200", actual: "410", file: "Suites/shop.yaml", line: 14,
-                    column: 9, events: "gateway → 410", hop: .apns, traceIndex: 1)
+                    column: 9, events: "gateway → 410", hop: .apns, traceIndex: 1),
+                CheckFailureReport(
+                    message: "snapshot 'order › sent' differs", expected: "the stored snapshot", actual: "…",
+                    hop: .apns, diff: "~ pushes[0].payload.aps.alert: \"Order\" → \"Order \(hostile)\""),
             ], trace: trace)
     }
 

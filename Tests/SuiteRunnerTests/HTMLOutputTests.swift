@@ -24,6 +24,9 @@ import Testing
         #expect(failed.tags == ["broken"])
         let check = try #require(failed.checks.first)
         #expect(check.message == "expect exit" && check.expected == "0" && check.hop == .backend)
+        // The run step's hops, and the failed exit check marked on the backend's exit.
+        #expect(failed.trace.map(\.label) == ["run false", "exit 1"])
+        #expect(failed.trace.map(\.from) == [.runner, .backend] && check.traceIndex == 1)
         #expect(check.file == ws.dir.file("suites/b.yaml") && check.line > 0 && check.column > 0)
         #expect(failed.systemOut.contains("scenario: fails"))
         #expect(report.allCases.first { $0.name == "also passes" }?.tags == ["smoke", "extra"])
@@ -58,17 +61,5 @@ import Testing
         let out = try ws.run(["--html", "/dev/full"])
         #expect(out.status == 3, "\(out)")
         #expect(out.stderr.contains("/dev/full"))
-    }
-
-    @Test func failedChecksNameTheHopTheyAreAbout() {
-        let cases: [(String, TraceHop?)] = [
-            ("expect status", .apns), ("expect reason", .apns), ("expect headers.apns-id", .apns),
-            ("expect error_code", .fcm), ("expect delivered", .device), ("expect notification.title", .device),
-            ("expect callbacks", .app), ("expect user_info.order_id", .app),
-            ("expect extensions.service", .serviceExtension), ("expect extensions.content", .contentExtension),
-            ("expect navigation.tab", .router), ("expect page.status", .webView), ("expect exit", .backend),
-            ("expect snapshot", nil), ("snapshot changed", nil),
-        ]
-        for (message, hop) in cases { #expect(CheckHop.hop(ofMessage: message) == hop, "\(message)") }
     }
 }

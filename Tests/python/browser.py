@@ -63,3 +63,12 @@ def screenshot(driver, name):
     path = SCREENSHOTS / name
     driver.save_screenshot(str(path))
     return path
+
+
+def element_screenshot(element, name):
+    """One element's picture (the diagram, a row of phones), cropped to it: small enough for the README."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    element.parent.execute_script("arguments[0].scrollIntoView({block: 'start'})", element)
+    element.screenshot(str(path))
+    return path

@@ -87,10 +87,10 @@ class Serve:
         return env
 
 
-def start_serve(directory: Path, key: Path, *options: str):
+def start_serve(directory: Path, key: Path, *options: str, config_text: str | None = None):
     directory = Path(tempfile.mkdtemp(dir=directory))
     config = directory / "serve.yaml"
-    config.write_text(serve_config(key))
+    config.write_text(config_text or serve_config(key))
     ready_file = directory / "ready.json"
     process = subprocess.Popen([PUSHCHECK, "serve", "--config", str(config), "--ready-file", str(ready_file),
                                 "--proxy-port", "0", *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

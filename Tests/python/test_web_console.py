@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser
-from conftest import KEY_ID, PUSHCHECK, TEAM_ID
+from conftest import KEY_ID, PUSHCHECK, TEAM_ID, serve_config, start_serve, stop
 
 TOPIC = "com.example.pushdemo"
 
@@ -42,14 +42,15 @@ def open_console(chrome, serve):
     WebDriverWait(chrome, 10).until(lambda d: d.find_element(By.ID, "token").get_attribute("value") == serve.token())
 
 
-def curl_push(serve, title):
+def curl_push(serve, title, token=None, expect="200"):
     bearer = subprocess.run([PUSHCHECK, "jwt", "--team-id", TEAM_ID, "--key-id", KEY_ID, "--key", serve.key],
                             capture_output=True, text=True, check=True).stdout.strip()
     payload = json.dumps({"aps": {"alert": {"title": title}}, "url": "https://example.com/a"})
     out = subprocess.run(["curl", "-s", "--http2", "--cacert", serve.ca, "-o", "/dev/null", "-w", "%{http_code}",
                           "-H", f"authorization: bearer {bearer}", "-H", f"apns-topic: {TOPIC}", "-d", payload,
-                          f"{serve.sandbox}/3/device/{serve.token()}"], capture_output=True, text=True, timeout=30)
-    assert out.stdout == "200", out.stderr
+                          f"{serve.sandbox}/3/device/{token or serve.token()}"], capture_output=True, text=True,
+                         timeout=30)
+    assert out.stdout == expect, out.stderr
 
 
 def test_a_push_sent_with_curl_appears_live(serve, chrome):
@@ -123,3 +124,38 @@ def test_the_console_answers_loopback_names_only(serve):
         raise AssertionError("a form-encoded POST was accepted")
     except urllib.error.HTTPError as e:
         assert e.code == 415
+
+
+SECOND_APP = """
+  - bundle_id: com.example.second
+    team_id: ABCDE12345
+    aps_environment: development
+    profile: { name: Second Development, devices: [00008110-000A1C2E0E12801E] }
+"""
+
+
+def test_a_device_is_redrawn_only_when_it_changed_and_keeps_the_app_picked(tmp_path, p8_key, chrome):
+    config = serve_config(p8_key).replace("\ndevices:", SECOND_APP + "\ndevices:").replace(
+        "apps: [com.example.pushdemo]", "apps: [com.example.pushdemo, com.example.second]")
+    serve = start_serve(tmp_path, p8_key, config_text=config)
+    try:
+        open_console(chrome, serve)
+        picker = Select(chrome.find_element(By.CSS_SELECTOR, "#devices [data-device=iphone] select"))
+        assert [o.get_attribute("value") for o in picker.options] == ["com.example.pushdemo", "com.example.second"]
+        picker.select_by_value("com.example.second")
+        chrome.execute_script("document.querySelector('[data-device=iphone]').__drawn = 1")
+        # A refused push changes the log, not the device: its section is the same element, its menu as picked.
+        curl_push(serve, "Nobody's", token="00" * 32, expect="400")
+        wait(chrome, lambda d: any(r.get_attribute("data-status") == "400"
+                                   for r in d.find_elements(By.CSS_SELECTOR, "#log-rows tr[data-status]")))
+        assert chrome.execute_script("return document.querySelector('[data-device=iphone]').__drawn") == 1
+        # A delivered push changes the device: redrawn, with the app still the one picked.
+        curl_push(serve, "Reaches the iPhone")
+        wait(chrome, lambda d: any("Reaches the iPhone" in c.text
+                                   for c in d.find_elements(By.CSS_SELECTOR, "#devices .notif")))
+        assert chrome.execute_script("return document.querySelector('[data-device=iphone]').__drawn") is None
+        picker = Select(chrome.find_element(By.CSS_SELECTOR, "#devices [data-device=iphone] select"))
+        assert picker.first_selected_option.get_attribute("value") == "com.example.second"
+        assert browser.console_errors(chrome) == []
+    finally:
+        stop(serve)

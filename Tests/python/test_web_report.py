@@ -174,7 +174,11 @@ def traced_shard(port: int) -> str:
             "outcome": "failed", "flaky": False,
             "problem": {"message": "expect navigation.title", "type": "assertion", "detail": ""},
             "failures": [{"message": "expect navigation.title", "expected": "\"Order 43\"", "actual": "\"Order 42\"",
-                          "file": "Suites/shop.yaml", "line": 16, "column": 11, "events": "", "hop": "router"}],
+                          "file": "Suites/shop.yaml", "line": 16, "column": 11, "events": "", "hop": "router"},
+                         {"message": "snapshot 'the tap opens the order › opened' differs from shop.yaml.snap.json",
+                          "expected": "the stored snapshot", "actual": "(the text)", "file": "Suites/shop.yaml",
+                          "line": 17, "column": 11, "events": "", "hop": "router", "trace_index": 5,
+                          "diff": "~ navigation.title: \"Order 43\" → \"Order 42\"\n+ navigation.events[2]: \"alert\""}],
             "retries": [], "transcript": "scenario: the tap opens the order", "stderr": "", "trace": trace}
     data = {"format": "pushcheck-report", "version": 1, "generator": "hand-written shard", "name": "pushcheck",
             "timestamp": "2026-01-01T00:00:00Z", "hostname": "ci", "wall_seconds": 3.5,
@@ -210,6 +214,10 @@ def test_merged_trace_draws_the_diagram_the_pictures_and_a_sandboxed_page(tmp_pa
         # The failing hop is selected first: expected vs actual on the router's arrow.
         panel = chrome.find_element(By.ID, "hop-detail")
         assert "Order 43" in panel.text and "Order 42" in panel.text and "[router]" in panel.text
+        # The snapshot's difference on the same hop, line by line: changed and added.
+        assert [e.text for e in panel.find_elements(By.CSS_SELECTOR, ".diff .chg")] == [
+            '~ navigation.title: "Order 43" → "Order 42"']
+        assert [e.text for e in panel.find_elements(By.CSS_SELECTOR, ".diff .add")] == ['+ navigation.events[2]: "alert"']
         # The request's detail: headers (signature never shown), decoded claims, pretty payload.
         arrows[0].click()
         WebDriverWait(chrome, 5).until(lambda d: "apns-topic" in panel.text)
@@ -240,10 +248,6 @@ def test_merged_trace_draws_the_diagram_the_pictures_and_a_sandboxed_page(tmp_pa
         assert [u for u in browser.requested_urls(chrome) if not u.startswith(("file://", "about:", "data:"))] == []
         # Only the page's blocked image and style sheet may complain (the report's policy refusing them).
         assert browser.console_errors(chrome, allow=("Content Security Policy", "Refused to")) == []
-        chrome.execute_script("document.querySelector('#detail .seq').scrollIntoView()")
-        browser.screenshot(chrome, "report-trace.png")
-        chrome.execute_script("document.querySelectorAll('#detail .pictures')[0].scrollIntoView()")
-        browser.screenshot(chrome, "report-pictures.png")
     finally:
         server.shutdown()
 
@@ -271,3 +275,118 @@ def test_a_large_report_is_gzipped_and_still_opens(tmp_path, chrome):
     WebDriverWait(chrome, 5).until(lambda d: "Push 149" in d.find_element(By.ID, "detail").text)
     assert browser.console_errors(chrome) == []
     assert [u for u in browser.requested_urls(chrome) if not u.startswith("file://")] == []
+
+
+BROKEN = f"""
+name: a real push whose page check is wrong on purpose
+world:
+  include: apps/news-app.yaml
+scenarios:
+  - name: the tap opens the page but its title is not the one expected
+    tags: [broken]
+    steps:
+      - state: background
+      - send:
+          payload:
+            aps: {{ alert: {{ title: Swift Evolution, body: {json.dumps(HOSTILE)} }} }}
+            url: "${{fixture.https}}/__redirect?to=/news/swift-evolution.html&n=1"
+        expect: {{ status: 200, delivered: true }}
+      - tap
+      - load_page
+      - expect: {{ navigation: {{ top: detail }}, page: {{ status: 200, title: Not Swift Evolution }} }}
+"""
+
+
+def run_real_suites(tmp_path: Path) -> Path:
+    """`pushcheck run Suites <broken>` with --html: the repository's suites as they are, plus one failing scenario
+    that sends a hostile title for real, taps it and loads a redirected page from the fixture server."""
+    broken = tmp_path / "broken"
+    (broken / "apps").mkdir(parents=True)
+    shutil.copy(ROOT / "Suites" / "apps" / "news-app.yaml", broken / "apps")
+    (broken / "broken.yaml").write_text(BROKEN)
+    html = tmp_path / "real.html"
+    done = subprocess.run([PUSHCHECK, "run", "Suites", str(broken), "--junit", str(tmp_path / "real.xml"), "--html",
+                           str(html), "--seed", "1", "--color", "never"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr  # only the broken scenario fails
+    assert "1 failed" in done.stdout, done.stdout
+    return html
+
+
+def open_case(chrome, html: Path, case_id: str):
+    chrome.get(html.as_uri() + "#" + quote(case_id, safe=""))
+    WebDriverWait(chrome, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#detail .seq svg"))
+    detail = chrome.find_element(By.ID, "detail")
+    titles = [t.text for t in detail.find_elements(By.CSS_SELECTOR, ".seq .life-title")]
+    labels = [a.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+              for a in detail.find_elements(By.CSS_SELECTOR, ".seq .arrow")]
+    return detail, titles, labels
+
+
+def test_a_real_run_draws_every_scenario_hop_by_hop(tmp_path, chrome):
+    html = run_real_suites(tmp_path)
+    broken_id = f"{tmp_path / 'broken' / 'broken.yaml'}::the tap opens the page but its title is not the one expected"
+    detail, titles, labels = open_case(chrome, html, broken_id)
+    assert browser.console_errors(chrome) == []
+    # The hops of the transcript, in order: the runner's send to the gateway and its answer, the delivery, the
+    # banner, the tap, the app's callback, the router, the web view's request through the redirect and the page.
+    assert titles == ["runner", "APNs gateway", "device", "app callback", "router", "web view", "fixture server"]
+    transcript = detail.find_element(By.CSS_SELECTOR, "pre.transcript").text
+    assert "state background" in labels and "- line 9: state background" in transcript
+    send = next(i for i, l in enumerate(labels) if l.startswith("POST /3/device/"))
+    assert labels[send + 1] == "200" and "← 200 apns-id:" in transcript
+    assert "tap n1" in labels and ": tap n1" in transcript
+    assert any(l.startswith("routed detail") for l in labels) and "navigation routed detail (tap)" in transcript
+    get = next(i for i, l in enumerate(labels) if l.startswith("GET https://127.0.0.1:"))
+    assert "__redirect" in labels[get] and labels[get + 1] == "200 Swift Evolution"
+    assert "web view loaded https://127.0.0.1:" in transcript
+    # The failing check is marked on the web view's page arrow, with expected vs actual, and opened first.
+    bad = [a for a in detail.find_elements(By.CSS_SELECTOR, ".seq .arrow.bad")]
+    assert [a.get_attribute("data-index") for a in bad] == [str(get + 1)]
+    assert bad[0].get_attribute("data-kind") == "page"
+    assert "✗" in [t.text for t in detail.find_elements(By.CSS_SELECTOR, ".seq .fail-mark")]
+    panel = chrome.find_element(By.ID, "hop-detail")
+    assert "[web view] expect page.title" in panel.text
+    assert '"Not Swift Evolution"' in panel.text and '"Swift Evolution"' in panel.text
+    # The send's arrow: the apns-id the transcript printed, the provider token's claims, the payload as text.
+    detail.find_elements(By.CSS_SELECTOR, ".seq .arrow")[send + 1].click()
+    WebDriverWait(chrome, 5).until(lambda d: "apns-id" in panel.text)
+    apns_id = panel.find_element(By.XPATH, ".//td[text()='apns-id']/following-sibling::td").text
+    assert f"← 200 apns-id: {apns_id}" in transcript
+    detail.find_elements(By.CSS_SELECTOR, ".seq .arrow")[send].click()
+    WebDriverWait(chrome, 5).until(lambda d: "provider token" in panel.text)
+    assert '"iss"' in panel.text and '"kid"' in panel.text
+    assert "<script>window.__pwned=1</script>" in panel.find_element(By.CSS_SELECTOR, "pre.body").text
+    # The notification as iOS drew it, with the hostile title as text; nothing of it ran.
+    cards = detail.find_elements(By.CSS_SELECTOR, ".pictures .notif")
+    assert cards and any(HOSTILE in c.text for c in cards)
+    assert chrome.execute_script("return window.__pwned") is None
+    assert not detail.find_elements(By.CSS_SELECTOR, "script, img")
+    # The page as served, in a sandbox with scripts off, with the redirect's status.
+    assert "302 https://127.0.0.1:" in detail.text and "__redirect" in detail.text
+    frames = detail.find_elements(By.CSS_SELECTOR, ".browser iframe")
+    assert frames and all(f.get_attribute("sandbox") == "" for f in frames)
+    chrome.switch_to.frame(frames[0])
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "Swift Evolution"
+    chrome.switch_to.default_content()
+    assert [u for u in browser.requested_urls(chrome) if not u.startswith(("file://", "about:"))] == []
+    browser.element_screenshot(detail.find_element(By.CSS_SELECTOR, ".seq"), "report-trace.png")
+
+    # The repository's own suites: an FCM send and a `run:` backend are drawn with their hops too.
+    _, titles, labels = open_case(chrome, html, "Suites/fcm-gateway.yaml::a notification message reaches the app through APNs")
+    assert titles[:4] == ["runner", "FCM", "APNs gateway", "device"]
+    assert labels[2] == "POST /v1/projects/fcm-demo/messages:send" and labels[3].startswith("POST /3/device/")
+    assert labels[4:6] == ["200", "200"] and "delivered" in labels[6]
+    _, titles, labels = open_case(
+        chrome, html, "Suites/apns-gateway.yaml::the team's backend script pushes through the mock gateway [auth=token]")
+    assert titles[:3] == ["runner", "backend (run:)", "APNs gateway"]
+    assert labels[1].startswith("run ./scripts/notify-backend.sh") and labels[-1] == "exit 0"
+    # A content extension expanded: the notification as banner, lock screen and expanded with its actions.
+    detail, titles, labels = open_case(
+        chrome, html, "Suites/seed-004-content-extension.yaml::the open action is handled by the extension, which "
+        "opens the url and dismisses")
+    assert "content extension" in titles and "KanmobaContent for Kanmoba" in labels
+    pictures = detail.find_elements(By.CSS_SELECTOR, ".pictures")[0]
+    assert pictures.find_elements(By.CSS_SELECTOR, ".expanded .action")
+    browser.element_screenshot(pictures, "report-pictures.png")
+    assert browser.console_errors(chrome) == []

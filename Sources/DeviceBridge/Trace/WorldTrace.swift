@@ -9,11 +9,12 @@ import PushModel
 /// each device event — i.e. from the same elements the runner's transcript prints, one by one, so the diagram can
 /// never say something the transcript does not. Pure: the caller reads the world and says who sent a request.
 package enum WorldTrace {
-    /// Who sent a gateway log entry: the runner's own send (`sentByRunner` holds those sequences), the FCM
-    /// gateway (the entry's `apns-id` is one an FCM log entry lists), else a backend.
+    /// Who sent a gateway log entry: the FCM gateway (the entry's `apns-id` is one an FCM log entry lists, even
+    /// when the runner's FCM send caused it), the runner's own send (`sentByRunner` holds those sequences), else a
+    /// backend.
     package static func sender(of entry: APNsLogEntry, sentByRunner: Set<UInt64>, fcmAPNsIDs: Set<String>) -> TraceHop {
-        if sentByRunner.contains(entry.sequence) { return .runner }
-        return fcmAPNsIDs.contains(entry.apnsID) ? .fcm : .backend
+        if fcmAPNsIDs.contains(entry.apnsID) { return .fcm }
+        return sentByRunner.contains(entry.sequence) ? .runner : .backend
     }
 
     /// A gateway log entry as its request arrow and the answer (status, reason, the gateway's explanation).
@@ -65,65 +66,94 @@ package enum WorldTrace {
         ]
     }
 
-    /// One device event as its arrow (nil for events that are no hop: installs, authorization, state changes).
-    /// `state` is the device now: it names the app and draws the screens after a navigation event.
-    package static func event(
-        for e: DeviceEvent, device: String, state: DeviceState, start: Date, stepLine: Int? = nil
-    ) -> TraceEvent? {
+    /// One device event as its arrows: none for events that are no hop (installs, authorization, state changes),
+    /// two for a page load (the web view's request and the page that came back). `state` is the device now, read
+    /// only for the events that need it: it draws the notification, the screens after a navigation and the
+    /// notification an extension expanded. `device` names the device (nil when the world has one).
+    package static func events(
+        for e: DeviceEvent, device: String?, state: @autoclosure () -> DeviceState, start: Date, stepLine: Int? = nil
+    ) -> [TraceEvent] {
         let at = milliseconds(e.at, since: start)
-        let app = e.bundleID.flatMap { state.apps[$0] }
+        func app() -> InstalledApp? { e.bundleID.flatMap { state().apps[$0] } }
         func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
             TraceEvent(kind, from: from, to: to, label: label, device: device, atMilliseconds: at, stepLine: stepLine)
         }
         switch e.kind {
         case .pushReceived(let id, let kind):
-            return arrow(.delivery, .apns, .device, "\(kind.rawValue) push \(id.prefix(8))… delivered")
+            return [arrow(.delivery, .apns, .device, "\(kind.rawValue) push \(id.prefix(8))… delivered")]
         case .pushDropped(let id, let reason):
             var dropped = arrow(.dropped, .device, .app, "push \(id.prefix(8))… dropped")
             dropped.dropped = reason.rawValue
-            return dropped
+            return [dropped]
         case .backgroundPushHeld(let id):
-            return arrow(.note, .device, .device, "background push \(id.prefix(8))… held")
+            return [arrow(.note, .device, .device, "background push \(id.prefix(8))… held")]
         case .callback(let callback):
             var call = arrow(.callback, .device, .app, callback.name)
             call.notes = [callback.description]
-            return call
+            return [call]
         case .serviceExtensionRan(let modified, let duration):
             var ran = arrow(.extensionRun, .device, .serviceExtension, modified ? "modified the content" : "ran")
             ran.durationMilliseconds = duration * 1000
-            return ran
+            return [ran]
         case .serviceExtensionTimedOut(let duration):
             var late = arrow(.extensionRun, .device, .serviceExtension, "timed out: original content shown")
             late.durationMilliseconds = duration * 1000
-            return late
+            return [late]
         case .notificationPresented(let id, let content, let presentation):
             var shown = arrow(.presented, .device, .device, presentedLabel(presentation))
-            shown.notification = picture(id: id, content: content, presentation: presentation, app: app?.declaration)
-            return shown
+            shown.notification = picture(id: id, content: content, presentation: presentation, app: app()?.declaration)
+            return [shown]
         case .contentExtensionShown(let name, let category):
-            return arrow(.extensionRun, .device, .contentExtension, "\(name) for \(category)")
+            var expanded = arrow(.extensionRun, .device, .contentExtension, "\(name) for \(category)")
+            // The notification it drew: the app's latest of that category still in Notification Center.
+            if let n = state().notificationCenter.last(where: {
+                $0.bundleID == e.bundleID && $0.content.categoryID == category
+            }) {
+                var drawn = picture(id: n.id, content: n.content, presentation: n.presentation, app: app()?.declaration)
+                drawn.expanded = ExpandedContent(lines: [name], actions: drawn.actions)
+                expanded.notification = drawn
+            }
+            return [expanded]
         case .contentExtensionHandledAction(let name, let action, let response):
-            return arrow(.callback, .contentExtension, .app, "\(name): \(action) → \(response)")
+            return [arrow(.callback, .contentExtension, .app, "\(name): \(action) → \(response)")]
         case .navigation(let navigation):
             var moved = arrow(.navigation, .app, .router, "\(navigation)")
-            moved.navigation = app.map { picture(of: $0.router) }
-            return moved
+            moved.navigation = app().map { picture(of: $0.router) }
+            return [moved]
         case .urlOpened(let url, let by):
-            return arrow(.navigation, .router, .router, "opened \(url) (\(by))")
+            return [arrow(.navigation, .router, .router, "opened \(url) (\(by))")]
         case .webView(let outcome):
-            if case .loaded(let page) = outcome {
-                var loaded = arrow(.page, .fixture, .webView, "\(page.status) \(page.title ?? page.finalURL)")
-                loaded.status = page.status
-                loaded.page = PagePicture(
-                    requestedURL: page.requestedURL, finalURL: page.finalURL, status: page.status, title: page.title,
-                    redirects: zip([page.requestedURL] + page.redirects, page.redirects).map {
-                        PagePicture.Redirect(status: 0, from: $0, to: $1)
-                    }, text: page.text)
-                return loaded
-            }
-            return arrow(.page, .webView, .webView, "\(outcome)")
+            return webViewEvents(outcome, arrow: arrow)
         default:
-            return nil
+            return []
+        }
+    }
+
+    /// A navigation's outcome: a load is the web view's request to the server and the page (or failure) back.
+    static func webViewEvents(
+        _ outcome: WebNavigationOutcome, arrow: (TraceEvent.Kind, TraceHop, TraceHop, String) -> TraceEvent
+    ) -> [TraceEvent] {
+        switch outcome {
+        case .loaded(let page):
+            var request = arrow(.request, .webView, .fixture, "GET \(page.requestedURL)")
+            request.notes = page.redirectChain.map { "\($0.status) \($0.from) → \($0.to)" }
+            var loaded = arrow(.page, .fixture, .webView, "\(page.status) \(page.title ?? page.finalURL)")
+            loaded.status = page.status
+            loaded.notes = ["\(page.httpVersion), \(page.contentType ?? "no content-type")"]
+            if page.sourceTruncated {
+                loaded.notes.append("page cut at \(WebPage.sourceLimit >> 10) KiB in the report")
+            }
+            loaded.page = PagePicture(
+                requestedURL: page.requestedURL, finalURL: page.finalURL, status: page.status, title: page.title,
+                redirects: page.redirectChain.map { .init(status: $0.status, from: $0.from, to: $0.to) },
+                html: page.source, text: page.text)
+            return [request, loaded]
+        case .failed(let failure):
+            var failed = arrow(.page, .webView, .webView, "failed: \(failure)")
+            failed.notes = ["\(failure)"]
+            return [failed]
+        case .openedExternally, .cancelled:
+            return [arrow(.page, .webView, .webView, "\(outcome)")]
         }
     }
 
