@@ -10,6 +10,8 @@ extension APNsGateway {
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
     /// A push that carries `validated` skips the rules that validation ran (each rule runs once per push).
     package func evaluate(_ push: APNsPushRequest) -> APNsOutcome {
+        // Not a device-token path: maybe a broadcast send (`/4/broadcasts/apps/<bundle id>`), on the same listener.
+        if push.tokenSegment == nil, BroadcastRules.isBroadcastPath(push.path) { return evaluateBroadcast(push) }
         let now = clock.now()
         let endpoint = push.environment
         let pathToken = push.token
@@ -156,17 +158,7 @@ extension APNsGateway {
         let topic: String
         let connection = push.connection
         if let der = connection.clientCertificateDER {
-            let facts = connection.state.withCertificateFacts { cache -> APNsClientCertificate? in
-                if !cache.inspected {
-                    cache.facts = configuration.certificateInspector?(der)
-                    cache.inspected = true
-                }
-                return cache.facts
-            }
-            guard var facts else { return reject(.badCertificate, d) }
-            if configuration.requireTransportTrustedCertificates && !connection.clientCertificateTrusted {
-                facts.isTrusted = false
-            }
+            guard let facts = certificateFacts(der, on: connection) else { return reject(.badCertificate, d) }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(
                 facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
@@ -234,6 +226,23 @@ extension APNsGateway {
 }
 
 extension APNsGateway {
+    /// The facts of the connection's client certificate `der` (inspected once per connection), untrusted when the
+    /// listener did not verify it and the configuration requires that; `nil`: not an APNs certificate.
+    func certificateFacts(_ der: [UInt8], on connection: APNsConnectionFacts) -> APNsClientCertificate? {
+        let facts = connection.state.withCertificateFacts { cache -> APNsClientCertificate? in
+            if !cache.inspected {
+                cache.facts = configuration.certificateInspector?(der)
+                cache.inspected = true
+            }
+            return cache.facts
+        }
+        guard var facts else { return nil }
+        if configuration.requireTransportTrustedCertificates && !connection.clientCertificateTrusted {
+            facts.isTrusted = false
+        }
+        return facts
+    }
+
     /// A request a listener received on `connection`, evaluated at `endpoint` (what `APNsHTTPHandler` runs).
     package func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment)
         -> APNsOutcome

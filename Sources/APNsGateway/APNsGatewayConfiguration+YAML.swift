@@ -33,12 +33,13 @@ import YAMLSource
 ///   devices_online: true
 ///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
 ///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
+///   broadcast: { … see APNsBroadcastConfiguration.decode … }   # iOS 18 broadcast channels
 /// ```
 extension APNsGatewayConfiguration {
     package static let yamlKeys = [
         "keys", "teams", "tokens", "accept_unknown_tokens", "rate_limit", "faults", "log",
         "max_concurrent_streams", "one_stream_until_valid_token", "devices_online", "client_certificate_cas",
-        "certificate_topics",
+        "certificate_topics", "broadcast",
     ]
 
     /// Decodes an `apns:` mapping. Relative paths resolve against `file`'s directory.
@@ -100,6 +101,9 @@ extension APNsGatewayConfiguration {
             clientCertificateCAs.append(String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self))
         }
         config.certificateTopics = try m.optional("certificate_topics", as: [String].self).map(Set.init)
+        if let broadcast = try m.optionalMapping("broadcast") {
+            config.broadcast = try APNsBroadcastConfiguration.decode(broadcast)
+        }
         if !clientCertificateCAs.isEmpty {
             config.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: clientCertificateCAs)
         }
@@ -144,7 +148,7 @@ extension APNsGatewayConfiguration {
     /// One `faults:` entry (also the body of the control endpoint's POST /apns/faults).
     package static func decodeFault(_ node: YAMLNode) throws(SourceError) -> APNsFault {
         let f = try node.mapping(allowedKeys: [
-            "respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "count",
+            "respond", "reason", "delay", "goaway", "after_requests", "drop", "endpoint", "token", "route", "count",
         ])
         let kind = try f.exactlyOne(of: ["respond", "delay", "goaway", "drop"])
         let action: APNsFaultAction
@@ -155,15 +159,14 @@ extension APNsGatewayConfiguration {
                 throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)")
             }
             let reasonNode = f["reason"]
-            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(APNsReason.allCases.map(\.rawValue))
-            }
+            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(faultReasons) }
             action = .respond(status: status, reason: reason ?? defaultReason(for: status))
         case "delay":
             let duration = try f.required("delay", as: Duration.self)
             action = .delay(
                 seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         case "goaway":
-            let reason = try f["goaway"]!.oneOf(APNsReason.allCases.map(\.rawValue))
+            let reason = try f["goaway"]!.oneOf(faultReasons)
             action = .goAway(reason: reason, afterRequests: try f.optional("after_requests", as: Int.self) ?? 0)
         default:
             guard try f.required("drop", as: Bool.self) else {
@@ -174,11 +177,21 @@ extension APNsGatewayConfiguration {
         }
         let scope = APNsFaultScope(
             endpoint: try f.optional("endpoint", as: APNsEnvironment.self),
-            token: try f.optional("token", as: DeviceToken.self))
+            token: try f.optional("token", as: DeviceToken.self),
+            route: try f.optional("route", oneOf: APNsFaultRoute.allCases.map(\.rawValue)).flatMap(
+                APNsFaultRoute.init(rawValue:)))
         let count = try f.optional("count", as: Int.self)
         if let count, count < 1 { throw f["count"]!.invalidValue(expected: "expected a count of at least 1") }
         return APNsFault(action, scope: scope, count: count)
     }
+
+    /// The reasons a fault may answer with: Apple's device-token table and its broadcast table (which adds
+    /// `FeatureNotEnabled`, `TopicMismatch`, the channel reasons and `Service Unavailable` written with a space).
+    static let faultReasons: [String] = {
+        var out = APNsReason.allCases.map(\.rawValue)
+        for r in APNsBroadcastReason.allCases where !out.contains(r.rawValue) { out.append(r.rawValue) }
+        return out
+    }()
 
     /// The reason APNs gives with a status when the config names none.
     static func defaultReason(for status: Int) -> String {

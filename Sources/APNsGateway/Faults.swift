@@ -19,15 +19,28 @@ package enum APNsFaultAction: Sendable, Equatable {
     }
 }
 
+/// The three request routes of APNs a fault can be scoped to.
+package enum APNsFaultRoute: String, Sendable, Equatable, CaseIterable {
+    /// `POST /3/device/<token>`.
+    case device
+    /// `POST /4/broadcasts/apps/<bundle id>`.
+    case broadcast
+    /// The channel-management API (`/1/apps/<bundle id>/channels`, `…/all-channels`) on its own listener.
+    case channels
+}
+
 /// Which requests a fault applies to.
 package struct APNsFaultScope: Sendable, Equatable {
     /// `nil`: both endpoints.
     package var endpoint: APNsEnvironment?
-    /// `nil`: every device token.
+    /// `nil`: every device token. A fault scoped to a token never applies to broadcasts or channel requests.
     package var token: DeviceToken?
-    package init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil) {
+    /// `nil`: device-token pushes, broadcasts and channel requests alike.
+    package var route: APNsFaultRoute?
+    package init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil, route: APNsFaultRoute? = nil) {
         self.endpoint = endpoint
         self.token = token
+        self.route = route
     }
 }
 
@@ -84,7 +97,9 @@ package struct APNsFaultTable: Sendable, Equatable {
 
     /// Combines every matching fault into one effect and consumes their counts. A forced answer or
     /// drop from a token-scoped fault wins over an endpoint-wide one; delays add up.
-    package mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
+    package mutating func apply(
+        endpoint: APNsEnvironment, token: DeviceToken?, route: APNsFaultRoute = .device
+    ) -> APNsFaultEffect {
         var effect = APNsFaultEffect()
         let order = faults.indices.sorted {
             (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0)
@@ -93,6 +108,7 @@ package struct APNsFaultTable: Sendable, Equatable {
             let f = faults[i]
             if let e = f.scope.endpoint, e != endpoint { continue }
             if let t = f.scope.token, t != token { continue }
+            if let r = f.scope.route, r != route { continue }
             if let r = f.remaining, r <= 0 { continue }
             var consumed = true
             switch f.action {
