@@ -37,12 +37,8 @@ extension APNsGateway {
             outcome.status = 505
             outcome.reason = Self.http2RequiredReason
             outcome.actions = [.goAway(errorCode: 0, debugData: [])]
-        } else if effect.drop {
-            outcome.status = 500
-            outcome.actions = [.drop]
-        } else if let forced = effect.forced {
-            outcome.status = forced.status
-            outcome.reason = forced.reason
+        } else if let answer = effect.preemptingAnswer {
+            (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
             decision = decideBroadcast(push, rules: rules, now: now, apnsID: outcome.apnsID)
             outcome.auth = decision.identity.auth
@@ -54,10 +50,7 @@ extension APNsGateway {
                 outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
             }
         }
-        if let r = effect.goAwayReason {
-            outcome.actions.append(
-                .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
-        }
+        if let goAway = effect.goAwayAction { outcome.actions.append(goAway) }
         var detail = decision.detail
         if let accepted = decision.accepted, let channel = decision.channel {
             // Kept first, so a device subscribing while the fan-out runs already finds this message.
@@ -77,9 +70,9 @@ extension APNsGateway {
             sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
             headers: push.loggedHeaders, payload: push.payload, token: nil, topic: decision.bundleID,
             pushType: decision.bundleID == nil ? nil : .liveactivity, status: outcome.status,
-            reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
+            reason: effect.loggedReason(outcome.reason), apnsID: outcome.apnsID,
             apnsUniqueID: nil, auth: outcome.auth, receivedAt: now, answeredAt: now.addingTimeInterval(outcome.delay),
-            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+            faultApplied: effect.applied,
             detail: detail, receivedBodySize: push.bodyOverLimit, maxStoredPayload: configuration.logMaxStoredPayload,
             channelID: h.channelID, apnsRequestID: outcome.requestID)
         appendToLog(packed)

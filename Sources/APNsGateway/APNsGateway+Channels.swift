@@ -33,12 +33,8 @@ extension APNsGateway {
         var bundleID: String?
         var channelID = request.headers.channelID
         var detail: String?
-        if effect.drop {
-            outcome.status = 500
-            outcome.actions = [.drop]
-        } else if let forced = effect.forced {
-            outcome.status = forced.status
-            outcome.reason = forced.reason
+        if let answer = effect.preemptingAnswer {
+            (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
             var identity = BroadcastIdentity()
             let result = decideChannelRequest(request, rules: rules, now: now, identity: &identity)
@@ -59,19 +55,16 @@ extension APNsGateway {
                 detail = [detail, answer.warning].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
             }
         }
-        if let r = effect.goAwayReason {
-            outcome.actions.append(
-                .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
-        }
+        if let goAway = effect.goAwayAction { outcome.actions.append(goAway) }
         appendToLog(
             PackedLogEntry(
                 sequence: 0, endpoint: endpoint, connectionID: request.connection.id, method: request.method,
                 path: request.path, headers: request.loggedHeaders, payload: request.body, token: nil,
                 topic: bundleID, pushType: nil, status: outcome.status,
-                reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.requestID,
+                reason: effect.loggedReason(outcome.reason), apnsID: outcome.requestID,
                 apnsUniqueID: nil, auth: outcome.auth, receivedAt: now,
                 answeredAt: now.addingTimeInterval(outcome.delay),
-                faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+                faultApplied: effect.applied,
                 detail: detail, receivedBodySize: request.bodyOverLimit,
                 maxStoredPayload: configuration.logMaxStoredPayload, channelID: channelID,
                 apnsRequestID: outcome.requestID))

@@ -37,12 +37,8 @@ extension APNsGateway {
             outcome.status = 505
             outcome.reason = Self.http2RequiredReason
             outcome.actions = [.goAway(errorCode: 0, debugData: [])]
-        } else if effect.drop {
-            outcome.status = 500
-            outcome.actions = [.drop]
-        } else if let forced = effect.forced {
-            outcome.status = forced.status
-            outcome.reason = forced.reason
+        } else if let answer = effect.preemptingAnswer {
+            (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
             let decision = decide(push, rules: rules, now: now, apnsID: outcome.apnsID, accepted: &accepted)
             outcome.auth = decision.auth
@@ -61,18 +57,15 @@ extension APNsGateway {
                 outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
             }
         }
-        if let r = effect.goAwayReason {
-            outcome.actions.append(
-                .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
-        }
+        if let goAway = effect.goAwayAction { outcome.actions.append(goAway) }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
             headers: push.loggedHeaders, payload: push.payload, token: parsedToken ?? pathToken, topic: topic,
             pushType: parsedPushType, status: outcome.status,
-            reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
+            reason: effect.loggedReason(outcome.reason), apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
-            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+            faultApplied: effect.applied,
             detail: detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop

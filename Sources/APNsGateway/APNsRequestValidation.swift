@@ -137,9 +137,12 @@ package enum APNsRequestValidation {
     /// payload whose `aps` holds only `content-available: 1` (no alert, badge or sound), else `alert`.
     /// Apple calls the header "recommended" on iOS and several real clients cannot send it for every type
     /// (reference/apns.md §6.1, §9), so the type is read from the topic, then the payload, as apns2 does
-    /// client-side. Parsed only on this path (most providers send the header).
+    /// client-side. Parsed only on this path (most providers send the header), and only for a payload APNs could
+    /// take as a background push: a larger one (up to the listener's 1 MiB, unauthenticated) is refused as too large
+    /// whatever its type, and parsing it first would let anyone make the gateway parse megabytes per request.
     static func impliedByPayload(_ payload: [UInt8]) -> APNsPushType {
-        guard let json = try? JSONValue.parse(payload) else { return .alert }
+        guard payload.count <= APNsPushType.background.maxPayloadBytes, let json = try? JSONValue.parse(payload)
+        else { return .alert }
         return APNsPushType.implied(byPayload: json)
     }
 

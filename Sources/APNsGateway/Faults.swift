@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PushModel
 
 /// Something the gateway does instead of (or on top of) answering normally.
@@ -66,6 +67,27 @@ package struct APNsFaultEffect: Sendable, Equatable {
     package var forced: (status: Int, reason: String)?
     package var goAwayReason: String?
     package var drop = false
+
+    /// The answer the faults give instead of the rules: a dropped connection (500, no answer sent) or a forced
+    /// status and reason; `nil` when the request is evaluated.
+    package var preemptingAnswer: (status: Int, reason: String?, actions: [ConnectionAction])? {
+        if drop { return (500, nil, [.drop]) }
+        if let forced { return (forced.status, forced.reason, []) }
+        return nil
+    }
+
+    /// The GOAWAY a `goaway` fault adds to the answer, its debug data `{"reason": …}`.
+    package var goAwayAction: ConnectionAction? {
+        goAwayReason.map {
+            .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string($0)]).serializedBytes())
+        }
+    }
+
+    /// Whether a fault changed the answer (the log entry's `fault`).
+    package var applied: Bool { drop || forced != nil || goAwayReason != nil || delay > 0 }
+
+    /// The reason the log records for an answer whose reason is `reason`.
+    package func loggedReason(_ reason: String?) -> String? { drop ? "connection dropped (fault)" : reason }
 
     package static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
         a.delay == b.delay && a.forced?.status == b.forced?.status && a.forced?.reason == b.forced?.reason

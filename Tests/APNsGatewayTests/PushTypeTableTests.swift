@@ -141,6 +141,10 @@ import Testing
         #expect(try #require(alert.push).pushType == .alert)
         let notJSON = f.send(f.request(omit: ["apns-push-type"], body: "nope"))
         #expect(notJSON.appleReason == .payloadEmpty)
+        // Past any limit the payload is not read for its type (too large whatever it is).
+        let big = #"{"aps":{"content-available":1},"x":""# + String(repeating: "a", count: 5000) + #""}"#
+        #expect(f.send(f.request(omit: ["apns-push-type"], body: big)).appleReason == .payloadTooLarge)
+        #expect(f.gateway.log().last?.pushType == .alert)
     }
 
     /// Header values APNs does not know are refused; every one of Apple's eleven is taken (pyapns_client sends

@@ -29,4 +29,30 @@ import Testing
         #expect(r.transcript.contains("→ backend request 2 of 2: POST /4/broadcasts/apps/"), "\(r.transcript)")
         #expect(r.transcript.contains("reached 0 subscribed devices"), "\(r.transcript)")
     }
+
+    /// A suite world declares channels in `gateway: { apns: { broadcast: } }`, the decoder serve's `apns:` uses.
+    @Test func aSuiteWorldDeclaresChannels() async throws {
+        let world = """
+            world:
+              include: \(Support.suites)/apps/news-app.yaml
+              gateway:
+                apns:
+                  broadcast:
+                    channels:
+                      - { bundle_id: com.example.pushdemo, channel_id: c2NvcmUtdGlja2Vy, message_storage_policy: 0 }
+            """
+        let (_, r) = try await Support.runSteps(
+            """
+            - run: |
+                for exp in 0 1900000000; do
+                  curl -sS --http2 --cacert "$PUSHCHECK_CA_FILE" -H "authorization: bearer $PUSHCHECK_APNS_PROVIDER_TOKEN" \
+                    -H "apns-channel-id: c2NvcmUtdGlja2Vy" -H "apns-push-type: liveactivity" -H "apns-expiration: $exp" \
+                    -d '{"aps":{"event":"update","timestamp":1}}' \
+                    "$PUSHCHECK_APNS_SANDBOX_URL/4/broadcasts/apps/$PUSHCHECK_APNS_TOPIC"
+                done
+              expect: { request: 1, status: 200 }
+            - expect: { request: 2, status: 400, reason: BadExpirationDate }
+            """, world: world)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+    }
 }
