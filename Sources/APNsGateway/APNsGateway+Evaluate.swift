@@ -10,6 +10,8 @@ extension APNsGateway {
     /// credentials' topics) → payload → device-token registry → per-token rate limit → accepted.
     /// A push that carries `validated` skips the rules that validation ran (each rule runs once per push).
     package func evaluate(_ push: APNsPushRequest) -> APNsOutcome {
+        // Not a device-token path: maybe a broadcast send (`/4/broadcasts/apps/<bundle id>`), on the same listener.
+        if push.tokenSegment == nil, BroadcastRules.isBroadcastPath(push.path) { return evaluateBroadcast(push) }
         let now = clock.now()
         let endpoint = push.environment
         let pathToken = push.token
@@ -35,12 +37,8 @@ extension APNsGateway {
             outcome.status = 505
             outcome.reason = Self.http2RequiredReason
             outcome.actions = [.goAway(errorCode: 0, debugData: [])]
-        } else if effect.drop {
-            outcome.status = 500
-            outcome.actions = [.drop]
-        } else if let forced = effect.forced {
-            outcome.status = forced.status
-            outcome.reason = forced.reason
+        } else if let answer = effect.preemptingAnswer {
+            (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
             let decision = decide(push, rules: rules, now: now, apnsID: outcome.apnsID, accepted: &accepted)
             outcome.auth = decision.auth
@@ -59,18 +57,15 @@ extension APNsGateway {
                 outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
             }
         }
-        if let r = effect.goAwayReason {
-            outcome.actions.append(
-                .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string(r)]).serializedBytes()))
-        }
+        if let goAway = effect.goAwayAction { outcome.actions.append(goAway) }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
             headers: push.loggedHeaders, payload: push.payload, token: parsedToken ?? pathToken, topic: topic,
             pushType: parsedPushType, status: outcome.status,
-            reason: effect.drop ? "connection dropped (fault)" : outcome.reason, apnsID: outcome.apnsID,
+            reason: effect.loggedReason(outcome.reason), apnsID: outcome.apnsID,
             apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(outcome.delay),
-            faultApplied: effect.drop || effect.forced != nil || effect.goAwayReason != nil || effect.delay > 0,
+            faultApplied: effect.applied,
             detail: detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
@@ -156,17 +151,7 @@ extension APNsGateway {
         let topic: String
         let connection = push.connection
         if let der = connection.clientCertificateDER {
-            let facts = connection.state.withCertificateFacts { cache -> APNsClientCertificate? in
-                if !cache.inspected {
-                    cache.facts = configuration.certificateInspector?(der)
-                    cache.inspected = true
-                }
-                return cache.facts
-            }
-            guard var facts else { return reject(.badCertificate, d) }
-            if configuration.requireTransportTrustedCertificates && !connection.clientCertificateTrusted {
-                facts.isTrusted = false
-            }
+            guard let facts = certificateFacts(der, on: connection) else { return reject(.badCertificate, d) }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(
                 facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
@@ -234,6 +219,23 @@ extension APNsGateway {
 }
 
 extension APNsGateway {
+    /// The facts of the connection's client certificate `der` (inspected once per connection), untrusted when the
+    /// listener did not verify it and the configuration requires that; `nil`: not an APNs certificate.
+    func certificateFacts(_ der: [UInt8], on connection: APNsConnectionFacts) -> APNsClientCertificate? {
+        let facts = connection.state.withCertificateFacts { cache -> APNsClientCertificate? in
+            if !cache.inspected {
+                cache.facts = configuration.certificateInspector?(der)
+                cache.inspected = true
+            }
+            return cache.facts
+        }
+        guard var facts else { return nil }
+        if configuration.requireTransportTrustedCertificates && !connection.clientCertificateTrusted {
+            facts.isTrusted = false
+        }
+        return facts
+    }
+
     /// A request a listener received on `connection`, evaluated at `endpoint` (what `APNsHTTPHandler` runs).
     package func evaluate(_ request: HTTPRequest, connection: ConnectionContext, endpoint: APNsEnvironment)
         -> APNsOutcome

@@ -4,7 +4,7 @@ import PushModel
 import Synchronization
 
 /// The mock APNs provider API: validation, token and certificate auth, device-token registry,
-/// rate limits, faults, store-and-forward and a delivery log. Use it in-process through `evaluate(_:)` (an
+/// rate limits, faults, store-and-forward, broadcast channels and a delivery log. Use it in-process through `evaluate(_:)` (an
 /// `APNsPushRequest`) or on sockets through `handler(for:)`, which adapts each HTTP request to one.
 package final class APNsGateway: Sendable {
     struct State: Sendable {
@@ -17,6 +17,8 @@ package final class APNsGateway: Sendable {
         var log: APNsDeliveryLog
         var maxConcurrentStreams: UInt32
         var oneStreamUntilValidToken: Bool
+        /// Broadcast channels of both environments and their stored messages.
+        var channels: BroadcastChannelStore
     }
 
     /// The time source for every rule (JWT age, token expiry, rate limits, storage).
@@ -29,6 +31,9 @@ package final class APNsGateway: Sendable {
     /// Whether `consumer` is set, readable without the lock the two loops would otherwise take for every push.
     let hasConsumer = Atomic<Bool>(false)
     let appender: Mutex<JSONLinesAppender?>
+    /// Seeds the generated channel ids (`broadcast.seed`, or drawn once per gateway), so `reset()` brings the
+    /// configured channels back with the same ids.
+    let channelSeed: UInt64
 
     /// Builds a gateway; fails only when the log file cannot be opened.
     package init(
@@ -38,7 +43,9 @@ package final class APNsGateway: Sendable {
     {
         self.clock = clock
         self.configuration = configuration
-        self.state = Mutex(Self.initialState(configuration))
+        let channelSeed = configuration.broadcast.seed ?? UInt64.random(in: 0...UInt64.max)
+        self.channelSeed = channelSeed
+        self.state = Mutex(Self.initialState(configuration, channelSeed: channelSeed, now: clock.now()))
         if let path = configuration.logFilePath {
             appender = Mutex(try JSONLinesAppender(path: path))
         } else {
@@ -46,15 +53,25 @@ package final class APNsGateway: Sendable {
         }
     }
 
-    static func initialState(_ c: APNsGatewayConfiguration) -> State {
-        State(
+    static func initialState(_ c: APNsGatewayConfiguration, channelSeed: UInt64, now: Date) -> State {
+        var channels = BroadcastChannelStore(
+            limit: c.broadcast.channelLimit, seed: channelSeed, rateLimit: c.broadcast.rateLimit)
+        for d in c.broadcast.channels {
+            if let id = d.channelID {
+                _ = channels.add(
+                    id: id, bundleID: d.bundleID, in: d.environment, policy: d.storagePolicy, now: now)
+            } else {
+                _ = channels.create(bundleID: d.bundleID, in: d.environment, policy: d.storagePolicy, now: now)
+            }
+        }
+        return State(
             tokenRules: ProviderTokenRules(keys: c.providerKeys), teamTopics: c.teamTopics,
             registry: DeviceTokenRegistry(c.deviceTokens, acceptUnknownTokens: c.acceptUnknownTokens),
             limiter: PerTokenRateLimiter(limit: c.rateLimit), faults: APNsFaultTable(c.faults),
             store: StoreAndForward(
                 onlineByDefault: c.devicesOnlineByDefault, historyCapacity: c.deliveryHistoryCapacity),
             log: APNsDeliveryLog(limits: c.logLimits), maxConcurrentStreams: c.maxConcurrentStreams,
-            oneStreamUntilValidToken: c.oneStreamUntilValidToken)
+            oneStreamUntilValidToken: c.oneStreamUntilValidToken, channels: channels)
     }
 
     /// The `HTTPHandler` to mount on the listener for `endpoint`.
@@ -170,7 +187,10 @@ package final class APNsGateway: Sendable {
 
     /// Back to the configuration: tokens, keys, faults, limits; log, storage and history emptied.
     /// The consumer stays attached.
-    package func reset() { state.withLock { $0 = Self.initialState(configuration) } }
+    package func reset() {
+        let fresh = Self.initialState(configuration, channelSeed: channelSeed, now: clock.now())
+        state.withLock { $0 = fresh }
+    }
 
     /// Hands a push recorded as delivered to the consumer (none: nothing to do). Should the consumer's device
     /// answer offline after all (its token's reachability not followed yet), the push is kept.

@@ -6,6 +6,8 @@ import YAMLSource
 extension APNsGatewayConfiguration {
     static let environments = ValueShape.oneOf(APNsEnvironment.allCases.map(\.rawValue))
     static let reasons = ValueShape.oneOf(APNsReason.allCases.map(\.rawValue))
+    /// What a fault may answer: Apple's device-token reasons and its broadcast ones.
+    static let faultReasonShape = ValueShape.oneOf(faultReasons)
 
     package static let keyTable = KeyTable(
         "apns", "The mock APNs gateway: provider keys, known tokens, faults, limits (serve's apns: section).",
@@ -32,6 +34,9 @@ extension APNsGatewayConfiguration {
             .init(
                 "certificate_topics", .list(.text),
                 "The apps certificate authentication is accepted for (else TopicDisallowed)."),
+            .init(
+                "broadcast", .object(APNsBroadcastConfiguration.keyTable),
+                "iOS 18 broadcast channels: apps with the capability, channels from the start, limits."),
         ])
 
     static let providerKeyTable = KeyTable(
@@ -71,13 +76,16 @@ extension APNsGatewayConfiguration {
         "apnsFault", "One injected failure: exactly one of respond, delay, goaway, drop; optionally scoped.",
         [
             .init("respond", .integer, "Answer with this HTTP status (200-599)."),
-            .init("reason", reasons, "The reason with respond (default: the status's usual one)."),
+            .init("reason", faultReasonShape, "The reason with respond (default: the status's usual one)."),
             .init("delay", .duration, "Answer after this long."),
             .init("goaway", reasons, "Send GOAWAY with this reason."),
             .init("after_requests", .integer, "With goaway: after this many requests on the connection."),
             .init("drop", .boolean, "Close the connection without answering (drop: true)."),
             .init("endpoint", environments, "Only requests to this environment."),
             .init("token", .text, "Only requests to this device token (hex)."),
+            .init(
+                "route", .oneOf(APNsFaultRoute.allCases.map(\.rawValue)),
+                "Only this route: device-token pushes, broadcast sends or channel management."),
             .init("count", .integer, "Only this many times (at least 1; default: every time)."),
         ])
 

@@ -33,6 +33,7 @@ import YAMLSource
 ///   devices_online: true
 ///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
 ///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
+///   broadcast: { … see APNsBroadcastConfiguration.decode … }   # iOS 18 broadcast channels
 /// ```
 /// The keys of each mapping are the tables in APNsGatewayConfiguration+Keys.swift.
 extension APNsGatewayConfiguration {
@@ -95,6 +96,9 @@ extension APNsGatewayConfiguration {
             clientCertificateCAs.append(String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self))
         }
         config.certificateTopics = try m.optional("certificate_topics", as: [String].self).map(Set.init)
+        if let broadcast = try m.optionalMapping("broadcast") {
+            config.broadcast = try APNsBroadcastConfiguration.decode(broadcast)
+        }
         if !clientCertificateCAs.isEmpty {
             config.certificateInspector = APNsClientCertificate.inspector(trustedCAPEMs: clientCertificateCAs)
         }
@@ -146,15 +150,14 @@ extension APNsGatewayConfiguration {
                 throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)")
             }
             let reasonNode = f["reason"]
-            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(APNsReason.allCases.map(\.rawValue))
-            }
+            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(faultReasons) }
             action = .respond(status: status, reason: reason ?? defaultReason(for: status))
         case "delay":
             let duration = try f.required("delay", as: Duration.self)
             action = .delay(
                 seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         case "goaway":
-            let reason = try f["goaway"]!.oneOf(APNsReason.allCases.map(\.rawValue))
+            let reason = try f["goaway"]!.oneOf(faultReasons)
             action = .goAway(reason: reason, afterRequests: try f.optional("after_requests", as: Int.self) ?? 0)
         default:
             guard try f.required("drop", as: Bool.self) else {
@@ -165,11 +168,21 @@ extension APNsGatewayConfiguration {
         }
         let scope = APNsFaultScope(
             endpoint: try f.optional("endpoint", as: APNsEnvironment.self),
-            token: try f.optional("token", as: DeviceToken.self))
+            token: try f.optional("token", as: DeviceToken.self),
+            route: try f.optional("route", oneOf: APNsFaultRoute.allCases.map(\.rawValue)).flatMap(
+                APNsFaultRoute.init(rawValue:)))
         let count = try f.optional("count", as: Int.self)
         if let count, count < 1 { throw f["count"]!.invalidValue(expected: "expected a count of at least 1") }
         return APNsFault(action, scope: scope, count: count)
     }
+
+    /// The reasons a fault may answer with: Apple's device-token table and its broadcast table (which adds
+    /// `FeatureNotEnabled`, `TopicMismatch`, the channel reasons and `Service Unavailable` written with a space).
+    static let faultReasons: [String] = {
+        var out = APNsReason.allCases.map(\.rawValue)
+        for r in APNsBroadcastReason.allCases where !out.contains(r.rawValue) { out.append(r.rawValue) }
+        return out
+    }()
 
     /// The reason APNs gives with a status when the config names none.
     static func defaultReason(for status: Int) -> String {

@@ -47,6 +47,8 @@ package struct APNsGatewayConfiguration: Sendable {
     package var devicesOnlineByDefault = true
     /// How many store-and-forward events are kept.
     package var deliveryHistoryCapacity = 10_000
+    /// Broadcast push (iOS 18): capability, channels from the start, limits (`broadcast:`).
+    package var broadcast = APNsBroadcastConfiguration()
 
     package init() {}
 }

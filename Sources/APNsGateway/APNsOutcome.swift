@@ -21,6 +21,8 @@ package struct APNsOutcome: Sendable {
     /// The accepted push (success only).
     package var push: DeliveredPush?
     package var auth: APNsAuthKind
+    /// `apns-request-id` (broadcast sends only: echoed or generated).
+    package var requestID: String? = nil
 
     /// The Apple reason, when `reason` is one.
     package var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
@@ -31,6 +33,7 @@ package struct APNsOutcome: Sendable {
         headers.reserveCapacity(3)  // one allocation: a literal of one grew (reallocated) for apns-unique-id
         headers.append(HTTPField("apns-id", apnsID))
         if let apnsUniqueID { headers.append(HTTPField("apns-unique-id", apnsUniqueID)) }
+        if let requestID { headers.append(HTTPField("apns-request-id", requestID)) }
         var body: [UInt8] = []
         if let reason {
             headers.append(HTTPField("content-type", "application/json"))

@@ -90,6 +90,8 @@ package struct APNsPushRequest: Sendable {
 /// The first value of each header the APNs rules read, from one pass over the fields.
 package struct APNsHeaderFields: Sendable, Equatable {
     package var apnsID, expiration, priority, pushType, topic, collapseID, authorization: String?
+    /// `apns-channel-id` and `apns-request-id` (broadcast sends and channel management).
+    package var channelID, requestID: String?
     /// A singleton header (`apns-*` or `authorization`) appeared twice.
     package var duplicate = false
 
@@ -107,6 +109,8 @@ package struct APNsHeaderFields: Sendable, Equatable {
             case "apns-topic": take(&topic, field.value)
             case "apns-collapse-id": take(&collapseID, field.value)
             case "authorization": take(&authorization, field.value)
+            case "apns-channel-id": take(&channelID, field.value)
+            case "apns-request-id": take(&requestID, field.value)
             case let name where name.utf8.starts(with: "apns-".utf8):
                 if fields[..<i].contains(where: { $0.name == name }) { duplicate = true }  // another apns-* header
             default: break

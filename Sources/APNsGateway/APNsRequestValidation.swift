@@ -120,7 +120,7 @@ package enum APNsRequestValidation {
             guard let v = APNsPushType(rawValue: t) else { return .failure(.invalidPushType) }
             pushType = v
         } else {
-            pushType = topic.flatMap { APNsPushType.impliedBy(topic: $0) } ?? .alert
+            pushType = topic.flatMap { APNsPushType.impliedBy(topic: $0) } ?? impliedByPayload(payload)
         }
         if !prioritySent, pushType == .background { priority = .conserve }
         let collapse = h.collapseID
@@ -133,10 +133,23 @@ package enum APNsRequestValidation {
                 authorization: h.authorization, payload: payload))
     }
 
-    /// Topic rules that need no credentials: background + priority 10 → BadPriority;
-    /// topic suffix must match the push type → BadTopic.
+    /// The push type of a request without `apns-push-type` whose topic has no suffix: `background` for a
+    /// payload whose `aps` holds only `content-available: 1` (no alert, badge or sound), else `alert`.
+    /// Apple calls the header "recommended" on iOS and several real clients cannot send it for every type
+    /// (reference/apns.md §6.1, §9), so the type is read from the topic, then the payload, as apns2 does
+    /// client-side. Parsed only on this path (most providers send the header), and only for a payload APNs could
+    /// take as a background push: a larger one (up to the listener's 1 MiB, unauthenticated) is refused as too large
+    /// whatever its type, and parsing it first would let anyone make the gateway parse megabytes per request.
+    static func impliedByPayload(_ payload: [UInt8]) -> APNsPushType {
+        guard payload.count <= APNsPushType.background.maxPayloadBytes, let json = try? JSONValue.parse(payload)
+        else { return .alert }
+        return APNsPushType.implied(byPayload: json)
+    }
+
+    /// Topic rules that need no credentials: a priority the push type does not take (`background` at 10,
+    /// `liveactivity` at 1: `APNsPushType.allows`) → BadPriority; topic suffix must match the push type → BadTopic.
     package static func checkTopicShape(_ r: APNsParsedRequest, topic: String) -> APNsReason? {
-        if r.pushType == .background, r.priority == .immediate { return .badPriority }
+        if !r.pushType.allows(r.priority) { return .badPriority }
         if r.pushType == .mdm { return nil }
         let suffix = r.pushType.topicSuffix
         if suffix.isEmpty {

@@ -32,10 +32,15 @@ package struct APNsClientCertificate: Sendable, Equatable {
 }
 
 /// Certificate-authentication rules, free of I/O. Order: BadCertificate (untrusted, not yet valid,
-/// expired by the injected clock) → BadCertificateEnvironment → InvalidPushType (`location` is
-/// token-auth only) → MissingTopic (no `apns-topic` and the certificate has several topics;
-/// with a single-topic certificate the UID is used) → BadTopic (suffix ≠ push type)
-/// → TopicDisallowed (same bundle ID but the certificate lacks that topic) / BadTopic (another bundle ID).
+/// expired by the injected clock) → BadCertificateEnvironment → MissingTopic (no `apns-topic` and the
+/// certificate has several topics; with a single-topic certificate the UID is used) → BadTopic (suffix ≠ push
+/// type) / BadPriority → TopicDisallowed for a token-only type (`location`, `liveactivity`, `fileprovider`:
+/// `APNsPushType.requiresTokenAuth`), whatever the certificate lists → TopicDisallowed (same bundle ID but the
+/// certificate lacks that topic) / BadTopic (another bundle ID).
+///
+/// Which reason APNs gives a certificate connection for a token-only type is not documented; pushcheck answers
+/// `TopicDisallowed` ("Pushing to this topic is not allowed"), the reason it gives any topic the certificate may
+/// not push to (reference/apns.md §6.1, Choice; Pushy's mock answers `BadTopic`).
 package enum CertificateAuthRules {
     /// Returns the effective topic on success. `topicShapeChecked`: the shape of the topic sent was checked
     /// already (a validated push); a topic taken from the certificate is checked here either way.
@@ -45,7 +50,6 @@ package enum CertificateAuthRules {
     ) -> Result<String, APNsReason> {
         guard cert.isTrusted, now >= cert.notBefore, now <= cert.notAfter else { return .failure(.badCertificate) }
         guard cert.environments.contains(endpoint) else { return .failure(.badCertificateEnvironment) }
-        if request.pushType.requiresTokenAuth { return .failure(.invalidPushType) }
         let topic: String
         if let t = request.topic {
             topic = t
@@ -59,6 +63,7 @@ package enum CertificateAuthRules {
         {
             return .failure(shape)
         }
+        if request.pushType.requiresTokenAuth { return .failure(.topicDisallowed) }
         guard cert.allowedTopics.contains(topic) else {
             return .failure(APNsPushType.bundleID(ofTopic: topic) == cert.uid ? .topicDisallowed : .badTopic)
         }

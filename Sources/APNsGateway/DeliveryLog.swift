@@ -48,6 +48,11 @@ package struct APNsLogEntry: Sendable, Equatable {
     /// Why the request was refused in more words than `reason` (which rule, by how much: "iat is 8 h 12 min
     /// ahead of the gateway's clock"), or a warning about something APNs tolerates (a fractional `iat`).
     package var detail: String? = nil
+    /// The broadcast channel a broadcast send or a channel-management request named (`apns-channel-id`, or the
+    /// one a create made).
+    package var channelID: String? = nil
+    /// `apns-request-id` of a broadcast send or channel-management answer (sent, or generated).
+    package var apnsRequestID: String? = nil
 
     /// The entry as one JSON object (the JSON-lines format).
     package var json: JSONValue {
@@ -66,6 +71,8 @@ package struct APNsLogEntry: Sendable, Equatable {
         if let reason { o["reason"] = .string(reason) }
         if let apnsUniqueID { o["apns_unique_id"] = .string(apnsUniqueID) }
         if let detail { o["detail"] = .string(detail) }
+        if let channelID { o["channel_id"] = .string(channelID) }
+        if let apnsRequestID { o["apns_request_id"] = .string(apnsRequestID) }
         if let payloadSize {
             o["payload_truncated"] = .bool(true)
             o["payload_size"] = .number(Double(payloadSize))
@@ -82,10 +89,12 @@ package struct APNsLogQuery: Sendable, Equatable {
     package var apnsUniqueID: String?
     package var endpoint: APNsEnvironment?
     package var status: Int?
+    /// Broadcast sends and channel requests naming this channel.
+    package var channelID: String?
 
     package init(
         token: DeviceToken? = nil, topic: String? = nil, apnsID: String? = nil, apnsUniqueID: String? = nil,
-        endpoint: APNsEnvironment? = nil, status: Int? = nil
+        endpoint: APNsEnvironment? = nil, status: Int? = nil, channelID: String? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -93,12 +102,14 @@ package struct APNsLogQuery: Sendable, Equatable {
         self.apnsUniqueID = apnsUniqueID
         self.endpoint = endpoint
         self.status = status
+        self.channelID = channelID
     }
 
     package func matches(_ e: APNsLogEntry) -> Bool {
         (token == nil || e.token == token) && (topic == nil || e.topic == topic)
             && (apnsID == nil || e.apnsID == apnsID) && (apnsUniqueID == nil || e.apnsUniqueID == apnsUniqueID)
             && (endpoint == nil || e.endpoint == endpoint) && (status == nil || e.status == status)
+            && (channelID == nil || e.channelID == channelID)
     }
 }
 

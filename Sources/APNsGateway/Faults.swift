@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PushModel
 
 /// Something the gateway does instead of (or on top of) answering normally.
@@ -19,15 +20,28 @@ package enum APNsFaultAction: Sendable, Equatable {
     }
 }
 
+/// The three request routes of APNs a fault can be scoped to.
+package enum APNsFaultRoute: String, Sendable, Equatable, CaseIterable {
+    /// `POST /3/device/<token>`.
+    case device
+    /// `POST /4/broadcasts/apps/<bundle id>`.
+    case broadcast
+    /// The channel-management API (`/1/apps/<bundle id>/channels`, `…/all-channels`) on its own listener.
+    case channels
+}
+
 /// Which requests a fault applies to.
 package struct APNsFaultScope: Sendable, Equatable {
     /// `nil`: both endpoints.
     package var endpoint: APNsEnvironment?
-    /// `nil`: every device token.
+    /// `nil`: every device token. A fault scoped to a token never applies to broadcasts or channel requests.
     package var token: DeviceToken?
-    package init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil) {
+    /// `nil`: device-token pushes, broadcasts and channel requests alike.
+    package var route: APNsFaultRoute?
+    package init(endpoint: APNsEnvironment? = nil, token: DeviceToken? = nil, route: APNsFaultRoute? = nil) {
         self.endpoint = endpoint
         self.token = token
+        self.route = route
     }
 }
 
@@ -53,6 +67,27 @@ package struct APNsFaultEffect: Sendable, Equatable {
     package var forced: (status: Int, reason: String)?
     package var goAwayReason: String?
     package var drop = false
+
+    /// The answer the faults give instead of the rules: a dropped connection (500, no answer sent) or a forced
+    /// status and reason; `nil` when the request is evaluated.
+    package var preemptingAnswer: (status: Int, reason: String?, actions: [ConnectionAction])? {
+        if drop { return (500, nil, [.drop]) }
+        if let forced { return (forced.status, forced.reason, []) }
+        return nil
+    }
+
+    /// The GOAWAY a `goaway` fault adds to the answer, its debug data `{"reason": …}`.
+    package var goAwayAction: ConnectionAction? {
+        goAwayReason.map {
+            .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string($0)]).serializedBytes())
+        }
+    }
+
+    /// Whether a fault changed the answer (the log entry's `fault`).
+    package var applied: Bool { drop || forced != nil || goAwayReason != nil || delay > 0 }
+
+    /// The reason the log records for an answer whose reason is `reason`.
+    package func loggedReason(_ reason: String?) -> String? { drop ? "connection dropped (fault)" : reason }
 
     package static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
         a.delay == b.delay && a.forced?.status == b.forced?.status && a.forced?.reason == b.forced?.reason
@@ -84,7 +119,9 @@ package struct APNsFaultTable: Sendable, Equatable {
 
     /// Combines every matching fault into one effect and consumes their counts. A forced answer or
     /// drop from a token-scoped fault wins over an endpoint-wide one; delays add up.
-    package mutating func apply(endpoint: APNsEnvironment, token: DeviceToken?) -> APNsFaultEffect {
+    package mutating func apply(
+        endpoint: APNsEnvironment, token: DeviceToken?, route: APNsFaultRoute = .device
+    ) -> APNsFaultEffect {
         var effect = APNsFaultEffect()
         let order = faults.indices.sorted {
             (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0)
@@ -93,6 +130,7 @@ package struct APNsFaultTable: Sendable, Equatable {
             let f = faults[i]
             if let e = f.scope.endpoint, e != endpoint { continue }
             if let t = f.scope.token, t != token { continue }
+            if let r = f.scope.route, r != route { continue }
             if let r = f.remaining, r <= 0 { continue }
             var consumed = true
             switch f.action {

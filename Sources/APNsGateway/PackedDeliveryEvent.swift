@@ -14,7 +14,7 @@ struct PackedDeliveryEvent: Sendable {
     var at: Date
     /// Set when the history appends it (`StoreAndForward.appendEvent`).
     var sequence: UInt64 = 0
-    /// token, topic, apns-id, apns-unique-id, collapse id, payload (`PackedBytes` layout).
+    /// token, topic, apns-id, apns-unique-id, collapse id, payload, channel id (`PackedBytes` layout).
     var bytes: [UInt8]
 
     init(_ p: DeliveredPush, _ disposition: DeliveryDisposition, at: Date) {
@@ -27,6 +27,7 @@ struct PackedDeliveryEvent: Sendable {
         self.at = at
         var size = 4 + p.payload.count + PackedBytes.size(p.token.hex) + PackedBytes.size(p.topic)
         size += PackedBytes.size(p.apnsID) + PackedBytes.size(p.apnsUniqueID) + PackedBytes.size(p.collapseID)
+        size += PackedBytes.size(p.channelID)
         bytes = PackedBytes.pack(size: size) { w in
             w.put(p.token.hex)
             w.put(p.topic)
@@ -34,6 +35,7 @@ struct PackedDeliveryEvent: Sendable {
             w.put(p.apnsUniqueID)
             w.put(p.collapseID)
             w.put(p.payload)
+            w.put(p.channelID)
         }
     }
 
@@ -43,10 +45,11 @@ struct PackedDeliveryEvent: Sendable {
         let token = r.string().flatMap(DeviceToken.init(hex:))
         let topic = r.string() ?? "", apnsID = r.string() ?? "", apnsUniqueID = r.string(), collapseID = r.string()
         let payload = r.byteArray()
-        let push = DeliveredPush(
+        var push = DeliveredPush(
             environment: environment, token: token!, topic: topic, pushType: pushType, priority: priority,
             apnsID: apnsID, apnsUniqueID: apnsUniqueID, collapseID: collapseID, expiration: expiration,
             payload: payload, receivedAt: receivedAt)
+        push.channelID = r.string()
         return DeliveryEvent(sequence: sequence, push: push, disposition: disposition, at: at)
     }
 }

@@ -18,7 +18,8 @@ struct PackedLogEntry: Sendable {
     var faultApplied: Bool
     /// The body's size as received when the stored payload is cut (`APNsLogEntry.payloadSize`).
     var payloadSize: Int?
-    /// Auth kind, then the strings in `init` order, the payload and the headers (`PackedBytes` layout).
+    /// Auth kind, then the strings in `init` order, the payload, the headers, the detail, channel id and request id
+    /// (`PackedBytes` layout).
     var bytes: [UInt8]
 
     init(_ e: APNsLogEntry, maxStoredPayload: Int = .max) {
@@ -27,7 +28,8 @@ struct PackedLogEntry: Sendable {
             headers: e.headers, payload: e.payload, token: e.token, topic: e.topic, pushType: e.pushType,
             status: e.status, reason: e.reason, apnsID: e.apnsID, apnsUniqueID: e.apnsUniqueID, auth: e.auth,
             receivedAt: e.receivedAt, answeredAt: e.answeredAt, faultApplied: e.faultApplied, detail: e.detail,
-            receivedBodySize: e.payloadSize, maxStoredPayload: maxStoredPayload)
+            receivedBodySize: e.payloadSize, maxStoredPayload: maxStoredPayload, channelID: e.channelID,
+            apnsRequestID: e.apnsRequestID)
     }
 
     /// Bytes this entry holds in the log: the packed buffer plus the struct and allocation overhead.
@@ -39,7 +41,7 @@ struct PackedLogEntry: Sendable {
         headers: [HTTPField], payload: [UInt8], token: DeviceToken?, topic: String?, pushType: APNsPushType?,
         status: Int, reason: String?, apnsID: String, apnsUniqueID: String?, auth: APNsAuthKind, receivedAt: Date,
         answeredAt: Date, faultApplied: Bool, detail: String? = nil, receivedBodySize: Int? = nil,
-        maxStoredPayload: Int = .max
+        maxStoredPayload: Int = .max, channelID: String? = nil, apnsRequestID: String? = nil
     ) {
         // Only the head of a large body is kept: the log holds thousands of entries, and a body is up to 1 MiB.
         let stored = payload.count > maxStoredPayload ? payload[..<maxStoredPayload] : payload[...]
@@ -65,7 +67,7 @@ struct PackedLogEntry: Sendable {
         size += PackedBytes.size(reason) + PackedBytes.size(apnsID) + PackedBytes.size(apnsUniqueID)
         size += PackedBytes.size(auth1) + PackedBytes.size(auth2)
         for h in headers { size += PackedBytes.size(h.name) + PackedBytes.size(h.value) }
-        size += PackedBytes.size(detail)
+        size += PackedBytes.size(detail) + PackedBytes.size(channelID) + PackedBytes.size(apnsRequestID)
         bytes = PackedBytes.pack(size: size) { w in
             w.put(authKind)
             w.put(method)
@@ -84,6 +86,8 @@ struct PackedLogEntry: Sendable {
                 w.put(h.value)
             }
             w.put(detail)
+            w.put(channelID)
+            w.put(apnsRequestID)
         }
     }
 
@@ -102,7 +106,7 @@ struct PackedLogEntry: Sendable {
             let name = r.string() ?? ""
             headers.append(HTTPField(name, r.string() ?? ""))
         }
-        let detail = r.string()
+        let detail = r.string(), channelID = r.string(), apnsRequestID = r.string()
         let auth: APNsAuthKind =
             switch authKind {
             case 1: .token(teamID: auth1 ?? "", keyID: auth2 ?? "")
@@ -115,6 +119,8 @@ struct PackedLogEntry: Sendable {
             reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, auth: auth, receivedAt: receivedAt,
             answeredAt: answeredAt, faultApplied: faultApplied, detail: detail)
         entry.payloadSize = payloadSize
+        entry.channelID = channelID
+        entry.apnsRequestID = apnsRequestID
         return entry
     }
 }

@@ -11,15 +11,18 @@ package struct APNsRateLimit: Sendable, Equatable {
     }
 }
 
-/// Token buckets per device token on the injected clock (TooManyRequests when empty). Pure value.
-package struct PerTokenRateLimiter: Sendable {
+/// Token buckets per device token on the injected clock (TooManyRequests when empty).
+package typealias PerTokenRateLimiter = PerKeyRateLimiter<DeviceToken>
+
+/// Token buckets per key (a device token, a broadcast channel) on the injected clock. Pure value.
+package struct PerKeyRateLimiter<Key: Hashable & Sendable>: Sendable {
     package var limit: APNsRateLimit?
-    private var buckets: [DeviceToken: (tokens: Double, updated: Date)] = [:]
+    private var buckets: [Key: (tokens: Double, updated: Date)] = [:]
 
     package init(limit: APNsRateLimit?) { self.limit = limit }
 
-    /// Takes one request from the token's bucket; false when it is empty (or always true when off).
-    package mutating func allow(_ token: DeviceToken, now: Date) -> Bool {
+    /// Takes one request from the key's bucket; false when it is empty (or always true when off).
+    package mutating func allow(_ token: Key, now: Date) -> Bool {
         guard let limit, limit.burst > 0 else { return limit == nil }
         var b = buckets[token] ?? (Double(limit.burst), now)
         let elapsed = max(0, now.timeIntervalSince(b.updated))

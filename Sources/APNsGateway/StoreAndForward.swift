@@ -3,8 +3,13 @@ import PushModel
 import Synchronization
 
 /// A push APNs accepted, as it travels on to the device.
+///
+/// A broadcast push (`POST /4/broadcasts/apps/<bundle id>`) has `channelID` set, `token` is
+/// `DeliveredPush.broadcastToken` (it has no device token), `topic` is `<bundle id>.push-type.liveactivity` and
+/// `pushType` is `liveactivity`, so it reads like the Live Activity push each subscribed device receives.
 package struct DeliveredPush: Sendable, Equatable {
     package var environment: APNsEnvironment
+    /// The device token of the path; `broadcastToken` for a broadcast push.
     package var token: DeviceToken
     package var topic: String
     package var pushType: APNsPushType
@@ -18,6 +23,13 @@ package struct DeliveredPush: Sendable, Equatable {
     /// The JSON text as sent; the gateway accepted it as one JSON object.
     package var payload: [UInt8]
     package var receivedAt: Date
+    /// The broadcast channel (`apns-channel-id`, base64) of a broadcast push; `nil` for a push to a token.
+    package var channelID: String? = nil
+
+    /// The placeholder `token` of every broadcast push: the bytes of ASCII "broadcast" (hex
+    /// `62726f616463617374`). Never a device's token (simulated tokens are 32 bytes); it keeps `token`
+    /// non-optional for the token pushes that are nearly all of them.
+    package static let broadcastToken = DeviceToken(bytes: Array("broadcast".utf8))!
 
     /// `payload` parsed. Built on each read rather than stored: most pushes in a load test are never
     /// read, and a parsed tree per push kept in the history cost time and memory on every request.
@@ -47,6 +59,14 @@ package struct DeliveredPush: Sendable, Equatable {
 package protocol PushDeliveryConsumer: Sendable {
     /// Hands `push` to whoever holds its token; `.recipientOffline` makes the gateway keep it (store-and-forward).
     func deliver(_ push: DeliveredPush) -> PushHandOff
+    /// Hands a broadcast push to every device subscribed to `channelID` in `environment`; returns how many
+    /// devices it reached.
+    func deliverBroadcast(_ push: DeliveredPush, channelID: String) -> Int
+}
+
+extension PushDeliveryConsumer {
+    /// No subscribers (a consumer that holds no channel subscriptions).
+    package func deliverBroadcast(_ push: DeliveredPush, channelID: String) -> Int { 0 }
 }
 
 /// What the consumer did with a push.
@@ -246,15 +266,25 @@ package struct StoreAndForward: Sendable {
     }
 }
 
-/// A consumer that keeps every push it receives (for tests and the runner).
+/// A consumer that keeps every push it receives (for tests and the runner); broadcasts reach
+/// `subscribers[channelID]` devices (0 when not set).
 package final class RecordingConsumer: PushDeliveryConsumer {
     private let received = Mutex<[DeliveredPush]>([])
+    private let subscriberCounts = Mutex<[String: Int]>([:])
     package init() {}
     package func deliver(_ push: DeliveredPush) -> PushHandOff {
         received.withLock { $0.append(push) }
         return .delivered
     }
-    /// Everything received so far, in order.
+    package func deliverBroadcast(_ push: DeliveredPush, channelID: String) -> Int {
+        received.withLock { $0.append(push) }
+        return subscriberCounts.withLock { $0[channelID] ?? 0 }
+    }
+    /// How many devices a broadcast on `channelID` reaches.
+    package func setSubscribers(_ count: Int, for channelID: String) {
+        subscriberCounts.withLock { $0[channelID] = count }
+    }
+    /// Everything received so far, in order (broadcasts included: their `channelID` is set).
     package var pushes: [DeliveredPush] { received.withLock { $0 } }
     package func removeAll() { received.withLock { $0.removeAll() } }
 }

@@ -68,6 +68,12 @@ package struct APNsResponse: Sendable {
     package var apnsUniqueID: String?
     /// For 410: milliseconds since the epoch when the token stopped being valid.
     package var timestamp: Int64?
+    /// `apns-request-id` (broadcast sends and channel management).
+    package var requestID: String?
+    /// `apns-channel-id` (a created channel).
+    package var channelID: String?
+    /// `reasonText` when it is one of Apple's broadcast/channel reasons.
+    package var broadcastReason: APNsBroadcastReason? { reasonText.flatMap(APNsBroadcastReason.init(rawValue:)) }
     /// The whole HTTP response (version, connection, timings).
     package var http: ClientResponse
 
@@ -76,6 +82,8 @@ package struct APNsResponse: Sendable {
         status = http.status
         apnsID = http.value("apns-id")
         apnsUniqueID = http.value("apns-unique-id")
+        requestID = http.value("apns-request-id")
+        channelID = http.value("apns-channel-id")
         let json = http.jsonBody
         reasonText = json?["reason"]?.stringValue
         timestamp = json?["timestamp"]?.doubleValue.flatMap { $0.isFinite ? Int64(exactly: $0.rounded(.down)) : nil }
@@ -130,6 +138,28 @@ package final class APNsClient: Sendable {
         guard !deviceToken.contains("/"), !deviceToken.contains(" ") else {
             throw .invalidRequest("device token '\(deviceToken)' contains '/' or a space")
         }
+        return try await execute("POST", "/3/device/\(deviceToken)", headers: headers, body: payload)
+    }
+
+    /// Sends one broadcast push, `POST /4/broadcasts/apps/<bundleID>` with `apns-channel-id: channelID`
+    /// (iOS 18 broadcast channels; `headers` should carry `apns-push-type: liveactivity` and no topic). Any HTTP
+    /// status is a response.
+    package func broadcast(
+        bundleID: String, channelID: String, payload: [UInt8], headers: APNsRequestHeaders = APNsRequestHeaders()
+    ) async throws(APNsClientError) -> APNsResponse {
+        guard !bundleID.contains("/"), !bundleID.contains(" "), !bundleID.isEmpty else {
+            throw .invalidRequest("bundle ID '\(bundleID)' is empty or contains '/' or a space")
+        }
+        var headers = headers
+        headers.extra.insert(HTTPField("apns-channel-id", channelID), at: 0)
+        return try await execute("POST", "/4/broadcasts/apps/\(bundleID)", headers: headers, body: payload)
+    }
+
+    /// One request to `baseURL` + `path` with the provider's `authorization` (unless overridden or a certificate
+    /// connection) and `headers`.
+    func execute(_ method: String, _ path: String, headers: APNsRequestHeaders, body: [UInt8])
+        async throws(APNsClientError) -> APNsResponse
+    {
         var fields: [HTTPField] = []
         if let override = headers.authorizationOverride {
             fields.append(HTTPField("authorization", override))
@@ -141,8 +171,7 @@ package final class APNsClient: Sendable {
         fields += headers.fields
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
-        let request = ClientRequest(
-            method: "POST", url: "\(base)/3/device/\(deviceToken)", headers: fields, body: payload)
+        let request = ClientRequest(method: method, url: base + path, headers: fields, body: body)
         do { return APNsResponse(try await client.execute(request)) } catch { throw .transport(error) }
     }
 

@@ -108,6 +108,7 @@ package struct CertificateAuthority: Sendable, Equatable {
         commonName: String = "localhost",
         dnsNames: [String] = [
             "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
+            "api-manage-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
         ],
         ipAddresses: [String] = ["127.0.0.1", "::1"],
         notBefore: Date = Date(timeIntervalSinceNow: -3600), notAfter: Date = Date(timeIntervalSinceNow: 365 * 86400),

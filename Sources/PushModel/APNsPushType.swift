@@ -31,8 +31,28 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Largest payload APNs accepts for this type: 5120 bytes for VoIP, 4096 otherwise.
     package var maxPayloadBytes: Int { self == .voip ? 5120 : 4096 }
 
-    /// Only usable with token (JWT) authentication.
-    package var requiresTokenAuth: Bool { self == .location }
+    /// Only usable with token (JWT) authentication: `location` ("supports only token-based authentication",
+    /// "Sending notification requests to APNs"), `liveactivity` (ActivityKit push notifications: "establish a
+    /// token-based connection to APNs") and `fileprovider` ("you must use provider authentication tokens (not
+    /// provider certificates)", "Using push notifications to signal changes"); reference/apns.md §6.1.
+    package var requiresTokenAuth: Bool {
+        switch self {
+        case .location, .liveactivity, .fileprovider: return true
+        default: return false
+        }
+    }
+
+    /// Whether APNs takes a push of this type at `priority`. `background` at 10: "Always use priority 5. Using
+    /// priority 10 is an error" (and Apple's older text: "It is an error to use this priority for a push
+    /// notification that contains only the content-available key"). `liveactivity`: ActivityKit lists only 5
+    /// and 10, so 1 is refused (a modelling choice; kalyke-apns refuses it client-side). Every other type takes
+    /// 1, 5 and 10. Reference/apns.md §6.1, §6.3.
+    package func allows(_ priority: APNsPriority) -> Bool {
+        switch (self, priority) {
+        case (.background, .immediate), (.liveactivity, .powerConsiderations): return false
+        default: return true
+        }
+    }
 
     /// All non-empty suffixes, longest first (so `.voip-ptt` wins over `.voip`).
     package static let knownSuffixes: [(suffix: String, type: APNsPushType)] =

@@ -82,18 +82,22 @@ package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Erro
                 "The device token is not hex or not known for this environment; check sandbox vs production and stop sending to it."
         case .badExpirationDate: return "apns-expiration must be an integer UNIX time in seconds."
         case .badMessageId: return "apns-id must be a canonical lowercase UUID (8-4-4-4-12)."
-        case .badPriority: return "apns-priority must be 1, 5 or 10 (background pushes must use 5 or 1)."
+        case .badPriority:
+            return "apns-priority must be 1, 5 or 10 (background pushes 5 or 1, Live Activity pushes 5 or 10)."
         case .badTopic:
             return
                 "apns-topic does not fit the push type or the credentials; use the bundle ID plus the push type's suffix."
         case .deviceTokenNotForTopic: return "The device token belongs to another topic (bundle ID)."
         case .duplicateHeaders: return "A header was sent more than once; send each apns-* header once."
         case .idleTimeout: return "The connection was idle too long; reconnect."
-        case .invalidPushType: return "apns-push-type is unknown or not allowed with these credentials."
+        case .invalidPushType:
+            return "apns-push-type is not one of Apple's push types (alert, background, liveactivity, voip, …)."
         case .missingDeviceToken: return "The :path has no device token after /3/device/."
         case .missingTopic: return "apns-topic is required (always with token auth, or with a multi-topic certificate)."
         case .payloadEmpty: return "The body is empty or not a JSON object; send a JSON object such as {\"aps\":{...}}."
-        case .topicDisallowed: return "These credentials may not push to this topic."
+        case .topicDisallowed:
+            return
+                "These credentials may not push to this topic (certificates: never to location, liveactivity or fileprovider)."
         case .badCertificate:
             return "The client certificate is not trusted, revoked or expired; use a valid APNs certificate."
         case .badCertificateEnvironment:

@@ -97,16 +97,24 @@ final class ScenarioWorld {
     /// A TLS listener for this world's gateway alone (started on first use, closed by `shutdown()`).
     private func ownListenerURL(_ environment: APNsEnvironment) throws -> String {
         if let url = ownURLs[environment] { return url }
-        var plan = WorldListenPlan(
-            tls: TLSConfiguration(
-                certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
-                clientCertificates: .request(
-                    trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs)))
+        var plan = ownListenPlan()
         plan.sandboxPort = environment == .sandbox ? 0 : nil
         plan.productionPort = environment == .production ? 0 : nil
         let url = try host.start(plan).url(environment.rawValue) ?? ""
         ownURLs[environment] = url
         return url
+    }
+
+    /// A plan for listeners of this world's own, with the runner's TLS identity and no listener chosen yet.
+    func ownListenPlan() -> WorldListenPlan {
+        var plan = WorldListenPlan(
+            tls: TLSConfiguration(
+                certificateChainPEM: credentials.server.pem, privateKeyPEM: credentials.server.privateKeyPEM,
+                clientCertificates: .request(
+                    trustedCAPEMs: [credentials.ca.certificatePEM] + declaration.clientCertificateCAs)))
+        plan.sandboxPort = nil
+        plan.productionPort = nil
+        return plan
     }
 
     /// An HTTP CONNECT proxy (`PUSHCHECK_APNS_PROXY_URL`) tunnelling api.*.push.apple.com to this world's
@@ -115,6 +123,7 @@ final class ScenarioWorld {
         if let proxy { return proxy.url }
         _ = try ownListenerURL(.sandbox)
         _ = try ownListenerURL(.production)
+        _ = try ownBroadcastURL(.sandbox)  // both channel-management listeners start together
         let p = try host.startProxy()  // stopped with the world's listeners
         proxy = p
         return p.url

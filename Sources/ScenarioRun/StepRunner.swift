@@ -215,6 +215,7 @@ enum StepRunner {
             }
         }
         for (k, v) in world.fcmEnvironment() { env[k] = v }
+        for (k, v) in world.broadcastEnvironment() { env[k] = v }
         for (k, t) in run.environment { env[k] = try context.render(t, world: world) }
         let timeout = run.timeout ?? context.environment.stepTimeout
         context.transcript.step(step, "$ \(command)")

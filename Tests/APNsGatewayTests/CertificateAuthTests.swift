@@ -84,10 +84,10 @@ import Testing
         #expect(send(cert: 1).status == 200, "without the list, the same certificate is accepted")
     }
 
-    @Test func locationIsTokenOnly() {
+    @Test func tokenOnlyTypesAreRefusedOnCertificates() {
         #expect(
             send(cert: 2, headers: [("apns-push-type", "location"), ("apns-topic", "com.example.app.location-query")])
-                .appleReason == .invalidPushType)
+                .appleReason == .topicDisallowed)
     }
 
     @Test func environmentTrustAndValidity() {

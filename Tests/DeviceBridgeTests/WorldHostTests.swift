@@ -334,7 +334,8 @@ struct WorldFixture {
     }
 
     /// h2spec (HTTP/2 conformance, 146 cases) against the runner's shared server, built as the runner builds it
-    /// (sandbox, production and FCM over TLS, client certificates requested), into a mounted world.
+    /// (sandbox, production, FCM and channel management over TLS, client certificates requested), into a mounted
+    /// world (one channel-management listener: the other is the same handler for the other environment).
     @Test(.disabled(if: H2Spec.skipReason != nil, Comment(rawValue: H2Spec.skipReason ?? "")))
     func theSharedServerPassesAllOfH2Spec() throws {
         _ = try H2Spec.binary()
@@ -344,13 +345,13 @@ struct WorldFixture {
             tls: TLSConfiguration(
                 certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM,
                 clientCertificates: .request(trustedCAPEMs: [authority.certificatePEM])),
-            endpoints: [.sandbox, .production, .fcm], loops: 2)
+            endpoints: [.sandbox, .production, .fcm, .broadcastSandbox], loops: 2)
         defer { server.shutdown() }
         let world = try WorldHost(
             try WorldFixture.declaration(WorldFixture.yaml + "\nfcm:\n  projects:\n    - { id: demo, number: \"1\" }\n")
         )
         let id = server.mount(world)
-        for endpoint in [WorldEndpoint.sandbox, .production, .fcm] {
+        for endpoint in [WorldEndpoint.sandbox, .production, .fcm, .broadcastSandbox] {
             let url = server.url(endpoint, world: id)
             let result = try H2Spec.run(url)
             #expect(result.passed, "h2spec against the shared \(endpoint.rawValue) listener (\(url)):\n\(result)")

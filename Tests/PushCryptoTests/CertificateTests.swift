@@ -34,6 +34,7 @@ import Testing
         #expect(
             info.dnsNames == [
                 "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
+                "api-manage-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
             ])
         #expect(info.ipAddresses == ["127.0.0.1", "::1"])
         #expect(info.issuer.commonName == "pushcheck test CA")

@@ -4,7 +4,8 @@ import PushcheckTestSupport
 import Testing
 
 /// h2spec (HTTP/2 conformance, 146 cases) against every HTTP/2 listener `pushcheck serve` opens: both APNs
-/// environments over TLS and as h2c, the FCM listener and its h2c twin, and the control endpoint (h2c). The
+/// environments over TLS and as h2c, both channel-management listeners, the FCM listener and its h2c twin, and the
+/// control endpoint (h2c). The
 /// runner's own listeners are checked where they are built (DeviceBridgeTests: the shared world server;
 /// SuiteRunnerTests: the fixture web server). A failure names every failing case, as h2spec numbers it.
 @Suite(.serialized) struct H2SpecServeTests {
@@ -27,6 +28,10 @@ import Testing
         var listeners: [(String, String)] = []
         for name in ["sandbox", "production", "sandbox_h2c", "production_h2c"] {
             listeners.append((name, try #require(ready[path: "apns.\(name)"]?.stringValue, "no \(name) in \(ready)")))
+        }
+        for name in ["sandbox", "production"] {
+            let url = try #require(ready[path: "broadcast.\(name)"]?.stringValue, "no broadcast \(name) in \(ready)")
+            listeners.append(("broadcast_" + name, url))
         }
         for name in ["fcm", "fcm_h2c", "control"] {
             listeners.append((name, try #require(ready[name]?.stringValue, "no \(name) in \(ready)")))

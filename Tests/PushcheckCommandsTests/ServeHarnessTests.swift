@@ -133,6 +133,14 @@ import Testing
                 == .success(ConnectRequest(host: "api.push.apple.com", port: 443)))
         #expect(ConnectRequest(host: "api.push.apple.com", port: 443).target == .success(.production))
         #expect(ConnectRequest(host: "api.development.push.apple.com", port: 2197).target == .success(.sandbox))
+        #expect(
+            ConnectRequest(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195).target
+                == .success(.broadcastSandbox))
+        #expect(
+            ConnectRequest(host: "api-manage-broadcast.push.apple.com", port: 2196).target
+                == .success(.broadcastProduction))
+        #expect((try? ConnectRequest(host: "api-manage-broadcast.push.apple.com", port: 443).target.get()) == nil)
+        #expect((try? ConnectRequest(host: "api.push.apple.com", port: 2196).target.get()) == nil)
         #expect((try? ConnectRequest(host: "api.push.apple.com", port: 80).target.get()) == nil)
         #expect((try? ConnectRequest(host: "example.com", port: 443).target.get()) == nil)
         if case .failure(let r) = ConnectRequest.parse("GET / HTTP/1.1") {

@@ -12,7 +12,7 @@ extension ControlAPI {
     static let logAnswerMaxBytes = 8 << 20
 
     /// `?after=<sequence>` walks forward, oldest first; without it, the newest `limit` entries.
-    /// Filters: `token`, `topic`, `apns_id`, `apns_unique_id`, `endpoint`, `status`.
+    /// Filters: `token`, `topic`, `apns_id`, `apns_unique_id`, `endpoint`, `status`, `channel_id`.
     func logEntries(_ query: [String: String]) -> HTTPResponse {
         var q = APNsLogQuery()
         switch Self.tokenFilter(query) {
@@ -22,6 +22,7 @@ extension ControlAPI {
         q.topic = query["topic"]
         q.apnsID = query["apns_id"]
         q.apnsUniqueID = query["apns_unique_id"]
+        q.channelID = query["channel_id"]
         if let e = query["endpoint"] {
             guard let env = APNsEnvironment(rawValue: e) else {
                 return Self.problem(400, "endpoint must be sandbox or production")

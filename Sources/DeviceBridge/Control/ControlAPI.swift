@@ -73,6 +73,7 @@ package struct ControlAPI: HTTPHandler {
         if parts.first == "fcm" { return fcmRoute(request, parts: parts, query: query) }
         if parts.first == "ui" { return consoleRoute(request, parts: parts) }
         if parts == ["apns", "recording"] { return recordingRoute(request) }
+        if parts == ["apns", "channels"] { return channelsRoute(request) }
         switch (request.method, Self.shape(parts)) {
         case ("GET", "/health"):
             return Self.json(
@@ -162,7 +163,7 @@ package struct ControlAPI: HTTPHandler {
             ("POST", "/apns/tokens/{token}/offline"), ("GET", "/apns/tokens/{token}/stored"),
             ("GET", "/apns/deliveries"),
             ("GET", "/apns/faults"), ("POST", "/apns/faults"), ("DELETE", "/apns/faults"),
-            ("DELETE", "/apns/faults/{id}"),
+            ("DELETE", "/apns/faults/{id}"), ("GET", "/apns/channels"), ("POST", "/apns/channels"),
         ] + deviceRoutes + fcmRoutes + consoleRoutes
 
     private static func shape(_ parts: [String]) -> String {
@@ -194,6 +195,7 @@ package struct ControlAPI: HTTPHandler {
         if let id = push.apnsUniqueID { json["apns_unique_id"] = .string(id) }
         if let id = push.collapseID { json["collapse_id"] = .string(id) }
         if let at = push.expiration { json["expiration"] = time(at) }
+        if let id = push.channelID { json["channel_id"] = .string(id) }
         return json
     }
 
@@ -207,6 +209,7 @@ package struct ControlAPI: HTTPHandler {
             json["goaway"] = .string(reason); json["after_requests"] = .number(Double(after))
         case .dropConnection: json["drop"] = .bool(true)
         }
+        if let route = fault.scope.route { json["route"] = .string(route.rawValue) }
         if let e = fault.scope.endpoint { json["endpoint"] = .string(e.rawValue) }
         if let t = fault.scope.token { json["token"] = .string(t.hex) }
         if let r = fault.remaining { json["remaining"] = .number(Double(r)) }

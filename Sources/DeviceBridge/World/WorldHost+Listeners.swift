@@ -19,6 +19,10 @@ package struct WorldListenPlan: Sendable {
     /// The FCM listener (TLS, h2 and HTTP/1.1) and its cleartext twin; only when the world declares `fcm:`.
     package var fcmPort: Int?
     package var fcmH2CPort: Int?
+    /// The channel-management listeners (TLS; Apple's `api-manage-broadcast.sandbox.push.apple.com:2195` and
+    /// `api-manage-broadcast.push.apple.com:2196`), named `broadcast_sandbox` and `broadcast_production`.
+    package var broadcastSandboxPort: Int?
+    package var broadcastProductionPort: Int?
     package var idleTimeout: Duration = .seconds(300)
     package var handshakeTimeout: Duration = .seconds(10)
     /// Event-loop threads.
@@ -64,6 +68,12 @@ extension WorldHost {
         if let p = plan.h2cProductionPort {
             listeners.append(listener("production_h2c", p, secure: false, .production))
         }
+        if let p = plan.broadcastSandboxPort {
+            listeners.append(listener("broadcast_sandbox", p, secure: true, .broadcastSandbox))
+        }
+        if let p = plan.broadcastProductionPort {
+            listeners.append(listener("broadcast_production", p, secure: true, .broadcastProduction))
+        }
         if fcm != nil {
             if let p = plan.fcmPort { listeners.append(listener("fcm", p, secure: true, .fcm)) }
             if let p = plan.fcmH2CPort { listeners.append(listener("fcm_h2c", p, secure: false, .fcm)) }
@@ -85,15 +95,32 @@ extension WorldHost {
     }
 
     /// Starts an HTTP CONNECT proxy (`HTTPS_PROXY`) tunnelling api.sandbox/development.push.apple.com to this
-    /// world's own `sandbox` listener and api.push.apple.com to its `production` one (start them first), for
-    /// client libraries that cannot be pointed at another host. Stopped by `stop(grace:)`.
+    /// world's own `sandbox` listener, api.push.apple.com to its `production` one, and
+    /// api-manage-broadcast(.sandbox).push.apple.com to its `broadcast_*` ones (start them first; a host whose
+    /// listener is not started gets 502), for client libraries that cannot be pointed at another host. Stopped by
+    /// `stop(grace:)`.
     package func startProxy(host: String = "127.0.0.1", port: Int = 0) throws -> ConnectProxy {
         let ports = running.withLock { r in
-            (r.bound.first { $0.name == "sandbox" }?.port ?? 0, r.bound.first { $0.name == "production" }?.port ?? 0)
+            var out: [ConnectRequest.Target: Int] = [:]
+            for (target, name) in Self.proxyListeners {
+                if let p = r.bound.first(where: { $0.name == name })?.port { out[target] = p }
+            }
+            return out
         }
-        let proxy = try ConnectProxy(host: host, port: port, sandboxPort: ports.0, productionPort: ports.1)
+        let proxy = try ConnectProxy(host: host, port: port, targets: ports)
         running.withLock { $0.proxies.append(proxy) }
         return proxy
+    }
+
+    /// The listener each proxy target tunnels to.
+    static let proxyListeners: [(ConnectRequest.Target, String)] = [
+        (.sandbox, "sandbox"), (.production, "production"), (.broadcastSandbox, "broadcast_sandbox"),
+        (.broadcastProduction, "broadcast_production"),
+    ]
+
+    /// The URL of a listener this world started itself (`start(_:)`), by name (`sandbox`, `broadcast_sandbox`, …).
+    package func ownListenerURL(_ name: String) -> String? {
+        running.withLock { r in r.bound.first { $0.name == name }?.url }
     }
 
     /// Stops the proxies and every server `start(_:)` started: no new connections, then in-flight streams get

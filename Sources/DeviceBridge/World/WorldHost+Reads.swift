@@ -31,6 +31,20 @@ extension WorldHost {
         apns.deliveryPage(token: token, after: after, limit: limit)
     }
 
+    /// The broadcast channels of both environments, oldest first (`GET /apns/channels`).
+    package var broadcastChannels: [BroadcastChannel] { apns.channels }
+
+    /// The message a device subscribing now to `channelID` in `environment` gets: the channel's most recent one
+    /// (Most Recent Message Stored channels, at most 8 hours), or nil.
+    package func storedBroadcast(channelID: String, environment: APNsEnvironment) -> DeliveredPush? {
+        apns.storedBroadcast(channelID: channelID, environment: environment)
+    }
+
+    /// The log entries of broadcast sends and channel-management requests naming `channelID`, oldest first.
+    package func channelLog(_ channelID: String) -> [APNsLogEntry] {
+        apns.log(matching: APNsLogQuery(channelID: channelID))
+    }
+
     /// The pushes the gateway keeps for `token` while its device is offline.
     package func storedPushes(for token: DeviceToken) -> [DeliveredPush] { apns.storedPushes(for: token) }
 

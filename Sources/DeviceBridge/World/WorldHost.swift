@@ -7,23 +7,41 @@ import HTTPTypes
 import PushModel
 import Synchronization
 
-/// Where a request enters a world: an APNs environment, the FCM service or the control endpoint. A listener
+/// Where a request enters a world: an APNs environment (device-token and broadcast sends), the channel-management
+/// API of an environment (Apple's `api-manage-broadcast.*`), the FCM service or the control endpoint. A listener
 /// (the world's own or a shared `WorldServer`) serves exactly one endpoint; its name in the ready line and in
 /// `BoundListener.name` is the raw value (`_h2c` appended for cleartext twins).
 package enum WorldEndpoint: String, Sendable, CaseIterable {
     case sandbox, production, fcm, control
+    /// The channel-management API (`/1/apps/<bundle id>/channels`, `…/all-channels`) of one environment.
+    case broadcastSandbox = "broadcast_sandbox"
+    case broadcastProduction = "broadcast_production"
 
     /// The endpoint of an APNs environment.
     package init(_ environment: APNsEnvironment) {
         self = environment == .sandbox ? .sandbox : .production
     }
 
-    /// The APNs environment this endpoint serves, if it is an APNs one.
+    /// The channel-management endpoint of an APNs environment.
+    package static func broadcast(_ environment: APNsEnvironment) -> WorldEndpoint {
+        environment == .sandbox ? .broadcastSandbox : .broadcastProduction
+    }
+
+    /// The APNs environment this endpoint serves pushes for, if it is an APNs one.
     package var apnsEnvironment: APNsEnvironment? {
         switch self {
         case .sandbox: .sandbox
         case .production: .production
-        case .fcm, .control: nil
+        case .fcm, .control, .broadcastSandbox, .broadcastProduction: nil
+        }
+    }
+
+    /// The environment whose channels this endpoint manages, if it is a channel-management one.
+    package var channelEnvironment: APNsEnvironment? {
+        switch self {
+        case .broadcastSandbox: .sandbox
+        case .broadcastProduction: .production
+        case .sandbox, .production, .fcm, .control: nil
         }
     }
 }
@@ -104,6 +122,8 @@ package final class WorldHost: Sendable {
             }
             return fcm.handler
         case .control: return ControlAPI(host: self)
+        case .broadcastSandbox: return apns.channelHandler(for: .sandbox)
+        case .broadcastProduction: return apns.channelHandler(for: .production)
         }
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 
 /// `serve`'s HTTP CONNECT proxy listener (`proxy_port:` / `--proxy-port`): reads one `CONNECT host:port`
 /// head per connection (`ConnectRequest`), answers `200 Connection established` and then copies bytes both
-/// ways between the client and the sandbox or production TLS listener on loopback. A tunnel costs two
+/// ways between the client and the mock's TLS listener for that host (sandbox, production, or a
+/// channel-management one) on loopback. A tunnel costs two
 /// threads (blocking reads on each side); a test harness opens a handful, so this stays simple.
 package final class ConnectProxy: Sendable {
     private let listenFD: Int32
@@ -16,9 +17,9 @@ package final class ConnectProxy: Sendable {
     private let open = Mutex<Set<Int32>>([])
     private let stopped = Mutex(false)
 
-    /// Binds `host:port` (0 = ephemeral) and starts accepting; `sandboxPort`/`productionPort` are the
-    /// loopback ports of the mock's TLS listeners.
-    package init(host: String, port: Int, sandboxPort: Int, productionPort: Int) throws(ConnectProxyError) {
+    /// Binds `host:port` (0 = ephemeral) and starts accepting; `targets` are the loopback ports of the mock's TLS
+    /// listeners (a target not given is answered 502).
+    package init(host: String, port: Int, targets: [ConnectRequest.Target: Int]) throws(ConnectProxyError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .cannotListen("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
@@ -48,7 +49,7 @@ package final class ConnectProxy: Sendable {
         listenFD = fd
         self.port = Int(UInt16(bigEndian: actual.sin_port))
         url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(self.port)"
-        targets = [.sandbox: sandboxPort, .production: productionPort]
+        self.targets = targets
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -86,7 +87,7 @@ package final class ConnectProxy: Sendable {
             return
         case .success(let t): target = t
         }
-        guard let upstream = connectLoopback(port: targets[target] ?? 0) else {
+        guard let port = targets[target], port > 0, let upstream = connectLoopback(port: port) else {
             writeAll(
                 client,
                 Array(

@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Client libraries that always connect to Apple's hosts (aioapns, pyapns_client) can reach the mock
 /// unchanged through `HTTPS_PROXY` or their proxy option: the proxy opens a TCP tunnel from
-/// `api.sandbox.push.apple.com:443` (or `api.development…`, port 2197 too) to the sandbox listener and
-/// from `api.push.apple.com` to the production one. TLS then runs end to end between the client and
-/// the mock, whose certificate names those hosts.
+/// `api.sandbox.push.apple.com:443` (or `api.development…`, aioapns's sandbox host; port 2197 too) to the
+/// sandbox listener, from `api.push.apple.com` to the production one, and from Apple's channel-management hosts
+/// `api-manage-broadcast.sandbox.push.apple.com:2195` / `api-manage-broadcast.push.apple.com:2196` to the
+/// broadcast listeners. TLS then runs end to end between the client and the mock, whose certificate names those
+/// hosts.
 package struct ConnectRequest: Equatable {
     package var host: String
     package var port: Int
@@ -17,13 +19,19 @@ package struct ConnectRequest: Equatable {
     }
 
     /// Which listener an APNs host goes to.
-    package enum Target: Equatable { case sandbox, production }
+    package enum Target: Hashable, Sendable { case sandbox, production, broadcastSandbox, broadcastProduction }
 
     package static let hosts: [String: Target] = [
         "api.sandbox.push.apple.com": .sandbox, "api.development.push.apple.com": .sandbox,
         "api.push.apple.com": .production,
+        "api-manage-broadcast.sandbox.push.apple.com": .broadcastSandbox,
+        "api-manage-broadcast.push.apple.com": .broadcastProduction,
     ]
-    package static let ports = [443, 2197]
+    /// The ports Apple documents per target: 443 and 2197 for pushes, 2195 (sandbox) and 2196 (production) for
+    /// channel management ("Sending channel management requests to APNs").
+    package static let ports: [Target: [Int]] = [
+        .sandbox: [443, 2197], .production: [443, 2197], .broadcastSandbox: [2195], .broadcastProduction: [2196],
+    ]
 
     /// Parses a complete request head (through the blank line). The error is the status line to answer with.
     package static func parse(_ head: String) -> Result<ConnectRequest, ConnectRefusal> {
@@ -46,14 +54,16 @@ package struct ConnectRequest: Equatable {
         return .success(ConnectRequest(host: String(authority[..<colon]).lowercased(), port: port))
     }
 
-    /// Where the tunnel goes, or why it is refused (only APNs hosts on 443/2197 are tunnelled).
+    /// Where the tunnel goes, or why it is refused (only APNs hosts on their documented ports are tunnelled).
     package var target: Result<Target, ConnectRefusal> {
-        guard let t = Self.hosts[host], Self.ports.contains(port) else {
+        guard let t = Self.hosts[host], Self.ports[t, default: []].contains(port) else {
+            let allowed = Self.hosts.sorted { $0.key < $1.key }.map { host, t in
+                "\(host):" + Self.ports[t, default: []].map(String.init).joined(separator: "/")
+            }
             return .failure(
                 ConnectRefusal(
                     status: 403, reason: "Forbidden",
-                    message: "pushcheck's proxy tunnels only \(Self.hosts.keys.sorted().joined(separator: ", ")) "
-                        + "on ports 443 and 2197, not \(host):\(port)"))
+                    message: "pushcheck's proxy tunnels only \(allowed.joined(separator: ", ")), not \(host):\(port)"))
         }
         return .success(t)
     }

@@ -11,7 +11,7 @@ import YAMLSource
 enum ServeCommand: PushcheckCommand {
     static let name = "serve"
     static let abstract =
-        "Run the mock APNs gateway (sandbox + production, TLS HTTP/2), the FCM gateway (with fcm:) and the control endpoint."
+        "Run the mock APNs gateway (sandbox + production, TLS HTTP/2, broadcast channels), the FCM gateway (with fcm:) and the control endpoint."
     static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
     static let options: [OptionSpec] = [
         .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices (see README)."),
@@ -22,6 +22,8 @@ enum ServeCommand: PushcheckCommand {
         .value("sandbox-port", "N", "Sandbox TLS port (default: ephemeral)."),
         .value("production-port", "N", "Production TLS port (default: ephemeral)."),
         .value("control-port", "N", "Control endpoint port (default: ephemeral)."),
+        .value("broadcast-sandbox-port", "N", "Sandbox channel-management TLS port (default: ephemeral)."),
+        .value("broadcast-production-port", "N", "Production channel-management TLS port (default: ephemeral)."),
         .value("log-file", "PATH", "Append every request to this JSON-lines file."),
         .value("loops", "N", "Event-loop threads (default: one per core)."),
         .value("grace", "SECONDS", "On SIGINT/SIGTERM, let in-flight streams finish for this long (default 5)."),
@@ -40,7 +42,10 @@ enum ServeCommand: PushcheckCommand {
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
-          {"apns":{"production":"https://127.0.0.1:40001","sandbox":"https://127.0.0.1:40000"},"ca":"/tmp/…/ca.pem","control":"http://127.0.0.1:40002","devices":{}}
+          {"apns":{"production":"https://127.0.0.1:40001","sandbox":"https://127.0.0.1:40000"},"broadcast":{"production":"https://127.0.0.1:40004","sandbox":"https://127.0.0.1:40003"},"ca":"/tmp/…/ca.pem","control":"http://127.0.0.1:40002","devices":{}}
+        "broadcast" are the channel-management listeners (POST|GET|DELETE /1/apps/<bundle id>/channels with
+        apns-channel-id, GET /1/apps/<bundle id>/all-channels); broadcasts are sent to the apns listeners,
+        POST /4/broadcasts/apps/<bundle id> with apns-channel-id.
         With apps:/devices: in the config, "devices" maps each device name to {"udid":…,"tokens":{"<bundle id>":"<hex>"}}.
         Diagnostics go to stderr. SIGINT/SIGTERM: GOAWAY to every connection, drain, exit 0.
 
@@ -48,12 +53,14 @@ enum ServeCommand: PushcheckCommand {
         (?token= &topic= &apns_id= &apns_unique_id= &endpoint= &status= &limit=), GET|POST /apns/tokens,
         DELETE /apns/tokens/{token}, POST /apns/tokens/{token}/unregister|online|offline,
         GET /apns/tokens/{token}/stored, GET /apns/deliveries, GET|POST|DELETE /apns/faults, DELETE /apns/faults/{id},
+        GET|POST /apns/channels (broadcast channels; body {"bundle_id":…,"message_storage_policy":0|1,…}),
         GET|POST|DELETE /apns/recording (body {"directory": DIR}: record every push handed to a device),
         GET /devices, GET /devices/{name}, GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b (long poll;
         unknown parameters are a 400), POST /devices/{name}/actions (body: a suite device action, e.g.
         {"tap":"latest"}, {"load_page":true}), POST /devices/{name}/reset (back to the launch state; POST /reset
         also resets every device). With --proxy-port, "proxy" in the ready line is an HTTP CONNECT proxy
-        (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production.
+        (HTTPS_PROXY) for api.sandbox/development.push.apple.com → sandbox, api.push.apple.com → production,
+        api-manage-broadcast.sandbox.push.apple.com:2195 and api-manage-broadcast.push.apple.com:2196 → broadcast.
         A generated CA file (no --ca-out) is removed on exit.
         Web console: "console" in the ready line (<control>/ui, loopback clients only): the live delivery log (APNs
         and FCM), each device (apps, tokens, Notification Center, screens, page, action buttons) and a send form
@@ -82,6 +89,10 @@ enum ServeCommand: PushcheckCommand {
         if let p = try arguments.int("sandbox-port", in: 0...65535) { config.sandboxPort = p }
         if let p = try arguments.int("production-port", in: 0...65535) { config.productionPort = p }
         if let p = try arguments.int("control-port", in: 0...65535) { config.controlPort = p }
+        if let p = try arguments.int("broadcast-sandbox-port", in: 0...65535) { config.broadcastSandboxPort = p }
+        if let p = try arguments.int("broadcast-production-port", in: 0...65535) {
+            config.broadcastProductionPort = p
+        }
         if arguments.has("h2c") { config.h2c = true }
         if let path = arguments.value("log-file") { config.world.apns.logFilePath = path }
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
@@ -195,6 +206,8 @@ struct RunningGateway {
             plan.fcmH2CPort = config.h2cFCMPort
         }
         plan.fcmPort = config.fcmPort
+        plan.broadcastSandboxPort = config.broadcastSandboxPort
+        plan.broadcastProductionPort = config.broadcastProductionPort
         plan.idleTimeout = config.idleTimeout
         plan.handshakeTimeout = config.handshakeTimeout
         plan.loops = loops
@@ -222,8 +235,17 @@ struct RunningGateway {
     /// The one JSON line `serve` prints when ready.
     var readyLine: String {
         var apns: [String: JSONValue] = [:]
-        for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") { apns[b.name] = .string(b.url) }
-        var object: [String: JSONValue] = ["apns": .object(apns), "control": .string(url("control") ?? "")]
+        var broadcast: [String: JSONValue] = [:]
+        for b in bound where b.name != "control" && !b.name.hasPrefix("fcm") {
+            if b.name.hasPrefix("broadcast_") {
+                broadcast[String(b.name.dropFirst("broadcast_".count))] = .string(b.url)
+            } else {
+                apns[b.name] = .string(b.url)
+            }
+        }
+        var object: [String: JSONValue] = [
+            "apns": .object(apns), "broadcast": .object(broadcast), "control": .string(url("control") ?? ""),
+        ]
         // The web console lives on the control endpoint (loopback clients only).
         if let control = url("control") { object["console"] = .string(control + "/ui") }
         object["ca"] = caPath.map(JSONValue.string) ?? .null

@@ -15,6 +15,8 @@ import YAMLSource
 ///   production: 0
 ///   control: 0
 ///   h2c: false               # also serve both environments as cleartext HTTP/2 (prior knowledge)
+///   broadcast_sandbox: 0     # channel management (Apple: api-manage-broadcast.sandbox.push.apple.com:2195)
+///   broadcast_production: 0  # channel management (Apple: api-manage-broadcast.push.apple.com:2196)
 ///   proxy: 0                 # an HTTP CONNECT proxy for api.*.push.apple.com (absent: no proxy)
 ///   idle_timeout: 5m
 /// tls:
@@ -45,11 +47,14 @@ struct ServeConfiguration {
     /// The FCM listeners' ports (`listen: { fcm:, h2c_fcm: }`; used when `fcm:` is declared).
     var fcmPort = 0
     var h2cFCMPort = 0
+    /// The channel-management listeners' ports (`listen: { broadcast_sandbox:, broadcast_production: }`).
+    var broadcastSandboxPort = 0
+    var broadcastProductionPort = 0
 
     static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
     static let listenKeys = [
         "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
-        "handshake_timeout", "fcm", "h2c_fcm",
+        "handshake_timeout", "fcm", "h2c_fcm", "broadcast_sandbox", "broadcast_production",
     ]
 
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
@@ -72,6 +77,8 @@ struct ServeConfiguration {
                 try listen.optional("handshake_timeout", as: Duration.self) ?? config.handshakeTimeout
             config.fcmPort = try port(listen, "fcm")
             config.h2cFCMPort = try port(listen, "h2c_fcm")
+            config.broadcastSandboxPort = try port(listen, "broadcast_sandbox")
+            config.broadcastProductionPort = try port(listen, "broadcast_production")
         }
         if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
