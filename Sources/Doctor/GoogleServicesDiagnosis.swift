@@ -63,16 +63,11 @@ extension Doctor {
 
         var senders: [DoctorFinding] = []
         if let number = facts.projectNumber {
-            for c in facts.clients {
-                guard let appID = c.appID else { continue }
-                let parts = appID.split(separator: ":")
-                if parts.count >= 2, parts[1] != Substring(number) {
-                    senders.append(
-                        senderMismatch(
-                            "firebase-sender-id-mismatch", file: path,
-                            cause:
-                                "project_number is \(number) but mobilesdk_app_id \(appID) belongs to sender \(parts[1])",
-                            fix: "download google-services.json again instead of editing it"))
+            for appID in facts.clients.compactMap(\.appID) {
+                if let f = appIDSenderMismatch(
+                    "mobilesdk_app_id", appID, "project_number", number, in: "google-services.json", file: path)
+                {
+                    senders.append(f)
                 }
             }
             if let expected = context.firebaseSenderID, expected != number {

@@ -8,21 +8,8 @@ extension AndroidDeviceState {
         let pkg = m.packageName
         let n = m.notification ?? AndroidNotificationPayload()
         let app = apps[pkg]!
-        guard notificationsAllowed(pkg) else {
-            log(.messageDropped(messageID: m.messageID, reason: .postNotificationsNotGranted), pkg, now)
-            return false
-        }
-        var channelID: String?
-        var importance = AndroidImportance.default
-        if usesChannels(pkg) {
-            let channel = resolveChannel(n.channelID, pkg: pkg, now: now)
-            guard channel.importance != .none else {
-                log(.messageDropped(messageID: m.messageID, reason: .channelBlocked(channel.id)), pkg, now)
-                return false
-            }
-            channelID = channel.id
-            importance = channel.importance
-        }
+        let gate = displayGate(m, now: now, channel: { $0.resolveChannel(n.channelID, pkg: pkg, now: now) })
+        guard let (channelID, importance) = gate else { return false }
         var icon = app.declaration.manifest.defaultIcon ?? app.declaration.launcherIcon
         if let wanted = n.icon {
             if app.declaration.drawables.map({ $0.contains(wanted) }) ?? true {
@@ -90,24 +77,8 @@ extension AndroidDeviceState {
     ) -> Bool {
         let pkg = m.packageName
         let app = apps[pkg]!
-        guard notificationsAllowed(pkg) else {
-            log(.messageDropped(messageID: m.messageID, reason: .postNotificationsNotGranted), pkg, now)
-            return false
-        }
-        var channelID: String?
-        var importance = AndroidImportance.default
-        if usesChannels(pkg) {
-            guard let channel = app.channel(spec.channelID) else {
-                log(.messageDropped(messageID: m.messageID, reason: .channelNotCreated(spec.channelID)), pkg, now)
-                return false
-            }
-            guard channel.importance != .none else {
-                log(.messageDropped(messageID: m.messageID, reason: .channelBlocked(channel.id)), pkg, now)
-                return false
-            }
-            channelID = channel.id
-            importance = channel.importance
-        }
+        let gate = displayGate(m, now: now, missing: spec.channelID, channel: { $0.apps[pkg]!.channel(spec.channelID) })
+        guard let (channelID, importance) = gate else { return false }
         var tray = AndroidTrayNotification(
             id: "", packageName: pkg, poster: .app, tag: spec.tag ?? "app:\(m.messageID)", channelID: channelID,
             importance: importance, title: m.data[spec.titleKey], body: m.data[spec.bodyKey],
@@ -118,6 +89,29 @@ extension AndroidDeviceState {
             messageID: m.messageID, postedAt: now)
         post(&tray, now: now)
         return true
+    }
+
+    /// What every notification must pass: POST_NOTIFICATIONS [AND-PERM], then (API 26+) a channel that exists and
+    /// is not blocked [AND-CH]. `channel` finds it (nil: `missing` does not exist). The channel id (nil below API 26) and
+    /// importance, or nil with the reason logged.
+    private mutating func displayGate(
+        _ m: AndroidMessage, now: Date, missing: String = "", channel: (inout AndroidDeviceState) -> AndroidChannel?
+    ) -> (String?, AndroidImportance)? {
+        let pkg = m.packageName
+        guard notificationsAllowed(pkg) else {
+            log(.messageDropped(messageID: m.messageID, reason: .postNotificationsNotGranted), pkg, now)
+            return nil
+        }
+        guard usesChannels(pkg) else { return (nil, .default) }
+        guard let c = channel(&self) else {
+            log(.messageDropped(messageID: m.messageID, reason: .channelNotCreated(missing)), pkg, now)
+            return nil
+        }
+        guard c.importance != .none else {
+            log(.messageDropped(messageID: m.messageID, reason: .channelBlocked(c.id)), pkg, now)
+            return nil
+        }
+        return (c.id, c.importance)
     }
 
     /// `NotificationManager.notify(tag, 0, …)`: the same tag from the same app replaces the notification in place.
