@@ -54,8 +54,10 @@ let package = Package(
         // MARK: simulated iPhone
         .target(name: "Provisioning", dependencies: ["PushModel", "PushCrypto"]),
         // `pushcheck doctor`'s findings engine over a team's real files; the checks it runs are Provisioning's.
-        .target(name: "Doctor", dependencies: ["Provisioning", "PushModel", "PushCrypto"]),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Provisioning", "PushModel"]),
+        // Android files too: google-services.json, and AndroidManifest.xml through XMLSupport's libxml2 tree.
+        .target(name: "Doctor", dependencies: ["Provisioning", "PushModel", "PushCrypto", "XMLSupport"]),
+        .testTarget(
+            name: "DoctorTests", dependencies: ["Doctor", "Provisioning", "PushModel"], exclude: ["Fixtures"]),
         .target(
             name: "DeviceSimulator",
             dependencies: ["HTTPTypes", "Provisioning", "PushModel", "HTTPClient", "CXML2", "XMLSupport", "YAMLSource"]),

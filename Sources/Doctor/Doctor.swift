@@ -53,6 +53,7 @@ package enum Doctor {
             apnsCertificateChecks(value, path: cert.path, facts: facts, context: context, now: now, into: &list)
         }
         firebaseChecks(inputs, facts: facts, context: context, into: &list)
+        androidChecks(inputs, context: context, into: &list)
         return list.checks
     }
 
@@ -60,7 +61,7 @@ package enum Doctor {
         var failures: [DoctorFinding?] = [
             inputs.profile?.failure, inputs.entitlements?.failure, inputs.infoPlist?.failure,
             inputs.apnsKey?.failure, inputs.apnsCertificate?.failure, inputs.googleServiceInfo?.failure,
-            inputs.serviceAccount?.failure,
+            inputs.serviceAccount?.failure, inputs.googleServices?.failure, inputs.androidManifest?.failure,
         ]
         failures += inputs.extensions.map(\.failure)
         failures += inputs.extensions.map { $0.value?.profile?.failure }

@@ -17,13 +17,19 @@ package struct DoctorFilePaths: Sendable, Equatable {
     package var certificatePassword: String = ""
     package var googleServiceInfo: String?
     package var serviceAccount: String?
+    /// An Android app's `google-services.json`.
+    package var googleServices: String?
+    /// A plain-XML `AndroidManifest.xml` (binary AXML is refused with the way to get a plain one).
+    package var androidManifest: String?
 
     package init() {}
 
     /// True when no file at all was named.
     package var isEmpty: Bool {
-        [profile, entitlements, infoPlist, app, apnsKey, apnsCertificate, googleServiceInfo, serviceAccount]
-            .allSatisfy { $0 == nil }
+        [
+            profile, entitlements, infoPlist, app, apnsKey, apnsCertificate, googleServiceInfo, serviceAccount,
+            googleServices, androidManifest,
+        ].allSatisfy { $0 == nil }
     }
 }
 
@@ -42,6 +48,8 @@ package enum DoctorInputLoader {
             plist($0, expected: "the GoogleService-Info.plist downloaded from the Firebase console")
         }
         inputs.serviceAccount = paths.serviceAccount.map(serviceAccount)
+        inputs.googleServices = paths.googleServices.map(googleServices)
+        inputs.androidManifest = paths.androidManifest.map(androidManifest)
         return inputs
     }
 

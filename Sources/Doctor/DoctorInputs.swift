@@ -78,6 +78,8 @@ package struct DoctorInputs: Sendable {
     package var apnsCertificate: DoctorFile<CertificateInfo>?
     package var googleServiceInfo: DoctorFile<[String: PlistValue]>?
     package var serviceAccount: DoctorFile<JSONValue>?
+    package var googleServices: DoctorFile<JSONValue>?
+    package var androidManifest: DoctorFile<AndroidManifestFile>?
 
     package init() {}
 }
@@ -104,6 +106,16 @@ package struct DoctorContext: Sendable, Equatable {
     package var firebaseProjectID: String?
     /// The app sets `Messaging.messaging().apnsToken` itself (config `firebase.forwards_apns_token`).
     package var forwardsAPNsTokenToFirebase = false
+    /// The Android app's applicationId (`--package-name`): what google-services.json must list; else the
+    /// manifest's `package`.
+    package var packageName: String?
+    /// The Android app's targetSdkVersion (`--target-sdk`), when the manifest does not say it.
+    package var targetSdk: Int?
+    /// The channel ids the Android app creates at start (`--channels`): a default channel not among them is never
+    /// created; nil = unknown (then that check is not made).
+    package var androidChannels: [String]?
+    /// The `click_action` values the backend sends (`--click-action`).
+    package var clickActions: [String] = []
 
     package init() {}
 }

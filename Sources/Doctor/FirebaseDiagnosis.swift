@@ -16,6 +16,18 @@ extension Doctor {
             fix: fix)
     }
 
+    /// A Firebase app id (`1:<sender>:<platform>:<hex>`) of another sender than the file's own: the file was edited.
+    static func appIDSenderMismatch(
+        _ appIDKey: String, _ appID: String, _ senderKey: String, _ sender: String, in fileKind: String, file: String
+    ) -> DoctorFinding? {
+        let parts = appID.split(separator: ":")
+        guard parts.count >= 2, parts[1] != Substring(sender) else { return nil }
+        return senderMismatch(
+            "firebase-sender-id-mismatch", file: file,
+            cause: "\(senderKey) is \(sender) but \(appIDKey) \(appID) belongs to sender \(parts[1])",
+            fix: "download \(fileKind) again instead of editing it")
+    }
+
     static func firebaseChecks(
         _ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, into list: inout Checklist
     ) {
@@ -46,16 +58,11 @@ extension Doctor {
                     ])
 
             var senders: [DoctorFinding] = []
-            if let sender, let appID = plist["GOOGLE_APP_ID"]?.stringValue {
-                let parts = appID.split(separator: ":")
-                if parts.count >= 2, parts[1] != Substring(sender) {
-                    senders.append(
-                        senderMismatch(
-                            "firebase-sender-id-mismatch", file: plistPath,
-                            cause:
-                                "GCM_SENDER_ID is \(sender) but GOOGLE_APP_ID \(appID) belongs to sender \(parts[1])",
-                            fix: "download GoogleService-Info.plist again instead of editing it"))
-                }
+            if let sender, let appID = plist["GOOGLE_APP_ID"]?.stringValue,
+                let f = appIDSenderMismatch(
+                    "GOOGLE_APP_ID", appID, "GCM_SENDER_ID", sender, in: "GoogleService-Info.plist", file: plistPath)
+            {
+                senders.append(f)
             }
             if let sender, let expected = context.firebaseSenderID, expected != sender {
                 senders.append(

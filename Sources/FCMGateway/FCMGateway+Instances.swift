@@ -17,10 +17,14 @@ package struct FCMInstanceRegistration: Sendable, Equatable {
     /// The APNs token Firebase maps the instance to; nil when it never reached Firebase (swizzling off and
     /// not forwarded): sends are then accepted and nothing reaches the device, as with real Firebase.
     package var apnsToken: DeviceToken?
+    /// Set for an Android instance (its SDK registered with its package and app id; `bundleID` is then the package).
+    package var android: FCMAndroidInstance?
 
     package init(
-        token: String, senderID: String, projectID: String, bundleID: String, fid: String?, apnsToken: DeviceToken?
+        token: String, senderID: String, projectID: String, bundleID: String, fid: String?, apnsToken: DeviceToken?,
+        android: FCMAndroidInstance? = nil
     ) {
+        self.android = android
         self.token = token
         self.senderID = senderID
         self.projectID = projectID
@@ -39,7 +43,9 @@ extension FCMGateway {
         guard let p = configuration.projects.first(where: { $0.number == r.senderID }) ?? project(r.projectID) else {
             return nil
         }
-        let entry = FCMRegisteredToken(token: r.token, apnsToken: r.apnsToken, bundleID: r.bundleID, fid: r.fid)
+        let entry = FCMRegisteredToken(
+            token: r.token, apnsToken: r.apnsToken, bundleID: r.android == nil ? r.bundleID : nil, fid: r.fid,
+            android: r.android)
         return registerToken(entry, project: p.id) ? p.id : nil
     }
 
@@ -50,10 +56,30 @@ extension FCMGateway {
     package func issueInstanceToken(
         installationID: String, senderID: String, projectID: String, bundleID: String, apnsToken: DeviceToken?
     ) -> String? {
+        issueToken(installationID: installationID, senderID: senderID, projectID: projectID, bundleID: bundleID) {
+            $0.apnsToken = apnsToken
+        }
+    }
+
+    /// The same for an Android app's SDK (`FirebaseMessaging.getToken` on first start): the instance is recorded with
+    /// its package and app id, so sends to it go to the Android delivery consumer.
+    package func issueAndroidInstanceToken(
+        installationID: String, senderID: String, projectID: String, packageName: String, appID: String?
+    ) -> String? {
+        issueToken(installationID: installationID, senderID: senderID, projectID: projectID, bundleID: packageName) {
+            $0.android = FCMAndroidInstance(packageName: packageName, appID: appID)
+        }
+    }
+
+    private func issueToken(
+        installationID: String, senderID: String, projectID: String, bundleID: String,
+        platform: (inout FCMInstanceRegistration) -> Void
+    ) -> String? {
         let token = Self.registrationToken(installationID: installationID, senderID: senderID)
-        let r = FCMInstanceRegistration(
+        var r = FCMInstanceRegistration(
             token: token, senderID: senderID, projectID: projectID, bundleID: bundleID, fid: installationID,
-            apnsToken: apnsToken)
+            apnsToken: nil)
+        platform(&r)
         return registerInstance(r) == nil ? nil : token
     }
 

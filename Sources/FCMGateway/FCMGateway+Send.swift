@@ -12,7 +12,8 @@ extension FCMGateway {
     }
 
     /// `POST /v1/projects/{p}/messages:send`. Order: auth (bearer, scopes, project) → body rules → faults →
-    /// target (token state, sender) → APNs header and payload rules → quota → validate_only stops here → APNs.
+    /// target (token state, sender, an Android instance's restricted package) → APNs header and payload rules →
+    /// quota → validate_only stops here → APNs for iOS instances, the Android consumer for Android ones.
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
         var entry = FCMLogEntry(
             sequence: 0, receivedAt: clock.now(), method: request.method, path: request.path, project: nil,
@@ -53,7 +54,13 @@ extension FCMGateway {
             }
             throw e
         }
-        let recipients = try resolve(message.target, project: project)
+        var recipients = try resolve(message.target, project: project)
+        if let instance = recipients.first?.entry.android, !message.target.isFanOut,
+            !Self.restrictedPackageAllows(message, instance)
+        {
+            throw Self.restrictedPackageMismatch(message, instance)
+        }
+        recipients.removeAll { r in r.entry.android.map { !Self.restrictedPackageAllows(message, $0) } ?? false }
 
         // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
         let limit = message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
@@ -78,6 +85,10 @@ extension FCMGateway {
 
         if send.validateOnly { return name }
         for (i, r) in recipients.enumerated() {
+            if let instance = r.entry.android {
+                deliverAndroid(message, to: r, instance: instance, project: project, name: name, now: now, log: &log)
+                continue
+            }
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
             let push =
                 i == 0
@@ -160,6 +171,10 @@ extension FCMGateway {
             (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0)
             + (m.notificationImage?.utf8.count ?? 0)
         if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }  // small: one allocation
+        if let a = m.android {
+            n += (a.data ?? [:]).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            n += (a.notification?.title?.utf8.count ?? 0) + (a.notification?.body?.utf8.count ?? 0)
+        }
         return n
     }
 

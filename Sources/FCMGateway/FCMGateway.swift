@@ -9,7 +9,7 @@ import Synchronization
 /// The mock FCM HTTP v1 service: OAuth token endpoint, `messages:send`, topic management (Instance ID and the v1
 /// registrations API) and the shut-down legacy API. Sends to iOS instances are translated and pushed through an
 /// `APNsGateway` (the world's), with the project's APNs credentials, so APNs' answer becomes the FCM error a real
-/// sender sees. Use it in-process through `evaluate(_:)` or on sockets through `handler`.
+/// sender sees; sends to Android instances go, as typed `AndroidMessage`s, to an `FCMAndroidDeliveryConsumer`. Use it in-process through `evaluate(_:)` or on sockets through `handler`.
 package final class FCMGateway: Sendable {
     struct TokenRecord: Sendable {
         var project: String
@@ -63,6 +63,8 @@ package final class FCMGateway: Sendable {
     let faultCount = Atomic<Int>(0)
     /// One in-process APNs connection per project (the provider-token binding lives on it).
     let apnsConnections: [String: APNsInProcessConnection]
+    /// Where sends to Android instances go (`setAndroidConsumer`).
+    let androidConsumer = Mutex<(any FCMAndroidDeliveryConsumer)?>(nil)
 
     package init(configuration: FCMGatewayConfiguration, apns: APNsGateway, clock: any PushClock = SystemClock()) {
         self.configuration = configuration

@@ -53,6 +53,8 @@ extension FCMGatewayConfiguration {
             .init("apns_token", .text, "The APNs device token (hex) it stands for."),
             .init("topic", .text, "The app's bundle id (required with apns_token)."),
             .init("fid", .text, "The Firebase installation id."),
+            .init("package_name", .text, "An Android instance's package (sends go to the Android devices)."),
+            .init("app_id", .text, "An Android instance's mobilesdk_app_id (with package_name)."),
             .init("unregistered", .boolean, "Answer UNREGISTERED for it."),
         ])
 

@@ -19,6 +19,7 @@ import YAMLSource
 ///       # or apns: { certificate: push-cert.pem, environment: production }
 ///       tokens:
 ///         - { token: "<fcm token>", apns_token: "<hex>", topic: com.example.app, fid: "<22 chars>" }
+///         - { token: "<fcm token>", package_name: com.example.app, app_id: "1:<number>:android:<hex>" }
 ///         - { token: "<fcm token>", unregistered: true }
 ///       quota: { per_device_per_minute: 240, per_project_per_minute: 600000 }
 ///   faults: [{ error: UNAVAILABLE, count: 2, retry_after: 30, token: "<fcm token>" }]
@@ -230,9 +231,21 @@ extension FCMGatewayConfiguration {
                 .missingKey, "missing required key 'topic'", at: t.range,
                 expected: "the app's bundle ID beside apns_token (FCM sends it as apns-topic)")
         }
+        let package = try t.optional("package_name", as: String.self)
+        if package != nil, apnsToken != nil {
+            throw t["package_name"]!.invalidValue(
+                expected: "either apns_token (an iOS instance) or package_name (Android)")
+        }
+        let appID = try t.optional("app_id", as: String.self)
+        if appID != nil, package == nil {
+            throw SourceError(
+                .missingKey, "missing required key 'package_name'", at: t.range,
+                expected: "the Android app's package beside app_id")
+        }
         return FCMRegisteredToken(
             token: token, apnsToken: apnsToken, bundleID: topic, fid: try t.optional("fid", as: String.self),
-            unregistered: try t.optional("unregistered", as: Bool.self) ?? false)
+            unregistered: try t.optional("unregistered", as: Bool.self) ?? false,
+            android: package.map { FCMAndroidInstance(packageName: $0, appID: appID) })
     }
 
     /// One `faults:` entry (also the body of POST /fcm/faults).

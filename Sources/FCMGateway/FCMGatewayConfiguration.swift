@@ -54,12 +54,27 @@ package struct FCMAPNsCredentials: Sendable, Equatable {
     }
 }
 
+/// What Firebase knows of an Android app instance: its package (google-services.json's `package_name`, which
+/// `android.restricted_package_name` must match) and its app id.
+package struct FCMAndroidInstance: Sendable, Equatable {
+    package var packageName: String
+    /// `mobilesdk_app_id` (`1:<number>:android:<hex>`), when known.
+    package var appID: String?
+
+    package init(packageName: String, appID: String? = nil) {
+        self.packageName = packageName
+        self.appID = appID
+    }
+}
+
 /// An FCM registration token known to the mock (what a device got from Firebase).
 package struct FCMRegisteredToken: Sendable, Equatable {
     package var token: String
     /// The APNs device token FCM maps it to; `nil`: an instance without one (an Android or web instance):
     /// sends are accepted and nothing goes to APNs.
     package var apnsToken: DeviceToken?
+    /// Set for an Android instance: sends to it go to the gateway's Android delivery consumer.
+    package var android: FCMAndroidInstance?
     /// The iOS app's bundle ID (the `apns-topic` FCM sends with).
     package var bundleID: String?
     /// The Firebase installation ID (a `fid` target, and `google.c.fid` in the payload).
@@ -69,10 +84,11 @@ package struct FCMRegisteredToken: Sendable, Equatable {
 
     package init(
         token: String, apnsToken: DeviceToken? = nil, bundleID: String? = nil, fid: String? = nil,
-        unregistered: Bool = false
+        unregistered: Bool = false, android: FCMAndroidInstance? = nil
     ) {
         self.token = token
         self.apnsToken = apnsToken
+        self.android = android
         self.bundleID = bundleID
         self.fid = fid
         self.unregistered = unregistered

@@ -39,7 +39,7 @@ package struct FCMAPNsHop: Sendable, Equatable {
     }
 }
 
-/// One request to the FCM mock: what came in, what went to APNs, what was answered.
+/// One request to the FCM mock: what came in, what went to APNs or to Android instances, what was answered.
 package struct FCMLogEntry: Sendable, Equatable {
     package var sequence: UInt64
     package var receivedAt: Date
@@ -59,6 +59,8 @@ package struct FCMLogEntry: Sendable, Equatable {
     /// `name` of an accepted message.
     package var name: String?
     package var apns: [FCMAPNsHop]
+    /// The Android instances the send was handed to.
+    package var android: [FCMAndroidHop] = []
 
     init(
         sequence: UInt64, receivedAt: Date, method: String, path: String, project: String?, request: JSONValue?,
@@ -97,6 +99,7 @@ package struct FCMLogEntry: Sendable, Equatable {
                     return .object(h)
                 }),
         ]
+        if !android.isEmpty { o["android"] = .array(android.map(\.json)) }
         if let project { o["project"] = .string(project) }
         if let request { o["request"] = request }
         if let errorCode { o["error_code"] = .string(errorCode) }

@@ -39,6 +39,8 @@ package struct FCMMessage: Sendable, Equatable {
     package var apnsImage: String?
     /// `apns.live_activity_token` (hex APNs token a live-activity push goes to).
     package var liveActivityToken: String?
+    /// `android` (or `android_v2`, translated): what an Android instance gets.
+    package var android: FCMAndroidConfig?
     /// The `message` object as received (for the log). Read from the body only when asked for: the send path
     /// keeps the body's bytes, not a parsed copy.
     package var raw: JSONValue {
@@ -51,7 +53,7 @@ package struct FCMMessage: Sendable, Equatable {
         target: FCMTarget, data: [String: String], notificationTitle: String?, notificationBody: String?,
         notificationImage: String?, apnsHeaders: [String: String], apnsPayload: [String: JSONValue]?,
         apnsImage: String?,
-        liveActivityToken: String?, raw: JSONValue
+        liveActivityToken: String?, android: FCMAndroidConfig? = nil, raw: JSONValue
     ) {
         self.target = target
         self.data = data
@@ -62,6 +64,7 @@ package struct FCMMessage: Sendable, Equatable {
         self.apnsPayload = apnsPayload
         self.apnsImage = apnsImage
         self.liveActivityToken = liveActivityToken
+        self.android = android
         self.rawStorage = .value(raw)
     }
 }
@@ -90,8 +93,8 @@ package enum FCMMessageRules {
     package static let maxTTLSeconds: Int64 = 2_419_200
 
     static let messageFields = [
-        "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition",
-        "fid",
+        "name", "data", "notification", "android", "android_v2", "webpush", "apns", "fcm_options", "token", "topic",
+        "condition", "fid",
     ]
     static let notificationFields = ["title", "body", "image"]
     static let apnsFields = ["headers", "payload", "fcm_options", "live_activity_token"]
@@ -194,12 +197,7 @@ package enum FCMMessageRules {
 
         var data: [String: String] = [:]
         for (key, v) in try m.stringMap("data") {
-            guard !isReservedDataKey(key) else {
-                throw FCMErrorResponse.invalid(
-                    "message.data",
-                    "Invalid data payload key: \(key). Keys 'from', 'message_type' and keys starting with 'google' or 'gcm' are reserved."
-                )
-            }
+            guard !isReservedDataKey(key) else { throw reservedDataKey("message.data", key) }
             data[key] = v
         }
         var title: String?, bodyText: String?, image: String?
@@ -212,7 +210,7 @@ package enum FCMMessageRules {
         if let o = try m.object("fcm_options", type: "google.firebase.fcm.v1.FcmOptions", known: ["analytics_label"]) {
             try checkLabel(o)
         }
-        try checkAndroid(m)
+        let android = try parseAndroid(m)
         try checkWebpush(m)
 
         var headers: [String: String] = [:]
@@ -243,7 +241,7 @@ package enum FCMMessageRules {
         return FCMMessage(
             target: target, data: data, notificationTitle: title, notificationBody: bodyText, notificationImage: image,
             apnsHeaders: headers, apnsPayload: payload, apnsImage: apnsImage, liveActivityToken: liveActivityToken,
-            raw: value)
+            android: android, raw: value)
     }
 
     /// The target member `name` (`token`, `topic`, `condition` or `fid`) holding `text`, by its rules.
@@ -281,42 +279,12 @@ package enum FCMMessageRules {
         }
     }
 
-    static func checkAndroid(_ m: ProtoObject) throws(FCMErrorResponse) {
-        guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else {
-            return
-        }
-        _ = try a.string("collapse_key")
-        _ = try a.string("restricted_package_name")
-        _ = try a.stringMap("data")
-        for flag in ["direct_boot_ok", "bandwidth_constrained_ok", "restricted_satellite_ok"] { _ = try a.bool(flag) }
-        if let p = a["priority"] {
-            let ok: Bool
-            switch p {
-            case .string(let s): ok = ["NORMAL", "HIGH"].contains(s)
-            case .number(let n): ok = n == 0 || n == 1
-            default: ok = false
-            }
-            guard ok else {
-                throw ProtoObject.invalidValue(
-                    a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p)
-            }
-        }
-        if let t = a["ttl"] {
-            guard case .string(let s) = t, let seconds = durationSeconds(s) else {
-                throw ProtoObject.invalidValue(a.child("ttl"), "type.googleapis.com/google.protobuf.Duration", t)
-            }
-            guard (0...maxTTLSeconds).contains(seconds) else {
-                throw FCMErrorResponse.invalid(
-                    a.child("ttl"), "TTL must be between 0 and \(maxTTLSeconds) seconds (28 days); got '\(s)'.")
-            }
-        }
-        _ = try a.object(
-            "notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
-        if let o = try a.object(
-            "fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"])
-        {
-            try checkLabel(o)
-        }
+    /// A reserved key in `data` or `android.data`.
+    static func reservedDataKey(_ field: String, _ key: String) -> FCMErrorResponse {
+        FCMErrorResponse.invalid(
+            field,
+            "Invalid data payload key: \(key). Keys 'from', 'message_type' and keys starting with 'google' or 'gcm' are reserved."
+        )
     }
 
     static func checkWebpush(_ m: ProtoObject) throws(FCMErrorResponse) {

@@ -88,29 +88,3 @@ final class XMLErrorCollector {
 }
 
 /// The last error libxml2 recorded on a parser context: line and message.
-struct XMLParseFailure {
-    var line: Int
-    var message: String
-
-    init(parser: xmlParserCtxtPtr) {
-        if let error = xmlCtxtGetLastError(parser) {
-            line = Int(error.pointee.line)
-            message =
-                error.pointee.message.map { String(cString: $0) }?
-                .trimmedForMessage ?? "unknown parse error"
-        } else {
-            line = 1
-            message = "the document is empty or unreadable"
-        }
-    }
-}
-
-extension String {
-    /// Without leading and trailing whitespace/newlines (libxml2 messages end in a newline).
-    var trimmedForMessage: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import XMLSupport
 
 /// Reads JUnit XML (ours, or any `testsuites`/`testsuite` document in the common shape) into a `TestReport`.
 ///

@@ -1,4 +1,5 @@
 import PushModel
+import XMLSupport
 
 /// Errors from `--shard i/N`.
 package enum ShardError: Error, Equatable, CustomStringConvertible {

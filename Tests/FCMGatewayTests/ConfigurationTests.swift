@@ -95,4 +95,33 @@ import YAMLSource
         let dup = try #require(error("projects: [{ id: p, number: \"1\" }, { id: p, number: \"2\" }]\n"))
         #expect(dup.expected?.contains("unique project id") == true)
     }
+
+    /// An Android instance in the config: `package_name` (and `app_id`), never beside `apns_token`.
+    @Test func androidTokens() throws {
+        let c = try decode(
+            """
+            projects:
+              - id: p
+                number: "1"
+                tokens:
+                  - { token: "droid-1", package_name: com.example.news, app_id: "1:1:android:ab" }
+                  - { token: "droid-2", package_name: com.example.news }
+            """)
+        #expect(
+            c.projects[0].tokens.map(\.android) == [
+                FCMAndroidInstance(packageName: "com.example.news", appID: "1:1:android:ab"),
+                FCMAndroidInstance(packageName: "com.example.news"),
+            ])
+        func error(_ entry: String) -> SourceError? {
+            do { _ = try decode("projects:\n  - id: p\n    number: \"1\"\n    tokens: [\(entry)]\n"); return nil } catch
+            {
+                return error
+            }
+        }
+        let both = try #require(
+            error("{ token: t, apns_token: \(String(repeating: "ab", count: 32)), topic: x, package_name: com.x }"))
+        #expect(both.line == 4 && both.expected?.contains("package_name (Android)") == true)
+        let appOnly = try #require(error("{ token: t, app_id: \"1:1:android:ab\" }"))
+        #expect(appOnly.message.contains("package_name"))
+    }
 }

@@ -8,12 +8,15 @@ import Reports
 /// certificate and Firebase files with the rules the simulated device runs (the `Doctor` module over `Provisioning`'s checks).
 enum DoctorCommand: PushcheckCommand {
     static let name = "doctor"
-    static let abstract = "Diagnose profiles, entitlements, Info.plist, APNs keys/certificates and Firebase files."
+    static let abstract =
+        "Diagnose profiles, entitlements, Info.plist, APNs keys/certificates, Firebase and Android files."
     static let synopsis =
         "pushcheck doctor [--profile X.mobileprovision] [--entitlements F] [--info-plist F] [--app App.app]\n"
         + "                        [--apns-key AuthKey.p8 --key-id KID --team-id TEAM] [--apns-cert cert.p12 [--password P]]\n"
         + "                        [--google-service-info F] [--service-account sa.json] [--udid UDID] [--bundle-id ID]\n"
         + "                        [--topic TOPIC] [--environment sandbox|production] [--expects-silent-push]\n"
+        + "                        [--google-services F] [--android-manifest F] [--package-name ID] [--target-sdk N]\n"
+        + "                        [--channels A,B] [--click-action A,B]\n"
         + "                        [--config doctor.yaml] [--verbose | --json] [--junit FILE]"
     static let options: [OptionSpec] = [
         .value("profile", "FILE", "The .mobileprovision (CMS DER; a bare plist is accepted too)."),
@@ -34,6 +37,12 @@ enum DoctorCommand: PushcheckCommand {
             "The apns-topic the backend sends with (default: --bundle-id, checked against the Info.plist)."),
         .value("environment", "ENV", "The gateway the backend sends to: sandbox or production."),
         .flag("expects-silent-push", "The backend sends silent (content-available) pushes."),
+        .value("google-services", "FILE", "The Android app's google-services.json."),
+        .value("android-manifest", "FILE", "The Android app's AndroidManifest.xml (plain XML: source or merged)."),
+        .value("package-name", "ID", "The Android applicationId (default: the manifest's package)."),
+        .value("target-sdk", "N", "The Android targetSdkVersion, when the manifest does not say it."),
+        .value("channels", "IDS", "The notification channel ids the Android app creates, comma-separated."),
+        .value("click-action", "ACTIONS", "The click_action values the backend sends, comma-separated."),
         .value("config", "FILE", "Read the above from a YAML file (keys of a suite's apps: entry; see README)."),
         .flag(
             "verbose",
@@ -62,7 +71,8 @@ enum DoctorCommand: PushcheckCommand {
         guard !request.paths.isEmpty else {
             throw UsageError(
                 "nothing to check: give at least one file (--profile, --entitlements, --info-plist, --app, "
-                    + "--apns-key, --apns-cert, --google-service-info, --service-account) or --config")
+                    + "--apns-key, --apns-cert, --google-service-info, --service-account, --google-services, "
+                    + "--android-manifest) or --config")
         }
         let now = Date()
         let inputs = DoctorInputLoader.load(request.paths)

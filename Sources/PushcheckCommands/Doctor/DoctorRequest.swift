@@ -19,6 +19,9 @@ struct DoctorRequest {
     static let doctorKeys = [
         "app", "apns_key_file", "key_id", "apns_cert_file", "password", "google_service_info_file",
         "service_account_file", "udid", "topic", "environment", "expects_silent_push",
+        // Android: the app's files, its applicationId, targetSdk, the channels it creates, the backend's click_actions.
+        "google_services_file", "android_manifest_file", "package_name", "target_sdk", "android_channels",
+        "click_actions",
     ]
 
     /// A text setting doctor takes from both `--config` (`configKey`) and the command line (`--option`): the one
@@ -46,6 +49,13 @@ struct DoctorRequest {
             Setting(
                 configKey: "service_account_file", option: "service-account", isFile: true,
                 field: \.paths.serviceAccount),
+            Setting(
+                configKey: "google_services_file", option: "google-services", isFile: true,
+                field: \.paths.googleServices),
+            Setting(
+                configKey: "android_manifest_file", option: "android-manifest", isFile: true,
+                field: \.paths.androidManifest),
+            Setting(configKey: "package_name", option: "package-name", isFile: false, field: \.context.packageName),
             Setting(configKey: "bundle_id", option: "bundle-id", isFile: false, field: \.context.bundleID),
             Setting(configKey: "topic", option: "topic", isFile: false, field: \.context.topic),
             Setting(configKey: "team_id", option: "team-id", isFile: false, field: \.context.teamID),
@@ -78,6 +88,12 @@ struct DoctorRequest {
         r.context.environment = try m.optional("environment", oneOf: APNsEnvironment.allCases.map(\.rawValue))
             .flatMap(APNsEnvironment.init(rawValue:))
         r.context.expectsSilentPush = try m.optional("expects_silent_push", as: Bool.self) ?? false
+        if let sdk = try m.optional("target_sdk", as: Int.self) {
+            guard sdk >= 1 else { throw m["target_sdk"]!.invalidValue(expected: "an Android API level, e.g. 34") }
+            r.context.targetSdk = sdk
+        }
+        r.context.androidChannels = try m.optional("android_channels", as: [String].self)
+        r.context.clickActions = try m.optional("click_actions", as: [String].self) ?? []
         if let f = try m.optionalMapping("firebase", keys: AppDeclaration.firebaseTable) {
             r.context.firebaseSenderID = try f.optional("sender_id", as: String.self)
             r.context.firebaseProjectID = try f.optional("project_id", as: String.self)
@@ -98,5 +114,16 @@ struct DoctorRequest {
             context.environment = env
         }
         if a.has("expects-silent-push") { context.expectsSilentPush = true }
+        if let raw = a.value("target-sdk") {
+            guard let sdk = Int(raw), sdk >= 1 else {
+                throw UsageError("option '--target-sdk' expects an Android API level such as 34, got '\(raw)'")
+            }
+            context.targetSdk = sdk
+        }
+        func list(_ raw: String) -> [String] {
+            raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        if let raw = a.value("channels") { context.androidChannels = list(raw).filter { !$0.isEmpty } }
+        if let raw = a.value("click-action") { context.clickActions = list(raw).filter { !$0.isEmpty } }
     }
 }

@@ -1,31 +1,34 @@
 import CXML2
-import XMLSupport
 
-// This file must not import Foundation (see JUnitSchema.swift): it turns libxml2's tree into plain
-// Swift values so that the JUnit reader never touches C.
+// No Foundation here (Reports' JUnitSchema.swift says why): libxml2's tree becomes plain Swift values, so that the
+// readers (Reports' JUnit reader, Doctor's AndroidManifest.xml reader) never touch C.
 
 /// An XML element as plain values: name, attributes, direct text, children, and its source line.
-struct XMLElementNode: Sendable, Equatable {
-    var name: String
-    var attributes: [String: String]
+package struct XMLElementNode: Sendable, Equatable {
+    package var name: String
+    /// By name; a namespaced attribute under its prefixed name (`android:name`).
+    package var attributes: [String: String]
     /// Concatenated text and CDATA children (entity-decoded).
-    var text: String
-    var children: [XMLElementNode]
-    var line: Int
+    package var text: String
+    package var children: [XMLElementNode]
+    package var line: Int
 
     /// The first child element called `name`.
-    func child(_ name: String) -> XMLElementNode? { children.first { $0.name == name } }
+    package func child(_ name: String) -> XMLElementNode? { children.first { $0.name == name } }
+
+    /// Every child element called `name`.
+    package func children(_ name: String) -> [XMLElementNode] { children.filter { $0.name == name } }
 }
 
 /// Why a document could not be turned into a tree.
-struct XMLTreeFailure: Error {
-    var line: Int
-    var message: String
+package struct XMLTreeFailure: Error {
+    package var line: Int
+    package var message: String
 }
 
-enum XMLTree {
+package enum XMLTree {
     /// Parses `bytes` (no network, no external entities, no entity expansion) into a tree.
-    static func parse(_ bytes: [UInt8], sourceName: String) throws(XMLTreeFailure) -> XMLElementNode {
+    package static func parse(_ bytes: [UInt8], sourceName: String) throws(XMLTreeFailure) -> XMLElementNode {
         LibXML2.initialize()
         guard !bytes.isEmpty else { throw XMLTreeFailure(line: 1, message: "the file is empty") }
         guard let parser = xmlNewParserCtxt() else {
@@ -55,7 +58,9 @@ enum XMLTree {
         var attributes: [String: String] = [:]
         var attribute = node.pointee.properties
         while let current = attribute {
-            let name = string(current.pointee.name)
+            let local = string(current.pointee.name)
+            let prefix = current.pointee.ns.map { string($0.pointee.prefix) } ?? ""
+            let name = prefix.isEmpty ? local : prefix + ":" + local
             var value = ""
             var valueNode = current.pointee.children
             while let part = valueNode {
@@ -89,5 +94,33 @@ enum XMLTree {
     private static func string(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
+    }
+}
+
+/// libxml2's last error of a parser context, as a line and a message.
+package struct XMLParseFailure {
+    package var line: Int
+    package var message: String
+
+    package init(parser: xmlParserCtxtPtr) {
+        if let error = xmlCtxtGetLastError(parser) {
+            line = Int(error.pointee.line)
+            message =
+                error.pointee.message.map { String(cString: $0) }?
+                .trimmedForMessage ?? "unknown parse error"
+        } else {
+            line = 1
+            message = "the document is empty or unreadable"
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace/newlines (libxml2 messages end in a newline).
+    package var trimmedForMessage: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
     }
 }

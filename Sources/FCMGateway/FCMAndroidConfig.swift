@@ -1,0 +1,253 @@
+import PushModel
+
+/// `message.android` (or `message.android_v2`, translated) as the gateway acts on it: what becomes the
+/// `AndroidMessage` an Android instance receives (reference/android.md §9, fcm.md §1.3).
+package struct FCMAndroidConfig: Sendable, Equatable {
+    package var collapseKey: String?
+    package var priority: AndroidMessagePriority?
+    package var ttlSeconds: Int64?
+    package var restrictedPackageName: String?
+    /// `android.data` when it was sent: it replaces `Message.data` ("If present, it will override
+    /// google.firebase.fcm.v1.Message.data", [G-API]).
+    package var data: [String: String]?
+    /// `android.notification` as sent (the top-level `notification` is merged under it when the message is built).
+    package var notification: AndroidNotificationPayload?
+    package var directBootOK: Bool
+    package var analyticsLabel: String?
+    /// Set when the message came as `android_v2`.
+    package var v2Kind: AndroidV2Kind?
+
+    package init(
+        collapseKey: String? = nil, priority: AndroidMessagePriority? = nil, ttlSeconds: Int64? = nil,
+        restrictedPackageName: String? = nil, data: [String: String]? = nil,
+        notification: AndroidNotificationPayload? = nil, directBootOK: Bool = false, analyticsLabel: String? = nil,
+        v2Kind: AndroidV2Kind? = nil
+    ) {
+        self.collapseKey = collapseKey
+        self.priority = priority
+        self.ttlSeconds = ttlSeconds
+        self.restrictedPackageName = restrictedPackageName
+        self.data = data
+        self.notification = notification
+        self.directBootOK = directBootOK
+        self.analyticsLabel = analyticsLabel
+        self.v2Kind = v2Kind
+    }
+}
+
+extension FCMMessageRules {
+    static let androidV2Fields = [
+        "background_sync", "remote_notification", "bandwidth_constrained_ok", "collapse_key", "data",
+        "direct_boot_ok", "fcm_options", "restricted_package_name", "restricted_satellite_ok", "ttl",
+    ]
+    static let notificationPriorities = [
+        "PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX",
+    ]
+    static let visibilities = ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"]
+    static let proxies = ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"]
+
+    /// `message.android` and `message.android_v2`: "Mutually exclusive with android. Requests with both AndroidConfig
+    /// and AndroidConfigV2 will be rejected" [G-API] (Google's wording of the refusal is not published: [U]).
+    static func parseAndroid(_ m: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig? {
+        if m["android"] != nil, m["android_v2"] != nil {
+            throw FCMErrorResponse.invalid(
+                "message.android_v2",
+                "AndroidConfig and AndroidConfigV2 are mutually exclusive: send message.android or message.android_v2, not both."
+            )
+        }
+        if let v2 = try m.object("android_v2", type: "google.firebase.fcm.v1.AndroidConfigV2", known: androidV2Fields) {
+            return try parseAndroidV2(v2)
+        }
+        guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else {
+            return nil
+        }
+        var c = try commonAndroid(a)
+        // firebase-admin-python 7.7.0 sends "high" / "normal" in lower case (`_messaging_encoder.py`), which the
+        // service takes; the proto enum names and numbers are the standard proto3 JSON forms.
+        if let p = a["priority"] {
+            switch p {
+            case .string("NORMAL"), .string("normal"), .number(0): c.priority = .normal
+            case .string("HIGH"), .string("high"), .number(1): c.priority = .high
+            default:
+                throw ProtoObject.invalidValue(
+                    a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p)
+            }
+        }
+        if let n = try a.object(
+            "notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
+        {
+            c.notification = try androidNotification(n)
+        }
+        return c
+    }
+
+    /// The fields `AndroidConfig` and `AndroidConfigV2` share.
+    private static func commonAndroid(_ a: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig {
+        var c = FCMAndroidConfig()
+        c.collapseKey = try a.string("collapse_key")
+        c.restrictedPackageName = try a.string("restricted_package_name")
+        if a["data"] != nil {
+            var data: [String: String] = [:]
+            for (k, v) in try a.stringMap("data") {
+                guard !isReservedDataKey(k) else { throw reservedDataKey(a.child("data"), k) }
+                data[k] = v
+            }
+            c.data = data
+        }
+        c.directBootOK = try a.bool("direct_boot_ok") ?? false
+        for flag in ["bandwidth_constrained_ok", "restricted_satellite_ok"] { _ = try a.bool(flag) }
+        if let t = a["ttl"] {
+            guard case .string(let s) = t, let seconds = durationSeconds(s) else {
+                throw ProtoObject.invalidValue(a.child("ttl"), "type.googleapis.com/google.protobuf.Duration", t)
+            }
+            guard (0...maxTTLSeconds).contains(seconds) else {
+                throw FCMErrorResponse.invalid(
+                    a.child("ttl"), "TTL must be between 0 and \(maxTTLSeconds) seconds (28 days); got '\(s)'.")
+            }
+            c.ttlSeconds = seconds
+        }
+        if let o = try a.object(
+            "fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"])
+        {
+            try checkLabel(o)
+            c.analyticsLabel = try o.string("analytics_label")
+        }
+        return c
+    }
+
+    /// `android_v2` (a preview): its union `remote_notification` | `background_sync` sets the kind, and FCM
+    /// "automatically translates the message for devices running older client SDKs" [F-V2]: a remote notification as
+    /// a high-priority notification message (the top-level `notification`'s text), a background sync as a
+    /// normal-priority data message (choice). The members' own fields are not published: any object is taken [U].
+    private static func parseAndroidV2(_ v: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig {
+        let kinds = ["remote_notification", "background_sync"].filter { v[$0] != nil }
+        guard kinds.count == 1 else {
+            let msg =
+                kinds.isEmpty
+                ? "AndroidConfigV2 needs remote_notification or background_sync."
+                : "Invalid JSON payload received. Oneof field 'message_type' is already set. Cannot set 'background_sync'"
+            throw FCMErrorResponse.invalid(v.path, msg, message: msg)
+        }
+        guard case .object = v[kinds[0]]! else {
+            throw ProtoObject.invalidValue(v.child(kinds[0]), "TYPE_MESSAGE", v[kinds[0]]!)
+        }
+        var c = try commonAndroid(v)
+        if kinds[0] == "remote_notification" {
+            c.v2Kind = .remoteNotification
+            c.priority = .high
+            c.notification = AndroidNotificationPayload()
+        } else {
+            c.v2Kind = .backgroundSync
+            c.priority = .normal
+        }
+        return c
+    }
+
+    /// `AndroidNotification`, with the checks the Admin SDKs make before sending (color `#RRGGBB`, `*_loc_args` need
+    /// their `*_loc_key`) [R-ADMIN], and proto3 JSON's for the enums, numbers and lists.
+    private static func androidNotification(_ n: ProtoObject) throws(FCMErrorResponse) -> AndroidNotificationPayload {
+        func oneOf(_ name: String, _ values: [String], _ type: String) throws(FCMErrorResponse) -> String? {
+            guard let v = n[name] else { return nil }
+            guard case .string(let s) = v, values.contains(s) else {
+                throw ProtoObject.invalidValue(n.child(name), "type.googleapis.com/google.firebase.fcm.v1.\(type)", v)
+            }
+            return s
+        }
+        func strings(_ name: String) throws(FCMErrorResponse) -> [String] {
+            guard let v = n[name] else { return [] }
+            guard case .array(let items) = v else { throw ProtoObject.invalidValue(n.child(name), "TYPE_STRING", v) }
+            var out: [String] = []
+            for item in items {
+                guard case .string(let s) = item else {
+                    throw ProtoObject.invalidValue(n.child(name), "TYPE_STRING", item)
+                }
+                out.append(s)
+            }
+            return out
+        }
+        var p = AndroidNotificationPayload()
+        p.title = try n.string("title")
+        p.body = try n.string("body")
+        p.icon = try n.string("icon")
+        p.sound = try n.string("sound")
+        p.tag = try n.string("tag")
+        p.clickAction = try n.string("click_action")
+        p.channelID = try n.string("channel_id")
+        p.image = try n.string("image")
+        p.ticker = try n.string("ticker")
+        p.titleLocKey = try n.string("title_loc_key")
+        p.bodyLocKey = try n.string("body_loc_key")
+        p.titleLocArgs = try strings("title_loc_args")
+        p.bodyLocArgs = try strings("body_loc_args")
+        p.sticky = try n.bool("sticky") ?? false
+        p.localOnly = try n.bool("local_only") ?? false
+        p.defaultSound = try n.bool("default_sound") ?? false
+        for flag in ["default_vibrate_timings", "default_light_settings", "bypass_proxy_notification"] {
+            _ = try n.bool(flag)
+        }
+        p.notificationPriority = try oneOf(
+            "notification_priority", notificationPriorities, "AndroidNotification.NotificationPriority")
+        p.visibility = try oneOf("visibility", visibilities, "AndroidNotification.Visibility")
+        _ = try oneOf("proxy", proxies, "AndroidNotification.Proxy")
+        if let v = n["notification_count"] {
+            switch v {
+            case .number(let d) where d.rounded() == d && abs(d) <= Double(Int32.max): p.notificationCount = Int(d)
+            case .string(let s) where Int32(s) != nil: p.notificationCount = Int(s)
+            default: throw ProtoObject.invalidValue(n.child("notification_count"), "TYPE_INT32", v)
+            }
+        }
+        if let t = n["event_time"] {
+            guard case .string(let s) = t, isTimestamp(s) else {
+                throw ProtoObject.invalidValue(
+                    n.child("event_time"), "type.googleapis.com/google.protobuf.Timestamp", t)
+            }
+            p.eventTime = s
+        }
+        for timing in try strings("vibrate_timings") where durationSeconds(timing) == nil {
+            throw ProtoObject.invalidValue(
+                n.child("vibrate_timings"), "type.googleapis.com/google.protobuf.Duration", .string(timing))
+        }
+        _ = try n.object(
+            "light_settings", type: "google.firebase.fcm.v1.LightSettings",
+            known: ["color", "light_on_duration", "light_off_duration"])
+        if let color = try n.string("color") {
+            guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
+                throw FCMErrorResponse.invalid(
+                    n.child("color"), "android.notification.color must be in the form #RRGGBB")
+            }
+            p.color = color
+        }
+        if !p.titleLocArgs.isEmpty, p.titleLocKey == nil {
+            throw FCMErrorResponse.invalid(
+                n.child("title_loc_args"),
+                "android.notification.title_loc_key is required when specifying title_loc_args")
+        }
+        if !p.bodyLocArgs.isEmpty, p.bodyLocKey == nil {
+            throw FCMErrorResponse.invalid(
+                n.child("body_loc_args"), "android.notification.body_loc_key is required when specifying body_loc_args")
+        }
+        return p
+    }
+
+    /// RFC 3339 as proto3 JSON writes a Timestamp: `2026-01-01T00:00:00Z`, optional fraction, `Z` or an offset.
+    static func isTimestamp(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        func digits(_ r: Range<Int>) -> Bool {
+            r.upperBound <= u.count && u[r].allSatisfy { (0x30...0x39).contains($0) }
+        }
+        guard u.count >= 20, digits(0..<4), u[4] == 0x2D, digits(5..<7), u[7] == 0x2D, digits(8..<10),
+            u[10] == UInt8(ascii: "T"), digits(11..<13), u[13] == 0x3A, digits(14..<16), u[16] == 0x3A, digits(17..<19)
+        else { return false }
+        var i = 19
+        if u[i] == UInt8(ascii: ".") {
+            i += 1
+            let start = i
+            while i < u.count, (0x30...0x39).contains(u[i]) { i += 1 }
+            guard (1...9).contains(i - start) else { return false }
+        }
+        guard i < u.count else { return false }
+        if u[i] == UInt8(ascii: "Z") { return i == u.count - 1 }
+        guard u[i] == UInt8(ascii: "+") || u[i] == UInt8(ascii: "-"), u.count - i == 6 else { return false }
+        return digits(i + 1..<i + 3) && u[i + 3] == 0x3A && digits(i + 4..<i + 6)
+    }
+}

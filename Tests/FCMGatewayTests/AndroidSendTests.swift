@@ -1,0 +1,197 @@
+import Foundation
+import PushModel
+import Synchronization
+import Testing
+
+@testable import FCMGateway
+
+/// Records what the gateway hands to the Android side, answering as a device would.
+final class AndroidRecorder: FCMAndroidDeliveryConsumer {
+    let messages = Mutex<[AndroidMessage]>([])
+    let answer: FCMAndroidDisposition
+    init(answer: FCMAndroidDisposition = .delivered) { self.answer = answer }
+    func deliverAndroid(_ message: AndroidMessage) -> FCMAndroidDisposition {
+        messages.withLock { $0.append(message) }
+        return answer
+    }
+    var all: [AndroidMessage] { messages.withLock { $0 } }
+}
+
+/// Sends to Android instances, in-process: registration from the mock, the `android` block as a typed
+/// `AndroidMessage` for the consumer, the Android hop in the log, `restricted_package_name`, `android_v2`, and the
+/// `AndroidNotification` rules (reference/android.md §9).
+@Suite struct AndroidSendTests {
+    static let fid = "YW5kcm9pZGluc3RhbGxhdA"
+    static let pkg = "com.example.news"
+
+    /// A world with one registered Android instance and a recorder.
+    static func world() -> (World, String, AndroidRecorder) {
+        let w = World()
+        let token = w.fcm.issueAndroidInstanceToken(
+            installationID: fid, senderID: "123456789012", projectID: "demo-project", packageName: pkg,
+            appID: "1:123456789012:android:0a1b2c")!
+        let recorder = AndroidRecorder()
+        w.fcm.setAndroidConsumer(recorder)
+        return (w, token, recorder)
+    }
+
+    /// The token comes from the mock as for iOS instances (same shape, same installation → same token), recorded as
+    /// an Android instance of the sender's project.
+    @Test func registrationFromTheMock() {
+        let (w, token, _) = Self.world()
+        #expect(token.hasPrefix(Self.fid + ":APA91b") && token.count == 22 + 7 + 134)
+        #expect(token == FCMGateway.registrationToken(installationID: Self.fid, senderID: "123456789012"))
+        let entry = w.fcm.registeredTokens.first { $0.token.token == token }
+        #expect(entry?.project == "demo-project")
+        #expect(
+            entry?.token.android == FCMAndroidInstance(packageName: Self.pkg, appID: "1:123456789012:android:0a1b2c"))
+        #expect(entry?.token.apnsToken == nil && entry?.token.bundleID == nil && entry?.token.fid == Self.fid)
+        #expect(
+            w.fcm.issueAndroidInstanceToken(
+                installationID: Self.fid, senderID: "1", projectID: "nope", packageName: Self.pkg, appID: nil) == nil)
+    }
+
+    struct Row: Sendable, CustomStringConvertible {
+        var name: String
+        var message: String
+        var check: @Sendable (AndroidMessage) -> Bool
+        var description: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "notification", message: #""notification":{"title":"Goal!","body":"1-0"}"#) {
+            $0.notification?.title == "Goal!" && $0.notification?.body == "1-0" && $0.data.isEmpty
+                && $0.priority == .high
+                && $0.requestedPriority == nil && $0.ttlSeconds == 2_419_200
+        },
+        Row(
+            name: "data",
+            message: #""data":{"match":"7"},"android":{"priority":"HIGH","ttl":"3.5s","collapse_key":"score"}"#
+        ) {
+            $0.notification == nil && $0.data == ["match": "7"] && $0.priority == .high && $0.ttlSeconds == 3
+                && $0.collapseKey == "score"
+        },
+        Row(
+            name: "both, android fields over the top-level ones",
+            message:
+                ##""notification":{"title":"t","body":"b","image":"https://x/i.png"},"data":{"k":"v"},"android":{"priority":"NORMAL","ttl":"0s","notification":{"title":"T","channel_id":"goals","tag":"m7","color":"#3366FF","click_action":"OPEN","notification_count":"3","sticky":true},"direct_boot_ok":true,"fcm_options":{"analytics_label":"goals"}}"##
+        ) {
+            let n = $0.notification
+            return n?.title == "T" && n?.body == "b" && n?.image == "https://x/i.png" && n?.channelID == "goals"
+                && n?.tag == "m7" && n?.color == "#3366FF" && n?.clickAction == "OPEN" && n?.notificationCount == 3
+                && n?.sticky == true && $0.priority == .normal && $0.ttlSeconds == 0 && $0.directBootOK
+                && $0.analyticsLabel == "goals" && $0.data == ["k": "v"]
+        },
+        Row(name: "android.data replaces data", message: #""data":{"a":"1"},"android":{"data":{"b":"2"}}"#) {
+            $0.data == ["b": "2"]
+        },
+        Row(
+            name: "android_v2 background_sync",
+            message: #""data":{"a":"1"},"android_v2":{"background_sync":{},"ttl":"60s"}"#
+        ) {
+            $0.v2Kind == .backgroundSync && $0.priority == .normal && $0.notification == nil && $0.ttlSeconds == 60
+        },
+        Row(
+            name: "android_v2 remote_notification",
+            message: #""notification":{"title":"t"},"android_v2":{"remote_notification":{}}"#
+        ) {
+            $0.v2Kind == .remoteNotification && $0.priority == .high && $0.notification?.title == "t"
+        },
+    ]
+
+    @Test(arguments: rows)
+    func typedMessageForTheConsumer(row: Row) throws {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(#"{"token":"\#(token)",\#(row.message)}"#)
+        #expect(status == 200, "\(body)")
+        let m = try #require(recorder.all.first)
+        #expect(row.check(m), "\(m)")
+        #expect(m.token == token && m.packageName == Self.pkg && m.senderID == "123456789012")
+        #expect("projects/demo-project/messages/" + m.messageID == body["name"]?.stringValue)
+        // The log records the Android hop as it records an APNs hop; nothing went to APNs.
+        let entry = try #require(w.fcm.log().last)
+        #expect(entry.apns.isEmpty && w.apns.log().isEmpty)
+        #expect(entry.android.map(\.message) == [m])
+        #expect(entry.json[path: "android.0.status"] == "delivered")
+        #expect(entry.json[path: "android.0.package"] == .string(Self.pkg))
+        #expect(entry.json[path: "android.0.bundle"]?["google.message_id"] == .string(m.messageID))
+    }
+
+    /// validate_only checks and delivers nothing; no consumer: accepted, the hop says no device.
+    @Test func validateOnlyAndNoConsumer() {
+        let (w, token, recorder) = Self.world()
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"v"}}"#, validateOnly: true).0 == 200)
+        #expect(recorder.all.isEmpty && w.fcm.log().last?.android.isEmpty == true)
+        w.fcm.setAndroidConsumer(nil)
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"v"}}"#).0 == 200)
+        #expect(w.fcm.log().last?.android.first?.disposition == .noDevice)
+        w.fcm.unregisterToken(token)
+        let (gone, body) = w.send(#"{"token":"\#(token)","data":{"k":"v"}}"#)
+        #expect(gone == 404 && body.fcmErrorCode == "UNREGISTERED")
+    }
+
+    /// restricted_package_name: a token send to another package is refused; a topic send skips those instances.
+    @Test func restrictedPackageName() {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(#"{"token":"\#(token)","android":{"restricted_package_name":"com.example.other"}}"#)
+        #expect(status == 400 && body.violationField == "message.android.restricted_package_name")
+        #expect(w.send(#"{"token":"\#(token)","android":{"restricted_package_name":"\#(Self.pkg)"}}"#).0 == 200)
+        #expect(recorder.all.count == 1)
+        w.fcm.registerToken(
+            FCMRegisteredToken(
+                token: "otherPkg0001:APA91bOOOOOOOOOOOOOOOOOOOOO",
+                android: FCMAndroidInstance(packageName: "com.example.other")),
+            project: "demo-project")
+        for t in [token, "otherPkg0001:APA91bOOOOOOOOOOOOOOOOOOOOO", Fixture.tokenA] {
+            _ = w.fcm.evaluate(
+                w.request("POST", "/iid/v1/\(t)/rel/topics/news", bearer: w.bearer()))
+        }
+        #expect(
+            w.send(#"{"topic":"news","data":{"k":"v"},"android":{"restricted_package_name":"\#(Self.pkg)"}}"#).0 == 200)
+        let entry = w.fcm.log().last!
+        #expect(entry.android.map(\.fcmToken) == [token])
+        #expect(entry.apns.count == 1)  // the iOS subscriber: restricted_package_name is an Android option
+    }
+
+    /// What FCM refuses in `android` / `android_v2` (admin SDK checks mirrored, proto3 JSON types) [R-ADMIN][G-API].
+    @Test(arguments: [
+        (#""android":{},"android_v2":{"background_sync":{}}"#, "message.android_v2"),
+        (#""android_v2":{}"#, "message.android_v2"),
+        (#""android_v2":{"background_sync":{},"remote_notification":{}}"#, "message.android_v2"),
+        (#""android_v2":{"priority":"HIGH"}"#, "message.android_v2"),
+        (#""android":{"notification":{"color":"red"}}"#, "message.android.notification.color"),
+        (#""android":{"notification":{"title_loc_args":["a"]}}"#, "message.android.notification.title_loc_args"),
+        (
+            #""android":{"notification":{"body_loc_key":"k","body_loc_args":[1]}}"#,
+            "message.android.notification.body_loc_args"
+        ),
+        (
+            #""android":{"notification":{"notification_priority":"URGENT"}}"#,
+            "message.android.notification.notification_priority"
+        ),
+        (#""android":{"notification":{"visibility":"HIDDEN"}}"#, "message.android.notification.visibility"),
+        (#""android":{"notification":{"notification_count":1.5}}"#, "message.android.notification.notification_count"),
+        (#""android":{"notification":{"event_time":"yesterday"}}"#, "message.android.notification.event_time"),
+        (#""android":{"notification":{"vibrate_timings":["1 s"]}}"#, "message.android.notification.vibrate_timings"),
+        (#""android":{"data":{"google.x":"1"}}"#, "message.android.data"),
+        (#""android":{"direct_boot_ok":"yes"}"#, "message.android.direct_boot_ok"),
+    ])
+    func refusals(fragment: String, field: String) {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(#"{"token":"\#(token)",\#(fragment)}"#)
+        #expect(status == 400, "\(body)")
+        #expect(body.violationField == field, "\(body)")
+        #expect(recorder.all.isEmpty)
+    }
+
+    /// What FCM accepts there (RFC 3339 with a fraction or an offset, string int32, the enums).
+    @Test func acceptedAndroidNotificationForms() {
+        let (w, token, recorder) = Self.world()
+        let n =
+            #"{"event_time":"2026-01-01T12:00:00.000000Z","notification_priority":"PRIORITY_MAX","visibility":"PUBLIC","proxy":"DENY","vibrate_timings":["0.5s","1s"],"light_settings":{"color":{"red":1},"light_on_duration":"1s"},"title_loc_key":"k","title_loc_args":["a"]}"#
+        #expect(w.send(#"{"token":"\#(token)","android":{"notification":\#(n)}}"#).0 == 200)
+        #expect(recorder.all.first?.notification?.visibility == "PUBLIC")
+        #expect(FCMMessageRules.isTimestamp("2026-01-01T12:00:00+09:00"))
+        #expect(!FCMMessageRules.isTimestamp("2026-01-01 12:00:00Z"))
+    }
+}
