@@ -51,7 +51,9 @@ for _ in $(seq 100); do [ -s /tmp/ready ] && break; sleep 0.1; done
 check test -s /tmp/ready
 ready=$(cat /tmp/ready)
 field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" <<<"$ready"; }
-control=$(field control) sandbox=$(field sandbox) ca=$(field ca)
+# the APNs sandbox, not the broadcast listener's (both objects have "sandbox")
+apns_field() { sed -n "s/.*\"apns\":{[^}]*\"$1\":\"\([^\"]*\)\".*/\1/p" <<<"$ready"; }
+control=$(field control) sandbox=$(apns_field sandbox) ca=$(field ca)
 echo "ready: $ready"
 health=$(curl -sS "$control/health")
 echo "GET $control/health -> $health"
