@@ -14,7 +14,7 @@ package final class APNsProviderTokenSigner: Sendable {
     /// The 10-character Key ID of the `.p8` key (`kid`).
     package let keyID: String
     /// Age at which the cached token is replaced.
-    package let refreshAfter: TimeInterval
+    let refreshAfter: TimeInterval
 
     private let key: P256PrivateKey
     private let clock: any PushClock
@@ -49,15 +49,15 @@ package final class APNsProviderTokenSigner: Sendable {
     /// Signs a token with exactly this `iat` (epoch seconds) and caches it, e.g. to test that a gateway
     /// rejects a token older than an hour. Later `currentToken()` calls reuse it until it is stale.
     @discardableResult
-    package func force(issuedAt: Int) throws(JWTError) -> String {
+    func force(issuedAt: Int) throws(JWTError) -> String {
         let token = try JWT.apnsProviderToken(teamID: teamID, keyID: keyID, issuedAt: issuedAt, key: key)
         cache.withLock { $0 = CachedToken(token: token, issuedAt: issuedAt) }
         return token
     }
 
     /// `iat` of the cached token, if any.
-    package var cachedIssuedAt: Int? { cache.withLock { $0?.issuedAt } }
+    var cachedIssuedAt: Int? { cache.withLock { $0?.issuedAt } }
 
     /// Drops the cached token so the next `currentToken()` signs a new one.
-    package func invalidate() { cache.withLock { $0 = nil } }
+    func invalidate() { cache.withLock { $0 = nil } }
 }

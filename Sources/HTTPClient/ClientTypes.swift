@@ -63,7 +63,7 @@ package struct ClientTimings: Sendable, Equatable {
     /// Until the TCP connection was up (zero when an existing connection was reused).
     package var connect: Duration
     /// Until the TLS handshake finished (zero for cleartext or reuse).
-    package var tlsHandshake: Duration
+    var tlsHandshake: Duration
     /// The whole transfer.
     package var total: Duration
 
@@ -85,13 +85,13 @@ package struct ClientResponse: Sendable {
     package var effectiveURL: String
     /// The redirects that were followed, in order.
     package var redirects: [ClientRedirect]
-    package var remoteIP: String
-    package var remotePort: Int
+    var remoteIP: String
+    var remotePort: Int
     /// Local TCP port of the connection that carried the final response: equal local ports on
     /// concurrent responses mean they shared (were multiplexed over) one connection.
     package var localPort: Int
     /// How many new connections curl opened for this transfer (0 when it reused or multiplexed).
-    package var newConnections: Int
+    var newConnections: Int
     package var timings: ClientTimings
 
     package init(
@@ -123,5 +123,5 @@ package struct ClientResponse: Sendable {
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The body parsed as JSON (`nil` when it is not JSON): how the APNs and FCM clients read an answer.
-    package var jsonBody: JSONValue? { try? JSONValue.parse(body) }
+    var jsonBody: JSONValue? { try? JSONValue.parse(body) }
 }

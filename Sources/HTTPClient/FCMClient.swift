@@ -88,7 +88,7 @@ package final class FCMClient: Sendable {
     }
 
     /// The current access token, fetched from `<base>/token` when there is none or it is about to expire.
-    package func accessToken() async throws(FCMClientError) -> String {
+    func accessToken() async throws(FCMClientError) -> String {
         let t = now()
         if let c = cached.withLock({ $0 }), c.expires.timeIntervalSince(t) > 60 { return c.token }
         let assertion: String

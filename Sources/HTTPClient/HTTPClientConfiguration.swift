@@ -43,12 +43,12 @@ package struct ClientCertificate: Sendable, Equatable {
 /// Which certificate authorities the client trusts.
 package struct TrustRoots: Sendable, Equatable {
     /// Concatenated PEM certificates (what curl gets as `CURLOPT_CAINFO_BLOB`).
-    package var pemBundle: [UInt8]
+    var pemBundle: [UInt8]
 
     package init(pemBundle: [UInt8]) { self.pemBundle = pemBundle }
 
     /// The system bundle Debian ships (`ca-certificates`).
-    package static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
+    static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
 
     /// Trusts only the CAs in these PEM files (e.g. pushcheck's local CA), optionally plus the system roots.
     /// Everything is read now, so later file changes do not matter.
@@ -85,23 +85,23 @@ package struct HTTPClientConfiguration: Sendable {
     /// CAs that may sign server certificates. `nil`: curl's built-in default (the system bundle).
     package var trustRoots: TrustRoots?
     /// Sent when a server asks for a client certificate.
-    package var clientCertificate: ClientCertificate?
+    var clientCertificate: ClientCertificate?
     package var httpVersion: HTTPVersionPolicy
     package var redirects: RedirectPolicy
     package var connectTimeout: Duration
     /// Limit for a whole transfer (a request can override it).
     package var totalTimeout: Duration
     /// Connections kept per host; with HTTP/2 one connection carries many concurrent requests.
-    package var maxConnectionsPerHost: Int
+    var maxConnectionsPerHost: Int
     /// Ask curl to wait for an HTTP/2 connection to multiplex on rather than open another one.
-    package var preferMultiplexing: Bool
+    var preferMultiplexing: Bool
     /// Skip certificate verification entirely. Only for diagnosing; never the default.
-    package var insecureSkipVerify: Bool
+    var insecureSkipVerify: Bool
     /// `User-Agent` sent with every request (`nil`: none; a request header of that name wins).
-    package var userAgent: String?
+    var userAgent: String?
     /// Largest response body kept, in bytes (`nil`: no limit). A longer body — or a declared
     /// `Content-Length` over it — ends the transfer with `.responseTooLarge` as soon as it is seen.
-    package var maximumBodySize: Int?
+    var maximumBodySize: Int?
 
     package init(
         trustRoots: TrustRoots? = nil,
@@ -130,14 +130,14 @@ package struct HTTPClientConfiguration: Sendable {
     }
 
     /// A provider talking to APNs: HTTP/2 required, no redirects, one connection per host.
-    package static func apnsProvider(trustRoots: TrustRoots?, clientCertificate: ClientCertificate? = nil) -> Self {
+    static func apnsProvider(trustRoots: TrustRoots?, clientCertificate: ClientCertificate? = nil) -> Self {
         HTTPClientConfiguration(
             trustRoots: trustRoots, clientCertificate: clientCertificate, httpVersion: .http2, redirects: .none,
             maxConnectionsPerHost: 1)
     }
 
     /// Largest page a web view reads (`webView(trustRoots:)`): 10 MiB.
-    package static let webViewPageLimit = 10 * 1024 * 1024
+    static let webViewPageLimit = 10 * 1024 * 1024
 
     /// A web view: HTTP/2 or 1.1, follows up to 10 redirects, identifies as mobile Safari, reads pages of
     /// at most `webViewPageLimit` bytes (an endless page fails fast instead of filling memory).

@@ -31,7 +31,7 @@ package enum PlistValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
     /// The date, if this is a date.
-    package var dateValue: Date? { if case .date(let d) = self { return d } else { return nil } }
+    var dateValue: Date? { if case .date(let d) = self { return d } else { return nil } }
     /// The array, if this is an array.
     package var arrayValue: [PlistValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// The dictionary, if this is a dictionary.

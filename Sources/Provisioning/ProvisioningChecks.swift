@@ -81,7 +81,7 @@ package enum ProvisioningChecks {
 extension ProvisioningChecks {
     /// Every finding for one app on one device, in the order a developer meets them: install,
     /// registration, then capability warnings. What `doctor` prints.
-    package static func allFindings(
+    static func allFindings(
         profile: ProvisioningProfile, app: AppSigningConfiguration, udid: String?, now: Date,
         implementsFetchHandler: Bool, firebaseSenderID: String?, forwardsAPNsTokenToFirebase: Bool
     ) -> [ProvisioningFinding] {

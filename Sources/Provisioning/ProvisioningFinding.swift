@@ -33,7 +33,7 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     package enum Severity: String, Sendable { case error, warning }
 
     /// The exact message iOS reports when registration fails for lack of the entitlement.
-    package static let apsEntitlementErrorMessage =
+    static let apsEntitlementErrorMessage =
         "no valid \u{201C}aps-environment\u{201D} entitlement string found for application"
 
     /// The whole `NSError` description `didFailToRegisterForRemoteNotificationsWithError` prints for it:
@@ -43,7 +43,7 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         + "UserInfo={NSLocalizedDescription=\(apsEntitlementErrorMessage)}"
 
     /// Xcode's alert when installing an app whose entitlements the profile does not allow (0xe8008016).
-    package static let invalidEntitlementsInstallError =
+    static let invalidEntitlementsInstallError =
         "The executable was signed with invalid entitlements. The entitlements specified in your application\u{2019}s "
         + "Code Signing Entitlements file are invalid, not permitted, or do not match those specified in your "
         + "provisioning profile. (0xE8008016)."

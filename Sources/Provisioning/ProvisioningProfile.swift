@@ -62,7 +62,7 @@ package struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// Whether the profile lets `udid` install.
-    package func provisions(udid: String) -> Bool {
+    func provisions(udid: String) -> Bool {
         if provisionsAllDevices { return true }
         return provisionedDevices?.contains { $0.caseInsensitiveCompare(udid) == .orderedSame } ?? false
     }

@@ -10,11 +10,11 @@
 ///   Readers (Pushy) collect the top-level strings and skip the nested sequences.
 package enum ApplePushExtensions {
     /// 1.2.840.113635.100.6.3.1: the certificate may connect to the development (sandbox) gateway.
-    package static let developmentOID = "1.2.840.113635.100.6.3.1"
+    static let developmentOID = "1.2.840.113635.100.6.3.1"
     /// 1.2.840.113635.100.6.3.2: the certificate may connect to the production gateway.
-    package static let productionOID = "1.2.840.113635.100.6.3.2"
+    static let productionOID = "1.2.840.113635.100.6.3.2"
     /// 1.2.840.113635.100.6.3.6: the list of topics the certificate may push to.
-    package static let topicsOID = "1.2.840.113635.100.6.3.6"
+    static let topicsOID = "1.2.840.113635.100.6.3.6"
 
     /// DER NULL, the value written for the environment marker extensions.
     static let markerValue: [UInt8] = [0x05, 0x00]
@@ -28,7 +28,7 @@ package enum ApplePushExtensions {
     }
 
     /// Encodes the 6.3.6 extension value for `topics` (the bundle ID is used to label each topic's kind).
-    package static func encodeTopics(_ topics: [String], bundleID: String) -> [UInt8] {
+    static func encodeTopics(_ topics: [String], bundleID: String) -> [UInt8] {
         var body: [UInt8] = []
         for topic in topics {
             body += DER.tlv(0x0C, Array(topic.utf8))
@@ -39,7 +39,7 @@ package enum ApplePushExtensions {
 
     /// Decodes a 6.3.6 extension value into its topics (top-level strings, in order). Accepts a value
     /// wrapped once more in an OCTET STRING, as some test generators produce. Returns nil if not DER.
-    package static func decodeTopics(_ value: [UInt8]) -> [String]? {
+    static func decodeTopics(_ value: [UInt8]) -> [String]? {
         guard var reader = DER.Reader(value), let outer = reader.next(), reader.isAtEnd else { return nil }
         if outer.tag == 0x04 { return decodeTopics(outer.content) }
         guard outer.tag == 0x30 else { return nil }

@@ -10,7 +10,7 @@ package struct APNsCertificateEnvironments: OptionSet, Sendable, Hashable, Custo
     /// api.push.apple.com (OID …6.3.2).
     package static let production = APNsCertificateEnvironments(rawValue: 2)
     /// Both, as Apple's current "Apple Push Services" certificates allow.
-    package static let both: APNsCertificateEnvironments = [.sandbox, .production]
+    static let both: APNsCertificateEnvironments = [.sandbox, .production]
 
     package var description: String {
         switch self {
@@ -28,8 +28,8 @@ package struct APNsClientCertificateRequest: Sendable {
     package var bundleID: String
     /// The 10-character Team ID; becomes `OU=`.
     package var teamID: String
-    package var organization: String
-    package var country: String
+    var organization: String
+    var country: String
     package var environments: APNsCertificateEnvironments
     /// Topics for the …6.3.6 extension; nil means the extension is omitted (as in Apple's old
     /// single-environment certificates). Default: bundle ID, `.voip`, `.complication`.
@@ -38,7 +38,7 @@ package struct APNsClientCertificateRequest: Sendable {
     package var commonName: String?
     package var notBefore: Date
     package var notAfter: Date
-    package var keyType: CertificateKeyType
+    var keyType: CertificateKeyType
 
     package init(
         bundleID: String, teamID: String, organization: String = "Pushcheck Test Org", country: String = "US",
@@ -60,7 +60,7 @@ package struct APNsClientCertificateRequest: Sendable {
 
     /// Apple's CN for these environments: "Apple Push Services: …" (both),
     /// "Apple Development IOS Push Services: …", "Apple Production IOS Push Services: …".
-    package var effectiveCommonName: String {
+    var effectiveCommonName: String {
         if let commonName { return commonName }
         switch environments {
         case .sandbox: return "Apple Development IOS Push Services: \(bundleID)"

@@ -8,11 +8,11 @@ package struct DistinguishedName: Sendable, Equatable, CustomStringConvertible {
     /// `CN`.
     package var commonName: String?
     /// `OU`: the Team ID in Apple push certificates.
-    package var organizationalUnit: String?
+    var organizationalUnit: String?
     /// `O`.
-    package var organization: String?
+    var organization: String?
     /// `C`.
-    package var country: String?
+    var country: String?
     /// OpenSSL's one-line form, e.g. `/UID=com.example/CN=Apple Push Services: com.example/OU=…`.
     package var oneLine: String
 
@@ -30,15 +30,15 @@ package struct CertificateInfo: Sendable, Equatable {
     /// Subject alternative names of type DNS.
     package let dnsNames: [String]
     /// Subject alternative names of type IP, formatted ("127.0.0.1", "::1").
-    package let ipAddresses: [String]
+    let ipAddresses: [String]
     /// Serial number as upper-case hex (OpenSSL's `BN_bn2hex`).
-    package let serialNumberHex: String
+    let serialNumberHex: String
     /// SHA-256 of the DER.
-    package let sha256Fingerprint: [UInt8]
+    let sha256Fingerprint: [UInt8]
     /// Basic constraints say CA:TRUE.
-    package let isCertificateAuthority: Bool
+    let isCertificateAuthority: Bool
     /// SubjectPublicKeyInfo DER of the certified key.
-    package let publicKeyDER: [UInt8]
+    let publicKeyDER: [UInt8]
     /// Environments from Apple OIDs …6.3.1 (sandbox) and …6.3.2 (production); empty if neither is present.
     package let apnsEnvironments: APNsCertificateEnvironments
     /// Topics from Apple OID …6.3.6, in order; nil if the extension is absent (or unreadable).
@@ -76,7 +76,7 @@ package struct CertificateInfo: Sendable, Equatable {
     }
 
     /// SHA-256 fingerprint as colon-separated upper-case hex (`openssl x509 -fingerprint -sha256` style).
-    package var sha256FingerprintHex: String {
+    var sha256FingerprintHex: String {
         sha256Fingerprint.map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 

@@ -16,7 +16,7 @@ package struct CertificateTrustError: Error, Equatable, Sendable, CustomStringCo
 extension CertificateInfo {
     /// Full chain verification as a TLS peer would do it: signature chain to one of `trustedPEM`'s
     /// certificates through `intermediatesPEM`, validity at `date`, CA constraints. No purpose check.
-    package func verifyChain(trustedPEM: String, intermediatesPEM: [String] = [], at date: Date = Date()) throws {
+    func verifyChain(trustedPEM: String, intermediatesPEM: [String] = [], at date: Date = Date()) throws {
         let leaf = try X509Handle.parse(der: der)
         let roots = try X509Handle.parseAll(pem: trustedPEM)
         let intermediates = try intermediatesPEM.flatMap { try X509Handle.parseAll(pem: $0) }

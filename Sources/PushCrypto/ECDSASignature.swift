@@ -20,7 +20,7 @@ package enum ECDSASignature {
     }
 
     /// DER ECDSA-Sig-Value → 64-byte r‖s.
-    package static func rawFromDER(_ der: [UInt8]) throws(ConversionError) -> [UInt8] {
+    static func rawFromDER(_ der: [UInt8]) throws(ConversionError) -> [UInt8] {
         guard let sig = OpenSSL.derDecode(der, { d2i_ECDSA_SIG(nil, $0, $1) }) else {
             OpenSSL.clearErrors()
             throw .invalidDER
@@ -36,7 +36,7 @@ package enum ECDSASignature {
     }
 
     /// 64-byte r‖s → DER ECDSA-Sig-Value.
-    package static func derFromRaw(_ raw: [UInt8]) throws(ConversionError) -> [UInt8] {
+    static func derFromRaw(_ raw: [UInt8]) throws(ConversionError) -> [UInt8] {
         guard raw.count == 64 else { throw .wrongRawLength(raw.count) }
         guard let sig = ECDSA_SIG_new() else { throw .invalidDER }
         defer { ECDSA_SIG_free(sig) }

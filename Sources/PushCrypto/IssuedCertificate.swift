@@ -19,7 +19,7 @@ package struct IssuedCertificate: Sendable, Equatable {
     /// Certificate DER.
     package let der: [UInt8]
     /// Private key, PKCS#8 DER.
-    package let privateKeyDER: [UInt8]
+    let privateKeyDER: [UInt8]
 
     /// Pairs a certificate with its key, checking they match.
     package init(certificatePEM: String, privateKeyPEM: String) throws {
@@ -43,7 +43,7 @@ package struct IssuedCertificate: Sendable, Equatable {
     /// "-----BEGIN PRIVATE KEY-----" (PKCS#8) PEM.
     package var privateKeyPEM: String { PEM.encode(privateKeyDER, label: "PRIVATE KEY") }
     /// Certificate PEM followed by key PEM, the single-file form curl's `--cert` accepts.
-    package var combinedPEM: String { pem + privateKeyPEM }
+    var combinedPEM: String { pem + privateKeyPEM }
 
     /// Parsed facts about the certificate.
     package var info: CertificateInfo {

@@ -6,9 +6,9 @@ package struct JWT: Sendable, Equatable {
     /// The token as received.
     package let compact: String
     /// Decoded header JSON bytes.
-    package let headerJSON: [UInt8]
+    let headerJSON: [UInt8]
     /// Decoded claims (payload) JSON bytes.
-    package let claimsJSON: [UInt8]
+    let claimsJSON: [UInt8]
     /// The ASCII bytes `base64url(header) "." base64url(claims)` that the signature covers.
     package let signingInput: [UInt8]
     /// Decoded signature bytes (raw r‖s for ES256, PKCS#1 v1.5 for RS256).

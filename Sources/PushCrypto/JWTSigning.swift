@@ -10,7 +10,7 @@ extension JWT {
     }
 
     /// Signs arbitrary header/claims with ES256. `alg` in `header` is forced to "ES256".
-    package static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError)
+    static func signES256(header: [String: Any], claims: [String: Any], key: P256PrivateKey) throws(JWTError)
         -> String
     {
         var header = header
@@ -25,7 +25,7 @@ extension JWT {
 
     /// Signs claims with RS256 (header `{"alg":"RS256","typ":"JWT"}` plus `kid` when given), as Google
     /// service-account assertions are made.
-    package static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError)
+    static func signRS256(claims: [String: Any], keyID: String? = nil, key: RSAPrivateKey) throws(JWTError)
         -> String
     {
         var header: [String: Any] = ["alg": "RS256", "typ": "JWT"]

@@ -18,7 +18,7 @@ package enum OpenSSL {
     }
 
     /// Clears stale errors so a later `drainErrors` reports only the current failure.
-    package static func clearErrors() { ERR_clear_error() }
+    static func clearErrors() { ERR_clear_error() }
 
     /// Runs `body` with a read-only memory BIO over `bytes`.
     package static func withReadBIO<R>(_ bytes: [UInt8], _ body: (OpaquePointer) throws -> R) rethrows -> R {

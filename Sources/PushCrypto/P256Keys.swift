@@ -16,12 +16,12 @@ package struct P256PrivateKey: TypedPrivateKey {
     }
 
     /// ECDSA-SHA256 signature in DER (ECDSA-Sig-Value) form, as `openssl dgst -sha256 -sign` makes.
-    package func signatureDER(for message: [UInt8]) throws -> [UInt8] {
+    func signatureDER(for message: [UInt8]) throws -> [UInt8] {
         try evpKey().signSHA256(message)
     }
 
     /// ECDSA-SHA256 signature in JOSE form: raw r‖s, 64 bytes.
-    package func signatureRaw(for message: [UInt8]) throws -> [UInt8] {
+    func signatureRaw(for message: [UInt8]) throws -> [UInt8] {
         try ECDSASignature.rawFromDER(try signatureDER(for: message))
     }
 }

@@ -6,7 +6,7 @@ package struct PKCS12Bundle: Sendable, Equatable {
     /// The certificate with its key.
     package let identity: IssuedCertificate
     /// Extra certificates in the file (e.g. the WWDR intermediate), DER.
-    package let caCertificatesDER: [[UInt8]]
+    let caCertificatesDER: [[UInt8]]
 
     /// Loads `.p12` bytes with `password` ("" for none). Files made with legacy RC2/3DES encryption
     /// (older Keychain exports, `openssl pkcs12 -export -legacy`) load through OpenSSL's legacy provider.

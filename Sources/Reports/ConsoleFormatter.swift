@@ -3,7 +3,7 @@ package struct ConsoleMode: Sendable, Equatable {
     /// Use ANSI colours.
     package var colors: Bool
     /// Keep a redrawn progress line at the bottom (needs a terminal that understands `\r` + erase-line).
-    package var liveProgress: Bool
+    var liveProgress: Bool
     /// Terminal width in columns, used to truncate the progress line.
     package var width: Int
 
@@ -20,7 +20,7 @@ package struct ConsoleMode: Sendable, Equatable {
     /// Chooses the mode. Plain (no ANSI at all) unless the output is a terminal and `CI` is unset or empty
     /// and `TERM` is not `dumb`. On a terminal, `NO_COLOR` (non-empty, see no-color.org) turns colours off
     /// but keeps the live progress line.
-    package static func detect(isTerminal: Bool, environment: [String: String], width: Int? = nil) -> ConsoleMode {
+    static func detect(isTerminal: Bool, environment: [String: String], width: Int? = nil) -> ConsoleMode {
         let ci = !(environment["CI"] ?? "").isEmpty
         let dumb = environment["TERM"] == "dumb"
         guard isTerminal, !ci, !dumb else { return .plain }
@@ -47,7 +47,7 @@ package enum ConsoleFormatter {
     }
 
     /// The symbol for an outcome.
-    package static func symbol(for outcome: CaseOutcome) -> String {
+    static func symbol(for outcome: CaseOutcome) -> String {
         switch outcome {
         case .passed: return "✓"
         case .failure: return "✗"
@@ -58,7 +58,7 @@ package enum ConsoleFormatter {
 
     /// `✓ Suites/a.yaml › scenario (0.123s)`, with a retry note when there were earlier attempts
     /// and the skip reason for skipped scenarios.
-    package static func resultLine(_ testCase: TestCaseReport, mode: ConsoleMode) -> String {
+    static func resultLine(_ testCase: TestCaseReport, mode: ConsoleMode) -> String {
         let style: Style
         switch testCase.outcome {
         case .passed: style = .green
@@ -82,7 +82,7 @@ package enum ConsoleFormatter {
     }
 
     /// The live progress line (TTY only): `[3/10] 1 failed · running Suites/a.yaml › name`, cut to the width.
-    package static func progressLine(
+    static func progressLine(
         finished: Int, total: Int, totals: ReportTotals, running: [String], mode: ConsoleMode
     ) -> String {
         var text = "[\(finished)/\(total)]"
@@ -98,7 +98,7 @@ package enum ConsoleFormatter {
 
     /// The block after the list: one numbered entry per failed or errored scenario with its location,
     /// message and the caller's detail (expected vs actual, caret snippet) indented. Empty when all passed.
-    package static func failureDetails(_ cases: [TestCaseReport], mode: ConsoleMode) -> String {
+    static func failureDetails(_ cases: [TestCaseReport], mode: ConsoleMode) -> String {
         var out = ""
         var number = 0
         for testCase in cases {
@@ -131,7 +131,7 @@ package enum ConsoleFormatter {
     }
 
     /// `N flaky (passed after retries): a › b, c › d` or nil when nothing was flaky.
-    package static func flakyLine(_ cases: [TestCaseReport], mode: ConsoleMode) -> String? {
+    static func flakyLine(_ cases: [TestCaseReport], mode: ConsoleMode) -> String? {
         let flaky = cases.filter(\.isFlaky)
         guard !flaky.isEmpty else { return nil }
         let names = flaky.map { clean($0.classname) + " › " + clean($0.name) }

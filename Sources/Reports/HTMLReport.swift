@@ -8,7 +8,7 @@ import WebUI
 package enum HTMLReport {
     /// Data larger than this is embedded gzipped: transcripts and traces repeat themselves from scenario to
     /// scenario, so the 1,000-scenario bench stays well under the 5 MB budget (README "HTML report").
-    package static let compressAbove = 256 << 10
+    static let compressAbove = 256 << 10
 
     /// The document for `report`. The data is embedded as JSON, or past `compressAbove` bytes as
     /// `{"encoding": "gzip+base64", "data": "…"}` (the page inflates it with `DecompressionStream`).

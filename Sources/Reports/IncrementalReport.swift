@@ -96,13 +96,13 @@ package final class IncrementalReport: Sendable {
     }
 
     /// Number of planned scenarios that have not finished.
-    package var unfinishedCount: Int {
+    var unfinishedCount: Int {
         state.withLock { $0.progress.unfinishedCount }
     }
 
     /// The first failure of a write made after `caseStarted`/`caseFinished` (immediately or in the
     /// background); `flush()` and `finish()` throw theirs instead. The last good snapshot stays on disk.
-    package var writeError: ReportsError? {
+    var writeError: ReportsError? {
         state.withLock { $0.writeError }
     }
 

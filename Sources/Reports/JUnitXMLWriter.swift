@@ -46,7 +46,7 @@ package enum JUnitXMLWriter {
     }
 
     /// Seconds as `%.3f` in the POSIX locale, never in exponent notation; negative and non-finite become 0.
-    package static func formatSeconds(_ seconds: Double) -> String {
+    static func formatSeconds(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "0.000" }
         let millis = (seconds * 1000).rounded()
         guard millis < 9.0e15 else { return "9000000000000.000" }
@@ -56,7 +56,7 @@ package enum JUnitXMLWriter {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC, without a zone designator.
-    package static func formatTimestamp(_ date: Date) -> String {
+    static func formatTimestamp(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -75,7 +75,7 @@ package enum ReportData {
     }
 
     /// `suite::name`: the case's id in the data and its URL fragment.
-    package static func caseID(_ testCase: TestCaseReport) -> String { testCase.classname + "::" + testCase.name }
+    static func caseID(_ testCase: TestCaseReport) -> String { testCase.classname + "::" + testCase.name }
 
     static func suiteJSON(_ suite: TestSuiteReport) -> JSONValue {
         var o: [String: JSONValue] = [

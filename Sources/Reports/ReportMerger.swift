@@ -21,7 +21,7 @@ package enum ReportMerger {
     /// `merge-reports` in one call: orders the shard files, merges them, writes the result atomically
     /// to `output`, and returns the merged report (its `totals` give the exit code).
     @discardableResult
-    package static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
+    static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
         let inputs = orderedShardFiles(urls.filter { $0.standardizedFileURL != output.standardizedFileURL })
         let merged = try merge(reports: inputs)
         try JUnitXMLWriter.write(merged, to: output)
@@ -41,7 +41,7 @@ package enum ReportMerger {
 
     /// Sorts shard files by shard index (`junit-2-of-10.xml` before `junit-10-of-10.xml`);
     /// names that are not shard files keep their relative order, after the shard files.
-    package static func orderedShardFiles(_ urls: [URL]) -> [URL] {
+    static func orderedShardFiles(_ urls: [URL]) -> [URL] {
         let keyed = urls.enumerated().map { offset, url in
             (key: ShardSelector.shardIndex(fromFileName: url.lastPathComponent) ?? Int.max, offset: offset, url: url)
         }

@@ -82,7 +82,7 @@ package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     package var reportFileName: String { "junit-\(index)-of-\(count).xml" }
 
     /// The shard index in a `junit-<i>-of-<N>.xml` (or `report-<i>-of-<N>.html`, …) name, or nil for other names.
-    package static func shardIndex(fromFileName name: String) -> Int? {
+    static func shardIndex(fromFileName name: String) -> Int? {
         // `<anything>-<i>-of-<N>.<ext>`: junit-2-of-3.xml, report-2-of-3.html.
         guard let dot = name.lastIndex(of: ".") else { return nil }
         let parts = name[..<dot].split(separator: "-", omittingEmptySubsequences: false)

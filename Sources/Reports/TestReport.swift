@@ -73,7 +73,7 @@ package struct RetryAttempt: Sendable, Equatable {
     /// Transcript of that attempt.
     package var systemOut: String
     /// Standard error of that attempt.
-    package var systemErr: String
+    var systemErr: String
 
     /// Creates a record of an earlier attempt.
     package init(kind: Kind, problem: ProblemReport, systemOut: String = "", systemErr: String = "") {
@@ -103,7 +103,7 @@ package struct TestCaseReport: Sendable, Equatable {
     /// Transcript of the final attempt (event log as text).
     package var systemOut: String
     /// Standard error of the final attempt.
-    package var systemErr: String
+    var systemErr: String
     /// The scenario's tags (HTML report filters; JUnit has no place for them).
     package var tags: [String]
     /// The final attempt's failed checks, one by one (the `failure` element holds them as text).
@@ -132,7 +132,7 @@ package struct TestCaseReport: Sendable, Equatable {
     }
 
     /// True when the final outcome passed but earlier attempts did not.
-    package var isFlaky: Bool {
+    var isFlaky: Bool {
         if case .passed = outcome { return !retries.isEmpty }
         return false
     }
@@ -149,7 +149,7 @@ package struct ReportTotals: Sendable, Equatable {
     /// Cases whose final outcome is `.skipped`.
     package var skipped = 0
     /// Cases that passed after earlier failed attempts (counted in `passed` too).
-    package var flaky = 0
+    var flaky = 0
     /// Sum of case times, seconds.
     package var time: Double = 0
 
@@ -204,7 +204,7 @@ package struct TestSuiteReport: Sendable, Equatable {
     /// Suite-level output not tied to a scenario.
     package var systemOut: String
     /// Suite-level standard error not tied to a scenario.
-    package var systemErr: String
+    var systemErr: String
 
     /// Creates a suite result.
     package init(

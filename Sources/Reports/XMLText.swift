@@ -11,7 +11,7 @@
 ///   In attributes `"` and tab/LF/CR are escaped too, so that attribute-value normalization keeps them.
 package enum XMLText {
     /// Returns `text` without ANSI escape sequences and with XML-illegal characters replaced by U+FFFD.
-    package static func sanitize(_ text: String) -> String {
+    static func sanitize(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -28,7 +28,7 @@ package enum XMLText {
     }
 
     /// True when `scalar` may appear in an XML 1.0 document.
-    package static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
+    static func isLegal(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x9, 0xA, 0xD: return true
         case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
@@ -42,7 +42,7 @@ package enum XMLText {
     }
 
     /// Sanitized and escaped for a double-quoted attribute value.
-    package static func escapeAttribute(_ text: String) -> String {
+    static func escapeAttribute(_ text: String) -> String {
         escape(sanitize(text), attribute: true)
     }
 

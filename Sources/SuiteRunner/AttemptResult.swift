@@ -46,7 +46,7 @@ package struct RunPolicy: Sendable, Equatable {
     /// After the first failed or errored scenario, start no more (they are reported as skipped).
     package var failFast: Bool
     /// How long a cancelled attempt may take to return its transcript before the runner stops waiting.
-    package var cancellationGrace: Duration
+    var cancellationGrace: Duration
 
     /// Creates a policy.
     package init(
@@ -61,7 +61,7 @@ package struct RunPolicy: Sendable, Equatable {
     }
 
     /// Skip reason for scenarios not started because of `--fail-fast`.
-    package static let failFastSkipReason = "not run: --fail-fast stopped the run after a failure"
+    static let failFastSkipReason = "not run: --fail-fast stopped the run after a failure"
 }
 
 extension Duration {

@@ -49,19 +49,19 @@ package struct RunConfiguration: Sendable {
     }
 
     /// `CI=true` / `CI=1` (as GitHub Actions, GitLab and most CI systems set it).
-    package static func isCI(_ environment: [String: String]) -> Bool {
+    static func isCI(_ environment: [String: String]) -> Bool {
         guard let value = environment["CI"]?.lowercased() else { return false }
         return value == "true" || value == "1" || value == "yes"
     }
 
     /// `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml` when sharded.
-    package static func defaultJUnitPath(shard: ShardSelector) -> String {
+    static func defaultJUnitPath(shard: ShardSelector) -> String {
         shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
     }
 
     /// `<first directory>/pages` when it exists; for a suite file, the `pages/` of the nearest directory
     /// above it that has one (its suite root); else `Suites/pages`.
-    package static func defaultPagesDirectory(paths: [String]) -> String {
+    static func defaultPagesDirectory(paths: [String]) -> String {
         func isDirectory(_ p: String) -> Bool {
             var flag: ObjCBool = false
             return FileManager.default.fileExists(atPath: p, isDirectory: &flag) && flag.boolValue

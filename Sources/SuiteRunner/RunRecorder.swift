@@ -35,5 +35,5 @@ package final class RunRecorder: Sendable {
     }
 
     /// Every finished scenario, in finishing order.
-    package var finishedCases: [TestCaseReport] { cases.withLock { $0 } }
+    var finishedCases: [TestCaseReport] { cases.withLock { $0 } }
 }

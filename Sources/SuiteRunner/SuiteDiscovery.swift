@@ -34,7 +34,7 @@ package enum SuiteDiscovery {
     package static let extensions: Set<String> = ["yaml", "yml", "json"]
 
     /// Directories skipped while walking: fixture pages, hidden directories.
-    package static func isSkippedDirectory(_ name: String) -> Bool {
+    static func isSkippedDirectory(_ name: String) -> Bool {
         name == "pages" || name == "__snapshots__" || name.hasPrefix(".")
     }
 

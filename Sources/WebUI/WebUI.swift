@@ -59,7 +59,7 @@ package enum WebUI {
     }
 
     /// The id of the data block (what `merge-reports` looks for when it reads a report back).
-    package static let dataElementID = "pushcheck-data"
+    static let dataElementID = "pushcheck-data"
     /// The exact opening tag of the data block.
     package static let dataOpeningTag = "<script type=\"application/json\" id=\"\(dataElementID)\">"
 

@@ -3,11 +3,11 @@ package struct YAMLLimits: Sendable, Hashable {
     /// Maximum number of nodes that aliases may add to one document when expanded (a "billion laughs" alias
     /// bomb stops here with `.limitExceeded`). Nodes written out in the text do not count: a large file of plain
     /// nodes is bounded by `maxDocumentBytes` instead.
-    package var maxExpandedNodes: Int
+    var maxExpandedNodes: Int
     /// Maximum nesting depth of collections.
     package var maxDepth: Int
     /// Maximum size of the text loaded at once (a file, or a control request's body); larger is `.tooLarge`.
-    package var maxDocumentBytes: Int
+    var maxDocumentBytes: Int
 
     /// Creates limits.
     package init(maxExpandedNodes: Int = 100_000, maxDepth: Int = 256, maxDocumentBytes: Int = 64 << 20) {

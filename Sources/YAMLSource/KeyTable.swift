@@ -43,7 +43,7 @@ package struct KeyTable: Sendable {
     }
 
     /// The table with `more` keys after these.
-    package func adding(_ more: [TableKey], name newName: String? = nil, summary newSummary: String? = nil)
+    func adding(_ more: [TableKey], name newName: String? = nil, summary newSummary: String? = nil)
         -> KeyTable
     {
         KeyTable(newName ?? name, newSummary ?? summary, keys + more)

@@ -92,7 +92,7 @@ package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A range that designates a whole file (line and column 0), e.g. for I/O errors.
-    package static func wholeFile(_ file: String) -> SourceRange {
+    static func wholeFile(_ file: String) -> SourceRange {
         SourceRange(file: file, start: .init(line: 0, column: 0), end: .init(line: 0, column: 0))
     }
 

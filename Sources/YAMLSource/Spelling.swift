@@ -29,7 +29,7 @@ package enum Spelling {
     }
 
     /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
-    package static func distance(_ a: String, _ b: String) -> Int {
+    static func distance(_ a: String, _ b: String) -> Int {
         let x = Array(a.unicodeScalars)
         let y = Array(b.unicodeScalars)
         if x.isEmpty { return y.count }

@@ -10,7 +10,7 @@ package protocol YAMLDecodable {
 
 extension YAMLNode {
     /// A `.typeMismatch` error at this node: `expected <what>, found <this node>`.
-    package func typeMismatch(expected what: String, suggestion: String? = nil) -> SourceError {
+    func typeMismatch(expected what: String, suggestion: String? = nil) -> SourceError {
         SourceError(
             .typeMismatch, "wrong type", at: range, expected: "expected \(what), found \(foundDescription)",
             suggestion: suggestion)

@@ -16,7 +16,7 @@ package struct YAMLMapping: Sendable {
     package let pairs: [YAMLPair]
     /// The key this mapping is the value of, when reached through `requiredMapping`/`optionalMapping`;
     /// missing-key errors point at it (`apns:`) rather than at the mapping's first line.
-    package let parentKey: YAMLNode?
+    let parentKey: YAMLNode?
 
     /// Wraps a mapping node without checking keys.
     package init(_ node: YAMLNode, parentKey: YAMLNode? = nil) throws(SourceError) {

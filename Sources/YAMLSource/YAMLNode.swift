@@ -98,7 +98,7 @@ package struct YAMLNode: Sendable, Hashable {
 
     /// A short description of what this node is, for "found …" messages:
     /// `the string 'abc'`, `the integer 42`, `null`, `a mapping`, `a sequence`.
-    package var foundDescription: String {
+    var foundDescription: String {
         switch kind {
         case .sequence: return "a sequence"
         case .mapping: return "a mapping"

@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import PushModel
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import APNsGateway
 

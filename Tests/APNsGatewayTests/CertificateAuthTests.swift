@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import PushModel
-import PushCrypto
+@testable import PushCrypto
 import Testing
 
 @testable import APNsGateway

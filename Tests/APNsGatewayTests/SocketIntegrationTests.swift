@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import Testing
 

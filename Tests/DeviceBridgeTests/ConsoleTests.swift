@@ -2,7 +2,7 @@ import HTTPTypes
 import APNsGateway
 import Foundation
 import HTTPServer
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

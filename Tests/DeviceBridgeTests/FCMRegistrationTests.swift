@@ -3,10 +3,10 @@ import DeviceBridge
 import DeviceSimulator
 import FCMGateway
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
-import Provisioning
-import PushCrypto
+@testable import Provisioning
+@testable import PushCrypto
 import PushModel
 import Testing
 

@@ -4,8 +4,8 @@ import DeviceSimulator
 import Foundation
 import HTTPServer
 import HTTPTypes
-import Provisioning
-import PushCrypto
+@testable import Provisioning
+@testable import PushCrypto
 import PushModel
 import Synchronization
 import Testing

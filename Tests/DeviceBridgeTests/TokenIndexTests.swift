@@ -3,7 +3,7 @@ import DeviceBridge
 import DeviceSimulator
 import Foundation
 import HTTPServer
-import Provisioning
+@testable import Provisioning
 import PushModel
 import Testing
 

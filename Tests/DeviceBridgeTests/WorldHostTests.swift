@@ -2,15 +2,15 @@ import APNsGateway
 import DeviceBridge
 import DeviceSimulator
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
 import HTTPTypes
 import PushcheckTestSupport
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import Synchronization
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// A world built the way `serve` and the runner build theirs: YAML text through the one decoder, then
 /// `WorldHost` on a `ManualClock`. Pushes go through the world's own APNs handler, in-process.

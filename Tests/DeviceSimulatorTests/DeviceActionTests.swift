@@ -1,7 +1,7 @@
 import Foundation
 import PushModel
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import DeviceSimulator
 

@@ -1,9 +1,9 @@
 import Foundation
-import Provisioning
+@testable import Provisioning
 import PushModel
 import PushcheckTestSupport
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import DeviceSimulator
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import DeviceSimulator
 

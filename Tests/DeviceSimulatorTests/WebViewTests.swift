@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -1,9 +1,9 @@
 import Foundation
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import FCMGateway
 

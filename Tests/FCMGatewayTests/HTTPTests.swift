@@ -1,9 +1,9 @@
 import APNsGateway
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -2,7 +2,7 @@ import APNsGateway
 import Foundation
 import HTTPServer
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 

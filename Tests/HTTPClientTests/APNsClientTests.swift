@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

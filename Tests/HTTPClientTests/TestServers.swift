@@ -1,5 +1,5 @@
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import PushcheckTestSupport
 
 /// The python HTTP/1.1 test server: redirects, a slow path, and an echo of what arrived.

@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import PushCrypto
+@testable import PushCrypto
 import Testing
 
 @testable import PushcheckCommands

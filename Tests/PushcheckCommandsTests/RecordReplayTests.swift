@@ -1,5 +1,5 @@
 import Foundation
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -1,8 +1,8 @@
 import Foundation
-import HTTPClient
+@testable import HTTPClient
 import HTTPServer
 import HTTPTypes
-import PushCrypto
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import APNsGateway
 import Foundation
-import HTTPClient
-import PushCrypto
+@testable import HTTPClient
+@testable import PushCrypto
 import PushModel
 import PushcheckTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import PushCrypto
+@testable import PushCrypto
 
 /// Real input files for `pushcheck doctor`, made the way the real ones are: a stand-in "Apple" CA and
 /// profile signer (`openssl req`), CMS-signed profile plists (`openssl cms -sign -nodetach`), `.p8` and

@@ -3,7 +3,7 @@ import DeviceSimulator
 import Foundation
 import PushModel
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import ScenarioChecks
 @testable import SuiteFormat

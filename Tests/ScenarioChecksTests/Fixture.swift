@@ -2,7 +2,7 @@ import APNsGateway
 import DeviceSimulator
 import Foundation
 import PushModel
-import YAMLSource
+@testable import YAMLSource
 
 @testable import ScenarioChecks
 @testable import SuiteFormat

@@ -3,7 +3,7 @@ import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// The suite spellings issue 11 added: callback arguments, the buttons a notification offers, token
 /// captures, swipe_back, content extension facts; each can fail, and mistakes are load errors.

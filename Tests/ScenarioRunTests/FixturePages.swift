@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServer
-import PushCrypto
+@testable import PushCrypto
 import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
-import SuiteRunner
+@testable import SuiteRunner
 
 /// One fixture server for the whole test process.
 enum FixturePages {

@@ -1,12 +1,12 @@
 import Foundation
 import HTTPServer
-import PushCrypto
+@testable import PushCrypto
 import PushcheckTestSupport
 import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// Paths and helpers shared by the ScenarioRun tests.
 enum Support {

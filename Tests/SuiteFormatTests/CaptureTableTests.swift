@@ -1,5 +1,5 @@
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import SuiteFormat
 

@@ -2,7 +2,7 @@ import DeviceSimulator
 import Foundation
 import PushModel
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import SuiteFormat
 

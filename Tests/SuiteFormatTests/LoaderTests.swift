@@ -1,7 +1,7 @@
 import Foundation
 import SuiteFormat
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// Suite files: positions, parameter expansion, includes, and every kind of mistake.
 @Suite struct LoaderTests {

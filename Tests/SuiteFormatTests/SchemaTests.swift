@@ -3,7 +3,7 @@ import Foundation
 import PushModel
 import PushcheckTestSupport
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 @testable import SuiteFormat
 

@@ -2,7 +2,7 @@ import Foundation
 import PushcheckTestSupport
 import SuiteFormat
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// Suite files for the SuiteFormat tests.
 enum Support {

@@ -1,7 +1,7 @@
 import Foundation
 import SuiteFormat
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// `${…}` templates: parsing, positions, escaping.
 @Suite struct TemplateTests {

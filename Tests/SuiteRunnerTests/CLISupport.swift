@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 /// A temp directory with suite files, and the real `pushcheck` binary run against it.

@@ -1,6 +1,6 @@
 import Foundation
 import PushModel
-import Reports
+@testable import Reports
 import Synchronization
 @testable import SuiteRunner
 

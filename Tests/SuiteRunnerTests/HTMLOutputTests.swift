@@ -1,7 +1,7 @@
 import Foundation
 import PushModel
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 @testable import SuiteRunner

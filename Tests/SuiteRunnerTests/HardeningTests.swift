@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 /// Issue 13, runner side: each case sent as the attack was — the built `pushcheck` binary as a

@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 @Suite(.serialized) struct InterruptAndMergeTests {

@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 /// `pushcheck run` as users call it: the real binary on small suites, checking exit codes, console

@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import Reports
+@testable import Reports
 import Testing
 
 /// `pushcheck run` with snapshot checks, as users run it locally and in CI: the real binary, the snapshot

@@ -1,7 +1,7 @@
 import Foundation
 import PushcheckTestSupport
 import Testing
-import YAMLSource
+@testable import YAMLSource
 
 /// Large files are bounded by their size, not mistaken for alias bombs.
 @Suite struct SizeLimitTests {

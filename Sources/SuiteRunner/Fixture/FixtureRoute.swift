@@ -19,7 +19,7 @@ package enum FixtureRoute: Sendable, Equatable {
     case redirect(location: String)
 
     /// The longest `?delay=` honoured, in milliseconds.
-    package static let maxDelayMilliseconds = 30_000
+    static let maxDelayMilliseconds = 30_000
 
     /// The route for `method` and `target` (path plus query), and the delay to apply before answering.
     package static func decide(method: String, target: String) -> (route: FixtureRoute, delayMilliseconds: Int) {

@@ -30,9 +30,9 @@ package enum FixtureServerError: Error, CustomStringConvertible {
 /// certificate comes from a fresh local CA whose PEM is written to `caPath` for clients to trust.
 package final class FixtureServer: Sendable {
     /// `http://127.0.0.1:PORT`.
-    package let httpURL: String
+    let httpURL: String
     /// `https://127.0.0.1:PORT`.
-    package let httpsURL: String
+    let httpsURL: String
     /// PEM file of the CA that signed the HTTPS certificate.
     package let caPath: String
     /// The CA certificate PEM (same as the file).
