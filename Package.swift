@@ -167,7 +167,8 @@ let package = Package(
             name: "PushcheckCommandsTests",
             dependencies: [
                 "HTTPTypes",
-                "PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "PushCrypto", "PushModel",
+                "PushcheckCommands", "PushcheckTestSupport", "APNsGateway", "HTTPClient", "HTTPServer", "PushCrypto",
+                "PushModel",
             ]
         ),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushcheckTestSupport"]),
@@ -204,6 +205,7 @@ let package = Package(
             dependencies: [
                 "HTTPTypes",
                 "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "HTTPClient", "PushcheckTestSupport",
+                "YAMLSource",
             ],
             resources: []
         ),
