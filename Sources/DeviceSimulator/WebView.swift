@@ -33,9 +33,6 @@ package struct WebPage: Sendable, Equatable {
 
 /// Why a page did not load. Each says what to check.
 package enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Kept for API stability: the web view no longer fails on a status (an error page is a page;
-    /// an app that refuses one declares a response policy and the navigation is `cancelled`).
-    case httpStatus(url: String, status: Int)
     case timeout(url: String, detail: String)
     case tlsFailure(url: String, detail: String)
     case couldNotConnect(url: String, detail: String)
@@ -48,7 +45,6 @@ package enum WebLoadFailure: Error, Sendable, Equatable, CustomStringConvertible
 
     package var description: String {
         switch self {
-        case .httpStatus(let url, let status): return "\(url) answered HTTP \(status); check the URL the push carries"
         case .timeout(let url, let d): return "loading \(url) timed out (\(d)); is the server slow or down?"
         case .tlsFailure(let url, let d):
             return "TLS with \(url) failed (\(d)); the device trusts the pushcheck CA and the system roots only"

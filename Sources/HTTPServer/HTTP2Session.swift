@@ -230,7 +230,7 @@ final class HTTP2Session: ProtocolSession {
     /// same `authorization`, `:path` and topic on every request of a connection: reuse saves an allocation, a
     /// UTF-8 validation and a copy per value, and lets later equality checks hit the same storage.
     /// `bytes` equal to a literal: one length check and a `memcmp` (generic `elementsEqual` over a `String.UTF8View`
-    /// walked the literal byte by byte and showed up in profiles, four times per request).
+    /// walks the literal byte by byte, and this runs four times per request).
     private func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard let base = bytes.baseAddress, bytes.count == literal.utf8CodeUnitCount else { return false }
         return memcmp(base, literal.utf8Start, bytes.count) == 0
