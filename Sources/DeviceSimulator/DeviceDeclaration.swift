@@ -12,6 +12,7 @@ import YAMLSource
 ///     seed: 42                          # tokens and log are reproducible from it
 ///     online: true
 ///     background_wakes_per_day: 3       # optional; absent = unlimited (as when run from Xcode)
+///     background_wakes_per_hour: 2      # optional; Apple: "two or three per hour"; absent = unlimited
 ///     fetch_budget: 30s
 ///     service_extension_budget: 30s
 ///     apps: [com.example.app]           # bundle ids of `apps:` entries installed on this device
@@ -48,6 +49,8 @@ package struct DeviceDeclaration: Sendable, Equatable {
             rules.serviceExtensionBudget = AppDeclaration.seconds(d)
         }
         rules.backgroundWakesPerDay = try m.optional("background_wakes_per_day")
+        rules.backgroundWakesPerHour = try m.optional("background_wakes_per_hour")
+        rules.voipUnreportedLimit = try m.optional("voip_unreported_limit", default: rules.voipUnreportedLimit)
         let seed: Int = try m.optional("seed", default: 0)
         var apps: [String] = []
         for node in try m.optionalSequence("apps") ?? [] {

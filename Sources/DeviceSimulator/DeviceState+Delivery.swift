@@ -192,7 +192,10 @@ extension DeviceState {
             }
             let recent = app.wakes.filter { now.timeIntervalSince($0) < 86_400 }
             apps[bundleID]!.wakes = recent
-            if let budget = rules.backgroundWakesPerDay, recent.count >= budget {
+            let lastHour = recent.filter { now.timeIntervalSince($0) < 3_600 }.count
+            let overDay = rules.backgroundWakesPerDay.map { recent.count >= $0 } ?? false
+            let overHour = rules.backgroundWakesPerHour.map { lastHour >= $0 } ?? false
+            if overDay || overHour {
                 if let old = app.heldPush {
                     log(.pushDropped(apnsID: old.apnsID, reason: .heldPushReplaced), bundleID, now)
                 }

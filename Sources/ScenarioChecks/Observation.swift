@@ -141,6 +141,11 @@ package struct Observation: Sendable {
         for e in events {
             if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.text }
         }
+        for e in events {
+            if case .backgroundPushHeld(s.apnsID) = e.kind {
+                return "throttled: background budget spent; held until the user launches the app"
+            }
+        }
         if let fcm = s.fcm, fcm.status != 200 {
             return "rejected-by-fcm: \(fcm.errorCode ?? fcm.errorStatus ?? String(fcm.status))"
         }
