@@ -88,6 +88,21 @@ import Testing
             f.push(#"{"aps":{}}"#, to: voip, pushType: "voip", topic: BridgeFixture.bundleID + ".voip").status == 200)
     }
 
+    /// Store and forward follows every kind: a VoIP push to an offline phone is kept and handed over on reconnect.
+    @Test func aVoIPPushToAnOfflinePhoneIsKeptAndHandedOver() throws {
+        let hosted = host([.voip])
+        let voip = try #require(hosted.pushTokens[BridgeFixture.bundleID]?[.voip])
+        try hosted.device.apply(.online(false))
+        let topic = BridgeFixture.bundleID + ".voip"
+        #expect(f.push(#"{"aps":{},"caller":"A"}"#, to: voip, pushType: "voip", topic: topic).status == 200)
+        #expect(f.apns.storedPushes(for: voip).count == 1)
+        let before = hosted.device.events.count
+        try hosted.device.apply(.online(true))
+        #expect(f.apns.storedPushes(for: voip).isEmpty)
+        let added = Array(hosted.device.events[before...])
+        #expect(BridgeFixture.kinds(added).contains("callback:didReceiveIncomingPush"), "\(added)")
+    }
+
     /// A token declared only in the gateway's configuration has no kind: the gateway takes every type at it.
     @Test func configuredTokensTakeEveryType() throws {
         var registry = DeviceTokenRegistry()

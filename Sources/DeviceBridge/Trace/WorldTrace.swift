@@ -124,6 +124,10 @@ package enum WorldTrace {
             return [arrow(.navigation, .router, .router, "opened \(url) (\(by))")]
         case .webView(let outcome):
             return webViewEvents(outcome, arrow: arrow)
+        case .pushHandled(let receiver):
+            return [arrow(.note, .device, .device, "\(receiver.rawValue): \(receiver.summary)")]
+        case .incomingCallReported:
+            return [arrow(.callback, .app, .device, "reportNewIncomingCall (CallKit)")]
         default:
             return []
         }
