@@ -46,6 +46,7 @@ extension DeviceState {
         case .controls?: return deliverToSystem(push, .controlsReload, now: now)
         case .fileprovider?: return deliverToSystem(push, .fileProviderExtension, now: now)
         case .liveactivity?:
+            // The Live Activity engine (activity and push-to-start tokens) takes these; without it, nothing does.
             log(.pushDropped(apnsID: push.apnsID, reason: .liveActivityNotHandled), push.bundleID, now)
             return .rejected(.liveActivityNotHandled)
         }

@@ -34,7 +34,8 @@ package struct InstalledApp: Sendable, Equatable {
     var wakes: [Date] = []
     var generation: Int
 
-    /// The kind of `token` for this app: its APNs token or one of `pushTokens` (nil: not one of its tokens).
+    /// The kind of `token` for this app: its APNs token or one of `pushTokens` (nil: not one of its tokens). Tokens
+    /// an app holds several of (a Live Activity's, one per activity) answer here too, from their own table.
     package func kind(of token: DeviceToken) -> PushTokenKind? {
         if token == self.token { return .apns }
         return pushTokens.first { $0.value == token }?.key
