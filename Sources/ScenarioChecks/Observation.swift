@@ -117,14 +117,14 @@ package struct Observation: Sendable {
         }
     }
 
-    /// What the last sent push reached on the device (nil when it reached nothing).
+    /// What the last sent push reached on the device (nil when it reached nothing: a push the device dropped
+    /// without receiving it, or one it never got).
     func reached() -> String? {
         guard let id = lastSend?.apnsID else { return nil }
         var received = false
         for e in appEvents {
             switch e.kind {
             case .pushReceived(id, _): received = true
-            case .pushDropped(id, _): return nil
             case .pushHandled(let r) where received: return r.rawValue
             case .callback(.didReceiveIncomingPush) where received: return "pushkit"
             case .callback(.incomingPushResult) where received: return "push-to-talk"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import KEY_ID, PYTHON, TEAM_ID, start_serve, stop
+from test_client_libraries import HOSTS_ADDRESS, can_remap_hosts
 
 SEND_VOIP = str(Path(__file__).parent / "backends" / "send_voip.py")
 BUNDLE = "com.example.calls"
@@ -41,24 +42,41 @@ def voip_serve(tmp_path, p8_key):
     stop(s)
 
 
-def send(serve, library, token):
+@pytest.fixture
+def voip_serve_on_443(tmp_path, p8_key):
+    """serve's sandbox on 127.0.0.77:443, for aioapns, which always dials api.development.push.apple.com:443."""
+    s = start_serve(tmp_path, p8_key, "--host", HOSTS_ADDRESS, "--sandbox-port", "443",
+                    config_text=voip_config(p8_key))
+    yield s
+    stop(s)
+
+
+def send(serve, library, token, tmp_path=None):
     env = dict(os.environ)
     env.update({
         "PUSHCHECK_VOIP_TOKEN": token, "PUSHCHECK_APNS_TOPIC": BUNDLE, "PUSHCHECK_APNS_KEY_FILE": serve.key,
         "PUSHCHECK_APNS_KEY_ID": KEY_ID, "PUSHCHECK_APNS_TEAM_ID": TEAM_ID, "PUSHCHECK_CA_FILE": serve.ca,
         "PUSHCHECK_APNS_PROXY_URL": serve.proxy,
     })
-    return subprocess.run([PYTHON, SEND_VOIP, library, f"Alice via {library}"], env=env, capture_output=True,
-                          text=True, timeout=60)
+    command = [PYTHON, SEND_VOIP, library, f"Alice via {library}"]
+    if library == "aioapns":
+        hosts = tmp_path / "hosts"
+        hosts.write_text(f"{HOSTS_ADDRESS} api.development.push.apple.com api.sandbox.push.apple.com\n")
+        command = ["unshare", "-m", "sh", "-c", f'mount --bind "{hosts}" /etc/hosts && exec "$@"', "sh"] + command
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("library", ["kalyke", "pyapns_client"])
-def test_voip_push_from_a_real_client_reaches_pushkit_and_callkit(voip_serve, library):
+@pytest.mark.parametrize("library", ["kalyke", "pyapns_client", "aioapns"])
+def test_voip_push_from_a_real_client_reaches_pushkit_and_callkit(voip_serve, library, tmp_path, request):
+    if library == "aioapns":
+        if not can_remap_hosts():
+            pytest.skip("needs root and unshare for a private /etc/hosts")
+        voip_serve = request.getfixturevalue("voip_serve_on_443")
     device = voip_serve.ready["devices"]["iphone"]
     voip = device["push_tokens"][BUNDLE]["voip"]
     assert voip != device["tokens"][BUNDLE], "the PushKit token is not the APNs device token"
     since = voip_serve.get("/devices/iphone")["last_seq"]
-    r = send(voip_serve, library, voip)
+    r = send(voip_serve, library, voip, tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     events = voip_serve.events(since=since, wait="5s")
     kinds = [(e["type"], e.get("callback")) for e in events]
