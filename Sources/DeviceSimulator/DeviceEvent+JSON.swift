@@ -44,6 +44,8 @@ extension DeviceEventKind {
                 "type": "push-token", "token_kind": .string(k.rawValue), "token": .string(t.hex),
                 "environment": .string(e.rawValue),
             ]
+        case .pushTokenNotIssued(let k, let r):
+            return ["type": "push-token-not-issued", "token_kind": .string(k.rawValue), "reason": .string(r)]
         case .pushTokenInvalidated(let k, let t):
             return ["type": "push-token-invalidated", "token_kind": .string(k.rawValue), "token": .string(t.hex)]
         case .incomingCallReported: return ["type": "callkit", "reported": .bool(true)]

@@ -188,6 +188,8 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case registered(token: DeviceToken, environment: APSEnvironment)
     /// The app got a token of another kind than the APNs device token (PushKit VoIP, Push to Talk, …).
     case pushTokenIssued(kind: PushTokenKind, token: DeviceToken, environment: APSEnvironment)
+    /// The app declared a token kind this device cannot issue (its iOS predates the API).
+    case pushTokenNotIssued(kind: PushTokenKind, reason: String)
     /// The app was uninstalled: its token of that kind is no longer valid.
     case pushTokenInvalidated(kind: PushTokenKind, token: DeviceToken)
     /// The app reported the VoIP push's call to CallKit (`reportNewIncomingCall`): the incoming call screen shows.
@@ -232,6 +234,7 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .registered(let t, let e): return "registered token \(t.hex) (\(e.rawValue))"
         case .pushTokenIssued(let k, let t, let e): return "\(k.rawValue) token \(t.hex) (\(e.rawValue))"
         case .pushTokenInvalidated(let k, let t): return "\(k.rawValue) token \(t.hex) invalidated"
+        case .pushTokenNotIssued(let k, let r): return "no \(k.rawValue) token: \(r)"
         case .incomingCallReported: return "CallKit: incoming call reported (reportNewIncomingCall)"
         case .pushHandled(let r): return "push handled by \(r.rawValue): \(r.summary)"
         case .registrationFailed(let f): return "registration failed: " + f.map(\.code).joined(separator: ", ")

@@ -5,6 +5,21 @@ import PushModel
 /// (`PushTokenKind.outcome(of:at:)`), and what each type reaches — PushKit and CallKit for VoIP, the Push to Talk
 /// channel manager, the extensions and system parts of the rest (Tests/reference/ios-push-types.md §1–§5).
 extension DeviceState {
+    /// The first iOS version whose API hands out a token of `kind` (reference §1.1): Push to Talk 16, location
+    /// pushes 15, controls 18, widgets 26; PushKit's VoIP and File Provider types are far older.
+    static func minimumIOS(for kind: PushTokenKind) -> Int? {
+        switch kind {
+        case .pushToTalk: 16
+        case .location: 15
+        case .controls: 18
+        case .widgets: 26
+        case .apns, .voip, .fileProvider, .activity, .pushToStart: nil
+        }
+    }
+
+    /// The device's iOS major version (`17` for "17.5").
+    var iosMajor: Int { Int(iosVersion.prefix { $0.isNumber }) ?? 0 }
+
     /// The kind of token `push` was sent to: the token's kind for the app, or, for a push handed over without a
     /// token (a test's direct delivery), the kind its type is meant for if the app holds one, else the APNs token.
     /// Nil: the token is none of the app's.

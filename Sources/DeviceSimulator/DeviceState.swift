@@ -191,6 +191,12 @@ package struct DeviceState: Sendable, Equatable {
     mutating func issuePushTokens(_ bundleID: String, environment env: APSEnvironment, now: Date) {
         guard let app = apps[bundleID] else { return }
         for kind in app.declaration.pushTypes {
+            if let needed = Self.minimumIOS(for: kind), iosMajor < needed {
+                log(
+                    .pushTokenNotIssued(kind: kind, reason: "needs iOS \(needed), the device runs \(iosVersion)"),
+                    bundleID, now)
+                continue
+            }
             let token = tokens.pushToken(
                 kind: kind, udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)
             apps[bundleID]!.pushTokens[kind] = token

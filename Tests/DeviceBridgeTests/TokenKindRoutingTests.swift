@@ -11,10 +11,13 @@ import Testing
 @Suite struct TokenKindRoutingTests {
     let f = BridgeFixture()
 
+    /// A device on iOS 26 (every kind's API exists) with the app declaring `kinds`.
     func host(_ kinds: [PushTokenKind] = AppDeclaration.declarableTokenKinds) -> HostedDevice {
         var app = BridgeFixture.app()
         app.pushTypes = kinds
-        return f.host(app: app)
+        let declaration = DeviceDeclaration(
+            name: "Test iPhone", udid: BridgeFixture.udid, iosVersion: "26.0", seed: 42, apps: [app.bundleID])
+        return try! DeviceFleet(apps: [app], devices: [declaration], apns: f.apns, clock: f.clock).devices[0]
     }
 
     /// §1.1: every kind is registered with the gateway (with its kind) and the index, and listed in the addresses.

@@ -28,15 +28,33 @@ import Testing
         }
     }
 
-    /// An app with every token it can ask for, registered, in `state`.
+    /// An app with every token it can ask for, registered, in `state`, on an iOS 26 device (widget push tokens).
     static func ready(
-        state: AppState, reportsCall: Bool = true, rules: DeviceRules = DeviceRules()
+        state: AppState, reportsCall: Bool = true, rules: DeviceRules = DeviceRules(), ios: String = "26.0"
     ) -> (SimulatedDevice, InstalledApp) {
         var app = Fixture.app()
         app.pushTypes = AppDeclaration.declarableTokenKinds
         app.voip = VoIPBehaviour(reportsCall: reportsCall)
-        let (d, _) = Fixture.ready(app, state: state, rules: rules)
+        let d = SimulatedDevice(
+            name: "Test iPhone", udid: Fixture.udid, iosVersion: ios, seed: 42,
+            clock: ManualClock(start: Fixture.start),
+            rules: rules)
+        d.setUp(app)
+        Fixture.put(d, app.bundleID, in: state)
         return (d, d.snapshot.apps[Fixture.bundleID]!)
+    }
+
+    /// §1.1: a kind whose API the device's iOS predates is not issued, and the log says why.
+    @Test func tokensNeedTheIOSVersionOfTheirAPI() throws {
+        let (d, app) = Self.ready(state: .notRunning, ios: "17.5")
+        #expect(Set(app.pushTokens.keys) == [.voip, .pushToTalk, .location, .fileProvider])
+        let missing = d.events.compactMap {
+            if case .pushTokenNotIssued(let k, let r) = $0.kind { "\(k.rawValue): \(r)" } else { nil }
+        }
+        #expect(
+            missing == [
+                "widgets: needs iOS 26, the device runs 17.5", "controls: needs iOS 18, the device runs 17.5",
+            ])
     }
 
     static func push(_ type: APNsPushType, to token: DeviceToken?, id: String = "p1", payload: String = #"{"aps":{}}"#)
@@ -146,6 +164,7 @@ import Testing
     /// a row VoIP pushes are no longer delivered; a reinstall starts over.
     @Test func unreportedVoIPPushesTerminateAndThenStopDelivery() throws {
         let (d, app) = Self.ready(state: .foreground, reportsCall: false)
+        #expect(Fixture.state(d) == .foreground)
         let voip = try #require(app.pushTokens[.voip])
         for n in 1...3 {
             let e = d.deliver(Self.push(.voip, to: voip, id: "v\(n)")).events

@@ -11,7 +11,7 @@ import Testing
 @Suite struct PushTypeCheckTests {
     static func app(voip reportsCall: Bool) throws -> AppDeclaration {
         var app = try Fixture.app()
-        app.pushTypes = [.voip, .widgets]
+        app.pushTypes = [.voip, .fileProvider]
         app.voip = VoIPBehaviour(reportsCall: reportsCall)
         return app
     }
@@ -33,18 +33,19 @@ import Testing
         )
 
         since = device.snapshot.events.count
-        device.deliver(Self.push(.widgets, tokens[.widgets], id: "w1"))
+        device.deliver(Self.push(.fileprovider, tokens[.fileProvider], id: "w1"))
         o = Fixture.observe(device, since: since, lastSend: Fixture.send(apnsID: "w1"))
         #expect(
-            try Fixture.evaluate("{ reached: widget-reload, callkit: { absent: true } }", o).verdict.failures.isEmpty)
+            try Fixture.evaluate("{ reached: file-provider-extension, callkit: { absent: true } }", o).verdict.failures
+                .isEmpty)
 
         // At the wrong token: not delivered, nothing reached, the mismatch named; expecting delivery fails.
         since = device.snapshot.events.count
-        device.deliver(Self.push(.widgets, tokens[.voip], id: "w2"))
+        device.deliver(Self.push(.fileprovider, tokens[.voip], id: "w2"))
         o = Fixture.observe(device, since: since, lastSend: Fixture.send(apnsID: "w2"))
         #expect(
             try Fixture.evaluate(
-                #"{ delivered: false, reached: { absent: true }, dropped: "token-kind-mismatch: widgets push to voip token" }"#,
+                #"{ delivered: false, reached: { absent: true }, dropped: "token-kind-mismatch: fileprovider push to voip token" }"#,
                 o
             ).verdict.failures.isEmpty)
         let wrong = try Fixture.evaluate("{ delivered: true }", o)
