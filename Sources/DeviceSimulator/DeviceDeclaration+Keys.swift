@@ -15,8 +15,8 @@ extension DeviceDeclaration {
                 "background_wakes_per_day", .integer,
                 "Background pushes that wake the app per day (absent: unlimited, as from Xcode)."),
             .init(
-                "background_wakes_per_hour", .integer,
-                "Background pushes that wake the app per 60 minutes (Apple: two or three; absent: unlimited)."),
+                "background_wakes_per_hour", .either([.integer, .oneOf(["unlimited"])]),
+                "Background pushes that wake the app per 60 minutes (default 3; Apple: two or three); unlimited."),
             .init(
                 "voip_unreported_limit", .integer,
                 "VoIP pushes in a row an app may leave unreported to CallKit before iOS stops delivering them (3)."),

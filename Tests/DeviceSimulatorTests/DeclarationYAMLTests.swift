@@ -104,6 +104,10 @@ import YAMLSource
         #expect(app.voip == VoIPBehaviour(reportsCall: false))
         #expect(world.devices[0].rules.backgroundWakesPerHour == 3)
         #expect(world.devices[0].rules.voipUnreportedLimit == 5)
+        #expect(DeviceRules().backgroundWakesPerHour == 3, "Apple's two or three per hour")
+        let unlimited = try Self.decode(
+            "apps: []\ndevices:\n  - { name: d, udid: u, background_wakes_per_hour: unlimited }\n")
+        #expect(unlimited.devices[0].rules.backgroundWakesPerHour == nil)
         let device = world.devices[0].makeDevice(apps: world.apps, clock: ManualClock(start: Fixture.start))
         let tokens = try #require(device.snapshot.apps["com.example.calls"]?.pushTokens)
         #expect(Set(tokens.keys) == [.voip, .pushToTalk])
