@@ -85,6 +85,9 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
     /// The device and app holding `token` as their APNs device token now.
     package func holder(ofAPNsToken token: DeviceToken) -> TokenHolder? { index.holder(of: .apns(token)) }
 
+    /// The device and app holding `token` now, whatever its kind (APNs, PushKit VoIP, …).
+    package func holder(ofToken token: DeviceToken) -> TokenHolder? { index.holder(ofToken: token) }
+
     /// Every device back to its launch state (see `HostedDevice.resetToLaunchState()`).
     package func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
 
