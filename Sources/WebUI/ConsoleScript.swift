@@ -213,7 +213,8 @@ extension WebUI {
               const a = snap.apps[b];
               section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
                 (a.authorization && a.authorization.status) + (a.badge ? ' · badge ' + a.badge : '') + ' · token ' + (a.token || 'none') +
-                (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') }));
+                (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') +
+                Object.keys(a.push_tokens || {}).sort().map(k => ' · ' + k + ' ' + short(a.push_tokens[k], 16)).join('') }));
             }
             const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
             for (const b of bundles) {
