@@ -197,7 +197,8 @@ extension APNsGateway {
         }
 
         let verdict: DeviceTokenVerdict = state.withLock { s in
-            let v = s.registry.check(token: parsed.token, topic: topic, environment: endpoint, now: now)
+            let v = s.registry.check(
+                token: parsed.token, topic: topic, environment: endpoint, pushType: parsed.pushType, now: now)
             if v == .accepted, !s.limiter.allow(parsed.token, now: now) {
                 return .rejected(.tooManyRequests, timestamp: nil)
             }

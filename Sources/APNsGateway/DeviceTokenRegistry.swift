@@ -11,16 +11,20 @@ package struct RegisteredDeviceToken: Sendable, Equatable {
     package var unregisteredAt: Date?
     /// When the token expires: 410 ExpiredToken from then on.
     package var expiresAt: Date?
+    /// What the token was issued for (a simulated device's app says); nil for a token declared in the gateway's
+    /// configuration, which takes every push type.
+    package var kind: PushTokenKind?
 
     package init(
         token: DeviceToken, topic: String, environment: APNsEnvironment, unregisteredAt: Date? = nil,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil, kind: PushTokenKind? = nil
     ) {
         self.token = token
         self.topic = topic
         self.environment = environment
         self.unregisteredAt = unregisteredAt
         self.expiresAt = expiresAt
+        self.kind = kind
     }
 }
 
@@ -32,8 +36,10 @@ package enum DeviceTokenVerdict: Sendable, Equatable {
 }
 
 /// Which tokens exist, for which topic and environment. Pure value; the gateway keeps it in a Mutex.
-/// Order: unknown token or other environment → BadDeviceToken; other bundle ID → DeviceTokenNotForTopic;
-/// unregistered → 410 Unregistered; expired → 410 ExpiredToken.
+/// Order: unknown token or other environment → BadDeviceToken; other bundle ID → DeviceTokenNotForTopic; a push
+/// type APNs refuses at the token's kind (`PushTokenKind.outcome(of:at:)`: a VoIP push at a device token →
+/// DeviceTokenNotForTopic, an alert at a VoIP token → TopicDisallowed); unregistered → 410 Unregistered; expired →
+/// 410 ExpiredToken.
 package struct DeviceTokenRegistry: Sendable, Equatable {
     package private(set) var entries: [DeviceToken: RegisteredDeviceToken] = [:]
     /// Load-test mode: unknown tokens are accepted for any topic.
@@ -57,8 +63,10 @@ package struct DeviceTokenRegistry: Sendable, Equatable {
     /// Forgets the token entirely (BadDeviceToken afterwards).
     package mutating func remove(_ token: DeviceToken) { entries[token] = nil }
 
-    package func check(token: DeviceToken, topic: String, environment: APNsEnvironment, now: Date) -> DeviceTokenVerdict
-    {
+    /// - Parameter pushType: the push's type (default: the one `topic`'s suffix implies, else alert).
+    package func check(
+        token: DeviceToken, topic: String, environment: APNsEnvironment, pushType: APNsPushType? = nil, now: Date
+    ) -> DeviceTokenVerdict {
         guard let e = entries[token] else {
             return acceptUnknownTokens ? .accepted : .rejected(.badDeviceToken, timestamp: nil)
         }
@@ -66,6 +74,12 @@ package struct DeviceTokenRegistry: Sendable, Equatable {
         guard e.topic == topic || APNsPushType.bundleID(ofTopic: topic) == APNsPushType.bundleID(ofTopic: e.topic)
         else {
             return .rejected(.deviceTokenNotForTopic, timestamp: nil)
+        }
+        if let kind = e.kind,
+            case .refuse(let reason) = PushTokenKind.outcome(
+                of: pushType ?? APNsPushType.impliedBy(topic: topic) ?? .alert, at: kind)
+        {
+            return .rejected(reason, timestamp: nil)
         }
         if let u = e.unregisteredAt, u <= now { return .rejected(.unregistered, timestamp: u) }
         if let x = e.expiresAt, x <= now { return .rejected(.expiredToken, timestamp: x) }

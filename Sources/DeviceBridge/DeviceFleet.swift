@@ -65,10 +65,11 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
         apns.setConsumer(nil)
     }
 
-    /// Hands `push` to the app the index says holds its token (the push's topic naming that app), and to the
-    /// recording once handed over; a token no device holds ends here.
+    /// Hands `push` to the app the index says holds its token, whatever the token's kind (the push's topic naming
+    /// that app; the device applies `PushTokenKind.outcome(of:at:)` for the kind), and to the recording once
+    /// handed over; a token no device holds ends here.
     package func deliver(_ push: DeliveredPush) -> PushHandOff {
-        if let holder = index.holder(of: .apns(push.token)),
+        if let holder = index.holder(ofToken: push.token),
             holder.bundleID == APNsPushType.bundleID(ofTopic: push.topic), let device = byName[holder.device],
             device.receive(push) == .deviceOffline
         {
@@ -84,15 +85,19 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
     /// The device and app holding `token` as their APNs device token now.
     package func holder(ofAPNsToken token: DeviceToken) -> TokenHolder? { index.holder(of: .apns(token)) }
 
+    /// The device and app holding `token` now, whatever its kind (APNs, PushKit VoIP, …).
+    package func holder(ofToken token: DeviceToken) -> TokenHolder? { index.holder(ofToken: token) }
+
     /// Every device back to its launch state (see `HostedDevice.resetToLaunchState()`).
     package func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
 
     /// Registers every device's tokens again (after `APNsGateway.reset()`).
     package func syncRegistrations() { for d in devices { d.syncRegistrations() } }
 
-    /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}, "fcm_tokens": {"<bundle id>": "<fcm token>"}}}`:
-    /// what `serve`'s ready line shows, so a backend script can address the devices (`fcm_tokens` only for
-    /// devices with apps using Firebase).
+    /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}, "fcm_tokens": {"<bundle id>": "<fcm token>"},
+    /// "push_tokens": {"<bundle id>": {"voip": "<hex>", …}}}}`: what `serve`'s ready line shows, so a backend
+    /// script can address the devices (`fcm_tokens` only for devices with apps using Firebase, `push_tokens` only
+    /// for apps declaring `push_types:`).
     package var addressesJSON: JSONValue {
         var out: [String: JSONValue] = [:]
         for d in devices {
@@ -101,6 +106,7 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
             var o: [String: JSONValue] = ["udid": .string(d.device.udid), "tokens": .object(tokens)]
             let fcm = d.fcmTokens
             if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
+            if let push = d.pushTokensJSON { o["push_tokens"] = push }
             out[d.name] = .object(o)
         }
         return .object(out)

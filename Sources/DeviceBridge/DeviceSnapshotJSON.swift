@@ -38,6 +38,11 @@ extension HostedDevice {
             "badge": app.badge.map { .number(Double($0)) } ?? .null,
             "navigation": navigationJSON(app.router),
         ]
+        if !app.pushTokens.isEmpty {
+            o["push_tokens"] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: app.pushTokens.map { ($0.key.rawValue, JSONValue.string($0.value.hex)) }))
+        }
         if let fcm = app.fcmToken {
             o["fcm_token"] = .string(fcm)
             o["fcm_mapped"] = .bool(app.fcmMappedToAPNs)

@@ -32,7 +32,8 @@ package struct GatewayRegistrationSink: DeviceRegistrationSink {
     }
 
     package func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {
-        apns.registerToken(RegisteredDeviceToken(token: token, topic: bundleID, environment: environment))
+        apns.registerToken(
+            RegisteredDeviceToken(token: token, topic: bundleID, environment: environment, kind: .apns))
         index.register(.apns(token), holder: TokenHolder(device: device, bundleID: bundleID, kind: .apns))
         apns.followRecipientReachability(of: token)
         if isDeviceOnline() { apns.recipientCameOnline(token) }
@@ -41,6 +42,20 @@ package struct GatewayRegistrationSink: DeviceRegistrationSink {
     package func tokenInvalidated(_ token: DeviceToken, at date: Date) {
         apns.unregisterToken(token, at: date)
         index.remove(.apns(token))
+    }
+
+    package func pushTokenRegistered(
+        _ token: DeviceToken, kind: PushTokenKind, bundleID: String, environment: APNsEnvironment
+    ) {
+        apns.registerToken(RegisteredDeviceToken(token: token, topic: bundleID, environment: environment, kind: kind))
+        index.register(.token(token, kind: kind), holder: TokenHolder(device: device, bundleID: bundleID, kind: kind))
+        apns.followRecipientReachability(of: token)
+        if isDeviceOnline() { apns.recipientCameOnline(token) }
+    }
+
+    package func pushTokenInvalidated(_ token: DeviceToken, kind: PushTokenKind, at date: Date) {
+        apns.unregisterToken(token, at: date)
+        index.remove(.token(token, kind: kind))
     }
 
     package func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {

@@ -88,6 +88,22 @@ package final class HostedDevice: Sendable {
         return out
     }
 
+    /// The apps' tokens of other kinds than the APNs device token (PushKit VoIP, …) by bundle id and kind.
+    package var pushTokens: [String: [PushTokenKind: DeviceToken]] {
+        device.snapshot.apps.compactMapValues { $0.pushTokens.isEmpty ? nil : $0.pushTokens }
+    }
+
+    /// `pushTokens` as JSON (`{"<bundle id>": {"voip": "<hex>", …}}`); nil when no app has one.
+    package var pushTokensJSON: JSONValue? {
+        let all = pushTokens
+        guard !all.isEmpty else { return nil }
+        return .object(
+            all.mapValues { kinds in
+                .object(
+                    Dictionary(uniqueKeysWithValues: kinds.map { ($0.key.rawValue, JSONValue.string($0.value.hex)) }))
+            })
+    }
+
     /// The apps' FCM registration tokens by bundle id (apps using Firebase that registered).
     package var fcmTokens: [String: String] {
         var out: [String: String] = [:]
@@ -106,8 +122,12 @@ package final class HostedDevice: Sendable {
         let state = device.snapshot
         for id in state.apps.keys.sorted() {
             guard let app = state.apps[id], let token = app.token else { continue }
-            registrations.tokenRegistered(
-                token, bundleID: id, environment: app.environment?.apnsEnvironment ?? .sandbox)
+            let environment = app.environment?.apnsEnvironment ?? .sandbox
+            registrations.tokenRegistered(token, bundleID: id, environment: environment)
+            for kind in PushTokenKind.allCases {
+                guard let t = app.pushTokens[kind] else { continue }
+                registrations.pushTokenRegistered(t, kind: kind, bundleID: id, environment: environment)
+            }
         }
     }
 }

@@ -2,24 +2,6 @@ import Foundation
 import PushModel
 import Synchronization
 
-/// A kind of push address a simulated device's app holds. Each kind is reached through its own gateway route and
-/// indexed separately (the same bytes may be two kinds' addresses).
-///
-/// Extension point: a new kind (a PushKit VoIP token, a Live Activity's update token, a push-to-start token, a
-/// broadcast channel) is
-/// 1. a case here, with the canonical text of its address (`IndexedAddress.value`);
-/// 2. a `DeviceRegistrationSink` callback the device calls when its app gets or loses one, which the fleet's sink
-///    (`GatewayRegistrationSink`) turns into `TokenIndex.register` / `remove` with that kind;
-/// 3. the route that delivers to it asking `TokenIndex.holder(of:)` with that kind (as `DeviceFleet.deliver` does
-///    for `.apns`), then handing the push to `HostedDevice`.
-/// A kind addressing many devices at once (a broadcast channel: one channel id, every subscribed device) keeps a
-/// set of holders per address in a table of its own beside `holders`, keyed the same way.
-package enum PushTokenKind: String, Sendable, Hashable, CaseIterable {
-    /// An app's APNs device token (`didRegisterForRemoteNotificationsWithDeviceToken`), pushed to at
-    /// `POST /3/device/<token>`; its value is the token's lowercase hex.
-    case apns
-}
-
 /// One address in the index: its kind and canonical text.
 package struct IndexedAddress: Sendable, Hashable {
     package var kind: PushTokenKind
@@ -32,6 +14,11 @@ package struct IndexedAddress: Sendable, Hashable {
 
     /// An APNs device token.
     package static func apns(_ token: DeviceToken) -> IndexedAddress { IndexedAddress(kind: .apns, value: token.hex) }
+
+    /// A token of `kind` (every token kind's value is its lowercase hex).
+    package static func token(_ token: DeviceToken, kind: PushTokenKind) -> IndexedAddress {
+        IndexedAddress(kind: kind, value: token.hex)
+    }
 }
 
 /// Who holds an address: the device (its declared name), the app, and the address's kind.
@@ -98,6 +85,19 @@ package final class TokenIndex: Sendable {
     package func holder(of address: IndexedAddress) -> TokenHolder? {
         guard entries.load(ordering: .acquiring) > 0 else { return nil }
         return tables.withLock { $0.holders[address] }
+    }
+
+    /// Who holds `token`, whatever its kind (the `/3/device/<token>` route takes every kind; the holder's `kind`
+    /// says which it is, for `PushTokenKind.outcome(of:at:)`).
+    package func holder(ofToken token: DeviceToken) -> TokenHolder? {
+        guard entries.load(ordering: .acquiring) > 0 else { return nil }
+        let hex = token.hex
+        return tables.withLock { t in
+            for kind in PushTokenKind.allCases {
+                if let h = t.holders[IndexedAddress(kind: kind, value: hex)] { return h }
+            }
+            return nil
+        }
     }
 
     /// The address `holder` holds now, if any.

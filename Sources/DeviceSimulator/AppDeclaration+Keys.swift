@@ -30,6 +30,20 @@ extension AppDeclaration {
             .init("firebase", .object(firebaseTable), "The app uses the Firebase Messaging SDK."),
             .init("navigation", .object(NavigationDeclaration.keyTable), "Tabs, screens and the push router."),
             .init("web_view", .object(webViewTable), "The in-app web view's policy."),
+            .init(
+                "push_types", .list(.oneOf(declarableTokenKinds.map(\.rawValue))),
+                "Tokens it asks for beyond the APNs device token: voip (PushKit), pushtotalk, location (a Location "
+                    + "Push Service Extension), widgets, controls, fileprovider; each issued when it registers."),
+            .init("voip", .object(voipTable), "What its PushKit delegate does with a VoIP push."),
+        ])
+
+    static let voipTable = KeyTable(
+        "voip", "The app's PushKit delegate.",
+        [
+            .init(
+                "reports_call", .boolean,
+                "It reports each VoIP push's call to CallKit (default true); if not, iOS terminates it and, after "
+                    + "repeated failures, stops delivering VoIP pushes.")
         ])
 
     static let profileTable = KeyTable(

@@ -73,6 +73,16 @@ extension AppDeclaration {
         for node in try m.optionalSequence("content_extensions") ?? [] {
             app.contentExtensions.append(try decodeContentExtension(try YAMLMapping(node), file: file))
         }
+        for name in try m.optional("push_types", as: [String].self) ?? [] {
+            guard let kind = PushTokenKind(rawValue: name), declarableTokenKinds.contains(kind) else {
+                throw m.keyNode("push_types")!.invalidValue(
+                    expected: "push_types from: " + declarableTokenKinds.map(\.rawValue).joined(separator: ", "))
+            }
+            if !app.pushTypes.contains(kind) { app.pushTypes.append(kind) }
+        }
+        if let v = try m.optionalMapping("voip", keys: voipTable) {
+            app.voip = VoIPBehaviour(reportsCall: try v.optional("reports_call", default: true))
+        }
         if let f = try m.optionalMapping("firebase", keys: firebaseTable) {
             app.firebase = FirebaseDeclaration(
                 senderID: try f.required("sender_id"), projectID: try f.required("project_id"),

@@ -183,6 +183,14 @@ package struct FirebaseDeclaration: Sendable, Equatable {
     }
 }
 
+/// What the app's PushKit delegate does with a VoIP push (`voip:`).
+package struct VoIPBehaviour: Sendable, Equatable {
+    /// It calls CallKit's `reportNewIncomingCall` from `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)`;
+    /// if not, iOS 13+ terminates it and, after repeated failures, stops delivering VoIP pushes to it.
+    package var reportsCall: Bool
+    package init(reportsCall: Bool = true) { self.reportsCall = reportsCall }
+}
+
 /// Everything the simulated device needs to know about one app.
 package struct AppDeclaration: Sendable, Equatable {
     package var signing: AppSigningConfiguration
@@ -197,13 +205,19 @@ package struct AppDeclaration: Sendable, Equatable {
     package var webViewPolicy: WebViewPolicy
     /// What the user answers when the app asks for notification permission (`setUp` applies it).
     package var authorization: NotificationSettings
+    /// The tokens it asks for beyond the APNs device token (`push_types:`): a PushKit VoIP token, a Push to Talk
+    /// token, a location push token (it has a Location Push Service Extension), a widgets or controls push token
+    /// (its widgets or controls have a push handler), a File Provider token. Each is issued when it registers.
+    package var pushTypes: [PushTokenKind]
+    package var voip: VoIPBehaviour
 
     package init(
         signing: AppSigningConfiguration, profile: ProvisioningProfile,
         delegate: DelegateBehaviour = DelegateBehaviour(), categories: [NotificationCategory] = [],
         serviceExtension: ServiceExtensionBehaviour? = nil, contentExtensions: [ContentExtensionDeclaration] = [],
         firebase: FirebaseDeclaration? = nil, navigation: NavigationDeclaration = NavigationDeclaration(),
-        webViewPolicy: WebViewPolicy = WebViewPolicy(), authorization: NotificationSettings = .authorized
+        webViewPolicy: WebViewPolicy = WebViewPolicy(), authorization: NotificationSettings = .authorized,
+        pushTypes: [PushTokenKind] = [], voip: VoIPBehaviour = VoIPBehaviour()
     ) {
         self.signing = signing
         self.profile = profile
@@ -215,7 +229,15 @@ package struct AppDeclaration: Sendable, Equatable {
         self.navigation = navigation
         self.webViewPolicy = webViewPolicy
         self.authorization = authorization
+        self.pushTypes = pushTypes
+        self.voip = voip
     }
+
+    /// The token kinds `push_types:` may name: those an app asks for itself (Live Activity tokens come from its
+    /// activities, the APNs token from `registerForRemoteNotifications`).
+    package static let declarableTokenKinds: [PushTokenKind] = [
+        .voip, .pushToTalk, .location, .widgets, .controls, .fileProvider,
+    ]
 
     package var bundleID: String { signing.bundleID }
 

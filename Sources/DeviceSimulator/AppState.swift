@@ -31,4 +31,6 @@ package enum AppTransitionReason: String, Sendable, Equatable {
     case foregroundAction = "foreground-action"
     case backgroundAction = "background-action"
     case quickAction = "quick-action"
+    /// iOS killed the app for not reporting a VoIP push's call to CallKit.
+    case voipCallNotReported = "voip-call-not-reported"
 }

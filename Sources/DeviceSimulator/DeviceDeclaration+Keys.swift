@@ -14,6 +14,12 @@ extension DeviceDeclaration {
             .init(
                 "background_wakes_per_day", .integer,
                 "Background pushes that wake the app per day (absent: unlimited, as from Xcode)."),
+            .init(
+                "background_wakes_per_hour", .either([.integer, .oneOf(["unlimited"])]),
+                "Background pushes that wake the app per 60 minutes (default 3; Apple: two or three); unlimited."),
+            .init(
+                "voip_unreported_limit", .integer,
+                "VoIP pushes in a row an app may leave unreported to CallKit before iOS stops delivering them (3)."),
             .init("fetch_budget", .duration, "How long a background fetch may run."),
             .init("service_extension_budget", .duration, "How long a service extension may run."),
             .init("apps", .list(.text), "The bundle ids of the apps: entries set up on it, in order."),

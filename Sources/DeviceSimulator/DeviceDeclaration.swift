@@ -12,6 +12,7 @@ import YAMLSource
 ///     seed: 42                          # tokens and log are reproducible from it
 ///     online: true
 ///     background_wakes_per_day: 3       # optional; absent = unlimited (as when run from Xcode)
+///     background_wakes_per_hour: 2      # default 3 (Apple: "two or three per hour"); unlimited: no hourly budget
 ///     fetch_budget: 30s
 ///     service_extension_budget: 30s
 ///     apps: [com.example.app]           # bundle ids of `apps:` entries installed on this device
@@ -48,6 +49,11 @@ package struct DeviceDeclaration: Sendable, Equatable {
             rules.serviceExtensionBudget = AppDeclaration.seconds(d)
         }
         rules.backgroundWakesPerDay = try m.optional("background_wakes_per_day")
+        if let node = m["background_wakes_per_hour"], !node.isNull {
+            rules.backgroundWakesPerHour =
+                node.scalar?.value == "unlimited" ? nil : try Int.decode(from: node)
+        }
+        rules.voipUnreportedLimit = try m.optional("voip_unreported_limit", default: rules.voipUnreportedLimit)
         let seed: Int = try m.optional("seed", default: 0)
         var apps: [String] = []
         for node in try m.optionalSequence("apps") ?? [] {

@@ -39,6 +39,17 @@ extension DeviceEventKind {
         case .registered(let t, let e):
             return ["type": "registered", "token": .string(t.hex), "environment": .string(e.rawValue)]
         case .registrationFailed(let f): return ["type": "registration-failed", "findings": findings(f)]
+        case .pushTokenIssued(let k, let t, let e):
+            return [
+                "type": "push-token", "token_kind": .string(k.rawValue), "token": .string(t.hex),
+                "environment": .string(e.rawValue),
+            ]
+        case .pushTokenNotIssued(let k, let r):
+            return ["type": "push-token-not-issued", "token_kind": .string(k.rawValue), "reason": .string(r)]
+        case .pushTokenInvalidated(let k, let t):
+            return ["type": "push-token-invalidated", "token_kind": .string(k.rawValue), "token": .string(t.hex)]
+        case .incomingCallReported: return ["type": "callkit", "reported": .bool(true)]
+        case .pushHandled(let r): return ["type": "push-handled", "receiver": .string(r.rawValue)]
         case .fcmTokenIssued(let t, let m): return ["type": "fcm-token", "fcm_token": .string(t), "mapped": .bool(m)]
         case .fcmTokenFailed(let r): return ["type": "fcm-token-failed", "reason": .string(r)]
         case .authorizationChanged(let a): return ["type": "authorization", "status": .string(a.status.rawValue)]
@@ -49,7 +60,7 @@ extension DeviceEventKind {
         case .pushReceived(let id, let k):
             return ["type": "push-received", "apns_id": .string(id), "kind": .string(k.rawValue)]
         case .pushDropped(let id, let r):
-            return ["type": "push-dropped", "apns_id": .string(id), "reason": .string(r.rawValue)]
+            return ["type": "push-dropped", "apns_id": .string(id), "reason": .string(r.text)]
         case .backgroundPushHeld(let id): return ["type": "background-push-held", "apns_id": .string(id)]
         case .callback(let c):
             return ["type": "callback", "callback": .string(c.name)].merging(c.jsonFields) { a, _ in a }
@@ -114,6 +125,9 @@ extension AppCallback {
         case .didReceiveResponse(let a, let u): return ["action": .string(a), "user_info": u]
         case .performQuickAction(let t): return ["quick_action": .string(t)]
         case .sceneWillConnect(let r): return ["notification_response": r ?? .null]
+        case .pushRegistryDidUpdate(let t): return ["token": .string(t.hex)]
+        case .didReceiveIncomingPush(let p, let st): return ["user_info": p, "app_state": .string(st.rawValue)]
+        case .incomingPushResult(let p): return ["user_info": p]
         }
     }
 }

@@ -36,6 +36,13 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     case sceneWillConnect(notificationResponse: JSONValue?)
     /// `application(_:performActionFor:completionHandler:)` for a home-screen quick action.
     case performQuickAction(type: String)
+    /// `pushRegistry(_:didUpdate:for:)`: PushKit hands the app its VoIP token.
+    case pushRegistryDidUpdate(token: DeviceToken)
+    /// `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` for a VoIP push, and the state it ran in.
+    case didReceiveIncomingPush(payload: JSONValue, state: AppState)
+    /// `PTChannelManagerDelegate.incomingPushResult(channelManager:channelUUID:pushPayload:)` for a Push to Talk
+    /// push.
+    case incomingPushResult(payload: JSONValue)
 
     /// The default action identifier (a tap).
     package static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
@@ -48,6 +55,7 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case didFinishLaunching, didRegisterForRemoteNotifications, didFailToRegisterForRemoteNotifications
         case willPresent, didReceiveRemoteNotification, legacyDidReceiveRemoteNotification, didReceiveResponse
         case performQuickAction, sceneWillConnect
+        case pushRegistryDidUpdate, didReceiveIncomingPush, incomingPushResult
     }
 
     /// Which callback this is.
@@ -62,6 +70,9 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case .didReceiveResponse: .didReceiveResponse
         case .performQuickAction: .performQuickAction
         case .sceneWillConnect: .sceneWillConnect
+        case .pushRegistryDidUpdate: .pushRegistryDidUpdate
+        case .didReceiveIncomingPush: .didReceiveIncomingPush
+        case .incomingPushResult: .incomingPushResult
         }
     }
 
@@ -80,25 +91,67 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
         case .didReceiveResponse(let a, let u): return "didReceiveResponse(\(a), \(u.serialized()))"
         case .performQuickAction(let t): return "performQuickAction(\(t))"
         case .sceneWillConnect(let r): return "sceneWillConnect(notificationResponse: \(r?.serialized() ?? "nil"))"
+        case .pushRegistryDidUpdate(let t): return "pushRegistry(didUpdate: \(t.hex), for: voIP)"
+        case .didReceiveIncomingPush(let p, let s):
+            return "pushRegistry(didReceiveIncomingPushWith:)[\(s.rawValue)](\(p.serialized()))"
+        case .incomingPushResult(let p): return "incomingPushResult(pushPayload: \(p.serialized()))"
         }
     }
 }
 
-/// Why a push (or part of it) had no effect.
-package enum DropReason: String, Sendable, Equatable {
-    case appNotInstalled = "app-not-installed"
-    case tokenNotRegistered = "token-not-registered"
-    case notAuthorized = "not-authorized"
-    case noRemoteNotificationBackgroundMode = "no-remote-notification-background-mode"
-    case noFetchHandler = "no-fetch-handler"
-    case appForceQuit = "app-force-quit"
-    case noWillPresentDelegate = "no-willPresent-delegate"
-    case presentationSilenced = "willPresent-answered-no-display"
-    case heldPushReplaced = "held-push-replaced"
-    case heldPushDiscarded = "held-push-discarded"
-    case fcmTokenNotMapped = "fcm-token-not-mapped-to-apns"
+/// Why a push (or part of it) had no effect: what `dropped:` reads (`text`).
+package enum DropReason: Sendable, Equatable, CustomStringConvertible {
+    case appNotInstalled
+    case tokenNotRegistered
+    case notAuthorized
+    case noRemoteNotificationBackgroundMode
+    case noFetchHandler
+    case appForceQuit
+    case noWillPresentDelegate
+    case presentationSilenced
+    case heldPushReplaced
+    case heldPushDiscarded
+    case fcmTokenNotMapped
     /// The tap response at a cold start was lost because the delegate was set after launch finished.
-    case responseMissedDelegateSetLate = "response-missed-delegate-set-after-launch"
+    case responseMissedDelegateSetLate
+    /// A push of a type sent to a token issued for another purpose (`PushTokenKind.outcome(of:at:)`).
+    case tokenKindMismatch(APNsPushType, PushTokenKind)
+    /// A push type whose receiver the simulated iPhone does not have (`complication`, `mdm`).
+    case notModelled(APNsPushType)
+    /// iOS stopped delivering VoIP pushes to the app after `count` pushes it did not report to CallKit.
+    case voipNotReported(count: Int)
+    /// A Live Activity push the device does not handle (no Live Activity engine on this path).
+    case liveActivityNotHandled
+
+    /// The text `dropped:` compares and the event log shows.
+    package var text: String {
+        switch self {
+        case .appNotInstalled: "app-not-installed"
+        case .tokenNotRegistered: "token-not-registered"
+        case .notAuthorized: "not-authorized"
+        case .noRemoteNotificationBackgroundMode: "no-remote-notification-background-mode"
+        case .noFetchHandler: "no-fetch-handler"
+        case .appForceQuit: "app-force-quit"
+        case .noWillPresentDelegate: "no-willPresent-delegate"
+        case .presentationSilenced: "willPresent-answered-no-display"
+        case .heldPushReplaced: "held-push-replaced"
+        case .heldPushDiscarded: "held-push-discarded"
+        case .fcmTokenNotMapped: "fcm-token-not-mapped-to-apns"
+        case .responseMissedDelegateSetLate: "response-missed-delegate-set-after-launch"
+        case .tokenKindMismatch(let type, let kind):
+            "token-kind-mismatch: \(type.rawValue) push to \(kind.rawValue) token"
+        case .notModelled(.complication):
+            "not-modelled: complication push (it reaches a paired Apple Watch's complication; no watch is modelled)"
+        case .notModelled(.mdm):
+            "not-modelled: mdm push (the device's MDM check-in is not modelled)"
+        case .notModelled(let type): "not-modelled: \(type.rawValue) push"
+        case .voipNotReported(let n):
+            "voip-not-reported: iOS stopped delivering VoIP pushes after \(n) not reported to CallKit"
+        case .liveActivityNotHandled: "live-activity-not-handled"
+        }
+    }
+
+    package var description: String { text }
 }
 
 /// How a notification was presented.
@@ -133,6 +186,16 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case launchRefused([ProvisioningFinding])
     case capabilityWarning(ProvisioningFinding)
     case registered(token: DeviceToken, environment: APSEnvironment)
+    /// The app got a token of another kind than the APNs device token (PushKit VoIP, Push to Talk, …).
+    case pushTokenIssued(kind: PushTokenKind, token: DeviceToken, environment: APSEnvironment)
+    /// The app declared a token kind this device cannot issue (its iOS predates the API).
+    case pushTokenNotIssued(kind: PushTokenKind, reason: String)
+    /// The app was uninstalled: its token of that kind is no longer valid.
+    case pushTokenInvalidated(kind: PushTokenKind, token: DeviceToken)
+    /// The app reported the VoIP push's call to CallKit (`reportNewIncomingCall`): the incoming call screen shows.
+    case incomingCallReported
+    /// A system part or extension handled a push that is not for the app itself.
+    case pushHandled(PushReceiver)
     case registrationFailed([ProvisioningFinding])
     case fcmTokenIssued(fcmToken: String, mappedToAPNs: Bool)
     /// Firebase issued no FCM token (the world's FCM service refused the registration, e.g. an unknown sender ID).
@@ -169,13 +232,18 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .launchRefused(let f): return "launch refused: " + f.map(\.code).joined(separator: ", ")
         case .capabilityWarning(let f): return "warning \(f.code): \(f.symptom)"
         case .registered(let t, let e): return "registered token \(t.hex) (\(e.rawValue))"
+        case .pushTokenIssued(let k, let t, let e): return "\(k.rawValue) token \(t.hex) (\(e.rawValue))"
+        case .pushTokenInvalidated(let k, let t): return "\(k.rawValue) token \(t.hex) invalidated"
+        case .pushTokenNotIssued(let k, let r): return "no \(k.rawValue) token: \(r)"
+        case .incomingCallReported: return "CallKit: incoming call reported (reportNewIncomingCall)"
+        case .pushHandled(let r): return "push handled by \(r.rawValue): \(r.summary)"
         case .registrationFailed(let f): return "registration failed: " + f.map(\.code).joined(separator: ", ")
         case .fcmTokenIssued(let t, let m): return "FCM token \(t) mapped=\(m)"
         case .fcmTokenFailed(let r): return "FCM token not issued: \(r)"
         case .authorizationChanged(let s): return "authorization \(s.status.rawValue)"
         case .stateChanged(let a, let b, let r): return "state \(a.rawValue) -> \(b.rawValue) (\(r.rawValue))"
         case .pushReceived(let id, let k): return "push \(id) received (\(k.rawValue))"
-        case .pushDropped(let id, let r): return "push \(id) dropped: \(r.rawValue)"
+        case .pushDropped(let id, let r): return "push \(id) dropped: \(r.text)"
         case .backgroundPushHeld(let id): return "background push \(id) held"
         case .callback(let c): return "callback \(c)"
         case .fetchCompleted(let r, let d): return "fetch completed \(r.rawValue) after \(d)s"
@@ -195,6 +263,28 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .webView(let o): return "web view \(o)"
         case .offlineChanged(let o): return o ? "online" : "offline"
         case .rebooted: return "rebooted"
+        }
+    }
+}
+
+/// What on the device handles a push type that is not for the app's delegate (`DeviceEventKind.pushHandled`).
+package enum PushReceiver: String, Sendable, Equatable, CaseIterable {
+    /// The app's Location Push Service Extension (`CLLocationPushServiceExtension.didReceiveLocationPushPayload`).
+    case locationPushServiceExtension = "location-push-service-extension"
+    /// WidgetKit reloads the app's widget timelines.
+    case widgetReload = "widget-reload"
+    /// Control Center reloads the app's controls.
+    case controlsReload = "controls-reload"
+    /// The File Provider extension is signalled to enumerate its changes.
+    case fileProviderExtension = "file-provider-extension"
+
+    /// What happened, for the event log.
+    package var summary: String {
+        switch self {
+        case .locationPushServiceExtension: "didReceiveLocationPushPayload ran; the extension answers with a location"
+        case .widgetReload: "WidgetKit reloaded the app's widget timelines"
+        case .controlsReload: "Control Center reloaded the app's controls"
+        case .fileProviderExtension: "the File Provider extension was signalled to enumerate changes"
         }
     }
 }

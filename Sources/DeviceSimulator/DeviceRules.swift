@@ -9,13 +9,23 @@ package struct DeviceRules: Sendable, Equatable {
     package var serviceExtensionBudget: TimeInterval
     /// Background wakes allowed per app in any 24 h window; nil = unlimited (as when run from Xcode).
     package var backgroundWakesPerDay: Int?
+    /// Background wakes allowed per app in any 60-minute window (default 3); nil = unlimited. Apple: "don't try to
+    /// send more than two or three per hour" (Tests/reference/ios-push-types.md §5.2). Past either budget the push
+    /// is held (coalesced: a later one replaces it) until the user launches the app.
+    package var backgroundWakesPerHour: Int?
+    /// VoIP pushes in a row an app may leave unreported to CallKit (each one terminates it) before iOS stops
+    /// delivering VoIP pushes to it. Apple gives no number; 3 is the count developers report (Tests/reference/
+    /// ios-push-types.md §4).
+    package var voipUnreportedLimit: Int
 
     package init(
         fetchBudget: TimeInterval = 30, serviceExtensionBudget: TimeInterval = 30,
-        backgroundWakesPerDay: Int? = nil
+        backgroundWakesPerDay: Int? = nil, backgroundWakesPerHour: Int? = 3, voipUnreportedLimit: Int = 3
     ) {
         self.fetchBudget = fetchBudget
         self.serviceExtensionBudget = serviceExtensionBudget
         self.backgroundWakesPerDay = backgroundWakesPerDay
+        self.backgroundWakesPerHour = backgroundWakesPerHour
+        self.voipUnreportedLimit = voipUnreportedLimit
     }
 }

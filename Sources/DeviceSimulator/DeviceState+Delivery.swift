@@ -21,15 +21,19 @@ extension DeviceState {
         guard online else { return .deviceOffline }
         let bundleID = push.bundleID
         let aps = push.aps
-        log(.pushReceived(apnsID: push.apnsID, kind: aps.kind), bundleID, now)
         guard let app = apps[bundleID] else {
+            log(.pushReceived(apnsID: push.apnsID, kind: push.kind), bundleID, now)
             log(.pushDropped(apnsID: push.apnsID, reason: .appNotInstalled), bundleID, now)
             return .rejected(.appNotInstalled)
         }
-        if let token = push.token, token != app.token {
+        guard let kind = tokenKind(of: push, app: app) else {
+            log(.pushReceived(apnsID: push.apnsID, kind: push.kind), bundleID, now)
             log(.pushDropped(apnsID: push.apnsID, reason: .tokenNotRegistered), bundleID, now)
             return .rejected(.tokenNotRegistered)
         }
+        if let dropped = tokenKindDrop(push, kind: kind, now: now) { return dropped }
+        if let handled = deliverByType(push, now: now) { return handled }
+        log(.pushReceived(apnsID: push.apnsID, kind: aps.kind), bundleID, now)
         if aps.isUserFacing { presentUserFacing(push, now: now) }
         if aps.contentAvailable { handleBackground(push, now: now) }
         return .accepted
@@ -188,7 +192,10 @@ extension DeviceState {
             }
             let recent = app.wakes.filter { now.timeIntervalSince($0) < 86_400 }
             apps[bundleID]!.wakes = recent
-            if let budget = rules.backgroundWakesPerDay, recent.count >= budget {
+            let lastHour = recent.filter { now.timeIntervalSince($0) < 3_600 }.count
+            let overDay = rules.backgroundWakesPerDay.map { recent.count >= $0 } ?? false
+            let overHour = rules.backgroundWakesPerHour.map { lastHour >= $0 } ?? false
+            if overDay || overHour {
                 if let old = app.heldPush {
                     log(.pushDropped(apnsID: old.apnsID, reason: .heldPushReplaced), bundleID, now)
                 }

@@ -26,9 +26,25 @@ package struct InstalledApp: Sendable, Equatable {
     package var router: Router
     /// The page the top screen's web view shows, once loaded.
     package var webPage: WebPage?
+    /// Its tokens of other kinds than the APNs device token (`AppDeclaration.pushTypes`).
+    package var pushTokens: [PushTokenKind: DeviceToken] = [:]
+    /// VoIP pushes in a row it did not report to CallKit (`DeviceRules.voipUnreportedLimit` stops delivery).
+    package var voipUnreported = 0
     var heldPush: IncomingPush?
     var wakes: [Date] = []
     var generation: Int
+
+    /// The kind of `token` for this app: its APNs token or one of `pushTokens` (nil: not one of its tokens). Tokens
+    /// an app holds several of (a Live Activity's, one per activity) answer here too, from their own table.
+    package func kind(of token: DeviceToken) -> PushTokenKind? {
+        if token == self.token { return .apns }
+        return pushTokens.first { $0.value == token }?.key
+    }
+
+    /// Every token it holds now, the APNs one first.
+    package var allTokens: [DeviceToken] {
+        (token.map { [$0] } ?? []) + PushTokenKind.allCases.compactMap { pushTokens[$0] }
+    }
 
     init(declaration: AppDeclaration, generation: Int) {
         self.declaration = declaration
@@ -113,6 +129,9 @@ package struct DeviceState: Sendable, Equatable {
     package mutating func uninstall(_ bundleID: String, now: Date) {
         guard let app = apps.removeValue(forKey: bundleID) else { return }
         notificationCenter.removeAll { $0.bundleID == bundleID }
+        for kind in PushTokenKind.allCases {
+            if let t = app.pushTokens[kind] { log(.pushTokenInvalidated(kind: kind, token: t), bundleID, now) }
+        }
         log(.uninstalled(token: app.token), bundleID, now)
     }
 
@@ -141,6 +160,7 @@ package struct DeviceState: Sendable, Equatable {
             apps[bundleID]!.environment = env
             log(.registered(token: token, environment: env), bundleID, now)
             log(.callback(.didRegisterForRemoteNotifications(token: token)), bundleID, now)
+            issuePushTokens(bundleID, environment: env, now: now)
             if let fb = app.declaration.firebase {
                 let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(
                     app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
@@ -163,6 +183,26 @@ package struct DeviceState: Sendable, Equatable {
             }
         }
         return check
+    }
+
+    /// Issues the tokens the app declared beyond the APNs one (`push_types:`), in the registration's environment:
+    /// the same seed, app and install give the same tokens. iOS hands each out through its own API; the simulated
+    /// app asks for them all when it registers (Tests/reference/ios-push-types.md §1).
+    mutating func issuePushTokens(_ bundleID: String, environment env: APSEnvironment, now: Date) {
+        guard let app = apps[bundleID] else { return }
+        for kind in app.declaration.pushTypes {
+            if let needed = Self.minimumIOS(for: kind), iosMajor < needed {
+                log(
+                    .pushTokenNotIssued(kind: kind, reason: "needs iOS \(needed), the device runs \(iosVersion)"),
+                    bundleID, now)
+                continue
+            }
+            let token = tokens.pushToken(
+                kind: kind, udid: udid, bundleID: bundleID, environment: env.rawValue, generation: app.generation)
+            apps[bundleID]!.pushTokens[kind] = token
+            log(.pushTokenIssued(kind: kind, token: token, environment: env), bundleID, now)
+            if kind == .voip { log(.callback(.pushRegistryDidUpdate(token: token)), bundleID, now) }
+        }
     }
 
     // MARK: device

@@ -33,6 +33,21 @@ package struct IncomingPush: Sendable, Equatable {
 
     /// The `aps` dictionary, read.
     package var aps: APSDictionary { APSDictionary(payload: payload) }
+
+    /// What the push is: for alert and background pushes (or no `apns-push-type`), what its `aps` holds; for the
+    /// other types, the type.
+    package var kind: PushKind {
+        switch pushType {
+        case nil, .alert?, .background?, .complication?, .mdm?: return aps.kind
+        case .voip?: return .voip
+        case .pushtotalk?: return .pushtotalk
+        case .location?: return .location
+        case .widgets?: return .widgets
+        case .controls?: return .controls
+        case .fileprovider?: return .fileprovider
+        case .liveactivity?: return .liveactivity
+        }
+    }
 }
 
 /// What kind of push a payload is (device.md §1.1 rows a–c).
@@ -45,6 +60,8 @@ package enum PushKind: String, Sendable, Equatable {
     case alertAndBackground = "alert+background"
     /// Neither (nothing to show, nothing to wake for).
     case empty
+    /// Push types that do not go to the app's notification delegate: what their `apns-push-type` names.
+    case voip, pushtotalk, location, widgets, controls, fileprovider, liveactivity
 }
 
 /// Read access to `aps` (device.md §2.3): alert title/subtitle/body, badge, sound, category, thread,

@@ -10,6 +10,10 @@ package protocol DeviceRegistrationSink: Sendable {
     func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment)
     /// The app was uninstalled: the token is no longer valid from `date`.
     func tokenInvalidated(_ token: DeviceToken, at date: Date)
+    /// A token of another kind than the APNs device token was issued for `bundleID` (PushKit VoIP, …).
+    func pushTokenRegistered(_ token: DeviceToken, kind: PushTokenKind, bundleID: String, environment: APNsEnvironment)
+    /// The app holding that token was uninstalled: it is no longer valid from `date`.
+    func pushTokenInvalidated(_ token: DeviceToken, kind: PushTokenKind, at date: Date)
     /// The device went on- or offline; `tokens` are all its current tokens.
     func deviceOnlineChanged(tokens: [DeviceToken], online: Bool)
     /// The app's Firebase SDK registered and got `registration.fcmToken`; `registration.apnsToken` is nil when
@@ -23,6 +27,11 @@ extension DeviceRegistrationSink {
     /// Sinks that only follow APNs tokens (an APNs gateway) ignore Firebase.
     package func fcmTokenIssued(_ registration: FCMRegistration) {}
     package func fcmTokenInvalidated(_ fcmToken: String, at date: Date) {}
+    /// Sinks that only follow the APNs device token ignore the other kinds.
+    package func pushTokenRegistered(
+        _ token: DeviceToken, kind: PushTokenKind, bundleID: String, environment: APNsEnvironment
+    ) {}
+    package func pushTokenInvalidated(_ token: DeviceToken, kind: PushTokenKind, at date: Date) {}
 }
 
 /// A simulated iPhone, safe to share between the gateway's loop and a scenario runner.
@@ -69,7 +78,7 @@ package final class SimulatedDevice: Sendable {
             let before = s.events.count
             let r = try body(&s, now)
             return (
-                r, Array(s.events[before...]), s.apps.keys.sorted().compactMap { s.apps[$0]?.token },
+                r, Array(s.events[before...]), s.apps.keys.sorted().flatMap { s.apps[$0]?.allTokens ?? [] },
                 s.takeFirebaseRequests()
             )
         }
@@ -104,6 +113,13 @@ package final class SimulatedDevice: Sendable {
                 if let bundle = e.bundleID, let fcm = state.withLock({ $0.previousFCMToken(of: bundle) }) {
                     for t in targets { t.fcmTokenInvalidated(fcm, at: e.at) }
                 }
+            case .pushTokenIssued(let kind, let token, let env):
+                for t in targets {
+                    t.pushTokenRegistered(
+                        token, kind: kind, bundleID: e.bundleID ?? "", environment: env.apnsEnvironment)
+                }
+            case .pushTokenInvalidated(let kind, let token):
+                for t in targets { t.pushTokenInvalidated(token, kind: kind, at: e.at) }
             case .fcmTokenIssued(let fcm, _):
                 guard let registration = fcmRegistrations.first(where: { $0.fcmToken == fcm }) else { break }
                 for t in targets { t.fcmTokenIssued(registration) }

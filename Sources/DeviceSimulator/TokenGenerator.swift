@@ -15,6 +15,17 @@ package struct TokenGenerator: Sendable, Equatable {
         return DeviceToken(bytes: bytes)!
     }
 
+    /// A 32-byte token of another kind (PushKit VoIP, Push to Talk, …), distinct from the app's APNs token.
+    package func pushToken(
+        kind: PushTokenKind, udid: String, bundleID: String, environment: String, generation: Int
+    ) -> DeviceToken {
+        let key = "\(kind.rawValue)-token|\(udid)|\(bundleID)|\(environment)|\(generation)"
+        var rng = SplitMix64(seed: seed ^ StableHash.fnv1a64(key.utf8))
+        var bytes: [UInt8] = []
+        for _ in 0..<4 { withUnsafeBytes(of: rng.next().bigEndian) { bytes.append(contentsOf: $0) } }
+        return DeviceToken(bytes: bytes)!
+    }
+
     /// The Firebase installation ID the app's SDK registers with: the first 22 characters of `fcmToken`.
     package func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
         String(fcmToken(udid: udid, bundleID: bundleID, senderID: senderID, generation: generation).prefix(22))

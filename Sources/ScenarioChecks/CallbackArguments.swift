@@ -19,15 +19,19 @@ extension CallbackField {
                 .didReceiveResponse(_, let u):
                 return u
             case .didFinishLaunching(let u), .sceneWillConnect(let u): return u
-            case .didRegisterForRemoteNotifications, .didFailToRegisterForRemoteNotifications, .performQuickAction:
+            case .didReceiveIncomingPush(let u, _), .incomingPushResult(let u): return u
+            case .didRegisterForRemoteNotifications, .didFailToRegisterForRemoteNotifications, .performQuickAction,
+                .pushRegistryDidUpdate:
                 return nil
             }
         case .action:
             guard case .didReceiveResponse(let a, _) = call else { return nil }
             return .string(a)
         case .token:
-            guard case .didRegisterForRemoteNotifications(let t) = call else { return nil }
-            return .string(t.hex)
+            switch call {
+            case .didRegisterForRemoteNotifications(let t), .pushRegistryDidUpdate(let t): return .string(t.hex)
+            default: return nil
+            }
         case .error:
             guard case .didFailToRegisterForRemoteNotifications(let e) = call else { return nil }
             return .string(e)
@@ -35,8 +39,10 @@ extension CallbackField {
             guard case .willPresent(_, let o) = call else { return nil }
             return .array(o.names.map(JSONValue.string))
         case .state:
-            guard case .didReceiveRemoteNotification(_, let s) = call else { return nil }
-            return .string(s.rawValue)
+            switch call {
+            case .didReceiveRemoteNotification(_, let s), .didReceiveIncomingPush(_, let s): return .string(s.rawValue)
+            default: return nil
+            }
         case .type:
             guard case .performQuickAction(let t) = call else { return nil }
             return .string(t)

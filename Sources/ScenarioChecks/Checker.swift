@@ -81,7 +81,7 @@ package enum Checker {
         case .userInfo(let path):
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return o.value(subject) == nil ? FailureContext.userInfoHint(path: path, userInfo: o.userInfo()) : ""
-        case .delivered, .callbacks, .callback, .notification:
+        case .delivered, .callbacks, .callback, .notification, .reached, .callkit:
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
             return ""
         case .findings, .install, .registration, .symptoms:

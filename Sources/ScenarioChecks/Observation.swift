@@ -64,6 +64,13 @@ package struct Observation: Sendable {
             guard let id = lastSend?.apnsID else { return nil }
             return .bool(appEvents.contains { if case .pushReceived(id, _) = $0.kind { true } else { false } })
         case .dropped: return droppedReason().map(JSONValue.string)
+        case .reached: return reached().map(JSONValue.string)
+        case .callkit:
+            for e in window.reversed() {
+                if case .incomingCallReported = e.kind { return "reported" }
+                if case .callback(.didReceiveIncomingPush) = e.kind { return "not-reported" }
+            }
+            return nil
         case .stored:
             guard let s = lastSend, DeviceToken(hex: s.token) != nil else { return nil }
             return .bool(storedPushes.contains { $0.apnsID == s.apnsID })
@@ -110,11 +117,34 @@ package struct Observation: Sendable {
         }
     }
 
+    /// What the last sent push reached on the device (nil when it reached nothing: a push the device dropped
+    /// without receiving it, or one it never got).
+    func reached() -> String? {
+        guard let id = lastSend?.apnsID else { return nil }
+        var received = false
+        for e in appEvents {
+            switch e.kind {
+            case .pushReceived(id, _): received = true
+            case .pushHandled(let r) where received: return r.rawValue
+            case .callback(.didReceiveIncomingPush) where received: return "pushkit"
+            case .callback(.incomingPushResult) where received: return "push-to-talk"
+            case .pushReceived: if received { return "app" }
+            default: continue
+            }
+        }
+        return received ? "app" : nil
+    }
+
     func droppedReason() -> String? {
         guard let s = lastSend else { return nil }
         let events = appEvents
         for e in events {
-            if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.rawValue }
+            if case .pushDropped(s.apnsID, let reason) = e.kind { return reason.text }
+        }
+        for e in events {
+            if case .backgroundPushHeld(s.apnsID) = e.kind {
+                return "throttled: background budget spent; held until the user launches the app"
+            }
         }
         if let fcm = s.fcm, fcm.status != 200 {
             return "rejected-by-fcm: \(fcm.errorCode ?? fcm.errorStatus ?? String(fcm.status))"

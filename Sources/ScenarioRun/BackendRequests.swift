@@ -57,7 +57,7 @@ enum BackendRequests {
         let response = SendResponse(status: e.status, reasonText: e.reason, timestamp: nil, headers: headers)
         var device = world.devices.first?.name ?? ""
         var bundle = e.topic.map(APNsPushType.bundleID(ofTopic:)) ?? ""
-        if let token = e.token, let owner = world.host.holder(ofAPNsToken: token) {
+        if let token = e.token, let owner = world.host.holder(ofToken: token) {
             device = owner.device
             bundle = owner.bundleID
         }

@@ -212,6 +212,11 @@ enum StepRunner {
             if let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] {
                 if let t = app.token { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t.hex }
                 if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
+                // `PUSHCHECK_VOIP_TOKEN_<DEVICE>`, `…_PUSHTOTALK_TOKEN_…`: the app's per-purpose tokens.
+                for (kind, t) in app.pushTokens {
+                    let word = kind.rawValue.uppercased().replacingOccurrences(of: "-", with: "_")
+                    env["PUSHCHECK_\(word)_TOKEN_\(name)"] = t.hex
+                }
             }
         }
         for (k, v) in world.fcmEnvironment() { env[k] = v }

@@ -46,12 +46,12 @@ package enum CallbackField: String, CaseIterable, Sendable {
         case .userInfo:
             [
                 .didFinishLaunching, .willPresent, .didReceiveRemoteNotification, .legacyDidReceiveRemoteNotification,
-                .didReceiveResponse, .sceneWillConnect,
+                .didReceiveResponse, .sceneWillConnect, .didReceiveIncomingPush, .incomingPushResult,
             ]
-        case .token: [.didRegisterForRemoteNotifications]
+        case .token: [.didRegisterForRemoteNotifications, .pushRegistryDidUpdate]
         case .error: [.didFailToRegisterForRemoteNotifications]
         case .options: [.willPresent]
-        case .state: [.didReceiveRemoteNotification]
+        case .state: [.didReceiveRemoteNotification, .didReceiveIncomingPush]
         case .type: [.performQuickAction]
         }
     }

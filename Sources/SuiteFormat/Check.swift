@@ -21,7 +21,9 @@ package enum Subject: Sendable, Equatable {
     /// The last FCM send's `FcmError` errorCode and message `name`.
     case fcmErrorCode, fcmName
     // the last sent push on the device
-    case delivered, dropped, stored
+    case delivered, dropped, stored, reached
+    /// `reported` / `not-reported`: the last VoIP push in the window and CallKit.
+    case callkit
     /// Callback names fired since the previous `expect`.
     case callbacks
     /// A detail of the last call of one callback since the previous `expect` (`action`, `error`, a key path in

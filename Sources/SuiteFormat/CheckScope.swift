@@ -20,9 +20,10 @@ extension Subject {
     /// What the check reads.
     package var scope: CheckScope {
         switch self {
-        case .status, .reason, .header, .timestamp, .fcmErrorCode, .fcmName, .delivered, .dropped, .stored:
+        case .status, .reason, .header, .timestamp, .fcmErrorCode, .fcmName, .delivered, .dropped, .stored,
+            .reached:
             return .lastSend
-        case .callbacks, .callback, .openedURLs: return .window
+        case .callbacks, .callback, .openedURLs, .callkit: return .window
         case .userInfo, .install, .registration, .token, .state, .badge: return .state
         case .notification(let field): return field == .presented ? .window : .state
         case .extensions(let field):

@@ -15,6 +15,12 @@ enum ExpectKey: String, CaseIterable, Sendable {
     case name
     /// The last sent push on the device: `delivered: true`, `dropped: <why>`, `stored: true`.
     case delivered, dropped, stored
+    /// What the last sent push reached on the device: `app`, `pushkit`, `push-to-talk` or a `PushReceiver`
+    /// (`location-push-service-extension`, `widget-reload`, `controls-reload`, `file-provider-extension`).
+    case reached
+    /// Whether the app reported the VoIP push's call to CallKit since the previous `expect`: `reported` or
+    /// `not-reported` (absent without a VoIP push).
+    case callkit
     /// Callback names fired since the previous `expect`, in order (a list or a matcher).
     case callbacks
     /// A mapping of key path → value or matcher in the `userInfo` the app last received.

@@ -34,7 +34,8 @@ extension ExpectKey {
     /// What the key takes. A new key is a case here too (the switch is exhaustive).
     var value: ExpectValue {
         switch self {
-        case .status, .reason, .timestamp, .errorCode, .name, .delivered, .dropped, .stored, .install, .registration,
+        case .status, .reason, .timestamp, .errorCode, .name, .delivered, .dropped, .stored, .reached, .callkit,
+            .install, .registration,
             .token, .state, .badge, .exit, .stdout, .stderr, .symptoms:
             return .check(.one)
         case .callbacks, .openedURL, .findings: return .check(.list)

@@ -77,6 +77,8 @@ enum ExpectationDecoder {
             case .delivered: try add(.delivered, v)
             case .dropped: try add(.dropped, v)
             case .stored: try add(.stored, v)
+            case .reached: try add(.reached, v)
+            case .callkit: try add(.callkit, v)
             case .callbacks: try add(.callbacks, v)
             case .callback: checks += try CallbackDetail.decode(v)
             case .openedURL: try add(.openedURLs, containsForScalar(v))

@@ -8,7 +8,8 @@ extension Subject {
         switch self {
         case .status, .reason, .header, .timestamp: TraceFocus(.apns, .response)
         case .fcmErrorCode, .fcmName: TraceFocus(.fcm, .response)
-        case .delivered: TraceFocus(.device, .delivery)
+        case .delivered, .reached: TraceFocus(.device, .delivery)
+        case .callkit: TraceFocus(.app, .callback)
         case .dropped: TraceFocus(.device, .dropped)
         // Stored for an offline device: the gateway kept it (its answer says so), nothing reached the device.
         case .stored: TraceFocus(.apns, .response)

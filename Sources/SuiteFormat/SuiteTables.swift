@@ -27,6 +27,10 @@ extension ExpectKey: SuiteTable {
         case .delivered: "Whether the last sent push reached the app."
         case .dropped: "Why the last sent push did not reach the app (absent when it did)."
         case .stored: "Whether the gateway keeps the last sent push for an offline device."
+        case .reached:
+            "What the last sent push reached: app, pushkit, push-to-talk, location-push-service-extension, "
+                + "widget-reload, controls-reload, file-provider-extension."
+        case .callkit: "reported or not-reported: the app and CallKit for the VoIP push since the previous expect."
         case .callbacks: "The app callbacks called since the previous expect, in order."
         case .userInfo: "Key paths in the userInfo of the app's latest push."
         case .notification: "Fields of the app's latest notification; presented, count."
@@ -201,6 +205,12 @@ extension DeviceVariable: SuiteTable {
         case .fcmToken: "The app's FCM registration token."
         case .previousFCMToken: "The FCM token before the last uninstall or re-registration (UNREGISTERED)."
         case .udid: "The device's UDID."
+        case .voipToken: "The app's PushKit VoIP token (hex; push_types: [voip])."
+        case .pushToTalkToken: "The app's Push to Talk token (hex; push_types: [pushtotalk])."
+        case .locationToken: "The app's location push token (hex; push_types: [location])."
+        case .widgetsToken: "The app's WidgetKit push token (hex; push_types: [widgets])."
+        case .controlsToken: "The app's controls push token (hex; push_types: [controls])."
+        case .fileProviderToken: "The app's File Provider PushKit token (hex; push_types: [fileprovider])."
         }
     }
 }

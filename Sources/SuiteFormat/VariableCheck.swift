@@ -1,5 +1,6 @@
 import DeviceBridge
 import DeviceSimulator
+import PushModel
 import YAMLSource
 
 /// What a device tells a scenario: `${device.<name>.<field>}` (checked here at load time, read by
@@ -13,6 +14,26 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
     /// The FCM token before the last uninstall or re-registration (UNREGISTERED at the mock).
     case previousFCMToken = "previous_fcm_token"
     case udid
+    /// The app's tokens of other kinds (`push_types:`), hex.
+    case voipToken = "voip_token"
+    case pushToTalkToken = "pushtotalk_token"
+    case locationToken = "location_token"
+    case widgetsToken = "widgets_token"
+    case controlsToken = "controls_token"
+    case fileProviderToken = "fileprovider_token"
+
+    /// The token kind a `<kind>_token` field reads.
+    package var tokenKind: PushTokenKind? {
+        switch self {
+        case .voipToken: .voip
+        case .pushToTalkToken: .pushToTalk
+        case .locationToken: .location
+        case .widgetsToken: .widgets
+        case .controlsToken: .controls
+        case .fileProviderToken: .fileProvider
+        case .token, .previousToken, .fcmToken, .previousFCMToken, .udid: nil
+        }
+    }
 
     /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
     package func value(in snapshot: DeviceState, bundleID: String?) -> String? {
@@ -22,6 +43,9 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
         case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
         case .previousToken: return bundleID.flatMap { snapshot.previousToken(of: $0) }?.hex
         case .previousFCMToken: return bundleID.flatMap { snapshot.previousFCMToken(of: $0) }
+        case .voipToken, .pushToTalkToken, .locationToken, .widgetsToken, .controlsToken, .fileProviderToken:
+            guard let kind = tokenKind else { return nil }
+            return bundleID.flatMap { snapshot.apps[$0] }?.pushTokens[kind]?.hex
         }
     }
 }

@@ -60,11 +60,15 @@ extension WebUI {
               payload: payload.value, auth: auth.value, bearer: auth.value === 'bearer' ? bearer.value : '' };
           }
           function pickTarget() {
-            const [device, bundle] = (target.value || '|').split('|');
+            const [device, bundle, kind] = (target.value || '|').split('|');
             const d = state.devices.find(x => x.name === device);
             if (!d) return;
-            token.value = (d.tokens || {})[bundle] || '';
-            topic.value = bundle;
+            // A PushKit or other per-purpose token (push_tokens): its push type and topic suffix; else the device token.
+            const other = kind ? ((d.push_tokens || {})[bundle] || {})[kind] : undefined;
+            token.value = other || (d.tokens || {})[bundle] || '';
+            topic.value = bundle + (other ? ((facts.topic_suffixes || {})[kind] || '') : '');
+            if (other && (facts.push_types || []).includes(kind)) pushType.value = kind;
+            else if (!other && pushType.value !== 'background') pushType.value = 'alert';
             const snap = state.snapshots[device];
             const env = snap && snap.apps && snap.apps[bundle] && snap.apps[bundle].environment;
             if (env === 'production' || env === 'sandbox') endpoint.value = env;
@@ -209,7 +213,8 @@ extension WebUI {
               const a = snap.apps[b];
               section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
                 (a.authorization && a.authorization.status) + (a.badge ? ' · badge ' + a.badge : '') + ' · token ' + (a.token || 'none') +
-                (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') }));
+                (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') +
+                Object.keys(a.push_tokens || {}).sort().map(k => ' · ' + k + ' ' + short(a.push_tokens[k], 16)).join('') }));
             }
             const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
             for (const b of bundles) {
@@ -257,8 +262,11 @@ extension WebUI {
               }
               if (before !== state.devices.length || !target.options.length) {
                 clear(target);
-                for (const d of state.devices) for (const b of Object.keys(d.tokens || {}).sort())
+                for (const d of state.devices) for (const b of Object.keys(d.tokens || {}).sort()) {
                   target.appendChild(h('option', { value: d.name + '|' + b, text: d.name + ' · ' + b }));
+                  for (const k of Object.keys((d.push_tokens || {})[b] || {}).sort())
+                    target.appendChild(h('option', { value: d.name + '|' + b + '|' + k, text: d.name + ' · ' + b + ' · ' + k + ' token' }));
+                }
                 if (!token.value) pickTarget();
               }
             }

@@ -94,4 +94,39 @@ import Testing
             r.check(token: t, topic: "com.a", environment: .sandbox, now: now)
                 == .rejected(.badDeviceToken, timestamp: nil))
     }
+
+    /// A token a simulated device registered with its kind: the push types APNs refuses at that kind
+    /// (`PushTokenKind.outcome(of:at:)`, Tests/reference/ios-push-types.md §1.2, §1.3), after the bundle check and
+    /// before 410; every other type passes (the device drops what it cannot take). A token with no kind (the
+    /// configuration's) takes every type.
+    @Test func registryAppliesTheTokenKindRule() {
+        let now = Date()
+        for kind in [nil] + PushTokenKind.allCases.map(Optional.some) {
+            var r = DeviceTokenRegistry()
+            let t = DeviceToken(hex: "aa")!
+            r.register(RegisteredDeviceToken(token: t, topic: "com.a", environment: .production, kind: kind))
+            for type in APNsPushType.allCases {
+                let topic = "com.a" + type.topicSuffix
+                let verdict = r.check(token: t, topic: topic, environment: .production, pushType: type, now: now)
+                if let kind, case .refuse(let reason) = PushTokenKind.outcome(of: type, at: kind) {
+                    #expect(verdict == .rejected(reason, timestamp: nil), "\(type) at \(kind)")
+                } else {
+                    #expect(verdict == .accepted, "\(type) at \(kind.map(\.rawValue) ?? "no kind")")
+                }
+                // Another app's topic is still DeviceTokenNotForTopic, first.
+                #expect(
+                    r.check(
+                        token: t, topic: "com.b" + type.topicSuffix, environment: .production, pushType: type, now: now)
+                        == .rejected(.deviceTokenNotForTopic, timestamp: nil))
+            }
+            // The kind rule comes before 410: a refused type at an uninstalled app's VoIP token is still refused.
+            r.unregister(t, at: now.addingTimeInterval(-1))
+            let voipAtIt = r.check(token: t, topic: "com.a.voip", environment: .production, pushType: .voip, now: now)
+            #expect(
+                voipAtIt
+                    == (kind == .apns
+                        ? .rejected(.deviceTokenNotForTopic, timestamp: nil)
+                        : .rejected(.unregistered, timestamp: now.addingTimeInterval(-1))))
+        }
+    }
 }

@@ -86,6 +86,10 @@ import Testing
         #expect(
             check(good.merging(["token": .string(String(repeating: "ab", count: 32))]) { $1 }) == ["BadDeviceToken"])
         #expect(check(good.merging(["endpoint": "production"]) { $1 }) == ["BadDeviceToken"])
+        // The token-kind rule (Tests/reference/ios-push-types.md §1.2): a VoIP push at the device token.
+        #expect(
+            check(good.merging(["push_type": "voip", "topic": "com.example.app.voip"]) { $1 })
+                == ["DeviceTokenNotForTopic"])
         // A typo in the form is an error, not a different push.
         let typo = api.route(Self.request("POST", "/ui/api/check", body: #"{"tokn":"ab"}"#))
         #expect(typo.status == 400 && String(decoding: typo.body, as: UTF8.self).contains("unknown field 'tokn'"))

@@ -84,6 +84,35 @@ import Testing
         #expect(e.contains { if case .appTerminated = $0.kind { return true } else { return false } })
     }
 
+    /// `push_types:` and `voip:` (Tests/reference/ios-push-types.md §1.1, §4); device rules for VoIP and the hourly
+    /// background budget.
+    @Test func decodesPushTypesAndTheirRules() throws {
+        let world = try Self.decode(
+            """
+            apps:
+              - bundle_id: com.example.calls
+                team_id: ABCDE12345
+                aps_environment: development
+                profile: { all_devices: true }
+                push_types: [voip, pushtotalk, voip]
+                voip: { reports_call: false }
+            devices:
+              - { name: d, udid: u, ios: "18.0", background_wakes_per_hour: 3, voip_unreported_limit: 5, apps: [com.example.calls] }
+            """)
+        let app = try #require(world.apps.first)
+        #expect(app.pushTypes == [.voip, .pushToTalk])
+        #expect(app.voip == VoIPBehaviour(reportsCall: false))
+        #expect(world.devices[0].rules.backgroundWakesPerHour == 3)
+        #expect(world.devices[0].rules.voipUnreportedLimit == 5)
+        #expect(DeviceRules().backgroundWakesPerHour == 3, "Apple's two or three per hour")
+        let unlimited = try Self.decode(
+            "apps: []\ndevices:\n  - { name: d, udid: u, background_wakes_per_hour: unlimited }\n")
+        #expect(unlimited.devices[0].rules.backgroundWakesPerHour == nil)
+        let device = world.devices[0].makeDevice(apps: world.apps, clock: ManualClock(start: Fixture.start))
+        let tokens = try #require(device.snapshot.apps["com.example.calls"]?.pushTokens)
+        #expect(Set(tokens.keys) == [.voip, .pushToTalk])
+    }
+
     @Test func sameWorldSameSeedSameLog() throws {
         let world = try Self.decode(Self.world)
         func run() -> [DeviceEvent] {
@@ -157,6 +186,8 @@ import Testing
                 "apps:\n  - bundle_id: a.b\n    profile: {}\n    navigation: { routes: [{ name: r, on: [tapp] }] }\n",
                 4, "invalid value"
             ),
+            ("apps:\n  - bundle_id: a.b\n    profile: {}\n    push_types: [voip, liveactivity]\n", 4, "invalid value"),
+            ("apps:\n  - bundle_id: a.b\n    profile: {}\n    voip: { report_call: false }\n", 4, "unknown key"),
         ] as [(String, Int, String)])
     func mistakesPointAtTheLine(yaml: String, line: Int, message: String) {
         #expect {

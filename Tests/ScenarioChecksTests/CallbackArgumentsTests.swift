@@ -25,6 +25,10 @@ import Testing
             case .didReceiveResponse: return .didReceiveResponse(actionID: "open", userInfo: .object([:]))
             case .performQuickAction: return .performQuickAction(type: "compose")
             case .sceneWillConnect: return .sceneWillConnect(notificationResponse: .object([:]))
+            case .pushRegistryDidUpdate:
+                return .pushRegistryDidUpdate(token: try #require(DeviceToken(hex: String(repeating: "cd", count: 32))))
+            case .didReceiveIncomingPush: return .didReceiveIncomingPush(payload: .object([:]), state: .background)
+            case .incomingPushResult: return .incomingPushResult(payload: .object([:]))
             }
         }
         for kind in AppCallback.Kind.allCases {

@@ -36,6 +36,8 @@ import Testing
         case .delivered: return ("true", one(.delivered))
         case .dropped: return ("none", one(.dropped))
         case .stored: return ("false", one(.stored))
+        case .reached: return ("pushkit", one(.reached))
+        case .callkit: return ("reported", one(.callkit))
         case .callbacks: return ("[willPresent]", one(.callbacks))
         case .userInfo:
             return (

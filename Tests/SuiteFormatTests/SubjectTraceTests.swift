@@ -10,10 +10,11 @@ import Testing
         switch key {
         case .status, .reason, .headers, .timestamp, .stored: .apns
         case .errorCode, .name: .fcm
-        case .delivered, .dropped, .notification, .install, .registration, .findings, .symptoms, .token, .state,
+        case .delivered, .dropped, .reached, .notification, .install, .registration, .findings, .symptoms, .token,
+            .state,
             .badge:
             .device
-        case .callbacks, .userInfo, .callback, .exactly: .app
+        case .callbacks, .userInfo, .callback, .exactly, .callkit: .app
         case .extensions: .serviceExtension
         case .navigation, .openedURL: .router
         case .page: .webView

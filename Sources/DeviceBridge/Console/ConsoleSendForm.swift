@@ -114,6 +114,10 @@ struct ConsoleSendForm: Equatable {
                 problem(.badDeviceToken, "(the token is registered for \(known[0].environment.rawValue))")
             } else if !topic.isEmpty, !known.contains(where: { $0.topic == bundle }) {
                 problem(.deviceTokenNotForTopic, "(it was issued for \(known[0].topic))")
+            } else if let kind = known[0].kind,
+                case .refuse(let r) = PushTokenKind.outcome(of: parsed.pushType, at: kind)
+            {
+                problem(r, "(a \(parsed.pushType.rawValue) push at the app's \(kind.rawValue) token)")
             }
         }
         return [

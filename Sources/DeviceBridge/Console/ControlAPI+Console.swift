@@ -143,6 +143,12 @@ extension ControlAPI {
             "endpoints": .array(["sandbox", "production"].filter(listeners.contains).map(JSONValue.string)),
             "fcm": .bool(fcm != nil),
             "push_types": .array(APNsPushType.allCases.map { .string($0.rawValue) }),
+            // A per-purpose token's kind → the topic suffix of the push type it takes (the target picker fills both).
+            "topic_suffixes": .object(
+                Dictionary(
+                    uniqueKeysWithValues: PushTokenKind.allCases.compactMap { kind in
+                        APNsPushType(rawValue: kind.rawValue).map { (kind.rawValue, JSONValue.string($0.topicSuffix)) }
+                    })),
         ]
     }
 }

@@ -83,7 +83,7 @@ package enum WorldTrace {
             return [arrow(.delivery, .apns, .device, "\(kind.rawValue) push \(id.prefix(8))… delivered")]
         case .pushDropped(let id, let reason):
             var dropped = arrow(.dropped, .device, .app, "push \(id.prefix(8))… dropped")
-            dropped.dropped = reason.rawValue
+            dropped.dropped = reason.text
             return [dropped]
         case .backgroundPushHeld(let id):
             return [arrow(.note, .device, .device, "background push \(id.prefix(8))… held")]
@@ -124,6 +124,10 @@ package enum WorldTrace {
             return [arrow(.navigation, .router, .router, "opened \(url) (\(by))")]
         case .webView(let outcome):
             return webViewEvents(outcome, arrow: arrow)
+        case .pushHandled(let receiver):
+            return [arrow(.note, .device, .device, "\(receiver.rawValue): \(receiver.summary)")]
+        case .incomingCallReported:
+            return [arrow(.callback, .app, .device, "reportNewIncomingCall (CallKit)")]
         default:
             return []
         }

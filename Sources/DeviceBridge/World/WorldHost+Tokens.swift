@@ -9,10 +9,14 @@ extension WorldHost {
     /// it (a token from the configuration or the control endpoint, an uninstalled app's, or none at all).
     package func holder(ofAPNsToken token: DeviceToken) -> TokenHolder? { fleet.holder(ofAPNsToken: token) }
 
+    /// The device and app holding `token` now, whatever its kind (a PushKit VoIP token too): whose push a backend
+    /// request was, and whose reachability a token's is.
+    package func holder(ofToken token: DeviceToken) -> TokenHolder? { fleet.holder(ofToken: token) }
+
     /// Whether pushes for `token` reach its device now: the holding device's own online state, else what the
     /// gateway keeps for a token no simulated device holds.
     package func isReachable(_ token: DeviceToken) -> Bool {
-        guard let holder = holder(ofAPNsToken: token), let device = fleet.device(named: holder.device) else {
+        guard let holder = holder(ofToken: token), let device = fleet.device(named: holder.device) else {
             return apns.isDeviceOnline(token)
         }
         return device.device.snapshot.online
@@ -21,7 +25,7 @@ extension WorldHost {
     /// Takes the device that holds `token` on- or offline (a phone's reachability is the whole device's), or, for
     /// a token no simulated device holds, switches the gateway's store-and-forward for it.
     package func setReachable(_ token: DeviceToken, _ online: Bool) {
-        guard let holder = holder(ofAPNsToken: token), let device = fleet.device(named: holder.device) else {
+        guard let holder = holder(ofToken: token), let device = fleet.device(named: holder.device) else {
             apns.setDeviceOnline(token, online)
             return
         }
