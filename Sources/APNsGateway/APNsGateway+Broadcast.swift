@@ -3,7 +3,7 @@ import PushModel
 
 extension APNsGateway {
     /// Evaluates a broadcast send, `POST /4/broadcasts/apps/<bundle id>` with `apns-channel-id`, on the normal APNs
-    /// listeners (`evaluate(_:)` routes it here). Order of checks (reference/apns.md §8.2–§8.3):
+    /// listeners (`evaluate(_:)` routes it here). Order of checks (Tests/reference/apns.md §8.2–§8.3):
     /// HTTP/2 (if required) → faults (route `broadcast`) → method (405) → path (404 BadPath) → body over the
     /// listener limit (413) → DuplicateHeaders → header syntax (`BroadcastRules.checkSendHeaders`) →
     /// authentication and the bundle ID (`authenticateBroadcast`) → FeatureNotEnabled → the channel

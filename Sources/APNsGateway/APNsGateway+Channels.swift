@@ -3,7 +3,7 @@ import PushModel
 
 extension APNsGateway {
     /// Evaluates a channel-management request as APNs would ("Sending channel management requests to APNs";
-    /// reference/apns.md §8.1, §8.3). Order of checks: faults (route `channels`) → route (404 BadPath, 405
+    /// Tests/reference/apns.md §8.1, §8.3). Order of checks: faults (route `channels`) → route (404 BadPath, 405
     /// MethodNotAllowed) → body over the listener limit (413 PayloadTooLarge) → `apns-request-id` (BadMessageId)
     /// → authentication and the bundle ID (`authenticateBroadcast`: 403s, TopicDisallowed, TopicMismatch) →
     /// FeatureNotEnabled → the route's own rules:

@@ -14,7 +14,7 @@ package struct BroadcastChannel: Sendable, Equatable {
 /// The broadcast channels of both environments, the latest message of each Most Recent Message Stored channel and
 /// the per-channel send limit. Pure value (no I/O, no clock of its own); the gateway holds it in its Mutex.
 ///
-/// Apple's rules (reference/apns.md §8.1): channel ids are random ("you can't request a channel with a specific
+/// Apple's rules (Tests/reference/apns.md §8.1): channel ids are random ("you can't request a channel with a specific
 /// ID"); "Channels can't be shared across environments"; a deleted id "can't be created again"; the storage
 /// policy "can't be modified later"; a channel lives on with no subscribers. Apple says deleting "doesn't discard
 /// pending messages immediately. APNs may still deliver stored messages after you delete the channel": pushcheck

@@ -1,7 +1,7 @@
 import Foundation
 import PushModel
 
-/// A channel's `message-storage-policy` ("Sending channel management requests to APNs"; reference/apns.md
+/// A channel's `message-storage-policy` ("Sending channel management requests to APNs"; Tests/reference/apns.md
 /// §8.1): fixed when the channel is created.
 package enum APNsMessageStoragePolicy: Int, Sendable, Hashable, CaseIterable {
     /// `0` No Message Stored: "allows a higher publishing budget"; sends must carry `apns-expiration: 0`.

@@ -21,7 +21,7 @@ struct BroadcastRejection: Error, Equatable {
 }
 
 /// The request rules of broadcast sends and channel management that need no state: paths, header syntax and the
-/// channel-creation body (reference/apns.md §8). Free of I/O.
+/// channel-creation body (Tests/reference/apns.md §8). Free of I/O.
 enum BroadcastRules {
     static let broadcastPrefix = "/4/broadcasts/apps/"
 
@@ -53,7 +53,7 @@ enum BroadcastRules {
 
     /// `POST|GET|DELETE /1/apps/<bundle id>/channels`, `GET /1/apps/<bundle id>/all-channels`. Another method
     /// on one of those paths → 405 MethodNotAllowed; any other path → 404 BadPath (Apple's table lists both;
-    /// reference/apns.md §8.3, Choice).
+    /// Tests/reference/apns.md §8.3, §8.4).
     static func channelRoute(method: String, path: String) -> Result<ChannelRoute, APNsBroadcastReason> {
         let clean = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = clean.split(separator: "/", omittingEmptySubsequences: false)
@@ -127,7 +127,7 @@ enum BroadcastRules {
     /// [A-CHM]: no body → PayloadEmpty; not a JSON object → BadRequestPayload; another key, or a policy missing or
     /// not 0/1 → BadRequestParams; `push-type` missing → MissingPushType, not LiveActivity → InvalidPushType.
     /// node-apn's README sends the policy as a string (`"1"`) and the type lower-case (`liveactivity`): accepted
-    /// with a warning until a source shows APNs refuses them (reference/apns.md §8.1, Choice).
+    /// with a warning until a source shows APNs refuses them (Tests/reference/apns.md §8.4).
     static func channelConfig(_ body: [UInt8]) -> Result<ChannelConfig, APNsBroadcastReason> {
         if body.isEmpty { return .failure(.payloadEmpty) }
         guard case .object(let o)? = try? JSONValue.parse(body) else { return .failure(.badRequestPayload) }

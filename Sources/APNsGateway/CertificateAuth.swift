@@ -40,7 +40,7 @@ package struct APNsClientCertificate: Sendable, Equatable {
 ///
 /// Which reason APNs gives a certificate connection for a token-only type is not documented; pushcheck answers
 /// `TopicDisallowed` ("Pushing to this topic is not allowed"), the reason it gives any topic the certificate may
-/// not push to (reference/apns.md §6.1, Choice; Pushy's mock answers `BadTopic`).
+/// not push to (Tests/reference/apns.md §6.2; Pushy's mock answers `BadTopic`).
 package enum CertificateAuthRules {
     /// Returns the effective topic on success. `topicShapeChecked`: the shape of the topic sent was checked
     /// already (a validated push); a topic taken from the certificate is checked here either way.

@@ -1,5 +1,5 @@
 /// Every `reason` in Apple's error table for broadcast pushes and channel management ("Handling error responses
-/// from APNs", the broadcast page; reference/apns.md §8.3), with its HTTP status. `rawValue` is Apple's exact
+/// from APNs", the broadcast page; Tests/reference/apns.md §8.3), with its HTTP status. `rawValue` is Apple's exact
 /// string, `Service Unavailable` with its space included (the gateway itself answers 503 only through faults,
 /// which name their reason). A separate table from `APNsReason`: it has reasons the device-token API lacks
 /// (`FeatureNotEnabled`, `TopicMismatch`, the channel ones) and lacks some it has (`BadDeviceToken`, …).

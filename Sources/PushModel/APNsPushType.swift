@@ -34,7 +34,7 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Only usable with token (JWT) authentication: `location` ("supports only token-based authentication",
     /// "Sending notification requests to APNs"), `liveactivity` (ActivityKit push notifications: "establish a
     /// token-based connection to APNs") and `fileprovider` ("you must use provider authentication tokens (not
-    /// provider certificates)", "Using push notifications to signal changes"); reference/apns.md §6.1.
+    /// provider certificates)", "Using push notifications to signal changes"); Tests/reference/apns.md §6.1.
     package var requiresTokenAuth: Bool {
         switch self {
         case .location, .liveactivity, .fileprovider: return true
@@ -46,7 +46,7 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     /// priority 10 is an error" (and Apple's older text: "It is an error to use this priority for a push
     /// notification that contains only the content-available key"). `liveactivity`: ActivityKit lists only 5
     /// and 10, so 1 is refused (a modelling choice; kalyke-apns refuses it client-side). Every other type takes
-    /// 1, 5 and 10. Reference/apns.md §6.1, §6.3.
+    /// 1, 5 and 10. Tests/reference/apns.md §6.2, §6.3.
     package func allows(_ priority: APNsPriority) -> Bool {
         switch (self, priority) {
         case (.background, .immediate), (.liveactivity, .powerConsiderations): return false

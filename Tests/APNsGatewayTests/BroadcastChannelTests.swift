@@ -6,7 +6,7 @@ import Testing
 
 @testable import APNsGateway
 
-/// The channel-management API ("Sending channel management requests to APNs"; reference/apns.md §8.1) and the
+/// The channel-management API ("Sending channel management requests to APNs"; Tests/reference/apns.md §8.1) and the
 /// `broadcast:` config.
 @Suite struct BroadcastChannelTests {
     let f = BroadcastFixture()

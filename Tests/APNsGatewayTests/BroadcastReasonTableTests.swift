@@ -6,7 +6,7 @@ import Testing
 
 @testable import APNsGateway
 
-/// Every reason of Apple's broadcast/channel error table (reference/apns.md §8.3), each produced by a request to
+/// Every reason of Apple's broadcast/channel error table (Tests/reference/apns.md §8.3), each produced by a request to
 /// the broadcast send or the channel-management API, like `RequestValidationTests` does for the device-token table.
 @Suite struct BroadcastReasonTableTests {
     enum Target: Sendable { case send, channels }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import APNsGateway
 
-/// Broadcast sends ("Sending broadcast push notification requests to APNs"; reference/apns.md §8.2): the fan-out
+/// Broadcast sends ("Sending broadcast push notification requests to APNs"; Tests/reference/apns.md §8.2): the fan-out
 /// through the consumer, the storage policies, the answer, the log and the history.
 @Suite struct BroadcastSendTests {
     let f = BroadcastFixture()

@@ -5,9 +5,9 @@ import Testing
 
 @testable import APNsGateway
 
-/// Every push type at the gateway, row by row of Apple's table (reference/apns.md §1.3, §6.1): topic suffix,
-/// which auth kinds it takes, which priorities, its payload limit, and the type read from a request without
-/// `apns-push-type`.
+/// Every push type at the gateway, row by row of Apple's table (../shared/reference/apns.md §1.3,
+/// Tests/reference/apns.md §6.1–§6.3): topic suffix, which auth kinds it takes, which priorities, its payload limit,
+/// and the type read from a request without `apns-push-type`.
 @Suite struct PushTypeTableTests {
     static let mdmTopic = "com.apple.mgmt.External.5e3b0c6a-1f0d-4a62-9d5e-0123456789ab"
     static let mdmToken = DeviceToken(hex: String(repeating: "3d", count: 32))!
