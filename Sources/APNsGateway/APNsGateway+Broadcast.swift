@@ -64,6 +64,7 @@ extension APNsGateway {
                 "reached \(reached) subscribed device\(reached == 1 ? "" : "s")"
                 + (kept ? "; kept as the channel's most recent message" : "")
             detail = detail.map { $0 + "; " + line } ?? line
+            outcome.apnsUniqueID = accepted.apnsUniqueID
             outcome.push = accepted
         }
         let packed = PackedLogEntry(
@@ -71,7 +72,8 @@ extension APNsGateway {
             headers: push.loggedHeaders, payload: push.payload, token: nil, topic: decision.bundleID,
             pushType: decision.bundleID == nil ? nil : .liveactivity, status: outcome.status,
             reason: effect.loggedReason(outcome.reason), apnsID: outcome.apnsID,
-            apnsUniqueID: nil, auth: outcome.auth, receivedAt: now, answeredAt: now.addingTimeInterval(outcome.delay),
+            apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
+            answeredAt: now.addingTimeInterval(outcome.delay),
             faultApplied: effect.applied,
             detail: detail, receivedBodySize: push.bodyOverLimit, maxStoredPayload: configuration.logMaxStoredPayload,
             channelID: h.channelID, apnsRequestID: outcome.requestID)
@@ -151,7 +153,8 @@ extension APNsGateway {
         var accepted = DeliveredPush(
             environment: push.environment, token: DeliveredPush.broadcastToken,
             topic: bundleID + APNsPushType.liveactivity.topicSuffix, pushType: .liveactivity, priority: sent.priority,
-            apnsID: apnsID, apnsUniqueID: nil, collapseID: h.collapseID,
+            // Apple's success answer carries `apns-unique-id` in both environments (Tests/reference/apns.md §8.2).
+            apnsID: apnsID, apnsUniqueID: APNsRequestValidation.newLowercaseUUID(), collapseID: h.collapseID,
             expiration: sent.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) }, payload: push.payload,
             receivedAt: now)
         accepted.channelID = channelID

@@ -136,8 +136,8 @@ package enum APNsRequestValidation {
     /// The push type of a request without `apns-push-type` whose topic has no suffix: `background` for a
     /// payload whose `aps` holds only `content-available: 1` (no alert, badge or sound), else `alert`.
     /// Apple calls the header "recommended" on iOS and several real clients cannot send it for every type
-    /// (Tests/reference/apns.md §6.1, §9), so the type is read from the topic, then the payload, as apns2 does
-    /// client-side. Parsed only on this path (most providers send the header), and only for a payload APNs could
+    /// (Tests/reference/apns.md §6.1, §9), so the type is read from the topic, then the payload, as PyPI's apns2
+    /// does client-side. Parsed only on this path (most providers send the header), and only for a payload APNs could
     /// take as a background push: a larger one (up to the listener's 1 MiB, unauthenticated) is refused as too large
     /// whatever its type, and parsing it first would let anyone make the gateway parse megabytes per request.
     static func impliedByPayload(_ payload: [UInt8]) -> APNsPushType {

@@ -16,7 +16,7 @@ import YAMLSource
 ///         message_storage_policy: 1      # 0 No Message Stored, 1 Most Recent Message Stored
 ///     max_channels: 10000                # per app and environment (CannotCreateChannelConfig past it)
 ///     rate_limit: { burst: 10, per_second: 1 }   # sends per channel → 429 TooManyRequests (absent: off)
-///     max_payload_bytes: 4096            # PayloadTooLarge past it
+///     max_payload_bytes: 5120            # PayloadTooLarge past it
 ///     seed: 42                           # generated channel ids from this seed (absent: random)
 /// ```
 extension APNsBroadcastConfiguration {
@@ -27,7 +27,9 @@ extension APNsBroadcastConfiguration {
             .init("channels", .list(.object(channelTable)), "Channels that exist from the start."),
             .init("max_channels", .integer, "Channels per app and environment (default 10000)."),
             .init("rate_limit", .object(rateLimitTable), "Sends per channel; past it, 429 TooManyRequests."),
-            .init("max_payload_bytes", .byteSize, "Broadcast payload limit (default 4096; PayloadTooLarge past it)."),
+            .init(
+                "max_payload_bytes", .byteSize,
+                "Broadcast payload limit (default 5120, Apple's 5 KB; PayloadTooLarge past it)."),
             .init("seed", .integer, "Generated channel ids from this seed (absent: random)."),
         ])
 

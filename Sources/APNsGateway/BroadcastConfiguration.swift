@@ -47,9 +47,9 @@ package struct APNsBroadcastConfiguration: Sendable, Equatable {
     package var rateLimit: APNsRateLimit?
     /// Seeds the generated channel ids (the same seed, the same ids); `nil`: a random seed per gateway.
     package var seed: UInt64?
-    /// The largest broadcast payload. Apple's broadcast page, which `PayloadTooLarge` points to for the size,
-    /// could not be read; 4096 bytes is the limit of the same Live Activity payload sent to a token (Choice).
-    package var maxPayloadBytes = 4096
+    /// The largest broadcast payload: "limited to a maximum size of 5 KB (5,120 bytes)" (Apple's broadcast page,
+    /// Tests/reference/apns.md §8.2).
+    package var maxPayloadBytes = 5120
 
     package init() {}
 

@@ -109,6 +109,7 @@ package struct CertificateAuthority: Sendable, Equatable {
         dnsNames: [String] = [
             "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
             "api-manage-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
+            "api-broadcast.sandbox.push.apple.com", "api-broadcast.push.apple.com",
         ],
         ipAddresses: [String] = ["127.0.0.1", "::1"],
         notBefore: Date = Date(timeIntervalSinceNow: -3600), notAfter: Date = Date(timeIntervalSinceNow: 365 * 86400),

@@ -31,7 +31,7 @@ import Testing
     }
 
     static let la = #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#
-    static let big = #"{"aps":{"event":"update"},"x":""# + String(repeating: "x", count: 4096) + #""}"#
+    static let big = #"{"aps":{"event":"update"},"x":""# + String(repeating: "x", count: 5120) + #""}"#
 
     static let cases: [Case] = [
         Case(description: "accepted send", expected: nil, status: 200),
@@ -173,7 +173,7 @@ import Testing
             description: "POST all-channels", target: .channels, path: "/1/apps/com.example.app/all-channels",
             channel: nil, expected: "MethodNotAllowed", status: 405),
         // 413
-        Case(description: "payload over 4096 bytes", body: big, expected: "PayloadTooLarge", status: 413),
+        Case(description: "payload over 5120 bytes", body: big, expected: "PayloadTooLarge", status: 413),
         // 429
         Case(description: "over the channel's send limit", expected: "TooManyRequests", status: 429),
         Case(

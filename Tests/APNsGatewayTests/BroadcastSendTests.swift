@@ -33,8 +33,12 @@ import Testing
         #expect(push.priority == .conserve)
         #expect(push.expiration == Date(timeIntervalSince1970: 0))
         #expect(push.json[path: "aps.content-state.eta"] == 5)
-        #expect(push.apnsUniqueID == nil)
+        // Apple's success answer: 200, `apns-request-id` and `apns-unique-id` (Tests/reference/apns.md §8.2).
+        let uniqueID = try #require(push.apnsUniqueID)
+        #expect(response.headers.first { $0.name == "apns-unique-id" }?.value == uniqueID)
+        #expect(uniqueID.count == 36 && uniqueID == uniqueID.lowercased())
         let entry = try #require(f.gateway.log().last)
+        #expect(entry.apnsUniqueID == uniqueID)
         #expect(entry.channelID == BroadcastFixture.stored)
         #expect(entry.apnsRequestID == "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
         #expect(entry.pushType == .liveactivity && entry.topic == Fixture.topic && entry.token == nil)

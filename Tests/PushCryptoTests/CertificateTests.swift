@@ -35,6 +35,7 @@ import Testing
             info.dnsNames == [
                 "localhost", "api.development.push.apple.com", "api.sandbox.push.apple.com", "api.push.apple.com",
                 "api-manage-broadcast.sandbox.push.apple.com", "api-manage-broadcast.push.apple.com",
+                "api-broadcast.sandbox.push.apple.com", "api-broadcast.push.apple.com",
             ])
         #expect(info.ipAddresses == ["127.0.0.1", "::1"])
         #expect(info.issuer.commonName == "pushcheck test CA")

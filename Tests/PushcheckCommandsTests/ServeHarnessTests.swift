@@ -140,6 +140,9 @@ import Testing
             ConnectRequest(host: "api-manage-broadcast.push.apple.com", port: 2196).target
                 == .success(.broadcastProduction))
         #expect((try? ConnectRequest(host: "api-manage-broadcast.push.apple.com", port: 443).target.get()) == nil)
+        // Broadcast sends go to the push listeners under the hosts of Apple's samples.
+        #expect(ConnectRequest(host: "api-broadcast.sandbox.push.apple.com", port: 443).target == .success(.sandbox))
+        #expect(ConnectRequest(host: "api-broadcast.push.apple.com", port: 2197).target == .success(.production))
         #expect((try? ConnectRequest(host: "api.push.apple.com", port: 2196).target.get()) == nil)
         #expect((try? ConnectRequest(host: "api.push.apple.com", port: 80).target.get()) == nil)
         #expect((try? ConnectRequest(host: "example.com", port: 443).target.get()) == nil)

@@ -24,6 +24,9 @@ package struct ConnectRequest: Equatable {
     package static let hosts: [String: Target] = [
         "api.sandbox.push.apple.com": .sandbox, "api.development.push.apple.com": .sandbox,
         "api.push.apple.com": .production,
+        // Broadcast sends: Apple's sample requests and troubleshooting page use these hosts (Tests/reference/apns.md
+        // §8.2); they reach the same listeners as device-token pushes.
+        "api-broadcast.sandbox.push.apple.com": .sandbox, "api-broadcast.push.apple.com": .production,
         "api-manage-broadcast.sandbox.push.apple.com": .broadcastSandbox,
         "api-manage-broadcast.push.apple.com": .broadcastProduction,
     ]
