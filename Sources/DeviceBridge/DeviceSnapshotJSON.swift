@@ -6,7 +6,37 @@ extension HostedDevice {
     /// The device's current state as JSON, for `serve`'s `GET /devices/{name}`: apps (state,
     /// authorization, token, badge, navigation), the notification center, and the event count
     /// (`last_seq` is what to pass as `since` to read only newer events).
-    package var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
+    package var snapshotJSON: JSONValue {
+        switch engine {
+        case .iphone(let d): return Self.snapshotJSON(name: name, d.snapshot)
+        case .android(let d): return d.snapshot.snapshotJSON(name: name)
+        }
+    }
+
+    /// The sequence of the newest event (0: none yet).
+    package var lastEventSequence: Int {
+        switch engine {
+        case .iphone(let d): return d.events.last?.sequence ?? 0
+        case .android(let d): return d.events.last?.sequence ?? 0
+        }
+    }
+
+    /// Whether the device is online.
+    package var isOnline: Bool {
+        switch engine {
+        case .iphone(let d): return d.snapshot.online
+        case .android(let d): return d.snapshot.online
+        }
+    }
+
+    /// Applies a shared device action (a suite's device step, `POST /devices/{name}/actions`) to whichever phone
+    /// this is; an action the platform does not have is `DeviceActionError.notOnThisPlatform`.
+    package func apply(_ action: DeviceAction) throws(DeviceActionError) {
+        switch engine {
+        case .iphone(let d): try d.apply(action)
+        case .android(let d): try d.apply(action)
+        }
+    }
 
     /// Pure: one device state as JSON.
     package static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
@@ -93,10 +123,18 @@ extension HostedDevice {
 
     /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
     package func eventsJSON(since: Int = 0) -> JSONValue {
-        let events = self.events(since: since)
-        let last = events.last?.sequence ?? since
-        return .object([
-            "device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last)),
-        ])
+        let events: [JSONValue]
+        let last: Int
+        switch engine {
+        case .iphone:
+            let e = self.events(since: since)
+            events = e.map(\.jsonValue)
+            last = e.last?.sequence ?? since
+        case .android(let d):
+            let e = d.events.filter { $0.sequence > since }
+            events = e.map(\.jsonValue)
+            last = e.last?.sequence ?? since
+        }
+        return .object(["device": .string(name), "events": .array(events), "last_seq": .number(Double(last))])
     }
 }

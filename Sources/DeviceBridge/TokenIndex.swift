@@ -18,6 +18,8 @@ package enum PushTokenKind: String, Sendable, Hashable, CaseIterable {
     /// An app's APNs device token (`didRegisterForRemoteNotificationsWithDeviceToken`), pushed to at
     /// `POST /3/device/<token>`; its value is the token's lowercase hex.
     case apns
+    /// An Android app's FCM registration token, sent to through the FCM v1 API; its value is the token.
+    case fcm
 }
 
 /// One address in the index: its kind and canonical text.
@@ -32,6 +34,8 @@ package struct IndexedAddress: Sendable, Hashable {
 
     /// An APNs device token.
     package static func apns(_ token: DeviceToken) -> IndexedAddress { IndexedAddress(kind: .apns, value: token.hex) }
+    /// An Android app's FCM registration token.
+    package static func fcm(_ token: String) -> IndexedAddress { IndexedAddress(kind: .fcm, value: token) }
 }
 
 /// Who holds an address: the device (its declared name), the app, and the address's kind.

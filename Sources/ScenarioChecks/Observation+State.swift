@@ -97,6 +97,7 @@ extension Observation {
         case .banner: return .bool(p.banner)
         case .list: return .bool(p.list)
         case .quiet: return .bool(p.quiet)
+        case .channel, .tag, .color, .icon, .number: return nil
         }
     }
 

@@ -29,6 +29,7 @@ extension BackendRequests {
             record.device = owner.device
             record.bundleID = owner.bundleID
         }
+        FCMSendRunner.followAndroidHop(entry, world: world, into: &record)
         context.lastSend = record
     }
 

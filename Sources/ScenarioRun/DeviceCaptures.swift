@@ -17,10 +17,18 @@ enum DeviceCaptures {
 
     static func capture(_ step: Step, world: ScenarioWorld, context: inout RunContext) throws(StepStop) {
         guard !step.captures.isEmpty, let d = world.device(step.device) else { return }
-        let snapshot = d.device.snapshot
         let bundle = world.bundleID(on: d, step.app)
-        try StepRunner.captureAll(step, context: &context) { (source: DeviceVariable?, _) in
-            source?.value(in: snapshot, bundleID: bundle)
+        switch d.engine {
+        case .iphone(let device):
+            let snapshot = device.snapshot
+            try StepRunner.captureAll(step, context: &context) { (source: DeviceVariable?, _) in
+                source?.value(in: snapshot, bundleID: bundle)
+            }
+        case .android(let device):
+            let snapshot = device.snapshot
+            try StepRunner.captureAll(step, context: &context) { (source: DeviceVariable?, _) in
+                source?.value(in: snapshot, packageName: bundle)
+            }
         }
     }
 }

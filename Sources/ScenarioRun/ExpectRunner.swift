@@ -52,13 +52,18 @@ enum ExpectRunner {
                 kind: .variable, message: error.description, detail: error.sourceError.rendered(color: false))
         }
         for line in lines { context.transcript.add(line) }
+        if d.platform == .android, expectation.snapshot != nil {
+            throw .harness(
+                kind: .snapshot, message: "snapshot: checks are not available for an Android device yet",
+                detail: "step at \(step.range)")
+        }
         if !verdict.commandFailed, let snapshot = expectation.snapshot {
             try compare(snapshot, observation, stepName: step.name, lastSend: lastSend, context: &context)
         }
         for f in verdict.failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }
-        context.windowStart[d.name] = observation.snapshot.events.count
+        context.windowStart[d.name] = observation.android?.snapshot.events.count ?? observation.snapshot.events.count
         context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
         context.fcmWindowStart = world.host.lastFCMSequence ?? context.fcmWindowStart
         let failures = verdict.failures.map { context.marked($0, lastSend: lastSend) }
@@ -74,6 +79,16 @@ enum ExpectRunner {
         _ device: String, bundleID: String, lastSend: SendRecord?, picked: Bool, host: WorldHost,
         context: RunContext
     ) -> Observation? {
+        if let android = host.androidSnapshot(device) {
+            let start = min(context.windowStart[device] ?? 0, android.events.count)
+            let window = android.events[start...].filter { $0.packageName == bundleID || $0.packageName == nil }
+            var o = Observation(
+                snapshot: DeviceState(name: device, udid: android.serial, iosVersion: "", seed: 0), bundleID: bundleID,
+                window: [], gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
+                fcmRequests: host.fcmLog(after: context.fcmWindowStart), lastSend: lastSend, lastRun: context.lastRun)
+            o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: Array(window))
+            return o
+        }
         guard let snapshot = host.deviceSnapshot(device) else { return nil }
         let events = snapshot.events
         let start = min(context.windowStart[device] ?? 0, events.count)

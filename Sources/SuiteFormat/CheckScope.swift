@@ -23,7 +23,8 @@ extension Subject {
         case .status, .reason, .header, .timestamp, .fcmErrorCode, .fcmName, .delivered, .dropped, .stored:
             return .lastSend
         case .callbacks, .callback, .openedURLs: return .window
-        case .userInfo, .install, .registration, .token, .state, .badge: return .state
+        case .userInfo, .install, .registration, .token, .state, .badge, .extras, .channel, .tray, .permission:
+            return .state
         case .notification(let field): return field == .presented ? .window : .state
         case .extensions(let field):
             switch field {
@@ -33,7 +34,8 @@ extension Subject {
         case .navigation(let field):
             switch field {
             case .routed, .routingFailed: return .window
-            case .tab, .tabTitle, .stack, .top, .title, .url, .alert, .alertMessage, .loggedIn: return .state
+            case .tab, .tabTitle, .stack, .top, .title, .url, .alert, .alertMessage, .loggedIn, .activity, .activities:
+                return .state
             }
         case .page(let field):
             switch field {

@@ -24,6 +24,24 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
         case .previousFCMToken: return bundleID.flatMap { snapshot.previousFCMToken(of: $0) }
         }
     }
+
+    /// The same on an Android phone (`udid` is its serial; it has no APNs token).
+    package func value(in snapshot: AndroidDeviceState, packageName: String?) -> String? {
+        switch self {
+        case .udid: return snapshot.serial
+        case .token: return nil
+        case .fcmToken: return packageName.flatMap { snapshot.apps[$0] }?.fcmToken
+        case .previousToken: return nil
+        case .previousFCMToken:
+            return snapshot.events.reversed().lazy.compactMap { e -> String? in
+                guard e.packageName == packageName else { return nil }
+                switch e.kind {
+                case .uninstalled(let t?), .dataCleared(let t?): return t
+                default: return nil
+                }
+            }.first
+        }
+    }
 }
 
 /// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.

@@ -11,9 +11,9 @@ import Testing
         case .status, .reason, .headers, .timestamp, .stored: .apns
         case .errorCode, .name: .fcm
         case .delivered, .dropped, .notification, .install, .registration, .findings, .symptoms, .token, .state,
-            .badge:
+            .badge, .channel, .tray, .permission:
             .device
-        case .callbacks, .userInfo, .callback, .exactly: .app
+        case .callbacks, .userInfo, .callback, .exactly, .extras: .app
         case .extensions: .serviceExtension
         case .navigation, .openedURL: .router
         case .page: .webView

@@ -15,7 +15,7 @@ extension WorldHost {
         guard let holder = holder(ofAPNsToken: token), let device = fleet.device(named: holder.device) else {
             return apns.isDeviceOnline(token)
         }
-        return device.device.snapshot.online
+        return device.isOnline
     }
 
     /// Takes the device that holds `token` on- or offline (a phone's reachability is the whole device's), or, for
@@ -25,6 +25,6 @@ extension WorldHost {
             apns.setDeviceOnline(token, online)
             return
         }
-        device.device.setOnline(online)
+        _ = try? device.apply(.online(online))
     }
 }

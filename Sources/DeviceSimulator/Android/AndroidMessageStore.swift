@@ -26,6 +26,12 @@ package struct AndroidMessageStore: Sendable, Equatable {
 
     package var count: Int { collapsible.count + nonCollapsible.count }
 
+    /// Whether the message with this id is stored now.
+    package func contains(messageID: String) -> Bool {
+        collapsible.contains { $0.message.messageID == messageID }
+            || nonCollapsible.contains { $0.messageID == messageID }
+    }
+
     /// What storing `m` did to what was there (for the event log).
     package enum Effect: Sendable, Equatable {
         case stored
