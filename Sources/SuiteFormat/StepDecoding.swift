@@ -14,7 +14,7 @@ enum StepDecoder {
     /// Keywords whose value may name the app (`- terminate: com.example.app`).
     static let appKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
-        "log_in", "log_out", "back", "swipe_back", "load_page",
+        "log_in", "log_out", "back", "swipe_back", "load_page", "force_stop", "clear_data",
     ]
     /// The keys beside the keyword (`SuiteKeys.stepModifiers`; `expect` is a keyword too).
     static let modifiers = SuiteKeys.stepModifiers.names

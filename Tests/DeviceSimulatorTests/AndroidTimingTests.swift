@@ -74,6 +74,16 @@ import Testing
         #expect(at(450) == .idle(nextWindow: s.addingTimeInterval((445 + 360) * 60)))
     }
 
+    /// A clock that jumps past the first window (a suite's `wait: 3h`) still releases what waited for it: the
+    /// message went out in that window, not in the one after.
+    @Test func aJumpPastTheWindowStillReleases() {
+        let (d, clock) = AndroidFixture.ready(state: .background)
+        d.setDoze(true)
+        d.deliver(AndroidFixture.message(d, kind: .data))
+        clock.advance(by: 3 * 3600)  // past the 60–65 min window, inside the next idle period
+        #expect(AndroidFixture.callbacks(d.advanceTime()) == ["onMessageReceived"])
+    }
+
     /// Leaving Doze (screen on: a launch) delivers what waited; a message during a window is not deferred.
     @Test func leavingDozeDeliversAtOnce() {
         let (d, clock) = AndroidFixture.ready(state: .background)

@@ -312,12 +312,14 @@ package struct AndroidDeviceState: Sendable, Equatable {
         unlockedSinceBoot = false
     }
 
-    /// What the clock's advance made due: Doze windows that opened. Called before every operation.
+    /// What the clock's advance made due: a message Doze deferred is released once the window it waited for has
+    /// opened, even when the clock jumped past that window (a `wait: 3h` crosses several idle periods: the message
+    /// went out in the first window). Called before every operation; the release is stamped `now`.
     package mutating func catchUp(now: Date) {
-        guard let since = dozeSince, !held.isEmpty else { return }
-        if case .maintenanceWindow = rules.doze.phase(since: since, at: now) {
-            releaseHeld(now: now) { if case .doze = $0 { return true } else { return false } }
-        }
+        guard dozeSince != nil, !held.isEmpty else { return }
+        func due(_ d: AndroidDeferral) -> Bool { if case .doze(let until) = d { until <= now } else { false } }
+        guard held.contains(where: { due($0.deferral) }) else { return }
+        releaseHeld(now: now, due)
     }
 
     mutating func releaseHeld(now: Date, _ which: (AndroidDeferral) -> Bool) {
