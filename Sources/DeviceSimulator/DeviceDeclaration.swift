@@ -147,21 +147,23 @@ package struct DeviceWorld: Sendable, Equatable {
     {
         var apps: [AppDeclaration] = []
         var androidApps: [AndroidAppDeclaration] = []
-        func taken(_ id: String) -> Bool {
-            apps.contains { $0.bundleID == id } || androidApps.contains { $0.packageName == id }
+        // An iOS bundle id and an Android package name may be the same (one app on both platforms): ids are
+        // unique per platform, and a device installs apps of its own platform only.
+        func taken(_ id: String, android: Bool) -> Bool {
+            android ? androidApps.contains { $0.packageName == id } : apps.contains { $0.bundleID == id }
         }
         for (node, file) in appNodes {
             let m = try YAMLMapping(node)
             if m.contains("package_name") {
                 let app = try AndroidAppDeclaration.decode(m, file: file)
-                if taken(app.packageName) {
+                if taken(app.packageName, android: true) {
                     throw node.invalidValue(expected: "a unique package_name; \(app.packageName) is declared twice")
                 }
                 androidApps.append(app)
                 continue
             }
             let app = try AppDeclaration.decode(m, file: file)
-            if taken(app.bundleID) {
+            if taken(app.bundleID, android: false) {
                 throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
             }
             apps.append(app)

@@ -231,7 +231,8 @@ package enum SuiteLoader {
     /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
     static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
         let devices = world.devices.map(\.name)
-        let apps = world.apps.map(\.bundleID) + world.androidApps.map(\.packageName)
+        let ios = world.apps.map(\.bundleID)
+        let apps = ios + world.androidApps.map(\.packageName).filter { !ios.contains($0) }
         func check(_ node: YAMLNode?, _ known: [String], _ what: String) throws(SourceError) {
             guard let node, let name = node.scalar?.value, node.value != .null else { return }
             guard known.contains(name) else {
