@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §3–4 and §8: Doze and priority, TTL, FCM's offline store (collapse keys, the 100-message
+/// Tests/reference/android.md §3–4 and §10: Doze and priority, TTL, FCM's offline store (collapse keys, the 100-message
 /// limit), direct boot, standby buckets and deprioritization. Time moves with the world clock.
 @Suite struct AndroidTimingTests {
     struct DozeRow: Sendable, CustomStringConvertible {

@@ -2,7 +2,7 @@ import Foundation
 
 // An Android app as the simulated phone sees it: its package, google-services.json facts, manifest facts, the
 // channels it creates at start, its POST_NOTIFICATIONS state, its FCM handler and its navigation. Sources are the
-// bracketed tags of reference/android.md ([R-SDK], [F-RECV], [AND-CH], [AND-PERM], …).
+// bracketed tags of Tests/reference/android.md ([R-SDK], [F-RECV], [AND-CH], [AND-PERM], …).
 
 /// `android:launchMode` (Android `<activity>` manifest reference).
 package enum AndroidLaunchMode: String, Sendable, Equatable, CaseIterable {
@@ -137,7 +137,7 @@ package struct AndroidFirebaseConfig: Sendable, Equatable {
     }
 }
 
-/// What `AndroidManifest.xml` (merged) says that push delivery depends on (reference/android.md §10).
+/// What `AndroidManifest.xml` (merged) says that push delivery depends on (Tests/reference/android.md §10).
 package struct AndroidManifestFacts: Sendable, Equatable {
     /// The app's `FirebaseMessagingService` subclass with the `com.google.firebase.MESSAGING_EVENT` filter; nil: only
     /// the SDK's own base service (background notifications still shown, `onMessageReceived` a no-op) [R-SDK].

@@ -24,7 +24,7 @@ extension AndroidDeviceState {
     /// The user taps a notification: auto-cancel removes it (not for `sticky` ones), then its content intent starts an
     /// activity: `click_action` → the activity with that action (no fallback: nothing opens when none has it), else a
     /// link → the activity with a matching `<data>`, else the launcher activity ([R-SDK] `createContentIntent`,
-    /// reference §6). App-posted notifications name their activity.
+    /// Tests/reference/android.md §6). App-posted notifications name their activity.
     package mutating func tap(_ id: String, now: Date) throws(AndroidInteractionError) {
         guard let i = tray.firstIndex(where: { $0.id == id }) else {
             throw .noSuchNotification(id: id, inTray: tray.map(\.id))

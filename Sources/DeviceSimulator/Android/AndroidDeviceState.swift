@@ -56,7 +56,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package let apiLevel: Int
     package var rules: AndroidRules
     package internal(set) var online = true
-    /// The keyguard is up: apps count as background for FCM even with an activity on screen (§2, [R-SDK]
+    /// The keyguard is up: apps count as background for FCM even with an activity on screen (Tests/reference/android.md §1, [R-SDK]
     /// `DisplayNotification.isAppForeground`).
     package internal(set) var locked = false
     /// False from a reboot until the first unlock (direct boot mode) [F-DB].
@@ -108,7 +108,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
         log(.stateChanged(from: from, to: to, reason: reason), pkg, now)
     }
 
-    /// FCM's notion of foreground: unlocked, and an activity of the app resumed (§2).
+    /// FCM's notion of foreground: unlocked, and an activity of the app resumed (Tests/reference/android.md §1).
     package func isForeground(_ pkg: String) -> Bool { !locked && apps[pkg]?.state == .foreground }
 
     /// Whether the app may show notifications: API 33+ needs POST_NOTIFICATIONS granted (`not_asked` counts as
@@ -142,7 +142,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// Settings ▸ Storage ▸ Clear data: the process is killed, channels and the Firebase installation are deleted;
-    /// the next launch is a first launch with a new token (reference/android.md §8 [U: secondary copy]). Choice: the
+    /// the next launch is a first launch with a new token (Tests/reference/android.md §8, §12). Choice: the
     /// package is left stopped, like a fresh install.
     package mutating func clearData(_ pkg: String, now: Date) {
         guard let app = apps[pkg] else { return }
