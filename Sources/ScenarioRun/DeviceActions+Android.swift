@@ -29,6 +29,11 @@ extension DeviceActions {
         var detail = ""
         switch step {
         case .action(let action):
+            if action.onlyOn == .ios {
+                throw failure(
+                    .notOnThisPlatform(action: context.keyword, platform: .android), keyword: context.keyword,
+                    alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+            }
             func latest() throws(StepStop) -> String {
                 let tray = device.snapshot.tray.filter { $0.packageName == bundle || context.app == nil }
                 guard let last = tray.last else {

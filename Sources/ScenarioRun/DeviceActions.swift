@@ -44,6 +44,11 @@ enum DeviceActions {
         var detail = ""
         switch step {
         case .action(let action):
+            if action.onlyOn == .android {
+                throw failure(
+                    .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
+                    alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+            }
             // A suite's `latest` is the step's app's latest (any app's without `app:`).
             func latest() throws(StepStop) -> String {
                 let center = device.snapshot.notificationCenter.filter { $0.bundleID == bundle || context.app == nil }
