@@ -1,4 +1,5 @@
 import DeviceSimulator
+import FCMGateway
 import Foundation
 import PushModel
 import SuiteFormat
@@ -189,6 +190,22 @@ package struct AndroidObservation: Sendable {
         case .text: return p.map { .string($0.text) }
         case .httpVersion: return p.map { .string($0.httpVersion) }
         case .redirects: return p.map { .array($0.redirects.map(JSONValue.string)) }
+        }
+    }
+
+    /// `exactly:` / `at_least:` on an Android phone: `user_info` is the data the app last saw, `notification` the
+    /// latest tray notification's fields, `payload` the bundle of the last message FCM handed to the phone.
+    func object(_ whole: WholeObject, fcmRequests: [FCMLogEntry]) -> JSONValue? {
+        switch whole {
+        case .userInfo: return latestData().map { .object($0.mapValues(JSONValue.string)) }
+        case .notification:
+            guard latestNotification() != nil else { return nil }
+            var o: [String: JSONValue] = [:]
+            for field: NotificationField in [.title, .body, .sound, .channel, .tag, .color, .icon, .number] {
+                if let v = notification(field) { o[field.rawValue] = v }
+            }
+            return .object(o)
+        case .payload: return fcmRequests.flatMap(\.android).last?.json["bundle"]
         }
     }
 

@@ -52,11 +52,6 @@ enum ExpectRunner {
                 kind: .variable, message: error.description, detail: error.sourceError.rendered(color: false))
         }
         for line in lines { context.transcript.add(line) }
-        if d.platform == .android, expectation.snapshot != nil {
-            throw .harness(
-                kind: .snapshot, message: "snapshot: checks are not available for an Android device yet",
-                detail: "step at \(step.range)")
-        }
         if !verdict.commandFailed, let snapshot = expectation.snapshot {
             try compare(snapshot, observation, stepName: step.name, lastSend: lastSend, context: &context)
         }
