@@ -76,12 +76,25 @@ enum ExpectRunner {
     ) -> Observation? {
         if let android = host.androidSnapshot(device) {
             let start = min(context.windowStart[device] ?? 0, android.events.count)
-            let window = android.events[start...].filter { $0.packageName == bundleID || $0.packageName == nil }
+            var window = Array(android.events[start...].filter { $0.packageName == bundleID || $0.packageName == nil })
+            if picked, let id = lastSend?.apnsID {
+                // The picked message's own events: from its arrival up to the next message's.
+                let mine = android.events.filter { $0.packageName == bundleID || $0.packageName == nil }
+                func arrived(_ e: AndroidDeviceEvent) -> String? {
+                    if case .messageReceived(let m, _, _) = e.kind { m } else { nil }
+                }
+                if let from = mine.firstIndex(where: { arrived($0) == id }) {
+                    let rest = mine[mine.index(after: from)...]
+                    window = Array(mine[from..<(rest.firstIndex { arrived($0) != nil } ?? mine.endIndex)])
+                } else {
+                    window = []
+                }
+            }
             var o = Observation(
                 snapshot: DeviceState(name: device, udid: android.serial, iosVersion: "", seed: 0), bundleID: bundleID,
                 window: [], gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
                 fcmRequests: host.fcmLog(after: context.fcmWindowStart), lastSend: lastSend, lastRun: context.lastRun)
-            o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: Array(window))
+            o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: window)
             return o
         }
         guard let snapshot = host.deviceSnapshot(device) else { return nil }
