@@ -9,7 +9,10 @@ extension HostedDevice {
     package var snapshotJSON: JSONValue {
         switch engine {
         case .iphone(let d): return Self.snapshotJSON(name: name, d.snapshot)
-        case .android(let d): return d.snapshot.snapshotJSON(name: name)
+        case .android(let d):
+            // What the clock made due first (a Doze window that opened while nobody touched the phone in serve).
+            d.advanceTime()
+            return d.snapshot.snapshotJSON(name: name)
         }
     }
 
@@ -131,6 +134,7 @@ extension HostedDevice {
             events = e.map(\.jsonValue)
             last = e.last?.sequence ?? since
         case .android(let d):
+            d.advanceTime()
             let e = d.events.filter { $0.sequence > since }
             events = e.map(\.jsonValue)
             last = e.last?.sequence ?? since
