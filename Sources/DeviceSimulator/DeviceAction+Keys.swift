@@ -70,6 +70,8 @@ extension DeviceAction {
             .init("clear_data", appValue, "Android: Settings › Clear data (new FCM token at the next launch)."),
             .init(
                 "doze", .either([.boolean, .oneOf(["on", "off"])]), "Android: Doze on or off.", acceptsNull: false),
+            .init("lock", .boolean, "Android: the keyguard goes up (apps count as background)."),
+            .init("unlock", .boolean, "Android: unlock (the first unlock after a reboot ends direct boot)."),
             .init("grant", permissionShape, "Android: the user grants POST_NOTIFICATIONS (the value may name it)."),
             .init("deny", permissionShape, "Android: the user denies POST_NOTIFICATIONS."),
         ])

@@ -51,11 +51,14 @@ package enum DeviceAction: Sendable, Equatable {
     case doze(Bool)
     /// Android: the POST_NOTIFICATIONS answer (`grant:` / `deny:`); on an iPhone `authorize:` is the permission.
     case permission(app: String?, granted: Bool)
+    /// Android: the keyguard goes up (apps count as background) or is unlocked (the first unlock after a reboot
+    /// ends direct boot).
+    case lock(Bool)
 
     /// The platform an action exists on only (nil: both).
     package var onlyOn: DevicePlatform? {
         switch self {
-        case .forceStop, .clearData, .doze, .permission: .android
+        case .forceStop, .clearData, .doze, .permission, .lock: .android
         case .suspend, .register, .chooseAction, .expand, .quickAction, .authorize: .ios
         default: nil
         }
@@ -161,7 +164,7 @@ extension DeviceState {
         case .logIn(let a): logIn(try resolveApp(a), now: now)
         case .logOut(let a): logOut(try resolveApp(a))
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
-        case .forceStop, .clearData, .doze, .permission:
+        case .forceStop, .clearData, .doze, .permission, .lock:
             throw .notOnThisPlatform(action: "\(action)", platform: .ios)
         }
     }
@@ -249,6 +252,8 @@ extension DeviceAction {
         case "log_out": return .logOut(app: try app())
         case "quick_action": return .quickAction(app: appKey, type: try text())
         case "force_stop": return .forceStop(app: try app())
+        case "lock": return .lock(try flag())
+        case "unlock": return .lock(!(try flag()))
         case "clear_data": return .clearData(app: try app())
         case "doze":
             let v = try required()

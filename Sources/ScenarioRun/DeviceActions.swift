@@ -146,7 +146,7 @@ enum DeviceActions {
         case .quickAction(_, let type): return [.quickAction(app: bundle, type: type)]
         case .forceStop: return [.forceStop(app: bundle)]
         case .clearData: return [.clearData(app: bundle)]
-        case .doze: return [action]
+        case .doze, .lock: return [action]
         case .permission(_, let granted): return [.permission(app: bundle, granted: granted)]
         }
     }

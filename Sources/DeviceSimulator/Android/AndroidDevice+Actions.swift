@@ -56,6 +56,7 @@ extension AndroidDeviceState {
         case .reboot: reboot(now: now)
         case .online(let on): setOnline(on, now: now)
         case .doze(let on): setDoze(on, now: now)
+        case .lock(let on): if on { lock(now: now) } else { unlock(now: now) }
         case .uninstall(let a): uninstall(try resolveApp(a), now: now)
         case .permission(let a, let granted):
             setPermission(granted ? .granted : .denied, for: try resolveApp(a), now: now)
