@@ -70,6 +70,9 @@ extension DeviceAction {
             .init("clear_data", appValue, "Android: Settings › Clear data (new FCM token at the next launch)."),
             .init(
                 "doze", .either([.boolean, .oneOf(["on", "off"])]), "Android: Doze on or off.", acceptsNull: false),
+            .init(
+                "open_link", .text, "Android: a VIEW intent with this URI from outside (a deep link).",
+                acceptsNull: false),
             .init("lock", .boolean, "Android: the keyguard goes up (apps count as background)."),
             .init("unlock", .boolean, "Android: unlock (the first unlock after a reboot ends direct boot)."),
             .init("grant", permissionShape, "Android: the user grants POST_NOTIFICATIONS (the value may name it)."),

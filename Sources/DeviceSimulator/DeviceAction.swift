@@ -54,11 +54,14 @@ package enum DeviceAction: Sendable, Equatable {
     /// Android: the keyguard goes up (apps count as background) or is unlocked (the first unlock after a reboot
     /// ends direct boot).
     case lock(Bool)
+    /// Android: a VIEW intent from outside the app (a browser, `adb shell am start -d <uri>`): the activity whose
+    /// `<data>` matches opens, its routes `on: [link]` get the URI.
+    case openLink(String)
 
     /// The platform an action exists on only (nil: both).
     package var onlyOn: DevicePlatform? {
         switch self {
-        case .forceStop, .clearData, .doze, .permission, .lock: .android
+        case .forceStop, .clearData, .doze, .permission, .lock, .openLink: .android
         case .suspend, .register, .chooseAction, .expand, .quickAction, .authorize: .ios
         default: nil
         }
@@ -73,9 +76,13 @@ package enum DeviceActionError: Error, Equatable, CustomStringConvertible {
     case noAlertShowing(app: String, button: String)
     /// The action does not exist on this platform (`force_stop` on an iPhone, `expand` on Android).
     case notOnThisPlatform(action: String, platform: DevicePlatform)
+    /// No installed app has an activity whose `<data>` matches the URI (Android resolves the intent to nothing).
+    case noActivityForLink(String)
 
     package var description: String {
         switch self {
+        case .noActivityForLink(let uri):
+            return "no activity of an installed app handles \(uri) (no <data> of a VIEW intent filter matches)"
         case .notOnThisPlatform(let a, let p):
             return "\(a) is not an action of \(p == .ios ? "an iPhone" : "an Android phone")"
         case .noSuchApp(let app, let installed):
@@ -164,7 +171,7 @@ extension DeviceState {
         case .logIn(let a): logIn(try resolveApp(a), now: now)
         case .logOut(let a): logOut(try resolveApp(a))
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
-        case .forceStop, .clearData, .doze, .permission, .lock:
+        case .forceStop, .clearData, .doze, .permission, .lock, .openLink:
             throw .notOnThisPlatform(action: "\(action)", platform: .ios)
         }
     }
@@ -253,6 +260,7 @@ extension DeviceAction {
         case "quick_action": return .quickAction(app: appKey, type: try text())
         case "force_stop": return .forceStop(app: try app())
         case "lock": return .lock(try flag())
+        case "open_link": return .openLink(try text())
         case "unlock": return .lock(!(try flag()))
         case "clear_data": return .clearData(app: try app())
         case "doze":

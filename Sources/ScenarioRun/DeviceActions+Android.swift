@@ -62,6 +62,15 @@ extension DeviceActions {
             run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
             device.setUp(app)
         case .wait: break
+        case .openLink(let t):
+            let uri = try run.render(t, world: world)
+            detail = uri
+            run.trace.add(arrow(.action, .runner, .device, "open_link \(uri)"))
+            do throws(DeviceActionError) { try d.apply(.openLink(uri)) } catch {
+                throw failure(error, keyword: context.keyword, alertButtons: { [] }) {
+                    fail($0, expected: $1, actual: $2)
+                }
+            }
         case .loadPage, .followLink:
             let web: WebView
             do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {

@@ -87,6 +87,10 @@ enum DeviceActions {
             run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
             device.setUp(app)
         case .wait: break
+        case .openLink:
+            throw failure(
+                .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
+                alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
         case .loadPage, .followLink:
             let web: WebView
             do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
@@ -146,7 +150,7 @@ enum DeviceActions {
         case .quickAction(_, let type): return [.quickAction(app: bundle, type: type)]
         case .forceStop: return [.forceStop(app: bundle)]
         case .clearData: return [.clearData(app: bundle)]
-        case .doze, .lock: return [action]
+        case .doze, .lock, .openLink: return [action]
         case .permission(_, let granted): return [.permission(app: bundle, granted: granted)]
         }
     }
@@ -165,6 +169,8 @@ enum DeviceActions {
             return fail("\(keyword) failed: \(error.description)", "an installed app", error.description)
         case .notOnThisPlatform:
             return fail("\(keyword) failed: \(error.description)", "an action of this phone", error.description)
+        case .noActivityForLink:
+            return fail("\(keyword) failed: \(error.description)", "an activity for the link", error.description)
         case .noSuchNotification:
             return fail(
                 "\(keyword) failed: \(error.description)", "a notification in Notification Center", error.description)

@@ -245,6 +245,9 @@ enum StepDecoder {
         case "wait", "advance_clock":
             guard let value else { throw node.invalidValue(expected: "a duration such as 5s or 1h") }
             return .wait(try Duration.decode(from: value))
+        case "open_link":
+            guard let value else { throw node.invalidValue(expected: "a URI such as https://shop.example/p/1") }
+            return .openLink(try Template.decode(value))
         case "follow_link":
             guard let value else { throw node.invalidValue(expected: "a link's text or href") }
             return .followLink(try Template.decode(value))

@@ -118,7 +118,7 @@ enum VariableCheck {
         case .run(let r):
             out.append(r.command)
             out += r.environment.map(\.1)
-        case .device(.followLink(let t)):
+        case .device(.followLink(let t)), .device(.openLink(let t)):
             out.append(t)
         case .device, .expect:
             break

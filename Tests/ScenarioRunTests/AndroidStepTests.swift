@@ -73,6 +73,11 @@ import YAMLSource
         #expect(detail.contains("via: fcm"))
     }
 
+    @Test func aLinkNoActivityHandlesFailsTheStep() async throws {
+        let r = try await Self.run("- open_link: https://elsewhere.example/x")
+        #expect(Support.failures(r).first?.actual.contains("no activity of an installed app handles") == true)
+    }
+
     @Test func declarationMistakesPointAtTheirKey() throws {
         let iosKey = try #require(
             try Support.loadError(

@@ -23,7 +23,8 @@ package struct AndroidDeepLink: Sendable, Equatable {
         self.pathPrefix = pathPrefix
     }
 
-    /// Whether `uri` (`scheme://host/path…`) matches: scheme and host compare case-insensitively, the path by prefix.
+    /// Whether `uri` (`scheme://host[:port]/path…`) matches: scheme and host compare case-insensitively (the port is
+    /// not part of `android:host`), the path by prefix.
     package func matches(_ uri: String) -> Bool {
         guard let colon = uri.firstIndex(of: ":") else { return false }
         guard uri[..<colon].lowercased() == scheme.lowercased() else { return false }
@@ -31,7 +32,9 @@ package struct AndroidDeepLink: Sendable, Equatable {
         guard rest.hasPrefix("//") else { return host == nil && pathPrefix == nil }
         rest = rest.dropFirst(2)
         let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        if let host, rest[..<hostEnd].lowercased() != host.lowercased() { return false }
+        let authority = rest[..<hostEnd]
+        let hostOnly = authority.hasPrefix("[") ? authority : authority.prefix { $0 != ":" }
+        if let host, hostOnly.lowercased() != host.lowercased() { return false }
         if let pathPrefix {
             let path = rest[hostEnd...].prefix { $0 != "?" && $0 != "#" }
             return path.hasPrefix(pathPrefix)

@@ -57,6 +57,7 @@ extension AndroidDeviceState {
         case .online(let on): setOnline(on, now: now)
         case .doze(let on): setDoze(on, now: now)
         case .lock(let on): if on { lock(now: now) } else { unlock(now: now) }
+        case .openLink(let uri): guard openDeepLink(uri, now: now) else { throw .noActivityForLink(uri) }
         case .uninstall(let a): uninstall(try resolveApp(a), now: now)
         case .permission(let a, let granted):
             setPermission(granted ? .granted : .denied, for: try resolveApp(a), now: now)
