@@ -5,8 +5,9 @@ message is built with the SDK's own types (messaging.AndroidConfig / AndroidNoti
 is what firebase-admin writes (lower-case priority, ttl as "<seconds>s", notification_count, …).
 
 Usage: fcm-admin-android.py notification|data|both <token> [--priority high|normal] [--ttl SECONDS]
-       [--collapse-key KEY] [--click-action ACTION] [--channel ID] [--tag TAG] [--order ID]
-Prints "sent <name>", or the exception class and code (exit 2).
+       [--collapse-key KEY] [--click-action ACTION] [--channel ID] [--tag TAG] [--order ID] [--repeat N]
+Prints "sent <name>" (with --repeat: "sent N of M" after one messaging.send_each of N copies), or the exception
+class and code (exit 2).
 """
 import argparse
 import os
@@ -27,6 +28,7 @@ p.add_argument("--click-action")
 p.add_argument("--channel")
 p.add_argument("--tag")
 p.add_argument("--order", default="A2001")
+p.add_argument("--repeat", type=int, default=1)
 a = p.parse_args()
 
 firebase_admin.initialize_app()
@@ -44,6 +46,10 @@ message = messaging.Message(
         restricted_package_name="com.example.shop"),
 )
 try:
+    if a.repeat > 1:
+        batch = messaging.send_each([message] * a.repeat)
+        print(f"sent {batch.success_count} of {a.repeat}")
+        sys.exit(0 if batch.failure_count == 0 else 2)
     print("sent " + messaging.send(message))
 except exceptions.FirebaseError as e:
     print(f"{type(e).__name__} {e.code}: {e}")

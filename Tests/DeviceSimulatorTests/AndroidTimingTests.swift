@@ -131,6 +131,27 @@ import Testing
         #expect(back.map(\.collapseKey) == ["a", "c", "d", "e"])
     }
 
+    /// Notification messages are "Always collapsible": without a collapse_key they collapse under the package name,
+    /// so an offline phone shows only the newest; data messages without one are all kept [F-TYPES][F-COLL].
+    @Test func notificationMessagesCollapseUnderThePackageName() {
+        let (d, _) = AndroidFixture.ready(state: .background)
+        d.setOnline(false)
+        var events: [AndroidDeviceEvent] = []
+        for title in ["one", "two", "three"] {
+            events +=
+                d.deliver(
+                    AndroidFixture.message(
+                        d, kind: .notification, notification: AndroidNotificationPayload(title: title, body: "b"))
+                ).events
+        }
+        for _ in 0..<2 { events += d.deliver(AndroidFixture.message(d)).events }
+        #expect(
+            AndroidFixture.drops(events).map { $0.components(separatedBy: "(").first! } == ["collapsed", "collapsed"])
+        let back = d.setOnline(true)
+        #expect(AndroidFixture.posted(back).map(\.title) == ["three"])
+        #expect(AndroidFixture.callbacks(back).filter { $0 == "onMessageReceived" }.count == 2)
+    }
+
     /// 100 non-collapsible messages stored; the next discards everything and the app gets onDeletedMessages [F-COLL].
     @Test func storeOverflow() {
         let (d, _) = AndroidFixture.ready(state: .background)

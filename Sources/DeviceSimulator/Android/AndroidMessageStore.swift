@@ -40,9 +40,10 @@ package struct AndroidMessageStore: Sendable, Equatable {
         case overflowed(discarded: [String])
     }
 
-    /// Stores `m` (ttl > 0).
+    /// Stores `m` (ttl > 0). A notification message is collapsible even without a `collapse_key` ("Always
+    /// collapsible", About FCM messages), under the default key, the package name [F-COLL][F-TYPES].
     package mutating func add(_ m: AndroidMessage) -> Effect {
-        if let key = m.collapseKey {
+        if let key = m.collapseKey ?? (m.isNotificationMessage ? m.effectiveCollapseKey : nil) {
             let scoped = m.packageName + "\u{0}" + key
             if let i = collapsible.firstIndex(where: { $0.key == scoped }) {
                 let old = collapsible.remove(at: i).message.messageID
