@@ -24,6 +24,35 @@ extension HostedDevice {
         }
     }
 
+    /// The event log as one line per event (`#5 com.example.app: …`) from index `from` on, and how many events there
+    /// are: what a transcript copies as events happen.
+    package func eventLines(from: Int) -> (lines: [String], count: Int) {
+        switch engine {
+        case .iphone(let d):
+            let e = d.events
+            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+        case .android(let d):
+            let e = d.events
+            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+        }
+    }
+
+    /// One line per installed app with the address a backend pushes to: the APNs token for an iPhone's app, the
+    /// FCM token for an Android app (`device pixel (Android, pc-…): com.example.shop FCM token …`).
+    package var addressLines: [String] {
+        let udid = declaration?.udid ?? ""
+        switch engine {
+        case .iphone(let d):
+            return d.snapshot.apps.sorted { $0.key < $1.key }.map { id, app in
+                "device \(name) (\(udid)): \(id) token \(app.token?.hex ?? "none")"
+            }
+        case .android(let d):
+            return d.snapshot.apps.sorted { $0.key < $1.key }.map { pkg, app in
+                "device \(name) (Android, \(udid)): \(pkg) FCM token \(app.fcmToken ?? "none")"
+            }
+        }
+    }
+
     /// Whether the device is online.
     package var isOnline: Bool {
         switch engine {

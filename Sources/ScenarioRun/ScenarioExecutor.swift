@@ -32,19 +32,7 @@ package enum ScenarioExecutor {
         context.transcript.add(
             "scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)"
         )
-        for d in world.devices {
-            let udid = d.declaration?.udid ?? ""
-            if let android = d.android {
-                for (pkg, app) in android.snapshot.apps.sorted(by: { $0.key < $1.key }) {
-                    context.transcript.add(
-                        "device \(d.name) (Android, \(udid)): \(pkg) FCM token \(app.fcmToken ?? "none")")
-                }
-                continue
-            }
-            for (bundle, app) in d.iphone?.snapshot.apps.sorted(by: { $0.key < $1.key }) ?? [] {
-                context.transcript.add("device \(d.name) (\(udid)): \(bundle) token \(app.token?.hex ?? "none")")
-            }
-        }
+        for d in world.devices { for line in d.addressLines { context.transcript.add(line) } }
         transcribeEvents(world, &context)
         // Checks look at what happens after the world is set up (setup is visible through findings,
         // registration and token checks).
@@ -119,19 +107,9 @@ package enum ScenarioExecutor {
     /// the scenario's own sends included) into the trace.
     static func transcribeEvents(_ world: ScenarioWorld, _ context: inout RunContext) {
         for d in world.devices {
-            if let android = d.android {
-                let events = android.events
-                let from = context.transcribed[d.name] ?? 0
-                guard from < events.count else { continue }
-                for e in events[from...] { context.transcript.add("  [\(d.name)] \(e)") }
-                context.transcribed[d.name] = events.count
-                continue
-            }
-            let events = d.iphone?.events ?? []
-            let from = context.transcribed[d.name] ?? 0
-            guard from < events.count else { continue }
-            for e in events[from...] { context.transcript.add("  [\(d.name)] \(e)") }
-            context.transcribed[d.name] = events.count
+            let (lines, count) = d.eventLines(from: context.transcribed[d.name] ?? 0)
+            for line in lines { context.transcript.add("  [\(d.name)] \(line)") }
+            context.transcribed[d.name] = count
         }
         // Requests the scenario's own sends did not make (e.g. a backend script run as a step).
         let sent = context.sentSequences

@@ -215,17 +215,9 @@ enum StepRunner {
         env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.providerToken(keyID: nil, teamID: nil, keyFile: nil)
         for d in world.devices {
             let name = envName(d.name)
-            if let android = d.android {
-                if let pkg = world.bundleID(on: d, nil), let f = android.snapshot.apps[pkg]?.fcmToken {
-                    env["PUSHCHECK_FCM_TOKEN_\(name)"] = f
-                }
-                continue
-            }
-            guard let snapshot = d.iphone?.snapshot else { continue }
-            if let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] {
-                if let t = app.token { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t.hex }
-                if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
-            }
+            let app = world.bundleID(on: d, nil)
+            if let t = DeviceVariable.token.value(in: d, app: app) { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t }
+            if let f = DeviceVariable.fcmToken.value(in: d, app: app) { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
         }
         for (k, v) in world.fcmEnvironment() { env[k] = v }
         for (k, v) in world.broadcastEnvironment() { env[k] = v }
