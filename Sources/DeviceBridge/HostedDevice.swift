@@ -32,8 +32,10 @@ package final class HostedDevice: Sendable {
     package let fcm: FCMGateway?
     /// What it was built from (always set; optional in the type for readers that predate the index).
     package let declaration: DeviceDeclaration?
-    /// Keeps the gateway and the fleet's index following the device's tokens.
+    /// Keeps the APNs gateway and the fleet's index following an iPhone's tokens (an Android phone registers
+    /// nothing with APNs: it is kept for its `index`).
     let registrations: GatewayRegistrationSink
+    /// Keeps the FCM gateway and the fleet's index following an Android phone's FCM tokens.
     let androidSink: AndroidFleetSink?
     private let delivered = Mutex<Int>(0)
     /// The device as it was once set up (`resetToLaunchState()` goes back to it).
