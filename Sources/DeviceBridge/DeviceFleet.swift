@@ -7,8 +7,9 @@ import Synchronization
 
 /// Every device of a `DeviceWorld` (`apps:` + `devices:`) hosted behind one gateway, in declaration order, and
 /// the gateway's one consumer: each accepted push goes to the device and app the `TokenIndex` says hold its token
-/// (ownership is that one look-up), and a device that is offline says so, so the gateway keeps the push.
-package final class DeviceFleet: PushDeliveryConsumer, Sendable {
+/// (ownership is that one look-up), and a device that is offline says so, so the gateway keeps the push. It is also
+/// the FCM gateway's Android consumer: a message for an Android instance goes to the device holding that FCM token.
+package final class DeviceFleet: PushDeliveryConsumer, FCMAndroidDeliveryConsumer, Sendable {
     /// The gateway the devices register with and receive from.
     package let apns: APNsGateway
     /// The hosted devices, in the order they were declared.
@@ -18,6 +19,7 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
     /// `serve --record` and the control endpoint's `/apns/recording`: sees every push handed on.
     package let recording: RecordingSwitch
     private let byName: [String: HostedDevice]
+    private let fcm: FCMGateway?
     private let attached = Atomic<Bool>(false)
 
     /// Builds and sets up every declared device (install → permission → registration → tokens
@@ -26,14 +28,15 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
         world: DeviceWorld, apns: APNsGateway, fcm: FCMGateway? = nil, clock: any PushClock, seedSalt: UInt64 = 0
     ) throws(DeviceFleetError) {
         try self.init(
-            apps: world.apps, devices: world.devices, apns: apns, fcm: fcm, clock: clock, seedSalt: seedSalt)
+            apps: world.apps, androidApps: world.androidApps, devices: world.devices, apns: apns, fcm: fcm,
+            clock: clock, seedSalt: seedSalt)
     }
 
     /// The same from the two lists (`devices[i].apps` name bundle ids of `apps`). With `fcm`, apps using
     /// Firebase register their instances there (`FCMRegistrationSink`).
     package init(
-        apps: [AppDeclaration], devices: [DeviceDeclaration], apns: APNsGateway, fcm: FCMGateway? = nil,
-        clock: any PushClock, seedSalt: UInt64 = 0
+        apps: [AppDeclaration], androidApps: [AndroidAppDeclaration] = [], devices: [DeviceDeclaration],
+        apns: APNsGateway, fcm: FCMGateway? = nil, clock: any PushClock, seedSalt: UInt64 = 0
     ) throws(DeviceFleetError) {
         var seen = Set<String>()
         for d in devices where !seen.insert(d.name).inserted { throw .duplicateName(d.name) }
@@ -42,14 +45,18 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
         self.index = index
         recording = RecordingSwitch()
         let hosted = devices.map {
-            HostedDevice($0, apps: apps, apns: apns, fcm: fcm, index: index, clock: clock, seedSalt: seedSalt)
+            HostedDevice(
+                $0, apps: apps, androidApps: androidApps, apns: apns, fcm: fcm, index: index, clock: clock,
+                seedSalt: seedSalt)
         }
         self.devices = hosted
+        self.fcm = fcm
         byName = Dictionary(hosted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // A gateway without a consumer hands nothing on (no lock per push): attach only once there is a device,
         // or a recording (the benchmarks' worlds have neither).
         recording.onStart { [weak self] in self?.attach() }
         if !hosted.isEmpty { attach() }
+        if hosted.contains(where: { $0.platform == .android }) { fcm?.setAndroidConsumer(self) }
     }
 
     /// Becomes the gateway's consumer (once).
@@ -63,6 +70,21 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
     package func detach() {
         attached.store(false, ordering: .releasing)
         apns.setConsumer(nil)
+        fcm?.setAndroidConsumer(nil)
+    }
+
+    /// Hands an FCM message to the Android device holding its token; what the device did becomes the FCM log's
+    /// Android hop (a token no device holds: `noDevice`, accepted and lost, as with a real FCM).
+    package func deliverAndroid(_ message: AndroidMessage) -> FCMAndroidDisposition {
+        guard let holder = index.holder(of: .fcm(message.token)), let device = byName[holder.device] else {
+            return .noDevice
+        }
+        switch device.receive(message) {
+        case .delivered: return .delivered
+        case .held(let d): return .held(d.description)
+        case .dropped(let r): return .dropped(r.code)
+        case .rejected(let r): return .dropped(r.code)
+        }
     }
 
     /// Hands `push` to the app the index says holds its token, whatever the token's kind (the push's topic naming
@@ -103,7 +125,10 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
         for d in devices {
             var tokens: [String: JSONValue] = [:]
             for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
-            var o: [String: JSONValue] = ["udid": .string(d.device.udid), "tokens": .object(tokens)]
+            var o: [String: JSONValue] = [
+                "udid": .string(d.declaration?.udid ?? ""), "platform": .string(d.platform.rawValue),
+                "tokens": .object(tokens),
+            ]
             let fcm = d.fcmTokens
             if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
             if let push = d.pushTokensJSON { o["push_tokens"] = push }

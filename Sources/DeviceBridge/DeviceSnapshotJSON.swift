@@ -6,7 +6,69 @@ extension HostedDevice {
     /// The device's current state as JSON, for `serve`'s `GET /devices/{name}`: apps (state,
     /// authorization, token, badge, navigation), the notification center, and the event count
     /// (`last_seq` is what to pass as `since` to read only newer events).
-    package var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
+    package var snapshotJSON: JSONValue {
+        switch engine {
+        case .iphone(let d): return Self.snapshotJSON(name: name, d.snapshot)
+        case .android(let d):
+            // What the clock made due first (a Doze window that opened while nobody touched the phone in serve).
+            d.advanceTime()
+            return d.snapshot.snapshotJSON(name: name)
+        }
+    }
+
+    /// The sequence of the newest event (0: none yet).
+    package var lastEventSequence: Int {
+        switch engine {
+        case .iphone(let d): return d.events.last?.sequence ?? 0
+        case .android(let d): return d.events.last?.sequence ?? 0
+        }
+    }
+
+    /// The event log as one line per event (`#5 com.example.app: …`) from index `from` on, and how many events there
+    /// are: what a transcript copies as events happen.
+    package func eventLines(from: Int) -> (lines: [String], count: Int) {
+        switch engine {
+        case .iphone(let d):
+            let e = d.events
+            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+        case .android(let d):
+            let e = d.events
+            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+        }
+    }
+
+    /// One line per installed app with the address a backend pushes to: the APNs token for an iPhone's app, the
+    /// FCM token for an Android app (`device pixel (Android, pc-…): com.example.shop FCM token …`).
+    package var addressLines: [String] {
+        let udid = declaration?.udid ?? ""
+        switch engine {
+        case .iphone(let d):
+            return d.snapshot.apps.sorted { $0.key < $1.key }.map { id, app in
+                "device \(name) (\(udid)): \(id) token \(app.token?.hex ?? "none")"
+            }
+        case .android(let d):
+            return d.snapshot.apps.sorted { $0.key < $1.key }.map { pkg, app in
+                "device \(name) (Android, \(udid)): \(pkg) FCM token \(app.fcmToken ?? "none")"
+            }
+        }
+    }
+
+    /// Whether the device is online.
+    package var isOnline: Bool {
+        switch engine {
+        case .iphone(let d): return d.snapshot.online
+        case .android(let d): return d.snapshot.online
+        }
+    }
+
+    /// Applies a shared device action (a suite's device step, `POST /devices/{name}/actions`) to whichever phone
+    /// this is; an action the platform does not have is `DeviceActionError.notOnThisPlatform`.
+    package func apply(_ action: DeviceAction) throws(DeviceActionError) {
+        switch engine {
+        case .iphone(let d): try d.apply(action)
+        case .android(let d): try d.apply(action)
+        }
+    }
 
     /// Pure: one device state as JSON.
     package static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
@@ -98,10 +160,19 @@ extension HostedDevice {
 
     /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
     package func eventsJSON(since: Int = 0) -> JSONValue {
-        let events = self.events(since: since)
-        let last = events.last?.sequence ?? since
-        return .object([
-            "device": .string(name), "events": .array(events.map(\.jsonValue)), "last_seq": .number(Double(last)),
-        ])
+        let events: [JSONValue]
+        let last: Int
+        switch engine {
+        case .iphone:
+            let e = self.events(since: since)
+            events = e.map(\.jsonValue)
+            last = e.last?.sequence ?? since
+        case .android(let d):
+            d.advanceTime()
+            let e = d.events.filter { $0.sequence > since }
+            events = e.map(\.jsonValue)
+            last = e.last?.sequence ?? since
+        }
+        return .object(["device": .string(name), "events": .array(events), "last_seq": .number(Double(last))])
     }
 }

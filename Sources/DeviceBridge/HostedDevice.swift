@@ -5,44 +5,82 @@ import Foundation
 import PushModel
 import Synchronization
 
-/// A simulated iPhone living behind an APNs gateway, one of a `DeviceFleet`: it receives what the fleet hands it
-/// for its tokens and keeps the gateway's registry and the fleet's `TokenIndex` in step with its apps (see
-/// `GatewayRegistrationSink`).
+/// The phone a hosted device is: the iPhone engine or the Android engine. Everything both share is on
+/// `HostedDevice` (actions, events, snapshot JSON, addresses, reset); code that needs one platform's own state
+/// (an `expect:` reading the iPhone's Notification Center or the Android tray) switches here, once.
+package enum DeviceEngine: Sendable {
+    case iphone(SimulatedDevice)
+    case android(AndroidDevice)
+}
+
+/// A simulated phone living behind the world's gateways, one of a `DeviceFleet`: it receives what the fleet hands
+/// it for its tokens (APNs pushes for an iPhone, FCM messages for an Android phone) and keeps the gateways'
+/// registries and the fleet's `TokenIndex` in step with its apps (`GatewayRegistrationSink`,
+/// `AndroidFleetSink`).
 ///
 /// Thread-safety: deliveries arrive on the gateway's event-loop threads while scripts or a runner act
-/// on the device from elsewhere; every device operation goes through `SimulatedDevice`, whose state
-/// sits behind a `Mutex`, and this class keeps only immutable references plus a `Mutex`-guarded count.
+/// on the device from elsewhere; every device operation goes through the engine, whose state
+/// sits behind a `Mutex`, and this class keeps only immutable references plus `Mutex`-guarded values.
 package final class HostedDevice: Sendable {
     /// The name it was declared with (the key of the ready line's `devices` and of `/devices/{name}`).
     package let name: String
-    /// The simulated device itself: act on it (`apply(_:)`, `launch`, …) and read its `events`.
-    package let device: SimulatedDevice
+    /// The phone itself.
+    package let engine: DeviceEngine
     /// The APNs gateway its tokens are registered with.
     package let apns: APNsGateway
     /// The world's mock Firebase, when it has one: the apps' Firebase instances are registered there.
     package let fcm: FCMGateway?
     /// What it was built from (always set; optional in the type for readers that predate the index).
     package let declaration: DeviceDeclaration?
-    /// Keeps the gateway and the fleet's index following the device's tokens.
+    /// Keeps the APNs gateway and the fleet's index following an iPhone's tokens (an Android phone registers
+    /// nothing with APNs: it is kept for its `index`).
     let registrations: GatewayRegistrationSink
+    /// Keeps the FCM gateway and the fleet's index following an Android phone's FCM tokens.
+    let androidSink: AndroidFleetSink?
     private let delivered = Mutex<Int>(0)
     /// The device as it was once set up (`resetToLaunchState()` goes back to it).
     private let launchState: Mutex<DeviceState?> = Mutex(nil)
+    private let androidLaunchState: Mutex<AndroidDeviceState?> = Mutex(nil)
+
+    /// The iPhone engine (nil for an Android phone).
+    package var iphone: SimulatedDevice? { if case .iphone(let d) = engine { d } else { nil } }
+    /// The Android engine (nil for an iPhone).
+    package var android: AndroidDevice? { if case .android(let d) = engine { d } else { nil } }
+    package var platform: DevicePlatform { android == nil ? .ios : .android }
 
     /// Builds the device a declaration describes and sets up its apps (install, permission answer,
     /// registration) with the sinks attached first, so every token it gets is registered with `apns` and `index`
-    /// (and every Firebase instance with `fcm`).
+    /// (and every Firebase instance with `fcm`). An Android device's apps are `androidApps`; its tokens come from
+    /// `fcm` (`FCMGateway.issueAndroidInstanceToken`).
     /// - Parameter seedSalt: XORed into the declared seed (e.g. a per-run seed); 0 keeps it.
     init(
-        _ declaration: DeviceDeclaration, apps: [AppDeclaration], apns: APNsGateway, fcm: FCMGateway?,
-        index: TokenIndex, clock: any PushClock, seedSalt: UInt64
+        _ declaration: DeviceDeclaration, apps: [AppDeclaration], androidApps: [AndroidAppDeclaration] = [],
+        apns: APNsGateway, fcm: FCMGateway?, index: TokenIndex, clock: any PushClock, seedSalt: UInt64
     ) {
-        let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
         name = declaration.name
-        self.device = device
         self.apns = apns
         self.fcm = fcm
         self.declaration = declaration
+        if declaration.platform == .android {
+            let device = AndroidDevice(
+                name: declaration.name, serial: declaration.udid, apiLevel: declaration.apiLevel,
+                seed: declaration.seed ^ seedSalt, clock: clock)
+            engine = .android(device)
+            registrations = GatewayRegistrationSink(apns: apns, index: index, device: name, isDeviceOnline: { false })
+            let sink = AndroidFleetSink(fcm: fcm, index: index, device: declaration.name)
+            androidSink = sink
+            if let fcm { device.useTokenService(AndroidFCMTokenService(fcm: fcm)) }
+            device.addRegistrationSink(sink)
+            for id in declaration.apps {
+                if let app = androidApps.first(where: { $0.packageName == id }) { device.setUp(app) }
+            }
+            if !declaration.online { device.setOnline(false) }
+            androidLaunchState.withLock { $0 = device.snapshot }
+            return
+        }
+        androidSink = nil
+        let device = declaration.makeBareDevice(clock: clock, seedSalt: seedSalt)
+        engine = .iphone(device)
         if let fcm {
             device.useFirebaseService(FCMTokenService(fcm: fcm))
             device.addRegistrationSink(FCMRegistrationSink(fcm: fcm))
@@ -59,7 +97,8 @@ package final class HostedDevice: Sendable {
     /// Puts the device back as it was when it was set up (apps, tokens, notification center, event log) and
     /// registers its tokens with the gateway and the index again.
     package func resetToLaunchState() {
-        if let saved = launchState.withLock({ $0 }) { device.restore(saved) }
+        if let saved = launchState.withLock({ $0 }) { iphone?.restore(saved) }
+        if let saved = androidLaunchState.withLock({ $0 }) { android?.restore(saved) }
         delivered.withLock { $0 = 0 }
         syncRegistrations()
     }
@@ -67,6 +106,7 @@ package final class HostedDevice: Sendable {
     /// Hands a push for the token the fleet's index says `bundleID` of this device holds. `.deviceOffline`: the
     /// device did not receive it (the gateway keeps it).
     func receive(_ push: DeliveredPush) -> DeviceDeliveryResult {
+        guard let device = iphone else { return .deviceOffline }
         let (result, _) = device.deliver(
             IncomingPush(
                 topic: push.topic, token: push.token, json: push.json, pushType: push.pushType,
@@ -76,7 +116,17 @@ package final class HostedDevice: Sendable {
     }
 
     /// The device's events after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first.
-    package func events(since: Int) -> [DeviceEvent] { device.events.filter { $0.sequence > since } }
+    package func events(since: Int) -> [DeviceEvent] {
+        (iphone?.events ?? []).filter { $0.sequence > since }
+    }
+
+    /// Hands an FCM message for an Android instance this device holds; counts it when the SDK got it.
+    func receive(_ message: AndroidMessage) -> AndroidDeliveryResult {
+        guard let device = android else { return .rejected(.appNotInstalled) }
+        let result = device.deliver(message).result
+        if result == .delivered { delivered.withLock { $0 += 1 } }
+        return result
+    }
 
     /// How many gateway pushes were handed to this device.
     package var deliveredCount: Int { delivered.withLock { $0 } }
@@ -84,13 +134,13 @@ package final class HostedDevice: Sendable {
     /// The apps' current APNs tokens by bundle id (apps that are not registered are absent).
     package var tokens: [String: DeviceToken] {
         var out: [String: DeviceToken] = [:]
-        for (id, app) in device.snapshot.apps { if let t = app.token { out[id] = t } }
+        for (id, app) in iphone?.snapshot.apps ?? [:] { if let t = app.token { out[id] = t } }
         return out
     }
 
     /// The apps' tokens of other kinds than the APNs device token (PushKit VoIP, …) by bundle id and kind.
     package var pushTokens: [String: [PushTokenKind: DeviceToken]] {
-        device.snapshot.apps.compactMapValues { $0.pushTokens.isEmpty ? nil : $0.pushTokens }
+        (iphone?.snapshot.apps ?? [:]).compactMapValues { $0.pushTokens.isEmpty ? nil : $0.pushTokens }
     }
 
     /// `pushTokens` as JSON (`{"<bundle id>": {"voip": "<hex>", …}}`); nil when no app has one.
@@ -107,7 +157,11 @@ package final class HostedDevice: Sendable {
     /// The apps' FCM registration tokens by bundle id (apps using Firebase that registered).
     package var fcmTokens: [String: String] {
         var out: [String: String] = [:]
-        for r in device.fcmRegistrations { out[r.bundleID] = r.fcmToken }
+        if let android {
+            for (pkg, app) in android.snapshot.apps { if let t = app.fcmToken { out[pkg] = t } }
+            return out
+        }
+        for r in iphone?.fcmRegistrations ?? [] { out[r.bundleID] = r.fcmToken }
         return out
     }
 
@@ -115,10 +169,15 @@ package final class HostedDevice: Sendable {
     /// with the FCM gateway): after `APNsGateway.reset()` / `FCMGateway.reset()` (which return the registries to
     /// the configuration) or after the device was restored to its launch state.
     package func syncRegistrations() {
+        registrations.index.removeAll(device: name)
+        if let android {
+            androidSink?.sync(android.snapshot)
+            return
+        }
+        guard let device = iphone else { return }
         if let fcm {
             for r in device.fcmRegistrations { fcm.registerInstance(FCMRegistrationSink.instance(r)) }
         }
-        registrations.index.removeAll(device: name)
         let state = device.snapshot
         for id in state.apps.keys.sorted() {
             guard let app = state.apps[id], let token = app.token else { continue }

@@ -15,10 +15,13 @@ package struct IndexedAddress: Sendable, Hashable {
     /// An APNs device token.
     package static func apns(_ token: DeviceToken) -> IndexedAddress { IndexedAddress(kind: .apns, value: token.hex) }
 
-    /// A token of `kind` (every token kind's value is its lowercase hex).
+    /// A token of `kind` (every iPhone token kind's value is its lowercase hex).
     package static func token(_ token: DeviceToken, kind: PushTokenKind) -> IndexedAddress {
         IndexedAddress(kind: kind, value: token.hex)
     }
+
+    /// An Android app's FCM registration token.
+    package static func fcm(_ token: String) -> IndexedAddress { IndexedAddress(kind: .fcm, value: token) }
 }
 
 /// Who holds an address: the device (its declared name), the app, and the address's kind.

@@ -90,14 +90,18 @@ extension AppDeclaration {
         }
         if let n = try m.optionalMapping("navigation") { app.navigation = try NavigationDeclaration.decode(n) }
         if let w = try m.optionalMapping("web_view", keys: webViewTable) {
-            let d = WebViewPolicy()
-            app.webViewPolicy = WebViewPolicy(
-                externalHosts: try w.optional("external_hosts", as: [String].self) ?? d.externalHosts,
-                loadableSchemes: try w.optional("schemes", as: [String].self) ?? d.loadableSchemes,
-                openOtherSchemesExternally: try w.optional("open_other_schemes_externally", default: false),
-                allowedResponseStatuses: try decodeResponsePolicy(w["response_policy"]))
+            app.webViewPolicy = try decodeWebViewPolicy(w, default: WebViewPolicy())
         }
         return app
+    }
+
+    /// A `web_view:` mapping (iOS apps' WKWebView, Android apps' WebView); absent keys keep `d`'s.
+    static func decodeWebViewPolicy(_ w: YAMLMapping, default d: WebViewPolicy) throws(SourceError) -> WebViewPolicy {
+        WebViewPolicy(
+            externalHosts: try w.optional("external_hosts", as: [String].self) ?? d.externalHosts,
+            loadableSchemes: try w.optional("schemes", as: [String].self) ?? d.loadableSchemes,
+            openOtherSchemesExternally: try w.optional("open_other_schemes_externally", default: false),
+            allowedResponseStatuses: try decodeResponsePolicy(w["response_policy"]))
     }
 
     static func readPlist(_ node: YAMLNode, file: String) throws(SourceError) -> [String: PlistValue] {

@@ -22,11 +22,16 @@ extension DeviceAction {
             .init("notification", notificationShape, "Which notification (default latest)."),
         ])
 
+    /// `grant:` / `deny:`: the runtime permission (only POST_NOTIFICATIONS is modelled), or nothing / `true`.
+    static let permissionShape = ValueShape.either([
+        .boolean, .oneOf(["POST_NOTIFICATIONS", "android.permission.POST_NOTIFICATIONS"]),
+    ])
+
     /// The value of a lifecycle key: the app's bundle id, or `true`/nothing for the step's app.
     static let appValue = ValueShape.text
 
     package static let keyTable = KeyTable(
-        "deviceAction", "What the user or the system does to the simulated iPhone.",
+        "deviceAction", "What the user or the system does to the simulated phone.",
         [
             .init("launch", appValue, "Launch the app to the foreground (the value may name the app)."),
             .init("foreground", appValue, "Bring the app to the foreground (launch)."),
@@ -61,6 +66,17 @@ extension DeviceAction {
             .init("log_in", appValue, "Log the user in."),
             .init("log_out", appValue, "Log the user out."),
             .init("quick_action", .text, "Perform this home-screen quick action type.", acceptsNull: false),
+            .init("force_stop", appValue, "Android: Settings › Force stop (nothing arrives until a launch)."),
+            .init("clear_data", appValue, "Android: Settings › Clear data (new FCM token at the next launch)."),
+            .init(
+                "doze", .either([.boolean, .oneOf(["on", "off"])]), "Android: Doze on or off.", acceptsNull: false),
+            .init(
+                "open_link", .text, "Android: a VIEW intent with this URI from outside (a deep link).",
+                acceptsNull: false),
+            .init("lock", .boolean, "Android: the keyguard goes up (apps count as background)."),
+            .init("unlock", .boolean, "Android: unlock (the first unlock after a reboot ends direct boot)."),
+            .init("grant", permissionShape, "Android: the user grants POST_NOTIFICATIONS (the value may name it)."),
+            .init("deny", permissionShape, "Android: the user denies POST_NOTIFICATIONS."),
         ])
 
     /// The keys beside the action key: `app:` and `on:`.

@@ -43,6 +43,29 @@ package enum DeviceAction: Sendable, Equatable {
     case logIn(app: String?)
     case logOut(app: String?)
     case quickAction(app: String?, type: String)
+    /// Android: Settings ▸ Force stop (the stopped state: nothing is delivered until the user launches it).
+    case forceStop(app: String?)
+    /// Android: Settings ▸ Storage ▸ Clear data (new token at the next launch, the old one UNREGISTERED).
+    case clearData(app: String?)
+    /// Android: Doze on (idle, unplugged, screen off) or off.
+    case doze(Bool)
+    /// Android: the POST_NOTIFICATIONS answer (`grant:` / `deny:`); on an iPhone `authorize:` is the permission.
+    case permission(app: String?, granted: Bool)
+    /// Android: the keyguard goes up (apps count as background) or is unlocked (the first unlock after a reboot
+    /// ends direct boot).
+    case lock(Bool)
+    /// Android: a VIEW intent from outside the app (a browser, `adb shell am start -d <uri>`): the activity whose
+    /// `<data>` matches opens, its routes `on: [link]` get the URI.
+    case openLink(String)
+
+    /// The platform an action exists on only (nil: both).
+    package var onlyOn: DevicePlatform? {
+        switch self {
+        case .forceStop, .clearData, .doze, .permission, .lock, .openLink: .android
+        case .suspend, .register, .chooseAction, .expand, .quickAction, .authorize: .ios
+        default: nil
+        }
+    }
 }
 
 /// Why an action could not be applied.
@@ -51,9 +74,17 @@ package enum DeviceActionError: Error, Equatable, CustomStringConvertible {
     case noSuchNotification(NotificationRef, available: [String])
     case interaction(InteractionError)
     case noAlertShowing(app: String, button: String)
+    /// The action does not exist on this platform (`force_stop` on an iPhone, `expand` on Android).
+    case notOnThisPlatform(action: String, platform: DevicePlatform)
+    /// No installed app has an activity whose `<data>` matches the URI (Android resolves the intent to nothing).
+    case noActivityForLink(String)
 
     package var description: String {
         switch self {
+        case .noActivityForLink(let uri):
+            return "no activity of an installed app handles \(uri) (no <data> of a VIEW intent filter matches)"
+        case .notOnThisPlatform(let a, let p):
+            return "\(a) is not an action of \(p == .ios ? "an iPhone" : "an Android phone")"
         case .noSuchApp(let app, let installed):
             let which =
                 app.map { "app '\($0)' is not installed" } ?? "name the app: more than one (or none) is installed"
@@ -140,6 +171,8 @@ extension DeviceState {
         case .logIn(let a): logIn(try resolveApp(a), now: now)
         case .logOut(let a): logOut(try resolveApp(a))
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
+        case .forceStop, .clearData, .doze, .permission, .lock, .openLink:
+            throw .notOnThisPlatform(action: "\(action)", platform: .ios)
         }
     }
 }
@@ -225,6 +258,20 @@ extension DeviceAction {
         case "log_in": return .logIn(app: try app())
         case "log_out": return .logOut(app: try app())
         case "quick_action": return .quickAction(app: appKey, type: try text())
+        case "force_stop": return .forceStop(app: try app())
+        case "lock": return .lock(try flag())
+        case "open_link": return .openLink(try text())
+        case "unlock": return .lock(!(try flag()))
+        case "clear_data": return .clearData(app: try app())
+        case "doze":
+            let v = try required()
+            if let t = v.scalar?.value, keyTable.choices("doze").contains(t) { return .doze(t == "on") }
+            return .doze(try Bool.decode(from: v))
+        case "grant", "deny":
+            if let v = value, v.scalar?.value != "true" {
+                _ = try v.oneOf(keyTable.choices(key))
+            }
+            return .permission(app: appKey, granted: key == "grant")
         default: throw node.invalidValue(expected: "one of: \(yamlKeys.joined(separator: ", "))")
         }
     }

@@ -4,10 +4,13 @@ import YAMLSource
 /// `pushcheck schema` describes.
 extension DeviceDeclaration {
     package static let keyTable = KeyTable(
-        "device", "A simulated iPhone.",
+        "device", "A simulated iPhone, or with platform: android an Android phone.",
         [
             .init("name", .text, "Its name (${device.<name>.token}, to:, device:), without dots.", required: true),
-            .init("udid", .text, "Its UDID (provisioning profiles list it).", required: true),
+            .init("platform", .oneOf(DevicePlatform.allCases.map(\.rawValue)), "ios (default) or android."),
+            .init("udid", .text, "Its UDID (provisioning profiles list it); required for an iPhone."),
+            .init("api_level", .integer, "Android: the API level, 21–36 (default 34)."),
+            .init("serial", .text, "Android: its serial (default derived from the name)."),
             .init("ios", .text, "The iOS version (default 17.5)."),
             .init("seed", .integer, "Tokens and ids are reproducible from it (default 0)."),
             .init("online", .boolean, "Whether it starts online (default true)."),
@@ -22,6 +25,8 @@ extension DeviceDeclaration {
                 "VoIP pushes in a row an app may leave unreported to CallKit before iOS stops delivering them (3)."),
             .init("fetch_budget", .duration, "How long a background fetch may run."),
             .init("service_extension_budget", .duration, "How long a service extension may run."),
-            .init("apps", .list(.text), "The bundle ids of the apps: entries set up on it, in order."),
+            .init(
+                "apps", .list(.text),
+                "The bundle ids (Android: package names) of the apps: entries set up on it, in order."),
         ])
 }

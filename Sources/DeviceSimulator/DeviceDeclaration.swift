@@ -2,7 +2,14 @@ import Foundation
 import PushModel
 import YAMLSource
 
-/// A simulated iPhone as declared in a suite or in `serve`'s config.
+/// Which kind of phone a device is: an iPhone (the default) or an Android phone (`platform: android`). The platform
+/// chooses the delivery rules; suites, checks and `serve` address both through the same device.
+package enum DevicePlatform: String, Sendable, Equatable, CaseIterable {
+    case ios, android
+}
+
+/// A simulated phone as declared in a suite or in `serve`'s config: an iPhone, or with `platform: android` an
+/// Android phone (`api_level`, `serial`; its `apps` name `package_name`s).
 ///
 /// ```yaml
 /// devices:
@@ -16,10 +23,15 @@ import YAMLSource
 ///     fetch_budget: 30s
 ///     service_extension_budget: 30s
 ///     apps: [com.example.app]           # bundle ids of `apps:` entries installed on this device
+///   - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }
 /// ```
 package struct DeviceDeclaration: Sendable, Equatable {
     package var name: String
+    /// The iPhone's UDID; an Android phone's serial (`ro.serialno`).
     package var udid: String
+    package var platform: DevicePlatform = .ios
+    /// Android only: the API level (33+: POST_NOTIFICATIONS; 26+: channels).
+    package var apiLevel: Int = 34
     package var iosVersion: String
     package var seed: UInt64
     package var online: Bool
@@ -43,6 +55,17 @@ package struct DeviceDeclaration: Sendable, Equatable {
     /// Decodes one device mapping (its keys: `keyTable`, DeviceDeclaration+Keys.swift). `knownApps` are the declared bundle ids (an unknown one is an error at it).
     package static func decode(_ m: YAMLMapping, knownApps: [String]) throws(SourceError) -> DeviceDeclaration {
         try m.checkKeys(keyTable)
+        let platform = DevicePlatform(
+            rawValue: try m.optional("platform", oneOf: DevicePlatform.allCases.map(\.rawValue)) ?? "ios")!
+        if platform == .android {
+            for key in ["ios", "udid", "background_wakes_per_day", "fetch_budget", "service_extension_budget"] {
+                if let n = m.keyNode(key) {
+                    throw n.invalidValue(expected: "no '\(key)' on an Android device (iOS only)")
+                }
+            }
+        } else if let n = m.keyNode("api_level") ?? m.keyNode("serial") {
+            throw n.invalidValue(expected: "platform: android for api_level and serial (an iPhone has ios: and udid:)")
+        }
         var rules = DeviceRules()
         if let d = try m.optional("fetch_budget", as: Duration.self) { rules.fetchBudget = AppDeclaration.seconds(d) }
         if let d = try m.optional("service_extension_budget", as: Duration.self) {
@@ -61,15 +84,26 @@ package struct DeviceDeclaration: Sendable, Equatable {
             guard knownApps.contains(id) else {
                 throw SourceError(
                     .invalidValue, "unknown app '\(id)'", at: node.range,
-                    expected: "expected the bundle_id of an entry under apps: \(knownApps.joined(separator: ", "))")
+                    expected:
+                        "expected the bundle_id (Android: package_name) of an entry under apps: \(knownApps.joined(separator: ", "))"
+                )
             }
             apps.append(id)
         }
-        return DeviceDeclaration(
-            name: try m.required("name"), udid: try m.required("udid"),
+        let name: String = try m.required("name")
+        var d = DeviceDeclaration(
+            name: name,
+            udid: platform == .android
+                ? try m.optional("serial", default: AndroidDeviceDefaults.serial(name: name)) : try m.required("udid"),
             iosVersion: try m.optional("ios", default: "17.5"),
             seed: UInt64(bitPattern: Int64(seed)), online: try m.optional("online", default: true), rules: rules,
             apps: apps)
+        d.platform = platform
+        d.apiLevel = try m.optional("api_level", default: 34)
+        if platform == .android, !(21...36).contains(d.apiLevel), let n = m["api_level"] {
+            throw n.invalidValue(expected: "an API level from 21 (Android 5) to 36 (Android 16)")
+        }
+        return d
     }
 
     /// Builds the device and sets up its apps (install, permission answer, registration), in order.
@@ -99,6 +133,8 @@ package struct DeviceDeclaration: Sendable, Equatable {
 /// The `apps:` and `devices:` sections together.
 package struct DeviceWorld: Sendable, Equatable {
     package var apps: [AppDeclaration]
+    /// The Android apps (`apps:` entries with `package_name`).
+    package var androidApps: [AndroidAppDeclaration] = []
     package var devices: [DeviceDeclaration]
 
     /// Decodes a mapping holding `apps:` and `devices:` (other keys are the caller's business).
@@ -116,22 +152,42 @@ package struct DeviceWorld: Sendable, Equatable {
         throws(SourceError) -> DeviceWorld
     {
         var apps: [AppDeclaration] = []
+        var androidApps: [AndroidAppDeclaration] = []
+        // An iOS bundle id and an Android package name may be the same (one app on both platforms): ids are
+        // unique per platform, and a device installs apps of its own platform only.
+        func taken(_ id: String, android: Bool) -> Bool {
+            android ? androidApps.contains { $0.packageName == id } : apps.contains { $0.bundleID == id }
+        }
         for (node, file) in appNodes {
-            let app = try AppDeclaration.decode(try YAMLMapping(node), file: file)
-            if apps.contains(where: { $0.bundleID == app.bundleID }) {
+            let m = try YAMLMapping(node)
+            if m.contains("package_name") {
+                let app = try AndroidAppDeclaration.decode(m, file: file)
+                if taken(app.packageName, android: true) {
+                    throw node.invalidValue(expected: "a unique package_name; \(app.packageName) is declared twice")
+                }
+                androidApps.append(app)
+                continue
+            }
+            let app = try AppDeclaration.decode(m, file: file)
+            if taken(app.bundleID, android: false) {
                 throw node.invalidValue(expected: "a unique bundle_id; \(app.bundleID) is declared twice")
             }
             apps.append(app)
         }
         var devices: [DeviceDeclaration] = []
         for node in deviceNodes {
-            let device = try DeviceDeclaration.decode(try YAMLMapping(node), knownApps: apps.map(\.bundleID))
+            let m = try YAMLMapping(node)
+            let android = m["platform"]?.scalar?.value == DevicePlatform.android.rawValue
+            let device = try DeviceDeclaration.decode(
+                m, knownApps: android ? androidApps.map(\.packageName) : apps.map(\.bundleID))
             if devices.contains(where: { $0.name == device.name }) {
                 throw (node["name"] ?? node).invalidValue(
                     expected: "a unique device name; '\(device.name)' is declared twice")
             }
             devices.append(device)
         }
-        return DeviceWorld(apps: apps, devices: devices)
+        var world = DeviceWorld(apps: apps, devices: devices)
+        world.androidApps = androidApps
+        return world
     }
 }

@@ -13,7 +13,7 @@ extension DeviceState {
         case .location: 15
         case .controls: 18
         case .widgets: 26
-        case .apns, .voip, .fileProvider, .activity, .pushToStart: nil
+        case .apns, .voip, .fileProvider, .activity, .pushToStart, .fcm: nil
         }
     }
 

@@ -72,6 +72,9 @@ package enum RouteTrigger: String, Sendable, Equatable, CaseIterable {
     case quickAction = "quick-action"
     /// App launch (splash decides the first screen).
     case launch
+    /// Android: an activity started by a VIEW intent (a deep link from outside, or a notification's link); the
+    /// payload is the intent's extras plus `link`, its data URI (`intent.getData()`).
+    case link
     /// A successful login on the login screen with no route waiting for it: where the login screen goes on
     /// success (seed 003's `LoginViewController` → `.main`). A route that required login runs instead when
     /// one is waiting.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks of a plain-XML `AndroidManifest.xml` against what FCM delivery needs (reference/android.md §5–§7, §10).
+/// Checks of a plain-XML `AndroidManifest.xml` against what FCM delivery needs (Tests/reference/android.md §5–§7, §10).
 /// The simulated Android phone applies the same rules when it delivers (DeviceSimulator/Android).
 extension Doctor {
     static let defaultChannelKey = "com.google.firebase.messaging.default_notification_channel_id"

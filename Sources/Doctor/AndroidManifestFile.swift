@@ -1,7 +1,7 @@
 import XMLSupport
 
 /// A plain-XML `AndroidManifest.xml` (the source one under `app/src/main/`, or the merged one under
-/// `app/build/intermediates/merged_manifests/`), read for what FCM delivery depends on (reference/android.md §10).
+/// `app/build/intermediates/merged_manifests/`), read for what FCM delivery depends on (Tests/reference/android.md §10).
 /// Attributes are read under the conventional `android:` / `tools:` prefixes.
 package struct AndroidManifestFile: Sendable, Equatable {
     /// An `<intent-filter>`.

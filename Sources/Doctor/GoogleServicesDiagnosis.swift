@@ -1,7 +1,7 @@
 import Foundation
 import PushModel
 
-/// What `google-services.json` says (reference/android.md §8 "google-services.json").
+/// What `google-services.json` says (Tests/reference/android.md §8 "google-services.json").
 struct GoogleServicesFacts {
     var projectNumber: String?
     var projectID: String?

@@ -1,7 +1,7 @@
 import PushModel
 
 /// `message.android` (or `message.android_v2`, translated) as the gateway acts on it: what becomes the
-/// `AndroidMessage` an Android instance receives (reference/android.md §9, fcm.md §1.3).
+/// `AndroidMessage` an Android instance receives (Tests/reference/android.md §9, fcm.md §1.3).
 package struct FCMAndroidConfig: Sendable, Equatable {
     package var collapseKey: String?
     package var priority: AndroidMessagePriority?

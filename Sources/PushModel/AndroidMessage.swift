@@ -1,11 +1,11 @@
 import Foundation
 
-/// `AndroidConfig.priority` (reference/android.md §3): NORMAL or HIGH.
+/// `AndroidConfig.priority` (Tests/reference/android.md §3): NORMAL or HIGH.
 package enum AndroidMessagePriority: String, Sendable, Equatable, CaseIterable {
     case normal, high
 }
 
-/// Which `AndroidConfigV2` type a message was sent as, when it was (reference/android.md §9: a preview FCM
+/// Which `AndroidConfigV2` type a message was sent as, when it was (Tests/reference/android.md §9: a preview FCM
 /// translates for older client SDKs; the device gets the v1 equivalent and this marker).
 package enum AndroidV2Kind: String, Sendable, Equatable {
     /// `remote_notification`: delivered as a high-priority notification message.
@@ -119,7 +119,7 @@ package struct AndroidNotificationPayload: Sendable, Equatable {
 
 /// One FCM message as it reaches an Android app instance: what the FCM gateway hands to an Android delivery consumer
 /// and what the simulated phone's engine delivers. The fields are the facts the device acts on; `bundle` is the
-/// key/value map Google Play services hands the app's SDK ([R-SDK] `RemoteMessage`, reference/android.md §5–6).
+/// key/value map Google Play services hands the app's SDK ([R-SDK] `RemoteMessage`, Tests/reference/android.md §5–6).
 package struct AndroidMessage: Sendable, Equatable {
     /// `google.message_id`: the id in the send's `name` (`0:<micros>%<hex>`).
     package var messageID: String
@@ -186,7 +186,7 @@ package struct AndroidMessage: Sendable, Equatable {
     package var effectiveCollapseKey: String { collapseKey ?? packageName }
 
     /// The bundle the app's SDK receives: data keys unprefixed, `gcm.n.*` for the notification, `from`, `collapse_key`
-    /// and the `google.*` delivery keys (their presence in every delivery is [U], reference/android.md §6).
+    /// and the `google.*` delivery keys (their presence in every delivery is [U], Tests/reference/android.md §6).
     package func bundle(deliveredPriority: AndroidMessagePriority) -> [String: String] {
         var out = data
         if let notification { out.merge(notification.bundleEntries) { _, n in n } }

@@ -25,6 +25,9 @@ package enum PushTokenKind: String, Sendable, Hashable, CaseIterable {
     case activity
     /// A push-to-start token (`Activity<Attributes>.pushToStartTokenUpdates`, iOS 17.2).
     case pushToStart = "push-to-start"
+    /// An Android app's FCM registration token, sent to through the FCM v1 API (never an APNs address: no push
+    /// type is meant for it, and the Android phone's delivery rules are FCM's).
+    case fcm
 
     /// The token kinds a push type is meant for. `complication` (a paired Apple Watch's complication token) and
     /// `mdm` (the MDM check-in token) have none on the simulated iPhone.

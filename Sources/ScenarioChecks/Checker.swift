@@ -77,6 +77,14 @@ package enum Checker {
 
     /// Why the actual value is what it is, when the events say so.
     static func hint(_ subject: Subject, _ o: Observation) -> String {
+        if let android = o.android {
+            switch subject {
+            case .delivered, .callbacks, .notification, .extras, .channel, .tray, .userInfo:
+                if case .string(let why)? = android.dropped(o.lastSend) { return " (message: \(why))" }
+                return ""
+            default: return ""
+            }
+        }
         switch subject {
         case .userInfo(let path):
             if let why = o.droppedReason() { return " (push dropped: \(why))" }
@@ -95,7 +103,7 @@ package enum Checker {
             return ""
         case .fcmErrorCode, .fcmName: return FailureContext.fcmAnswerHint(o.lastSend?.fcm)
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
-            .state, .badge, .exitCode, .stdout, .stderr:
+            .state, .badge, .exitCode, .stdout, .stderr, .extras, .channel, .tray, .permission:
             return ""
         }
     }
@@ -103,7 +111,7 @@ package enum Checker {
     /// The device events of the window and the gateways' requests since the previous `expect`: the FCM requests
     /// first, each with the APNs request(s) it became, then the APNs gateway's.
     package static func relevantEvents(_ o: Observation) -> String {
-        var lines = o.window.map { "device \($0)" }
+        var lines = o.android.map { $0.window.map { "device \($0)" } } ?? o.window.map { "device \($0)" }
         for entry in o.fcmRequests { lines.append(FailureContext.describe(entry)) }
         for entry in o.gatewayRequests { lines.append(FailureContext.describe(entry)) }
         if lines.isEmpty { lines.append("(no device or gateway events since the previous expect)") }

@@ -28,6 +28,7 @@ extension ObjectCheck {
 extension Observation {
     /// The whole object an `ObjectCheck` names.
     func object(_ whole: WholeObject) -> JSONValue? {
+        if let android { return android.object(whole, fcmRequests: fcmRequests) }
         switch whole {
         case .userInfo: return userInfo()
         case .notification: return object(of: latestNotification())

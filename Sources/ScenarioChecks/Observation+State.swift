@@ -97,6 +97,7 @@ extension Observation {
         case .banner: return .bool(p.banner)
         case .list: return .bool(p.list)
         case .quiet: return .bool(p.quiet)
+        case .channel, .tag, .color, .icon, .number: return nil
         }
     }
 
@@ -119,6 +120,18 @@ extension Observation {
     /// `[read: …]` after a failed check's actual value: which state or which window it looked at (nothing for the
     /// last send or run, which a block has one of).
     func readNote(_ scope: CheckScope, subject: Subject? = nil) -> String {
+        if let android {
+            switch scope {
+            case .window:
+                let w = android.window
+                guard let first = w.first, let last = w.last else {
+                    return " [read: \(CheckScope.window.rawValue): none]"
+                }
+                return " [read: \(CheckScope.window.rawValue): #\(first.sequence)–#\(last.sequence)]"
+            case .state: return " [read: the current state]"
+            case .lastSend, .lastRun, .deviceLog: return ""
+            }
+        }
         switch scope {
         case .window: return " [read: \(windowDescription)]"
         case .state:

@@ -31,6 +31,9 @@ package struct Observation: Sendable {
     package var lastSendEntry: APNsLogEntry?
     package var lastSend: SendRecord?
     package var lastRun: RunRecord?
+    /// Set when the device is an Android phone: the subjects about the device are answered from it (`snapshot` and
+    /// `window` are then an empty iPhone's).
+    package var android: AndroidObservation?
 
     package init(
         snapshot: DeviceState, bundleID: String, window: [DeviceEvent], pickedPush: Bool = false,
@@ -53,6 +56,12 @@ package struct Observation: Sendable {
     /// The observed value of `subject` (nil = absent).
     func value(_ subject: Subject) -> JSONValue? {
         let app = snapshot.apps[bundleID]
+        if let android {
+            switch subject {
+            case .status, .reason, .header, .timestamp, .fcmErrorCode, .fcmName, .exitCode, .stdout, .stderr: break
+            default: return android.value(subject, lastSend: lastSend)
+            }
+        }
         switch subject {
         case .status: return lastSend.map { .number(Double($0.response.status)) }
         case .reason: return lastSend?.response.reasonText.map(JSONValue.string)
@@ -101,6 +110,8 @@ package struct Observation: Sendable {
         case .token: return app?.token.map { .string($0.hex) }
         case .state: return app.map { .string($0.state.rawValue) }
         case .badge: return app?.badge.map { .number(Double($0)) }
+        case .extras, .channel, .tray: return nil
+        case .permission: return nil
         case .exitCode: return lastRun.map { .number(Double($0.exitCode)) }
         case .stdout: return lastRun.map { .string($0.stdout) }
         case .stderr: return lastRun.map { .string($0.stderr) }
@@ -206,6 +217,7 @@ package struct Observation: Sendable {
         case .alert: return router.alert.map { .string($0.alert.title) }
         case .alertMessage: return router.alert.map { .string($0.alert.message) }
         case .loggedIn: return .bool(router.loggedIn)
+        case .activity, .activities: return nil
         case .routed:
             return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
         case .routingFailed:

@@ -25,6 +25,8 @@ enum SnapshotCapture {
     static func focus(ofPath path: String) -> TraceFocus? {
         switch path.prefix(while: { $0 != "." && $0 != "[" }) {
         case "pushes": TraceFocus(.apns, .request)
+        case "messages": TraceFocus(.fcm, .request)
+        case "tray": TraceFocus(.device, .presented)
         case "callbacks": TraceFocus(.app, .callback)
         case "notification": TraceFocus(.device, .presented)
         case "extensions": TraceFocus(path.hasPrefix("extensions.service") ? .serviceExtension : .contentExtension)
@@ -35,6 +37,7 @@ enum SnapshotCapture {
     }
 
     static func capture(_ o: Observation) -> JSONValue {
+        if let android = o.android { return capture(android, o) }
         var root: [String: JSONValue] = [:]
         let pushes = o.gatewayRequests.map(push)
         if !pushes.isEmpty { root["pushes"] = .array(pushes) }

@@ -12,9 +12,22 @@ extension BackendRequests {
     /// log entry as Google writes it), and the delivery checks follow the APNs request it became, if any.
     /// The backend's direct APNs requests stay selectable with `request:`.
     static func recordFCM(after sequence: UInt64, world: ScenarioWorld, context: inout RunContext) {
-        guard
-            let entry = world.host.fcmLog(after: sequence).last(where: { $0.path.hasSuffix("/messages:send") })
-        else { return }
+        let sends = world.host.fcmLog(after: sequence).filter { $0.path.hasSuffix("/messages:send") }
+        // Sends that reached Android phones are selectable with `request:` too (after the APNs requests), as the
+        // APNs requests FCM made for iOS instances already are.
+        for entry in sends where !entry.android.isEmpty {
+            var r = record(for: entry, world: world)
+            FCMSendRunner.followAndroidHop(entry, world: world, into: &r)
+            context.backendRequests.append(r)
+        }
+        guard let entry = sends.last else { return }
+        var record = record(for: entry, world: world)
+        FCMSendRunner.followAndroidHop(entry, world: world, into: &record)
+        context.lastSend = record
+    }
+
+    /// The FCM log entry as the runner's own `send: { via: fcm }` records it, following its first APNs hop.
+    static func record(for entry: FCMLogEntry, world: ScenarioWorld) -> SendRecord {
         let answer = FCMSendResponse(
             ClientResponse(
                 status: entry.status, headers: [HTTPField("content-type", "application/json; charset=UTF-8")],
@@ -29,7 +42,7 @@ extension BackendRequests {
             record.device = owner.device
             record.bundleID = owner.bundleID
         }
-        context.lastSend = record
+        return record
     }
 
     /// The answer body Google sent for the entry: `{"name"}`, or the error with its FcmError detail.

@@ -87,8 +87,9 @@ enum BackendRequests {
         case .index(let n):
             return context.backendRequests.indices.contains(n - 1) ? context.backendRequests[n - 1] : nil
         case .token(let template):
-            let token = try context.render(template, world: world).lowercased()
-            return context.backendRequests.last { $0.token == token }
+            // APNs tokens are hex (either case); FCM tokens are case-sensitive.
+            let token = try context.render(template, world: world)
+            return context.backendRequests.last { $0.token == token || $0.token == token.lowercased() }
         }
     }
 }

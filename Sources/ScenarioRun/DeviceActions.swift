@@ -14,8 +14,21 @@ enum DeviceActions {
             throw .harness(
                 kind: .world, message: "no device '\(context.device ?? "")'", detail: "step at \(context.range)")
         }
-        let device = d.device
         let bundle = world.bundleID(on: d, context.app) ?? ""
+        if case .wait(let duration) = step {
+            run.trace.add(
+                TraceEvent(.note, from: .runner, to: .runner, label: "wait \(duration)", stepLine: context.range.line))
+            let (s, a) = duration.components
+            world.clock.advance(by: Double(s) + Double(a) / 1e18)
+            // What the time made due on the Android phones (Doze's maintenance windows) happens now.
+            for d in world.devices { d.android?.advanceTime() }
+            run.transcript.step(context, "\(duration)")
+            return
+        }
+        guard let device = d.iphone else {
+            try await performAndroid(step, context, device: d, bundle: bundle, world: world, run: &run)
+            return
+        }
         func fail(_ message: String, expected: String, actual: String, on hop: TraceHop = .device) -> StepStop {
             .failure(
                 AssertionFailure(
@@ -31,6 +44,11 @@ enum DeviceActions {
         var detail = ""
         switch step {
         case .action(let action):
+            if action.onlyOn == .android {
+                throw failure(
+                    .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
+                    alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+            }
             // A suite's `latest` is the step's app's latest (any app's without `app:`).
             func latest() throws(StepStop) -> String {
                 let center = device.snapshot.notificationCenter.filter { $0.bundleID == bundle || context.app == nil }
@@ -68,11 +86,11 @@ enum DeviceActions {
             }
             run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
             device.setUp(app)
-        case .wait(let duration):
-            detail = "\(duration)"
-            run.trace.add(arrow(.note, .runner, .runner, "wait \(duration)"))
-            let (s, a) = duration.components
-            world.clock.advance(by: Double(s) + Double(a) / 1e18)
+        case .wait: break
+        case .openLink:
+            throw failure(
+                .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
+                alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
         case .loadPage, .followLink:
             let web: WebView
             do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
@@ -130,6 +148,10 @@ enum DeviceActions {
         case .logIn: return [.logIn(app: bundle)]
         case .logOut: return [.logOut(app: bundle)]
         case .quickAction(_, let type): return [.quickAction(app: bundle, type: type)]
+        case .forceStop: return [.forceStop(app: bundle)]
+        case .clearData: return [.clearData(app: bundle)]
+        case .doze, .lock, .openLink: return [action]
+        case .permission(_, let granted): return [.permission(app: bundle, granted: granted)]
         }
     }
 
@@ -145,6 +167,10 @@ enum DeviceActions {
             return fail("\(keyword) failed: \(e.description)", "the interaction to be possible", e.description)
         case .noSuchApp:
             return fail("\(keyword) failed: \(error.description)", "an installed app", error.description)
+        case .notOnThisPlatform:
+            return fail("\(keyword) failed: \(error.description)", "an action of this phone", error.description)
+        case .noActivityForLink:
+            return fail("\(keyword) failed: \(error.description)", "an activity for the link", error.description)
         case .noSuchNotification:
             return fail(
                 "\(keyword) failed: \(error.description)", "a notification in Notification Center", error.description)
@@ -158,6 +184,7 @@ enum DeviceActions {
         case .chooseAction(let a, .id(let id)): return "\(a) on \(id)"
         case .authorize(_, let settings): return settings.status.rawValue
         case .quickAction(_, let type): return type
+        case .permission(_, let granted): return granted ? "POST_NOTIFICATIONS granted" : "POST_NOTIFICATIONS denied"
         case .answerAlert(_, let button): return button
         case .launch where keyword == "state": return AppState.foreground.rawValue
         case .background where keyword == "state": return AppState.background.rawValue

@@ -1,3 +1,4 @@
+import DeviceBridge
 import DeviceSimulator
 import Foundation
 import ScenarioChecks
@@ -17,10 +18,19 @@ enum DeviceCaptures {
 
     static func capture(_ step: Step, world: ScenarioWorld, context: inout RunContext) throws(StepStop) {
         guard !step.captures.isEmpty, let d = world.device(step.device) else { return }
-        let snapshot = d.device.snapshot
         let bundle = world.bundleID(on: d, step.app)
         try StepRunner.captureAll(step, context: &context) { (source: DeviceVariable?, _) in
-            source?.value(in: snapshot, bundleID: bundle)
+            source?.value(in: d, app: bundle)
+        }
+    }
+}
+
+extension DeviceVariable {
+    /// The variable on whichever phone `d` is (`${device.<name>.…}` and `capture:` both read it here).
+    func value(in d: HostedDevice, app: String?) -> String? {
+        switch d.engine {
+        case .iphone(let device): value(in: device.snapshot, bundleID: app)
+        case .android(let device): value(in: device.snapshot, packageName: app)
         }
     }
 }

@@ -58,7 +58,7 @@ enum ExpectRunner {
         for f in verdict.failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }
-        context.windowStart[d.name] = observation.snapshot.events.count
+        context.windowStart[d.name] = observation.android?.snapshot.events.count ?? observation.snapshot.events.count
         context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
         context.fcmWindowStart = world.host.lastFCMSequence ?? context.fcmWindowStart
         let failures = verdict.failures.map { context.marked($0, lastSend: lastSend) }
@@ -74,6 +74,29 @@ enum ExpectRunner {
         _ device: String, bundleID: String, lastSend: SendRecord?, picked: Bool, host: WorldHost,
         context: RunContext
     ) -> Observation? {
+        if let android = host.androidSnapshot(device) {
+            let start = min(context.windowStart[device] ?? 0, android.events.count)
+            var window = Array(android.events[start...].filter { $0.packageName == bundleID || $0.packageName == nil })
+            if picked, let id = lastSend?.apnsID {
+                // The picked message's own events: from its arrival up to the next message's.
+                let mine = android.events.filter { $0.packageName == bundleID || $0.packageName == nil }
+                func arrived(_ e: AndroidDeviceEvent) -> String? {
+                    if case .messageReceived(let m, _, _) = e.kind { m } else { nil }
+                }
+                if let from = mine.firstIndex(where: { arrived($0) == id }) {
+                    let rest = mine[mine.index(after: from)...]
+                    window = Array(mine[from..<(rest.firstIndex { arrived($0) != nil } ?? mine.endIndex)])
+                } else {
+                    window = []
+                }
+            }
+            var o = Observation(
+                snapshot: DeviceState(name: device, udid: android.serial, iosVersion: "", seed: 0), bundleID: bundleID,
+                window: [], gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
+                fcmRequests: host.fcmLog(after: context.fcmWindowStart), lastSend: lastSend, lastRun: context.lastRun)
+            o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: window)
+            return o
+        }
         guard let snapshot = host.deviceSnapshot(device) else { return nil }
         let events = snapshot.events
         let start = min(context.windowStart[device] ?? 0, events.count)

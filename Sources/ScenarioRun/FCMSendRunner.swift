@@ -25,13 +25,16 @@ enum FCMSendRunner {
             throw .harness(kind: .world, message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
         }
         let bundleID = world.bundleID(on: target, send.app ?? step.app) ?? ""
-        let app = target.device.snapshot.apps[bundleID]
+        let app = target.iphone?.snapshot.apps[bundleID]
+        let androidToken = target.android?.snapshot.apps[bundleID]?.fcmToken
         let rendered = try context.render(send.payload, world: world, json: true)
         var body: [UInt8]
         var fcmToken: String?
         if case .object(var message)? = try? JSONValue.parse(rendered) {
             if !["token", "topic", "condition", "fid"].contains(where: { message[$0] != nil }) {
-                guard let token = app?.fcmToken else { throw missingToken(bundleID, target, app: app, step: step) }
+                guard let token = app?.fcmToken ?? androidToken else {
+                    throw missingToken(bundleID, target, app: app, step: step)
+                }
                 message["token"] = .string(token)
             }
             fcmToken = message["token"]?.stringValue
@@ -79,10 +82,19 @@ enum FCMSendRunner {
             record.device = owner.device
             record.bundleID = owner.bundleID
         }
+        if let entry {
+            followAndroidHop(entry, world: world, into: &record)
+            for a in entry.android {
+                context.transcript.add(
+                    "    → Android \(a.message.packageName) message \(a.message.messageID): \(a.disposition.status)"
+                        + (a.disposition.reason.map { " (\($0))" } ?? ""))
+            }
+        }
         // Accepted for an instance whose APNs token never reached Firebase: nothing goes to APNs. The device
         // logs why (so `dropped:` says it), under the message's name.
-        if answer.status == 200, !send.validateOnly, hop == nil, let name = answer.name, let fcmToken,
-            target.device.fcmMessageNotDelivered(fcmToken: fcmToken, messageID: name)
+        if answer.status == 200, !send.validateOnly, hop == nil, entry?.android.isEmpty ?? true,
+            let name = answer.name, let fcmToken, let device = target.iphone,
+            device.fcmMessageNotDelivered(fcmToken: fcmToken, messageID: name)
         {
             record.apnsID = name
         }
@@ -94,6 +106,18 @@ enum FCMSendRunner {
             case .name?: answer.name
             case .apnsID?, nil: hop?.apnsID
             }
+        }
+    }
+
+    /// A send that reached an Android instance: the checks follow that message on the device holding its token
+    /// (`apnsID` holds the message id, `token` the FCM token).
+    static func followAndroidHop(_ entry: FCMLogEntry, world: ScenarioWorld, into record: inout SendRecord) {
+        guard let a = entry.android.first else { return }
+        record.apnsID = a.message.messageID
+        record.token = a.fcmToken
+        if let owner = world.host.fleet.index.holder(of: .fcm(a.fcmToken)) {
+            record.device = owner.device
+            record.bundleID = owner.bundleID
         }
     }
 
@@ -111,8 +135,9 @@ enum FCMSendRunner {
                 expected: "the app declared with firebase: { sender_id, project_id }, installed and registered",
                 actual: app == nil ? "not installed" : "no FCM token (no firebase: in the app, or registration failed)",
                 file: step.range.file, line: step.range.line, column: step.range.column,
-                events: Observation.render(
-                    target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil }),
+                events: target.android.map { AndroidObservation.render($0.events) }
+                    ?? Observation.render(
+                        (target.iphone?.events ?? []).filter { $0.bundleID == bundleID || $0.bundleID == nil }),
                 focus: TraceFocus(.device)))
     }
 }

@@ -86,7 +86,7 @@ struct RunContext {
             return environment.environment[parts.dropFirst().joined(separator: ".")]
         case "device" where parts.count == 3:
             guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
-            return variable.value(in: d.device.snapshot, bundleID: world.bundleID(on: d, nil))
+            return variable.value(in: d, app: world.bundleID(on: d, nil))
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String

@@ -32,17 +32,11 @@ package enum ScenarioExecutor {
         context.transcript.add(
             "scenario: \(scenario.name) (\(scenario.file):\(scenario.line)) seed \(environment.seed) attempt \(environment.attempt)"
         )
-        for d in world.devices {
-            let snapshot = d.device.snapshot
-            for (bundle, app) in snapshot.apps.sorted(by: { $0.key < $1.key }) {
-                context.transcript.add(
-                    "device \(d.name) (\(d.device.udid)): \(bundle) token \(app.token?.hex ?? "none")")
-            }
-        }
+        for d in world.devices { for line in d.addressLines { context.transcript.add(line) } }
         transcribeEvents(world, &context)
         // Checks look at what happens after the world is set up (setup is visible through findings,
         // registration and token checks).
-        for d in world.devices { context.windowStart[d.name] = d.device.events.count }
+        for d in world.devices { context.windowStart[d.name] = d.lastEventSequence }
         context.setupWindow = context.windowStart
         var status = ScenarioResult.Status.passed
         for step in scenario.steps {
@@ -59,7 +53,7 @@ package enum ScenarioExecutor {
                     context.gatewayWindowStart = 0
                     context.traceWindowStart = 0
                 } else if step.expectation != nil, !step.isCheckOnly {
-                    for d in world.devices { context.windowStart[d.name] = d.device.events.count }
+                    for d in world.devices { context.windowStart[d.name] = d.lastEventSequence }
                     context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
                     context.traceWindowStart = context.trace.events.count
                 }
@@ -113,11 +107,9 @@ package enum ScenarioExecutor {
     /// the scenario's own sends included) into the trace.
     static func transcribeEvents(_ world: ScenarioWorld, _ context: inout RunContext) {
         for d in world.devices {
-            let events = d.device.events
-            let from = context.transcribed[d.name] ?? 0
-            guard from < events.count else { continue }
-            for e in events[from...] { context.transcript.add("  [\(d.name)] \(e)") }
-            context.transcribed[d.name] = events.count
+            let (lines, count) = d.eventLines(from: context.transcribed[d.name] ?? 0)
+            for line in lines { context.transcript.add("  [\(d.name)] \(line)") }
+            context.transcribed[d.name] = count
         }
         // Requests the scenario's own sends did not make (e.g. a backend script run as a step).
         let sent = context.sentSequences

@@ -31,7 +31,14 @@ enum StepRunner {
             throw .harness(kind: .world, message: "no device '\(send.to ?? step.device ?? "")'", detail: "")
         }
         let bundleID = world.bundleID(on: target, send.app ?? step.app) ?? ""
-        let app = target.device.snapshot.apps[bundleID]
+        guard let device = target.iphone else {
+            throw .harness(
+                kind: .world, message: "\(target.name) is an Android phone: it has no APNs token",
+                detail:
+                    "send to it through FCM: send: { via: fcm, to: \(target.name), message: { … } } (step at \(step.range))"
+            )
+        }
+        let app = device.snapshot.apps[bundleID]
         let token: String
         if let t = send.token {
             token = try context.render(t, world: world)
@@ -46,7 +53,7 @@ enum StepRunner {
                     file: step.range.file,
                     line: step.range.line, column: step.range.column,
                     events: Observation.render(
-                        target.device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil }),
+                        device.events.filter { $0.bundleID == bundleID || $0.bundleID == nil }),
                     focus: TraceFocus(.device)))
         }
         let environment =
@@ -208,12 +215,12 @@ enum StepRunner {
         env["PUSHCHECK_APNS_PROVIDER_TOKEN"] = try? world.providerToken(keyID: nil, teamID: nil, keyFile: nil)
         for d in world.devices {
             let name = envName(d.name)
-            let snapshot = d.device.snapshot
-            if let bundle = world.bundleID(on: d, nil), let app = snapshot.apps[bundle] {
-                if let t = app.token { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t.hex }
-                if let f = app.fcmToken { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
-                // `PUSHCHECK_VOIP_TOKEN_<DEVICE>`, `…_PUSHTOTALK_TOKEN_…`: the app's per-purpose tokens.
-                for (kind, t) in app.pushTokens {
+            let app = world.bundleID(on: d, nil)
+            if let t = DeviceVariable.token.value(in: d, app: app) { env["PUSHCHECK_DEVICE_TOKEN_\(name)"] = t }
+            if let f = DeviceVariable.fcmToken.value(in: d, app: app) { env["PUSHCHECK_FCM_TOKEN_\(name)"] = f }
+            // `PUSHCHECK_VOIP_TOKEN_<DEVICE>`, `…_PUSHTOTALK_TOKEN_…`: an iPhone app's per-purpose tokens.
+            if let app, let state = d.iphone?.snapshot.apps[app] {
+                for (kind, t) in state.pushTokens {
                     let word = kind.rawValue.uppercased().replacingOccurrences(of: "-", with: "_")
                     env["PUSHCHECK_\(word)_TOKEN_\(name)"] = t.hex
                 }

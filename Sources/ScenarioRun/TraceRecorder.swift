@@ -61,14 +61,29 @@ struct TraceRecorder {
                 byRunner ? fcmRoundTrips[entry.sequence] : nil)
         }
         for d in world.devices {
-            let all = d.device.events
+            if let android = d.android {
+                let all = android.events
+                let from = deviceRead[d.name] ?? 0
+                deviceRead[d.name] = all.count
+                guard from < all.count else { continue }
+                let name = world.devices.count > 1 ? d.name : nil
+                for e in all[from...] {
+                    guard let (kind, src, dst) = Self.androidArrow(e.kind) else { continue }
+                    events.append(
+                        TraceEvent(
+                            kind, from: src, to: dst, label: e.kind.description, device: name, stepLine: stepLine))
+                }
+                continue
+            }
+            guard let device = d.iphone else { continue }
+            let all = device.events
             let from = deviceRead[d.name] ?? 0
             deviceRead[d.name] = all.count
             guard from < all.count else { continue }
             // The device after the step, read once and only when an event draws it.
             var state: DeviceState?
             func now() -> DeviceState {
-                if state == nil { state = d.device.snapshot }
+                if state == nil { state = device.snapshot }
                 return state!
             }
             let name = world.devices.count > 1 ? d.name : nil
@@ -87,6 +102,21 @@ struct TraceRecorder {
             }
         }
         order.drawRequests(through: nil, into: &events)
+    }
+
+    /// How an Android event is drawn: the FCM hop hands a message to the device, the SDK calls the app, the tray
+    /// shows a notification, the app's activities change (nil: not drawn).
+    static func androidArrow(_ k: AndroidEventKind) -> (TraceEvent.Kind, TraceHop, TraceHop)? {
+        switch k {
+        case .messageReceived, .messageDeferred: (.delivery, .fcm, .device)
+        case .messageDropped: (.dropped, .device, .device)
+        case .callback: (.callback, .device, .app)
+        case .notificationPosted, .notificationReplaced: (.presented, .device, .device)
+        case .activityStarted: (.navigation, .device, .app)
+        case .navigation: (.navigation, .app, .router)
+        case .webView: (.page, .router, .webView)
+        default: nil
+        }
     }
 
     /// A request and its answer with the answer's `took` set to the round trip the runner's client measured.

@@ -45,6 +45,11 @@ package enum Subject: Sendable, Equatable {
     /// `installed`/`failed`; `registered`/`failed`; finding codes; their symptoms (one text, a line each);
     /// the app's token; its state; its badge.
     case install, registration, findings, symptoms, token, state, badge
+    /// Android: a key of the top activity's intent extras; the latest notification's channel; the titles of the
+    /// app's notifications in the tray; a runtime permission's state.
+    case extras(String)
+    case channel, tray
+    case permission(String)
     // the last run
     case exitCode, stdout, stderr
 }

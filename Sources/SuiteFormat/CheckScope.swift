@@ -24,7 +24,8 @@ extension Subject {
             .reached:
             return .lastSend
         case .callbacks, .callback, .openedURLs, .callkit: return .window
-        case .userInfo, .install, .registration, .token, .state, .badge: return .state
+        case .userInfo, .install, .registration, .token, .state, .badge, .extras, .channel, .tray, .permission:
+            return .state
         case .notification(let field): return field == .presented ? .window : .state
         case .extensions(let field):
             switch field {
@@ -34,7 +35,8 @@ extension Subject {
         case .navigation(let field):
             switch field {
             case .routed, .routingFailed: return .window
-            case .tab, .tabTitle, .stack, .top, .title, .url, .alert, .alertMessage, .loggedIn: return .state
+            case .tab, .tabTitle, .stack, .top, .title, .url, .alert, .alertMessage, .loggedIn, .activity, .activities:
+                return .state
             }
         case .page(let field):
             switch field {

@@ -43,6 +43,11 @@ enum ExpectKey: String, CaseIterable, Sendable {
     case state, badge
     /// The last run: exit code, standard output, standard error.
     case exit, stdout, stderr
+    /// Android: a mapping of key → value or matcher in the extras of the intent the top activity holds.
+    case extras
+    /// Android: the channel of the app's latest notification; the app's notifications in the tray (titles);
+    /// a mapping of permission → state (`POST_NOTIFICATIONS: granted`).
+    case channel, tray, permission
     /// One callback's arguments (`CallbackDetail`).
     case callback
     /// Whole objects compared exactly / as a subset (`ObjectCheck`).
@@ -66,6 +71,8 @@ package enum NotificationField: String, CaseIterable, Sendable {
     case interruptionLevel = "interruption_level"
     case id, actions
     case actionTitles = "action_titles"
+    /// Android: the channel, the notify tag, the color, the small icon, `notification_count`.
+    case channel, tag, color, icon, number
 }
 
 /// `expect: { navigation: { <field>: … } }` — the app's router after the step.
@@ -78,6 +85,8 @@ package enum NavigationField: String, CaseIterable, Sendable {
     case routingFailed = "routing_failed"
     case loggedIn = "logged_in"
     case url
+    /// Android: the top activity of the app's task, and the task's activities (root first).
+    case activity, activities
 }
 
 /// `expect: { page: { <field>: … } }` — the web view's page or its last outcome.

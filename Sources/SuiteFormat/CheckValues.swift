@@ -35,9 +35,11 @@ extension ExpectKey {
     var value: ExpectValue {
         switch self {
         case .status, .reason, .timestamp, .errorCode, .name, .delivered, .dropped, .stored, .reached, .callkit,
-            .install, .registration,
-            .token, .state, .badge, .exit, .stdout, .stderr, .symptoms:
+            .install, .registration, .token, .state, .badge, .exit, .stdout, .stderr, .symptoms, .channel:
             return .check(.one)
+        case .tray: return .check(.list)
+        case .extras: return .keyPaths(.one, of: "extra key (the data keys, google.message_id, …)")
+        case .permission: return .keyPaths(.one, of: "permission (POST_NOTIFICATIONS)")
         case .callbacks, .openedURL, .findings: return .check(.list)
         case .headers: return .keyPaths(.one, of: "header name")
         case .userInfo: return .keyPaths(.any, of: "key path (gcm.message_id, order.id)")
@@ -83,7 +85,7 @@ extension NotificationField: CheckFieldTable {
         switch self {
         case .actions, .actionTitles: return .list
         case .presented, .count, .title, .subtitle, .body, .badge, .sound, .category, .threadID, .banner, .list, .quiet,
-            .interruptionLevel, .id:
+            .interruptionLevel, .id, .channel, .tag, .color, .icon, .number:
             return .one
         }
     }
@@ -92,8 +94,9 @@ extension NotificationField: CheckFieldTable {
 extension NavigationField: CheckFieldTable {
     var checked: CheckedValue {
         switch self {
-        case .stack: return .list
-        case .tab, .tabTitle, .top, .title, .alert, .alertMessage, .routed, .routingFailed, .loggedIn, .url: return .one
+        case .stack, .activities: return .list
+        case .tab, .tabTitle, .top, .title, .alert, .alertMessage, .routed, .routingFailed, .loggedIn, .url, .activity:
+            return .one
         }
     }
 }

@@ -92,6 +92,16 @@ enum ExpectationDecoder {
             case .exit: try add(.exitCode, v)
             case .stdout: try add(.stdout, v)
             case .stderr: try add(.stderr, v)
+            case .channel: try add(.channel, v)
+            case .tray: try add(.tray, v)
+            case .extras:
+                for e in try YAMLMapping(v).pairs {
+                    try add("extras.\(e.keyString)", .extras(e.keyString), e.value, .one)
+                }
+            case .permission:
+                for e in try YAMLMapping(v).pairs {
+                    try add("permission.\(e.keyString)", .permission(e.keyString), e.value, .one)
+                }
             case .headers:
                 for h in try YAMLMapping(v).pairs {
                     try add("headers.\(h.keyString)", .header(h.keyString.lowercased()), h.value, key.checked)

@@ -143,6 +143,8 @@ package enum DeviceStep: Sendable {
     case loadPage
     /// Taps a link (by href or text) on the loaded page (`WebAction.followLink`, after rendering).
     case followLink(Template)
+    /// Android: a deep link from outside (`DeviceAction.openLink`, after rendering).
+    case openLink(Template)
 }
 
 /// An `expect:` block: every check is evaluated, and all failures are reported together.

@@ -14,7 +14,7 @@ enum StepDecoder {
     /// Keywords whose value may name the app (`- terminate: com.example.app`).
     static let appKeywords = [
         "launch", "foreground", "background", "suspend", "terminate", "force_quit", "install", "uninstall", "register",
-        "log_in", "log_out", "back", "swipe_back", "load_page",
+        "log_in", "log_out", "back", "swipe_back", "load_page", "force_stop", "clear_data",
     ]
     /// The keys beside the keyword (`SuiteKeys.stepModifiers`; `expect` is a keyword too).
     static let modifiers = SuiteKeys.stepModifiers.names
@@ -245,6 +245,9 @@ enum StepDecoder {
         case "wait", "advance_clock":
             guard let value else { throw node.invalidValue(expected: "a duration such as 5s or 1h") }
             return .wait(try Duration.decode(from: value))
+        case "open_link":
+            guard let value else { throw node.invalidValue(expected: "a URI such as https://shop.example/p/1") }
+            return .openLink(try Template.decode(value))
         case "follow_link":
             guard let value else { throw node.invalidValue(expected: "a link's text or href") }
             return .followLink(try Template.decode(value))

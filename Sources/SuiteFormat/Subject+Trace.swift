@@ -14,7 +14,9 @@ extension Subject {
         // Stored for an offline device: the gateway kept it (its answer says so), nothing reached the device.
         case .stored: TraceFocus(.apns, .response)
         case .callbacks, .callback, .userInfo: TraceFocus(.app, .callback)
-        case .notification: TraceFocus(.device, .presented)
+        case .notification, .channel, .tray: TraceFocus(.device, .presented)
+        case .extras: TraceFocus(.app, .callback)
+        case .permission: TraceFocus(.device)
         case .extensions(.service): TraceFocus(.serviceExtension, .extensionRun)
         case .extensions: TraceFocus(.contentExtension)
         case .navigation, .openedURLs: TraceFocus(.router, .navigation)

@@ -60,10 +60,12 @@ enum SuiteKeys {
                 "include", .either([.file, .list(.file)]),
                 "World files (apps:, devices:, gateway:) to read first, relative to this file."),
             .init("gateway", .object(WorldDeclaration.gatewayTable), "The mock APNs and FCM services."),
-            .init("apps", .list(.object(AppDeclaration.keyTable)), "The apps."),
+            .init(
+                "apps", .list(.either([.object(AppDeclaration.keyTable), .object(AndroidAppDeclaration.keyTable)])),
+                "The apps: iOS apps (bundle_id) and Android apps (package_name)."),
             .init(
                 "devices", .list(.object(DeviceDeclaration.keyTable)),
-                "The simulated iPhones (default: one named iphone with every app)."),
+                "The simulated phones (default: one iPhone named iphone with every iOS app)."),
             .init(
                 "clock", .text,
                 "Where the simulated clock starts: now (the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z."),

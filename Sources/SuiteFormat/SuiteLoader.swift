@@ -112,7 +112,14 @@ package enum SuiteLoader {
             throw (node["name"] ?? node).invalidValue(
                 expected: "a device name without dots (it is used in ${device.<name>.token})")
         }
-        if world.devices.isEmpty { world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))] }
+        if world.devices.isEmpty {
+            if !world.apps.isEmpty || world.androidApps.isEmpty {
+                world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))]
+            }
+            if !world.androidApps.isEmpty {
+                world.devices.append(defaultAndroidDevice(apps: world.androidApps.map(\.packageName)))
+            }
+        }
         if let clock = w["clock"], !clock.isNull {
             let text = try String.decode(from: clock)
             if text != "now" {
@@ -144,6 +151,13 @@ package enum SuiteLoader {
     /// The device a world gets when it declares none: `iphone`, with every app set up.
     static func defaultDevice(apps: [String]) -> DeviceDeclaration {
         DeviceDeclaration(name: "iphone", udid: "00008110-000A1C2E0E12801E", apps: apps)
+    }
+
+    /// With Android apps and no devices declared: `pixel` (API 34), with every Android app set up.
+    static func defaultAndroidDevice(apps: [String]) -> DeviceDeclaration {
+        var d = DeviceDeclaration(name: "pixel", udid: AndroidDeviceDefaults.serial(name: "pixel"), apps: apps)
+        d.platform = .android
+        return d
     }
 
     // MARK: scenarios
@@ -217,7 +231,8 @@ package enum SuiteLoader {
     /// `device:`/`to:` must name a declared device and `app:` a declared app, so a typo fails at load time.
     static func checkNames(_ item: YAMLNode, world: WorldDeclaration) throws(SourceError) {
         let devices = world.devices.map(\.name)
-        let apps = world.apps.map(\.bundleID)
+        let ios = world.apps.map(\.bundleID)
+        let apps = ios + world.androidApps.map(\.packageName).filter { !ios.contains($0) }
         func check(_ node: YAMLNode?, _ known: [String], _ what: String) throws(SourceError) {
             guard let node, let name = node.scalar?.value, node.value != .null else { return }
             guard known.contains(name) else {

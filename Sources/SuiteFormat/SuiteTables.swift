@@ -32,6 +32,10 @@ extension ExpectKey: SuiteTable {
                 + "widget-reload, controls-reload, file-provider-extension."
         case .callkit: "reported or not-reported: the app and CallKit for the VoIP push since the previous expect."
         case .callbacks: "The app callbacks called since the previous expect, in order."
+        case .extras: "Android: the extras of the intent the top activity holds (getIntent().getExtras()), by key."
+        case .channel: "Android: the channel of the app's latest notification (after the SDK's fallbacks)."
+        case .tray: "Android: the titles (else bodies) of the app's notifications in the tray, oldest first."
+        case .permission: "A runtime permission's state (POST_NOTIFICATIONS: granted, denied, not_asked)."
         case .userInfo: "Key paths in the userInfo of the app's latest push."
         case .notification: "Fields of the app's latest notification; presented, count."
         case .extensions: "What the app's extensions did; the content extension's Info.plist facts."
@@ -62,6 +66,11 @@ extension NotificationField: SuiteTable {
     var summary: String {
         switch self {
         case .presented: "Whether a notification was presented since the previous expect."
+        case .channel: "Android: the latest notification's channel id."
+        case .tag: "Android: the latest notification's tag (the message's, else FCM-Notification:<uptime>)."
+        case .color: "Android: the latest notification's accent color."
+        case .icon: "Android: the latest notification's small icon."
+        case .number: "Android: the latest notification's number (notification_count)."
         case .count: "How many of the app's notifications Notification Center lists."
         case .title: "The latest notification's title."
         case .subtitle: "The latest notification's subtitle."
@@ -86,6 +95,8 @@ extension NavigationField: SuiteTable {
     var summary: String {
         switch self {
         case .tab: "The selected tab's 0-based position."
+        case .activity: "Android: the top activity of the app's task."
+        case .activities: "Android: the activities of the app's task, root first."
         case .tabTitle: "The selected tab's title."
         case .stack: "The screen ids on the navigation stack, bottom first."
         case .top: "The top screen's id."

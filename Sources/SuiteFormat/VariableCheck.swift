@@ -48,6 +48,27 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
             return bundleID.flatMap { snapshot.apps[$0] }?.pushTokens[kind]?.hex
         }
     }
+
+    /// The same on an Android phone (`udid` is its serial; it has no APNs token).
+    package func value(in snapshot: AndroidDeviceState, packageName: String?) -> String? {
+        switch self {
+        case .udid: return snapshot.serial
+        case .token: return nil
+        // An Android phone has no iPhone per-purpose tokens (PushKit, Push to Talk, …).
+        case .voipToken, .pushToTalkToken, .locationToken, .widgetsToken, .controlsToken, .fileProviderToken:
+            return nil
+        case .fcmToken: return packageName.flatMap { snapshot.apps[$0] }?.fcmToken
+        case .previousToken: return nil
+        case .previousFCMToken:
+            return snapshot.events.reversed().lazy.compactMap { e -> String? in
+                guard e.packageName == packageName else { return nil }
+                switch e.kind {
+                case .uninstalled(let t?), .dataCleared(let t?): return t
+                default: return nil
+                }
+            }.first
+        }
+    }
 }
 
 /// `${fixture.<field>}`: the fixture server's URLs and CA, checked here and read by `RunContext.lookup`.
@@ -124,7 +145,7 @@ enum VariableCheck {
         case .run(let r):
             out.append(r.command)
             out += r.environment.map(\.1)
-        case .device(.followLink(let t)):
+        case .device(.followLink(let t)), .device(.openLink(let t)):
             out.append(t)
         case .device, .expect:
             break

@@ -191,7 +191,39 @@ extension WebUI {
               drawn.set(d.name, { key: key, section: section });
             }
           }
+          // An Android phone (snapshot platform android): its tray drawn as the notification list, its task's
+          // activities as the screens, the Android actions as buttons.
+          function androidSection(d, snap) {
+            const pkgs = Object.keys(snap.apps || {}).sort();
+            const pick = h('select', { 'aria-label': 'app', on: { change: ev => { appChoice[d.name] = ev.target.value; } } },
+              pkgs.map(b => h('option', { value: b, text: b })));
+            if (pkgs.includes(appChoice[d.name])) pick.value = appChoice[d.name];
+            const withApp = (name, value) => () => { const a = {}; a[name] = value === undefined ? pick.value : value; if (pkgs.length > 1 && value !== undefined) a.app = pick.value; return act(d.name, a); };
+            const button = (label, fn) => h('button', { class: 'act', type: 'button', 'data-action': label, text: label, on: { click: fn } });
+            const tray = (snap.tray || []).map(n => ({ id: n.id, bundle_id: n.package, app_name: n.package + ' · ' + (n.channel || 'no channel'),
+              title: n.title, body: n.body, thread_id: n.tag, actions: [] }));
+            const section = h('div', { class: 'device', 'data-device': d.name, 'data-platform': 'android' }, [
+              h('h3', { style: 'margin:0', text: d.name }),
+              h('div', { class: 'facts-line', text: (snap.serial || d.udid) + ' · ' + (snap.online === false ? 'offline' : 'online') +
+                ' · Android API ' + snap.api_level + (snap.doze ? ' · Doze' : '') }),
+              h('div', {}, [pick, ...['launch', 'background', 'terminate', 'force_stop', 'clear_data'].map(a => button(a, withApp(a))),
+                button('tap latest', withApp('tap', 'latest')), button('dismiss latest', withApp('dismiss', 'latest')),
+                button('back', withApp('back', true)), button('load page', withApp('load_page', true)),
+                button(snap.doze ? 'doze off' : 'doze on', () => act(d.name, { doze: !snap.doze })),
+                button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
+                button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
+            for (const b of pkgs) {
+              const a = snap.apps[b];
+              section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · POST_NOTIFICATIONS ' +
+                a.permission + ' · FCM ' + (a.fcm_token ? short(a.fcm_token, 16) : 'none') + ' · task ' +
+                ((a.task || []).map(t => t.activity + (t.stack.length ? ' > ' + t.stack.join(' > ') : '')).join(' | ') || 'none') }));
+            }
+            const pics = [notificationCenter(tray, { caption: 'tray', onTap: n => act(d.name, Object.assign({ tap: n.id }, pkgs.length > 1 ? { app: n.bundle_id } : {})) })];
+            section.appendChild(h('div', { class: 'pictures' }, pics));
+            return section;
+          }
           function deviceSection(d, snap) {
+            if (snap.platform === 'android') return androidSection(d, snap);
             const bundles = Object.keys(snap.apps || {}).sort();
             const appPick = h('select', { 'aria-label': 'app', on: { change: ev => { appChoice[d.name] = ev.target.value; } } },
               bundles.map(b => h('option', { value: b, text: b })));

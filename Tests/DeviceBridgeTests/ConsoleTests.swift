@@ -64,7 +64,7 @@ import Testing
     @Test func theFormIsCheckedByTheGatewaysRequestRules() throws {
         let fixture = try WorldFixture()
         let api = ControlAPI(host: fixture.world)
-        let token = try #require(fixture.world.device(named: "phone")?.device.snapshot.apps["com.example.app"]?.token)
+        let token = try #require(fixture.world.device(named: "phone")?.iphone!.snapshot.apps["com.example.app"]?.token)
         func check(_ fields: [String: JSONValue]) -> [String] {
             let body = JSONValue.object(fields).serialized()
             let answer = api.route(Self.request("POST", "/ui/api/check", body: body))
@@ -108,7 +108,7 @@ import Testing
         plan.productionPort = nil
         _ = try world.start(plan)
         let api = ControlAPI(host: world)
-        let token = try #require(world.device(named: "phone")?.device.snapshot.apps["com.example.app"]?.token)
+        let token = try #require(world.device(named: "phone")?.iphone!.snapshot.apps["com.example.app"]?.token)
         let before = ConsoleChanges(world).version
         let form = JSONValue.object([
             "token": .string(token.hex), "topic": "com.example.app", "collapse_id": "order-42",
@@ -122,7 +122,7 @@ import Testing
         let entry = try #require(world.gatewayLog().last)
         #expect(entry.status == 200 && entry.headers.contains(HTTPField("apns-collapse-id", "order-42")))
         #expect(
-            world.device(named: "phone")?.device.snapshot.notificationCenter.last?.content.title == "From the console")
+            world.device(named: "phone")?.iphone!.snapshot.notificationCenter.last?.content.title == "From the console")
         #expect(ConsoleChanges(world).version != before)
         // Production is not listening here: the console says so instead of sending elsewhere.
         let elsewhere = try #require(
@@ -152,7 +152,7 @@ import Testing
         let started = ContinuousClock.now
         async let answer = poll()
         try await Task.sleep(for: .milliseconds(200))
-        let token = try #require(fixture.world.device(named: "phone")?.device.snapshot.apps["com.example.app"]?.token)
+        let token = try #require(fixture.world.device(named: "phone")?.iphone!.snapshot.apps["com.example.app"]?.token)
         #expect(try fixture.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)
         let json = try JSONValue.parse(await answer.body)
         #expect(json["version"]?.stringValue != now && json["apns_last"] == 1)

@@ -93,7 +93,7 @@ struct FCMRegistrationTests {
         offline.setUp(FCMBridgeFixture.firebaseApp())
         #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken != fcmToken)
         #expect(offline.registration(of: BridgeFixture.bundleID).fcmToken?.hasPrefix(fid + ":APA91b") == true)
-        let kinds = BridgeFixture.kinds(device.device.events)
+        let kinds = BridgeFixture.kinds(device.iphone!.events)
         #expect(
             kinds.firstIndex(of: "fcm-token")! > kinds.firstIndex(of: "callback:didRegisterForRemoteNotifications")!)
         let apns = try #require(device.tokens[BridgeFixture.bundleID])
@@ -107,7 +107,7 @@ struct FCMRegistrationTests {
         #expect(answer.status == 200, "\(answer.http.bodyText)")
         #expect(answer.name?.hasPrefix("projects/demo-project/messages/") == true)
         #expect(device.deliveredCount == 1)
-        let received = device.device.events.compactMap { e -> JSONValue? in
+        let received = device.iphone!.events.compactMap { e -> JSONValue? in
             if case .notificationPresented(_, let content, _) = e.kind { return content.userInfo }
             return nil
         }
@@ -133,7 +133,7 @@ struct FCMRegistrationTests {
         let f = try FCMBridgeFixture()
         let device = f.host()
         let old = try #require(device.fcmTokens[BridgeFixture.bundleID])
-        device.device.uninstall(BridgeFixture.bundleID)
+        device.iphone!.uninstall(BridgeFixture.bundleID)
         #expect(!f.fcm.isRegistered(old))
         let gone = try await f.send(to: old)
         #expect(gone.status == 404)
@@ -142,10 +142,10 @@ struct FCMRegistrationTests {
         let dryRun = try await f.send(to: old, validateOnly: true)
         #expect(dryRun.errorCode == "UNREGISTERED")
 
-        device.device.setUp(FCMBridgeFixture.firebaseApp())
+        device.iphone!.setUp(FCMBridgeFixture.firebaseApp())
         let new = try #require(device.fcmTokens[BridgeFixture.bundleID])
         #expect(new != old)
-        #expect(device.device.snapshot.previousFCMToken(of: BridgeFixture.bundleID) == old)
+        #expect(device.iphone!.snapshot.previousFCMToken(of: BridgeFixture.bundleID) == old)
         let answer = try await f.send(to: new)
         #expect(answer.status == 200, "\(answer.http.bodyText)")
         #expect(device.deliveredCount == 1)
@@ -188,13 +188,13 @@ struct FCMRegistrationTests {
         app.firebase = FirebaseDeclaration(senderID: "555", projectID: "someone-else")
         let device = f.host(app)
         #expect(device.fcmTokens.isEmpty)
-        let failed = device.device.events.compactMap { e -> String? in
+        let failed = device.iphone!.events.compactMap { e -> String? in
             if case .fcmTokenFailed(let reason) = e.kind { return reason }
             return nil
         }
         #expect(
             failed == ["no Firebase project with sender ID 555 or project id 'someone-else' in the world's FCM service"]
         )
-        #expect(device.device.registration(of: BridgeFixture.bundleID).token != nil)
+        #expect(device.iphone!.registration(of: BridgeFixture.bundleID).token != nil)
     }
 }

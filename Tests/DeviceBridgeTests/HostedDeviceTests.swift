@@ -116,11 +116,11 @@ struct BridgeFixture {
     @Test func gatewayPushReachesTheAppCallbacksByState() throws {
         let hosted = f.host()
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
-        hosted.device.launch(BridgeFixture.bundleID)
-        let before = hosted.device.events.count
+        hosted.iphone!.launch(BridgeFixture.bundleID)
+        let before = hosted.iphone!.events.count
         let outcome = f.push(#"{"aps":{"alert":{"title":"Hi","body":"there"}},"k":"v"}"#, to: token)
         #expect(outcome.status == 200)
-        let added = Array(hosted.device.events[before...])
+        let added = Array(hosted.iphone!.events[before...])
         #expect(BridgeFixture.kinds(added).contains("callback:willPresent"), "\(added)")
         #expect(hosted.deliveredCount == 1)
         let received = try #require(added.first { $0.jsonValue["type"] == "push-received" })
@@ -128,28 +128,28 @@ struct BridgeFixture {
             received.jsonValue["apns_id"]?.stringValue == outcome.apnsID, "the gateway's apns-id reaches the device")
 
         // Not running: nothing in the app, the alert goes to Notification Center.
-        hosted.device.terminate(BridgeFixture.bundleID)
-        let mark = hosted.device.events.count
+        hosted.iphone!.terminate(BridgeFixture.bundleID)
+        let mark = hosted.iphone!.events.count
         #expect(f.push(#"{"aps":{"alert":{"title":"Later"}}}"#, to: token).status == 200)
-        let later = Array(hosted.device.events[mark...])
+        let later = Array(hosted.iphone!.events[mark...])
         #expect(!BridgeFixture.kinds(later).contains { $0.hasPrefix("callback:") }, "\(later)")
-        #expect(hosted.device.snapshot.notificationCenter.contains { $0.content.title == "Later" })
+        #expect(hosted.iphone!.snapshot.notificationCenter.contains { $0.content.title == "Later" })
     }
 
     @Test func offlinePushIsStoredAndDeliveredWhenTheDeviceComesOnline() throws {
         let hosted = f.host()
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
-        try hosted.device.apply(.online(false))
+        try hosted.iphone!.apply(.online(false))
         // The gateway keeps no copy of the device's state: it hands the push on, the device answers offline.
         #expect(f.push(#"{"aps":{"alert":{"title":"Kept"}}}"#, to: token).status == 200)
         #expect(f.apns.storedPushes(for: token).count == 1)
         #expect(hosted.deliveredCount == 0)
-        #expect(!hosted.device.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
+        #expect(!hosted.iphone!.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
 
-        try hosted.device.apply(.online(true))
+        try hosted.iphone!.apply(.online(true))
         #expect(f.apns.storedPushes(for: token).isEmpty)
         #expect(hosted.deliveredCount == 1)
-        #expect(hosted.device.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
+        #expect(hosted.iphone!.snapshot.notificationCenter.contains { $0.content.title == "Kept" })
         #expect(f.apns.deliveryHistory.map(\.disposition) == [.stored, .delivered])
     }
 
@@ -159,7 +159,8 @@ struct BridgeFixture {
         #expect(f.push(#"{"aps":{"alert":"x"}}"#, to: token).status == 200)
         #expect(f.apns.deliveryHistory.map(\.disposition) == [.stored])
         #expect(
-            !hosted.device.events.contains { $0.jsonValue["type"] == "push-received" }, "an offline phone sees nothing")
+            !hosted.iphone!.events.contains { $0.jsonValue["type"] == "push-received" }, "an offline phone sees nothing"
+        )
     }
 
     @Test func uninstallMakesTheNextPush410Unregistered() throws {
@@ -167,7 +168,7 @@ struct BridgeFixture {
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
         f.clock.advance(by: 60)
         let uninstalledAt = f.clock.now()
-        try hosted.device.apply(.uninstall(app: BridgeFixture.bundleID))
+        try hosted.iphone!.apply(.uninstall(app: BridgeFixture.bundleID))
         f.clock.advance(by: 5)
         let outcome = f.push(#"{"aps":{"alert":"x"}}"#, to: token)
         #expect(outcome.status == 410)
@@ -178,8 +179,8 @@ struct BridgeFixture {
 
     @Test func reinstallIssuesATokenTheGatewayAcceptsAgain() throws {
         let hosted = f.host()
-        try hosted.device.apply(.uninstall(app: BridgeFixture.bundleID))
-        hosted.device.setUp(BridgeFixture.app())
+        try hosted.iphone!.apply(.uninstall(app: BridgeFixture.bundleID))
+        hosted.iphone!.setUp(BridgeFixture.app())
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
         #expect(f.push(#"{"aps":{"alert":"back"}}"#, to: token).status == 200)
         #expect(hosted.deliveredCount == 1)

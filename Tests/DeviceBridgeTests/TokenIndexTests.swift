@@ -34,9 +34,9 @@ import Testing
         let hosted = fleet.devices[0]
         let old = try #require(hosted.tokens[BridgeFixture.bundleID])
         #expect(fleet.holder(ofAPNsToken: old)?.device == "Test iPhone")
-        try hosted.device.apply(.uninstall(app: BridgeFixture.bundleID))
+        try hosted.iphone!.apply(.uninstall(app: BridgeFixture.bundleID))
         #expect(fleet.holder(ofAPNsToken: old) == nil, "an uninstalled app holds nothing")
-        hosted.device.setUp(BridgeFixture.app())
+        hosted.iphone!.setUp(BridgeFixture.app())
         let new = try #require(hosted.tokens[BridgeFixture.bundleID])
         #expect(new != old && fleet.holder(ofAPNsToken: new)?.bundleID == BridgeFixture.bundleID)
     }
@@ -46,10 +46,10 @@ import Testing
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
         f.apns.setAcceptUnknownTokens(true)
         f.apns.removeToken(token)  // unknown now: accepted for any topic (load-test mode)
-        let before = hosted.device.events.count
+        let before = hosted.iphone!.events.count
         #expect(
             f.push(#"{"aps":{"alert":"x"}}"#, to: token, topic: "com.example.other").status == 200)
-        #expect(hosted.deliveredCount == 0 && hosted.device.events.count == before)
+        #expect(hosted.deliveredCount == 0 && hosted.iphone!.events.count == before)
     }
 
     @Test func theDeviceGoingOfflineBetweenTwoPushesKeepsTheSecondAtTheGateway() throws {
@@ -57,13 +57,13 @@ import Testing
         let token = try #require(hosted.tokens[BridgeFixture.bundleID])
         #expect(f.push(#"{"aps":{"alert":{"title":"one"}}}"#, to: token).status == 200)
         // The device changes its own state only: the gateway learns it from the next hand-off's answer.
-        hosted.device.setOnline(false)
+        hosted.iphone!.setOnline(false)
         #expect(f.push(#"{"aps":{"alert":{"title":"two"}}}"#, to: token).status == 200)
         #expect(f.apns.deliveryHistory.map(\.disposition) == [.delivered, .stored])
         #expect(hosted.deliveredCount == 1)
-        hosted.device.setOnline(true)
+        hosted.iphone!.setOnline(true)
         #expect(f.apns.deliveryHistory.map(\.disposition) == [.delivered, .stored, .delivered])
-        #expect(hosted.device.snapshot.notificationCenter.map(\.content.title) == ["one", "two"])
+        #expect(hosted.iphone!.snapshot.notificationCenter.map(\.content.title) == ["one", "two"])
     }
 
     @Test func resetToLaunchStateForgetsTokensOfAppsInstalledLater() throws {
@@ -72,7 +72,7 @@ import Testing
         other.profile.appID = AppID(applicationIdentifier: "\(BridgeFixture.team).com.example.later")
         let fleet = f.fleet()
         let hosted = fleet.devices[0]
-        hosted.device.setUp(other)
+        hosted.iphone!.setUp(other)
         let later = try #require(hosted.tokens["com.example.later"])
         #expect(fleet.holder(ofAPNsToken: later)?.bundleID == "com.example.later")
         hosted.resetToLaunchState()

@@ -43,15 +43,15 @@ import Testing
         for type in APNsPushType.allCases where type != .mdm {
             for kind in [PushTokenKind.apns, .voip] {
                 let hosted = host()
-                let app = try #require(hosted.device.snapshot.apps[BridgeFixture.bundleID])
+                let app = try #require(hosted.iphone!.snapshot.apps[BridgeFixture.bundleID])
                 let token = try #require(kind == .apns ? app.token : app.pushTokens[kind])
-                let before = hosted.device.events.count
+                let before = hosted.iphone!.events.count
                 let body = type == .background ? #"{"aps":{"content-available":1}}"# : #"{"aps":{"alert":"x"}}"#
                 let outcome = f.push(
                     body, to: token, pushType: type.rawValue,
                     topic: BridgeFixture.bundleID + type.topicSuffix,
                     extra: type == .background ? [("apns-priority", "5")] : [])
-                let added = Array(hosted.device.events[before...])
+                let added = Array(hosted.iphone!.events[before...])
                 let received = added.contains { if case .pushReceived = $0.kind { true } else { false } }
                 switch PushTokenKind.outcome(of: type, at: kind) {
                 case .refuse(let reason):
@@ -81,7 +81,7 @@ import Testing
             }())
         let hosted = fleet.devices[0]
         let voip = try #require(hosted.pushTokens[BridgeFixture.bundleID]?[.voip])
-        hosted.device.uninstall(BridgeFixture.bundleID)
+        hosted.iphone!.uninstall(BridgeFixture.bundleID)
         let outcome = f.push(#"{"aps":{}}"#, to: voip, pushType: "voip", topic: BridgeFixture.bundleID + ".voip")
         #expect(outcome.status == 410 && outcome.appleReason == .unregistered)
         #expect(fleet.index.holder(ofToken: voip) == nil)
@@ -95,14 +95,14 @@ import Testing
     @Test func aVoIPPushToAnOfflinePhoneIsKeptAndHandedOver() throws {
         let hosted = host([.voip])
         let voip = try #require(hosted.pushTokens[BridgeFixture.bundleID]?[.voip])
-        try hosted.device.apply(.online(false))
+        try hosted.iphone!.apply(.online(false))
         let topic = BridgeFixture.bundleID + ".voip"
         #expect(f.push(#"{"aps":{},"caller":"A"}"#, to: voip, pushType: "voip", topic: topic).status == 200)
         #expect(f.apns.storedPushes(for: voip).count == 1)
-        let before = hosted.device.events.count
-        try hosted.device.apply(.online(true))
+        let before = hosted.iphone!.events.count
+        try hosted.iphone!.apply(.online(true))
         #expect(f.apns.storedPushes(for: voip).isEmpty)
-        let added = Array(hosted.device.events[before...])
+        let added = Array(hosted.iphone!.events[before...])
         #expect(BridgeFixture.kinds(added).contains("callback:didReceiveIncomingPush"), "\(added)")
     }
 

@@ -95,7 +95,7 @@ struct WorldFixture {
         let f = try WorldFixture()
         let phone = try #require(f.world.device(named: "phone"))
         let token = try #require(phone.tokens[WorldFixture.bundleID])
-        let since = phone.device.events.last?.sequence ?? 0
+        let since = phone.iphone!.events.last?.sequence ?? 0
         let answer = try f.push(#"{"aps":{"alert":{"title":"Hi"}}}"#, to: token)
         #expect(answer.status == 200)
         let apnsID = try #require(answer.headers.first { $0.name == "apns-id" }?.value)
@@ -124,7 +124,7 @@ struct WorldFixture {
 
         // A device action changes the world; reset puts it all back as launched.
         let launchEvents = try #require(f.world.deviceEvents("phone")).count
-        try f.world.device(named: "phone")!.device.apply(.online(false))
+        try f.world.device(named: "phone")!.iphone!.apply(.online(false))
         #expect(try #require(f.world.deviceEvents("phone")).count > launchEvents)
         f.world.reset()
         #expect(f.world.deviceEvents("phone")?.count == launchEvents, "the event log is back to the launch state")
@@ -173,12 +173,12 @@ struct WorldFixture {
         let phone = try #require(f.world.device(named: "phone"))
         let token = try #require(phone.tokens[WorldFixture.bundleID])
         #expect(post("/apns/tokens/\(token.hex)/offline") == 200)
-        #expect(!phone.device.snapshot.online && !f.world.isReachable(token))
+        #expect(!phone.iphone!.snapshot.online && !f.world.isReachable(token))
         #expect(try listed(token) == false)
         #expect(try f.push(#"{"aps":{"alert":"kept"}}"#, to: token).status == 200)
         #expect(f.world.storedPushes(for: token).count == 1)
         #expect(post("/apns/tokens/\(token.hex)/online") == 200)
-        #expect(phone.device.snapshot.online && f.world.storedPushes(for: token).isEmpty)
+        #expect(phone.iphone!.snapshot.online && f.world.storedPushes(for: token).isEmpty)
         #expect(f.world.deliveries(limit: 10).events.map(\.disposition) == [.stored, .delivered])
 
         let loose = DeviceToken(hex: "0a0b")!

@@ -11,9 +11,9 @@ import Testing
     @Test func aPushBecomesRequestAnswerDeliveryCallbackAndPicture() throws {
         let fixture = try WorldFixture()
         let phone = try #require(fixture.world.device(named: "phone"))
-        let token = try #require(phone.device.snapshot.apps[WorldFixture.bundleID]?.token)
-        _ = try phone.device.apply(.launch(app: WorldFixture.bundleID))
-        let seen = phone.device.events.count
+        let token = try #require(phone.iphone!.snapshot.apps[WorldFixture.bundleID]?.token)
+        _ = try phone.iphone!.apply(.launch(app: WorldFixture.bundleID))
+        let seen = phone.iphone!.events.count
         let payload = #"{"aps":{"alert":{"title":"Order 42","body":"shipped"},"thread-id":"orders","badge":2}}"#
         #expect(try fixture.push(payload, to: token).status == 200)
         let entry = try #require(fixture.world.gatewayLog().last)
@@ -34,7 +34,7 @@ import Testing
         #expect(gateway[0].body == payload)
         #expect(gateway[1].status == 200 && gateway[1].headers.first?.value == entry.apnsID)
 
-        let state = phone.device.snapshot
+        let state = phone.iphone!.snapshot
         let device = state.events.dropFirst(seen).flatMap {
             WorldTrace.events(for: $0, device: "phone", state: state, start: start)
         }

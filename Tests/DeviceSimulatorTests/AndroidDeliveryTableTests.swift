@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §1–2: one row per (message kind, app state) with the callbacks in order, whether the tray
+/// Tests/reference/android.md §1–2: one row per (message kind, app state) with the callbacks in order, whether the tray
 /// shows it, what was dropped, and the app's state afterwards. Each row names its source.
 @Suite struct AndroidDeliveryTableTests {
     struct Row: Sendable, CustomStringConvertible {

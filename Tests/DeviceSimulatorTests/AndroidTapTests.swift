@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §6: which activity a tap starts, with which callbacks, the back stack, and routing on the
+/// Tests/reference/android.md §6: which activity a tap starts, with which callbacks, the back stack, and routing on the
 /// extras with the shared navigation model.
 @Suite struct AndroidTapTests {
     static let openArticle = "com.example.news.OPEN_ARTICLE"

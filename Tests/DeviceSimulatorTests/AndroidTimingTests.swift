@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §3–4 and §8: Doze and priority, TTL, FCM's offline store (collapse keys, the 100-message
+/// Tests/reference/android.md §3–4 and §10: Doze and priority, TTL, FCM's offline store (collapse keys, the 100-message
 /// limit), direct boot, standby buckets and deprioritization. Time moves with the world clock.
 @Suite struct AndroidTimingTests {
     struct DozeRow: Sendable, CustomStringConvertible {
@@ -74,6 +74,16 @@ import Testing
         #expect(at(450) == .idle(nextWindow: s.addingTimeInterval((445 + 360) * 60)))
     }
 
+    /// A clock that jumps past the first window (a suite's `wait: 3h`) still releases what waited for it: the
+    /// message went out in that window, not in the one after.
+    @Test func aJumpPastTheWindowStillReleases() {
+        let (d, clock) = AndroidFixture.ready(state: .background)
+        d.setDoze(true)
+        d.deliver(AndroidFixture.message(d, kind: .data))
+        clock.advance(by: 3 * 3600)  // past the 60–65 min window, inside the next idle period
+        #expect(AndroidFixture.callbacks(d.advanceTime()) == ["onMessageReceived"])
+    }
+
     /// Leaving Doze (screen on: a launch) delivers what waited; a message during a window is not deferred.
     @Test func leavingDozeDeliversAtOnce() {
         let (d, clock) = AndroidFixture.ready(state: .background)
@@ -119,6 +129,27 @@ import Testing
         let back = AndroidFixture.received(d.setOnline(true))
         #expect(back.map { $0.data["k"]! } == ["a", "c", "d", "e"])
         #expect(back.map(\.collapseKey) == ["a", "c", "d", "e"])
+    }
+
+    /// Notification messages are "Always collapsible": without a collapse_key they collapse under the package name,
+    /// so an offline phone shows only the newest; data messages without one are all kept [F-TYPES][F-COLL].
+    @Test func notificationMessagesCollapseUnderThePackageName() {
+        let (d, _) = AndroidFixture.ready(state: .background)
+        d.setOnline(false)
+        var events: [AndroidDeviceEvent] = []
+        for title in ["one", "two", "three"] {
+            events +=
+                d.deliver(
+                    AndroidFixture.message(
+                        d, kind: .notification, notification: AndroidNotificationPayload(title: title, body: "b"))
+                ).events
+        }
+        for _ in 0..<2 { events += d.deliver(AndroidFixture.message(d)).events }
+        #expect(
+            AndroidFixture.drops(events).map { $0.components(separatedBy: "(").first! } == ["collapsed", "collapsed"])
+        let back = d.setOnline(true)
+        #expect(AndroidFixture.posted(back).map(\.title) == ["three"])
+        #expect(AndroidFixture.callbacks(back).filter { $0 == "onMessageReceived" }.count == 2)
     }
 
     /// 100 non-collapsible messages stored; the next discards everything and the app gets onDeletedMessages [F-COLL].

@@ -5,7 +5,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §8 (tokens: first start, reinstall, clear data, auto-init) and the WebView with real fetches.
+/// Tests/reference/android.md §8 (tokens: first start, reinstall, clear data, auto-init) and the WebView with real fetches.
 @Suite(.serialized) struct AndroidTokenAndWebViewTests {
     /// A token service that records the requests and answers with a token made of the installation ID.
     final class Service: AndroidTokenService, AndroidRegistrationSink {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeviceSimulator
 
-/// reference/android.md §5 and §7: what the SDK shows for a notification message in the background: the channel
+/// Tests/reference/android.md §5 and §7: what the SDK shows for a notification message in the background: the channel
 /// fallback chain, permission and importance, icon, color, count, tag replacement, sticky.
 @Suite struct AndroidTrayTests {
     struct ChannelRow: Sendable, CustomStringConvertible {

@@ -19,7 +19,7 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
 
 /// Sends to Android instances, in-process: registration from the mock, the `android` block as a typed
 /// `AndroidMessage` for the consumer, the Android hop in the log, `restricted_package_name`, `android_v2`, and the
-/// `AndroidNotification` rules (reference/android.md §9).
+/// `AndroidNotification` rules (Tests/reference/android.md §9).
 @Suite struct AndroidSendTests {
     static let fid = "YW5kcm9pZGluc3RhbGxhdA"
     static let pkg = "com.example.news"

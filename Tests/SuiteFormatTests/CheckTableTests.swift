@@ -59,6 +59,14 @@ import Testing
         case .exit: return ("0", one(.exitCode))
         case .stdout: return ("{ contains: sent }", one(.stdout))
         case .stderr: return ("\"\"", one(.stderr))
+        case .extras: return ("{ order_id: A1 }", one(.extras("order_id"), label: "extras.order_id"))
+        case .channel: return ("orders", one(.channel))
+        case .tray: return ("[Shipped]", one(.tray))
+        case .permission:
+            return (
+                "{ POST_NOTIFICATIONS: granted }",
+                one(.permission("POST_NOTIFICATIONS"), label: "permission.POST_NOTIFICATIONS")
+            )
         case .callback:
             return (
                 "{ didReceiveResponse: { action: open } }",

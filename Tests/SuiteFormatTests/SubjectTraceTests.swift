@@ -11,10 +11,9 @@ import Testing
         case .status, .reason, .headers, .timestamp, .stored: .apns
         case .errorCode, .name: .fcm
         case .delivered, .dropped, .reached, .notification, .install, .registration, .findings, .symptoms, .token,
-            .state,
-            .badge:
+            .state, .badge, .channel, .tray, .permission:
             .device
-        case .callbacks, .userInfo, .callback, .exactly, .callkit: .app
+        case .callbacks, .userInfo, .callback, .exactly, .callkit, .extras: .app
         case .extensions: .serviceExtension
         case .navigation, .openedURL: .router
         case .page: .webView

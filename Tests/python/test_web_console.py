@@ -159,3 +159,33 @@ def test_a_device_is_redrawn_only_when_it_changed_and_keeps_the_app_picked(tmp_p
         assert browser.console_errors(chrome) == []
     finally:
         stop(serve)
+
+
+ANDROID_APP = """
+  - package_name: com.example.shop
+    firebase: { sender_id: "123456789012", project_id: shop-demo, app_id: "1:123456789012:android:0a1b2c3d" }
+    manifest: { default_channel: orders }
+    channels: [{ id: orders, importance: high }]
+"""
+
+
+def test_an_android_phone_is_drawn_with_its_own_facts_and_actions(tmp_path, p8_key, chrome):
+    config = serve_config(p8_key).replace("\ndevices:", ANDROID_APP + "\ndevices:") + \
+        "  - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }\n"
+    serve = start_serve(tmp_path, p8_key, config_text=config)
+    try:
+        open_console(chrome, serve)
+        section = "#devices [data-device=pixel][data-platform=android]"
+        wait(chrome, lambda d: "Android API 34" in d.find_element(By.CSS_SELECTOR, section).text)
+        facts = chrome.find_element(By.CSS_SELECTOR, section + " [data-app='com.example.shop']").text
+        assert "background" in facts and "POST_NOTIFICATIONS granted" in facts and ".MainActivity" in facts
+        # The phone's own buttons act on it through the control endpoint; the section is redrawn from its snapshot.
+        chrome.find_element(By.CSS_SELECTOR, section + " button[data-action='doze on']").click()
+        wait(chrome, lambda d: "Doze" in d.find_element(By.CSS_SELECTOR, section + " .facts-line").text)
+        chrome.find_element(By.CSS_SELECTOR, section + " button[data-action=force_stop]").click()
+        wait(chrome, lambda d: "force-stopped" in
+             d.find_element(By.CSS_SELECTOR, section + " [data-app='com.example.shop']").text)
+        assert chrome.find_elements(By.CSS_SELECTOR, section + " button[data-action=expand]") == []
+        assert browser.console_errors(chrome) == []
+    finally:
+        stop(serve)

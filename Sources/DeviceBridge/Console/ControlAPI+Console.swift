@@ -162,7 +162,7 @@ struct ConsoleChanges {
     init(_ host: WorldHost) {
         apnsLast = host.gatewayLogPage(limit: 1).entries.last?.sequence ?? 0
         fcmLast = host.fcmLog(limit: 1).last?.sequence ?? 0
-        devices = host.fleet.devices.map { ($0.name, $0.device.events.last?.sequence ?? 0) }
+        devices = host.fleet.devices.map { ($0.name, $0.lastEventSequence) }
     }
 
     /// Changes whenever any source does (a cleared log or a reset device changes it too).

@@ -6,7 +6,8 @@ import YAMLSource
 
 /// The control endpoint's `/devices` routes: the simulated devices `serve` hosts (config `devices:`).
 ///
-/// - `GET /devices`: every device with its udid, online state and tokens (and `fcm_tokens` for Firebase apps).
+/// - `GET /devices`: every device with its platform, udid (Android: serial), online state and tokens (and
+///   `fcm_tokens` for Firebase apps: an Android phone's apps have only these).
 /// - `GET /devices/{name}`: the snapshot (apps: state, authorization, token, badge, navigation;
 ///   notification center; `last_seq`).
 /// - `GET /devices/{name}/events?since=SEQ&wait=5s&type=a,b`: the ordered event log after `SEQ` (default 0 =
@@ -68,10 +69,10 @@ extension ControlAPI {
             let nodes = node.items ?? [node]
             var actions: [DeviceAction] = []
             for n in nodes { actions.append(try DeviceAction.decode(try YAMLMapping(n))) }
-            let before = device.device.events.last?.sequence ?? 0
+            let before = device.lastEventSequence
             for (i, action) in actions.enumerated() {
                 do throws(DeviceActionError) {
-                    try device.device.apply(action)
+                    try device.apply(action)
                 } catch {
                     var extra: [String: JSONValue] = ["events": device.eventsJSON(since: before)["events"] ?? []]
                     if nodes.count > 1 { extra["index"] = .number(Double(i)) }
@@ -85,10 +86,10 @@ extension ControlAPI {
     static func summaryJSON(_ d: HostedDevice) -> JSONValue {
         var tokens: [String: JSONValue] = [:]
         for (id, t) in d.tokens { tokens[id] = .string(t.hex) }
-        let s = d.device.snapshot
         var o: [String: JSONValue] = [
-            "name": .string(d.name), "udid": .string(s.udid), "online": .bool(s.online),
-            "tokens": .object(tokens), "last_seq": .number(Double(s.events.last?.sequence ?? 0)),
+            "name": .string(d.name), "platform": .string(d.platform.rawValue),
+            "udid": .string(d.declaration?.udid ?? ""), "online": .bool(d.isOnline),
+            "tokens": .object(tokens), "last_seq": .number(Double(d.lastEventSequence)),
         ]
         // Apps using Firebase: their FCM registration tokens, as in the ready line.
         let fcm = d.fcmTokens

@@ -45,8 +45,13 @@ extension ControlAPI {
             do throws(HTTPClientError) { engine = try web.get() } catch {
                 return Self.problem(500, "cannot start the web view: \(error)")
             }
-            let before = device.device.events.last?.sequence ?? 0
-            do throws(WebViewStepError) { try await device.device.perform(action, with: engine) } catch {
+            let before = device.lastEventSequence
+            do throws(WebViewStepError) {
+                switch device.engine {
+                case .iphone(let d): try await d.perform(action, with: engine)
+                case .android(let d): try await d.perform(action, with: engine)
+                }
+            } catch {
                 return Self.problem(422, error.description)
             }
             return Self.json(200, device.eventsJSON(since: before).objectValue ?? [:])

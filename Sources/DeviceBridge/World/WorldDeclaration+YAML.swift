@@ -43,6 +43,7 @@ extension WorldDeclaration {
     {
         let world = try DeviceWorld.decode(apps: appNodes, devices: deviceNodes)
         apps = world.apps
+        androidApps = world.androidApps
         devices = world.devices
     }
 

@@ -14,6 +14,8 @@ package struct WorldDeclaration: Sendable {
     /// The mock FCM service (serve's `fcm:`, a suite's `gateway: { fcm: … }`); nil: no FCM.
     package var fcm: FCMGatewayConfiguration?
     package var apps: [AppDeclaration]
+    /// The Android apps (`apps:` entries with `package_name`).
+    package var androidApps: [AndroidAppDeclaration] = []
     /// Declared devices (a suite that declares none gets one named `iphone` with every app, see `SuiteLoader`).
     package var devices: [DeviceDeclaration]
     /// Where the simulated clock starts; `nil` (the default, `clock: now`) starts it at the wall clock when

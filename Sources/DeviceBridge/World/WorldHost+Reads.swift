@@ -68,13 +68,25 @@ extension WorldHost {
 
     /// The device state of the device named `device` (its apps, Notification Center and whole event log) as it
     /// is now; nil when no such device is declared.
-    package func deviceSnapshot(_ device: String) -> DeviceState? { fleet.device(named: device)?.device.snapshot }
+    package func deviceSnapshot(_ device: String) -> DeviceState? { fleet.device(named: device)?.iphone?.snapshot }
+
+    /// The state of the Android phone named `device` as it is now; nil when no such Android phone is declared.
+    package func androidSnapshot(_ device: String) -> AndroidDeviceState? {
+        fleet.device(named: device)?.android?.snapshot
+    }
 
     /// Apps that failed to install or register when the devices were set up, one line each.
     package var setupProblems: [String] {
         var out: [String] = []
         for d in fleet.devices {
-            for e in d.device.events {
+            if let android = d.android {
+                for e in android.events {
+                    if case .tokenFailed(let why) = e.kind {
+                        out.append("device '\(d.name)': \(e.packageName ?? "an app") got no FCM token — \(why)")
+                    }
+                }
+            }
+            for e in d.iphone?.events ?? [] {
                 let what: String, why: String
                 switch e.kind {
                 case .installFailed(let f):

@@ -19,7 +19,7 @@ extension WorldHost {
         guard let holder = holder(ofToken: token), let device = fleet.device(named: holder.device) else {
             return apns.isDeviceOnline(token)
         }
-        return device.device.snapshot.online
+        return device.isOnline
     }
 
     /// Takes the device that holds `token` on- or offline (a phone's reachability is the whole device's), or, for
@@ -29,6 +29,6 @@ extension WorldHost {
             apns.setDeviceOnline(token, online)
             return
         }
-        device.device.setOnline(online)
+        _ = try? device.apply(.online(online))
     }
 }

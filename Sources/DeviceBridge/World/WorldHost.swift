@@ -105,8 +105,8 @@ package final class WorldHost: Sendable {
         }
         self.fcm = fcm
         fleet = try DeviceFleet(
-            apps: declaration.apps, devices: declaration.devices, apns: apns, fcm: fcm, clock: clock,
-            seedSalt: seedSalt)
+            apps: declaration.apps, androidApps: declaration.androidApps, devices: declaration.devices, apns: apns,
+            fcm: fcm, clock: clock, seedSalt: seedSalt)
         web = DeviceWebView(caPath: webTrust)
         recording = fleet.recording
     }

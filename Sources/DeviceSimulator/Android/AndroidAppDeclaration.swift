@@ -2,7 +2,7 @@ import Foundation
 
 // An Android app as the simulated phone sees it: its package, google-services.json facts, manifest facts, the
 // channels it creates at start, its POST_NOTIFICATIONS state, its FCM handler and its navigation. Sources are the
-// bracketed tags of reference/android.md ([R-SDK], [F-RECV], [AND-CH], [AND-PERM], …).
+// bracketed tags of Tests/reference/android.md ([R-SDK], [F-RECV], [AND-CH], [AND-PERM], …).
 
 /// `android:launchMode` (Android `<activity>` manifest reference).
 package enum AndroidLaunchMode: String, Sendable, Equatable, CaseIterable {
@@ -23,7 +23,8 @@ package struct AndroidDeepLink: Sendable, Equatable {
         self.pathPrefix = pathPrefix
     }
 
-    /// Whether `uri` (`scheme://host/path…`) matches: scheme and host compare case-insensitively, the path by prefix.
+    /// Whether `uri` (`scheme://host[:port]/path…`) matches: scheme and host compare case-insensitively (the port is
+    /// not part of `android:host`), the path by prefix.
     package func matches(_ uri: String) -> Bool {
         guard let colon = uri.firstIndex(of: ":") else { return false }
         guard uri[..<colon].lowercased() == scheme.lowercased() else { return false }
@@ -31,7 +32,9 @@ package struct AndroidDeepLink: Sendable, Equatable {
         guard rest.hasPrefix("//") else { return host == nil && pathPrefix == nil }
         rest = rest.dropFirst(2)
         let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        if let host, rest[..<hostEnd].lowercased() != host.lowercased() { return false }
+        let authority = rest[..<hostEnd]
+        let hostOnly = authority.hasPrefix("[") ? authority : authority.prefix { $0 != ":" }
+        if let host, hostOnly.lowercased() != host.lowercased() { return false }
         if let pathPrefix {
             let path = rest[hostEnd...].prefix { $0 != "?" && $0 != "#" }
             return path.hasPrefix(pathPrefix)
@@ -137,7 +140,7 @@ package struct AndroidFirebaseConfig: Sendable, Equatable {
     }
 }
 
-/// What `AndroidManifest.xml` (merged) says that push delivery depends on (reference/android.md §10).
+/// What `AndroidManifest.xml` (merged) says that push delivery depends on (Tests/reference/android.md §10).
 package struct AndroidManifestFacts: Sendable, Equatable {
     /// The app's `FirebaseMessagingService` subclass with the `com.google.firebase.MESSAGING_EVENT` filter; nil: only
     /// the SDK's own base service (background notifications still shown, `onMessageReceived` a no-op) [R-SDK].

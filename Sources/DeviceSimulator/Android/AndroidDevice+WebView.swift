@@ -48,3 +48,19 @@ extension AndroidDevice {
         return outcome
     }
 }
+
+extension AndroidDevice {
+    /// A web step (`load_page`, `follow_link`) on the top activity's WebView: what the iPhone's
+    /// `SimulatedDevice.perform(_:with:)` does for its web view.
+    @discardableResult
+    package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome
+    {
+        let installed = snapshot.apps.keys.sorted()
+        guard let pkg = action.app ?? (installed.count == 1 ? installed[0] : nil), installed.contains(pkg)
+        else { throw .noSuchApp(action.app, installed: installed) }
+        switch action {
+        case .loadPage: return try await loadWebView(pkg, with: web)
+        case .followLink(let link, _): return try await followLink(pkg, link, with: web)
+        }
+    }
+}

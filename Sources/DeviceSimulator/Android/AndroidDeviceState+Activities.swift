@@ -24,7 +24,7 @@ extension AndroidDeviceState {
     /// The user taps a notification: auto-cancel removes it (not for `sticky` ones), then its content intent starts an
     /// activity: `click_action` → the activity with that action (no fallback: nothing opens when none has it), else a
     /// link → the activity with a matching `<data>`, else the launcher activity ([R-SDK] `createContentIntent`,
-    /// reference §6). App-posted notifications name their activity.
+    /// Tests/reference/android.md §6). App-posted notifications name their activity.
     package mutating func tap(_ id: String, now: Date) throws(AndroidInteractionError) {
         guard let i = tray.firstIndex(where: { $0.id == id }) else {
             throw .noSuchNotification(id: id, inTray: tray.map(\.id))
@@ -59,6 +59,9 @@ extension AndroidDeviceState {
                 return
             }
             (target, action) = (a, actionView)
+            startActivity(
+                n.packageName, target, action: action, extras: n.extras, link: link, reason: .notificationTap, now: now)
+            return
         } else {
             guard let a = manifest.launcherActivity else {
                 log(.messageDropped(messageID: n.messageID, reason: .noLauncherActivity), n.packageName, now)
@@ -106,7 +109,7 @@ extension AndroidDeviceState {
                 })
             else { continue }
             if locked { unlock(now: now) }
-            startActivity(pkg, a, action: actionView, extras: [:], reason: .deepLink, now: now)
+            startActivity(pkg, a, action: actionView, extras: [:], link: uri, reason: .deepLink, now: now)
             log(.urlOpened(url: uri, by: "\(pkg)/\(a.name)"), pkg, now)
             return true
         }
@@ -120,12 +123,12 @@ extension AndroidDeviceState {
     /// delivered to the current instance's onNewIntent()" (`Intent.FLAG_ACTIVITY_CLEAR_TOP` reference).
     mutating func startActivity(
         _ pkg: String, _ target: AndroidActivityDeclaration, action: String, extras: [String: String],
-        reason: AndroidTransitionReason, now: Date
+        link: String? = nil, reason: AndroidTransitionReason, now: Date
     ) {
         startProcess(pkg, to: .foreground, reason, now)
         var task = apps[pkg]!.task
         guard let i = task.lastIndex(where: { $0.name == target.name }) else {
-            createActivity(pkg, target, action: action, extras: extras, reason: reason, now: now)
+            createActivity(pkg, target, action: action, extras: extras, link: link, reason: reason, now: now)
             return
         }
         for a in task[(i + 1)...].reversed() {
@@ -139,7 +142,7 @@ extension AndroidDeviceState {
                 .activityStarted(
                     activity: target.name, how: "finished to be re-created (standard launch mode, CLEAR_TOP)"), pkg, now
             )
-            createActivity(pkg, target, action: action, extras: extras, reason: reason, now: now)
+            createActivity(pkg, target, action: action, extras: extras, link: link, reason: reason, now: now)
             return
         }
         apps[pkg]!.task = task
@@ -156,13 +159,14 @@ extension AndroidDeviceState {
         apps[pkg]!.task[top].action = action
         apps[pkg]!.task[top].extras = extras
         if reason == .notificationTap { route(pkg, extras, trigger: .tap, now: now) }
+        if let link { route(pkg, extras.merging(["link": link]) { _, l in l }, trigger: .link, now: now) }
     }
 
     /// A new activity instance: its own fragment stack, `onCreate` with the intent; the launcher activity runs the
     /// app's `launch` routes (its splash), then a tap's extras are routed.
     private mutating func createActivity(
         _ pkg: String, _ target: AndroidActivityDeclaration, action: String, extras: [String: String],
-        reason: AndroidTransitionReason, now: Date
+        link: String? = nil, reason: AndroidTransitionReason, now: Date
     ) {
         let app = apps[pkg]!
         var router = Router(app.declaration.navigation)
@@ -178,6 +182,7 @@ extension AndroidDeviceState {
         log(.callback(.onCreate(activity: target.name, action: action, extras: extras)), pkg, now)
         if target.launcher { route(pkg, [:], trigger: .launch, now: now) }
         if reason == .notificationTap { route(pkg, extras, trigger: .tap, now: now) }
+        if let link { route(pkg, extras.merging(["link": link]) { _, l in l }, trigger: .link, now: now) }
     }
 
     /// Routes through the top activity's router, as the iOS device does (an app with no route for the trigger logs

@@ -14,7 +14,7 @@ package enum AndroidDeliveryResult: Sendable, Equatable {
 }
 
 extension AndroidDeviceState {
-    /// Delivers a message from FCM, by the rules of reference/android.md §1–4: FCM's offline store, TTL, direct boot,
+    /// Delivers a message from FCM, by the rules of Tests/reference/android.md §1–4: FCM's offline store, TTL, direct boot,
     /// priority (standby buckets, deprioritization), Doze, then the SDK's dispatch by app state.
     @discardableResult
     package mutating func deliver(_ m: AndroidMessage, now: Date) -> AndroidDeliveryResult {

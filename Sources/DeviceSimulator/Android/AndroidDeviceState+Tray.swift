@@ -2,8 +2,8 @@ import Foundation
 import PushModel
 
 extension AndroidDeviceState {
-    /// The SDK shows a notification message ([R-SDK] `DisplayNotification`, `CommonNotificationBuilder`; reference
-    /// §5): permission, channel (with its fallback), small icon, color, count, tag. Returns whether it was shown.
+    /// The SDK shows a notification message ([R-SDK] `DisplayNotification`, `CommonNotificationBuilder`;
+    /// Tests/reference/android.md §5): permission, channel (with its fallback), small icon, color, count, tag. Returns whether it was shown.
     mutating func postSDKNotification(_ m: AndroidMessage, delivered: AndroidMessagePriority, now: Date) -> Bool {
         let pkg = m.packageName
         let n = m.notification ?? AndroidNotificationPayload()

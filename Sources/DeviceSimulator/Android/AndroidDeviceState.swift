@@ -56,7 +56,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package let apiLevel: Int
     package var rules: AndroidRules
     package internal(set) var online = true
-    /// The keyguard is up: apps count as background for FCM even with an activity on screen (§2, [R-SDK]
+    /// The keyguard is up: apps count as background for FCM even with an activity on screen (Tests/reference/android.md §1, [R-SDK]
     /// `DisplayNotification.isAppForeground`).
     package internal(set) var locked = false
     /// False from a reboot until the first unlock (direct boot mode) [F-DB].
@@ -108,7 +108,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
         log(.stateChanged(from: from, to: to, reason: reason), pkg, now)
     }
 
-    /// FCM's notion of foreground: unlocked, and an activity of the app resumed (§2).
+    /// FCM's notion of foreground: unlocked, and an activity of the app resumed (Tests/reference/android.md §1).
     package func isForeground(_ pkg: String) -> Bool { !locked && apps[pkg]?.state == .foreground }
 
     /// Whether the app may show notifications: API 33+ needs POST_NOTIFICATIONS granted (`not_asked` counts as
@@ -142,7 +142,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// Settings ▸ Storage ▸ Clear data: the process is killed, channels and the Firebase installation are deleted;
-    /// the next launch is a first launch with a new token (reference/android.md §8 [U: secondary copy]). Choice: the
+    /// the next launch is a first launch with a new token (Tests/reference/android.md §8, §12). Choice: the
     /// package is left stopped, like a fresh install.
     package mutating func clearData(_ pkg: String, now: Date) {
         guard let app = apps[pkg] else { return }
@@ -312,12 +312,14 @@ package struct AndroidDeviceState: Sendable, Equatable {
         unlockedSinceBoot = false
     }
 
-    /// What the clock's advance made due: Doze windows that opened. Called before every operation.
+    /// What the clock's advance made due: a message Doze deferred is released once the window it waited for has
+    /// opened, even when the clock jumped past that window (a `wait: 3h` crosses several idle periods: the message
+    /// went out in the first window). Called before every operation; the release is stamped `now`.
     package mutating func catchUp(now: Date) {
-        guard let since = dozeSince, !held.isEmpty else { return }
-        if case .maintenanceWindow = rules.doze.phase(since: since, at: now) {
-            releaseHeld(now: now) { if case .doze = $0 { return true } else { return false } }
-        }
+        guard dozeSince != nil, !held.isEmpty else { return }
+        func due(_ d: AndroidDeferral) -> Bool { if case .doze(let until) = d { until <= now } else { false } }
+        guard held.contains(where: { due($0.deferral) }) else { return }
+        releaseHeld(now: now, due)
     }
 
     mutating func releaseHeld(now: Date, _ which: (AndroidDeferral) -> Bool) {

@@ -1,7 +1,7 @@
 import Foundation
 import PushModel
 
-/// The life-cycle state of an installed Android app, as far as FCM delivery cares (reference/android.md §1).
+/// The life-cycle state of an installed Android app, as far as FCM delivery cares (Tests/reference/android.md §1).
 package enum AndroidAppState: String, Sendable, Equatable, CaseIterable {
     /// An activity of the app is resumed (with the keyguard unlocked: see `AndroidDeviceState.isForeground`).
     case foreground

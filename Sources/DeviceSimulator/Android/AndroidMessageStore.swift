@@ -26,6 +26,12 @@ package struct AndroidMessageStore: Sendable, Equatable {
 
     package var count: Int { collapsible.count + nonCollapsible.count }
 
+    /// Whether the message with this id is stored now.
+    package func contains(messageID: String) -> Bool {
+        collapsible.contains { $0.message.messageID == messageID }
+            || nonCollapsible.contains { $0.messageID == messageID }
+    }
+
     /// What storing `m` did to what was there (for the event log).
     package enum Effect: Sendable, Equatable {
         case stored
@@ -34,9 +40,10 @@ package struct AndroidMessageStore: Sendable, Equatable {
         case overflowed(discarded: [String])
     }
 
-    /// Stores `m` (ttl > 0).
+    /// Stores `m` (ttl > 0). A notification message is collapsible even without a `collapse_key` ("Always
+    /// collapsible", About FCM messages), under the default key, the package name [F-COLL][F-TYPES].
     package mutating func add(_ m: AndroidMessage) -> Effect {
-        if let key = m.collapseKey {
+        if let key = m.collapseKey ?? (m.isNotificationMessage ? m.effectiveCollapseKey : nil) {
             let scoped = m.packageName + "\u{0}" + key
             if let i = collapsible.firstIndex(where: { $0.key == scoped }) {
                 let old = collapsible.remove(at: i).message.messageID

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The time limits and thresholds the simulated Android phone applies (reference/android.md §1, §3). Configurable per
+/// The time limits and thresholds the simulated Android phone applies (Tests/reference/android.md §2, §3). Configurable per
 /// device, as `DeviceRules` is for the iPhone.
 package struct AndroidRules: Sendable, Equatable {
     /// How long `onMessageReceived` may run for a high-priority message in the background: the base class's Javadoc
