@@ -52,6 +52,7 @@ package final class HostedDevice: Sendable {
             apns: apns, index: index, device: declaration.name,
             isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
         device.addRegistrationSink(registrations)
+        device.addRegistrationSink(LiveActivitySink(apns: apns, index: index, name: declaration.name, device: device))
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }
@@ -109,5 +110,6 @@ package final class HostedDevice: Sendable {
             registrations.tokenRegistered(
                 token, bundleID: id, environment: app.environment?.apnsEnvironment ?? .sandbox)
         }
+        LiveActivitySink(apns: apns, index: registrations.index, name: name, device: device).sync(state)
     }
 }

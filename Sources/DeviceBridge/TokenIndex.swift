@@ -18,6 +18,12 @@ package enum PushTokenKind: String, Sendable, Hashable, CaseIterable {
     /// An app's APNs device token (`didRegisterForRemoteNotificationsWithDeviceToken`), pushed to at
     /// `POST /3/device/<token>`; its value is the token's lowercase hex.
     case apns
+    // Live Activities (TokenIndex+LiveActivity.swift): reached at `POST /3/device/<token>` with
+    // `apns-push-type: liveactivity`; their values are the tokens' lowercase hex.
+    /// An activity's push token (`pushTokenUpdates`); the holder's `slot` is the activity id.
+    case activity
+    /// A push-to-start token (`pushToStartTokenUpdates`, iOS 17.2+); the holder's `slot` is the attributes type.
+    case pushToStart = "push-to-start"
 }
 
 /// One address in the index: its kind and canonical text.
@@ -39,11 +45,15 @@ package struct TokenHolder: Sendable, Hashable {
     package var device: String
     package var bundleID: String
     package var kind: PushTokenKind
+    /// Which of the app's addresses of that kind, for kinds an app holds several of (an activity id, an attributes
+    /// type); empty for the APNs token.
+    package var slot: String
 
-    package init(device: String, bundleID: String, kind: PushTokenKind) {
+    package init(device: String, bundleID: String, kind: PushTokenKind, slot: String = "") {
         self.device = device
         self.bundleID = bundleID
         self.kind = kind
+        self.slot = slot
     }
 }
 

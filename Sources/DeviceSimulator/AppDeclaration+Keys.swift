@@ -30,6 +30,10 @@ extension AppDeclaration {
             .init("firebase", .object(firebaseTable), "The app uses the Firebase Messaging SDK."),
             .init("navigation", .object(NavigationDeclaration.keyTable), "Tabs, screens and the push router."),
             .init("web_view", .object(webViewTable), "The in-app web view's policy."),
+            .init(
+                "supports_live_activities", .boolean,
+                "NSSupportsLiveActivities (default: info_plist_file's, else false: ActivityKit starts nothing)."),
+            .init("live_activities", .list(.object(liveActivityTable)), "The app's Live Activity types."),
         ])
 
     static let profileTable = KeyTable(

@@ -87,6 +87,7 @@ extension AppDeclaration {
                 openOtherSchemesExternally: try w.optional("open_other_schemes_externally", default: false),
                 allowedResponseStatuses: try decodeResponsePolicy(w["response_policy"]))
         }
+        try decodeLiveActivities(m, file: file, into: &app)
         return app
     }
 

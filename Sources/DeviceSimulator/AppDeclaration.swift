@@ -197,6 +197,10 @@ package struct AppDeclaration: Sendable, Equatable {
     package var webViewPolicy: WebViewPolicy
     /// What the user answers when the app asks for notification permission (`setUp` applies it).
     package var authorization: NotificationSettings
+    /// `live_activities:`, the app's `ActivityAttributes` types (LiveActivity/LiveActivityDeclaration.swift).
+    package var liveActivities: [LiveActivityDeclaration] = []
+    /// `NSSupportsLiveActivities` in the app's Info.plist: without it ActivityKit starts nothing.
+    package var supportsLiveActivities = false
 
     package init(
         signing: AppSigningConfiguration, profile: ProvisioningProfile,

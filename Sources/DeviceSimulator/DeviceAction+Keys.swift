@@ -61,6 +61,9 @@ extension DeviceAction {
             .init("log_in", appValue, "Log the user in."),
             .init("log_out", appValue, "Log the user out."),
             .init("quick_action", .text, "Perform this home-screen quick action type.", acceptsNull: false),
+            .init(
+                "start_activity", .object(ActivityRequest.keyTable),
+                "The app starts a Live Activity (Activity.request).", acceptsNull: false),
         ])
 
     /// The keys beside the action key: `app:` and `on:`.

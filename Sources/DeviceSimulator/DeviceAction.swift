@@ -43,6 +43,8 @@ package enum DeviceAction: Sendable, Equatable {
     case logIn(app: String?)
     case logOut(app: String?)
     case quickAction(app: String?, type: String)
+    /// The app calls `Activity.request` (DeviceAction+LiveActivity.swift).
+    case startActivity(app: String?, ActivityRequest)
 }
 
 /// Why an action could not be applied.
@@ -140,6 +142,7 @@ extension DeviceState {
         case .logIn(let a): logIn(try resolveApp(a), now: now)
         case .logOut(let a): logOut(try resolveApp(a))
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
+        case .startActivity(let a, let request): startActivity(try resolveApp(a), request, now: now)
         }
     }
 }
@@ -225,6 +228,7 @@ extension DeviceAction {
         case "log_in": return .logIn(app: try app())
         case "log_out": return .logOut(app: try app())
         case "quick_action": return .quickAction(app: appKey, type: try text())
+        case "start_activity": return .startActivity(app: appKey, try ActivityRequest.decode(try required()))
         default: throw node.invalidValue(expected: "one of: \(yamlKeys.joined(separator: ", "))")
         }
     }

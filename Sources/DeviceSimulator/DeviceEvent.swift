@@ -99,6 +99,25 @@ package enum DropReason: String, Sendable, Equatable {
     case fcmTokenNotMapped = "fcm-token-not-mapped-to-apns"
     /// The tap response at a cold start was lost because the delegate was set after launch finished.
     case responseMissedDelegateSetLate = "response-missed-delegate-set-after-launch"
+
+    // Live Activities (LiveActivityEngine; the detail is in the `.activity(.dropped)` event beside it).
+    /// `aps.event` is not one the address takes (start to a push-to-start token; update/end to an activity).
+    case activityEventInvalid = "activity-event-invalid"
+    case activityTimestampMissing = "activity-timestamp-missing"
+    /// Older than the last applied push's `timestamp`: ignored.
+    case activityTimestampOutdated = "activity-timestamp-outdated"
+    /// `content-state` does not decode as the declared `ContentState`.
+    case activityContentStateInvalid = "activity-content-state-invalid"
+    /// `attributes-type` / `attributes` do not decode as the declared attributes.
+    case activityAttributesInvalid = "activity-attributes-invalid"
+    /// The activity ended or was dismissed: no more updates.
+    case activityEnded = "activity-ended"
+    /// The priority-10 budget is spent (`LiveActivityRules.priority10Budget`).
+    case activityBudgetExhausted = "activity-update-budget-exhausted"
+    /// No activity (or push-to-start type) on the device holds the address any more.
+    case activityNotFound = "activity-not-found"
+    /// A push of another type than liveactivity reached an activity's or push-to-start address.
+    case activityPushTypeNotLiveActivity = "activity-push-type-not-liveactivity"
 }
 
 /// How a notification was presented.
@@ -160,6 +179,8 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case webView(WebNavigationOutcome)
     case offlineChanged(online: Bool)
     case rebooted
+    /// ActivityKit: tokens, starts, updates, ends (LiveActivity/ActivityEvent.swift).
+    case activity(ActivityEvent)
 
     package var description: String {
         switch self {
@@ -195,6 +216,7 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .webView(let o): return "web view \(o)"
         case .offlineChanged(let o): return o ? "online" : "offline"
         case .rebooted: return "rebooted"
+        case .activity(let a): return "live activity: \(a)"
         }
     }
 }

@@ -48,6 +48,8 @@ package struct DeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledApp] = [:]
     package internal(set) var notificationCenter: [PresentedNotification] = []
     package internal(set) var events: [DeviceEvent] = []
+    /// ActivityKit's activities and push-to-start tokens (LiveActivity/).
+    package internal(set) var liveActivities = LiveActivityStore()
     let tokens: TokenGenerator
     /// True when a Firebase service is attached (`SimulatedDevice.useFirebaseService`): FCM tokens come from it;
     /// false: the device issues them itself, as an offline stand-in for Firebase.
@@ -93,6 +95,7 @@ package struct DeviceState: Sendable, Equatable {
         installs += 1
         apps[app.bundleID] = InstalledApp(declaration: app, generation: installs)
         log(.installed, app.bundleID, now)
+        issuePushToStartTokens(app.bundleID, now: now)
         for f in ProvisioningChecks.capabilityFindings(
             app: app.signing, implementsFetchHandler: app.delegate.implementsFetchHandler, firebaseSenderID: nil,
             forwardsAPNsTokenToFirebase: false)
@@ -113,6 +116,7 @@ package struct DeviceState: Sendable, Equatable {
     package mutating func uninstall(_ bundleID: String, now: Date) {
         guard let app = apps.removeValue(forKey: bundleID) else { return }
         notificationCenter.removeAll { $0.bundleID == bundleID }
+        removeLiveActivities(of: bundleID, now: now)
         log(.uninstalled(token: app.token), bundleID, now)
     }
 

@@ -45,6 +45,9 @@ package enum PushKind: String, Sendable, Equatable {
     case alertAndBackground = "alert+background"
     /// Neither (nothing to show, nothing to wake for).
     case empty
+    /// `apns-push-type: liveactivity` to an activity's, a push-to-start or a channel's address: for ActivityKit,
+    /// not the app (LiveActivity/DeviceState+LiveActivity.swift).
+    case liveActivity = "live-activity"
 }
 
 /// Read access to `aps` (device.md §2.3): alert title/subtitle/body, badge, sound, category, thread,

@@ -95,7 +95,7 @@ package enum Checker {
             return ""
         case .fcmErrorCode, .fcmName: return FailureContext.fcmAnswerHint(o.lastSend?.fcm)
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
-            .state, .badge, .exitCode, .stdout, .stderr:
+            .state, .badge, .exitCode, .stdout, .stderr, .activity:
             return ""
         }
     }

@@ -31,6 +31,9 @@ package struct Observation: Sendable {
     package var lastSendEntry: APNsLogEntry?
     package var lastSend: SendRecord?
     package var lastRun: RunRecord?
+    /// The simulated clock when the block runs (Live Activities' stale and dismissed states depend on it); nil:
+    /// the device's last event's time.
+    package var now: Date?
 
     package init(
         snapshot: DeviceState, bundleID: String, window: [DeviceEvent], pickedPush: Bool = false,
@@ -77,6 +80,7 @@ package struct Observation: Sendable {
         case .extensions(let field): return extensions(field)
         case .navigation(let field): return navigation(field, app)
         case .page(let field): return page(field, app)
+        case .activity(let field, let path): return activity(field, path: path)
         case .openedURLs:
             return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
         case .install:

@@ -42,6 +42,7 @@ enum DeviceActions {
                 }
                 return last.id
             }
+            let action = try renderActivityChannel(action, world: world, run: run, range: context.range)
             let actions = try userActions(action, bundle: bundle, latest: latest)
             if case .answerAlert(_, let button) = action {
                 guard device.snapshot.apps[bundle]?.router.alert != nil else {
@@ -130,6 +131,7 @@ enum DeviceActions {
         case .logIn: return [.logIn(app: bundle)]
         case .logOut: return [.logOut(app: bundle)]
         case .quickAction(_, let type): return [.quickAction(app: bundle, type: type)]
+        case .startActivity(_, let request): return [.startActivity(app: bundle, request)]
         }
     }
 

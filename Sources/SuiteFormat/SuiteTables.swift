@@ -49,6 +49,7 @@ extension ExpectKey: SuiteTable {
         case .atLeast: "Whole objects, these keys (nested) with these values."
         case .snapshot: "What the device got and did since the previous expect, against the stored snapshot."
         case .request: "Which request of a run step's backend the block checks (not a check)."
+        case .activity: "The app's latest Live Activity: state, content_state, relevance, alerted, count, token, …"
         }
     }
 }
@@ -201,6 +202,9 @@ extension DeviceVariable: SuiteTable {
         case .fcmToken: "The app's FCM registration token."
         case .previousFCMToken: "The FCM token before the last uninstall or re-registration (UNREGISTERED)."
         case .udid: "The device's UDID."
+        case .pushToStartToken: "The app's push-to-start token (hex); .<AttributesType> picks the type."
+        case .activityToken: "The latest activity's push token (hex); .<activity id> picks one (a1, a2, …)."
+        case .activityID: "The app's latest Live Activity's id (a1, a2, …)."
         }
     }
 }
