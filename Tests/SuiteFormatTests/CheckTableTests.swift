@@ -57,6 +57,11 @@ import YAMLSource
         case .exit: return ("0", one(.exitCode))
         case .stdout: return ("{ contains: sent }", one(.stdout))
         case .stderr: return ("\"\"", one(.stderr))
+        case .activity:
+            return (
+                "{ content_state: { eta: 3 } }",
+                one(.activity(.contentState, path: "eta"), label: "activity.content_state.eta")
+            )
         case .callback:
             return (
                 "{ didReceiveResponse: { action: open } }",

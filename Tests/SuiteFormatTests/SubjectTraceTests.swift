@@ -11,7 +11,7 @@ import Testing
         case .status, .reason, .headers, .timestamp, .stored: .apns
         case .errorCode, .name: .fcm
         case .delivered, .dropped, .notification, .install, .registration, .findings, .symptoms, .token, .state,
-            .badge:
+            .badge, .activity:
             .device
         case .callbacks, .userInfo, .callback, .exactly: .app
         case .extensions: .serviceExtension
