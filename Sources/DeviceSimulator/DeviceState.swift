@@ -102,6 +102,12 @@ package struct DeviceState: Sendable, Equatable {
         {
             log(.capabilityWarning(f), app.bundleID, now)
         }
+        for f in ProvisioningChecks.liveActivityFindings(
+            bundleID: app.bundleID, hasLiveActivities: !app.liveActivities.isEmpty,
+            supportsLiveActivities: app.supportsLiveActivities)
+        {
+            log(.capabilityWarning(f), app.bundleID, now)
+        }
         for ext in app.contentExtensions {
             if let path = ext.infoPlistMissingCategory {
                 log(
