@@ -102,6 +102,7 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
             var o: [String: JSONValue] = ["udid": .string(d.device.udid), "tokens": .object(tokens)]
             let fcm = d.fcmTokens
             if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
+            o.merge(d.liveActivityAddresses) { a, _ in a }
             out[d.name] = .object(o)
         }
         return .object(out)

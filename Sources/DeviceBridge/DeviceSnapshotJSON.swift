@@ -6,7 +6,12 @@ extension HostedDevice {
     /// The device's current state as JSON, for `serve`'s `GET /devices/{name}`: apps (state,
     /// authorization, token, badge, navigation), the notification center, and the event count
     /// (`last_seq` is what to pass as `since` to read only newer events).
-    package var snapshotJSON: JSONValue { Self.snapshotJSON(name: name, device.snapshot) }
+    package var snapshotJSON: JSONValue {
+        let s = device.snapshot
+        guard case .object(var o) = Self.snapshotJSON(name: name, s) else { return .null }
+        o["live_activities"] = Self.liveActivitiesJSON(s, now: device.clock.now())
+        return .object(o)
+    }
 
     /// Pure: one device state as JSON.
     package static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {

@@ -118,7 +118,8 @@ extension DeviceState {
         var a = LiveActivity(
             id: nextActivityID(), bundleID: bundleID, attributesType: type, attributes: request.attributes,
             contentState: request.contentState, origin: .app, startedAt: now,
-            lastTimestamp: now.timeIntervalSince1970, staleDate: request.staleAfter.map { now.addingTimeInterval($0) },
+            lastTimestamp: now.timeIntervalSince1970.rounded(.down),
+            staleDate: request.staleAfter.map { now.addingTimeInterval($0) },
             relevanceScore: request.relevanceScore ?? 0)
         switch request.pushType {
         case .token?: a.pushToken = activityToken(for: a.id, app)
