@@ -124,6 +124,11 @@ package enum WorldTrace {
             return [arrow(.navigation, .router, .router, "opened \(url) (\(by))")]
         case .webView(let outcome):
             return webViewEvents(outcome, arrow: arrow)
+        case .activity(let activity):
+            // ActivityKit's doings are the device's own (the Lock Screen), drawn on its lifeline with the detail.
+            var note = arrow(.note, .device, .device, "Live Activity: \(activity)")
+            note.notes = [activity.description]
+            return [note]
         default:
             return []
         }
