@@ -17,7 +17,32 @@ struct LiveActivitySink: DeviceRegistrationSink {
 
     func tokenRegistered(_ token: DeviceToken, bundleID: String, environment: APNsEnvironment) {}
     func tokenInvalidated(_ token: DeviceToken, at date: Date) {}
-    func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {}
+    /// Back online: the pushes the gateway kept for the device's ActivityKit tokens are handed over, and each channel
+    /// it listens to hands over its stored message (missed while offline; applied once).
+    func deviceOnlineChanged(tokens: [DeviceToken], online: Bool) {
+        guard online, let device else { return }
+        let s = device.snapshot
+        for token in Self.tokens(s) { apns.recipientCameOnline(token) }
+        for a in s.liveActivities.activities {
+            guard let channel = a.channelID else { continue }
+            deliverStored(channel, bundleID: a.bundleID, environment: Self.environment(a.bundleID, s))
+        }
+    }
+
+    /// Every ActivityKit token the device holds.
+    static func tokens(_ s: DeviceState) -> [DeviceToken] {
+        s.liveActivities.pushToStartTokens.values.flatMap(\.values)
+            + s.liveActivities.activities.compactMap(\.pushToken)
+    }
+
+    static func environment(_ bundleID: String, _ s: DeviceState) -> APNsEnvironment {
+        s.apps[bundleID]?.declaration.signing.apsEnvironment?.apnsEnvironment ?? .sandbox
+    }
+
+    func deliverStored(_ channel: String, bundleID: String, environment: APNsEnvironment) {
+        guard let stored = apns.storedBroadcast(channelID: channel, environment: environment) else { return }
+        device?.deliverLiveActivity(IncomingPush(stored, bundleID: bundleID), channelID: channel)
+    }
 
     func liveActivityAddressChanged(_ change: LiveActivityAddressChange) {
         switch change {
@@ -26,12 +51,14 @@ struct LiveActivitySink: DeviceRegistrationSink {
             index.register(
                 IndexedAddress(kind: PushTokenKind(kind), value: token.hex),
                 holder: TokenHolder(device: name, bundleID: bundleID, kind: PushTokenKind(kind), slot: slot))
+            // Store-and-forward follows the device, as for its APNs token (GatewayRegistrationSink).
+            apns.followRecipientReachability(of: token)
+            if device?.snapshot.online == true { apns.recipientCameOnline(token) }
         case .tokenRemoved(let token, let kind):
             apns.unregisterToken(token)
             index.remove(IndexedAddress(kind: PushTokenKind(kind), value: token.hex))
         case .channelSubscribed(let channel, let bundleID, let environment):
-            guard let stored = apns.storedBroadcast(channelID: channel, environment: environment) else { return }
-            device?.deliverLiveActivity(IncomingPush(stored, bundleID: bundleID), channelID: channel)
+            deliverStored(channel, bundleID: bundleID, environment: environment)
         }
     }
 
@@ -96,10 +123,13 @@ extension DeviceFleet {
         var reached = 0
         for d in devices {
             let apps = d.device.channelSubscribers(channelID, environment: push.environment)
+            var handed = false
             for bundleID in apps {
-                d.device.deliverLiveActivity(IncomingPush(push, bundleID: bundleID), channelID: channelID)
+                let r = d.device.deliverLiveActivity(IncomingPush(push, bundleID: bundleID), channelID: channelID)
+                handed = handed || r.disposition != .deviceOffline
             }
-            if !apps.isEmpty { reached += 1 }
+            // An offline device gets the channel's stored message when it is back (deviceOnlineChanged).
+            if handed { reached += 1 }
         }
         recording.record(push)
         return reached

@@ -163,6 +163,13 @@ extension DeviceState {
     {
         guard online else { return .deviceOffline }
         let bundleID = push.bundleID
+        if let channelID, !push.apnsID.isEmpty,
+            !liveActivities.activities.contains(where: {
+                $0.bundleID == bundleID && $0.channelID == channelID && $0.lastPushID != push.apnsID
+            })
+        {
+            return .accepted  // every subscribed activity already applied this message
+        }
         log(.pushReceived(apnsID: push.apnsID, kind: .liveActivity), bundleID, now)
         guard let app = apps[bundleID] else {
             log(.pushDropped(apnsID: push.apnsID, reason: .appNotInstalled), bundleID, now)
@@ -178,8 +185,8 @@ extension DeviceState {
         let aps = push.aps.raw ?? .object([:])
         if let channelID {
             let targets = liveActivities.activities.indices.filter {
-                liveActivities.activities[$0].bundleID == bundleID
-                    && liveActivities.activities[$0].channelID == channelID
+                let a = liveActivities.activities[$0]
+                return a.bundleID == bundleID && a.channelID == channelID && a.lastPushID != push.apnsID
             }
             for i in targets { update(at: i, push, aps, app, now: now) }
             return .accepted
@@ -213,7 +220,8 @@ extension DeviceState {
         let declaration = app.declaration.liveActivity(a.attributesType)
         switch LiveActivityEngine.apply(aps, priority: push.priority, to: a, declaration: declaration, now: now) {
         case .failure(let d): drop(push, d, activity: a.id, now: now)
-        case .success((let changed, let change)):
+        case .success((var changed, let change)):
+            changed.lastPushID = push.apnsID
             liveActivities.activities[i] = changed
             if change == .ended {
                 log(

@@ -52,6 +52,9 @@ package struct LiveActivity: Sendable, Equatable {
     package var updates: Int = 0
     /// When priority-10 pushes were applied (the budget's window).
     package var highPriorityUpdates: [Date] = []
+    /// The `apns-id` of the last push applied: a channel's stored message handed over again (the device came back
+    /// online) is not applied twice.
+    package var lastPushID: String?
 
     package init(
         id: String, bundleID: String, attributesType: String, attributes: JSONValue, contentState: JSONValue,
