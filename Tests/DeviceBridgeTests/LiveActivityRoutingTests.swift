@@ -56,7 +56,10 @@ import Testing
             .startActivity(
                 app: BridgeFixture.bundleID, ActivityRequest(contentState: .object(["eta": 5]))))
         let token = try #require(hosted.device.snapshot.liveActivities.activities.first?.pushToken)
+        let start = try #require(
+            hosted.device.snapshot.liveActivities.pushToStartTokens[BridgeFixture.bundleID]?["RideAttributes"])
         try hosted.device.apply(.uninstall(app: BridgeFixture.bundleID))
+        #expect(fleet.index.holder(of: IndexedAddress(kind: .pushToStart, value: start.hex)) == nil)
         #expect(fleet.index.holder(of: IndexedAddress(kind: .activity, value: token.hex)) == nil)
         let topic = BridgeFixture.bundleID + ".push-type.liveactivity"
         let answer = f.push(

@@ -18,6 +18,8 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
     case dropped(id: String?, apnsID: String, detail: String)
     /// The app was deleted: its activities and tokens are gone.
     case removed(id: String, token: DeviceToken?)
+    /// The app was deleted: its push-to-start token for `attributesType` no longer works.
+    case pushToStartTokenRemoved(attributesType: String, token: DeviceToken)
 
     package var description: String {
         switch self {
@@ -33,6 +35,7 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
         case .dropped(let id, let apnsID, let detail):
             return "push \(apnsID) to \(id ?? "no activity") ignored: \(detail)"
         case .removed(let id, _): return "\(id) removed (app deleted)"
+        case .pushToStartTokenRemoved(let t, _): return "push-to-start token for \(t) invalidated (app deleted)"
         }
     }
 
@@ -65,6 +68,11 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
             return [
                 "type": "activity-push-ignored", "activity_id": id.map(JSONValue.string) ?? .null,
                 "apns_id": .string(apnsID), "detail": .string(detail),
+            ]
+        case .pushToStartTokenRemoved(let t, let token):
+            return [
+                "type": "activity-push-to-start-token-removed", "attributes_type": .string(t),
+                "token": .string(token.hex),
             ]
         case .removed(let id, let t):
             return [

@@ -88,6 +88,9 @@ extension DeviceState {
         for a in liveActivities.activities where a.bundleID == bundleID {
             log(.removed(id: a.id, token: a.pushToken), bundleID, now)
         }
+        for (type, token) in (liveActivities.pushToStartTokens[bundleID] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            log(.pushToStartTokenRemoved(attributesType: type, token: token), bundleID, now)
+        }
         liveActivities.activities.removeAll { $0.bundleID == bundleID }
         liveActivities.pushToStartTokens[bundleID] = nil
     }

@@ -36,6 +36,7 @@ extension SimulatedDevice {
         case .channelSubscribed(_, let channel):
             return .channelSubscribed(channel, bundleID: bundleID, environment: env)
         case .removed(_, let token?): return .tokenRemoved(token, kind: .activity)
+        case .pushToStartTokenRemoved(_, let token): return .tokenRemoved(token, kind: .pushToStart)
         default: return nil
         }
     }
