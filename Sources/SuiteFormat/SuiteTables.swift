@@ -49,7 +49,7 @@ extension ExpectKey: SuiteTable {
         case .atLeast: "Whole objects, these keys (nested) with these values."
         case .snapshot: "What the device got and did since the previous expect, against the stored snapshot."
         case .request: "Which request of a run step's backend the block checks (not a check)."
-        case .activity: "The app's latest Live Activity: state, content_state, relevance, alerted, count, token, …"
+        case .activity: "The app's latest Live Activity: its state, content state, relevance, alert, token; count."
         }
     }
 }
