@@ -51,6 +51,15 @@ import Testing
         let (old, _) = Self.device(ios: "17.1")
         old.setUp(Self.app())
         #expect(old.snapshot.liveActivities.pushToStartTokens.isEmpty)
+        // §1: before iOS 16.1 there is no ActivityKit at all; 17.1 starts activities, without push-to-start.
+        old.launch(Fixture.bundleID)
+        old.startActivity(Fixture.bundleID, Self.request())
+        #expect(old.snapshot.liveActivities.activities.count == 1)
+        let (older, _) = Self.device(ios: "16.0")
+        older.setUp(Self.app())
+        older.launch(Fixture.bundleID)
+        older.startActivity(Fixture.bundleID, Self.request())
+        #expect(older.snapshot.liveActivities.activities.isEmpty)
     }
 
     /// §1.1: without NSSupportsLiveActivities: an install warning, no token, Activity.request fails.

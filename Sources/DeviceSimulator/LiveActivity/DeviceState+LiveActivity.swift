@@ -102,6 +102,9 @@ extension DeviceState {
         let type = request.attributesType ?? app.declaration.liveActivities.first?.attributesType ?? "(none declared)"
         func fail(_ reason: String) { log(.requestFailed(attributesType: type, reason: reason), bundleID, now) }
         if let refusal = liveActivityRefusal(app) { return fail(refusal) }
+        guard versionAtLeast(iosVersion, LiveActivityRules.minimumIOS) else {
+            return fail("Live Activities need iOS \(LiveActivityRules.minimumIOS) (device: \(iosVersion))")
+        }
         guard let declaration = app.declaration.liveActivity(type) else {
             return fail("\(type) is not one of the app's live_activities")
         }

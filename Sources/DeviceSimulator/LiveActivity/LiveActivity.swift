@@ -119,6 +119,8 @@ package enum LiveActivityRules {
     /// Choice): 10, or 60 with `NSSupportsLiveActivitiesFrequentUpdates`. Priority 5 is not counted.
     package static func priority10Budget(frequentUpdates: Bool) -> Int { frequentUpdates ? 60 : 10 }
     package static let budgetWindow: TimeInterval = 3600
+    /// ActivityKit itself: iOS 16.1 (§1).
+    package static let minimumIOS = "16.1"
     /// Push-to-start needs iOS 17.2 (§2).
     package static let pushToStartMinimumIOS = "17.2"
     /// Broadcast channels need iOS 18 (§5).
