@@ -93,6 +93,7 @@ extension ControlAPI {
         // Apps using Firebase: their FCM registration tokens, as in the ready line.
         let fcm = d.fcmTokens
         if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
+        o.merge(d.liveActivityAddresses) { a, _ in a }
         return .object(o)
     }
 }
