@@ -68,8 +68,10 @@ package final class DeviceFleet: PushDeliveryConsumer, Sendable {
     /// Hands `push` to the app the index says holds its token (the push's topic naming that app), and to the
     /// recording once handed over; a token no device holds ends here.
     package func deliver(_ push: DeliveredPush) -> PushHandOff {
-        if let handOff = deliverToLiveActivityAddress(push) { return handOff }
-        if let holder = index.holder(of: .apns(push.token)),
+        let apnsHolder = index.holder(of: .apns(push.token))
+        // Not an APNs token: maybe an ActivityKit one (LiveActivitySink.swift); one look-up on the usual path.
+        if apnsHolder == nil, let handOff = deliverToLiveActivityAddress(push) { return handOff }
+        if let holder = apnsHolder,
             holder.bundleID == APNsPushType.bundleID(ofTopic: push.topic), let device = byName[holder.device],
             device.receive(push) == .deviceOffline
         {
