@@ -95,8 +95,12 @@ package enum Checker {
             return ""
         case .fcmErrorCode, .fcmName: return FailureContext.fcmAnswerHint(o.lastSend?.fcm)
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
-            .state, .badge, .exitCode, .stdout, .stderr, .activity:
+            .state, .badge, .exitCode, .stdout, .stderr:
             return ""
+        case .activity(let field, _):
+            // A start_activity that failed leaves nothing to check: say why (not in the foreground, …).
+            guard field != .error, case .string(let why)? = o.value(.activity(.error, path: "")) else { return "" }
+            return " (Activity.request failed: \(why))"
         }
     }
 

@@ -45,6 +45,19 @@ import Testing
         #expect(f.events.contains(#"content-state.eta: expected int, got string "soon""#))
     }
 
+    /// `start_activity` with the app in the background: nothing starts, and the failed check says why.
+    @Test func aFailedRequestIsNamedInTheFailure() async throws {
+        let (_, bad) = try await Support.runSteps(
+            """
+            - start_activity: { attributes: { ride_id: R1 }, content_state: { eta: 9, driver: Bo } }
+              expect: { activity: { state: active } }
+            """, world: Self.world)
+        let f = try #require(Support.onlyFailure(bad))
+        #expect(
+            f.actual.contains(
+                "Activity.request failed: the app is not-running: Activity.request needs it in the foreground"))
+    }
+
     @Test func anUnknownActivityFieldOrVariableIsALoadError() throws {
         let field = try Support.loadError(
             Self.world + "\nscenarios:\n  - name: t\n    steps:\n      - expect: { activity: { stat: active } }\n")
