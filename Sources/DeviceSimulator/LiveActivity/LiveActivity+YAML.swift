@@ -110,7 +110,7 @@ extension ActivityRequest {
         }
         return ActivityRequest(
             attributesType: try m.optional("type"), attributes: try json(m["attributes"]) ?? .object([:]),
-            contentState: try json(m["content_state"]) ?? .null, pushType: pushType,
+            contentState: try json(try m.required("content_state", as: YAMLNode.self)) ?? .null, pushType: pushType,
             staleAfter: try m.optional("stale_after", as: Duration.self).map(AppDeclaration.seconds),
             relevanceScore: try m.optional("relevance"))
     }
