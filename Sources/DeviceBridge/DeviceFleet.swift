@@ -91,7 +91,12 @@ package final class DeviceFleet: PushDeliveryConsumer, FCMAndroidDeliveryConsume
     /// that app; the device applies `PushTokenKind.outcome(of:at:)` for the kind), and to the recording once
     /// handed over; a token no device holds ends here.
     package func deliver(_ push: DeliveredPush) -> PushHandOff {
-        if let holder = index.holder(ofToken: push.token),
+        let holder = index.holder(ofToken: push.token)
+        // An ActivityKit address (an activity's or a push-to-start token): LiveActivitySink.swift.
+        if let holder, holder.kind == .activity || holder.kind == .pushToStart {
+            return deliverToLiveActivityAddress(push, holder: holder)
+        }
+        if let holder,
             holder.bundleID == APNsPushType.bundleID(ofTopic: push.topic), let device = byName[holder.device],
             device.receive(push) == .deviceOffline
         {
@@ -132,6 +137,7 @@ package final class DeviceFleet: PushDeliveryConsumer, FCMAndroidDeliveryConsume
             let fcm = d.fcmTokens
             if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
             if let push = d.pushTokensJSON { o["push_tokens"] = push }
+            o.merge(d.liveActivityAddresses) { a, _ in a }
             out[d.name] = .object(o)
         }
         return .object(out)

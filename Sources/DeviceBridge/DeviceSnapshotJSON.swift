@@ -8,7 +8,11 @@ extension HostedDevice {
     /// (`last_seq` is what to pass as `since` to read only newer events).
     package var snapshotJSON: JSONValue {
         switch engine {
-        case .iphone(let d): return Self.snapshotJSON(name: name, d.snapshot)
+        case .iphone(let d):
+            let s = d.snapshot
+            guard case .object(var o) = Self.snapshotJSON(name: name, s) else { return .null }
+            o["live_activities"] = Self.liveActivitiesJSON(s, now: d.clock.now())
+            return .object(o)
         case .android(let d):
             // What the clock made due first (a Doze window that opened while nobody touched the phone in serve).
             d.advanceTime()

@@ -90,6 +90,7 @@ package final class HostedDevice: Sendable {
             apns: apns, index: index, device: declaration.name,
             isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
         device.addRegistrationSink(registrations)
+        device.addRegistrationSink(LiveActivitySink(apns: apns, index: index, name: declaration.name, device: device))
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }
@@ -188,5 +189,6 @@ package final class HostedDevice: Sendable {
                 registrations.pushTokenRegistered(t, kind: kind, bundleID: id, environment: environment)
             }
         }
+        LiveActivitySink(apns: apns, index: registrations.index, name: name, device: device).sync(state)
     }
 }

@@ -29,11 +29,15 @@ package struct TokenHolder: Sendable, Hashable {
     package var device: String
     package var bundleID: String
     package var kind: PushTokenKind
+    /// Which of the app's addresses of that kind, for kinds an app holds several of (an activity id, an attributes
+    /// type); empty for the APNs token.
+    package var slot: String
 
-    package init(device: String, bundleID: String, kind: PushTokenKind) {
+    package init(device: String, bundleID: String, kind: PushTokenKind, slot: String = "") {
         self.device = device
         self.bundleID = bundleID
         self.kind = kind
+        self.slot = slot
     }
 }
 

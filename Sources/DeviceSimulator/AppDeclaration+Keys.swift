@@ -31,6 +31,10 @@ extension AppDeclaration {
             .init("navigation", .object(NavigationDeclaration.keyTable), "Tabs, screens and the push router."),
             .init("web_view", .object(webViewTable), "The in-app web view's policy."),
             .init(
+                "supports_live_activities", .boolean,
+                "NSSupportsLiveActivities (default: info_plist_file's, else false: ActivityKit starts nothing)."),
+            .init("live_activities", .list(.object(liveActivityTable)), "The app's Live Activity types."),
+            .init(
                 "push_types", .list(.oneOf(declarableTokenKinds.map(\.rawValue))),
                 "Tokens it asks for beyond the APNs device token: voip (PushKit), pushtotalk, location (a Location "
                     + "Push Service Extension), widgets, controls, fileprovider; each issued when it registers."),

@@ -92,6 +92,7 @@ extension AppDeclaration {
         if let w = try m.optionalMapping("web_view", keys: webViewTable) {
             app.webViewPolicy = try decodeWebViewPolicy(w, default: WebViewPolicy())
         }
+        try decodeLiveActivities(m, file: file, into: &app)
         return app
     }
 

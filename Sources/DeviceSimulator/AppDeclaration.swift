@@ -210,6 +210,10 @@ package struct AppDeclaration: Sendable, Equatable {
     /// (its widgets or controls have a push handler), a File Provider token. Each is issued when it registers.
     package var pushTypes: [PushTokenKind]
     package var voip: VoIPBehaviour
+    /// `live_activities:`, the app's `ActivityAttributes` types (LiveActivity/LiveActivityDeclaration.swift).
+    package var liveActivities: [LiveActivityDeclaration] = []
+    /// `NSSupportsLiveActivities` in the app's Info.plist: without it ActivityKit starts nothing.
+    package var supportsLiveActivities = false
 
     package init(
         signing: AppSigningConfiguration, profile: ProvisioningProfile,

@@ -77,6 +77,9 @@ extension DeviceAction {
             .init("unlock", .boolean, "Android: unlock (the first unlock after a reboot ends direct boot)."),
             .init("grant", permissionShape, "Android: the user grants POST_NOTIFICATIONS (the value may name it)."),
             .init("deny", permissionShape, "Android: the user denies POST_NOTIFICATIONS."),
+            .init(
+                "start_activity", .object(ActivityRequest.keyTable),
+                "The app starts a Live Activity (Activity.request).", acceptsNull: false),
         ])
 
     /// The keys beside the action key: `app:` and `on:`.

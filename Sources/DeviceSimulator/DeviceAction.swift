@@ -58,11 +58,14 @@ package enum DeviceAction: Sendable, Equatable {
     /// `<data>` matches opens, its routes `on: [link]` get the URI.
     case openLink(String)
 
+    /// The app calls `Activity.request` (DeviceAction+LiveActivity.swift).
+    case startActivity(app: String?, ActivityRequest)
+
     /// The platform an action exists on only (nil: both).
     package var onlyOn: DevicePlatform? {
         switch self {
         case .forceStop, .clearData, .doze, .permission, .lock, .openLink: .android
-        case .suspend, .register, .chooseAction, .expand, .quickAction, .authorize: .ios
+        case .suspend, .register, .chooseAction, .expand, .quickAction, .authorize, .startActivity: .ios
         default: nil
         }
     }
@@ -173,6 +176,7 @@ extension DeviceState {
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
         case .forceStop, .clearData, .doze, .permission, .lock, .openLink:
             throw .notOnThisPlatform(action: "\(action)", platform: .ios)
+        case .startActivity(let a, let request): startActivity(try resolveApp(a), request, now: now)
         }
     }
 }
@@ -272,6 +276,7 @@ extension DeviceAction {
                 _ = try v.oneOf(keyTable.choices(key))
             }
             return .permission(app: appKey, granted: key == "grant")
+        case "start_activity": return .startActivity(app: appKey, try ActivityRequest.decode(try required()))
         default: throw node.invalidValue(expected: "one of: \(yamlKeys.joined(separator: ", "))")
         }
     }

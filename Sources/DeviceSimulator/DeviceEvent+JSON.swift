@@ -109,6 +109,7 @@ extension DeviceEventKind {
             }
         case .offlineChanged(let on): return ["type": "online", "online": .bool(on)]
         case .rebooted: return ["type": "rebooted"]
+        case .activity(let a): return a.jsonFields
         }
     }
 }

@@ -123,6 +123,23 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// A Live Activity push the device does not handle (no Live Activity engine on this path).
     case liveActivityNotHandled
 
+    // Live Activities (LiveActivityEngine; the detail is in the `.activity(.dropped)` event beside it).
+    /// `aps.event` is not one the address takes (start to a push-to-start token; update/end to an activity).
+    case activityEventInvalid
+    case activityTimestampMissing
+    /// Older than the last applied push's `timestamp`: ignored.
+    case activityTimestampOutdated
+    /// `content-state` does not decode as the declared `ContentState`.
+    case activityContentStateInvalid
+    /// `attributes-type` / `attributes` do not decode as the declared attributes.
+    case activityAttributesInvalid
+    /// The activity ended or was dismissed: no more updates.
+    case activityEnded
+    /// The priority-10 budget is spent (`LiveActivityRules.priority10Budget`).
+    case activityBudgetExhausted
+    /// No activity (or push-to-start type) on the device holds the address any more.
+    case activityNotFound
+
     /// The text `dropped:` compares and the event log shows.
     package var text: String {
         switch self {
@@ -148,6 +165,14 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .voipNotReported(let n):
             "voip-not-reported: iOS stopped delivering VoIP pushes after \(n) not reported to CallKit"
         case .liveActivityNotHandled: "live-activity-not-handled"
+        case .activityEventInvalid: "activity-event-invalid"
+        case .activityTimestampMissing: "activity-timestamp-missing"
+        case .activityTimestampOutdated: "activity-timestamp-outdated"
+        case .activityContentStateInvalid: "activity-content-state-invalid"
+        case .activityAttributesInvalid: "activity-attributes-invalid"
+        case .activityEnded: "activity-ended"
+        case .activityBudgetExhausted: "activity-update-budget-exhausted"
+        case .activityNotFound: "activity-not-found"
         }
     }
 
@@ -223,6 +248,8 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
     case webView(WebNavigationOutcome)
     case offlineChanged(online: Bool)
     case rebooted
+    /// ActivityKit: tokens, starts, updates, ends (LiveActivity/ActivityEvent.swift).
+    case activity(ActivityEvent)
 
     package var description: String {
         switch self {
@@ -263,6 +290,7 @@ package enum DeviceEventKind: Sendable, Equatable, CustomStringConvertible {
         case .webView(let o): return "web view \(o)"
         case .offlineChanged(let o): return o ? "online" : "offline"
         case .rebooted: return "rebooted"
+        case .activity(let a): return "live activity: \(a)"
         }
     }
 }

@@ -64,6 +64,8 @@ package struct DeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledApp] = [:]
     package internal(set) var notificationCenter: [PresentedNotification] = []
     package internal(set) var events: [DeviceEvent] = []
+    /// ActivityKit's activities and push-to-start tokens (LiveActivity/).
+    package internal(set) var liveActivities = LiveActivityStore()
     let tokens: TokenGenerator
     /// True when a Firebase service is attached (`SimulatedDevice.useFirebaseService`): FCM tokens come from it;
     /// false: the device issues them itself, as an offline stand-in for Firebase.
@@ -109,9 +111,16 @@ package struct DeviceState: Sendable, Equatable {
         installs += 1
         apps[app.bundleID] = InstalledApp(declaration: app, generation: installs)
         log(.installed, app.bundleID, now)
+        issuePushToStartTokens(app.bundleID, now: now)
         for f in ProvisioningChecks.capabilityFindings(
             app: app.signing, implementsFetchHandler: app.delegate.implementsFetchHandler, firebaseSenderID: nil,
             forwardsAPNsTokenToFirebase: false)
+        {
+            log(.capabilityWarning(f), app.bundleID, now)
+        }
+        for f in ProvisioningChecks.liveActivityFindings(
+            bundleID: app.bundleID, hasLiveActivities: !app.liveActivities.isEmpty,
+            supportsLiveActivities: app.supportsLiveActivities)
         {
             log(.capabilityWarning(f), app.bundleID, now)
         }
@@ -132,6 +141,7 @@ package struct DeviceState: Sendable, Equatable {
         for kind in PushTokenKind.allCases {
             if let t = app.pushTokens[kind] { log(.pushTokenInvalidated(kind: kind, token: t), bundleID, now) }
         }
+        removeLiveActivities(of: bundleID, now: now)
         log(.uninstalled(token: app.token), bundleID, now)
     }
 

@@ -21,6 +21,8 @@ package protocol DeviceRegistrationSink: Sendable {
     func fcmTokenIssued(_ registration: FCMRegistration)
     /// The app holding `fcmToken` was uninstalled: the instance is gone from `date`.
     func fcmTokenInvalidated(_ fcmToken: String, at date: Date)
+    /// ActivityKit reported a token or a channel subscription, or an activity went away (SimulatedDevice+LiveActivity).
+    func liveActivityAddressChanged(_ change: LiveActivityAddressChange)
 }
 
 extension DeviceRegistrationSink {
@@ -125,6 +127,9 @@ package final class SimulatedDevice: Sendable {
                 for t in targets { t.fcmTokenIssued(registration) }
             case .offlineChanged(let online):
                 for t in targets { t.deviceOnlineChanged(tokens: currentTokens, online: online) }
+            case .activity(let a):
+                guard let change = liveActivityAddressChange(a, bundleID: e.bundleID) else { break }
+                for t in targets { t.liveActivityAddressChanged(change) }
             default:
                 break
             }

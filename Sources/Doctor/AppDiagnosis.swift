@@ -51,6 +51,14 @@ extension Doctor {
                     "UIBackgroundModes contains remote-notification (silent pushes expected)",
                     file: path, findings.map { DoctorFinding($0, file: path) })
             }
+            if context.expectsLiveActivities {
+                let findings = ProvisioningChecks.liveActivityFindings(
+                    bundleID: signing.bundleID, hasLiveActivities: true,
+                    supportsLiveActivities: inputs.infoPlist?.value?["NSSupportsLiveActivities"]?.boolValue ?? false)
+                list.record(
+                    "info-plist.live-activities", "NSSupportsLiveActivities is YES (the app has Live Activities)",
+                    file: path, findings.map { DoctorFinding($0, file: path) })
+            }
             let usesFirebase = inputs.googleServiceInfo != nil || !signing.firebaseAppDelegateProxyEnabled
             if usesFirebase {
                 let sender =

@@ -67,6 +67,8 @@ extension ProvisioningFinding {
             return "the FCM token is not mapped to an APNs token, so FCM cannot deliver over APNs"
         case .contentExtensionCategoryMissing:
             return "iOS never loads the content extension: it does not know which categories it handles"
+        case .liveActivitiesNotSupported:
+            return "ActivityKit starts no Live Activity for the app, locally or by push"
         }
     }
 }

@@ -97,6 +97,9 @@ package struct DoctorContext: Sendable, Equatable {
     package var environment: APNsEnvironment?
     /// The backend sends silent (content-available) pushes (`--expects-silent-push`).
     package var expectsSilentPush = false
+    /// The app has Live Activities: the backend sends liveactivity pushes (`--expects-live-activities`, or
+    /// `live_activities:` in the config).
+    package var expectsLiveActivities = false
     /// The APNs key id the backend puts in the JWT `kid` (`--key-id`).
     package var keyID: String?
     /// The team id the backend puts in the JWT `iss` (`--team-id`).

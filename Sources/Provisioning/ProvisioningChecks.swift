@@ -72,6 +72,14 @@ package enum ProvisioningChecks {
         return findings
     }
 
+    /// The Live Activity rule the device and `doctor` share: an app that has Live Activities needs
+    /// `NSSupportsLiveActivities = YES` (Tests/reference/live-activities.md §1.1).
+    package static func liveActivityFindings(bundleID: String, hasLiveActivities: Bool, supportsLiveActivities: Bool)
+        -> [ProvisioningFinding]
+    {
+        hasLiveActivities && !supportsLiveActivities ? [.liveActivitiesNotSupported(bundleID: bundleID)] : []
+    }
+
     /// Whether the Firebase SDK learns the APNs token: by swizzling, or because the app forwards it.
     package static func firebaseReceivesAPNsToken(app: AppSigningConfiguration, forwards: Bool) -> Bool {
         app.firebaseAppDelegateProxyEnabled || forwards

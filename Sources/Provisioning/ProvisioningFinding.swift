@@ -28,6 +28,9 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
     case apnsTokenNotForwardedToFirebase(senderID: String)
     /// A content extension's Info.plist has no `UNNotificationExtensionCategory` (required): iOS never uses it.
     case contentExtensionCategoryMissing(extensionName: String, infoPlist: String)
+    /// The app has Live Activities but its Info.plist lacks `NSSupportsLiveActivities = YES`
+    /// (Tests/reference/live-activities.md §1.1).
+    case liveActivitiesNotSupported(bundleID: String)
 
     /// How bad the finding is: errors block install or registration, warnings only lose some pushes.
     package enum Severity: String, Sendable { case error, warning }
@@ -63,6 +66,7 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .remoteNotificationBackgroundModeMissing: return "background-mode-missing"
         case .apnsTokenNotForwardedToFirebase: return "apns-token-not-forwarded"
         case .contentExtensionCategoryMissing: return "content-extension-category-missing"
+        case .liveActivitiesNotSupported: return "live-activities-not-supported"
         }
     }
 
@@ -107,6 +111,8 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .contentExtensionCategoryMissing(let name, let path):
             return "content extension \(name): \(path) has no "
                 + "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory"
+        case .liveActivitiesNotSupported(let bundleID):
+            return "\(bundleID) has Live Activities but its Info.plist has no NSSupportsLiveActivities = YES"
         }
     }
 
@@ -138,6 +144,10 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .contentExtensionCategoryMissing:
             return "the extension is never loaded: long-pressing a notification shows the default UI, its actions "
                 + "go to the app"
+        case .liveActivitiesNotSupported:
+            return
+                "Activity.request throws and no push-to-start token is issued; liveactivity pushes get 200 from APNs "
+                + "and show nothing"
         }
     }
 
@@ -172,6 +182,8 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
         case .apnsTokenNotForwardedToFirebase:
             return
                 "set Messaging.messaging().apnsToken in didRegisterForRemoteNotificationsWithDeviceToken, or enable swizzling"
+        case .liveActivitiesNotSupported:
+            return "add NSSupportsLiveActivities (Boolean, YES) to the app's Info.plist (Supports Live Activities)"
         }
     }
 

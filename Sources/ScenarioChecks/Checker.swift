@@ -105,6 +105,10 @@ package enum Checker {
         case .status, .reason, .header, .timestamp, .dropped, .stored, .extensions, .page, .openedURLs, .token,
             .state, .badge, .exitCode, .stdout, .stderr, .extras, .channel, .tray, .permission:
             return ""
+        case .activity(let field, _):
+            // A start_activity that failed leaves nothing to check: say why (not in the foreground, …).
+            guard field != .error, case .string(let why)? = o.value(.activity(.error, path: "")) else { return "" }
+            return " (Activity.request failed: \(why))"
         }
     }
 

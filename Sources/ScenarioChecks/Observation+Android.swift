@@ -87,7 +87,7 @@ package struct AndroidObservation: Sendable {
         case .symptoms: return .string("")
         case .token: return s(app?.fcmToken)
         case .state: return s(app?.state.rawValue)
-        case .badge, .extensions, .reached, .callkit: return nil  // iPhone-only: no badge, app extensions, PushKit
+        case .badge, .extensions, .reached, .callkit, .activity: return nil  // iPhone-only: badge, extensions, PushKit, ActivityKit
         case .status, .reason, .header, .timestamp, .fcmErrorCode, .fcmName, .exitCode, .stdout, .stderr: return nil
         }
     }

@@ -34,6 +34,9 @@ package struct Observation: Sendable {
     /// Set when the device is an Android phone: the subjects about the device are answered from it (`snapshot` and
     /// `window` are then an empty iPhone's).
     package var android: AndroidObservation?
+    /// The simulated clock when the block runs (Live Activities' stale and dismissed states depend on it); nil:
+    /// the device's last event's time.
+    package var now: Date?
 
     package init(
         snapshot: DeviceState, bundleID: String, window: [DeviceEvent], pickedPush: Bool = false,
@@ -93,6 +96,7 @@ package struct Observation: Sendable {
         case .extensions(let field): return extensions(field)
         case .navigation(let field): return navigation(field, app)
         case .page(let field): return page(field, app)
+        case .activity(let field, let path): return activity(field, path: path)
         case .openedURLs:
             return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
         case .install:

@@ -89,6 +89,13 @@ enum SnapshotCapture {
             if let v = o.value(.page(field)) { page[field.rawValue] = v }
         }
         if !page.isEmpty { root["page"] = .object(page) }
+        // ActivityKit's doings in the window, without tokens and dates (seeded or clock-bound).
+        let kept = ["type", "activity_id", "attributes_type", "origin", "content_state", "alerted", "detail"]
+        let activity = o.window.compactMap { e -> JSONValue? in
+            guard case .activity = e.kind, case .object(let fields) = e.jsonValue else { return nil }
+            return .object(fields.filter { kept.contains($0.key) })
+        }
+        if !activity.isEmpty { root["live_activity"] = .array(activity) }
         return .object(root)
     }
 

@@ -60,6 +60,7 @@ enum DeviceActions {
                 }
                 return last.id
             }
+            let action = try renderActivityChannel(action, world: world, run: run, range: context.range)
             let actions = try userActions(action, bundle: bundle, latest: latest)
             if case .answerAlert(_, let button) = action {
                 guard device.snapshot.apps[bundle]?.router.alert != nil else {
@@ -152,6 +153,7 @@ enum DeviceActions {
         case .clearData: return [.clearData(app: bundle)]
         case .doze, .lock, .openLink: return [action]
         case .permission(_, let granted): return [.permission(app: bundle, granted: granted)]
+        case .startActivity(_, let request): return [.startActivity(app: bundle, request)]
         }
     }
 

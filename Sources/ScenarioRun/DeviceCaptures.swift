@@ -27,9 +27,10 @@ enum DeviceCaptures {
 
 extension DeviceVariable {
     /// The variable on whichever phone `d` is (`${device.<name>.…}` and `capture:` both read it here).
-    func value(in d: HostedDevice, app: String?) -> String? {
+    /// `argument` is a Live Activity variable's fourth part (the attributes type or the activity id).
+    func value(in d: HostedDevice, app: String?, argument: String? = nil) -> String? {
         switch d.engine {
-        case .iphone(let device): value(in: device.snapshot, bundleID: app)
+        case .iphone(let device): value(in: device.snapshot, bundleID: app, argument: argument)
         case .android(let device): value(in: device.snapshot, packageName: app)
         }
     }

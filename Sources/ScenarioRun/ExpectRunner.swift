@@ -107,13 +107,15 @@ enum ExpectRunner {
             window = BackendRequests.events(of: id, in: events.filter(mine))
         }
         let token = lastSend.flatMap { DeviceToken(hex: $0.token) }
-        return Observation(
+        var o = Observation(
             snapshot: snapshot, bundleID: bundleID, window: Array(window), pickedPush: picked && lastSend != nil,
             gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
             fcmRequests: host.fcmLog(after: context.fcmWindowStart),
             storedPushes: token.map { host.storedPushes(for: $0) } ?? [],
             lastSendEntry: lastSend.flatMap { s in host.gatewayLog().last { $0.apnsID == s.apnsID } },
             lastSend: lastSend, lastRun: context.lastRun)
+        o.now = host.clock.now()
+        return o
     }
 
     /// Compares (or records) the block's `snapshot:`; a mismatch is kept for the end of the scenario (the rest

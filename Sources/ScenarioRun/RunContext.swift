@@ -84,9 +84,10 @@ struct RunContext {
         switch parts.first {
         case "env" where parts.count >= 2:
             return environment.environment[parts.dropFirst().joined(separator: ".")]
-        case "device" where parts.count == 3:
+        case "device" where parts.count == 3 || parts.count == 4:
             guard let d = world.device(parts[1]), let variable = DeviceVariable(rawValue: parts[2]) else { return nil }
-            return variable.value(in: d, app: world.bundleID(on: d, nil))
+            return variable.value(
+                in: d, app: world.bundleID(on: d, nil), argument: parts.count == 4 ? parts[3] : nil)
         case "fixture" where parts.count == 2:
             // Empty when the runner started no fixture server: undefined rather than a silent "".
             let value: String

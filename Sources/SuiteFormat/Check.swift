@@ -40,6 +40,8 @@ package enum Subject: Sendable, Equatable {
     case navigation(NavigationField)
     /// `status`, `url`, `title`, `text`, `http_version`, `redirects`, `opened_externally`, `failed`, `cancelled`.
     case page(PageField)
+    /// A field of the app's latest Live Activity (`path`: a key path in its content state, for `content_state`).
+    case activity(LiveActivityField, path: String)
     /// URLs opened (by the web view policy or an extension) since the previous `expect`.
     case openedURLs
     /// `installed`/`failed`; `registered`/`failed`; finding codes; their symptoms (one text, a line each);

@@ -43,6 +43,7 @@ extension Subject {
             case .openedExternally, .failed, .cancelled: return .window
             case .status, .url, .title, .text, .httpVersion, .redirects: return .state
             }
+        case .activity: return .state
         case .findings, .symptoms: return .deviceLog
         case .exitCode, .stdout, .stderr: return .lastRun
         }

@@ -57,6 +57,8 @@ enum ExpectKey: String, CaseIterable, Sendable {
     case snapshot
     /// Which send the checks look at (`RequestSelector`); not a check of its own.
     case request
+    /// A mapping of `LiveActivityField` → value or matcher: the app's latest Live Activity (ActivityCheck.swift).
+    case activity
 
     /// Every key, in table order, for `checkKeys` and its did-you-mean.
     static let names = allCases.map(\.rawValue)

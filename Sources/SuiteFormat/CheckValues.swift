@@ -54,6 +54,7 @@ extension ExpectKey {
                 at: text)
             return .fields(entries)
         case .callback: return .callbacks
+        case .activity: return .fields(LiveActivityField.checkEntries)
         case .exactly, .atLeast: return .wholeObjects
         case .snapshot: return .snapshot
         case .request: return .request

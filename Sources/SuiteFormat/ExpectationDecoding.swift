@@ -124,6 +124,7 @@ enum ExpectationDecoder {
             case .atLeast: objects += try ObjectCheck.decode(v, mode: .subset)
             case .snapshot: snapshot = try SnapshotCheck.decode(v)
             case .request: break  // read below: it picks the send, it is not a check
+            case .activity: checks += try LiveActivityField.decodeChecks(v)
             }
         }
         return Expectation(

@@ -21,6 +21,7 @@ extension Subject {
         case .extensions: TraceFocus(.contentExtension)
         case .navigation, .openedURLs: TraceFocus(.router, .navigation)
         case .page: TraceFocus(.webView, .page)
+        case .activity: TraceFocus(.device)
         case .install, .registration, .findings, .symptoms, .token, .state, .badge: TraceFocus(.device)
         case .exitCode, .stdout, .stderr: TraceFocus(.backend, .response)
         }

@@ -57,6 +57,7 @@ extension ExpectKey: SuiteTable {
         case .atLeast: "Whole objects, these keys (nested) with these values."
         case .snapshot: "What the device got and did since the previous expect, against the stored snapshot."
         case .request: "Which request of a run step's backend the block checks (not a check)."
+        case .activity: "The app's latest Live Activity: its state, content state, relevance, alert, token; count."
         }
     }
 }
@@ -222,6 +223,9 @@ extension DeviceVariable: SuiteTable {
         case .widgetsToken: "The app's WidgetKit push token (hex; push_types: [widgets])."
         case .controlsToken: "The app's controls push token (hex; push_types: [controls])."
         case .fileProviderToken: "The app's File Provider PushKit token (hex; push_types: [fileprovider])."
+        case .pushToStartToken: "The app's push-to-start token (hex); .<AttributesType> picks the type."
+        case .activityToken: "The latest activity's push token (hex); .<activity id> picks one (a1, a2, …)."
+        case .activityID: "The app's latest Live Activity's id (a1, a2, …)."
         }
     }
 }

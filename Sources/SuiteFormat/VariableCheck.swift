@@ -21,6 +21,11 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
     case widgetsToken = "widgets_token"
     case controlsToken = "controls_token"
     case fileProviderToken = "fileprovider_token"
+    /// Live Activities (`${device.<name>.push_to_start_token.<AttributesType>}`, `….activity_token.<id>`):
+    /// `argument` picks the attributes type (default the app's first) or the activity (default the latest).
+    case pushToStartToken = "push_to_start_token"
+    case activityToken = "activity_token"
+    case activityID = "activity_id"
 
     /// The token kind a `<kind>_token` field reads.
     package var tokenKind: PushTokenKind? {
@@ -31,13 +36,20 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
         case .widgetsToken: .widgets
         case .controlsToken: .controls
         case .fileProviderToken: .fileProvider
-        case .token, .previousToken, .fcmToken, .previousFCMToken, .udid: nil
+        case .token, .previousToken, .fcmToken, .previousFCMToken, .udid, .pushToStartToken, .activityToken,
+            .activityID:
+            nil
         }
     }
 
+    /// The fields that take a fourth part (`argument`).
+    static let withArgument: [DeviceVariable] = [.pushToStartToken, .activityToken]
+
     /// The value on a device as it is now, for the app `bundleID` (nil when there is none).
-    package func value(in snapshot: DeviceState, bundleID: String?) -> String? {
+    package func value(in snapshot: DeviceState, bundleID: String?, argument: String? = nil) -> String? {
         switch self {
+        case .pushToStartToken, .activityToken, .activityID:
+            return liveActivityValue(in: snapshot, bundleID: bundleID, argument: argument)
         case .udid: return snapshot.udid
         case .token: return bundleID.flatMap { snapshot.apps[$0] }?.token?.hex
         case .fcmToken: return bundleID.flatMap { snapshot.apps[$0] }?.fcmToken
@@ -54,8 +66,9 @@ package enum DeviceVariable: String, CaseIterable, Sendable {
         switch self {
         case .udid: return snapshot.serial
         case .token: return nil
-        // An Android phone has no iPhone per-purpose tokens (PushKit, Push to Talk, …).
-        case .voipToken, .pushToTalkToken, .locationToken, .widgetsToken, .controlsToken, .fileProviderToken:
+        // An Android phone has no iPhone per-purpose tokens (PushKit, Push to Talk, …) and no Live Activities.
+        case .voipToken, .pushToTalkToken, .locationToken, .widgetsToken, .controlsToken, .fileProviderToken,
+            .pushToStartToken, .activityToken, .activityID:
             return nil
         case .fcmToken: return packageName.flatMap { snapshot.apps[$0] }?.fcmToken
         case .previousToken: return nil
@@ -119,7 +132,8 @@ enum VariableCheck {
         case "env":
             guard parts.count >= 2, !parts[1].isEmpty else { throw fail("expected ${env.NAME}", all) }
         case "device":
-            guard parts.count == 3, devices.contains(parts[1]) else {
+            let takesArgument = parts.count == 4 && DeviceVariable.withArgument.map(\.rawValue).contains(parts[2])
+            guard parts.count == 3 || takesArgument, devices.contains(parts[1]) else {
                 throw fail(
                     "expected ${device.<name>.token} with a declared device: \(devices.joined(separator: ", "))", all)
             }
@@ -147,6 +161,8 @@ enum VariableCheck {
             out += r.environment.map(\.1)
         case .device(.followLink(let t)), .device(.openLink(let t)):
             out.append(t)
+        case .device(.action(.startActivity(_, let r))):
+            if case .channel(let c)? = r.pushType, let t = try? Template(c, range: step.range) { out.append(t) }
         case .device, .expect:
             break
         }

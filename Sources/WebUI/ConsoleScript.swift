@@ -248,6 +248,11 @@ extension WebUI {
                 (a.fcm_token ? ' · FCM ' + short(a.fcm_token, 16) : '') +
                 Object.keys(a.push_tokens || {}).sort().map(k => ' · ' + k + ' ' + short(a.push_tokens[k], 16)).join('') }));
             }
+            for (const la of ((snap.live_activities || {}).activities || [])) {
+              section.appendChild(h('div', { class: 'facts-line', 'data-activity': la.id, text: 'Live Activity ' + la.id +
+                ' ' + la.attributes_type + ' (' + la.bundle_id + '): ' + la.state + ' · ' + JSON.stringify(la.content_state) +
+                (la.push_token ? ' · token ' + short(la.push_token, 16) : '') + (la.channel_id ? ' · channel ' + la.channel_id : '') }));
+            }
             const pics = [notificationCenter(nc, { onTap: n => act(d.name, Object.assign({ tap: n.id }, bundles.length > 1 ? { app: n.bundle_id } : {})) })];
             for (const b of bundles) {
               const nav = snap.apps[b].navigation;

@@ -77,7 +77,7 @@ import Testing
         "apns-key-not-p256", "apns-key-id-mismatch", "apns-key-team-mismatch", "apns-cert-expired",
         "apns-cert-expiring", "apns-cert-environment", "apns-cert-topic", "firebase-sender-id-mismatch",
         "firebase-project-mismatch", "file-unreadable", "profile-signature-invalid", "service-account-invalid",
-        "entitlement-not-in-profile", "signing-certificate-expired",
+        "entitlement-not-in-profile", "signing-certificate-expired", "live-activities-not-supported",
     ])
     func faultProducesFinding(_ id: String) throws {
         let f = try Self.shared.get()
@@ -137,6 +137,9 @@ import Testing
             ])
         case "content-extension-category-missing":
             args = try Self.arguments(adding: ["--app", try f.writeApp("NoCategory.app", contentCategory: nil)])
+        case "live-activities-not-supported":
+            // The fixture's Info.plist has no NSSupportsLiveActivities (Tests/reference/live-activities.md §1.1).
+            args = try Self.arguments(adding: ["--expects-live-activities"])
         case "background-mode-missing":
             args = try Self.arguments(replacing: [
                 "info-plist": try f.writePlist(

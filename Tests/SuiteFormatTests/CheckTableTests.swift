@@ -67,6 +67,11 @@ import Testing
                 "{ POST_NOTIFICATIONS: granted }",
                 one(.permission("POST_NOTIFICATIONS"), label: "permission.POST_NOTIFICATIONS")
             )
+        case .activity:
+            return (
+                "{ content_state: { eta: 3 } }",
+                one(.activity(.contentState, path: "eta"), label: "activity.content_state.eta")
+            )
         case .callback:
             return (
                 "{ didReceiveResponse: { action: open } }",

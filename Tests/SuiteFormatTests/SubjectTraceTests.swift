@@ -11,7 +11,7 @@ import Testing
         case .status, .reason, .headers, .timestamp, .stored: .apns
         case .errorCode, .name: .fcm
         case .delivered, .dropped, .reached, .notification, .install, .registration, .findings, .symptoms, .token,
-            .state, .badge, .channel, .tray, .permission:
+            .state, .badge, .channel, .tray, .permission, .activity:
             .device
         case .callbacks, .userInfo, .callback, .exactly, .callkit, .extras: .app
         case .extensions: .serviceExtension

@@ -11,7 +11,7 @@ import Testing
         (CallbackField.place, CallbackField.entries), (SendCapture.place, SendCapture.entries),
         (FCMSendCapture.place, FCMSendCapture.entries), (RunCapture.place, RunCapture.entries),
         (DeviceVariable.place, DeviceVariable.entries), (FixtureVariable.place, FixtureVariable.entries),
-        (GatewayVariable.place, GatewayVariable.entries),
+        (GatewayVariable.place, GatewayVariable.entries), (LiveActivityField.place, LiveActivityField.entries),
     ]
 
     @Test func everyEntryHasOneLineSayingWhatItIs() {
@@ -31,6 +31,7 @@ import Testing
         #expect(NavigationField.entries.map(\.name) == NavigationField.names)
         #expect(ExtensionField.entries.map(\.name) == ExtensionField.names)
         #expect(WholeObject.entries.map(\.name) == WholeObject.names)
+        #expect(LiveActivityField.entries.map(\.name) == LiveActivityField.names)
         // page's `contains` is spelt beside the fields (a substring of `text`).
         #expect(PageField.names.filter { $0 != PageField.containsKey } == PageField.entries.map(\.name))
     }

@@ -86,6 +86,16 @@ class Serve:
         })
         return env
 
+    def backend_env_for(self, app: str) -> dict:
+        """backend_env for another app than the demo one (its topic; no device token of the demo app)."""
+        env = dict(os.environ)
+        env.update({
+            "PUSHCHECK_APNS_TOPIC": app, "PUSHCHECK_APNS_KEY_FILE": self.key, "PUSHCHECK_APNS_KEY_ID": KEY_ID,
+            "PUSHCHECK_APNS_TEAM_ID": TEAM_ID, "PUSHCHECK_CA_FILE": self.ca, "PUSHCHECK_APNS_PROXY_URL": self.proxy,
+            "PUSHCHECK_APNS_SANDBOX_URL": self.sandbox,
+        })
+        return env
+
 
 def start_serve(directory: Path, key: Path, *options: str, config_text: str | None = None):
     directory = Path(tempfile.mkdtemp(dir=directory))

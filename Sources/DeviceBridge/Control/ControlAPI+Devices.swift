@@ -95,6 +95,7 @@ extension ControlAPI {
         let fcm = d.fcmTokens
         if !fcm.isEmpty { o["fcm_tokens"] = .object(fcm.mapValues(JSONValue.string)) }
         if let push = d.pushTokensJSON { o["push_tokens"] = push }
+        o.merge(d.liveActivityAddresses) { a, _ in a }
         return .object(o)
     }
 }

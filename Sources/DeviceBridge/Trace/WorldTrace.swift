@@ -128,6 +128,11 @@ package enum WorldTrace {
             return [arrow(.note, .device, .device, "\(receiver.rawValue): \(receiver.summary)")]
         case .incomingCallReported:
             return [arrow(.callback, .app, .device, "reportNewIncomingCall (CallKit)")]
+        case .activity(let activity):
+            // ActivityKit's doings are the device's own (the Lock Screen), drawn on its lifeline with the detail.
+            var note = arrow(.note, .device, .device, "Live Activity: \(activity)")
+            note.notes = [activity.description]
+            return [note]
         default:
             return []
         }

@@ -80,7 +80,7 @@ extension AndroidDeviceState {
             let pkg = try resolveApp(a)
             guard answerAlert(pkg, button: button, now: now) else { throw .noAlertShowing(app: pkg, button: button) }
         case .logIn(let a): logIn(try resolveApp(a), now: now)
-        case .suspend, .register, .chooseAction, .expand, .quickAction, .logOut:
+        case .suspend, .register, .chooseAction, .expand, .quickAction, .logOut, .startActivity:
             throw .notOnThisPlatform(action: "\(action)", platform: .android)
         }
     }

@@ -15,6 +15,7 @@ enum DoctorCommand: PushcheckCommand {
         + "                        [--apns-key AuthKey.p8 --key-id KID --team-id TEAM] [--apns-cert cert.p12 [--password P]]\n"
         + "                        [--google-service-info F] [--service-account sa.json] [--udid UDID] [--bundle-id ID]\n"
         + "                        [--topic TOPIC] [--environment sandbox|production] [--expects-silent-push]\n"
+        + "                        [--expects-live-activities]\n"
         + "                        [--google-services F] [--android-manifest F] [--package-name ID] [--target-sdk N]\n"
         + "                        [--channels A,B] [--click-action A,B]\n"
         + "                        [--config doctor.yaml] [--verbose | --json] [--junit FILE]"
@@ -37,6 +38,7 @@ enum DoctorCommand: PushcheckCommand {
             "The apns-topic the backend sends with (default: --bundle-id, checked against the Info.plist)."),
         .value("environment", "ENV", "The gateway the backend sends to: sandbox or production."),
         .flag("expects-silent-push", "The backend sends silent (content-available) pushes."),
+        .flag("expects-live-activities", "The app has Live Activities (NSSupportsLiveActivities is checked)."),
         .value("google-services", "FILE", "The Android app's google-services.json."),
         .value("android-manifest", "FILE", "The Android app's AndroidManifest.xml (plain XML: source or merged)."),
         .value("package-name", "ID", "The Android applicationId (default: the manifest's package)."),

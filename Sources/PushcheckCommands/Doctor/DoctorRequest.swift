@@ -18,7 +18,8 @@ struct DoctorRequest {
     }
     static let doctorKeys = [
         "app", "apns_key_file", "key_id", "apns_cert_file", "password", "google_service_info_file",
-        "service_account_file", "udid", "topic", "environment", "expects_silent_push",
+        "service_account_file", "udid", "topic", "environment", "expects_silent_push", "expects_live_activities",
+        "live_activities",
         // Android: the app's files, its applicationId, targetSdk, the channels it creates, the backend's click_actions.
         "google_services_file", "android_manifest_file", "package_name", "target_sdk", "android_channels",
         "click_actions",
@@ -88,6 +89,9 @@ struct DoctorRequest {
         r.context.environment = try m.optional("environment", oneOf: APNsEnvironment.allCases.map(\.rawValue))
             .flatMap(APNsEnvironment.init(rawValue:))
         r.context.expectsSilentPush = try m.optional("expects_silent_push", as: Bool.self) ?? false
+        let declared = try m.optionalSequence("live_activities") ?? []
+        r.context.expectsLiveActivities =
+            try m.optional("expects_live_activities", as: Bool.self) ?? !declared.isEmpty
         if let sdk = try m.optional("target_sdk", as: Int.self) {
             guard sdk >= 1 else { throw m["target_sdk"]!.invalidValue(expected: "an Android API level, e.g. 34") }
             r.context.targetSdk = sdk
@@ -114,6 +118,7 @@ struct DoctorRequest {
             context.environment = env
         }
         if a.has("expects-silent-push") { context.expectsSilentPush = true }
+        if a.has("expects-live-activities") { context.expectsLiveActivities = true }
         if let raw = a.value("target-sdk") {
             guard let sdk = Int(raw), sdk >= 1 else {
                 throw UsageError("option '--target-sdk' expects an Android API level such as 34, got '\(raw)'")
