@@ -50,7 +50,7 @@ cd "$WORK"
 echo "runner bench: $N scenarios, --jobs $JOBS, $(nproc) cores"
 start=$(date +%s.%N)
 set +e
-/usr/bin/time -v -o "$WORK/time.txt" "$BIN" run suite --jobs "$JOBS" --junit "$WORK/junit.xml" \
+/usr/bin/time -v -o "$WORK/time.txt" ${BENCH_WRAP:-} "$BIN" run suite --jobs "$JOBS" --junit "$WORK/junit.xml" \
   --html "$WORK/report.html" > "$WORK/out.txt" 2>&1
 status=$?
 set -e
