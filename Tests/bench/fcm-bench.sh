@@ -69,15 +69,20 @@ for LOOPS in $LOOPS_LIST; do
   FCM_H=(-H "authorization: Bearer $ACCESS" -H "content-type: application/json" -d "$WORK/message.json")
   start_nghttpd "$TOKEN" "$LOOPS"
   run_h2load "$FCM/v1/projects/bench-project/messages:send" 10000 "${FCM_H[@]}" > /dev/null   # warm-up
+  C0=$(cpu_ms "$SERVE_PID")
   FCM_RPS=$(run_h2load "$FCM/v1/projects/bench-project/messages:send" "$N" "${FCM_H[@]}")
+  FCM_CPU=$(( $(cpu_ms "$SERVE_PID") - C0 ))
   APNS_RPS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+  C0=$(cpu_ms "$NGHTTPD_PID")
   REF_RPS=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+  REF_CPU=$(( $(cpu_ms "$NGHTTPD_PID") - C0 ))
   stop_pid "$NGHTTPD_PID"; stop_pid "$SERVE_PID"
   printf 'pushcheck FCM send:     %s req/s (%s loops)\npushcheck APNs gateway: %s req/s (%s loops)\nnghttpd (static):       %s req/s (%s threads)\n' \
     "$FCM_RPS" "$LOOPS" "$APNS_RPS" "$LOOPS" "$REF_RPS" "$LOOPS"
-  SUMMARY+=("$(printf 'FCM ratio, %s loops vs nghttpd -n %s: %.3f (%s vs %s req/s); FCM / APNs gateway: %.3f' \
+  SUMMARY+=("$(printf 'FCM ratio, %s loops vs nghttpd -n %s: %.3f (%s vs %s req/s); CPU per request: %.3f (%.1f vs %.1f µs); FCM / APNs gateway: %.3f' \
     "$LOOPS" "$LOOPS" "$(python3 -c "print($FCM_RPS/$REF_RPS)")" "$FCM_RPS" "$REF_RPS" \
-    "$(python3 -c "print($FCM_RPS/$APNS_RPS)")")")
+    "$(python3 -c "print($REF_CPU/max($FCM_CPU,1))")" "$(python3 -c "print($FCM_CPU*1000/$N)")" \
+    "$(python3 -c "print($REF_CPU*1000/$N)")" "$(python3 -c "print($FCM_RPS/$APNS_RPS)")")")
 done
 printf '%s\n' "${SUMMARY[@]}"
-echo "(target: 1 loop vs nghttpd's 1 thread >= 0.50; README, Benchmarks)"
+echo "(target: 1 loop vs nghttpd's 1 thread >= 0.50; \"CPU per request\" is nghttpd's CPU time per request over FCM's)"

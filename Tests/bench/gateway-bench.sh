@@ -37,18 +37,24 @@ for LOOPS in $LOOPS_LIST; do
   start_nghttpd "$TOKEN" "$LOOPS"
   run_h2load "$SANDBOX/3/device/$TOKEN" 20000 > /dev/null   # warm-up
   RSS_WARM=$(rss_kb)
+  C0=$(cpu_ms "$SERVE_PID")
   OURS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N"); OURS_CIPHER=$(cat "$WORK/cipher")
+  OURS_CPU=$(( $(cpu_ms "$SERVE_PID") - C0 )); C0=$(cpu_ms "$NGHTTPD_PID")
   REF=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N"); REF_CIPHER=$(cat "$WORK/cipher")
+  REF_CPU=$(( $(cpu_ms "$NGHTTPD_PID") - C0 ))
   RATIO=$(python3 -c "print(f'{$OURS/$REF:.3f}')")
-  printf 'pushcheck gateway: %s req/s (%s loops, %s)\nnghttpd (static):  %s req/s (%s threads, %s)\nratio: %s\n' \
-    "$OURS" "$LOOPS" "$OURS_CIPHER" "$REF" "$LOOPS" "$REF_CIPHER" "$RATIO"
-  SUMMARY+=("gateway ratio, $LOOPS loops vs nghttpd -n $LOOPS: $RATIO ($OURS vs $REF req/s)")
+  CPU_RATIO=$(python3 -c "print(f'{$REF_CPU/max($OURS_CPU,1):.3f}')")
+  printf 'pushcheck gateway: %s req/s, %s µs CPU/request (%s loops, %s)\n' \
+    "$OURS" "$(python3 -c "print(f'{$OURS_CPU*1000/$N:.1f}')")" "$LOOPS" "$OURS_CIPHER"
+  printf 'nghttpd (static):  %s req/s, %s µs CPU/request (%s threads, %s)\nratio: %s (req/s), %s (CPU per request)\n' \
+    "$REF" "$(python3 -c "print(f'{$REF_CPU*1000/$N:.1f}')")" "$LOOPS" "$REF_CIPHER" "$RATIO" "$CPU_RATIO"
+  SUMMARY+=("gateway ratio, $LOOPS loops vs nghttpd -n $LOOPS: $RATIO ($OURS vs $REF req/s); CPU per request: $CPU_RATIO")
   stop_pid "$NGHTTPD_PID"
   # The memory check runs on the last phase's server, then it stops.
   [ "$LOOPS" = "${LOOPS_LIST##* }" ] || stop_pid "$SERVE_PID"
 done
 printf '%s\n' "${SUMMARY[@]}"
-echo "(targets: 1 loop vs nghttpd's 1 thread >= 0.80; README, Benchmarks)"
+echo "(target: 1 loop vs nghttpd's 1 thread >= 0.80; \"CPU per request\" is nghttpd's CPU time per request over ours)"
 
 [ "$RSS_N" -gt 0 ] || exit 0
 echo "== memory: $RSS_N more requests ($LOOPS loops)"

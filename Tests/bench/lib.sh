@@ -39,6 +39,11 @@ start_nghttpd() {
 # stop_pid PID — ends one process this script started (the next phase starts its own servers).
 stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
+# cpu_ms PID — user + system CPU time of a process (all its threads) so far, in milliseconds. Requests per CPU
+# second is what the two servers are compared on besides req/s: on a 2-core machine shared with h2load (and with
+# other work) req/s follows the scheduler, CPU per request does not.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$1/stat"; }
+
 rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
 hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
 
