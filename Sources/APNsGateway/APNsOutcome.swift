@@ -31,12 +31,13 @@ package struct APNsOutcome: Sendable {
     package var response: HTTPResponse {
         var headers: [HTTPField] = []
         headers.reserveCapacity(3)  // one allocation: a literal of one grew (reallocated) for apns-unique-id
-        headers.append(HTTPField("apns-id", apnsID))
-        if let apnsUniqueID { headers.append(HTTPField("apns-unique-id", apnsUniqueID)) }
-        if let requestID { headers.append(HTTPField("apns-request-id", requestID)) }
+        // Literal lowercase names: no lowercasing scan per answer.
+        headers.append(HTTPField(lowercased: "apns-id", apnsID))
+        if let apnsUniqueID { headers.append(HTTPField(lowercased: "apns-unique-id", apnsUniqueID)) }
+        if let requestID { headers.append(HTTPField(lowercased: "apns-request-id", requestID)) }
         var body: [UInt8] = []
         if let reason {
-            headers.append(HTTPField("content-type", "application/json"))
+            headers.append(HTTPField(lowercased: "content-type", "application/json"))
             var o: [String: JSONValue] = ["reason": .string(reason)]
             if let timestamp { o["timestamp"] = .number((timestamp.timeIntervalSince1970 * 1000).rounded(.down)) }
             body = JSONValue.object(o).serializedBytes()

@@ -131,6 +131,14 @@ package final class APNsClient: Sendable {
         self.client = try HTTPClient(configuration: configuration)
     }
 
+    /// A client over `client`'s connections (made by `init(baseURL:…)` of another `APNsClient`, e.g. reused by the
+    /// runner across scenarios to the same server): `authentication` must match what `client` was made with.
+    package init(baseURL: String, authentication: APNsAuthentication, client: HTTPClient) {
+        self.baseURL = baseURL
+        self.authentication = authentication
+        self.client = client
+    }
+
     /// Sends one notification. Any HTTP status is a response; only transport or signing trouble throws.
     package func send(deviceToken: String, payload: [UInt8], headers: APNsRequestHeaders = APNsRequestHeaders())
         async throws(APNsClientError) -> APNsResponse

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import HTTPTypes
+import PushModel
 
 /// The result a submitter waits for.
 typealias TransferResult = Result<ClientResponse, HTTPClientError>
@@ -243,7 +244,7 @@ final class CurlTransfer {
             recordRedirectIfFollowed()
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers.append(HTTPField(name, value))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A lifeline of the report's sequence diagram: a place a push passes through on its way from the sender to the
 /// page the tap opens. Ordered as the diagram draws them, left to right.
@@ -175,14 +176,31 @@ package struct TraceJWT: Sendable, Equatable {
     /// Decodes `bearer <jwt>` (or a bare JWT); nil when it is not three dot-separated segments whose first two
     /// are base64url JSON.
     package init?(authorization: String) {
-        var token = Substring(authorization.trimmingCharacters(in: .whitespaces))
+        // Scenarios of a run send the same provider token (the runner signs one per key and time): decode once.
+        if let (seen, decoded) = Self.lastDecoded.withLock({ $0 }), seen == authorization {
+            guard let decoded else { return nil }
+            self = decoded
+            return
+        }
+        guard let decoded = Self.decode(authorization: authorization) else {
+            Self.lastDecoded.withLock { $0 = (authorization, nil) }
+            return nil
+        }
+        Self.lastDecoded.withLock { $0 = (authorization, decoded) }
+        self = decoded
+    }
+
+    /// The last `authorization` decoded and what it gave.
+    private static let lastDecoded = Mutex<(String, TraceJWT?)?>(nil)
+
+    private static func decode(authorization: String) -> TraceJWT? {
+        var token = Substring(authorization.trimmingWhitespace())
         if token.lowercased().hasPrefix("bearer ") { token = token.dropFirst(7).drop { $0 == " " } }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Self.decode(parts[0]), let claims = Self.decode(parts[1]) else {
             return nil
         }
-        self.header = header
-        self.claims = claims
+        return TraceJWT(header: header, claims: claims)
     }
 
     /// One base64url segment as text, when it is JSON.

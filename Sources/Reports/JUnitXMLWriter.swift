@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// Renders a `TestReport` as JUnit XML (flat `testsuites > testsuite > testcase`).
 ///
@@ -182,6 +183,6 @@ package enum JUnitXMLWriter {
 
     /// The schema types these attributes as non-empty tokens; whitespace-only collapses to empty.
     private static func nonBlank(_ value: String, or fallback: String) -> String {
-        XMLText.sanitize(value).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? fallback : value
+        XMLText.sanitize(value).unicodeScalars.allSatisfy(\.isFoundationWhitespaceOrNewline) ? fallback : value
     }
 }

@@ -12,6 +12,7 @@
 package enum XMLText {
     /// Returns `text` without ANSI escape sequences and with XML-illegal characters replaced by U+FFFD.
     static func sanitize(_ text: String) -> String {
+        if isClean(text) { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -25,6 +26,20 @@ package enum XMLText {
             index += 1
         }
         return String(out)
+    }
+
+    /// True when `text` has nothing `sanitize` would change: no C0 control besides tab, LF and CR (ESC among them),
+    /// no U+009B, U+FFFE or U+FFFF. Checked on the UTF-8 bytes (a report's transcripts are megabytes; decoding
+    /// them scalar by scalar dominated writing the JUnit file).
+    static func isClean(_ text: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if byte < 0x20, byte != 0x9, byte != 0xA, byte != 0xD { return false }
+            if byte == 0x9B, previous.1 == 0xC2 { return false }  // U+009B
+            if byte >= 0xBE, byte <= 0xBF, previous == (0xEF, 0xBF) { return false }  // U+FFFE, U+FFFF
+            previous = (previous.1, byte)
+        }
+        return true
     }
 
     /// True when `scalar` may appear in an XML 1.0 document.
@@ -46,22 +61,31 @@ package enum XMLText {
         escape(sanitize(text), attribute: true)
     }
 
+    /// Escapes byte by byte: every character it replaces is ASCII, and no byte of a multi-byte UTF-8 sequence is.
     private static func escape(_ text: String, attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "\t" where attribute: out += "&#9;"
-            case "\n" where attribute: out += "&#10;"
-            case "\r": out += "&#13;"  // a literal CR is turned into LF by every parser
-            default: out.unicodeScalars.append(scalar)
+        func replacement(_ byte: UInt8) -> StaticString? {
+            switch byte {
+            case UInt8(ascii: "&"): return "&amp;"
+            case UInt8(ascii: "<"): return "&lt;"
+            case UInt8(ascii: ">"): return "&gt;"
+            case UInt8(ascii: "\"") where attribute: return "&quot;"
+            case UInt8(ascii: "\t") where attribute: return "&#9;"
+            case UInt8(ascii: "\n") where attribute: return "&#10;"
+            case UInt8(ascii: "\r"): return "&#13;"  // a literal CR is turned into LF by every parser
+            default: return nil
             }
         }
-        return out
+        guard text.utf8.contains(where: { replacement($0) != nil }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 64)
+        for byte in text.utf8 {
+            if let r = replacement(byte) {
+                out.append(contentsOf: UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount))
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Index just past the escape sequence starting at `start` (which holds ESC or U+009B).

@@ -27,6 +27,8 @@ final class ScenarioWorld {
     private(set) var urls: [APNsEnvironment: String] = [:]
     private var ownURLs: [APNsEnvironment: String] = [:]
     private var clients: [String: APNsClient] = [:]
+    /// Clients of `clients` checked out of `ProviderClientPool` (returned to it, not shut down), by pool key.
+    private var pooledClients: [String: HTTPClient] = [:]
     private var tokenIssuedAt: [String: Int] = [:]
     private var proxy: ConnectProxy?
     /// The runner's FCM sender and the world's own FCM listener (`ScenarioWorld+FCM.swift`), made on first use.
@@ -152,9 +154,22 @@ final class ScenarioWorld {
         }
         let cacheKey = environment.rawValue + "|" + key
         if let c = clients[cacheKey] { return c }
-        let c = try APNsClient(
-            baseURL: base, authentication: authentication,
-            trustRoots: TrustRoots.pem([Array(credentials.ca.certificatePEM.utf8)]), timeout: stepTimeout)
+        let make = {
+            try APNsClient(
+                baseURL: base, authentication: authentication,
+                trustRoots: TrustRoots.pem([Array(self.credentials.ca.certificatePEM.utf8)]),
+                timeout: self.stepTimeout)
+        }
+        let c: APNsClient
+        if declaration.clientCertificateCAs.isEmpty {
+            // The shared server outlives the world: its connection goes to the next world (`ProviderClientPool`).
+            let poolKey = "\(cacheKey)|\(declaration.defaultTeamID)|\(stepTimeout)"
+            let http = try ProviderClientPool.shared.checkOut(poolKey) { try make().client }
+            pooledClients[poolKey] = http
+            c = APNsClient(baseURL: base, authentication: authentication, client: http)
+        } else {
+            c = try make()
+        }
         clients[cacheKey] = c
         return c
     }
@@ -189,8 +204,11 @@ final class ScenarioWorld {
     func shutdown() {
         fcmSender?.shutdown()
         fcmSender = nil
-        for c in clients.values { c.client.shutdown() }
+        let pooled = Set(pooledClients.values.map(ObjectIdentifier.init))
+        for c in clients.values where !pooled.contains(ObjectIdentifier(c.client)) { c.client.shutdown() }
         clients = [:]
+        for (key, client) in pooledClients { ProviderClientPool.shared.checkIn(key, client) }
+        pooledClients = [:]
         if let id = sharedID, let shared = try? SharedGatewayServer.shared(credentials) { shared.unmount(id) }
         sharedID = nil
         proxy = nil

@@ -299,6 +299,44 @@ struct WorldFixture {
         #expect(b.world.gatewayLog().count == 1, "nothing more reached the unmounted world")
     }
 
+    /// One provider connection carrying one world's pushes, then another's (the runner hands a finished scenario's
+    /// connection to the next): each world keeps its own view of the connection. World B's token, issued at another
+    /// time, is its first on the connection — 200, where a binding shared with world A would answer
+    /// `TooManyProviderTokenUpdates` — while a second token in world A within 20 minutes still gets 429.
+    @Test func aReusedConnectionLooksNewToEachWorld() async throws {
+        let authority = try CertificateAuthority.generate(commonName: "world server test CA")
+        let leaf = try authority.issueServerCertificate()
+        let server = try WorldServer(
+            tls: TLSConfiguration(certificateChainPEM: leaf.pem, privateKeyPEM: leaf.privateKeyPEM),
+            endpoints: [.sandbox], loops: 1)
+        defer { server.shutdown() }
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let clockA = ManualClock(start: start)
+        let a = try WorldFixture(clock: clockA)
+        let b = try WorldFixture(clock: ManualClock(start: start.addingTimeInterval(60)))
+        let idA = server.mount(a.world), idB = server.mount(b.world)
+        let token = try #require(a.world.device(named: "phone")?.tokens[WorldFixture.bundleID])
+        let first = try APNsClient(
+            baseURL: server.url(.sandbox, world: idA), authentication: .none,
+            trustRoots: .pem([Array(authority.certificatePEM.utf8)]))
+        defer { first.client.shutdown() }
+        let second = APNsClient(baseURL: server.url(.sandbox, world: idB), authentication: .none, client: first.client)
+        func send(_ client: APNsClient, jwt: String) async throws -> APNsResponse {
+            try await client.send(
+                deviceToken: token.hex, json: #"{"aps":{"alert":"hi"}}"#,
+                headers: APNsRequestHeaders(topic: WorldFixture.bundleID, authorizationOverride: "bearer \(jwt)"))
+        }
+        let toA = try await send(first, jwt: try a.jwt())
+        let toB = try await send(second, jwt: try b.jwt())
+        #expect(toA.status == 200)
+        #expect(toB.status == 200, "world B saw world A's provider token: \(toB.reasonText ?? "")")
+        #expect(toB.http.newConnections == 0 && toB.http.localPort == toA.http.localPort, "one connection for both")
+        clockA.advance(by: 60)
+        let again = try await send(first, jwt: try a.jwt())
+        #expect(
+            again.status == 429 && again.reason == .tooManyProviderTokenUpdates, "world A still sees its own binding")
+    }
+
     /// A body over the listener's 1 MiB reaches the mounted world's handler, which answers in its service's words
     /// (APNs `413 PayloadTooLarge`, FCM's `400 INVALID_ARGUMENT`), not the transport's bare 413.
     @Test func overLimitBodiesAreAnsweredByTheMountedWorld() throws {

@@ -103,3 +103,19 @@ import Testing
         #expect(try ECDSASignature.rawFromDER(ECDSASignature.derFromRaw(raw)) == raw)
     }
 }
+
+/// A remembered verification answers only for the exact same key, signature and message.
+@Suite struct RecentVerificationTests {
+    @Test func onlyExactRepeatsAreRemembered() throws {
+        let key = try P256PrivateKey.generate(), other = try P256PrivateKey.generate()
+        let message = Array("header.claims".utf8)
+        let signature = try key.signatureDER(for: message)
+        #expect(key.publicKey.isValidSignature(der: signature, for: message))
+        #expect(key.publicKey.isValidSignature(der: signature, for: message), "again, from the cache")
+        #expect(!key.publicKey.isValidSignature(der: signature, for: message + [0x2E]), "another message")
+        #expect(!other.publicKey.isValidSignature(der: signature, for: message), "another key")
+        var tampered = signature
+        tampered[tampered.count - 1] ^= 1
+        #expect(!key.publicKey.isValidSignature(der: tampered, for: message), "another signature")
+    }
+}

@@ -2,14 +2,14 @@
 # make bench: FCM v1 send throughput (valid OAuth bearer from the mock's /token, token target, translation and
 # delivery through the APNs gateway) beside the APNs gateway and nghttpd, all under the same h2load load in one run.
 # Usage: Tests/bench/fcm-bench.sh PATH/TO/pushcheck
-# Env: BENCH_N (default 100000), BENCH_FLAGS (default "-c 4 -m 64 -t 1"), BENCH_LOOPS (serve --loops).
+# For each loop count L in BENCH_LOOPS: `serve --loops L` and `nghttpd -n L` (equal threads); the 1-loop line is
+# the headline ratio.
+# Env: BENCH_N (default 100000), BENCH_FLAGS (default "-c 4 -m 64 -t 1"), BENCH_LOOPS (default "1 2").
 set -euo pipefail
 BIN=${1:?usage: fcm-bench.sh PATH/TO/pushcheck}
 N=${BENCH_N:-100000}
 FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
-# serve's default, one loop per core (what users run); BENCH_LOOPS=1 matches nghttpd's one thread but measured
-# slower on the 2-core machine (README, Benchmarks).
-LOOPS=${BENCH_LOOPS:-$(nproc)}
+LOOPS_LIST=${BENCH_LOOPS:-1 2}
 source "$(dirname "$0")/lib.sh"
 
 TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
@@ -43,9 +43,6 @@ printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"}
   "$FCM_TOKEN" > "$WORK/message.json"
 APNS_JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey.p8")
 
-start_serve --loops "$LOOPS"
-SANDBOX=$(ready '["apns"]["sandbox"]'); FCM=$(ready '["fcm"]')
-
 # The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
 b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
 NOW=$(date +%s)
@@ -53,11 +50,6 @@ HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
 CLAIMS=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
   "$EMAIL" "$NOW" "$((NOW + 3600))" | b64url)
 SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
-ACCESS=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
-  "$FCM/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-
-start_nghttpd "$TOKEN"
-
 run_h2load() { # url n headers... -> prints req/s, fails unless every request got 2xx
   local url=$1 n=$2; shift 2
   local out; out=$(h2load -n "$n" $FLAGS "$@" "$url" 2>&1)
@@ -66,14 +58,31 @@ run_h2load() { # url n headers... -> prints req/s, fails unless every request go
   echo "$out" | awk '/^finished in/{print $4}'
 }
 APNS_H=(-H "authorization: bearer $APNS_JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
-FCM_H=(-H "authorization: Bearer $ACCESS" -H "content-type: application/json" -d "$WORK/message.json")
 
 echo "== FCM: h2load -n $N $FLAGS (OAuth bearer, token target, translated and pushed through the APNs gateway)"
-run_h2load "$FCM/v1/projects/bench-project/messages:send" 10000 "${FCM_H[@]}" > /dev/null   # warm-up
-FCM_RPS=$(run_h2load "$FCM/v1/projects/bench-project/messages:send" "$N" "${FCM_H[@]}")
-APNS_RPS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N" "${APNS_H[@]}")
-REF_RPS=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N" "${APNS_H[@]}")
-printf 'pushcheck FCM send:    %s req/s (%s loops)\npushcheck APNs gateway: %s req/s\nnghttpd (static):       %s req/s (1 thread)\n' \
-  "$FCM_RPS" "$LOOPS" "$APNS_RPS" "$REF_RPS"
-printf 'FCM / nghttpd: %.2f (target >= 0.30); FCM / APNs gateway: %.2f\n' \
-  "$(python3 -c "print($FCM_RPS/$REF_RPS)")" "$(python3 -c "print($FCM_RPS/$APNS_RPS)")"
+SUMMARY=()
+for LOOPS in $LOOPS_LIST; do
+  start_serve --loops "$LOOPS"
+  SANDBOX=$(ready '["apns"]["sandbox"]'); FCM=$(ready '["fcm"]')
+  ACCESS=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
+    "$FCM/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  FCM_H=(-H "authorization: Bearer $ACCESS" -H "content-type: application/json" -d "$WORK/message.json")
+  start_nghttpd "$TOKEN" "$LOOPS"
+  run_h2load "$FCM/v1/projects/bench-project/messages:send" 10000 "${FCM_H[@]}" > /dev/null   # warm-up
+  C0=$(cpu_ms "$SERVE_PID")
+  FCM_RPS=$(run_h2load "$FCM/v1/projects/bench-project/messages:send" "$N" "${FCM_H[@]}")
+  FCM_CPU=$(( $(cpu_ms "$SERVE_PID") - C0 ))
+  APNS_RPS=$(run_h2load "$SANDBOX/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+  C0=$(cpu_ms "$NGHTTPD_PID")
+  REF_RPS=$(run_h2load "https://127.0.0.1:$NPORT/3/device/$TOKEN" "$N" "${APNS_H[@]}")
+  REF_CPU=$(( $(cpu_ms "$NGHTTPD_PID") - C0 ))
+  stop_pid "$NGHTTPD_PID"; stop_pid "$SERVE_PID"
+  printf 'pushcheck FCM send:     %s req/s (%s loops)\npushcheck APNs gateway: %s req/s (%s loops)\nnghttpd (static):       %s req/s (%s threads)\n' \
+    "$FCM_RPS" "$LOOPS" "$APNS_RPS" "$LOOPS" "$REF_RPS" "$LOOPS"
+  SUMMARY+=("$(printf 'FCM ratio, %s loops vs nghttpd -n %s: %.3f (%s vs %s req/s); CPU per request: %.3f (%.1f vs %.1f µs); FCM / APNs gateway: %.3f' \
+    "$LOOPS" "$LOOPS" "$(python3 -c "print($FCM_RPS/$REF_RPS)")" "$FCM_RPS" "$REF_RPS" \
+    "$(python3 -c "print($REF_CPU/max($FCM_CPU,1))")" "$(python3 -c "print($FCM_CPU*1000/$N)")" \
+    "$(python3 -c "print($REF_CPU*1000/$N)")" "$(python3 -c "print($FCM_RPS/$APNS_RPS)")")")
+done
+printf '%s\n' "${SUMMARY[@]}"
+echo "(target: 1 loop vs nghttpd's 1 thread >= 0.50; \"CPU per request\" is nghttpd's CPU time per request over FCM's)"

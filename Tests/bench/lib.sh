@@ -23,17 +23,26 @@ start_serve() {
 # ready '["apns"]["sandbox"]' — one value of serve's ready line.
 ready() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$WORK/ready.json" "$1"; }
 
-# start_nghttpd TOKEN — nghttpd serving a static 200 at /3/device/TOKEN over TLS with a P-256 certificate like
-# serve's; sets NPORT.
+# start_nghttpd TOKEN [THREADS=1] — nghttpd (`-n THREADS` worker threads) serving a static 200 at
+# /3/device/TOKEN over TLS with a P-256 certificate like serve's; sets NPORT and NGHTTPD_PID.
 start_nghttpd() {
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
-    -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
+  [ -s "$WORK/server.pem" ] || openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj /CN=127.0.0.1 -keyout "$WORK/server.key" -out "$WORK/server.pem" 2>/dev/null
   mkdir -p "$WORK/docroot/3/device"; : > "$WORK/docroot/3/device/$1"
   NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  nghttpd -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" > "$WORK/nghttpd.log" 2>&1 &
-  BENCH_PIDS+=("$!")
+  nghttpd -n "${2:-1}" -a 127.0.0.1 -d "$WORK/docroot" "$NPORT" "$WORK/server.key" "$WORK/server.pem" \
+    > "$WORK/nghttpd.log" 2>&1 &
+  NGHTTPD_PID=$!; BENCH_PIDS+=("$NGHTTPD_PID")
   sleep 0.5
 }
+
+# stop_pid PID — ends one process this script started (the next phase starts its own servers).
+stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+
+# cpu_ms PID — user + system CPU time of a process (all its threads) so far, in milliseconds. Requests per CPU
+# second is what the two servers are compared on besides req/s: on a 2-core machine shared with h2load (and with
+# other work) req/s follows the scheduler, CPU per request does not.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$1/stat"; }
 
 rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
 hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }

@@ -8,8 +8,8 @@ import Synchronization
 /// One server shared by many worlds: a listener per endpoint, each world reached under its own path prefix,
 /// `https://127.0.0.1:PORT/w/<id>`, so providers and scripts simply append `/3/device/<token>`. Starting
 /// listeners per world costs more than the rest of a send (OpenSSL 3 decodes the certificate and key for every
-/// TLS context); each world still has its own gateways, log, faults and devices, and clients open their own
-/// connections. The runner mounts every scenario's world on one of these.
+/// TLS context); each world still has its own gateways, log, faults and devices, and its own view of each
+/// connection (`WorldRoutes`), so a client may carry one world's requests after another's on one connection. The runner mounts every scenario's world on one of these.
 package final class WorldServer: Sendable {
     let server: HTTPServer
     /// Listener URLs without a world prefix.
@@ -48,11 +48,20 @@ package final class WorldServer: Sendable {
     package func shutdown(grace: Duration = .zero) { server.shutdown(grace: grace) }
 }
 
-/// World id → world.
+/// World id → world, and each world's view of the connections that reached it.
 package final class WorldRoutes: Sendable {
+    /// A mounted world and, per connection id, the context its handlers see: the same facts as the socket's, with
+    /// storage of the world's own. A connection that carries requests for several worlds in turn (the runner hands
+    /// a finished scenario's provider connection to the next one) then never shows one world the provider-token
+    /// binding, certificate facts or 20-minute rule of another: each world sees a connection as if it had opened it.
+    private struct Mounted {
+        var world: WorldHost
+        var contexts: [UInt64: ConnectionContext] = [:]
+    }
+
     private struct State {
         var next: UInt64 = 1
-        var worlds: [UInt64: WorldHost] = [:]
+        var worlds: [UInt64: Mounted] = [:]
     }
 
     private let state = Mutex(State())
@@ -63,14 +72,39 @@ package final class WorldRoutes: Sendable {
         state.withLock { s in
             let id = s.next
             s.next += 1
-            s.worlds[id] = world
+            s.worlds[id] = Mounted(world: world)
             return id
         }
     }
 
     package func remove(_ id: UInt64) { _ = state.withLock { $0.worlds.removeValue(forKey: id) } }
 
-    package func world(_ id: UInt64) -> WorldHost? { state.withLock { $0.worlds[id] } }
+    package func world(_ id: UInt64) -> WorldHost? { state.withLock { $0.worlds[id]?.world } }
+
+    /// World `id` and its context for `connection` (made on the world's first request on it).
+    func world(_ id: UInt64, on connection: ConnectionContext) -> (WorldHost, ConnectionContext)? {
+        state.withLock { s in
+            guard let index = s.worlds.index(forKey: id) else { return nil }
+            if let context = s.worlds.values[index].contexts[connection.id] {
+                return (s.worlds.values[index].world, context)
+            }
+            let context = ConnectionContext(
+                id: connection.id, listenerName: connection.listenerName, remoteAddress: connection.remoteAddress,
+                localPort: connection.localPort, security: connection.security, version: connection.version,
+                clientCertificateTrusted: connection.clientCertificateTrusted)
+            s.worlds.values[index].contexts[connection.id] = context
+            return (s.worlds.values[index].world, context)
+        }
+    }
+
+    /// A connection closed: the worlds forget their contexts for it.
+    func connectionClosed(_ connection: ConnectionContext) {
+        state.withLock { s in
+            for index in s.worlds.indices where !s.worlds.values[index].contexts.isEmpty {
+                s.worlds.values[index].contexts[connection.id] = nil
+            }
+        }
+    }
 }
 
 /// Strips `/w/<id>` and hands the request to that world's handler for the listener's endpoint.
@@ -88,7 +122,8 @@ package struct WorldRoutingHandler: HTTPHandler {
     package var answersOversizedRequests: Bool { true }
 
     package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
-        guard let (id, rest) = Self.split(request.path), let world = routes.world(id) else {
+        guard let (id, rest) = Self.split(request.path), let (world, worldContext) = routes.world(id, on: context)
+        else {
             let body = JSONValue.object(["reason": .string("pushcheck: no scenario world at \(request.path)")])
             responder.respond(
                 HTTPResponse(
@@ -103,8 +138,10 @@ package struct WorldRoutingHandler: HTTPHandler {
             responder.respond(HTTPResponse(status: 413))
             return
         }
-        handler.handle(routed, context: context, responder: responder)
+        handler.handle(routed, context: worldContext, responder: responder)
     }
+
+    package func connectionClosed(_ context: ConnectionContext) { routes.connectionClosed(context) }
 
     /// `/w/17/3/device/abc` → (17, `/3/device/abc`).
     package static func split(_ path: String) -> (UInt64, String)? {
