@@ -79,7 +79,8 @@ extension SuiteSchema {
             case .equals, .contains: schema = [:]
             case .exists, .absent: schema = flag
             case .matches: schema = SchemaBuilder.text
-            case .not: schema = SchemaBuilder.ref(matcherName)
+            // The loader reads what is under `not:` as a check's value: a matcher, or a plain value to equal.
+            case .not: schema = ["anyOf": [SchemaBuilder.ref(matcherName), ["not": ["type": "object"]]]]
             }
             properties[key.rawValue] = SchemaBuilder.describe(schema, key.summary)
         }
