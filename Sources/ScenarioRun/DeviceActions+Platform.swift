@@ -4,98 +4,84 @@ import Foundation
 import PushModel
 import ScenarioChecks
 import SuiteFormat
+import YAMLSource
 
-extension DeviceActions {
-    /// The device steps on an Android phone: the same `DeviceAction`s (resolved the same way by `userActions`)
-    /// applied through `HostedDevice.apply`, `install` with the world's Android app, the web steps on the top
-    /// activity's WebView.
-    static func performAndroid(
-        _ step: DeviceStep, _ context: Step, device d: HostedDevice, bundle: String, world: ScenarioWorld,
-        run: inout RunContext
-    ) async throws(StepStop) {
-        guard let device = d.android else { return }
-        func fail(_ message: String, expected: String, actual: String, on hop: TraceHop = .device) -> StepStop {
-            .failure(
-                AssertionFailure(
-                    message: message, expected: expected, actual: actual, file: context.range.file,
-                    line: context.range.line, column: context.range.column,
-                    events: AndroidObservation.render(Array(device.events.suffix(12))), focus: TraceFocus(hop)))
+/// Where a device step differs between the phones, read from the hosted device so `DeviceActions.perform` is one
+/// path for both: an iPhone's Notification Center and apps' routers, an Android phone's tray and top activities.
+extension HostedDevice {
+    /// The device's last `count` events, one a line, for a failure's events.
+    func renderedEvents(last count: Int) -> String {
+        switch engine {
+        case .iphone(let d): return Observation.render(Array(d.events.suffix(count)))
+        case .android(let d): return AndroidObservation.render(Array(d.events.suffix(count)))
         }
-        func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
-            TraceEvent(
-                kind, from: from, to: to, label: label, device: world.devices.count > 1 ? d.name : nil,
-                stepLine: context.range.line)
+    }
+
+    /// Where shown notifications are, for the failure of a `latest` with none there.
+    var shownNotifications: (place: String, expected: String, empty: String) {
+        switch engine {
+        case .iphone:
+            return (
+                "Notification Center", "a presented notification",
+                "Notification Center is empty (was the push shown? see the events)"
+            )
+        case .android:
+            return ("the tray", "a posted notification", "the tray is empty (was the message shown? see the events)")
         }
-        var detail = ""
-        switch step {
-        case .action(let action):
-            if action.onlyOn == .ios {
-                throw failure(
-                    .notOnThisPlatform(action: context.keyword, platform: .android), keyword: context.keyword,
-                    alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+    }
+
+    /// The id of the last notification shown for `bundle` (for any app's with `anyApp`), nil when there is none.
+    func latestNotificationID(_ bundle: String, anyApp: Bool) -> String? {
+        switch engine {
+        case .iphone(let d): return d.snapshot.notificationCenter.last { $0.bundleID == bundle || anyApp }?.id
+        case .android(let d): return d.snapshot.tray.last { $0.packageName == bundle || anyApp }?.id
+        }
+    }
+
+    /// Whether `bundle` shows an alert, where a step checks that before answering it (the iPhone); nil on Android,
+    /// whose `answer_alert` the device refuses itself.
+    func alertShowing(_ bundle: String) -> Bool? {
+        iphone.map { $0.snapshot.apps[bundle]?.router.alert != nil }
+    }
+
+    /// The buttons of the alert `bundle` shows, for an `answer_alert` the device refused (none named on Android).
+    func alertButtons(_ bundle: String) -> [String] {
+        iphone?.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
+    }
+
+    /// The URL on `bundle`'s top screen, for a `load_page` arrow.
+    func topURL(_ bundle: String) -> String {
+        let router =
+            switch engine {
+            case .iphone(let d): d.snapshot.apps[bundle]?.router
+            case .android(let d): d.snapshot.apps[bundle]?.task.last?.router
             }
-            func latest() throws(StepStop) -> String {
-                let tray = device.snapshot.tray.filter { $0.packageName == bundle || context.app == nil }
-                guard let last = tray.last else {
-                    throw fail(
-                        "no notification to \(context.keyword) in the tray", expected: "a posted notification",
-                        actual: "the tray is empty (was the message shown? see the events)")
-                }
-                return last.id
+        return router?.stack.last?.url ?? "(no URL on the top screen)"
+    }
+
+    /// `install`: sets up the world's app `bundle` on this phone when called; a harness error when the world has
+    /// no such app for this platform.
+    func setUpStep(_ bundle: String, world: ScenarioWorld, range: SourceRange) throws(StepStop) -> () -> Void {
+        switch engine {
+        case .iphone(let device):
+            guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
+                throw .harness(kind: .world, message: "no app '\(bundle)' in the world", detail: "step at \(range)")
             }
-            let actions = try userActions(action, bundle: bundle, latest: latest)
-            detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""
-            run.trace.add(arrow(.action, .runner, .device, context.keyword + (detail.isEmpty ? "" : " " + detail)))
-            for a in actions {
-                do throws(DeviceActionError) { try d.apply(a) } catch {
-                    throw failure(error, keyword: context.keyword, alertButtons: { [] }) {
-                        fail($0, expected: $1, actual: $2)
-                    }
-                }
-            }
-        case .install:
+            return { device.setUp(app) }
+        case .android(let device):
             guard let app = world.declaration.androidApps.first(where: { $0.packageName == bundle }) else {
                 throw .harness(
-                    kind: .world, message: "no Android app '\(bundle)' in the world", detail: "step at \(context.range)"
-                )
+                    kind: .world, message: "no Android app '\(bundle)' in the world", detail: "step at \(range)")
             }
-            run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
-            device.setUp(app)
-        case .wait: break
-        case .openLink(let t):
-            let uri = try run.render(t, world: world)
-            detail = uri
-            run.trace.add(arrow(.action, .runner, .device, "open_link \(uri)"))
-            do throws(DeviceActionError) { try d.apply(.openLink(uri)) } catch {
-                throw failure(error, keyword: context.keyword, alertButtons: { [] }) {
-                    fail($0, expected: $1, actual: $2)
-                }
-            }
-        case .loadPage, .followLink:
-            let web: WebView
-            do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
-                throw .harness(kind: .world, message: "cannot start the web view: \(error)", detail: "\(error)")
-            }
-            var webAction = WebAction.loadPage(app: bundle)
-            if case .followLink(let t) = step {
-                let link = try run.render(t, world: world)
-                detail = link
-                webAction = .followLink(link, app: bundle)
-                run.trace.add(arrow(.action, .runner, .webView, "\(context.keyword) \(link)"))
-            } else {
-                let url =
-                    device.snapshot.apps[bundle]?.task.last?.router.stack.last?.url ?? "(no URL on the top screen)"
-                run.trace.add(arrow(.navigation, .router, .webView, "load " + url))
-            }
-            let outcome: WebNavigationOutcome
-            do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {
-                throw fail(
-                    "\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)", on: .webView)
-            }
-            if case .failed(let f) = outcome, case .couldNotConnect = f {
-                throw .harness(kind: .page, message: "page unreachable: \(f)", detail: "step at \(context.range)")
-            }
+            return { device.setUp(app) }
         }
-        run.transcript.step(context, detail)
+    }
+
+    /// A web step on `bundle`'s WebView.
+    func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+        switch engine {
+        case .iphone(let d): return try await d.perform(action, with: web)
+        case .android(let d): return try await d.perform(action, with: web)
+        }
     }
 }
