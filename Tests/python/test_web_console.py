@@ -235,6 +235,8 @@ def test_the_send_form_sends_through_fcm_to_the_android_phone(tmp_path, p8_key, 
         # The phone got it: the app is in the background, so the notification is in its tray.
         tray = serve.get("/devices/pixel")["tray"]
         assert [n["title"] for n in tray] == ["From the console"], tray
+        wait(chrome, lambda d: "From the console" in d.find_element(By.CSS_SELECTOR, "#devices [data-device=pixel]").text)
+        browser.screenshot(chrome, "console-fcm.png")
 
         # A refusal is shown with FCM's status and error code; no access token is 401.
         message.clear()
@@ -247,7 +249,6 @@ def test_the_send_form_sends_through_fcm_to_the_android_phone(tmp_path, p8_key, 
         chrome.find_element(By.ID, "send").click()
         wait(chrome, lambda d: d.find_element(By.ID, "answer-box").get_attribute("data-status") == "401")
         assert "UNAUTHENTICATED" in chrome.find_element(By.ID, "answer-box").text
-        browser.screenshot(chrome, "console-fcm.png")
         assert browser.console_errors(chrome) == []
     finally:
         stop(serve)
