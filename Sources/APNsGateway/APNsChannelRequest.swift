@@ -48,7 +48,7 @@ package struct APNsChannelOutcome: Sendable {
     /// `apns-request-id`, echoed or generated: on every answer, success or error [A-CHM].
     package var requestID: String
     /// `apns-channel-id` of a created channel (201).
-    package var createdChannelID: String?
+    var createdChannelID: String?
     /// The JSON body of a read (200) or list (200).
     package var body: JSONValue?
     /// Answer this much later (injected latency).

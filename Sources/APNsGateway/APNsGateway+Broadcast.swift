@@ -15,7 +15,7 @@ extension APNsGateway {
     ///
     /// Accepted: the push goes to the consumer's `deliverBroadcast` (every device subscribed to the channel), is
     /// kept as the channel's latest message when it stores one (`storedBroadcast`), and one history event records it.
-    package func evaluateBroadcast(_ push: APNsPushRequest) -> APNsOutcome {
+    func evaluateBroadcast(_ push: APNsPushRequest) -> APNsOutcome {
         let now = clock.now()
         let endpoint = push.environment
         let h = push.headers

@@ -15,7 +15,7 @@ extension APNsGateway {
     /// - list `GET /1/apps/<id>/all-channels` → **200** `{"channels":[…]}` (this environment only).
     /// Every answer carries `apns-request-id`. Each request is one delivery-log entry (its `apns_id` holds the
     /// request id, as channel requests have no `apns-id`).
-    package func evaluateChannelRequest(_ request: APNsChannelRequest) -> APNsChannelOutcome {
+    func evaluateChannelRequest(_ request: APNsChannelRequest) -> APNsChannelOutcome {
         let now = clock.now()
         let endpoint = request.environment
         let sentRequestID = request.headers.requestID.flatMap {
@@ -181,7 +181,7 @@ extension APNsGateway {
 
     /// Deletes a channel; false when it does not exist.
     @discardableResult
-    package func deleteChannel(_ id: String, environment: APNsEnvironment) -> Bool {
+    func deleteChannel(_ id: String, environment: APNsEnvironment) -> Bool {
         state.withLock { $0.channels.delete(id, in: environment) }
     }
 

@@ -94,7 +94,7 @@ extension APNsGateway {
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
-    package static let http2RequiredReason = "HTTP2Required"
+    static let http2RequiredReason = "HTTP2Required"
 
     struct Rejection: Error {
         var reason: APNsReason

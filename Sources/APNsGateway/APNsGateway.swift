@@ -81,7 +81,7 @@ package final class APNsGateway: Sendable {
 
     /// Initial SETTINGS_MAX_CONCURRENT_STREAMS for a new connection: 1 for connections without a
     /// client certificate (until a valid provider token), otherwise the configured maximum.
-    package func initialMaxConcurrentStreams(for connection: ConnectionContext) -> UInt32 {
+    func initialMaxConcurrentStreams(for connection: ConnectionContext) -> UInt32 {
         let (maxStreams, oneStream) = state.withLock { ($0.maxConcurrentStreams, $0.oneStreamUntilValidToken) }
         if case .tls(_, let cert?) = connection.security, !cert.isEmpty { return maxStreams }
         return oneStream ? 1 : maxStreams
@@ -108,18 +108,18 @@ package final class APNsGateway: Sendable {
     }
 
     /// Load-test mode on/off.
-    package func setAcceptUnknownTokens(_ on: Bool) { state.withLock { $0.registry.acceptUnknownTokens = on } }
+    func setAcceptUnknownTokens(_ on: Bool) { state.withLock { $0.registry.acceptUnknownTokens = on } }
 
     /// Adds or replaces a provider key.
     package func addProviderKey(_ key: APNsProviderKey) { state.withLock { $0.tokenRules.keys[key.keyID] = key } }
 
     /// Sets the bundle IDs a team may push to (`nil`: any).
-    package func setTeamTopics(_ teamID: String, _ topics: Set<String>?) {
+    func setTeamTopics(_ teamID: String, _ topics: Set<String>?) {
         state.withLock { $0.teamTopics[teamID] = topics }
     }
 
     /// Sets or clears (`nil`) the per-token rate limit.
-    package func setRateLimit(_ limit: APNsRateLimit?) {
+    func setRateLimit(_ limit: APNsRateLimit?) {
         state.withLock {
             $0.limiter.limit = limit
             $0.limiter.reset()
@@ -175,7 +175,7 @@ package final class APNsGateway: Sendable {
     }
 
     /// What happened to accepted pushes (delivered, stored, dropped, superseded), oldest first.
-    package var deliveryHistory: [DeliveryEvent] { state.withLock { $0.store.history } }
+    var deliveryHistory: [DeliveryEvent] { state.withLock { $0.store.history } }
 
     /// Log entries matching `query`, oldest first.
     package func log(matching query: APNsLogQuery = APNsLogQuery()) -> [APNsLogEntry] {

@@ -7,46 +7,46 @@ package struct APNsGatewayConfiguration: Sendable {
     /// Provider (.p8) keys by key ID.
     package var providerKeys: [APNsProviderKey] = []
     /// Bundle IDs each team may push to (team ID → bundle IDs). A team not listed may push to any topic.
-    package var teamTopics: [String: Set<String>] = [:]
+    var teamTopics: [String: Set<String>] = [:]
     /// Turns a client certificate (DER) into the facts certificate auth needs; `nil` from it → BadCertificate.
     /// Default: PushCrypto's X.509 reader, trusting whatever the TLS layer verified. Use
     /// `APNsClientCertificate.inspector(trustedCAPEMs:)` to require specific issuing CAs.
-    package var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? =
+    var certificateInspector: (@Sendable ([UInt8]) -> APNsClientCertificate?)? =
         APNsClientCertificate.inspector()
     /// A client certificate the listener did not verify against its trusted CAs
     /// (`ConnectionContext.clientCertificateTrusted == false`) gets BadCertificate.
-    package var requireTransportTrustedCertificates = true
+    var requireTransportTrustedCertificates = true
     /// Bundle IDs for which certificate authentication is accepted; a certificate for any other app gets
     /// TopicDisallowed. `nil`: every app whose certificate the connection presents.
-    package var certificateTopics: Set<String>?
+    var certificateTopics: Set<String>?
     /// Known device tokens.
-    package var deviceTokens: [RegisteredDeviceToken] = []
+    var deviceTokens: [RegisteredDeviceToken] = []
     /// Load-test mode: unknown device tokens are accepted.
-    package var acceptUnknownTokens = false
+    var acceptUnknownTokens = false
     /// Per-device-token limit (TooManyRequests); `nil` = off.
-    package var rateLimit: APNsRateLimit?
+    var rateLimit: APNsRateLimit?
     /// Faults active from the start.
     package var faults: [APNsFault] = []
     /// How many requests the in-memory delivery log keeps.
     package var logCapacity = 10_000
     /// Bytes the in-memory delivery log may hold (entries beyond it are dropped, oldest first).
-    package var logMaxBytes = 64 << 20
+    var logMaxBytes = 64 << 20
     /// Bytes of each request body the log keeps (the rest is cut; the entry says so). Applies to the
     /// JSON-lines file too.
-    package var logMaxStoredPayload = 8 << 10
+    var logMaxStoredPayload = 8 << 10
     /// Also append every log entry to this JSON-lines file.
     package var logFilePath: String?
     /// SETTINGS_MAX_CONCURRENT_STREAMS once authenticated (Pushy's default: 1500).
     package var maxConcurrentStreams: UInt32 = 1500
     /// Token connections start with one stream until a request carries a valid token (as APNs does).
-    package var oneStreamUntilValidToken = true
+    var oneStreamUntilValidToken = true
     /// APNs speaks only HTTP/2: when true, HTTP/1.1 requests get 505 with `{"reason":"HTTP2Required"}`
     /// and the connection is closed (off by default so HTTP/1.1 test clients keep working).
-    package var requireHTTP2 = false
+    var requireHTTP2 = false
     /// Whether devices are online (pushes delivered at once) unless set offline.
-    package var devicesOnlineByDefault = true
+    var devicesOnlineByDefault = true
     /// How many store-and-forward events are kept.
-    package var deliveryHistoryCapacity = 10_000
+    var deliveryHistoryCapacity = 10_000
     /// Broadcast push (iOS 18): capability, channels from the start, limits (`broadcast:`).
     package var broadcast = APNsBroadcastConfiguration()
 
@@ -55,7 +55,7 @@ package struct APNsGatewayConfiguration: Sendable {
 
 extension APNsGatewayConfiguration {
     /// The delivery log's bounds from `logCapacity`, `logMaxBytes` and `logMaxStoredPayload`.
-    package var logLimits: APNsLogLimits {
+    var logLimits: APNsLogLimits {
         APNsLogLimits(capacity: logCapacity, maxBytes: logMaxBytes, maxStoredPayload: logMaxStoredPayload)
     }
 }

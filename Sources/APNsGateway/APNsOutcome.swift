@@ -25,7 +25,7 @@ package struct APNsOutcome: Sendable {
     package var requestID: String? = nil
 
     /// The Apple reason, when `reason` is one.
-    package var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
+    var appleReason: APNsReason? { reason.flatMap(APNsReason.init(rawValue:)) }
 
     /// The HTTP response APNs would send.
     package var response: HTTPResponse {

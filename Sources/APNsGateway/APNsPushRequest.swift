@@ -16,7 +16,7 @@ package struct APNsPushRequest: Sendable {
     /// `:path` as sent (logged).
     package var path: String
     /// The device-token part of `path`, `nil` when the path is not `/3/device/<token>`.
-    package var tokenSegment: String?
+    var tokenSegment: String?
     /// `tokenSegment` as a token, when it is one.
     package var token: DeviceToken?
     /// The headers the rules read.
@@ -30,7 +30,7 @@ package struct APNsPushRequest: Sendable {
     package var payloadWrittenAsJSONObject = false
     /// Set by `APNsRequestValidation.validate(_:)`: the header, topic-shape and payload rules passed already and
     /// are not run again (a caller that validates before deciding to send, as the FCM gateway does).
-    package var validated: APNsParsedRequest?
+    var validated: APNsParsedRequest?
     package var connection: APNsConnectionFacts
 
     package init(
@@ -93,7 +93,7 @@ package struct APNsHeaderFields: Sendable, Equatable {
     /// `apns-channel-id` and `apns-request-id` (broadcast sends and channel management).
     package var channelID, requestID: String?
     /// A singleton header (`apns-*` or `authorization`) appeared twice.
-    package var duplicate = false
+    var duplicate = false
 
     package init(_ fields: [HTTPField]) {
         var duplicate = false

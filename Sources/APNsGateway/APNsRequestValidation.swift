@@ -11,10 +11,10 @@ package struct APNsParsedRequest: Sendable, Equatable {
     package var expiration: Int64?
     package var priority: APNsPriority
     /// Whether `apns-priority` was sent (background pushes default to 5 when it is not).
-    package var priorityWasSent: Bool
+    var priorityWasSent: Bool
     /// The push type sent, or the one implied by the topic suffix when the header is absent.
     package var pushType: APNsPushType
-    package var pushTypeWasSent: Bool
+    var pushTypeWasSent: Bool
     /// `apns-topic`, `nil` when absent (allowed only with a certificate).
     package var topic: String?
     package var collapseID: String?
@@ -36,7 +36,7 @@ package enum APNsRequestValidation {
     static let pathPrefix = "/3/device/"
 
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
-    package static func tokenSegment(ofPath path: String) -> String? {
+    static func tokenSegment(ofPath path: String) -> String? {
         // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and
         // Substring.UTF8View indexing costs more per request than a buffer scan.
         var path = path
@@ -176,7 +176,7 @@ package enum APNsRequestValidation {
     /// The same rules as `checkPayload`, without building the JSON value (what the gateway runs per request).
     /// `writtenAsJSONObject`: the caller wrote the payload itself as a JSON object (the FCM gateway's translation),
     /// so the grammar scan is skipped and only emptiness and size are checked.
-    package static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false)
+    static func payloadRejection(_ payload: [UInt8], pushType: APNsPushType, writtenAsJSONObject: Bool = false)
         -> APNsReason?
     {
         if payload.isEmpty { return .payloadEmpty }
@@ -185,7 +185,7 @@ package enum APNsRequestValidation {
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
-    package static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
+    static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard u.count == 36 else { return false }
         for (i, c) in u.enumerated() {
@@ -199,5 +199,5 @@ package enum APNsRequestValidation {
     }
 
     /// A fresh lowercase UUID (version 4 format; unique within the process).
-    package static func newLowercaseUUID() -> String { APNsIDGenerator.next() }
+    static func newLowercaseUUID() -> String { APNsIDGenerator.next() }
 }

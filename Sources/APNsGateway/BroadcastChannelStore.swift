@@ -121,7 +121,7 @@ package struct BroadcastChannelStore: Sendable {
 
     /// The message a late subscriber gets: the latest one of a Most Recent Message Stored channel, until it
     /// expires; `nil` otherwise.
-    package func storedMessage(_ id: String, in environment: APNsEnvironment, now: Date) -> DeliveredPush? {
+    func storedMessage(_ id: String, in environment: APNsEnvironment, now: Date) -> DeliveredPush? {
         guard let m = stored[Key(environment: environment, id: id)], now <= m.until else { return nil }
         return m.push
     }

@@ -11,7 +11,7 @@ package enum APNsMessageStoragePolicy: Int, Sendable, Hashable, CaseIterable {
 
     /// How long a Most Recent Message Stored channel keeps its latest message at most (Apple: "a maximum
     /// duration of 8 hours"; an earlier `apns-expiration` shortens it).
-    package static let maximumStorage: TimeInterval = 8 * 3600
+    static let maximumStorage: TimeInterval = 8 * 3600
 }
 
 /// A channel that exists from the start (config `broadcast: { channels: [...] }`).
@@ -38,13 +38,13 @@ package struct APNsChannelDeclaration: Sendable, Equatable {
 package struct APNsBroadcastConfiguration: Sendable, Equatable {
     /// Bundle IDs with the broadcast capability (Apple: set on developer.apple.com only); others get
     /// `FeatureNotEnabled`. `nil`: every app has it.
-    package var enabledApps: Set<String>?
+    var enabledApps: Set<String>?
     package var channels: [APNsChannelDeclaration] = []
     /// Channels one app may have per environment (Apple: "up to 10,000 channels for your app in the development
     /// and production environment, respectively"); past it, `CannotCreateChannelConfig`.
-    package var channelLimit = 10_000
+    var channelLimit = 10_000
     /// Sends per channel (a token bucket) before `TooManyRequests`; `nil`: off. Apple gives no number.
-    package var rateLimit: APNsRateLimit?
+    var rateLimit: APNsRateLimit?
     /// Seeds the generated channel ids (the same seed, the same ids); `nil`: a random seed per gateway.
     package var seed: UInt64?
     /// The largest broadcast payload: "limited to a maximum size of 5 KB (5,120 bytes)" (Apple's broadcast page,
@@ -54,7 +54,7 @@ package struct APNsBroadcastConfiguration: Sendable, Equatable {
     package init() {}
 
     /// Whether `bundleID` has the broadcast capability.
-    package func isEnabled(_ bundleID: String) -> Bool { enabledApps?.contains(bundleID) ?? true }
+    func isEnabled(_ bundleID: String) -> Bool { enabledApps?.contains(bundleID) ?? true }
 }
 
 /// Channel ids as APNs hands them out: base64 (standard alphabet, `=` padding). Apple: "don't make assumptions on
@@ -62,7 +62,7 @@ package struct APNsBroadcastConfiguration: Sendable, Equatable {
 /// does not give, so pushcheck allows 1–64 bytes once decoded (Choice) and generates 16 random bytes.
 package enum BroadcastChannelID {
     /// The most bytes a channel id may decode to (a modelling choice).
-    package static let maxDecodedBytes = 64
+    static let maxDecodedBytes = 64
 
     /// Whether `text` is a channel id APNs could have issued (`BadChannelId` otherwise).
     package static func isValid(_ text: String) -> Bool {

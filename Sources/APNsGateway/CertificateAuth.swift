@@ -7,13 +7,13 @@ package struct APNsClientCertificate: Sendable, Equatable {
     /// Subject `UID`: the app's bundle ID, the certificate's default topic.
     package var uid: String
     /// Extra topics from Apple's 1.2.840.113635.100.6.3.6 extension (`com.app.voip`, `com.app.complication`, …).
-    package var extensionTopics: [String]
+    var extensionTopics: [String]
     /// Endpoints the certificate may use (Apple's development/production OIDs).
     package var environments: Set<APNsEnvironment>
     package var notBefore: Date
     package var notAfter: Date
     /// Whether the issuer is one the gateway trusts (and the certificate is not revoked).
-    package var isTrusted: Bool
+    var isTrusted: Bool
 
     package init(
         uid: String, extensionTopics: [String] = [], environments: Set<APNsEnvironment> = [.sandbox, .production],
@@ -28,7 +28,7 @@ package struct APNsClientCertificate: Sendable, Equatable {
     }
 
     /// Every topic the certificate may push to: its UID plus the extension topics.
-    package var allowedTopics: Set<String> { Set([uid] + extensionTopics) }
+    var allowedTopics: Set<String> { Set([uid] + extensionTopics) }
 }
 
 /// Certificate-authentication rules, free of I/O. Order: BadCertificate (untrusted, not yet valid,

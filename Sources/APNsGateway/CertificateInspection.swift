@@ -22,7 +22,7 @@ extension APNsClientCertificate {
     }
 
     /// An inspector for `APNsGatewayConfiguration.certificateInspector` backed by PushCrypto.
-    package static func inspector(trustedCAPEMs: [String] = []) -> @Sendable ([UInt8]) -> APNsClientCertificate? {
+    static func inspector(trustedCAPEMs: [String] = []) -> @Sendable ([UInt8]) -> APNsClientCertificate? {
         { der in APNsClientCertificate(der: der, trustedCAPEMs: trustedCAPEMs) }
     }
 }

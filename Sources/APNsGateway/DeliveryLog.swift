@@ -23,7 +23,7 @@ package struct APNsLogEntry: Sendable, Equatable {
     /// 1, 2, 3 … in arrival order (never reused, even after the ring buffer wraps).
     package var sequence: UInt64
     package var endpoint: APNsEnvironment
-    package var connectionID: UInt64
+    var connectionID: UInt64
     package var method: String
     package var path: String
     package var headers: [HTTPField]
@@ -52,7 +52,7 @@ package struct APNsLogEntry: Sendable, Equatable {
     /// one a create made).
     package var channelID: String? = nil
     /// `apns-request-id` of a broadcast send or channel-management answer (sent, or generated).
-    package var apnsRequestID: String? = nil
+    var apnsRequestID: String? = nil
 
     /// The entry as one JSON object (the JSON-lines format).
     package var json: JSONValue {
@@ -118,10 +118,10 @@ package struct APNsLogLimits: Sendable, Equatable {
     /// Entries kept (oldest dropped first).
     package var capacity: Int
     /// Bytes of kept entries (bodies, headers, strings); past it the oldest entries are dropped too.
-    package var maxBytes: Int
+    var maxBytes: Int
     /// Bytes of each request body kept; the rest is cut (the entry says `payload_truncated` and the size).
     /// 8 KiB keeps every payload APNs itself accepts (4096 bytes, 5120 for VoIP) whole.
-    package var maxStoredPayload: Int
+    var maxStoredPayload: Int
 
     package init(capacity: Int = 10_000, maxBytes: Int = 64 << 20, maxStoredPayload: Int = 8 << 10) {
         self.capacity = capacity
@@ -134,7 +134,7 @@ package struct APNsLogLimits: Sendable, Equatable {
 /// count and in bytes: a flood of 1 MiB unauthenticated bodies once grew the log to gigabytes. Pure value.
 package struct APNsDeliveryLog: Sendable {
     private var buffer: RingBuffer<PackedLogEntry>
-    package private(set) var nextSequence: UInt64 = 1
+    private(set) var nextSequence: UInt64 = 1
     package let limits: APNsLogLimits
     /// Bytes held by the kept entries (`PackedLogEntry.footprint`).
     package private(set) var bytes = 0

@@ -43,7 +43,7 @@ package enum DeviceTokenVerdict: Sendable, Equatable {
 package struct DeviceTokenRegistry: Sendable, Equatable {
     package private(set) var entries: [DeviceToken: RegisteredDeviceToken] = [:]
     /// Load-test mode: unknown tokens are accepted for any topic.
-    package var acceptUnknownTokens: Bool
+    var acceptUnknownTokens: Bool
 
     package init(_ tokens: [RegisteredDeviceToken] = [], acceptUnknownTokens: Bool = false) {
         self.acceptUnknownTokens = acceptUnknownTokens

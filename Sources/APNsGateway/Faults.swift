@@ -15,7 +15,7 @@ package enum APNsFaultAction: Sendable, Equatable {
     case dropConnection
 
     /// `.respond` with an Apple reason and its status.
-    package static func reject(_ reason: APNsReason) -> APNsFaultAction {
+    static func reject(_ reason: APNsReason) -> APNsFaultAction {
         .respond(status: reason.status, reason: reason.rawValue)
     }
 }
@@ -64,30 +64,30 @@ package struct APNsFault: Sendable, Equatable {
 /// The faults that apply to one request, after counts were consumed.
 package struct APNsFaultEffect: Sendable, Equatable {
     package var delay: TimeInterval = 0
-    package var forced: (status: Int, reason: String)?
-    package var goAwayReason: String?
+    var forced: (status: Int, reason: String)?
+    var goAwayReason: String?
     package var drop = false
 
     /// The answer the faults give instead of the rules: a dropped connection (500, no answer sent) or a forced
     /// status and reason; `nil` when the request is evaluated.
-    package var preemptingAnswer: (status: Int, reason: String?, actions: [ConnectionAction])? {
+    var preemptingAnswer: (status: Int, reason: String?, actions: [ConnectionAction])? {
         if drop { return (500, nil, [.drop]) }
         if let forced { return (forced.status, forced.reason, []) }
         return nil
     }
 
     /// The GOAWAY a `goaway` fault adds to the answer, its debug data `{"reason": …}`.
-    package var goAwayAction: ConnectionAction? {
+    var goAwayAction: ConnectionAction? {
         goAwayReason.map {
             .goAway(errorCode: 0, debugData: JSONValue.object(["reason": .string($0)]).serializedBytes())
         }
     }
 
     /// Whether a fault changed the answer (the log entry's `fault`).
-    package var applied: Bool { drop || forced != nil || goAwayReason != nil || delay > 0 }
+    var applied: Bool { drop || forced != nil || goAwayReason != nil || delay > 0 }
 
     /// The reason the log records for an answer whose reason is `reason`.
-    package func loggedReason(_ reason: String?) -> String? { drop ? "connection dropped (fault)" : reason }
+    func loggedReason(_ reason: String?) -> String? { drop ? "connection dropped (fault)" : reason }
 
     package static func == (a: APNsFaultEffect, b: APNsFaultEffect) -> Bool {
         a.delay == b.delay && a.forced?.status == b.forced?.status && a.forced?.reason == b.forced?.reason

@@ -15,7 +15,7 @@ package struct APNsProviderKey: Sendable, Equatable {
     /// `nil`: a team-scoped key (every topic of the team); otherwise a topic-specific key for these bundle IDs.
     package var topics: Set<String>?
     /// A topic-specific key may have one related key; the two may alternate on one connection.
-    package var relatedKeyID: String?
+    var relatedKeyID: String?
 
     package init(
         keyID: String, teamID: String, publicKey: P256PublicKey, environment: APNsEnvironment? = nil,
@@ -48,7 +48,7 @@ package struct APNsProviderKey: Sendable, Equatable {
     }
 
     /// True for a team-scoped key.
-    package var isTeamScoped: Bool { topics == nil }
+    var isTeamScoped: Bool { topics == nil }
 }
 
 /// The parts of a JWT the APNs rules need (signature not yet checked).
@@ -58,7 +58,7 @@ package struct DecodedProviderToken: Sendable, Equatable {
     package var issuer: String
     package var issuedAt: Int64
     /// How `iat` was written (anything but an integer earns a warning on the log entry).
-    package var issuedAtForm: IssuedAtClaim.Form = .integer
+    var issuedAtForm: IssuedAtClaim.Form = .integer
     /// `base64url(header).base64url(claims)`, the bytes the signature covers.
     package var signingInput: [UInt8]
     /// The raw signature bytes (ES256: r‖s, 64 bytes).

@@ -8,25 +8,25 @@ package struct ProviderTokenConnectionState: Sendable, Equatable {
     /// Team bound by the first valid token.
     package var teamID: String?
     /// Key bound by the first valid token.
-    package var boundKeyID: String?
+    var boundKeyID: String?
     /// The token string last accepted on this connection and its key (its signature is not checked again
     /// while the gateway holds that same key).
     package var currentToken: String?
-    package var currentTokenKeyID: String?
+    var currentTokenKeyID: String?
     /// The key that verified `currentToken` (a replaced key forces a new verification) and its `iat`.
-    package var currentTokenKey: APNsProviderKey?
-    package var currentTokenIssuedAt: Int64?
+    var currentTokenKey: APNsProviderKey?
+    var currentTokenIssuedAt: Int64?
     /// The warning `currentToken` earned (a non-integer `iat`), repeated on every request that carries it.
-    package var currentTokenWarning: String?
+    var currentTokenWarning: String?
     /// The `authorization` value that carried `currentToken`: the same value again is not parsed again.
-    package var currentAuthorization: String?
+    var currentAuthorization: String?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
-    package var currentKeyID: String?
-    package var currentIssuedAt: Int64?
+    var currentKeyID: String?
+    var currentIssuedAt: Int64?
     /// When the connection last switched to a new token (the first valid token counts).
-    package var lastSwitch: Date?
+    var lastSwitch: Date?
     /// How many valid token switches the connection made (1 after the first valid token).
-    package var switches: Int = 0
+    var switches: Int = 0
 
     package init() {}
 }
@@ -41,9 +41,9 @@ package struct AuthorizedProvider: Sendable, Equatable {
     package var teamID: String
     package var keyID: String
     /// `nil`: team-scoped key; otherwise the bundle IDs a topic-specific key covers.
-    package var keyTopics: Set<String>?
+    var keyTopics: Set<String>?
     /// True when this request carried the connection's first valid token (lift the one-stream limit).
-    package var isFirstValidToken: Bool
+    var isFirstValidToken: Bool
 }
 
 /// The JWT rules of APNs token authentication, free of I/O. Order:
@@ -55,8 +55,8 @@ package struct AuthorizedProvider: Sendable, Equatable {
 /// A "new token" is one with another `kid` or `iat`; re-signing the same claims (ES256 signatures
 /// differ on every signing) is not an update.
 package struct ProviderTokenRules: Sendable {
-    package static let maxTokenAge: TimeInterval = 3600
-    package static let minTokenUpdateInterval: TimeInterval = 20 * 60
+    static let maxTokenAge: TimeInterval = 3600
+    static let minTokenUpdateInterval: TimeInterval = 20 * 60
 
     package var keys: [String: APNsProviderKey]
 
@@ -80,7 +80,7 @@ package struct ProviderTokenRules: Sendable {
     }
 
     /// Applies the rules and, on success, updates the connection `state`.
-    package func authenticate(
+    func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
         var note: String?
@@ -89,7 +89,7 @@ package struct ProviderTokenRules: Sendable {
 
     /// As `authenticate(authorization:endpoint:now:state:)`, and `note` says why a token was refused
     /// (which rule, by how much) or, for an accepted one, what APNs tolerates in it (a warning).
-    package func authenticate(
+    func authenticate(
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState,
         note: inout String?
     ) -> Result<AuthorizedProvider, APNsReason> {

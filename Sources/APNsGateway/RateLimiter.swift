@@ -3,8 +3,8 @@ import PushModel
 
 /// A per-device-token limit: a token bucket of `burst` requests refilled at `perSecond`.
 package struct APNsRateLimit: Sendable, Equatable {
-    package var burst: Int
-    package var perSecond: Double
+    var burst: Int
+    var perSecond: Double
     package init(burst: Int, perSecond: Double) {
         self.burst = burst
         self.perSecond = perSecond

@@ -29,7 +29,7 @@ package struct DeliveredPush: Sendable, Equatable {
     /// The placeholder `token` of every broadcast push: the bytes of ASCII "broadcast" (hex
     /// `62726f616463617374`). Never a device's token (simulated tokens are 32 bytes); it keeps `token`
     /// non-optional for the token pushes that are nearly all of them.
-    package static let broadcastToken = DeviceToken(bytes: Array("broadcast".utf8))!
+    static let broadcastToken = DeviceToken(bytes: Array("broadcast".utf8))!
 
     /// `payload` parsed. Built on each read rather than stored: most pushes in a load test are never
     /// read, and a parsed tree per push kept in the history cost time and memory on every request.
@@ -108,7 +108,7 @@ package struct DeliveryEvent: Sendable, Equatable {
 /// each hand-off (`PushHandOff.recipientOffline`), so this value holds no copy of it.
 package struct StoreAndForward: Sendable {
     /// How long a push without `apns-expiration` is stored (Apple: "up to 30 days").
-    package static let defaultRetention: TimeInterval = 30 * 24 * 3600
+    static let defaultRetention: TimeInterval = 30 * 24 * 3600
 
     struct Key: Hashable {
         var token: DeviceToken
@@ -122,7 +122,7 @@ package struct StoreAndForward: Sendable {
         case recipient
     }
 
-    package var onlineByDefault: Bool
+    var onlineByDefault: Bool
     var presence: [DeviceToken: Presence] = [:]
     var stored: [Key: DeliveredPush] = [:]
     var events: RingBuffer<PackedDeliveryEvent>
@@ -137,7 +137,7 @@ package struct StoreAndForward: Sendable {
     }
 
     /// The most recent events (bounded by `historyCapacity`), oldest first.
-    package var history: [DeliveryEvent] { events.elements.map(\.event) }
+    var history: [DeliveryEvent] { events.elements.map(\.event) }
 
     func presence(of token: DeviceToken) -> Presence {
         // No hashing while no token was switched or followed (load tests).
@@ -281,7 +281,7 @@ package final class RecordingConsumer: PushDeliveryConsumer {
         return subscriberCounts.withLock { $0[channelID] ?? 0 }
     }
     /// How many devices a broadcast on `channelID` reaches.
-    package func setSubscribers(_ count: Int, for channelID: String) {
+    func setSubscribers(_ count: Int, for channelID: String) {
         subscriberCounts.withLock { $0[channelID] = count }
     }
     /// Everything received so far, in order (broadcasts included: their `channelID` is set).

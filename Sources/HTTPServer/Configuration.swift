@@ -43,9 +43,9 @@ package struct ListenerConfiguration: Sendable {
     /// closed. Never longer than `idleTimeout` (see `openingTimeout`).
     package var handshakeTimeout: Duration
     /// Larger request bodies get 413 (the connection survives on HTTP/2).
-    package var maxBodySize: Int
+    var maxBodySize: Int
     /// Total bytes of header names and values accepted per request; more gets 431.
-    package var maxHeaderListSize: Int
+    var maxHeaderListSize: Int
     package var handler: any HTTPHandler
 
     package init(
@@ -84,13 +84,13 @@ package struct BoundListener: Sendable, Equatable {
 
 /// Counters across all listeners, for benchmarks and `serve`'s status output.
 package struct HTTPServerStats: Sendable, Equatable {
-    package var openConnections: Int = 0
-    package var acceptedConnections: Int = 0
-    package var requestsServed: Int = 0
-    package var http2Connections: Int = 0
-    package var http1Connections: Int = 0
+    var openConnections: Int = 0
+    var acceptedConnections: Int = 0
+    var requestsServed: Int = 0
+    var http2Connections: Int = 0
+    var http1Connections: Int = 0
     /// Times a connection stopped reading because its unsent output passed the high-water mark.
-    package var backpressurePauses: Int = 0
+    var backpressurePauses: Int = 0
 }
 
 extension Duration {

@@ -15,7 +15,7 @@ package final class HTTPServer: Sendable {
     private enum Phase { case idle, running([EventLoop]), stopping([EventLoop]) }
 
     package let listeners: [ListenerConfiguration]
-    package let loopCount: Int
+    let loopCount: Int
     private let phase = Mutex<Phase>(.idle)
     private let statsBox = StatsBox()
 
@@ -97,7 +97,7 @@ package final class HTTPServer: Sendable {
     }
 
     /// Counters across all loops.
-    package var stats: HTTPServerStats { statsBox.snapshot }
+    var stats: HTTPServerStats { statsBox.snapshot }
 
     /// A server dropped while running stops its loops at once.
     deinit { beginShutdown(grace: .zero) }

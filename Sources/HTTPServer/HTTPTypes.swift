@@ -22,7 +22,7 @@ package struct HTTPRequest: Sendable {
     package var headers: [HTTPField]
     package var body: [UInt8]
     /// HTTP/2 stream id; `nil` on HTTP/1.1.
-    package var streamID: Int32?
+    var streamID: Int32?
     /// Set when the body passed the listener's `maxBodySize`: the bytes received by then (`body` is empty).
     /// Only handlers that opt in with `HTTPHandler.answersOversizedRequests` ever see such a request.
     package var bodyOverLimit: Int?

@@ -10,7 +10,7 @@ import Glibc
 /// Loop threads block these signals themselves.
 package enum TerminationSignals {
     /// Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread; threads started afterwards inherit the mask.
-    package static func block() {
+    static func block() {
         pc_block_termination_signals()
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 @testable import PushModel
 import Synchronization
 import Testing

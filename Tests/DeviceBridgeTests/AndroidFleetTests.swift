@@ -1,9 +1,9 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
 import FCMGateway
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import HTTPTypes
 import PushCrypto
 @testable import PushModel

@@ -1,8 +1,8 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 import Foundation
 @testable import HTTPClient
-import HTTPServer
+@testable import HTTPServer
 @testable import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport

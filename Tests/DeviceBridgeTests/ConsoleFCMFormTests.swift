@@ -1,4 +1,4 @@
-import APNsGateway
+@testable import APNsGateway
 import FCMGateway
 @testable import PushCrypto
 @testable import PushModel

@@ -1,7 +1,7 @@
 import HTTPTypes
-import APNsGateway
+@testable import APNsGateway
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 @testable import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport

@@ -1,10 +1,10 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
 import FCMGateway
 import Foundation
 @testable import HTTPClient
-import HTTPServer
+@testable import HTTPServer
 @testable import Provisioning
 @testable import PushCrypto
 @testable import PushModel

@@ -1,4 +1,4 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
 import Foundation

@@ -1,8 +1,8 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 @testable import Provisioning
 @testable import PushModel
 import Testing

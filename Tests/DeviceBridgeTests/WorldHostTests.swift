@@ -1,9 +1,9 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
 import Foundation
 @testable import HTTPClient
-import HTTPServer
+@testable import HTTPServer
 import HTTPTypes
 import PushcheckTestSupport
 @testable import PushCrypto

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @testable import HTTPClient
-import HTTPServer
+@testable import HTTPServer
 import HTTPTypes
 @testable import PushCrypto
 @testable import PushModel

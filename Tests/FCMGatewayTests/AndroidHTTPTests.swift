@@ -1,6 +1,6 @@
 import Foundation
 @testable import HTTPClient
-import HTTPServer
+@testable import HTTPServer
 @testable import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport

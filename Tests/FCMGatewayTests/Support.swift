@@ -1,6 +1,6 @@
-import APNsGateway
+@testable import APNsGateway
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import HTTPTypes
 @testable import PushCrypto
 @testable import PushModel

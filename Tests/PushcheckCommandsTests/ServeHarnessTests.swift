@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import PushcheckTestSupport
 @testable import PushCrypto
 @testable import PushModel

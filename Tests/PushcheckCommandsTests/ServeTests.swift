@@ -1,4 +1,4 @@
-import APNsGateway
+@testable import APNsGateway
 import Foundation
 @testable import HTTPClient
 @testable import PushCrypto

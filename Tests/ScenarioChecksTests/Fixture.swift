@@ -1,4 +1,4 @@
-import APNsGateway
+@testable import APNsGateway
 @testable import DeviceSimulator
 import Foundation
 @testable import PushModel

@@ -21,7 +21,7 @@ package struct ConnectRequest: Equatable {
     /// Which listener an APNs host goes to.
     package enum Target: Hashable, Sendable { case sandbox, production, broadcastSandbox, broadcastProduction }
 
-    package static let hosts: [String: Target] = [
+    static let hosts: [String: Target] = [
         "api.sandbox.push.apple.com": .sandbox, "api.development.push.apple.com": .sandbox,
         "api.push.apple.com": .production,
         // Broadcast sends: Apple's sample requests and troubleshooting page use these hosts (Tests/reference/apns.md
