@@ -51,19 +51,4 @@ extension SimulatedDevice: WebViewHost {
     func recordWebNavigation(_ outcome: WebNavigationOutcome, for app: String) {
         perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: app, now: now) }
     }
-
-    /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
-    @discardableResult
-    func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
-        try await WebSteps.loadPage(bundleID, on: self, with: web)
-    }
-
-    /// Taps the link whose `href` or text equals `wanted` on the loaded page (policy applies;
-    /// `target="_blank"` loads in place) and records the outcome.
-    @discardableResult
-    package func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
-        -> WebNavigationOutcome
-    {
-        try await WebSteps.followLink(bundleID, wanted, on: self, with: web)
-    }
 }

@@ -40,7 +40,7 @@ extension SimulatedDevice {
     @discardableResult
     package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome
     {
-        try await WebSteps.perform(action, on: self, with: web)
+        try await performWebAction(action, with: web)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the web steps (`load_page`, `follow_link`) need of a phone, iPhone or Android: the web view of an app's
 /// top screen as it is now, and a way to record how a navigation of it ended. The steps themselves are written
-/// once, in `WebSteps`.
+/// once, below, for both.
 protocol WebViewHost: Sendable {
     /// The installed apps, sorted.
     var installedApps: [String] { get }
@@ -22,38 +22,38 @@ struct WebScreen {
 }
 
 /// The web steps of both phones: pages are fetched for real by `WebView` and the outcome is recorded on the phone.
-enum WebSteps {
-    /// A web step on its app (or the only installed one).
-    static func perform(_ action: WebAction, on host: some WebViewHost, with web: WebView)
-        async throws(WebViewStepError) -> WebNavigationOutcome
+extension WebViewHost {
+    /// A web step on its app (or the only installed one): what the phones' `perform(_:with:)` does.
+    func performWebAction(_ action: WebAction, with web: WebView) async throws(WebViewStepError)
+        -> WebNavigationOutcome
     {
-        let installed = host.installedApps
+        let installed = installedApps
         guard let app = action.app ?? (installed.count == 1 ? installed[0] : nil), installed.contains(app)
         else { throw .noSuchApp(action.app, installed: installed) }
         switch action {
-        case .loadPage: return try await loadPage(app, on: host, with: web)
-        case .followLink(let link, _): return try await followLink(app, link, on: host, with: web)
+        case .loadPage: return try await loadWebView(app, with: web)
+        case .followLink(let link, _): return try await followLink(app, link, with: web)
         }
     }
 
     /// Loads the URL the top screen was routed to and records the outcome.
-    static func loadPage(_ app: String, on host: some WebViewHost, with web: WebView) async throws(WebViewStepError)
-        -> WebNavigationOutcome
-    {
-        guard let screen = host.webScreen(of: app), let url = screen.routedURL else {
+    @discardableResult
+    func loadWebView(_ app: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+        guard let screen = webScreen(of: app), let url = screen.routedURL else {
             throw .noWebViewOnScreen(bundleID: app)
         }
         let outcome = await web.navigate(to: url, policy: screen.policy)
-        host.recordWebNavigation(outcome, for: app)
+        recordWebNavigation(outcome, for: app)
         return outcome
     }
 
     /// Taps the link whose `href` or text equals `wanted` on the loaded page (policy applies; `target="_blank"`
     /// loads in place) and records the outcome.
-    static func followLink(_ app: String, _ wanted: String, on host: some WebViewHost, with web: WebView)
-        async throws(WebViewStepError) -> WebNavigationOutcome
+    @discardableResult
+    func followLink(_ app: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
+        -> WebNavigationOutcome
     {
-        guard let screen = host.webScreen(of: app), let page = screen.page else {
+        guard let screen = webScreen(of: app), let page = screen.page else {
             throw .noWebViewOnScreen(bundleID: app)
         }
         guard let link = page.links.first(where: { $0.href == wanted || $0.text == wanted }) else {
@@ -61,7 +61,7 @@ enum WebSteps {
         }
         let url = WebView.resolve(link.href, against: page.finalURL)
         let outcome = await web.navigate(to: url, targetBlank: link.target == "_blank", policy: screen.policy)
-        host.recordWebNavigation(outcome, for: app)
+        recordWebNavigation(outcome, for: app)
         return outcome
     }
 }

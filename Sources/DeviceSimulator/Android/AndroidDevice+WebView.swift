@@ -36,25 +36,11 @@ extension AndroidDevice: WebViewHost {
         perform { (s: inout AndroidDeviceState, now: Date) in s.recordWebNavigation(outcome, for: app, now: now) }
     }
 
-    /// Loads the URL the top activity's top screen was routed to (fetched for real) and records the outcome.
-    @discardableResult
-    func loadWebView(_ pkg: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
-        try await WebSteps.loadPage(pkg, on: self, with: web)
-    }
-
-    /// Follows the link whose `href` or text is `wanted` on the loaded page.
-    @discardableResult
-    package func followLink(_ pkg: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
-        -> WebNavigationOutcome
-    {
-        try await WebSteps.followLink(pkg, wanted, on: self, with: web)
-    }
-
     /// A web step (`load_page`, `follow_link`) on the top activity's WebView, as the iPhone's
     /// `SimulatedDevice.perform(_:with:)` does it for its web view.
     @discardableResult
     package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome
     {
-        try await WebSteps.perform(action, on: self, with: web)
+        try await performWebAction(action, with: web)
     }
 }
