@@ -84,7 +84,7 @@ package struct DeviceState: Sendable, Equatable {
     }
 
     mutating func log(_ kind: DeviceEventKind, _ bundleID: String?, _ now: Date) {
-        events.append(DeviceEvent(sequence: events.count + 1, at: now, bundleID: bundleID, kind: kind))
+        events.log(kind, bundleID, now)
     }
 
     mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {
