@@ -12,8 +12,13 @@ package struct DeviceEvent: Sendable, Equatable, CustomStringConvertible {
     /// The app concerned, if any.
     package var bundleID: String?
     package var kind: DeviceEventKind
+}
 
-    package var description: String { "#\(sequence) \(bundleID ?? "device"): \(kind)" }
+extension DeviceEvent: PhoneEvent {
+    init(sequence: Int, at: Date, app: String?, kind: DeviceEventKind) {
+        self.init(sequence: sequence, at: at, bundleID: app, kind: kind)
+    }
+    var app: String? { bundleID }
 }
 
 /// An app callback, with the arguments the app would get.

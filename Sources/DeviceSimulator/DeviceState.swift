@@ -69,7 +69,7 @@ package struct DeviceState: Sendable, Equatable {
     let tokens: TokenGenerator
     /// True when a Firebase service is attached (`SimulatedDevice.useFirebaseService`): FCM tokens come from it;
     /// false: the device issues them itself, as an offline stand-in for Firebase.
-    var firebaseTokensFromService = false
+    var tokenServiceAttached = false
     /// Apps whose Firebase registration waits for the service.
     var pendingFirebase: [String] = []
     var installs = 0
@@ -84,7 +84,7 @@ package struct DeviceState: Sendable, Equatable {
     }
 
     mutating func log(_ kind: DeviceEventKind, _ bundleID: String?, _ now: Date) {
-        events.append(DeviceEvent(sequence: events.count + 1, at: now, bundleID: bundleID, kind: kind))
+        events.log(kind, bundleID, now)
     }
 
     mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {
@@ -175,7 +175,7 @@ package struct DeviceState: Sendable, Equatable {
                 let mapped = ProvisioningChecks.firebaseReceivesAPNsToken(
                     app: app.declaration.signing, forwards: fb.forwardsAPNsToken)
                 apps[bundleID]!.fcmMappedToAPNs = mapped
-                if firebaseTokensFromService {
+                if tokenServiceAttached {
                     // The SDK asks Firebase once the APNs token is there; the answer arrives as its own step.
                     if !pendingFirebase.contains(bundleID) { pendingFirebase.append(bundleID) }
                 } else {

@@ -28,9 +28,14 @@ package struct FirebaseTokenRefusal: Error, Sendable, Equatable {
     package init(_ reason: String) { self.reason = reason }
 }
 
-extension DeviceState {
-    /// The Firebase registrations waiting for the service (taken by `SimulatedDevice` outside its lock).
-    mutating func takeFirebaseRequests() -> [FirebaseTokenRequest] {
+extension DeviceState: PhoneState {
+    typealias TokenService = any FirebaseTokenService
+
+    /// Every token of every app, apps in bundle ID order.
+    var currentTokens: [DeviceToken] { apps.keys.sorted().flatMap { apps[$0]?.allTokens ?? [] } }
+
+    /// The Firebase registrations waiting for the service (taken by `PhoneCore` outside its lock).
+    mutating func takeTokenRequests() -> [FirebaseTokenRequest] {
         guard !pendingFirebase.isEmpty else { return [] }
         let bundles = pendingFirebase
         pendingFirebase = []
@@ -45,7 +50,11 @@ extension DeviceState {
     }
 
     /// Firebase's answer to a registration: the token (logged as issued) or the refusal.
-    mutating func receiveFirebaseAnswer(
+    static func ask(_ service: any FirebaseTokenService, for request: FirebaseTokenRequest) -> Result<
+        String, FirebaseTokenRefusal
+    > { service.fcmToken(for: request) }
+
+    mutating func receiveTokenAnswer(
         _ request: FirebaseTokenRequest, _ answer: Result<String, FirebaseTokenRefusal>, now: Date
     ) {
         // The app may have been uninstalled (or re-registered) in between: the answer is for an install gone.

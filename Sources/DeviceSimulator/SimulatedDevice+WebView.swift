@@ -39,34 +39,16 @@ package enum WebViewStepError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-extension SimulatedDevice {
-    /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
-    @discardableResult
-    func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
-        -> WebNavigationOutcome
-    {
-        let app = snapshot.apps[bundleID]
-        guard let app, let url = app.router.stack.last?.url else { throw .noWebViewOnScreen(bundleID: bundleID) }
-        let outcome = await web.navigate(to: url, policy: app.declaration.webViewPolicy)
-        perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: bundleID, now: now) }
-        return outcome
+extension SimulatedDevice: WebViewHost {
+    var installedApps: [String] { snapshot.apps.keys.sorted() }
+
+    func webScreen(of app: String) -> WebScreen? {
+        snapshot.apps[app].map {
+            WebScreen(routedURL: $0.router.stack.last?.url, page: $0.webPage, policy: $0.declaration.webViewPolicy)
+        }
     }
 
-    /// Taps the link whose `href` or text equals `wanted` on the loaded page (policy applies;
-    /// `target="_blank"` loads in place) and records the outcome.
-    @discardableResult
-    package func followLink(_ bundleID: String, _ wanted: String, with web: WebView) async throws(WebViewStepError)
-        -> WebNavigationOutcome
-    {
-        let app = snapshot.apps[bundleID]
-        guard let app, let page = app.webPage else { throw .noWebViewOnScreen(bundleID: bundleID) }
-        guard let link = page.links.first(where: { $0.href == wanted || $0.text == wanted }) else {
-            throw .noSuchLink(bundleID: bundleID, wanted: wanted, available: page.links.map(\.href))
-        }
-        let url = WebView.resolve(link.href, against: page.finalURL)
-        let outcome = await web.navigate(
-            to: url, targetBlank: link.target == "_blank", policy: app.declaration.webViewPolicy)
-        perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: bundleID, now: now) }
-        return outcome
+    func recordWebNavigation(_ outcome: WebNavigationOutcome, for app: String) {
+        perform { (s: inout DeviceState, now: Date) in s.recordWebNavigation(outcome, for: app, now: now) }
     }
 }

@@ -42,11 +42,10 @@ extension DeviceRegistrationSink {
 /// stamps every operation with the injected clock, returns the events each operation added, and
 /// tells registration sinks about token changes once the lock is released.
 package final class SimulatedDevice: Sendable {
-    private let state: Mutex<DeviceState>
+    private let core: PhoneCore<DeviceState>
     private let sinks = Mutex<[any DeviceRegistrationSink]>([])
-    private let firebase = Mutex<(any FirebaseTokenService)?>(nil)
     /// The clock events are stamped with.
-    package let clock: any PushClock
+    package var clock: any PushClock { core.clock }
 
     /// - Parameters:
     ///   - seed: makes tokens reproducible; the same seed and inputs give the same tokens and log.
@@ -54,8 +53,8 @@ package final class SimulatedDevice: Sendable {
         name: String, udid: String, iosVersion: String = "17.5", seed: UInt64, clock: any PushClock,
         rules: DeviceRules = DeviceRules()
     ) {
-        self.state = Mutex(DeviceState(name: name, udid: udid, iosVersion: iosVersion, seed: seed, rules: rules))
-        self.clock = clock
+        core = PhoneCore(
+            DeviceState(name: name, udid: udid, iosVersion: iosVersion, seed: seed, rules: rules), clock: clock)
     }
 
     /// Adds a sink for token registrations, invalidations and online changes.
@@ -63,41 +62,16 @@ package final class SimulatedDevice: Sendable {
 
     /// Apps using Firebase get their FCM tokens from `service` from now on (without one, the device issues them
     /// itself, seeded, as an offline stand-in for Firebase).
-    package func useFirebaseService(_ service: any FirebaseTokenService) {
-        firebase.withLock { $0 = service }
-        state.withLock { $0.firebaseTokensFromService = true }
-    }
+    package func useFirebaseService(_ service: any FirebaseTokenService) { core.useTokenService(service) }
 
-    /// Runs `body` on the state with the current time; returns its result and the events it added.
-    /// Every operation of this class goes through here.
+    /// Runs `body` on the state with the current time; returns its result and the events it added (the SDK's
+    /// registrations with Firebase included: each answer is applied as a step of its own, as the SDK's token
+    /// callback arrives after the APNs one). Every operation of this class goes through here.
     @discardableResult
     package func perform<T, E: Error>(_ body: (inout DeviceState, Date) throws(E) -> T) throws(E)
         -> (result: T, events: [DeviceEvent])
     {
-        let now = clock.now()
-        let (result, events, tokens, requests) = try state.withLock {
-            (s: inout DeviceState) throws(E) -> (T, [DeviceEvent], [DeviceToken], [FirebaseTokenRequest]) in
-            let before = s.events.count
-            let r = try body(&s, now)
-            return (
-                r, Array(s.events[before...]), s.apps.keys.sorted().flatMap { s.apps[$0]?.allTokens ?? [] },
-                s.takeFirebaseRequests()
-            )
-        }
-        notify(events, currentTokens: tokens)
-        return (result, events + askFirebase(requests))
-    }
-
-    /// The SDK's registrations with Firebase, outside the lock (the service is another component with its own
-    /// lock); each answer is applied as a step of its own, as the SDK's token callback arrives after the APNs one.
-    private func askFirebase(_ requests: [FirebaseTokenRequest]) -> [DeviceEvent] {
-        guard !requests.isEmpty, let service = firebase.withLock({ $0 }) else { return [] }
-        var events: [DeviceEvent] = []
-        for request in requests {
-            let answer = service.fcmToken(for: request)
-            events += perform { $0.receiveFirebaseAnswer(request, answer, now: $1) }.events
-        }
-        return events
+        try core.perform(body, notify: notify, answered: { _, _ in })
     }
 
     private func notify(_ events: [DeviceEvent], currentTokens: [DeviceToken]) {
@@ -112,7 +86,7 @@ package final class SimulatedDevice: Sendable {
             case .uninstalled(let token):
                 if let token { for t in targets { t.tokenInvalidated(token, at: e.at) } }
                 // The app is gone from the state; its last FCM token is in the event log.
-                if let bundle = e.bundleID, let fcm = state.withLock({ $0.previousFCMToken(of: bundle) }) {
+                if let bundle = e.bundleID, let fcm = core.read({ $0.previousFCMToken(of: bundle) }) {
                     for t in targets { t.fcmTokenInvalidated(fcm, at: e.at) }
                 }
             case .pushTokenIssued(let kind, let token, let env):
@@ -139,13 +113,13 @@ package final class SimulatedDevice: Sendable {
     private func run(_ body: (inout DeviceState, Date) -> Void) -> [DeviceEvent] { perform(body).events }
 
     /// A copy of the whole state (apps, notification center, event log).
-    package var snapshot: DeviceState { state.withLock { $0 } }
+    package var snapshot: DeviceState { core.snapshot }
 
     /// Replaces the whole state with one taken earlier by `snapshot` (a harness's reset to launch state).
-    package func restore(_ saved: DeviceState) { state.withLock { $0 = saved } }
+    package func restore(_ saved: DeviceState) { core.restore(saved) }
     /// The ordered event log.
-    package var events: [DeviceEvent] { state.withLock { $0.events } }
-    package var udid: String { state.withLock { $0.udid } }
+    package var events: [DeviceEvent] { core.read(\.events) }
+    package var udid: String { core.read(\.udid) }
 
     /// Installs an app (provisioning install checks); returns the findings that refused it (empty = installed).
     @discardableResult
@@ -181,7 +155,7 @@ package final class SimulatedDevice: Sendable {
     package func registration(of bundleID: String) -> (
         token: DeviceToken?, environment: APSEnvironment?, fcmToken: String?, fcmMapped: Bool
     ) {
-        state.withLock { s in
+        core.read { s in
             let a = s.apps[bundleID]
             return (a?.token, a?.environment, a?.fcmToken, a?.fcmMappedToAPNs ?? false)
         }
@@ -190,7 +164,7 @@ package final class SimulatedDevice: Sendable {
     /// Every FCM registration token issued on this device. `apnsToken` is nil when the APNs token never
     /// reached Firebase (swizzling off and not forwarded): the FCM gateway must not deliver to it.
     package var fcmRegistrations: [FCMRegistration] {
-        state.withLock { s in
+        core.read { s in
             s.apps.keys.sorted().compactMap { id -> FCMRegistration? in
                 guard let a = s.apps[id], let fcm = a.fcmToken, let fb = a.declaration.firebase else { return nil }
                 return FCMRegistration(

@@ -40,13 +40,7 @@ extension SimulatedDevice {
     @discardableResult
     package func perform(_ action: WebAction, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome
     {
-        let installed = snapshot.apps.keys.sorted()
-        guard let bundleID = action.app ?? (installed.count == 1 ? installed[0] : nil), installed.contains(bundleID)
-        else { throw .noSuchApp(action.app, installed: installed) }
-        switch action {
-        case .loadPage: return try await loadWebView(bundleID, with: web)
-        case .followLink(let link, _): return try await followLink(bundleID, link, with: web)
-        }
+        try await performWebAction(action, with: web)
     }
 }
 

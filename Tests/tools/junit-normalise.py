@@ -12,7 +12,9 @@ these are replaced before comparing, because two runs of one binary differ in th
 - loopback ports (`127.0.0.1:43117`, `localhost:…`, `[::1]:…`) and the shared server's world prefix `/w/<n>`
   (worlds are numbered in the order they mount, which parallel scenarios change);
 - UUIDs (apns-ids and unique ids a gateway makes up), JWTs (provider tokens and OAuth assertions signed with
-  fresh keys and the wall clock), and the names of temporary directories (`/tmp/pushcheck-fixture-<pid>-<hex>`);
+  fresh keys and the wall clock), broadcast channel ids the APNs gateway generates (16 bytes from a channel seed
+  that is random per gateway: base64, 22 characters and `==`), and the names of temporary directories
+  (`/tmp/pushcheck-fixture-<pid>-<hex>`);
 - the checkout's absolute path in front of `Suites/`, `Tests/`, `Sources/` (a worktree's against main's);
 - epoch times in seconds or milliseconds of the last ten years and ISO 8601 times, wherever a world runs on the
   wall clock (`clock: now`, the default): `iat`, 410 `timestamp`s, FCM message names.
@@ -33,6 +35,7 @@ RULES = [
     (re.compile(r"(127\.0\.0\.1|localhost|\[::1\]):[0-9]+"), r"\1:<port>"),
     (re.compile(r"/w/[0-9]+\b"), "/w/<id>"),
     (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{22}==(?![A-Za-z0-9+/=])"), "<channel-id>"),
     (re.compile(r"\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*"), "<jwt>"),
     (re.compile(r"(/tmp/|/var/tmp/)[A-Za-z]+(?:-[A-Za-z]+)*(?:[-_.][0-9A-Za-z]*[0-9][0-9A-Za-z]*)+"), r"\1<tmp>"),
     (re.compile(r"(?<![\w.~])/[^\s\"'<>:]*?/(Suites|Tests|Sources)/"), r"<repo>/\1/"),

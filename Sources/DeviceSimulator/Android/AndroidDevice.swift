@@ -35,59 +35,35 @@ package protocol AndroidRegistrationSink: Sendable {
 /// injected clock (first releasing what the clock's advance made due: Doze windows), returns the events each
 /// operation added, and talks to the token service and the sinks outside the lock.
 package final class AndroidDevice: Sendable {
-    private let state: Mutex<AndroidDeviceState>
+    private let core: PhoneCore<AndroidDeviceState>
     private let sinks = Mutex<[any AndroidRegistrationSink]>([])
-    private let tokenService = Mutex<(any AndroidTokenService)?>(nil)
-    package let clock: any PushClock
+    package var clock: any PushClock { core.clock }
 
     package init(
         name: String, serial: String, apiLevel: Int = 34, seed: UInt64, clock: any PushClock,
         rules: AndroidRules = AndroidRules()
     ) {
-        self.clock = clock
-        state = Mutex(
+        core = PhoneCore(
             AndroidDeviceState(
-                name: name, serial: serial, apiLevel: apiLevel, seed: seed, bootedAt: clock.now(), rules: rules))
+                name: name, serial: serial, apiLevel: apiLevel, seed: seed, bootedAt: clock.now(), rules: rules),
+            clock: clock)
     }
 
     package func addRegistrationSink(_ sink: any AndroidRegistrationSink) { sinks.withLock { $0.append(sink) } }
 
     /// Tokens come from `service` from now on (without one the device issues seeded tokens itself).
-    package func useTokenService(_ service: any AndroidTokenService) {
-        tokenService.withLock { $0 = service }
-        state.withLock { $0.tokenServiceAttached = true }
-    }
+    package func useTokenService(_ service: any AndroidTokenService) { core.useTokenService(service) }
 
     /// Runs `body` on the state at the current time; returns its result and the events it added (token answers
-    /// included, each applied as a step of its own).
+    /// included, each applied as a step of its own; the sinks hear of each token issued after it is applied).
     @discardableResult
     package func perform<T, E: Error>(_ body: (inout AndroidDeviceState, Date) throws(E) -> T) throws(E)
         -> (result: T, events: [AndroidDeviceEvent])
     {
-        let now = clock.now()
-        let (result, events, requests, tokens) = try state.withLock {
-            (s: inout AndroidDeviceState) throws(E) -> (T, [AndroidDeviceEvent], [(AndroidTokenRequest, Int)], [String])
-            in
-            let before = s.events.count
-            s.catchUp(now: now)
-            let r = try body(&s, now)
-            return (r, Array(s.events[before...]), s.takeTokenRequests(), s.apps.values.compactMap(\.fcmToken).sorted())
+        try core.perform(body, notify: notify) { request, answer in
+            guard case .success(let token) = answer else { return }
+            for s in sinks.withLock({ $0 }) { s.androidTokenIssued(token, request: request.request) }
         }
-        notify(events, tokens: tokens)
-        return (result, events + askTokenService(requests))
-    }
-
-    private func askTokenService(_ requests: [(AndroidTokenRequest, Int)]) -> [AndroidDeviceEvent] {
-        guard !requests.isEmpty, let service = tokenService.withLock({ $0 }) else { return [] }
-        var events: [AndroidDeviceEvent] = []
-        for (request, generation) in requests {
-            let answer = service.fcmToken(for: request)
-            events += perform { $0.receiveToken(request.packageName, generation: generation, answer, $1) }.events
-            if case .success(let token) = answer {
-                for s in sinks.withLock({ $0 }) { s.androidTokenIssued(token, request: request) }
-            }
-        }
-        return events
     }
 
     private func notify(_ events: [AndroidDeviceEvent], tokens: [String]) {
@@ -107,9 +83,9 @@ package final class AndroidDevice: Sendable {
     private func run(_ body: (inout AndroidDeviceState, Date) -> Void) -> [AndroidDeviceEvent] { perform(body).events }
 
     /// A copy of the whole state.
-    package var snapshot: AndroidDeviceState { state.withLock { $0 } }
-    package func restore(_ saved: AndroidDeviceState) { state.withLock { $0 = saved } }
-    package var events: [AndroidDeviceEvent] { state.withLock { $0.events } }
+    package var snapshot: AndroidDeviceState { core.snapshot }
+    package func restore(_ saved: AndroidDeviceState) { core.restore(saved) }
+    package var events: [AndroidDeviceEvent] { core.read(\.events) }
 
     /// Installs the app, launches it once (its process starts: channels, token) and goes Home: what a user does
     /// after installing from the store. The app ends in the background with its token (when Firebase answered).
@@ -174,9 +150,14 @@ package final class AndroidDevice: Sendable {
     @discardableResult package func advanceTime() -> [AndroidDeviceEvent] { run { _, _ in } }
 }
 
-extension AndroidDeviceState {
+extension AndroidDeviceState: PhoneState {
+    typealias TokenService = any AndroidTokenService
+
+    /// Every app's FCM token, sorted.
+    var currentTokens: [String] { apps.values.compactMap(\.fcmToken).sorted() }
+
     /// The token registrations waiting for the service, with the install generation they are for.
-    mutating func takeTokenRequests() -> [(AndroidTokenRequest, Int)] {
+    mutating func takeTokenRequests() -> [(request: AndroidTokenRequest, generation: Int)] {
         guard !pendingTokenRequests.isEmpty else { return [] }
         let pkgs = pendingTokenRequests
         pendingTokenRequests = []
@@ -191,4 +172,13 @@ extension AndroidDeviceState {
             )
         }
     }
+
+    static func ask(_ service: any AndroidTokenService, for request: (request: AndroidTokenRequest, generation: Int))
+        -> Result<String, FirebaseTokenRefusal>
+    { service.fcmToken(for: request.request) }
+
+    mutating func receiveTokenAnswer(
+        _ request: (request: AndroidTokenRequest, generation: Int), _ answer: Result<String, FirebaseTokenRefusal>,
+        now: Date
+    ) { receiveToken(request.request.packageName, generation: request.generation, answer, now) }
 }

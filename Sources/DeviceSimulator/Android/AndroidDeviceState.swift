@@ -95,7 +95,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     mutating func log(_ kind: AndroidEventKind, _ packageName: String?, _ now: Date) {
-        events.append(AndroidDeviceEvent(sequence: events.count + 1, at: now, packageName: packageName, kind: kind))
+        events.log(kind, packageName, now)
     }
 
     mutating func setState(_ pkg: String, _ to: AndroidAppState, _ reason: AndroidTransitionReason, _ now: Date) {

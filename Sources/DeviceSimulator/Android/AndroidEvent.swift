@@ -343,6 +343,11 @@ package struct AndroidDeviceEvent: Sendable, Equatable, CustomStringConvertible 
     /// The app concerned, if any.
     package var packageName: String?
     package var kind: AndroidEventKind
+}
 
-    package var description: String { "#\(sequence) \(packageName ?? "device"): \(kind)" }
+extension AndroidDeviceEvent: PhoneEvent {
+    init(sequence: Int, at: Date, app: String?, kind: AndroidEventKind) {
+        self.init(sequence: sequence, at: at, packageName: app, kind: kind)
+    }
+    var app: String? { packageName }
 }
