@@ -46,9 +46,10 @@ extension FCMGateway {
         let project = runtime.project
         log.project = project.id
         let send = try FCMMessageRules.parseSendBody(request.body)
-        log.validateOnly = send.validateOnly
-        log.requestStorage = .send(send.message.rawStorage, validateOnly: send.validateOnly)
-        let message = send.message
+        let validateOnly = send.validateOnly
+        log.validateOnly = validateOnly
+        log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
+        let message = send.message  // `send` is not used again: moved, not copied
 
         if let fault = takeFault(for: message.target) {
             var e = FCMErrorResponse(fault.errorCode)
@@ -86,7 +87,7 @@ extension FCMGateway {
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
 
-        if send.validateOnly { return name }
+        if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
         var firstPush: APNsPushRequest? = consume validated
         for (i, r) in recipients.enumerated() {
@@ -253,18 +254,28 @@ extension FCMGateway {
             if exchanged { break }
             last = seen
         }
-        let id = String(issued)
-        // Appended into one reserved string (interpolation regrew it several times per send).
-        var name = "projects/"
-        name.reserveCapacity(48 + runtime.project.id.utf8.count)
-        name += runtime.project.id
-        name += fanOut ? "/messages/" : "/messages/0:"
-        name += id
-        if !fanOut {
-            name += "%"
-            name += runtime.messageSuffix
+        // The digits once, on the stack; each string written in one allocation.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            var rest = issued
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            let id = UnsafeRawBufferPointer(rebasing: buffer[start...])
+            let prefix = fanOut ? runtime.fanOutNamePrefix : runtime.tokenNamePrefix
+            let suffix = fanOut ? [] : runtime.tokenNameSuffix
+            let name = String(unsafeUninitializedCapacity: prefix.count + id.count + suffix.count) { out in
+                var n = 0
+                for b in prefix { out[n] = b; n += 1 }
+                for b in id { out[n] = b; n += 1 }
+                for b in suffix { out[n] = b; n += 1 }
+                return n
+            }
+            return (String(decoding: id, as: UTF8.self), name)
         }
-        return (id, name)
     }
 
     /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice (made once per project).

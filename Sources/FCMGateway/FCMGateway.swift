@@ -81,13 +81,18 @@ package final class FCMGateway: Sendable {
         /// One in-process APNs connection per project id (the provider-token binding lives on it).
         let connection: APNsInProcessConnection
         let connectionFacts: APNsConnectionFacts
-        /// The 16 hex digits after `%` in a token send's message name.
-        let messageSuffix: String
+        /// A message name's fixed parts: `projects/<id>/messages/` before a topic or condition send's id,
+        /// `projects/<id>/messages/0:` and `%<16 hex digits>` around a token send's.
+        let fanOutNamePrefix: [UInt8]
+        let tokenNamePrefix: [UInt8]
+        let tokenNameSuffix: [UInt8]
         init(project: FCMProject, connection: APNsInProcessConnection) {
             self.project = project
             self.connection = connection
             connectionFacts = connection.facts
-            messageSuffix = FCMGateway.messageSuffix(project: project)
+            fanOutNamePrefix = Array("projects/\(project.id)/messages/".utf8)
+            tokenNamePrefix = Array("projects/\(project.id)/messages/0:".utf8)
+            tokenNameSuffix = Array("%\(FCMGateway.messageSuffix(project: project))".utf8)
         }
     }
     /// `configuration.projects`, in order.

@@ -69,7 +69,8 @@ package enum FCMTranslation {
             apsHasAlert = true
         }
         var apsBytes: [UInt8] = []
-        write(&aps, into: &apsBytes)
+        apsBytes.reserveCapacity(64)
+        write(aps, into: &apsBytes)
 
         // Top level: data, apns.payload's other keys over it, then FCM's own keys over both (the spelling a
         // dictionary keeps is the first one inserted: a data key's, with the payload's value). "aps" is an FCM key.
@@ -100,7 +101,7 @@ package enum FCMTranslation {
         top.append(("google.c.a.e", .string("1")))
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(&top, into: &out)
+        write(top, into: &out)
 
         // Room for the provider token's `authorization`, which the gateway adds.
         var headers: [HTTPField] = []
@@ -147,33 +148,48 @@ package enum FCMTranslation {
     }
 
     /// `{…}` of distinct members as `JSONValue.serializedBytes()` writes an object (keys sorted by their UTF-8
-    /// bytes, values compact); `members` is left sorted.
-    static func write(_ members: inout [(key: String, value: Member)], into out: inout [UInt8]) {
-        sortByKeyBytes(&members)
+    /// bytes, values compact).
+    static func write(_ members: [(key: String, value: Member)], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for i in members.indices {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(members[i].key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            switch members[i].value {
-            case .string(let s): JSONValue.writeString(s, into: &out)
-            case .json(let v): writeJSON(v, into: &out)
-            case .bytes(let b): out.append(contentsOf: b)
-            case .alert(let a):  // {"body":…,"title":…}
-                out.append(UInt8(ascii: "{"))
-                if let b = a.body {
-                    out.append(contentsOf: #""body":"#.utf8)
-                    JSONValue.writeString(b, into: &out)
+        // The order as indices on the stack: moving the members themselves retains and releases their contents.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+            for n in 0..<members.count {
+                var j = n
+                while j > 0, keyBytesPrecede(members[n].key, members[order[j - 1]].key) {
+                    order[j] = order[j - 1]
+                    j -= 1
                 }
-                if let t = a.title {
-                    if a.body != nil { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: #""title":"#.utf8)
-                    JSONValue.writeString(t, into: &out)
-                }
-                out.append(UInt8(ascii: "}"))
+                order[j] = n
+            }
+            for n in 0..<members.count {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                write(members[order[n]], into: &out)
             }
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `"key":value`.
+    static func write(_ member: (key: String, value: Member), into out: inout [UInt8]) {
+        JSONValue.writeString(member.key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        switch member.value {
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .json(let v): writeJSON(v, into: &out)
+        case .bytes(let b): out.append(contentsOf: b)
+        case .alert(let a):  // {"body":…,"title":…}
+            out.append(UInt8(ascii: "{"))
+            if let b = a.body {
+                out.append(contentsOf: #""body":"#.utf8)
+                JSONValue.writeString(b, into: &out)
+            }
+            if let t = a.title {
+                if a.body != nil { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #""title":"#.utf8)
+                JSONValue.writeString(t, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
     }
 
     /// `v.write(into:)`, with objects sorted in place and integral numbers written without a `String`.
