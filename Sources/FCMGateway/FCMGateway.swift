@@ -240,10 +240,12 @@ package final class FCMGateway: Sendable {
         return t
     }
 
-    func appendLog(_ entry: FCMLogEntry) {
-        // The dropped entry is returned so that it is freed here, after the lock is released.
+    func appendLog(_ entry: consuming FCMLogEntry) {
+        // Moved into the ring (not copied under the lock); the dropped entry is returned so that it is freed here,
+        // after the lock is released.
+        var pending = Optional(entry)
         _ = logState.withLock { s in
-            var e = entry
+            var e = pending.take()!
             s.sequence += 1
             e.sequence = s.sequence
             return s.entries.append(e)

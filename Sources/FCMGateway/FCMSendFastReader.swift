@@ -246,7 +246,8 @@ package enum FCMSendFastReader {
                 }
             }
             ws()
-            guard ok, atEnd, let message else { return nil }
+            // Moved out of the captured variable (a `let` binding would copy the message and then free the original).
+            guard ok, atEnd, let message = message.take() else { return nil }
             return FCMSendRequest(validateOnly: validateOnly ?? false, message: message)
         }
 
