@@ -101,17 +101,20 @@ package struct APNsHeaderFields: Sendable, Equatable {
             if slot == nil { slot = value } else { duplicate = true }
         }
         for (i, field) in fields.enumerated() {
-            switch field.name {
-            case "apns-id": take(&apnsID, field.value)
-            case "apns-expiration": take(&expiration, field.value)
-            case "apns-priority": take(&priority, field.value)
-            case "apns-push-type": take(&pushType, field.value)
-            case "apns-topic": take(&topic, field.value)
-            case "apns-collapse-id": take(&collapseID, field.value)
-            case "authorization": take(&authorization, field.value)
-            case "apns-channel-id": take(&channelID, field.value)
-            case "apns-request-id": take(&requestID, field.value)
-            case let name where name.utf8.starts(with: "apns-".utf8):
+            // The name's length picks the one candidate it can equal: one comparison per field instead of a
+            // failed String comparison against every name before its case.
+            let name = field.name
+            switch name.utf8.count {
+            case 7 where name == "apns-id": take(&apnsID, field.value)
+            case 15 where name == "apns-expiration": take(&expiration, field.value)
+            case 13 where name == "apns-priority": take(&priority, field.value)
+            case 14 where name == "apns-push-type": take(&pushType, field.value)
+            case 10 where name == "apns-topic": take(&topic, field.value)
+            case 16 where name == "apns-collapse-id": take(&collapseID, field.value)
+            case 13 where name == "authorization": take(&authorization, field.value)
+            case 15 where name == "apns-channel-id": take(&channelID, field.value)
+            case 15 where name == "apns-request-id": take(&requestID, field.value)
+            case _ where name.utf8.starts(with: "apns-".utf8):
                 if fields[..<i].contains(where: { $0.name == name }) { duplicate = true }  // another apns-* header
             default: break
             }

@@ -41,10 +41,13 @@ package enum APNsRequestValidation {
         // Substring.UTF8View indexing costs more per request than a buffer scan.
         var path = path
         return path.withUTF8 { bytes -> String? in
-            let prefix = pathPrefix.utf8
+            // The prefix compared with one `memcmp` (`elementsEqual` over a `String.UTF8View` walks it byte by
+            // byte through the view's indexing).
+            let prefix: StaticString = "/3/device/"
+            let n = prefix.utf8CodeUnitCount
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            guard end >= prefix.count, bytes[..<prefix.count].elementsEqual(prefix) else { return nil }
-            let rest = UnsafeBufferPointer(rebasing: bytes[prefix.count..<end])
+            guard end >= n, let base = bytes.baseAddress, memcmp(base, prefix.utf8Start, n) == 0 else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[n..<end])
             guard !rest.contains(UInt8(ascii: "/")) else { return nil }
             return String(decoding: rest, as: UTF8.self)
         }

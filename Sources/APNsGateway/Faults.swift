@@ -123,6 +123,7 @@ package struct APNsFaultTable: Sendable, Equatable {
         endpoint: APNsEnvironment, token: DeviceToken?, route: APNsFaultRoute = .device
     ) -> APNsFaultEffect {
         var effect = APNsFaultEffect()
+        if faults.isEmpty { return effect }  // the usual case: no ordering, no clean-up pass per push
         let order = faults.indices.sorted {
             (faults[$0].scope.token == nil ? 1 : 0) < (faults[$1].scope.token == nil ? 1 : 0)
         }

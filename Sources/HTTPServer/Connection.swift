@@ -29,6 +29,8 @@ final class Connection {
     private var inSession = false
     /// Responses the handler gave synchronously while `inSession`, in order.
     private var answered: [(stream: Int32?, response: HTTPResponse)] = []
+    /// The last request's response slot, when no responder kept it: the next request reuses it.
+    private var spareSlot: InlineResponseSlot?
     private(set) var closed = false
     private(set) var lastActivity = monotonicNow()
     private let acceptedAt = monotonicNow()
@@ -173,12 +175,27 @@ final class Connection {
             dispatchOversized: handler.answersOversizedRequests)
         let loop = state.loop
         let id = self.id
-        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
-            let stream = request.streamID
-            let slot = InlineResponseSlot(loop: loop, connection: id, stream: stream)
+        // Runs the handler with a responder around `slot`; the responder is gone when this returns, unless the
+        // handler kept it (a delayed answer).
+        func run(_ request: HTTPRequest, _ slot: InlineResponseSlot) -> HTTPResponse? {
             let responder = HTTPResponder { slot.respond($0) }  // one capture: the slot is the closure's context
             handler.handle(request, context: context, responder: responder)
-            guard let response = slot.close() else { return }
+            return slot.close()
+        }
+        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
+            let stream = request.streamID
+            var slot: InlineResponseSlot
+            if let spare = self.spareSlot {
+                self.spareSlot = nil
+                slot = spare
+                slot.reopen(stream: stream)
+            } else {
+                slot = InlineResponseSlot(loop: loop, connection: id, stream: stream)
+            }
+            let answer = run(request, slot)
+            // Nobody else holds the slot (no responder escaped): the next request reuses it.
+            if isKnownUniquelyReferenced(&slot) { self.spareSlot = slot }
+            guard let response = answer else { return }
             if self.inSession {
                 self.answered.append((stream, response))
             } else {

@@ -18,6 +18,30 @@ final class HTTP2Session: ProtocolSession {
         var headerBytes = 0
         var headersTooLarge = false
         var dispatched = false
+
+        enum Pseudo { case method, path, authority, scheme }
+
+        /// Counts a field against the header list limit; false: drop it (over the limit, and not a pseudo-header).
+        mutating func countHeader(size: Int, limit: Int, pseudo: Bool) -> Bool {
+            headerBytes += size
+            if headerBytes > limit { headersTooLarge = true }
+            return !headersTooLarge || pseudo
+        }
+
+        mutating func set(_ pseudo: Pseudo, _ value: String) {
+            switch pseudo {
+            case .method: method = value
+            case .path: path = value
+            case .authority: authority = value
+            case .scheme: scheme = value
+            }
+        }
+
+        mutating func append(_ field: HTTPField) {
+            // One allocation for a typical request's headers instead of one per doubling.
+            if headers.isEmpty { headers.reserveCapacity(8) }
+            headers.append(field)
+        }
     }
 
     /// A response body being handed to nghttp2 by the data provider.
@@ -190,39 +214,41 @@ final class HTTP2Session: ProtocolSession {
         headerBlock = (stream, streams.index(forKey: stream)!)
     }
 
-    /// Mutates a stream's entry in place: copying it out and back would copy its header and body arrays
-    /// on every header and DATA chunk.
-    private func modifyStream(_ stream: Int32, _ body: (inout IncomingStream) -> Void) {
-        if let (id, index) = headerBlock, id == stream { return body(&streams.values[index]) }
-        guard let index = streams.index(forKey: stream) else { return }
-        body(&streams.values[index])
-    }
-
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        let limit = limits.maxHeaderListSize
-        modifyStream(stream) { s in
-            s.headerBytes += name.count + value.count + 32
-            if s.headerBytes > limit { s.headersTooLarge = true }
-            let pseudo = name.first == UInt8(ascii: ":")
-            guard !s.headersTooLarge || pseudo else { return }
-            let v = value.count > 15 ? self.recentString(value) : String(decoding: value, as: UTF8.self)
-            if pseudo {
-                // Compared as bytes: no String for the name.
-                if bytesEqual(name, ":method") {
-                    s.method = v
-                } else if bytesEqual(name, ":path") {
-                    s.path = v
-                } else if bytesEqual(name, ":authority") {
-                    s.authority = v
-                } else if bytesEqual(name, ":scheme") {
-                    s.scheme = v
-                }
+        let index: Dictionary<Int32, IncomingStream>.Index
+        if let (id, i) = headerBlock, id == stream {
+            index = i
+        } else {
+            guard let i = streams.index(forKey: stream) else { return }
+            index = i
+        }
+        // Two in-place mutations of the entry (`mutating` calls: no copy of it, no closure holding it), with
+        // the Strings made between them: a closure holding `&streams.values[index]` around the String making
+        // kept a dynamic exclusivity check open per header.
+        let pseudo = name.first == UInt8(ascii: ":")
+        let size = name.count + value.count + 32
+        guard streams.values[index].countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo) else {
+            return
+        }
+        let v = value.count > 15 ? recentString(value) : String(decoding: value, as: UTF8.self)
+        if pseudo {
+            // Compared as bytes: no String for the name.
+            let slot: IncomingStream.Pseudo
+            if bytesEqual(name, ":method") {
+                slot = .method
+            } else if bytesEqual(name, ":path") {
+                slot = .path
+            } else if bytesEqual(name, ":authority") {
+                slot = .authority
+            } else if bytesEqual(name, ":scheme") {
+                slot = .scheme
             } else {
-                // One allocation for a typical request's headers instead of one per doubling.
-                if s.headers.isEmpty { s.headers.reserveCapacity(8) }
-                // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
-                s.headers.append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
+                return
             }
+            streams.values[index].set(slot, v)
+        } else {
+            // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
+            streams.values[index].append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
         }
     }
 
@@ -254,8 +280,15 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
-        let limit = limits.maxBodySize
-        modifyStream(stream) { s in s.body.append(chunk, limit: limit) }
+        // In place by index, no closure: see `header`.
+        let index: Dictionary<Int32, IncomingStream>.Index
+        if let (id, i) = headerBlock, id == stream {
+            index = i
+        } else {
+            guard let i = streams.index(forKey: stream) else { return }
+            index = i
+        }
+        streams.values[index].body.append(chunk, limit: limits.maxBodySize)
     }
 
     func endOfRequest(stream: Int32) {

@@ -111,6 +111,22 @@ import Testing
         #expect(s.handler.responded.withLock { $0 } == ["/fast", "/delay/200"])
     }
 
+    /// A connection reuses the response slot of a request answered inline; one a delayed answer still holds is
+    /// never reused, so late answers and the inline ones between them each reach their own stream.
+    @Test func inlineAndDelayedAnswersInterleavedReachTheirOwnStreams() throws {
+        let s = try TestServer(tls: files.tls())
+        let paths = ["/a", "/delay/300", "/b", "/delay/100", "/c", "/d", "/delay/200", "/e"]
+        let r = try runTool("nghttp", paths.map { "\(s.url)\($0)" })
+        #expect(r.status == 0, "\(r.stderr)")
+        let answered = field("path", in: r.stdout)
+        #expect(answered.count == paths.count)
+        #expect(Set(answered) == Set(paths))
+        // Inline answers first (in request order), then the delayed ones by their delay.
+        #expect(answered.suffix(3) == ["/delay/100", "/delay/200", "/delay/300"])
+        let conns = field("conn", in: r.stdout)
+        #expect(conns.count == paths.count && Set(conns).count == 1)
+    }
+
     @Test func perConnectionStorageLivesAsLongAsTheConnection() throws {
         let s = try TestServer()
         let first = try runTool("nghttp", ["\(s.url)/count/a", "\(s.url)/count/b", "\(s.url)/count/c"])
