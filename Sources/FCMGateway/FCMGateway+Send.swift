@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import HTTPTypes
 import PushCrypto
 import PushModel
 
@@ -15,13 +16,14 @@ extension FCMGateway {
     /// target (token state, sender, an Android instance's restricted package) → APNs header and payload rules →
     /// quota → validate_only stops here → APNs for iOS instances, the Android consumer for Android ones.
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
+        let now = clock.now()
         var entry = FCMLogEntry(
-            sequence: 0, receivedAt: clock.now(), method: request.method, path: request.path, project: nil,
+            sequence: 0, receivedAt: now, method: request.method, path: request.path, project: nil,
             request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
             name: nil, apns: [])
         let response: HTTPResponse
         do {
-            let result = try sendChecked(request, projectPath: projectPath, log: &entry)
+            let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry)
             entry.name = result
             response = Self.nameResponse(result)
         } catch {
@@ -34,18 +36,20 @@ extension FCMGateway {
         return response
     }
 
-    func sendChecked(_ request: HTTPRequest, projectPath: String, log: inout FCMLogEntry) throws(FCMErrorResponse)
-        -> String
+    /// `now`: when the request arrived (one clock reading per send: authorization, quota, message id, log).
+    func sendChecked(_ request: HTTPRequest, projectPath: String, now: Date, log: inout FCMLogEntry)
+        throws(FCMErrorResponse) -> String
     {
-        let project = self.project(projectPath)
-        _ = try authorize(request, project: project, projectPath: projectPath)
-        guard let project else { throw .permissionDenied(project: projectPath) }
+        let runtime = self.runtime(projectPath)
+        _ = try authorize(request, project: runtime?.project, projectPath: projectPath, now: now)
+        guard let runtime else { throw .permissionDenied(project: projectPath) }
+        let project = runtime.project
         log.project = project.id
         let send = try FCMMessageRules.parseSendBody(request.body)
-        log.validateOnly = send.validateOnly
-        log.requestStorage = .send(send.message.rawStorage, validateOnly: send.validateOnly)
-        let message = send.message
-        let now = clock.now()
+        let validateOnly = send.validateOnly
+        log.validateOnly = validateOnly
+        log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
+        let message = send.message  // `send` is not used again: moved, not copied
 
         if let fault = takeFault(for: message.target) {
             var e = FCMErrorResponse(fault.errorCode)
@@ -69,21 +73,23 @@ extension FCMGateway {
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
-        let (messageID, name) = nextMessageName(project: project, fanOut: message.target.isFanOut, now: now)
+        let (messageID, name) = nextMessageName(runtime, fanOut: message.target.isFanOut, now: now)
         let first = recipients.first
-        let translated = FCMTranslation.translatedBytes(
+        let translated = FCMTranslation.translatedFields(
             message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
-        var firstPush = apnsPush(
-            translated, token: first?.entry.apnsToken ?? Self.placeholderToken, project: project)
-        if let r = APNsRequestValidation.validate(&firstPush) {
+        var validated = apnsPush(
+            translated, token: first?.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
+        if let r = APNsRequestValidation.validate(&validated) {
             throw r == .payloadTooLarge
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
                 : Self.apnsHeaderError(r)
         }
         try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
 
-        if send.validateOnly { return name }
+        if validateOnly { return name }
+        // Moved (not copied) into the first recipient's delivery.
+        var firstPush: APNsPushRequest? = consume validated
         for (i, r) in recipients.enumerated() {
             if let instance = r.entry.android {
                 deliverAndroid(message, to: r, instance: instance, project: project, name: name, now: now, log: &log)
@@ -92,11 +98,11 @@ extension FCMGateway {
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
             let push =
                 i == 0
-                ? firstPush
+                ? firstPush.take()!
                 : apnsPush(
-                    FCMTranslation.translatedBytes(
+                    FCMTranslation.translatedFields(
                         message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
-                        bundleID: r.entry.bundleID ?? ""), token: apnsToken, project: project)
+                        bundleID: r.entry.bundleID ?? ""), token: apnsToken, runtime: runtime)
             let hopError = deliver(push, to: r, apnsToken: apnsToken, project: project, now: now, log: &log)
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
             if let hopError, !message.target.isFanOut { throw hopError }
@@ -237,7 +243,7 @@ extension FCMGateway {
     /// with a suite's `clock:`, and is never less than one past the last issued, so it stays unique when the clock
     /// stands still or goes back (`reset()` keeps it). After `%`: 16 hex digits fixed per project (how FCM derives
     /// its suffix is unknown; it repeats one 8-digit group, as here).
-    func nextMessageName(project: FCMProject, fanOut: Bool, now: Date) -> (messageID: String, name: String) {
+    func nextMessageName(_ runtime: ProjectRuntime, fanOut: Bool, now: Date) -> (messageID: String, name: String) {
         let micros = UInt64((max(0, now.timeIntervalSince1970) * 1_000_000).rounded(.down))
         var last = lastMessageMicros.load(ordering: .relaxed)
         var issued: UInt64
@@ -248,22 +254,32 @@ extension FCMGateway {
             if exchanged { break }
             last = seen
         }
-        let id = String(issued)
-        // Appended into one reserved string (interpolation regrew it several times per send).
-        var name = "projects/"
-        name.reserveCapacity(48 + project.id.utf8.count)
-        name += project.id
-        name += fanOut ? "/messages/" : "/messages/0:"
-        name += id
-        if !fanOut {
-            name += "%"
-            Self.appendMessageSuffix(project: project, to: &name)
+        // The digits once, on the stack; each string written in one allocation.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            var rest = issued
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            let id = UnsafeRawBufferPointer(rebasing: buffer[start...])
+            let prefix = fanOut ? runtime.fanOutNamePrefix : runtime.tokenNamePrefix
+            let suffix = fanOut ? [] : runtime.tokenNameSuffix
+            let name = String(unsafeUninitializedCapacity: prefix.count + id.count + suffix.count) { out in
+                var n = 0
+                for b in prefix { out[n] = b; n += 1 }
+                for b in id { out[n] = b; n += 1 }
+                for b in suffix { out[n] = b; n += 1 }
+                return n
+            }
+            return (String(decoding: id, as: UTF8.self), name)
         }
-        return (id, name)
     }
 
-    /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice.
-    static func appendMessageSuffix(project: FCMProject, to name: inout String) {
+    /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice (made once per project).
+    static func messageSuffix(project: FCMProject) -> String {
         var hash: UInt32 = 0x811C_9DC5
         for byte in project.number.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         let digits = Array("0123456789abcdef".utf8)
@@ -273,7 +289,7 @@ extension FCMGateway {
             hex[i] = d
             hex[i + 8] = d
         }
-        name += String(decoding: hex, as: UTF8.self)
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Stands in for the device token when validating a send no recipient of which has one (the rules need a token).
@@ -281,31 +297,26 @@ extension FCMGateway {
 
     /// The APNs push FCM sends for `translated` to `token`, over the project's connection (no provider token yet).
     func apnsPush(
-        _ translated: (headers: [(name: String, value: String)], payload: [UInt8]), token: DeviceToken,
-        project: FCMProject
+        _ translated: (fields: [HTTPField], payload: [UInt8]), token: DeviceToken,
+        runtime: ProjectRuntime
     ) -> APNsPushRequest {
         var push = APNsPushRequest(
-            environment: project.apns?.environment ?? .sandbox, token: token,
-            fields: FCMTranslation.fields(translated.headers), payload: translated.payload,
-            connection: (apnsConnections[project.id] ?? Self.unconfiguredConnection).facts)
+            environment: runtime.project.apns?.environment ?? .sandbox, token: token,
+            fields: translated.fields, payload: translated.payload,
+            connection: runtime.connectionFacts)
         push.payloadWrittenAsJSONObject = true  // the translation writes one JSON object
         return push
     }
 
-    /// The connection of a project the gateway was not configured with (never used to send: such a project is
-    /// unknown and its sends are refused before).
-    static let unconfiguredConnection = APNsInProcessConnection(id: 0xFC30_FFFF)
-
     /// Signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
-        _ push: APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, now: Date,
+        _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, now: Date,
         log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
         guard let credentials = project.apns else { return FCMErrorResponse(.thirdPartyAuthError) }
-        var push = push
         let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this
-        if let jwt = providerToken(project: project.id, credentials, now: now) {
-            push.setAuthorization("bearer \(jwt)")
+        if let authorization = providerAuthorization(project: project.id, credentials, now: now) {
+            push.setAuthorization(authorization)
         }
         let outcome = apns.evaluate(push)
         log.apns.append(
@@ -317,18 +328,22 @@ extension FCMGateway {
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }
 
-    /// The project's provider token, signed with its .p8 key and reused for 30 minutes (`nil` for certificates:
-    /// the connection carries the certificate).
-    func providerToken(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
+    /// `bearer <provider token>`: the project's provider token, signed with its .p8 key and reused for 30 minutes
+    /// (`nil` for certificates: the connection carries the certificate). The header value is kept with it (one
+    /// string for every send, not one per send).
+    func providerAuthorization(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
         guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
         return providerTokens.withLock { tokens -> String? in
-            if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 { return cached.jwt }
+            if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 {
+                return cached.authorization
+            }
             guard
                 let jwt = try? JWT.apnsProviderToken(
                     teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
-            tokens[project] = (jwt, now)
-            return jwt
+            let authorization = "bearer \(jwt)"
+            tokens[project] = (authorization, now)
+            return authorization
         }
     }
 }

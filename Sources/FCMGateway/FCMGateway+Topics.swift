@@ -136,12 +136,7 @@ extension FCMGateway {
     func iidAuthorize(_ request: HTTPRequest) -> FCMAccessTokenOrResponse {
         do throws(FCMErrorResponse) {
             // No project in IID paths: the bearer's validity and scopes here, the token's project per token.
-            guard let bearer = FCMGateway.bearerToken(request) else {
-                throw FCMErrorResponse.missingCredentials
-            }
-            guard let issued = accessTokens.withLock({ $0[bearer] }) else {
-                throw FCMErrorResponse.invalidCredentials(expired: false)
-            }
+            let issued = try issuedToken(request)
             guard issued.value.expiresAt > clock.now() else { throw FCMErrorResponse.invalidCredentials(expired: true) }
             guard issued.allowsMessaging else { throw FCMErrorResponse.insufficientScopes }
             return .token(issued.value)

@@ -43,26 +43,69 @@ package final class FCMGateway: Sendable {
     let state: Mutex<State>
     /// Issued access tokens by their text; each one a shared object so a send's look-up under the lock copies one
     /// reference (not three strings and a set), with its scope check done once at issue.
-    let accessTokens = Mutex<[String: IssuedAccessToken]>([:])
+    let accessTokens = Mutex(AccessTokenTable())
+
+    /// Issued tokens, and the `authorization` header values already read to one of them (a sender repeats the same
+    /// header on every send: the verdict's look-up then neither trims nor copies the token out of it). Tokens are
+    /// never withdrawn, so a remembered header stays right; the memo is emptied when it reaches `maxMemo`.
+    struct AccessTokenTable {
+        var issued: [String: IssuedAccessToken] = [:]
+        var byHeader: [String: IssuedAccessToken] = [:]
+        static let maxMemo = 256
+    }
 
     final class IssuedAccessToken: Sendable {
         let value: FCMAccessToken
         let allowsMessaging: Bool
-        init(_ value: FCMAccessToken) {
+        /// The projects (ids or numbers) of the first service account with the token's email, empty for all of
+        /// them; `nil` when no account has that email (the configuration does not change, so this is read once).
+        let accountProjects: Set<String>?
+        init(_ value: FCMAccessToken, accounts: [FCMServiceAccount]) {
             self.value = value
             allowsMessaging = FCMOAuth.allowsMessaging(value.scopes)
+            accountProjects = accounts.first(where: { $0.clientEmail == value.clientEmail })?.projects
+        }
+
+        /// Whether the token's service account may use `project`.
+        func allows(_ project: FCMProject) -> Bool {
+            guard let p = accountProjects else { return false }
+            return p.isEmpty || p.contains(project.id) || p.contains(project.number)
         }
     }
+
+    /// What a send needs of a configured project besides its configuration, made once: its in-process APNs
+    /// connection and the fixed part of its message names. One shared object, so a send does not copy the
+    /// project's fields (strings, token list, credentials) to use them.
+    final class ProjectRuntime: Sendable {
+        let project: FCMProject
+        /// One in-process APNs connection per project id (the provider-token binding lives on it).
+        let connection: APNsInProcessConnection
+        let connectionFacts: APNsConnectionFacts
+        /// A message name's fixed parts: `projects/<id>/messages/` before a topic or condition send's id,
+        /// `projects/<id>/messages/0:` and `%<16 hex digits>` around a token send's.
+        let fanOutNamePrefix: [UInt8]
+        let tokenNamePrefix: [UInt8]
+        let tokenNameSuffix: [UInt8]
+        init(project: FCMProject, connection: APNsInProcessConnection) {
+            self.project = project
+            self.connection = connection
+            connectionFacts = connection.facts
+            fanOutNamePrefix = Array("projects/\(project.id)/messages/".utf8)
+            tokenNamePrefix = Array("projects/\(project.id)/messages/0:".utf8)
+            tokenNameSuffix = Array("%\(FCMGateway.messageSuffix(project: project))".utf8)
+        }
+    }
+    /// `configuration.projects`, in order.
+    let runtimes: [ProjectRuntime]
     let logState: Mutex<LogState>
-    /// Provider token per project (re-signed every 30 minutes; APNs refuses more than one change per 20).
-    let providerTokens = Mutex<[String: (jwt: String, issuedAt: Date)]>([:])
+    /// Provider token per project, as an `authorization` value (re-signed every 30 minutes; APNs refuses more
+    /// than one change per 20).
+    let providerTokens = Mutex<[String: (authorization: String, issuedAt: Date)]>([:])
     /// Outside the lock, which both event loops take several times per send: the last message id issued
     /// (microseconds, `nextMessageName`), and how many faults are set (0 nearly always, so a send need not lock to
     /// find none; written under the lock).
     let lastMessageMicros = Atomic<UInt64>(0)
     let faultCount = Atomic<Int>(0)
-    /// One in-process APNs connection per project (the provider-token binding lives on it).
-    let apnsConnections: [String: APNsInProcessConnection]
     /// Where sends to Android instances go (`setAndroidConsumer`).
     let androidConsumer = Mutex<(any FCMAndroidDeliveryConsumer)?>(nil)
 
@@ -79,7 +122,7 @@ package final class FCMGateway: Sendable {
             connections[p.id] = APNsInProcessConnection(
                 id: UInt64(0xFC30_0000) + UInt64(i), clientCertificateDER: p.apns?.certificateDER)
         }
-        apnsConnections = connections
+        runtimes = configuration.projects.map { ProjectRuntime(project: $0, connection: connections[$0.id]!) }
     }
 
     static func initialState(_ c: FCMGatewayConfiguration) -> State {
@@ -106,6 +149,11 @@ package final class FCMGateway: Sendable {
     /// The project by id or number.
     package func project(_ idOrNumber: String) -> FCMProject? {
         configuration.projects.first { $0.id == idOrNumber || $0.number == idOrNumber }
+    }
+
+    /// `project(_:)`'s project with what a send needs of it.
+    func runtime(_ idOrNumber: String) -> ProjectRuntime? {
+        runtimes.first { $0.project.id == idOrNumber || $0.project.number == idOrNumber }
     }
 
     // MARK: Runtime control
@@ -187,15 +235,17 @@ package final class FCMGateway: Sendable {
         let t = FCMAccessToken(
             token: FCMOAuth.newAccessToken(), clientEmail: clientEmail, scopes: scopes,
             expiresAt: clock.now().addingTimeInterval(TimeInterval(configuration.accessTokenLifetime)))
-        let issued = IssuedAccessToken(t)
-        accessTokens.withLock { $0[t.token] = issued }
+        let issued = IssuedAccessToken(t, accounts: configuration.serviceAccounts)
+        accessTokens.withLock { $0.issued[t.token] = issued }
         return t
     }
 
-    func appendLog(_ entry: FCMLogEntry) {
-        // The dropped entry is returned so that it is freed here, after the lock is released.
+    func appendLog(_ entry: consuming FCMLogEntry) {
+        // Moved into the ring (not copied under the lock); the dropped entry is returned so that it is freed here,
+        // after the lock is released.
+        var pending = Optional(entry)
         _ = logState.withLock { s in
-            var e = entry
+            var e = pending.take()!
             s.sequence += 1
             e.sequence = s.sequence
             return s.entries.append(e)
@@ -272,14 +322,18 @@ package final class FCMGateway: Sendable {
 
     /// `{p}` of `/v1/projects/{p}/messages:send`, byte-wise.
     static func sendProject(_ path: String) -> String? {
-        let prefix = "/v1/projects/".utf8, suffix = "/messages:send".utf8
-        let u = path.utf8
-        guard u.count > prefix.count + suffix.count, u.starts(with: prefix),
-            u.reversed().starts(with: suffix.reversed())
-        else { return nil }
-        let middle = u.dropFirst(prefix.count).dropLast(suffix.count)
-        guard !middle.contains(UInt8(ascii: "/")) else { return nil }
-        return String(decoding: middle, as: UTF8.self)
+        var path = path  // native and contiguous (a no-op for the path a request carries)
+        return path.withUTF8 { u -> String? in
+            let prefix: StaticString = "/v1/projects/", suffix: StaticString = "/messages:send"
+            let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            let s = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+            guard u.count > p.count + s.count, u.prefix(p.count).elementsEqual(p),
+                u.suffix(s.count).elementsEqual(s)
+            else { return nil }
+            let middle = UnsafeBufferPointer(rebasing: u[p.count..<(u.count - s.count)])
+            guard !middle.contains(UInt8(ascii: "/")) else { return nil }
+            return String(decoding: middle, as: UTF8.self)
+        }
     }
 
     /// `{"name":"…"}`, a send's success answer, written directly (the hot path's only response).
@@ -321,7 +375,12 @@ package final class FCMGateway: Sendable {
     /// The token of an `Authorization: Bearer …` header (scheme case-insensitive, blanks around the token ignored).
     /// Byte-wise: Foundation's trimming bridges to NSString, which costs the send path on every request.
     static func bearerToken(_ request: HTTPRequest) -> String? {
-        guard var header = request.value("authorization") else { return nil }
+        request.value("authorization").flatMap(bearerToken(header:))
+    }
+
+    /// The token of one `authorization` header value (`bearerToken(_:)`).
+    static func bearerToken(header: String) -> String? {
+        var header = header
         return header.withUTF8 { u -> String? in
             let scheme = "bearer ".utf8
             guard u.count > scheme.count, zip(u, scheme).allSatisfy({ $0 | 0x20 == $1 || ($1 == 0x20 && $0 == 0x20) })
@@ -335,22 +394,30 @@ package final class FCMGateway: Sendable {
     }
 
     /// The service account behind a bearer, allowed to use `project`.
-    func authorize(_ request: HTTPRequest, project: FCMProject?, projectPath: String) throws(FCMErrorResponse)
-        -> FCMAccessToken
+    func authorize(_ request: HTTPRequest, project: FCMProject?, projectPath: String, now: Date? = nil)
+        throws(FCMErrorResponse) -> FCMAccessToken
     {
-        guard let bearer = FCMGateway.bearerToken(request) else {
-            throw .missingCredentials
-        }
-        let now = clock.now()
-        guard let issued = accessTokens.withLock({ $0[bearer] }) else { throw .invalidCredentials(expired: false) }
+        let issued = try issuedToken(request)
+        let now = now ?? clock.now()
         guard issued.value.expiresAt > now else { throw .invalidCredentials(expired: true) }
         guard issued.allowsMessaging else { throw .insufficientScopes }
-        let t = issued.value
-        guard let project,
-            let account = configuration.serviceAccounts.first(where: { $0.clientEmail == t.clientEmail }),
-            account.projects.isEmpty || account.projects.contains(project.id)
-                || account.projects.contains(project.number)
-        else { throw .permissionDenied(project: projectPath) }
-        return t
+        guard let project, issued.allows(project) else { throw .permissionDenied(project: projectPath) }
+        return issued.value
+    }
+
+    /// The issued token a request's `Authorization: Bearer …` names (CREDENTIALS_MISSING without one, an invalid
+    /// token for one never issued).
+    func issuedToken(_ request: HTTPRequest) throws(FCMErrorResponse) -> IssuedAccessToken {
+        guard let header = request.value("authorization") else { throw .missingCredentials }
+        if let known = accessTokens.withLock({ $0.byHeader[header] }) { return known }
+        guard let bearer = FCMGateway.bearerToken(header: header) else { throw .missingCredentials }
+        let found = accessTokens.withLock { t -> IssuedAccessToken? in
+            guard let issued = t.issued[bearer] else { return nil }
+            if t.byHeader.count >= AccessTokenTable.maxMemo { t.byHeader.removeAll() }
+            t.byHeader[header] = issued
+            return issued
+        }
+        guard let found else { throw .invalidCredentials(expired: false) }
+        return found
     }
 }

@@ -24,6 +24,8 @@ package enum FCMSendFastReader {
     /// Payloads longer than this go to the full rules: the payload is parsed on its own here, so the nesting
     /// limit of a whole-body parse (512 from the root) could differ by the three levels above it for a deep one.
     static let maxFastPayloadBytes = 500
+    /// How deep `Reader.value(depth:)` reads (a deeper payload goes to the parser).
+    static let maxFastDepth = 16
 
     struct Reader {
         let b: UnsafeBufferPointer<UInt8>
@@ -116,6 +118,89 @@ package enum FCMSendFastReader {
             return ok ? out : nil
         }
 
+        /// `apns.payload`'s object as `JSONValue.parse` reads it: read here when it has only the usual shapes
+        /// (`value(depth:)`), else its bytes parsed on their own; `nil` past `maxFastPayloadBytes`.
+        mutating func payloadObject() -> [String: JSONValue]? {
+            ws()
+            let start = i
+            if case .object(let o)? = value(depth: 0) {
+                return i - start <= FCMSendFastReader.maxFastPayloadBytes ? o : nil
+            }
+            i = start
+            guard let span = objectSpan(), span.count <= FCMSendFastReader.maxFastPayloadBytes,
+                case .object(let o)? = try? JSONValue.parse(Array(b[span]))
+            else { return nil }
+            return o
+        }
+
+        /// One JSON value, the same as `JSONValue.parse` gives for it, when it has only these shapes: strings
+        /// without escapes or control characters (`plainString`), integers of up to 15 digits (no fraction or
+        /// exponent), `true`, `false`, `null`, objects (a key sent twice: the last value, as the parser) and
+        /// arrays, at most `maxFastDepth` deep. `nil` for anything else, and for malformed JSON: the caller then
+        /// leaves the value to the parser.
+        mutating func value(depth: Int) -> JSONValue? {
+            ws()
+            guard i < b.count, depth < FCMSendFastReader.maxFastDepth else { return nil }
+            switch b[i] {
+            case UInt8(ascii: "{"):
+                i += 1
+                var o: [String: JSONValue] = [:]
+                if take(UInt8(ascii: "}")) { return .object(o) }
+                while true {
+                    guard let k = key(), let v = value(depth: depth + 1) else { return nil }
+                    o[k] = v
+                    if take(UInt8(ascii: ",")) { continue }
+                    return take(UInt8(ascii: "}")) ? .object(o) : nil
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                var a: [JSONValue] = []
+                if take(UInt8(ascii: "]")) { return .array(a) }
+                while true {
+                    guard let v = value(depth: depth + 1) else { return nil }
+                    a.append(v)
+                    if take(UInt8(ascii: ",")) { continue }
+                    return take(UInt8(ascii: "]")) ? .array(a) : nil
+                }
+            case UInt8(ascii: "\""): return plainString().map(JSONValue.string)
+            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer()
+            default: return nil
+            }
+        }
+
+        /// `text` (ASCII) here.
+        mutating func literal(_ text: StaticString) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard b.count - i >= n else { return false }
+            let t = UnsafeBufferPointer(start: text.utf8Start, count: n)
+            guard b[i..<(i + n)].elementsEqual(t) else { return false }
+            i += n
+            return true
+        }
+
+        /// `-?(0|[1-9][0-9]*)` of at most 15 digits not followed by a fraction or exponent, converted as the
+        /// parser converts it (`-0` is -0.0); `nil` for any other number.
+        mutating func integer() -> JSONValue? {
+            let negative = b[i] == UInt8(ascii: "-")
+            var j = negative ? i + 1 : i
+            let digitsStart = j
+            var v: Int64 = 0
+            while j < b.count, b[j] >= UInt8(ascii: "0"), b[j] <= UInt8(ascii: "9") {
+                v = v &* 10 &+ Int64(b[j] &- UInt8(ascii: "0"))
+                j += 1
+            }
+            let count = j - digitsStart
+            guard count > 0, count <= 15, !(count > 1 && b[digitsStart] == UInt8(ascii: "0")) else { return nil }
+            if j < b.count, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: "e") || b[j] == UInt8(ascii: "E") {
+                return nil
+            }
+            i = j
+            return .number(negative ? -Double(v) : Double(v))
+        }
+
         /// The byte range of the object starting here (matching braces outside strings; grammar not checked).
         mutating func objectSpan() -> Range<Int>? {
             ws()
@@ -161,7 +246,8 @@ package enum FCMSendFastReader {
                 }
             }
             ws()
-            guard ok, atEnd, let message else { return nil }
+            // Moved out of the captured variable (a `let` binding would copy the message and then free the original).
+            guard ok, atEnd, let message = message.take() else { return nil }
             return FCMSendRequest(validateOnly: validateOnly ?? false, message: message)
         }
 
@@ -216,10 +302,7 @@ package enum FCMSendFastReader {
                             guard a.first(0), let m = r.stringMap() else { return false }
                             headers = m
                         case "payload":
-                            guard a.first(1), let span = r.objectSpan(),
-                                span.count <= FCMSendFastReader.maxFastPayloadBytes,
-                                case .object(let o)? = try? JSONValue.parse(Array(r.b[span]))
-                            else { return false }
+                            guard a.first(1), let o = r.payloadObject() else { return false }
                             if let aps = o["aps"], aps.objectValue == nil { return false }
                             payload = o
                         case "fcm_options", "fcmOptions":

@@ -35,6 +35,14 @@ package enum FCMTranslation {
     package static func translatedBytes(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> (headers: [(name: String, value: String)], payload: [UInt8]) {
+        let t = translatedFields(m, messageID: messageID, senderID: senderID, fid: fid, bundleID: bundleID)
+        return (t.fields.map { ($0.name, $0.value) }, t.payload)
+    }
+
+    /// `translatedBytes` with the headers as the APNs request's fields (the send path's form).
+    static func translatedFields(
+        _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
+    ) -> (fields: [HTTPField], payload: [UInt8]) {
         // aps: notification's alert, then apns.payload's aps over it (an alert object merged key by key). "alert",
         // "title" and "body" are equal (as dictionary keys) only to themselves, so the merge is by name.
         let base = Alert(title: m.notificationTitle, body: m.notificationBody)
@@ -61,6 +69,7 @@ package enum FCMTranslation {
             apsHasAlert = true
         }
         var apsBytes: [UInt8] = []
+        apsBytes.reserveCapacity(64)
         write(aps, into: &apsBytes)
 
         // Top level: data, apns.payload's other keys over it, then FCM's own keys over both (the spelling a
@@ -94,27 +103,32 @@ package enum FCMTranslation {
         out.reserveCapacity(256)
         write(top, into: &out)
 
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(m.apnsHeaders.count + 3)
+        // Room for the provider token's `authorization`, which the gateway adds.
+        var headers: [HTTPField] = []
+        headers.reserveCapacity(m.apnsHeaders.count + 4)
         var topicSent = false, pushTypeSent: String?, prioritySent = false
         for (k, v) in m.apnsHeaders.sorted(by: { $0.key < $1.key }) {
-            let name = k.lowercased()
-            switch name {
+            let field = HTTPField(k.lowercased(), v)
+            switch field.name {
             case "apns-topic": topicSent = true
             case "apns-push-type": pushTypeSent = v
             case "apns-priority": prioritySent = true
             default: break
             }
-            headers.append((name, v))
+            headers.append(field)
         }
-        if !topicSent { headers.append(("apns-topic", bundleID)) }
+        if !topicSent { headers.append(HTTPField(lowercased: "apns-topic", bundleID)) }
         let background =
             APNsPushType.implied(
                 contentAvailable: aps.contains { $0.key == "content-available" && $0.value.json?.intValue == 1 },
                 apsHasKey: { key in aps.contains { $0.key == key } }) == .background
-        if pushTypeSent == nil { headers.append(("apns-push-type", background ? "background" : "alert")) }
+        if pushTypeSent == nil {
+            headers.append(HTTPField(lowercased: "apns-push-type", background ? "background" : "alert"))
+        }
         let pushType = pushTypeSent ?? (background ? "background" : "alert")
-        if !prioritySent { headers.append(("apns-priority", pushType == "background" ? "5" : "10")) }
+        if !prioritySent {
+            headers.append(HTTPField(lowercased: "apns-priority", pushType == "background" ? "5" : "10"))
+        }
         return (headers, out)
     }
 
@@ -133,34 +147,120 @@ package enum FCMTranslation {
         var json: JSONValue? { if case .json(let v) = self { return v } else { return nil } }
     }
 
-    /// `{…}` of distinct members, written by `JSONValue`'s object writer (same key order as `serializedBytes()`).
+    /// `{…}` of distinct members as `JSONValue.serializedBytes()` writes an object (keys sorted by their UTF-8
+    /// bytes, values compact).
     static func write(_ members: [(key: String, value: Member)], into out: inout [UInt8]) {
-        JSONValue.writeObject(keys: members.map(\.key), into: &out) { i, out in
-            switch members[i].value {
-            case .string(let s): JSONValue.writeString(s, into: &out)
-            case .json(let v): v.write(into: &out)
-            case .bytes(let b): out.append(contentsOf: b)
-            case .alert(let a):  // {"body":…,"title":…}
-                out.append(UInt8(ascii: "{"))
-                if let b = a.body {
-                    out.append(contentsOf: #""body":"#.utf8)
-                    JSONValue.writeString(b, into: &out)
+        out.append(UInt8(ascii: "{"))
+        // The order as indices on the stack: moving the members themselves retains and releases their contents.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+            for n in 0..<members.count {
+                var j = n
+                while j > 0, keyBytesPrecede(members[n].key, members[order[j - 1]].key) {
+                    order[j] = order[j - 1]
+                    j -= 1
                 }
-                if let t = a.title {
-                    if a.body != nil { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: #""title":"#.utf8)
-                    JSONValue.writeString(t, into: &out)
-                }
-                out.append(UInt8(ascii: "}"))
+                order[j] = n
+            }
+            for n in 0..<members.count {
+                if n > 0 { out.append(UInt8(ascii: ",")) }
+                write(members[order[n]], into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `"key":value`.
+    static func write(_ member: (key: String, value: Member), into out: inout [UInt8]) {
+        JSONValue.writeString(member.key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        switch member.value {
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .json(let v): writeJSON(v, into: &out)
+        case .bytes(let b): out.append(contentsOf: b)
+        case .alert(let a):  // {"body":…,"title":…}
+            out.append(UInt8(ascii: "{"))
+            if let b = a.body {
+                out.append(contentsOf: #""body":"#.utf8)
+                JSONValue.writeString(b, into: &out)
+            }
+            if let t = a.title {
+                if a.body != nil { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #""title":"#.utf8)
+                JSONValue.writeString(t, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// `v.write(into:)`, with objects sorted in place and integral numbers written without a `String`.
+    static func writeJSON(_ v: JSONValue, into out: inout [UInt8]) {
+        switch v {
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .number(let d) where d.isFinite && d.rounded() == d && abs(d) < 9.0e15:  // JSONValue.format's integers
+            writeInteger(Int64(d), into: &out)
+        case .object(let o):
+            var members = o.map { (key: $0.key, value: $0.value) }
+            sortByKeyBytes(&members)
+            out.append(UInt8(ascii: "{"))
+            for i in members.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(members[i].key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                writeJSON(members[i].value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, e) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeJSON(e, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        default: v.write(into: &out)
+        }
+    }
+
+    /// `String(n)`'s digits.
+    static func writeInteger(_ n: Int64, into out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var m = n.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written backwards
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+            } while m > 0
+            out.append(contentsOf: buf[i...])
+        }
+    }
+
+    /// Sorts members by their keys' UTF-8 bytes (the keys are distinct; objects here are small: insertion sort).
+    static func sortByKeyBytes<V>(_ members: inout [(key: String, value: V)]) {
+        guard members.count > 1 else { return }
+        for i in 1..<members.count {
+            var j = i
+            while j > 0, keyBytesPrecede(members[j].key, members[j - 1].key) {
+                members.swapAt(j, j - 1)
+                j -= 1
             }
         }
     }
 
-    /// The translated headers as header fields, in order (names are lowercase already).
-    static func fields(_ headers: [(name: String, value: String)]) -> [HTTPField] {
-        var fields: [HTTPField] = []
-        fields.reserveCapacity(headers.count + 1)  // room for the provider token's `authorization`
-        for h in headers { fields.append(HTTPField(h.name, h.value)) }
-        return fields
+    /// `a.utf8.lexicographicallyPrecedes(b.utf8)`, on contiguous bytes.
+    static func keyBytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = Swift.min(x.count, y.count)
+                var i = 0
+                while i < n {
+                    if x[i] != y[i] { return x[i] < y[i] }
+                    i += 1
+                }
+                return x.count < y.count
+            }
+        }
     }
 }
