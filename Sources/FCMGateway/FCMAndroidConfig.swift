@@ -6,7 +6,7 @@ package struct FCMAndroidConfig: Sendable, Equatable {
     package var collapseKey: String?
     package var priority: AndroidMessagePriority?
     package var ttlSeconds: Int64?
-    package var restrictedPackageName: String?
+    var restrictedPackageName: String?
     /// `android.data` when it was sent: it replaces `Message.data` ("If present, it will override
     /// google.firebase.fcm.v1.Message.data", [G-API]).
     package var data: [String: String]?

@@ -11,7 +11,7 @@ package indirect enum FCMCondition: Sendable, Equatable {
     case or(FCMCondition, FCMCondition)
 
     /// At most this many topics per condition.
-    package static let maxTopics = 5
+    static let maxTopics = 5
 
     /// Why a condition did not parse (the message FCM's field violation carries).
     package struct ParseError: Error, Equatable, Sendable {

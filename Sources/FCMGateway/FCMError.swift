@@ -26,7 +26,7 @@ package enum FCMErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The message Google sends with the code when nothing more specific applies.
-    package var defaultMessage: String {
+    var defaultMessage: String {
         switch self {
         case .invalidArgument: return "Request contains an invalid argument."
         case .unregistered: return "Requested entity was not found."
@@ -48,15 +48,15 @@ package struct FCMErrorResponse: Sendable, Equatable, Error {
     /// The FcmError `errorCode`, when FCM itself rejected the message.
     package var errorCode: FCMErrorCode?
     /// `google.rpc.BadRequest` field violations (field, description).
-    package var fieldViolations: [FieldViolation] = []
+    var fieldViolations: [FieldViolation] = []
     /// `google.rpc.QuotaFailure` violations (subject, description).
-    package var quotaViolations: [FieldViolation] = []
+    var quotaViolations: [FieldViolation] = []
     /// `google.rpc.ErrorInfo` reason (auth errors).
-    package var errorInfoReason: String?
+    var errorInfoReason: String?
     /// `Retry-After` seconds (429, 503).
     package var retryAfter: Int?
     /// Extra response headers (e.g. `www-authenticate`).
-    package var extraHeaders: [HTTPField] = []
+    var extraHeaders: [HTTPField] = []
 
     package struct FieldViolation: Sendable, Equatable {
         package var field: String

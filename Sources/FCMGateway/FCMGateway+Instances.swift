@@ -84,19 +84,19 @@ extension FCMGateway {
     }
 
     /// The registration token the mock issues for an installation of a sender's app.
-    package static func registrationToken(installationID: String, senderID: String) -> String {
+    static func registrationToken(installationID: String, senderID: String) -> String {
         var rng = SplitMix64(seed: StableHash.fnv1a64("fcm-token|\(installationID)|\(senderID)".utf8))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         return installationID + ":APA91b" + String((0..<134).map { _ in alphabet[Int(rng.next() % 64)] })
     }
 
     /// The instances mapped to `apnsToken`, for "which FCM token does this device have" (tests, control).
-    package func instances(mappedTo apnsToken: DeviceToken) -> [FCMRegisteredToken] {
+    func instances(mappedTo apnsToken: DeviceToken) -> [FCMRegisteredToken] {
         registeredTokens.map(\.token).filter { $0.apnsToken == apnsToken }
     }
 
     /// Whether `token` is known and still registered.
-    package func isRegistered(_ token: String) -> Bool {
+    func isRegistered(_ token: String) -> Bool {
         state.withLock { $0.tokens[token].map { !$0.entry.unregistered } ?? false }
     }
 }

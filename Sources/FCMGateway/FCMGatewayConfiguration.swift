@@ -48,7 +48,7 @@ package struct FCMAPNsCredentials: Sendable, Equatable {
     }
 
     /// The certificate, for certificate credentials.
-    package var certificateDER: [UInt8]? {
+    var certificateDER: [UInt8]? {
         if case .certificate(let der) = auth { return der }
         return nil
     }
@@ -98,9 +98,9 @@ package struct FCMRegisteredToken: Sendable, Equatable {
 /// Sending limits (reference/fcm.md §5): over them, QUOTA_EXCEEDED with `Retry-After`.
 package struct FCMQuota: Sendable, Equatable {
     /// Messages per registration token per minute (Android's documented 240 is a good value).
-    package var perDevicePerMinute: Int?
+    var perDevicePerMinute: Int?
     /// Messages per project per minute (Google's default 600 000).
-    package var perProjectPerMinute: Int?
+    var perProjectPerMinute: Int?
     package init(perDevicePerMinute: Int? = nil, perProjectPerMinute: Int? = nil) {
         self.perDevicePerMinute = perDevicePerMinute
         self.perProjectPerMinute = perProjectPerMinute
@@ -149,7 +149,7 @@ package struct FCMGatewayConfiguration: Sendable {
     package var serviceAccounts: [FCMServiceAccount] = []
     package var projects: [FCMProject] = []
     /// Lifetime of issued access tokens (Google: 3599 s).
-    package var accessTokenLifetime: Int = 3599
+    var accessTokenLifetime: Int = 3599
     package var faults: [FCMFault] = []
     /// Log entries kept in memory.
     package var logCapacity = 10_000

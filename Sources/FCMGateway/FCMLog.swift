@@ -20,8 +20,8 @@ package struct FCMAPNsHop: Sendable, Equatable {
     package var reason: String?
     package var apnsID: String
     /// Kept as sent: the log holds every hop, and parsed copies cost the send path (and their release the trim).
-    package var headerFields: [HTTPField]
-    package var payloadBytes: [UInt8]
+    var headerFields: [HTTPField]
+    var payloadBytes: [UInt8]
 
     package init(
         fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField],

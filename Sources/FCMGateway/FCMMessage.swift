@@ -9,7 +9,7 @@ package enum FCMTarget: Sendable, Equatable {
     case fid(String)
 
     /// Topic and condition sends fan out (and have the 2048-byte limit).
-    package var isFanOut: Bool {
+    var isFanOut: Bool {
         switch self {
         case .topic, .condition: return true
         case .token, .fid: return false
@@ -28,15 +28,15 @@ package struct FCMMessage: Sendable, Equatable {
     package var target: FCMTarget
     /// `data`, sorted by key.
     package var data: [String: String]
-    package var notificationTitle: String?
-    package var notificationBody: String?
-    package var notificationImage: String?
+    var notificationTitle: String?
+    var notificationBody: String?
+    var notificationImage: String?
     /// `apns.headers` as sent (names as the sender spelled them).
-    package var apnsHeaders: [String: String]
+    var apnsHeaders: [String: String]
     /// `apns.payload` (a JSON object), merged over what `notification` and `data` give.
-    package var apnsPayload: [String: JSONValue]?
+    var apnsPayload: [String: JSONValue]?
     /// `apns.fcm_options.image`.
-    package var apnsImage: String?
+    var apnsImage: String?
     /// `apns.live_activity_token` (hex APNs token a live-activity push goes to).
     package var liveActivityToken: String?
     /// `android`: what an Android instance gets.
@@ -88,9 +88,9 @@ enum RawMessage: Sendable, Equatable {
 package enum FCMMessageRules {
     /// Payload limit for token/fid sends and for topic/condition sends.
     package static let maxPayloadBytes = 4096
-    package static let maxTopicPayloadBytes = 2048
+    static let maxTopicPayloadBytes = 2048
     /// 28 days, the largest `ttl`.
-    package static let maxTTLSeconds: Int64 = 2_419_200
+    static let maxTTLSeconds: Int64 = 2_419_200
 
     /// `android_v2` (AndroidConfigV2, a preview) is not among them: its members' fields are not published, so it
     /// is refused as an unknown name, as FCM answers a project without the preview (Tests/reference/android.md §9).
@@ -115,7 +115,7 @@ package enum FCMMessageRules {
     static let webpushFields = ["headers", "data", "notification", "fcm_options"]
 
     /// `^[a-zA-Z0-9-_.~%]+$` (admin SDKs and the server agree).
-    package static func isValidTopicName(_ s: String) -> Bool {
+    static func isValidTopicName(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.allSatisfy { isTopicByte($0) }
     }
 
@@ -130,15 +130,15 @@ package enum FCMMessageRules {
     }
 
     /// `^[a-zA-Z0-9-_.~%]{1,50}$`.
-    package static func isValidAnalyticsLabel(_ s: String) -> Bool { s.utf8.count <= 50 && isValidTopicName(s) }
+    static func isValidAnalyticsLabel(_ s: String) -> Bool { s.utf8.count <= 50 && isValidTopicName(s) }
 
     /// Reserved `data` keys: `from`, `message_type`, or starting with `google` or `gcm`.
-    package static func isReservedDataKey(_ key: String) -> Bool {
+    static func isReservedDataKey(_ key: String) -> Bool {
         key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
     }
 
     /// Parses a proto `Duration` (`"3s"`, `"3.5s"`, `"-1s"`) into whole seconds (rounded down); `nil` if malformed.
-    package static func durationSeconds(_ s: String) -> Int64? {
+    static func durationSeconds(_ s: String) -> Int64? {
         guard s.hasSuffix("s") else { return nil }
         var body = Substring(s.dropLast())
         let negative = body.hasPrefix("-")

@@ -13,11 +13,11 @@ package struct FCMAccessToken: Sendable, Equatable {
 /// The OAuth 2.0 JWT-bearer grant Google's token endpoint implements, free of state and I/O
 /// (reference/fcm.md §1.2). Errors are Google's `{"error","error_description"}` with status 400.
 package enum FCMOAuth {
-    package static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     /// The `aud` Google's libraries put in every assertion, whatever `token_uri` says.
-    package static let googleAudience = "https://oauth2.googleapis.com/token"
-    package static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
-    package static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+    static let googleAudience = "https://oauth2.googleapis.com/token"
+    static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+    static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
     /// An OAuth error answer.
     package struct Failure: Error, Equatable, Sendable {
@@ -91,12 +91,12 @@ package enum FCMOAuth {
     }
 
     /// Whether the scopes allow FCM sends and topic management.
-    package static func allowsMessaging(_ scopes: Set<String>) -> Bool {
+    static func allowsMessaging(_ scopes: Set<String>) -> Bool {
         scopes.contains(messagingScope) || scopes.contains(cloudPlatformScope)
     }
 
     /// `application/x-www-form-urlencoded` → fields (first value wins).
-    package static func parseForm(_ body: [UInt8]) -> [String: String] {
+    static func parseForm(_ body: [UInt8]) -> [String: String] {
         var out: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

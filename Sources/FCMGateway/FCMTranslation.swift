@@ -23,7 +23,7 @@ package enum FCMTranslation {
     }
 
     /// The translation with its payload as JSON.
-    package static func translate(
+    static func translate(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> APNsPush {
         let t = translatedBytes(m, messageID: messageID, senderID: senderID, fid: fid, bundleID: bundleID)

@@ -1,5 +1,5 @@
 @testable import APNsGateway
-import FCMGateway
+@testable import FCMGateway
 @testable import PushCrypto
 @testable import PushModel
 import Testing

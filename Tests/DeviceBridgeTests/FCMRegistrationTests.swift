@@ -1,7 +1,7 @@
 @testable import APNsGateway
 @testable import DeviceBridge
 @testable import DeviceSimulator
-import FCMGateway
+@testable import FCMGateway
 import Foundation
 @testable import HTTPClient
 @testable import HTTPServer
