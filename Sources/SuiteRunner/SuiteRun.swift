@@ -3,6 +3,7 @@ import Reports
 import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
+import YAMLSource
 
 /// A run after discovery, loading and selection: what `--list` prints and what `execute` runs.
 package struct PreparedRun: Sendable {
@@ -52,13 +53,19 @@ package enum SuiteRun {
     /// Discovers and loads the suites and applies the selection. Every load error is collected.
     package static func prepare(_ configuration: RunConfiguration) throws(RunError) -> PreparedRun {
         let files: [String]
+        // Discovery parses the files it walks to tell suites from includes: loading takes those documents.
+        var parsed: [String: YAMLNode] = [:]
         do {
-            files = try SuiteDiscovery.find(paths: configuration.paths) { SuiteLoader.isSuiteFile(path: $0) }
+            files = try SuiteDiscovery.find(paths: configuration.paths) { path in
+                let (isSuite, root) = SuiteLoader.examine(path: path)
+                parsed[path] = root
+                return isSuite
+            }
         } catch {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
-        let (loaded, errors) = LoadedSuites.load(files: files)
+        let (loaded, errors) = LoadedSuites.load(files: files, parsed: parsed)
         guard errors.isEmpty else { throw .load(errors) }
         return PreparedRun(
             configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
