@@ -67,7 +67,7 @@ package final class DeviceFleet: PushDeliveryConsumer, FCMAndroidDeliveryConsume
     }
 
     /// Detaches from the gateway (the world shuts down).
-    package func detach() {
+    func detach() {
         attached.store(false, ordering: .releasing)
         apns.setConsumer(nil)
         fcm?.setAndroidConsumer(nil)
@@ -116,10 +116,10 @@ package final class DeviceFleet: PushDeliveryConsumer, FCMAndroidDeliveryConsume
     package func holder(ofToken token: DeviceToken) -> TokenHolder? { index.holder(ofToken: token) }
 
     /// Every device back to its launch state (see `HostedDevice.resetToLaunchState()`).
-    package func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
+    func resetToLaunchState() { for d in devices { d.resetToLaunchState() } }
 
     /// Registers every device's tokens again (after `APNsGateway.reset()`).
-    package func syncRegistrations() { for d in devices { d.syncRegistrations() } }
+    func syncRegistrations() { for d in devices { d.syncRegistrations() } }
 
     /// `{"<name>": {"udid": …, "tokens": {"<bundle id>": "<hex>"}, "fcm_tokens": {"<bundle id>": "<fcm token>"},
     /// "push_tokens": {"<bundle id>": {"voip": "<hex>", …}}}}`: what `serve`'s ready line shows, so a backend

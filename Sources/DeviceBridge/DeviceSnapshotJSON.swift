@@ -163,7 +163,7 @@ extension HostedDevice {
     }
 
     /// The event log from `since` (exclusive; 0 = everything) as JSON: `{"device": …, "events": […], "last_seq": N}` (pass `last_seq` as the next `since`).
-    package func eventsJSON(since: Int = 0) -> JSONValue {
+    func eventsJSON(since: Int = 0) -> JSONValue {
         let events: [JSONValue]
         let last: Int
         switch engine {

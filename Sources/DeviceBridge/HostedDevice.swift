@@ -97,7 +97,7 @@ package final class HostedDevice: Sendable {
 
     /// Puts the device back as it was when it was set up (apps, tokens, notification center, event log) and
     /// registers its tokens with the gateway and the index again.
-    package func resetToLaunchState() {
+    func resetToLaunchState() {
         if let saved = launchState.withLock({ $0 }) { iphone?.restore(saved) }
         if let saved = androidLaunchState.withLock({ $0 }) { android?.restore(saved) }
         delivered.withLock { $0 = 0 }
@@ -130,7 +130,7 @@ package final class HostedDevice: Sendable {
     }
 
     /// How many gateway pushes were handed to this device.
-    package var deliveredCount: Int { delivered.withLock { $0 } }
+    var deliveredCount: Int { delivered.withLock { $0 } }
 
     /// The apps' current APNs tokens by bundle id (apps that are not registered are absent).
     package var tokens: [String: DeviceToken] {
@@ -145,7 +145,7 @@ package final class HostedDevice: Sendable {
     }
 
     /// `pushTokens` as JSON (`{"<bundle id>": {"voip": "<hex>", …}}`); nil when no app has one.
-    package var pushTokensJSON: JSONValue? {
+    var pushTokensJSON: JSONValue? {
         let all = pushTokens
         guard !all.isEmpty else { return nil }
         return .object(
@@ -156,7 +156,7 @@ package final class HostedDevice: Sendable {
     }
 
     /// The apps' FCM registration tokens by bundle id (apps using Firebase that registered).
-    package var fcmTokens: [String: String] {
+    var fcmTokens: [String: String] {
         var out: [String: String] = [:]
         if let android {
             for (pkg, app) in android.snapshot.apps { if let t = app.fcmToken { out[pkg] = t } }
@@ -169,7 +169,7 @@ package final class HostedDevice: Sendable {
     /// Registers every token the device holds with the gateway and the index again (and every Firebase instance
     /// with the FCM gateway): after `APNsGateway.reset()` / `FCMGateway.reset()` (which return the registries to
     /// the configuration) or after the device was restored to its launch state.
-    package func syncRegistrations() {
+    func syncRegistrations() {
         registrations.index.removeAll(device: name)
         if let android {
             androidSink?.sync(android.snapshot)

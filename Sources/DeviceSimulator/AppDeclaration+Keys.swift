@@ -68,7 +68,7 @@ extension AppDeclaration {
         ])
 
     /// `authorization: denied` or `{ status: authorized, sound: false, … }` (also a device step's value).
-    package static let authorizationShape = ValueShape.either([
+    static let authorizationShape = ValueShape.either([
         .oneOf(AuthorizationStatus.allCases.map(\.rawValue)), .object(authorizationTable),
     ])
 

@@ -183,7 +183,7 @@ extension AppDeclaration {
 
     /// Decodes an authorization: a status (`authorized`, `denied`, …) or a mapping with `status`
     /// and the per-setting switches (`alert`, `sound`, `badge`, `notification_center`, `critical_alert`).
-    package static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
+    static func decodeAuthorization(_ node: YAMLNode) throws(SourceError) -> NotificationSettings {
         let statuses = AuthorizationStatus.allCases.map(\.rawValue)
         if node.scalar != nil {
             return NotificationSettings(status: AuthorizationStatus(rawValue: try node.oneOf(statuses))!)

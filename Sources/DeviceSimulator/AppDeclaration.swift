@@ -13,24 +13,24 @@ package enum FetchResult: String, Sendable, Equatable {
 package struct DelegateBehaviour: Sendable, Equatable {
     /// `userNotificationCenter(_:willPresent:withCompletionHandler:)`; nil = not implemented
     /// (then foreground notifications are not displayed).
-    package var willPresentOptions: PresentationOptions?
+    var willPresentOptions: PresentationOptions?
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
     package var implementsFetchHandler: Bool
     /// The result the fetch handler passes to its completion handler.
-    package var fetchResult: FetchResult
+    var fetchResult: FetchResult
     /// How long the fetch handler takes before calling its completion handler (seconds of app time);
     /// more than 30 s gets the app terminated. nil = never calls it.
-    package var fetchDuration: TimeInterval?
+    var fetchDuration: TimeInterval?
     /// Deprecated `application(_:didReceiveRemoteNotification:)` (foreground only; ignored if the fetch variant exists).
-    package var implementsLegacyDidReceive: Bool
+    var implementsLegacyDidReceive: Bool
     /// `userNotificationCenter(_:didReceive:withCompletionHandler:)`.
-    package var implementsDidReceiveResponse: Bool
+    var implementsDidReceiveResponse: Bool
     /// Whether `UNUserNotificationCenter.current().delegate` is set before launch finishes (else the tap
     /// response at a cold start is missed).
-    package var delegateSetBeforeLaunchFinishes: Bool
+    var delegateSetBeforeLaunchFinishes: Bool
     /// A scene-based app: a cold-start tap arrives in `UIScene.ConnectionOptions.notificationResponse`
     /// instead of `launchOptions[.remoteNotification]`.
-    package var usesScenes: Bool
+    var usesScenes: Bool
 
     package init(
         willPresentOptions: PresentationOptions? = [.banner, .sound, .list, .badge],
@@ -78,13 +78,13 @@ package struct ServiceExtensionBehaviour: Sendable, Equatable {
     /// Seconds until it calls the content handler; past `DeviceRules.serviceExtensionBudget` the
     /// original content is shown.
     package var duration: TimeInterval
-    package var newTitle: String?
-    package var newSubtitle: String?
-    package var newBody: String?
-    package var newCategoryID: String?
-    package var newThreadID: String?
+    var newTitle: String?
+    var newSubtitle: String?
+    var newBody: String?
+    var newCategoryID: String?
+    var newThreadID: String?
     /// Keys added to (or replaced in) `userInfo`.
-    package var userInfoAdditions: [String: JSONValue]
+    var userInfoAdditions: [String: JSONValue]
 
     package init(
         duration: TimeInterval = 1, newTitle: String? = nil, newSubtitle: String? = nil, newBody: String? = nil,
@@ -124,7 +124,7 @@ package enum ContentExtensionResponse: Int, Sendable, Equatable {
 /// How a content extension handles one action.
 package struct ContentExtensionActionHandling: Sendable, Equatable {
     /// A payload key (dotted path) whose string value is a URL the extension opens.
-    package var openURLFromKey: String?
+    var openURLFromKey: String?
     package var response: ContentExtensionResponse
     package init(openURLFromKey: String? = nil, response: ContentExtensionResponse) {
         self.openURLFromKey = openURLFromKey
@@ -138,7 +138,7 @@ package struct ContentExtensionDeclaration: Sendable, Equatable {
     /// `UNNotificationExtensionCategory`, matched case-sensitively to the category.
     package var categories: [String]
     /// Whether it implements `didReceive(_:completionHandler:)`; if not, every action goes to the app.
-    package var implementsDidReceiveResponse: Bool
+    var implementsDidReceiveResponse: Bool
     /// Per-action handling; an action not listed is forwarded (`.dismissAndForwardAction`).
     package var actions: [String: ContentExtensionActionHandling]
     package var defaultContentHidden: Bool
@@ -150,7 +150,7 @@ package struct ContentExtensionDeclaration: Sendable, Equatable {
     package var userInteractionEnabled: Bool
     /// The Info.plist path when it has no `UNNotificationExtensionCategory`: iOS never picks such an
     /// extension (`categories` is empty), which is a finding on the app, not a load error.
-    package var infoPlistMissingCategory: String?
+    var infoPlistMissingCategory: String?
 
     package init(
         name: String, categories: [String], implementsDidReceiveResponse: Bool = true,
@@ -175,7 +175,7 @@ package struct FirebaseDeclaration: Sendable, Equatable {
     package var senderID: String
     package var projectID: String
     /// The app sets `Messaging.messaging().apnsToken` itself (needed when swizzling is off).
-    package var forwardsAPNsToken: Bool
+    var forwardsAPNsToken: Bool
     package init(senderID: String, projectID: String, forwardsAPNsToken: Bool = false) {
         self.senderID = senderID
         self.projectID = projectID
@@ -187,7 +187,7 @@ package struct FirebaseDeclaration: Sendable, Equatable {
 package struct VoIPBehaviour: Sendable, Equatable {
     /// It calls CallKit's `reportNewIncomingCall` from `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)`;
     /// if not, iOS 13+ terminates it and, after repeated failures, stops delivering VoIP pushes to it.
-    package var reportsCall: Bool
+    var reportsCall: Bool
     package init(reportsCall: Bool = true) { self.reportsCall = reportsCall }
 }
 
@@ -195,20 +195,20 @@ package struct VoIPBehaviour: Sendable, Equatable {
 package struct AppDeclaration: Sendable, Equatable {
     package var signing: AppSigningConfiguration
     package var profile: ProvisioningProfile
-    package var delegate: DelegateBehaviour
+    var delegate: DelegateBehaviour
     package var categories: [NotificationCategory]
     package var serviceExtension: ServiceExtensionBehaviour?
     package var contentExtensions: [ContentExtensionDeclaration]
     package var firebase: FirebaseDeclaration?
     package var navigation: NavigationDeclaration
     /// The app's `decidePolicyFor navigationAction`.
-    package var webViewPolicy: WebViewPolicy
+    var webViewPolicy: WebViewPolicy
     /// What the user answers when the app asks for notification permission (`setUp` applies it).
     package var authorization: NotificationSettings
     /// The tokens it asks for beyond the APNs device token (`push_types:`): a PushKit VoIP token, a Push to Talk
     /// token, a location push token (it has a Location Push Service Extension), a widgets or controls push token
     /// (its widgets or controls have a push handler), a File Provider token. Each is issued when it registers.
-    package var pushTypes: [PushTokenKind]
+    var pushTypes: [PushTokenKind]
     package var voip: VoIPBehaviour
     /// `live_activities:`, the app's `ActivityAttributes` types (LiveActivity/LiveActivityDeclaration.swift).
     package var liveActivities: [LiveActivityDeclaration] = []
@@ -239,7 +239,7 @@ package struct AppDeclaration: Sendable, Equatable {
 
     /// The token kinds `push_types:` may name: those an app asks for itself (Live Activity tokens come from its
     /// activities, the APNs token from `registerForRemoteNotifications`).
-    package static let declarableTokenKinds: [PushTokenKind] = [
+    static let declarableTokenKinds: [PushTokenKind] = [
         .voip, .pushToTalk, .location, .widgets, .controls, .fileProvider,
     ]
 

@@ -12,7 +12,7 @@ package enum AppState: String, Sendable, Equatable, CaseIterable {
     case forceQuit = "force-quit"
 
     /// Whether the process exists (its delegate can be called without a launch).
-    package var isRunning: Bool { self == .foreground || self == .background || self == .suspended }
+    var isRunning: Bool { self == .foreground || self == .background || self == .suspended }
 }
 
 /// Why an app changed state; recorded with every transition.

@@ -83,7 +83,7 @@ extension DeviceAction {
         ])
 
     /// The keys beside the action key: `app:` and `on:`.
-    package static let targetTable = KeyTable(
+    static let targetTable = KeyTable(
         "deviceActionTarget", "Which app and notification an action applies to.",
         [
             .init("app", .text, "The app (default: the device's only one)."),

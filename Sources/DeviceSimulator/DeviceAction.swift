@@ -111,32 +111,46 @@ extension SimulatedDevice {
     }
 }
 
-extension DeviceState {
-    func resolveApp(_ app: String?) throws(DeviceActionError) -> String {
-        let installed = apps.keys.sorted()
+/// What an action names, resolved the same way on both phones: the app (or the only one installed), and a shown
+/// notification by reference (`latest`: the most recently shown one still there, ties by id; `title`: the last
+/// with that title).
+enum ActionTarget {
+    static func app(_ app: String?, installed: [String]) throws(DeviceActionError) -> String {
         if let app {
-            guard apps[app] != nil else { throw .noSuchApp(app, installed: installed) }
+            guard installed.contains(app) else { throw .noSuchApp(app, installed: installed) }
             return app
         }
         guard installed.count == 1 else { throw .noSuchApp(nil, installed: installed) }
         return installed[0]
     }
 
-    func resolveNotification(_ ref: NotificationRef) throws(DeviceActionError) -> String {
-        let found: PresentedNotification?
+    /// The id of the notification `ref` names among `shown` (Notification Center, or the Android tray).
+    static func notification<N>(
+        _ ref: NotificationRef, in shown: [N], id: (N) -> String, shownAt: (N) -> Date, title: (N) -> String?,
+        body: (N) -> String?
+    ) throws(DeviceActionError) -> String {
+        let found: N?
         switch ref {
-        case .id(let id): found = notificationCenter.first { $0.id == id }
+        case .id(let want): found = shown.first { id($0) == want }
         case .latest:
-            found = notificationCenter.max {
-                $0.deliveredAt < $1.deliveredAt || ($0.deliveredAt == $1.deliveredAt && $0.id < $1.id)
-            }
-        case .title(let t): found = notificationCenter.last { $0.content.title == t }
+            found = shown.max { shownAt($0) < shownAt($1) || (shownAt($0) == shownAt($1) && id($0) < id($1)) }
+        case .title(let t): found = shown.last { title($0) == t }
         }
         guard let found else {
-            throw .noSuchNotification(
-                ref, available: notificationCenter.map { "\($0.id) '\($0.content.title ?? $0.content.body ?? "")'" })
+            throw .noSuchNotification(ref, available: shown.map { "\(id($0)) '\(title($0) ?? body($0) ?? "")'" })
         }
-        return found.id
+        return id(found)
+    }
+}
+
+extension DeviceState {
+    func resolveApp(_ app: String?) throws(DeviceActionError) -> String {
+        try ActionTarget.app(app, installed: apps.keys.sorted())
+    }
+
+    func resolveNotification(_ ref: NotificationRef) throws(DeviceActionError) -> String {
+        try ActionTarget.notification(
+            ref, in: notificationCenter, id: \.id, shownAt: \.deliveredAt, title: \.content.title, body: \.content.body)
     }
 
     /// Applies a `DeviceAction`.

@@ -107,7 +107,7 @@ package struct DeviceDeclaration: Sendable, Equatable {
     }
 
     /// Builds the device and sets up its apps (install, permission answer, registration), in order.
-    package func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
+    func makeDevice(apps declarations: [AppDeclaration], clock: any PushClock) -> SimulatedDevice {
         let device = makeBareDevice(clock: clock)
         setUp(device, apps: declarations)
         return device

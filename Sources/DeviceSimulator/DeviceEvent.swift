@@ -45,9 +45,9 @@ package enum AppCallback: Sendable, Equatable, CustomStringConvertible {
     case incomingPushResult(payload: JSONValue)
 
     /// The default action identifier (a tap).
-    package static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
+    static let defaultActionID = "com.apple.UNNotificationDefaultActionIdentifier"
     /// The dismiss action identifier.
-    package static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
+    static let dismissActionID = "com.apple.UNNotificationDismissActionIdentifier"
 
     /// An app-delegate callback without its arguments: the names suites write (`callbacks: [willPresent]`,
     /// `expect: callback: { willPresent: … }`) and events carry. The one list of them.

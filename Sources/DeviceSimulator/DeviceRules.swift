@@ -4,19 +4,19 @@ import Foundation
 /// suite can model "running from Xcode" (no background budget) or a tight budget.
 package struct DeviceRules: Sendable, Equatable {
     /// Wall-clock time a woken app gets to call the fetch completion handler before it is terminated.
-    package var fetchBudget: TimeInterval
+    var fetchBudget: TimeInterval
     /// Time a service extension gets before the original content is shown.
-    package var serviceExtensionBudget: TimeInterval
+    var serviceExtensionBudget: TimeInterval
     /// Background wakes allowed per app in any 24 h window; nil = unlimited (as when run from Xcode).
-    package var backgroundWakesPerDay: Int?
+    var backgroundWakesPerDay: Int?
     /// Background wakes allowed per app in any 60-minute window (default 3); nil = unlimited. Apple: "don't try to
     /// send more than two or three per hour" (Tests/reference/ios-push-types.md §5.2). Past either budget the push
     /// is held (coalesced: a later one replaces it) until the user launches the app.
-    package var backgroundWakesPerHour: Int?
+    var backgroundWakesPerHour: Int?
     /// VoIP pushes in a row an app may leave unreported to CallKit (each one terminates it) before iOS stops
     /// delivering VoIP pushes to it. Apple gives no number; 3 is the count developers report (Tests/reference/
     /// ios-push-types.md §4).
-    package var voipUnreportedLimit: Int
+    var voipUnreportedLimit: Int
 
     package init(
         fetchBudget: TimeInterval = 30, serviceExtensionBudget: TimeInterval = 30,

@@ -52,7 +52,7 @@ extension DeviceState {
     }
 
     /// The user switches to another app: foreground → background.
-    package mutating func moveToBackground(_ bundleID: String, now: Date) {
+    mutating func moveToBackground(_ bundleID: String, now: Date) {
         guard apps[bundleID]?.state == .foreground else { return }
         setState(bundleID, .background, .userSwitchedAway, now)
     }
@@ -100,7 +100,7 @@ extension DeviceState {
     }
 
     /// The user presses Back in the app's navigation bar.
-    package mutating func pressBack(_ bundleID: String, now: Date) {
+    mutating func pressBack(_ bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         for e in apps[bundleID]!.router.pressBack() { log(.navigation(e), bundleID, now) }
     }

@@ -29,7 +29,7 @@ package struct InstalledApp: Sendable, Equatable {
     /// Its tokens of other kinds than the APNs device token (`AppDeclaration.pushTypes`).
     package var pushTokens: [PushTokenKind: DeviceToken] = [:]
     /// VoIP pushes in a row it did not report to CallKit (`DeviceRules.voipUnreportedLimit` stops delivery).
-    package var voipUnreported = 0
+    var voipUnreported = 0
     var heldPush: IncomingPush?
     var wakes: [Date] = []
     var generation: Int
@@ -42,7 +42,7 @@ package struct InstalledApp: Sendable, Equatable {
     }
 
     /// Every token it holds now, the APNs one first.
-    package var allTokens: [DeviceToken] {
+    var allTokens: [DeviceToken] {
         (token.map { [$0] } ?? []) + PushTokenKind.allCases.compactMap { pushTokens[$0] }
     }
 
@@ -146,7 +146,7 @@ package struct DeviceState: Sendable, Equatable {
     }
 
     /// The user answers the permission prompt (or changes Settings).
-    package mutating func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String, now: Date) {
+    mutating func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         apps[bundleID]!.settings = settings
         log(.authorizationChanged(settings), bundleID, now)
@@ -155,7 +155,7 @@ package struct DeviceState: Sendable, Equatable {
     /// `registerForRemoteNotifications()`: a token bound to the bundle id and the signed environment,
     /// or the Code=3000 failure. Also issues the FCM token when the app uses Firebase.
     @discardableResult
-    package mutating func registerForRemoteNotifications(_ bundleID: String, now: Date) -> RegistrationCheck? {
+    mutating func registerForRemoteNotifications(_ bundleID: String, now: Date) -> RegistrationCheck? {
         guard let app = apps[bundleID] else { return nil }
         let check = ProvisioningChecks.registration(profile: app.declaration.profile, app: app.declaration.signing)
         switch check {

@@ -8,7 +8,7 @@ extension HTMLDocument {
     }
 
     /// The `charset` parameter of a `Content-Type` value.
-    package static func charset(ofContentType type: String?) -> String? {
+    static func charset(ofContentType type: String?) -> String? {
         guard let type else { return nil }
         for part in type.split(separator: ";").dropFirst() {
             let kv = part.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }

@@ -18,12 +18,12 @@ package struct HTMLDocument: Sendable, Equatable {
     package var text: String
     package var links: [HTMLLink]
     /// False when the parser had to recover from errors (the page is still usable).
-    package var wellFormed: Bool
+    var wellFormed: Bool
     /// libxml2's last error number (0 if none).
-    package var parserErrorCode: Int
+    var parserErrorCode: Int
     /// The charset the bytes were read in: the `Content-Type`'s, else the page's `<meta>` one; nil for UTF-8
     /// assumed.
-    package var charset: String? = nil
+    var charset: String? = nil
 
     /// Parses `bytes` as HTML; nil when nothing at all could be parsed (empty or binary input).
     /// - Parameter encoding: the `charset` of the `Content-Type`, if any. Without it a `<meta charset>`

@@ -86,9 +86,9 @@ package struct APSDictionary: Sendable, Equatable {
     package var interruptionLevel: String? { raw?["interruption-level"]?.stringValue }
     /// Only the number 1 counts (`content-available: 0` is not an "off" but is not a wake request either).
     package var contentAvailable: Bool { raw?["content-available"]?.intValue == 1 }
-    package var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }
+    var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }
     /// Whether there is anything user-facing: alert text, a sound or a badge.
-    package var isUserFacing: Bool { hasAlertText || sound != nil || badge != nil }
+    var isUserFacing: Bool { hasAlertText || sound != nil || badge != nil }
 
     package var kind: PushKind {
         switch (isUserFacing, contentAvailable) {

@@ -51,7 +51,7 @@ package struct AlertDeclaration: Sendable, Equatable {
     package var message: String
     package var buttons: [String]
     /// The button that goes ahead (pops the screen for a back confirmation).
-    package var confirmButton: String
+    var confirmButton: String
     package init(title: String, message: String, buttons: [String] = ["OK", "Cancel"], confirmButton: String = "OK") {
         self.title = title
         self.message = message
@@ -88,27 +88,27 @@ package struct RouteDeclaration: Sendable, Equatable {
     /// Applies only when `aps.category` equals this.
     package var category: String?
     /// Applies only for this action identifier (trigger `.action`).
-    package var actionID: String?
+    var actionID: String?
     /// Applies only for this quick action type (trigger `.quickAction`).
-    package var quickActionType: String?
+    var quickActionType: String?
     /// Applies only when this payload key is present.
-    package var whenKeyPresent: String?
+    var whenKeyPresent: String?
     /// Applies only when this screen is on top (the "before" code of seed 003).
-    package var whenCurrentScreen: String?
+    var whenCurrentScreen: String?
     /// Applies only in this login state (nil = either).
-    package var whenLoggedIn: Bool?
+    var whenLoggedIn: Bool?
     /// Keys that must be present with the given types, else a routing failure names the key.
-    package var requiredKeys: [RouteKey]
+    var requiredKeys: [RouteKey]
     /// Logged-out users are sent to the login screen first; the route runs after login.
-    package var requiresLogin: Bool
+    var requiresLogin: Bool
     /// Tab to select (index).
     package var tab: Int?
     /// Pop to the root before pushing.
-    package var resetStack: Bool
+    var resetStack: Bool
     package var push: [ScreenPush]
     package var alert: AlertDeclaration?
     /// A payload key with a URL the top screen's web view loads.
-    package var openURLFromKey: String?
+    var openURLFromKey: String?
 
     package init(
         name: String, triggers: [RouteTrigger] = [.tap], category: String? = nil, actionID: String? = nil,
@@ -152,11 +152,11 @@ package struct ScreenDeclaration: Sendable, Equatable {
     package var id: String
     package var title: String?
     /// If set, Back shows this alert first (seed 002).
-    package var confirmBack: AlertDeclaration?
+    var confirmBack: AlertDeclaration?
     /// Whether the edge-swipe (interactive pop) gesture is enabled. It bypasses a custom Back button
     /// action, so a confirming screen pops without its alert unless the app disables the gesture
     /// (`interactivePopGestureRecognizer.isEnabled = false`).
-    package var swipeBackEnabled: Bool
+    var swipeBackEnabled: Bool
     package init(id: String, title: String? = nil, confirmBack: AlertDeclaration? = nil, swipeBackEnabled: Bool = true)
     {
         self.id = id
@@ -169,14 +169,14 @@ package struct ScreenDeclaration: Sendable, Equatable {
 /// The app's navigation: tabs, screens, routes, quick actions, login.
 package struct NavigationDeclaration: Sendable, Equatable {
     package var tabs: [String]
-    package var initialTab: Int
-    package var screens: [ScreenDeclaration]
+    var initialTab: Int
+    var screens: [ScreenDeclaration]
     package var routes: [RouteDeclaration]
     /// Quick action types the app declares (each routed with trigger `.quickAction`).
-    package var quickActions: [String]
+    var quickActions: [String]
     /// The screen shown when a route requires login and the user is logged out.
-    package var loginScreen: String?
-    package var startsLoggedIn: Bool
+    var loginScreen: String?
+    var startsLoggedIn: Bool
 
     package init(
         tabs: [String] = [], initialTab: Int = 0, screens: [ScreenDeclaration] = [], routes: [RouteDeclaration] = [],

@@ -31,16 +31,16 @@ package struct NotificationSettings: Sendable, Equatable {
     }
 
     /// Everything allowed.
-    package static let authorized = NotificationSettings(status: .authorized)
+    static let authorized = NotificationSettings(status: .authorized)
     /// The state before the app asks.
-    package static let notDetermined = NotificationSettings(status: .notDetermined)
+    static let notDetermined = NotificationSettings(status: .notDetermined)
     /// The user refused.
     package static let denied = NotificationSettings(status: .denied)
     /// Quiet delivery granted without a prompt.
-    package static let provisional = NotificationSettings(status: .provisional)
+    static let provisional = NotificationSettings(status: .provisional)
 
     /// Whether user-facing content may be shown at all (and the service extension employed).
-    package var alertsEnabled: Bool {
+    var alertsEnabled: Bool {
         switch status {
         case .authorized: return alert || notificationCenter
         case .provisional: return true

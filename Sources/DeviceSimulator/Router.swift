@@ -139,14 +139,14 @@ package struct Router: Sendable, Equatable {
 
     /// A cold start: the process is new, so the view hierarchy is rebuilt from nothing (no state
     /// restoration is modelled); the login, kept on disk by a real app, persists.
-    package mutating func coldStart() {
+    mutating func coldStart() {
         let wasLoggedIn = loggedIn
         self = Router(declaration)
         loggedIn = wasLoggedIn
     }
 
     /// Back button: pops, or shows the screen's confirmation alert.
-    package mutating func pressBack() -> [NavigationEvent] {
+    mutating func pressBack() -> [NavigationEvent] {
         if alert != nil { return [.backIgnored(reason: "an alert is showing")] }
         guard let top = stack.last else { return [.backIgnored(reason: "already at the root of the tab")] }
         if let confirm = declaration.screen(top.id)?.confirmBack {

@@ -2,7 +2,7 @@ import Foundation
 
 extension DeviceState {
     /// Records how a web navigation of the app's top screen ended.
-    package mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for bundleID: String, now: Date) {
+    mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for bundleID: String, now: Date) {
         guard apps[bundleID] != nil else { return }
         log(.webView(outcome), bundleID, now)
         switch outcome {
@@ -42,7 +42,7 @@ package enum WebViewStepError: Error, Equatable, CustomStringConvertible {
 extension SimulatedDevice {
     /// Loads the URL the top screen was routed to (fetching it for real) and records the outcome.
     @discardableResult
-    package func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
+    func loadWebView(_ bundleID: String, with web: WebView) async throws(WebViewStepError)
         -> WebNavigationOutcome
     {
         let app = snapshot.apps[bundleID]

@@ -173,7 +173,7 @@ package final class SimulatedDevice: Sendable {
 
     /// Registers the app for remote notifications; nil when the app is not installed.
     @discardableResult
-    package func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
+    func registerForRemoteNotifications(_ bundleID: String) -> RegistrationCheck? {
         perform { $0.registerForRemoteNotifications(bundleID, now: $1) }.result
     }
 
@@ -219,7 +219,7 @@ package final class SimulatedDevice: Sendable {
         return (r.result, r.events)
     }
 
-    @discardableResult package func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String)
+    @discardableResult func setNotificationSettings(_ settings: NotificationSettings, for bundleID: String)
         -> [DeviceEvent]
     {
         run { $0.setNotificationSettings(settings, for: bundleID, now: $1) }
@@ -227,7 +227,7 @@ package final class SimulatedDevice: Sendable {
     @discardableResult package func launch(_ bundleID: String) -> [DeviceEvent] {
         run { _ = $0.launch(bundleID, now: $1) }
     }
-    @discardableResult package func moveToBackground(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult func moveToBackground(_ bundleID: String) -> [DeviceEvent] {
         run { $0.moveToBackground(bundleID, now: $1) }
     }
     @discardableResult package func suspend(_ bundleID: String) -> [DeviceEvent] {
@@ -244,7 +244,7 @@ package final class SimulatedDevice: Sendable {
     @discardableResult package func performQuickAction(_ bundleID: String, type: String) -> [DeviceEvent] {
         run { $0.performQuickAction(bundleID, type: type, now: $1) }
     }
-    @discardableResult package func pressBack(_ bundleID: String) -> [DeviceEvent] {
+    @discardableResult func pressBack(_ bundleID: String) -> [DeviceEvent] {
         run { $0.pressBack(bundleID, now: $1) }
     }
     @discardableResult package func answerAlert(_ bundleID: String, button: String) -> [DeviceEvent] {

@@ -27,7 +27,7 @@ package struct TokenGenerator: Sendable, Equatable {
     }
 
     /// The Firebase installation ID the app's SDK registers with: the first 22 characters of `fcmToken`.
-    package func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
+    func firebaseInstallationID(udid: String, bundleID: String, senderID: String, generation: Int) -> String {
         String(fcmToken(udid: udid, bundleID: bundleID, senderID: senderID, generation: generation).prefix(22))
     }
 

@@ -16,7 +16,7 @@ package struct WebPage: Sendable, Equatable {
     package var text: String
     package var links: [HTMLLink]
     /// False when libxml2 had to recover from broken markup (recorded, not fatal).
-    package var wellFormed: Bool
+    var wellFormed: Bool
     /// The document as served, as text: its first `WebPage.sourceLimit` bytes (what the HTML report shows in a
     /// sandboxed frame with scripts off, and `serve`'s console beside the device).
     package var source: String = ""
@@ -104,7 +104,7 @@ package final class WebView: Sendable {
     }
 
     /// Navigates to `url` as the delegate would decide it; `target="_blank"` loads in place.
-    package func navigate(to url: String, targetBlank: Bool = false, policy: WebViewPolicy = WebViewPolicy()) async
+    func navigate(to url: String, targetBlank: Bool = false, policy: WebViewPolicy = WebViewPolicy()) async
         -> WebNavigationOutcome
     {
         switch policy.decide(url, targetBlank: targetBlank) {

@@ -5,15 +5,15 @@ import Foundation
 /// schemes are cancelled (or handed to the system); `target="_blank"` loads in place.
 package struct WebViewPolicy: Sendable, Equatable {
     /// Hosts (and their subdomains) opened externally, e.g. the App Store.
-    package var externalHosts: [String]
+    var externalHosts: [String]
     /// Schemes the web view loads itself.
-    package var loadableSchemes: [String]
+    var loadableSchemes: [String]
     /// Whether other schemes (`tel:`, `mailto:`, custom) go to `UIApplication.open` before cancelling.
-    package var openOtherSchemesExternally: Bool
+    var openOtherSchemesExternally: Bool
 
     /// The app's `decidePolicyFor navigationResponse`: nil (no handler) shows every response, error
     /// pages included, as WKWebView does; otherwise the statuses it allows.
-    package var allowedResponseStatuses: ClosedRange<Int>?
+    var allowedResponseStatuses: ClosedRange<Int>?
 
     package init(
         externalHosts: [String] = ["apps.apple.com", "itunes.apple.com"],
@@ -29,7 +29,7 @@ package struct WebViewPolicy: Sendable, Equatable {
 
     /// What `decidePolicyFor navigationResponse` answers for `status`: nil = `.allow` (the page shows,
     /// whatever its status), else why it was `.cancel`led.
-    package func decideResponse(status: Int) -> String? {
+    func decideResponse(status: Int) -> String? {
         guard let allowed = allowedResponseStatuses, !allowed.contains(status) else { return nil }
         return "the app's response policy cancels HTTP \(status) (allows \(allowed.lowerBound)-\(allowed.upperBound))"
     }

@@ -22,12 +22,12 @@ package struct AndroidManifestFile: Sendable, Equatable {
     package struct Component: Sendable, Equatable {
         package var name: String
         package var line: Int
-        package var exported: Bool?
-        package var directBootAware: Bool
+        var exported: Bool?
+        var directBootAware: Bool
         package var launchMode: String?
-        package var filters: [IntentFilter]
+        var filters: [IntentFilter]
 
-        package func handles(action: String) -> IntentFilter? { filters.first { $0.actions.contains(action) } }
+        func handles(action: String) -> IntentFilter? { filters.first { $0.actions.contains(action) } }
     }
 
     /// `<manifest package=…>` (AGP 7+ projects set `namespace`/`applicationId` in Gradle instead; the merged
@@ -36,13 +36,13 @@ package struct AndroidManifestFile: Sendable, Equatable {
     /// `<uses-sdk android:targetSdkVersion>` (merged manifests; source ones leave it to Gradle).
     package var targetSdk: Int?
     /// `<uses-permission android:name>`, except those `tools:node="remove"` takes out.
-    package var permissions: [String]
+    var permissions: [String]
     /// Permissions removed with `tools:node="remove"`: they stay out of the merged manifest too.
-    package var removedPermissions: [String]
+    var removedPermissions: [String]
     /// The `<application>`'s `<meta-data android:name>` → `android:value` or `android:resource`.
-    package var metaData: [String: String]
+    var metaData: [String: String]
     package var activities: [Component]
-    package var services: [Component]
+    var services: [Component]
 
     static let android = "android:"
     static let messagingEvent = "com.google.firebase.MESSAGING_EVENT"
@@ -67,7 +67,7 @@ package struct AndroidManifestFile: Sendable, Equatable {
     }
 
     /// Binary XML (AXML, as packed in an APK) starts with the `RES_XML_TYPE` chunk: type 0x0003, header size 0x0008.
-    package static func isBinaryXML(_ bytes: [UInt8]) -> Bool {
+    static func isBinaryXML(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 4 && bytes[0] == 0x03 && bytes[1] == 0x00 && bytes[2] == 0x08 && bytes[3] == 0x00
     }
 

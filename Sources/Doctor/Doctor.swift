@@ -26,14 +26,14 @@ package struct DoctorCheck: Sendable, Equatable {
 /// (APNs credentials, Firebase files, expiry warnings, the backend's environment and topic).
 package enum Doctor {
     /// How close to expiry a profile or certificate is reported as a warning.
-    package static let expiryWarningWindow: TimeInterval = 30 * 86_400
+    static let expiryWarningWindow: TimeInterval = 30 * 86_400
 
     /// A still-valid date that is inside the warning window: the one rule for every "expires soon" warning.
     static func expiresSoon(_ notAfter: Date, now: Date) -> Bool {
         notAfter.timeIntervalSince(now) < expiryWarningWindow
     }
     /// Where findings about command-line context (no file) are attributed.
-    package static let commandLine = "(command line)"
+    static let commandLine = "(command line)"
 
     package static func diagnose(_ inputs: DoctorInputs, context: DoctorContext, now: Date) -> [DoctorCheck] {
         var list = Checklist()

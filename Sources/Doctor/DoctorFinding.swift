@@ -53,7 +53,7 @@ package struct DoctorFinding: Error, Sendable, Equatable {
 
 extension ProvisioningFinding {
     /// What stops working (device.md §3.4 "What breaks").
-    package var whatBreaks: String {
+    var whatBreaks: String {
         switch self {
         case .udidNotProvisioned, .appIDMismatch, .teamMismatch, .entitlementNotAllowed, .entitlementMissingFromProfile:
             return "the device refuses the profile, so the build does not install"

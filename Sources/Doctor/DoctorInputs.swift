@@ -23,11 +23,11 @@ package struct ProfileFile: Sendable {
     package var profile: ProvisioningProfile
     /// The CMS signature over the embedded plist verifies with the embedded signer certificate
     /// (the chain to Apple's root is not checked: doctor has no Apple root, and needs none).
-    package var signatureVerifies: Bool
+    var signatureVerifies: Bool
     /// The verified signers' subjects (`/CN=Apple iPhone OS Provisioning Profile Signing/…`).
     package var signers: [String]
     /// `DeveloperCertificates`: the certificates a build may be signed with under this profile.
-    package var developerCertificates: [CertificateInfo]
+    var developerCertificates: [CertificateInfo]
 
     package init(
         profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String],

@@ -1,6 +1,6 @@
 import PushModel
 
-/// `message.android` (or `message.android_v2`, translated) as the gateway acts on it: what becomes the
+/// `message.android` as the gateway acts on it: what becomes the
 /// `AndroidMessage` an Android instance receives (Tests/reference/android.md §9, fcm.md §1.3).
 package struct FCMAndroidConfig: Sendable, Equatable {
     package var collapseKey: String?
@@ -14,14 +14,11 @@ package struct FCMAndroidConfig: Sendable, Equatable {
     package var notification: AndroidNotificationPayload?
     package var directBootOK: Bool
     package var analyticsLabel: String?
-    /// Set when the message came as `android_v2`.
-    package var v2Kind: AndroidV2Kind?
 
     package init(
         collapseKey: String? = nil, priority: AndroidMessagePriority? = nil, ttlSeconds: Int64? = nil,
         restrictedPackageName: String? = nil, data: [String: String]? = nil,
-        notification: AndroidNotificationPayload? = nil, directBootOK: Bool = false, analyticsLabel: String? = nil,
-        v2Kind: AndroidV2Kind? = nil
+        notification: AndroidNotificationPayload? = nil, directBootOK: Bool = false, analyticsLabel: String? = nil
     ) {
         self.collapseKey = collapseKey
         self.priority = priority
@@ -31,33 +28,19 @@ package struct FCMAndroidConfig: Sendable, Equatable {
         self.notification = notification
         self.directBootOK = directBootOK
         self.analyticsLabel = analyticsLabel
-        self.v2Kind = v2Kind
     }
 }
 
 extension FCMMessageRules {
-    static let androidV2Fields = [
-        "background_sync", "remote_notification", "bandwidth_constrained_ok", "collapse_key", "data",
-        "direct_boot_ok", "fcm_options", "restricted_package_name", "restricted_satellite_ok", "ttl",
-    ]
     static let notificationPriorities = [
         "PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX",
     ]
     static let visibilities = ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"]
     static let proxies = ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"]
 
-    /// `message.android` and `message.android_v2`: "Mutually exclusive with android. Requests with both AndroidConfig
-    /// and AndroidConfigV2 will be rejected" [G-API] (Google's wording of the refusal is not published: [U]).
+    /// `message.android`. (`message.android_v2` never gets here: it is not a known message field, see
+    /// `messageFields`.)
     static func parseAndroid(_ m: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig? {
-        if m["android"] != nil, m["android_v2"] != nil {
-            throw FCMErrorResponse.invalid(
-                "message.android_v2",
-                "AndroidConfig and AndroidConfigV2 are mutually exclusive: send message.android or message.android_v2, not both."
-            )
-        }
-        if let v2 = try m.object("android_v2", type: "google.firebase.fcm.v1.AndroidConfigV2", known: androidV2Fields) {
-            return try parseAndroidV2(v2)
-        }
         guard let a = try m.object("android", type: "google.firebase.fcm.v1.AndroidConfig", known: androidFields) else {
             return nil
         }
@@ -81,7 +64,7 @@ extension FCMMessageRules {
         return c
     }
 
-    /// The fields `AndroidConfig` and `AndroidConfigV2` share.
+    /// `AndroidConfig`'s delivery options (all but `priority` and `notification`).
     private static func commonAndroid(_ a: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig {
         var c = FCMAndroidConfig()
         c.collapseKey = try a.string("collapse_key")
@@ -111,34 +94,6 @@ extension FCMMessageRules {
         {
             try checkLabel(o)
             c.analyticsLabel = try o.string("analytics_label")
-        }
-        return c
-    }
-
-    /// `android_v2` (a preview): its union `remote_notification` | `background_sync` sets the kind, and FCM
-    /// "automatically translates the message for devices running older client SDKs" [F-V2]: a remote notification as
-    /// a high-priority notification message (the top-level `notification`'s text), a background sync as a
-    /// normal-priority data message (choice). The members' own fields are not published: any object is taken [U].
-    private static func parseAndroidV2(_ v: ProtoObject) throws(FCMErrorResponse) -> FCMAndroidConfig {
-        let kinds = ["remote_notification", "background_sync"].filter { v[$0] != nil }
-        guard kinds.count == 1 else {
-            let msg =
-                kinds.isEmpty
-                ? "AndroidConfigV2 needs remote_notification or background_sync."
-                : "Invalid JSON payload received. Oneof field 'message_type' is already set. Cannot set 'background_sync'"
-            throw FCMErrorResponse.invalid(v.path, msg, message: msg)
-        }
-        guard case .object = v[kinds[0]]! else {
-            throw ProtoObject.invalidValue(v.child(kinds[0]), "TYPE_MESSAGE", v[kinds[0]]!)
-        }
-        var c = try commonAndroid(v)
-        if kinds[0] == "remote_notification" {
-            c.v2Kind = .remoteNotification
-            c.priority = .high
-            c.notification = AndroidNotificationPayload()
-        } else {
-            c.v2Kind = .backgroundSync
-            c.priority = .normal
         }
         return c
     }

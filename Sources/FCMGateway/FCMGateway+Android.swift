@@ -54,7 +54,6 @@ package struct FCMAndroidHop: Sendable, Equatable {
         ]
         if let k = m.collapseKey { o["collapse_key"] = .string(k) }
         if let r = disposition.reason { o["reason"] = .string(r) }
-        if let v2 = m.v2Kind { o["android_v2"] = .string(v2.rawValue) }
         return .object(o)
     }
 }
@@ -80,13 +79,11 @@ extension FCMGateway {
             n.image = n.image ?? m.notificationImage
             notification = n
         }
-        if a?.v2Kind == .backgroundSync { notification = nil }
         return AndroidMessage(
             messageID: messageID, token: token, senderID: senderID, packageName: instance.packageName,
             collapseKey: a?.collapseKey, requestedPriority: a?.priority,
             ttlSeconds: a?.ttlSeconds ?? AndroidMessage.defaultTTLSeconds, sentAt: now, data: a?.data ?? m.data,
-            notification: notification, directBootOK: a?.directBootOK ?? false, analyticsLabel: a?.analyticsLabel,
-            v2Kind: a?.v2Kind)
+            notification: notification, directBootOK: a?.directBootOK ?? false, analyticsLabel: a?.analyticsLabel)
     }
 
     /// `android.restricted_package_name` must match the token's package: a token send to another app's instance is

@@ -69,7 +69,7 @@ package enum FuzzTargets {
     }
 
     /// The HTTP/1.1 engine behind the control endpoint; the first byte picks where the input is split in two reads.
-    package static func http1(_ bytes: [UInt8]) {
+    static func http1(_ bytes: [UInt8]) {
         guard let first = bytes.first else { return }
         _ = HTTP1Fuzzing.feed(Array(bytes.dropFirst()), split: Int(first) * 4)
     }

@@ -55,7 +55,7 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// All non-empty suffixes, longest first (so `.voip-ptt` wins over `.voip`).
-    package static let knownSuffixes: [(suffix: String, type: APNsPushType)] =
+    static let knownSuffixes: [(suffix: String, type: APNsPushType)] =
         allCases
         .filter { !$0.topicSuffix.isEmpty }
         .map { ($0.topicSuffix, $0) }

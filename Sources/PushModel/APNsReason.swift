@@ -64,7 +64,7 @@ package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Erro
     }
 
     /// Apple: never retry these (fix the request or drop the token instead).
-    package var isRetryable: Bool {
+    var isRetryable: Bool {
         switch self {
         case .badDeviceToken, .deviceTokenNotForTopic, .forbidden, .expiredToken, .unregistered, .payloadTooLarge:
             return false

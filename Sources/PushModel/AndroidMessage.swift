@@ -5,15 +5,6 @@ package enum AndroidMessagePriority: String, Sendable, Equatable, CaseIterable {
     case normal, high
 }
 
-/// Which `AndroidConfigV2` type a message was sent as, when it was (Tests/reference/android.md §9: a preview FCM
-/// translates for older client SDKs; the device gets the v1 equivalent and this marker).
-package enum AndroidV2Kind: String, Sendable, Equatable {
-    /// `remote_notification`: delivered as a high-priority notification message.
-    case remoteNotification = "remote_notification"
-    /// `background_sync`: delivered as a normal-priority data message.
-    case backgroundSync = "background_sync"
-}
-
 /// The notification part of an FCM message for an Android app: `AndroidNotification` merged over the message's
 /// `Notification` (each `android.notification` field "will override" the top-level one, [G-API]). On the device
 /// every field arrives as a `gcm.n.<key>` entry of the message bundle (`Constants.MessageNotificationKeys`, [R-SDK]).
@@ -144,8 +135,6 @@ package struct AndroidMessage: Sendable, Equatable {
     package var directBootOK: Bool
     /// `android.fcm_options.analytics_label` (else the message's).
     package var analyticsLabel: String?
-    /// Set when it was sent as `android_v2` and translated.
-    package var v2Kind: AndroidV2Kind?
 
     /// 4 weeks, the default and the largest `android.ttl` ([F-LIFE]).
     package static let defaultTTLSeconds: Int64 = 2_419_200
@@ -154,7 +143,7 @@ package struct AndroidMessage: Sendable, Equatable {
         messageID: String, token: String, senderID: String, packageName: String, collapseKey: String? = nil,
         requestedPriority: AndroidMessagePriority? = nil, ttlSeconds: Int64 = AndroidMessage.defaultTTLSeconds,
         sentAt: Date, data: [String: String] = [:], notification: AndroidNotificationPayload? = nil,
-        directBootOK: Bool = false, analyticsLabel: String? = nil, v2Kind: AndroidV2Kind? = nil
+        directBootOK: Bool = false, analyticsLabel: String? = nil
     ) {
         self.messageID = messageID
         self.token = token
@@ -168,7 +157,6 @@ package struct AndroidMessage: Sendable, Equatable {
         self.notification = notification
         self.directBootOK = directBootOK
         self.analyticsLabel = analyticsLabel
-        self.v2Kind = v2Kind
     }
 
     /// A notification message (with or without data): the SDK shows it itself when the app is not in the foreground.

@@ -55,7 +55,7 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
     package var description: String { hex }
 
     /// True for a non-empty, even-length hex string.
-    package static func isValidHex(_ s: String) -> Bool {
+    static func isValidHex(_ s: String) -> Bool {
         let u = s.utf8
         guard !u.isEmpty, u.count % 2 == 0 else { return false }
         return u.allSatisfy { nibble($0) != nil }

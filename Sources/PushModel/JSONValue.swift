@@ -45,7 +45,7 @@ package enum JSONValue: Sendable, Hashable {
     package var isNull: Bool { self == .null }
 
     /// A short rendering for messages: strings unquoted, everything else as compact JSON.
-    package var displayString: String {
+    var displayString: String {
         if case .string(let s) = self { return s }
         return serialized()
     }

@@ -5,7 +5,7 @@
 /// U+000A–U+000D and U+0085; both also hold U+200B (ZERO WIDTH SPACE, Zs in old Unicode versions), as
 /// swift-corelibs-foundation's tables do (`WhitespaceTests` compares every BMP scalar).
 extension Unicode.Scalar {
-    package var isFoundationWhitespace: Bool {
+    var isFoundationWhitespace: Bool {
         value == 0x09 || value == 0x200B || properties.generalCategory == .spaceSeparator
     }
 

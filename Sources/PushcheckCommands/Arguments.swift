@@ -6,13 +6,13 @@ package struct OptionSpec: Sendable {
     package enum Kind: Sendable { case flag, value, repeatedValue }
     package let name: String
     package let kind: Kind
-    package let valueName: String
+    let valueName: String
     package let help: String
     /// A one-letter alias (`-u` for `--update-snapshots`), if any.
-    package var short: Character? = nil
+    var short: Character? = nil
 
     /// The same option, also spelled `-<letter>`.
-    package func short(_ letter: Character) -> OptionSpec {
+    func short(_ letter: Character) -> OptionSpec {
         var copy = self
         copy.short = letter
         return copy
@@ -40,7 +40,7 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
 package struct ParsedArguments: Sendable {
     package private(set) var flags: Set<String> = []
     package private(set) var values: [String: [String]] = [:]
-    package private(set) var positionals: [String] = []
+    private(set) var positionals: [String] = []
 
     package func has(_ flag: String) -> Bool { flags.contains(flag) }
     package func value(_ name: String) -> String? { values[name]?.last }

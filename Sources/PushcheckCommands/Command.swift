@@ -16,7 +16,7 @@ package protocol PushcheckCommand: Sendable {
 }
 
 extension PushcheckCommand {
-    package static var discussion: String { "" }
+    static var discussion: String { "" }
 
     static var help: String {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(synopsis)\n"
@@ -44,8 +44,8 @@ package struct Console: Sendable {
 package enum ExitCode {
     package static let success: Int32 = 0
     package static let failure: Int32 = 1
-    package static let usage: Int32 = 2
+    static let usage: Int32 = 2
     package static let harness: Int32 = 3
     /// `pushcheck run` selected no scenario (pytest uses 5 too); `--allow-empty` makes it 0.
-    package static let noScenarios: Int32 = 5
+    static let noScenarios: Int32 = 5
 }

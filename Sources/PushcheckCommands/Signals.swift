@@ -54,7 +54,7 @@ package enum Signals {
 extension Signals {
     /// Takes over the next SIGINT/SIGTERM *now* and returns a wait for it: no window between a command
     /// announcing it is ready and starting to wait, in which a signal would exit at once (skipping clean-up).
-    package static func armNext() -> @Sendable () async -> Int32 {
+    static func armNext() -> @Sendable () async -> Int32 {
         // One signal, delivered before or after the wait starts (the handler is taken once, so one offer).
         let latch = FirstOf<Int32>()
         handler.withLock { $0 = { latch.offer($0) } }

@@ -69,7 +69,7 @@ package enum JSONDiff {
     }
 
     /// `a.b`, `a[2]`; a key that is not a plain identifier is quoted (`user_info["gcm.message_id"]`).
-    package static func join(_ path: String, key: String) -> String {
+    static func join(_ path: String, key: String) -> String {
         let plain =
             !key.isEmpty
             && key.unicodeScalars.allSatisfy {
@@ -81,7 +81,7 @@ package enum JSONDiff {
     }
 
     /// `path[index]`.
-    package static func join(_ path: String, index: Int) -> String { path + "[\(index)]" }
+    static func join(_ path: String, index: Int) -> String { path + "[\(index)]" }
 
     /// `number`, `string`, `object`, …
     package static func typeName(_ v: JSONValue) -> String {
@@ -96,7 +96,7 @@ package enum JSONDiff {
     }
 
     /// A value as compact JSON (strings quoted, keys sorted).
-    package static func show(_ v: JSONValue) -> String { v.serialized() }
+    static func show(_ v: JSONValue) -> String { v.serialized() }
 
     static func label(_ p: String) -> String { p.isEmpty ? "(root)" : p }
 

@@ -74,7 +74,7 @@ package struct AndroidObservation: Sendable {
             guard name == "POST_NOTIFICATIONS" || name == "android.permission.POST_NOTIFICATIONS" else { return nil }
             return s(app?.permission.rawValue)
         case .navigation(let field): return navigation(field, app)
-        case .page(let field): return page(field, app)
+        case .page(let field): return screen(app).value(field)
         case .openedURLs:
             return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
         case .install: return .string(app != nil ? "installed" : "not-installed")
@@ -140,57 +140,25 @@ package struct AndroidObservation: Sendable {
         }
     }
 
+    /// `navigation:`: the task's activities here, the rest as on the iPhone from the top activity's router
+    /// (`ScreenObservation`), whose `top` falls back to the activity's own screen.
     func navigation(_ field: NavigationField, _ app: InstalledAndroidApp?) -> JSONValue? {
         guard let app else { return nil }
-        let nav = window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } }
         switch field {
         case .activity: return app.task.last.map { .string($0.name) }
         case .activities: return .array(app.task.map { .string($0.name) })
-        case .routed:
-            return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
-        case .routingFailed:
-            return nav.compactMap {
-                if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil }
-            }.last
-        case .loggedIn: return .bool(app.loggedIn)
-        default: break
-        }
-        guard let router = app.task.last?.router else { return nil }
-        switch field {
-        case .tab: return .number(Double(router.selectedTab))
-        case .tabTitle:
-            let tabs = router.declaration.tabs
-            return tabs.indices.contains(router.selectedTab) ? .string(tabs[router.selectedTab]) : nil
-        case .stack: return .array(router.stack.map { .string($0.id) })
-        case .top:
-            return router.stack.last.map { .string($0.id) } ?? snapshot.currentScreen(packageName).map(JSONValue.string)
-        case .title: return router.stack.last.map { .string($0.title) }
-        case .url: return router.stack.last?.url.map(JSONValue.string)
-        case .alert: return router.alert.map { .string($0.alert.title) }
-        case .alertMessage: return router.alert.map { .string($0.alert.message) }
-        case .activity, .activities, .routed, .routingFailed, .loggedIn: return nil
+        default: return screen(app).value(field)
         }
     }
 
-    func page(_ field: PageField, _ app: InstalledAndroidApp?) -> JSONValue? {
-        let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
-        let p = app?.webPage
-        switch field {
-        case .openedExternally:
-            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }
-                .last
-        case .failed:
-            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }
-                .last
-        case .cancelled:
-            return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
-        case .status: return p.map { .number(Double($0.status)) }
-        case .url: return p.map { .string($0.finalURL) }
-        case .title: return p?.title.map(JSONValue.string)
-        case .text: return p.map { .string($0.text) }
-        case .httpVersion: return p.map { .string($0.httpVersion) }
-        case .redirects: return p.map { .array($0.redirects.map(JSONValue.string)) }
-        }
+    /// The top activity's router, the app's page and the window's navigation and WebView events: what
+    /// `navigation:` and `page:` read.
+    func screen(_ app: InstalledAndroidApp?) -> ScreenObservation {
+        ScreenObservation(
+            router: app?.task.last?.router, loggedIn: app?.loggedIn,
+            navigation: window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } },
+            webOutcomes: window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } },
+            webPage: app?.webPage, screenWithoutStack: snapshot.currentScreen(packageName))
     }
 
     /// `exactly:` / `at_least:` on an Android phone: `user_info` is the data the app last saw, `notification` the

@@ -94,8 +94,8 @@ package struct Observation: Sendable {
             return userInfo().flatMap { lookup(path, in: $0) }
         case .notification(let field): return notification(field)
         case .extensions(let field): return extensions(field)
-        case .navigation(let field): return navigation(field, app)
-        case .page(let field): return page(field, app)
+        case .navigation(let field): return app == nil ? nil : screen(app).value(field)
+        case .page(let field): return screen(app).value(field)
         case .activity(let field, let path): return activity(field, path: path)
         case .openedURLs:
             return .array(window.compactMap { if case .urlOpened(let u, _) = $0.kind { .string(u) } else { nil } })
@@ -206,50 +206,14 @@ package struct Observation: Sendable {
         }
     }
 
-    func navigation(_ field: NavigationField, _ app: InstalledApp?) -> JSONValue? {
-        guard let router = app?.router else { return nil }
-        let nav = window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } }
-        switch field {
-        case .tab: return .number(Double(router.selectedTab))
-        case .tabTitle:
-            let tabs = router.declaration.tabs
-            return tabs.indices.contains(router.selectedTab) ? .string(tabs[router.selectedTab]) : nil
-        case .stack: return .array(router.stack.map { .string($0.id) })
-        case .top: return router.stack.last.map { .string($0.id) }
-        case .title: return router.stack.last.map { .string($0.title) }
-        case .url: return router.stack.last?.url.map(JSONValue.string)
-        case .alert: return router.alert.map { .string($0.alert.title) }
-        case .alertMessage: return router.alert.map { .string($0.alert.message) }
-        case .loggedIn: return .bool(router.loggedIn)
-        case .activity, .activities: return nil
-        case .routed:
-            return nav.compactMap { if case .routed(let r, _) = $0 { JSONValue.string(r) } else { nil } }.last
-        case .routingFailed:
-            return nav.compactMap {
-                if case .routingFailed(_, let key, _, _) = $0 { JSONValue.string(key) } else { nil }
-            }.last
-        }
-    }
-
-    func page(_ field: PageField, _ app: InstalledApp?) -> JSONValue? {
-        let outcomes = window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } }
-        let p = app?.webPage
-        switch field {
-        case .openedExternally:
-            return outcomes.compactMap { if case .openedExternally(let u) = $0 { JSONValue.string(u) } else { nil } }
-                .last
-        case .failed:
-            return outcomes.compactMap { if case .failed(let f) = $0 { JSONValue.string(f.description) } else { nil } }
-                .last
-        case .cancelled:
-            return outcomes.compactMap { if case .cancelled(_, let r) = $0 { JSONValue.string(r) } else { nil } }.last
-        case .status: return p.map { .number(Double($0.status)) }
-        case .url: return p.map { .string($0.finalURL) }
-        case .title: return p?.title.map(JSONValue.string)
-        case .text: return p.map { .string($0.text) }
-        case .httpVersion: return p.map { .string($0.httpVersion) }
-        case .redirects: return p.map { .array($0.redirects.map(JSONValue.string)) }
-        }
+    /// The app's router and page and the window's navigation and WebView events: what `navigation:` and `page:`
+    /// read (`ScreenObservation`, shared with the Android phone).
+    func screen(_ app: InstalledApp?) -> ScreenObservation {
+        ScreenObservation(
+            router: app?.router, loggedIn: app?.router.loggedIn,
+            navigation: window.compactMap { if case .navigation(let n) = $0.kind { n } else { nil } },
+            webOutcomes: window.compactMap { if case .webView(let o) = $0.kind { o } else { nil } },
+            webPage: app?.webPage)
     }
 
     /// Events rendered one per line (`#5 com.example.app: callback willPresent(…)`).

@@ -7,13 +7,13 @@ import PushModel
 /// paths a `snapshot: { ignore: […] }` names.
 package struct SnapshotMask: Sendable {
     /// Keys whose values are always masked.
-    package static let volatileKeys: Set<String> = [
+    static let volatileKeys: Set<String> = [
         "apns-id", "apns-unique-id", "apns_id", "apns_unique_id", "apns-expiration", "token", "device_token",
         "fcm_token", "timestamp", "sent_at", "received_at", "answered_at", "gcm.message_id", "google.message_id",
         "google.sent_time", "message_id",
     ]
     /// What a masked value becomes.
-    package static let masked: JSONValue = "<masked>"
+    static let masked: JSONValue = "<masked>"
     package static let ignored: JSONValue = "<ignored>"
 
     /// `ignore:` patterns: a path as the diff prints it (`user_info.sent_at`, `callbacks[*].user_info.id`);

@@ -189,7 +189,7 @@ package struct SnapshotSummary: Sendable, Equatable {
     /// Rewritten by `--update-snapshots`.
     package var updated: [String] = []
     /// `suite: scenario › name` of entries nothing compared (reported; removed by `--update-snapshots`).
-    package var obsolete: [String] = []
+    var obsolete: [String] = []
     package var removed: [String] = []
     /// Snapshot files written.
     package var files: [String] = []

@@ -4,8 +4,9 @@ import PushModel
 import ScenarioChecks
 import SuiteFormat
 
-/// Device and user steps. Every step `serve`'s control endpoint also has is a `DeviceSimulator.DeviceAction`
-/// applied by `SimulatedDevice.apply(_:)`; web steps go through `SimulatedDevice.perform(_:with:)`.
+/// Device and user steps, one path for both phones (where they differ: DeviceActions+Platform.swift). Every step
+/// `serve`'s control endpoint also has is a `DeviceSimulator.DeviceAction` applied by `HostedDevice.apply(_:)`;
+/// web steps go through the phone's `perform(_:with:)`.
 enum DeviceActions {
     static func perform(_ step: DeviceStep, _ context: Step, world: ScenarioWorld, run: inout RunContext)
         async throws(StepStop)
@@ -25,73 +26,63 @@ enum DeviceActions {
             run.transcript.step(context, "\(duration)")
             return
         }
-        guard let device = d.iphone else {
-            try await performAndroid(step, context, device: d, bundle: bundle, world: world, run: &run)
-            return
-        }
         func fail(_ message: String, expected: String, actual: String, on hop: TraceHop = .device) -> StepStop {
             .failure(
                 AssertionFailure(
                     message: message, expected: expected, actual: actual, file: context.range.file,
                     line: context.range.line, column: context.range.column,
-                    events: Observation.render(Array(device.events.suffix(12))), focus: TraceFocus(hop)))
+                    events: d.renderedEvents(last: 12), focus: TraceFocus(hop)))
         }
         func arrow(_ kind: TraceEvent.Kind, _ from: TraceHop, _ to: TraceHop, _ label: String) -> TraceEvent {
             TraceEvent(
                 kind, from: from, to: to, label: label, device: world.devices.count > 1 ? d.name : nil,
                 stepLine: context.range.line)
         }
+        func refused(_ error: DeviceActionError, alertButtons: () -> [String] = { [] }) -> StepStop {
+            failure(error, keyword: context.keyword, alertButtons: alertButtons) { fail($0, expected: $1, actual: $2) }
+        }
         var detail = ""
         switch step {
         case .action(let action):
-            if action.onlyOn == .android {
-                throw failure(
-                    .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
-                    alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+            if let only = action.onlyOn, only != d.platform {
+                throw refused(.notOnThisPlatform(action: context.keyword, platform: d.platform))
             }
             // A suite's `latest` is the step's app's latest (any app's without `app:`).
             func latest() throws(StepStop) -> String {
-                let center = device.snapshot.notificationCenter.filter { $0.bundleID == bundle || context.app == nil }
-                guard let last = center.last else {
+                guard let id = d.latestNotificationID(bundle, anyApp: context.app == nil) else {
+                    let shown = d.shownNotifications
                     throw fail(
-                        "no notification to \(context.keyword) in Notification Center",
-                        expected: "a presented notification",
-                        actual: "Notification Center is empty (was the push shown? see the events)")
+                        "no notification to \(context.keyword) in \(shown.place)", expected: shown.expected,
+                        actual: shown.empty)
                 }
-                return last.id
+                return id
             }
             let action = try renderActivityChannel(action, world: world, run: run, range: context.range)
             let actions = try userActions(action, bundle: bundle, latest: latest)
-            if case .answerAlert(_, let button) = action {
-                guard device.snapshot.apps[bundle]?.router.alert != nil else {
-                    throw fail(
-                        "no alert on screen to answer", expected: "an alert with a '\(button)' button",
-                        actual: "no alert")
-                }
+            if case .answerAlert(_, let button) = action, d.alertShowing(bundle) == false {
+                throw fail(
+                    "no alert on screen to answer", expected: "an alert with a '\(button)' button", actual: "no alert")
             }
             detail = actions.last.map { Self.detail($0, keyword: context.keyword) } ?? ""
             run.trace.add(arrow(.action, .runner, .device, context.keyword + (detail.isEmpty ? "" : " " + detail)))
             for a in actions {
-                do throws(DeviceActionError) { _ = try device.apply(a) } catch {
-                    throw failure(
-                        error, keyword: context.keyword,
-                        alertButtons: {
-                            device.snapshot.apps[bundle]?.router.alert?.alert.buttons ?? []
-                        }, { fail($0, expected: $1, actual: $2) })
+                do throws(DeviceActionError) { try d.apply(a) } catch {
+                    throw refused(error, alertButtons: { d.alertButtons(bundle) })
                 }
             }
         case .install:
-            guard let app = world.declaration.apps.first(where: { $0.bundleID == bundle }) else {
-                throw .harness(
-                    kind: .world, message: "no app '\(bundle)' in the world", detail: "step at \(context.range)")
-            }
+            let setUp = try d.setUpStep(bundle, world: world, range: context.range)
             run.trace.add(arrow(.action, .runner, .device, "install \(bundle)"))
-            device.setUp(app)
+            setUp()
         case .wait: break
-        case .openLink:
-            throw failure(
-                .notOnThisPlatform(action: context.keyword, platform: .ios), keyword: context.keyword,
-                alertButtons: { [] }, { fail($0, expected: $1, actual: $2) })
+        case .openLink(let t):
+            guard d.platform == .android else {
+                throw refused(.notOnThisPlatform(action: context.keyword, platform: d.platform))
+            }
+            let uri = try run.render(t, world: world)
+            detail = uri
+            run.trace.add(arrow(.action, .runner, .device, "open_link \(uri)"))
+            do throws(DeviceActionError) { try d.apply(.openLink(uri)) } catch { throw refused(error) }
         case .loadPage, .followLink:
             let web: WebView
             do { web = try world.web(fixtureCAPath: run.environment.fixtureCAPath) } catch {
@@ -104,11 +95,10 @@ enum DeviceActions {
                 webAction = .followLink(link, app: bundle)
                 run.trace.add(arrow(.action, .runner, .webView, "\(context.keyword) \(link)"))
             } else {
-                let url = { device.snapshot.apps[bundle]?.router.stack.last?.url ?? "(no URL on the top screen)" }
-                run.trace.add(arrow(.navigation, .router, .webView, "load " + url()))
+                run.trace.add(arrow(.navigation, .router, .webView, "load " + d.topURL(bundle)))
             }
             let outcome: WebNavigationOutcome
-            do throws(WebViewStepError) { outcome = try await device.perform(webAction, with: web) } catch {
+            do throws(WebViewStepError) { outcome = try await d.perform(webAction, with: web) } catch {
                 throw fail(
                     "\(context.keyword) failed: \(error)", expected: "a page to load", actual: "\(error)", on: .webView)
             }

@@ -13,10 +13,10 @@ import Foundation
 /// at exit catches it.
 package enum ProcessTree {
     /// The environment variable that marks a step's processes.
-    package static let tokenVariable = "PUSHCHECK_STEP_TOKEN"
+    static let tokenVariable = "PUSHCHECK_STEP_TOKEN"
 
     /// Makes pushcheck the reaper of its commands' orphans (once; later calls do nothing).
-    package static func becomeSubreaper() {
+    static func becomeSubreaper() {
         _ = subreaper
     }
 

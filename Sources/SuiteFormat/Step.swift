@@ -116,7 +116,7 @@ package struct SendStep: Sendable {
     package var project: Template? = nil
     /// `via: fcm` with a mapping `message`: whether it names a target (`token`, `topic`, `condition`, `fid`);
     /// when not, the runner adds the device's FCM token.
-    package var messageHasTarget = false
+    var messageHasTarget = false
     /// The payload's string scalars, for checking references at load time.
     var payloadScalars: [Template] = []
 }

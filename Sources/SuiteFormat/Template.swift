@@ -70,7 +70,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The references, with the position of each.
-    package var references: [(name: String, range: SourceRange)] {
+    var references: [(name: String, range: SourceRange)] {
         parts.compactMap {
             if case .variable(let name, let offset) = $0 { return (name, Self.at(range, offset: offset + columnBias)) }
             return nil
@@ -78,7 +78,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when the text has no references.
-    package var isLiteral: Bool { references.isEmpty }
+    var isLiteral: Bool { references.isEmpty }
 
     /// The text as written (references shown as `${name}`).
     package var description: String {

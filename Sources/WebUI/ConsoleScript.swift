@@ -44,21 +44,62 @@ extension WebUI {
           const bearer = h('input', { id: 'bearer', placeholder: 'eyJ… (JWT)', style: 'display:none', spellcheck: 'false' });
           const payload = h('textarea', { id: 'payload', spellcheck: 'false' });
           payload.value = JSON.stringify({ aps: { alert: { title: 'Hello', body: 'Sent from the pushcheck console' } } }, null, 2);
+          // FCM (HTTP v1): the message as typed, for a project, with the console's service account.
+          const via = h('select', { id: 'via' }, [['apns', 'APNs'], ...(facts.fcm ? [['fcm', 'FCM (HTTP v1)']] : [])]
+            .map(([v, t]) => h('option', { value: v, text: t })));
+          const fcmTarget = h('select', { id: 'fcm_target' });
+          const project = h('select', { id: 'project' }, (facts.fcm_projects || []).map(p => h('option', { value: p, text: p })));
+          const validateOnly = h('input', { id: 'validate_only', type: 'checkbox' });
+          const fcmAuth = h('select', { id: 'fcm_auth' }, [['console', 'console service account'],
+            ['bearer', 'paste an access token'], ['none', 'no access token']].map(([v, t]) => h('option', { value: v, text: t })));
+          const fcmBearer = h('input', { id: 'fcm_bearer', placeholder: 'access token from /token', style: 'display:none', spellcheck: 'false' });
+          const message = h('textarea', { id: 'message', spellcheck: 'false' });
+          message.value = JSON.stringify({ token: '', notification: { title: 'Hello', body: 'Sent from the pushcheck console' } }, null, 2);
           const hint = h('div', { class: 'hint wide', id: 'check', text: '' });
           const send = h('button', { class: 'act primary', type: 'button', id: 'send', text: 'Send' });
           const answer = h('div', { id: 'answer' });
+          const apnsForm = h('div', { class: 'form', id: 'apns-form' }, [...field('device / app', target), ...field('token', token),
+            ...field('topic', topic), ...field('environment', endpoint), ...field('push type', pushType), ...field('priority', priority),
+            ...field('expiration', expiration), ...field('collapse id', collapse), ...field('apns-id', apnsID),
+            ...field('authorization', auth), h('span', {}), bearer,
+            h('label', { class: 'wide', for: 'payload', text: 'payload' }), h('div', { class: 'wide' }, [payload])]);
+          const fcmForm = h('div', { class: 'form', id: 'fcm-form', style: 'display:none' }, [...field('device / app', fcmTarget),
+            ...field('project', project), ...field('validate only', validateOnly), ...field('authorization', fcmAuth),
+            h('span', {}), fcmBearer, h('label', { class: 'wide', for: 'message', text: 'message (v1 Message)' }),
+            h('div', { class: 'wide' }, [message])]);
           left.appendChild(h('section', { class: 'panel', id: 'send-panel' }, [h('h2', { text: 'Send a push' }),
-            h('div', { class: 'form' }, [...field('device / app', target), ...field('token', token), ...field('topic', topic),
-              ...field('environment', endpoint), ...field('push type', pushType), ...field('priority', priority),
-              ...field('expiration', expiration), ...field('collapse id', collapse), ...field('apns-id', apnsID),
-              ...field('authorization', auth), h('span', {}), bearer,
-              h('label', { class: 'wide', for: 'payload', text: 'payload' }), h('div', { class: 'wide' }, [payload]), hint,
-              h('div', { class: 'wide' }, [send])]), answer]));
+            h('div', { class: 'form' }, [...field('send via', via)]), apnsForm, fcmForm,
+            h('div', { class: 'form' }, [hint, h('div', { class: 'wide' }, [send])]), answer]));
+          const isFCM = () => via.value === 'fcm';
           function form() {
+            if (isFCM()) return { via: 'fcm', project: project.value, message: message.value, validate_only: validateOnly.checked,
+              auth: fcmAuth.value, bearer: fcmAuth.value === 'bearer' ? fcmBearer.value : '' };
             return { endpoint: endpoint.value, token: token.value, topic: topic.value, push_type: pushType.value,
               priority: priority.value, expiration: expiration.value, collapse_id: collapse.value, apns_id: apnsID.value,
               payload: payload.value, auth: auth.value, bearer: auth.value === 'bearer' ? bearer.value : '' };
           }
+          // A Firebase app's token goes into the message's target (replacing a topic or condition); its project is picked.
+          function pickFCMTarget() {
+            const [device, app] = (fcmTarget.value || '|').split('|');
+            const d = state.devices.find(x => x.name === device);
+            const t = d && (d.fcm_tokens || {})[app];
+            if (!t) return;
+            if ((facts.fcm_apps || {})[app]) project.value = facts.fcm_apps[app];
+            try {
+              const m = JSON.parse(message.value);
+              delete m.topic; delete m.condition; m.token = t;
+              message.value = JSON.stringify(m, null, 2);
+            } catch (_) { /* not JSON: left as typed */ }
+            check();
+          }
+          fcmTarget.addEventListener('change', pickFCMTarget);
+          via.addEventListener('change', () => {
+            apnsForm.style.display = isFCM() ? 'none' : '';
+            fcmForm.style.display = isFCM() ? '' : 'none';
+            clear(answer);
+            if (isFCM() && fcmTarget.value && !/"token"\s*:\s*"[^"]/.test(message.value)) pickFCMTarget(); else check();
+          });
+          fcmAuth.addEventListener('change', () => { fcmBearer.style.display = fcmAuth.value === 'bearer' ? '' : 'none'; check(); });
           function pickTarget() {
             const [device, bundle, kind] = (target.value || '|').split('|');
             const d = state.devices.find(x => x.name === device);
@@ -77,21 +118,24 @@ extension WebUI {
           target.addEventListener('change', pickTarget);
           auth.addEventListener('change', () => { bearer.style.display = auth.value === 'bearer' ? '' : 'none'; check(); });
           let timer = null;
-          for (const input of [token, topic, endpoint, pushType, priority, expiration, collapse, apnsID, payload, bearer])
+          for (const input of [token, topic, endpoint, pushType, priority, expiration, collapse, apnsID, payload, bearer,
+            project, validateOnly, message, fcmBearer])
             for (const type of ['input', 'change'])
               input.addEventListener(type, () => { clearTimeout(timer); timer = setTimeout(check, 250); });
           // The gateway's own request rules on the form, nothing sent (POST /ui/api/check).
           async function check() {
             clear(hint);
-            try { JSON.parse(payload.value); } catch (e) {
-              hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: 'payload is not JSON: ' + e.message }));
+            try { JSON.parse(isFCM() ? message.value : payload.value); } catch (e) {
+              hint.className = 'hint wide bad';
+              hint.appendChild(h('div', { text: (isFCM() ? 'message' : 'payload') + ' is not JSON: ' + e.message }));
             }
             const r = await api('POST', '/ui/api/check', form());
             if (!r.json) return;
             if (r.status !== 200) { hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: r.json.error })); return; }
             if (r.json.ok) {
               hint.className = 'hint wide ok';
-              hint.appendChild(h('div', { text: '✓ passes the gateway\u2019s request rules (' + r.json.payload_bytes + ' bytes)' }));
+              hint.appendChild(h('div', { text: isFCM() ? '✓ passes FCM\u2019s message rules (' + r.json.body_bytes + ' bytes)'
+                : '✓ passes the gateway\u2019s request rules (' + r.json.payload_bytes + ' bytes)' }));
             } else {
               hint.className = 'hint wide bad';
               for (const p of r.json.problems) hint.appendChild(h('div', { class: 'problem', 'data-reason': p.reason,
@@ -105,12 +149,16 @@ extension WebUI {
               const r = await api('POST', '/ui/api/send', form());
               const a = r.json || {};
               const ok = r.status === 200 && a.status === 200;
+              const fcm = isFCM();
+              const said = fcm ? (a.status === 200 ? ' OK' : ' ' + [a.error_status, a.error_code].filter(x => x).join(' '))
+                : (a.reason ? ' ' + a.reason : ' OK');
               answer.appendChild(h('div', { class: 'answer ' + (ok ? 'ok' : 'bad'), id: 'answer-box', 'data-status': a.status || r.status }, [
                 h('div', { class: 'status ' + (ok ? 'ok' : 'bad'), text: r.status === 200
-                  ? a.status + (a.reason ? ' ' + a.reason : ' OK') : 'not sent (' + r.status + '): ' + (a.error || '') }),
+                  ? a.status + said : 'not sent (' + r.status + '): ' + (a.error || '') }),
                 a.message ? h('div', { text: a.message }) : null, a.detail ? h('div', { class: 'hint', text: a.detail }) : null,
-                kvTable([['apns-id', a.apns_id], ['apns-unique-id', a.apns_unique_id], ['timestamp', a.timestamp],
-                  ['authorization', a.auth], ['http', a.http_version], ['log #', a.log_sequence], ['help', a.help]])]));
+                kvTable(fcm ? [['name', a.name], ['authorization', a.auth], ['http', a.http_version], ['FCM log #', a.log_sequence]]
+                  : [['apns-id', a.apns_id], ['apns-unique-id', a.apns_unique_id], ['timestamp', a.timestamp],
+                    ['authorization', a.auth], ['http', a.http_version], ['log #', a.log_sequence], ['help', a.help]])]));
             } finally { send.disabled = false; }
             await refresh();
           });
@@ -305,6 +353,15 @@ extension WebUI {
                     target.appendChild(h('option', { value: d.name + '|' + b + '|' + k, text: d.name + ' · ' + b + ' · ' + k + ' token' }));
                 }
                 if (!token.value) pickTarget();
+              }
+              const fcmOptions = state.devices.flatMap(d => Object.keys(d.fcm_tokens || {}).sort()
+                .map(b => [d.name + '|' + b, d.name + ' · ' + b + ' · ' + short(d.fcm_tokens[b], 12)]));
+              if (JSON.stringify(fcmOptions) !== fcmTarget.dataset.options) {
+                const picked = fcmTarget.value;
+                clear(fcmTarget);
+                for (const [v, t] of fcmOptions) fcmTarget.appendChild(h('option', { value: v, text: t }));
+                fcmTarget.dataset.options = JSON.stringify(fcmOptions);
+                if (fcmOptions.some(o => o[0] === picked)) fcmTarget.value = picked;
               }
             }
             drawLog(fresh);

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import PushModel
+@testable import PushModel
 import Testing
 @testable import YAMLSource
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import APNsGateway

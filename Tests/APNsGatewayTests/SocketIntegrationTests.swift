@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

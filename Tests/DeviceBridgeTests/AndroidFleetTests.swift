@@ -1,12 +1,12 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import FCMGateway
 import Foundation
 import HTTPServer
 import HTTPTypes
 import PushCrypto
-import PushModel
+@testable import PushModel
 import Testing
 import YAMLSource
 

@@ -1,10 +1,10 @@
 import APNsGateway
-import DeviceBridge
+@testable import DeviceBridge
 import Foundation
 @testable import HTTPClient
 import HTTPServer
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

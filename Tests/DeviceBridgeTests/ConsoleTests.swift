@@ -3,7 +3,7 @@ import APNsGateway
 import Foundation
 import HTTPServer
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

@@ -1,13 +1,13 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import FCMGateway
 import Foundation
 @testable import HTTPClient
 import HTTPServer
 @testable import Provisioning
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import Testing
 
 /// A hosted device whose app uses Firebase, an FCM gateway in front of the APNs gateway on a real TLS

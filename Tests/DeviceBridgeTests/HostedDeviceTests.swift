@@ -1,12 +1,12 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import Foundation
 import HTTPServer
 import HTTPTypes
 @testable import Provisioning
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import Synchronization
 import Testing
 

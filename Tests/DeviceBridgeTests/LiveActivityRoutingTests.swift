@@ -1,8 +1,8 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 
 /// The fleet's ActivityKit routes (Tests/reference/live-activities.md §2, §5): push-to-start and activity tokens are

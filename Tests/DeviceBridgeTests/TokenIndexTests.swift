@@ -1,10 +1,10 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import Foundation
 import HTTPServer
 @testable import Provisioning
-import PushModel
+@testable import PushModel
 import Testing
 
 /// The fleet is the gateway's one consumer: a push goes to the device and app the token index names, and the

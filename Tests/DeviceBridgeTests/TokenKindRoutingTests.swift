@@ -1,8 +1,8 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 
 /// Tokens per purpose through the gateway and the fleet (Tests/reference/ios-push-types.md §1): each kind is

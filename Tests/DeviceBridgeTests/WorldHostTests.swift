@@ -1,13 +1,13 @@
 import APNsGateway
-import DeviceBridge
-import DeviceSimulator
+@testable import DeviceBridge
+@testable import DeviceSimulator
 import Foundation
 @testable import HTTPClient
 import HTTPServer
 import HTTPTypes
 import PushcheckTestSupport
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import Synchronization
 import Testing
 @testable import YAMLSource

@@ -1,5 +1,5 @@
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import DeviceSimulator

@@ -1,6 +1,6 @@
 import Foundation
 @testable import Provisioning
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 @testable import YAMLSource

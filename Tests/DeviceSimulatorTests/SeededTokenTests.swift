@@ -1,4 +1,4 @@
-import DeviceSimulator
+@testable import DeviceSimulator
 import Testing
 
 /// Tokens are a pure function of the run's seed, the device, the app and the environment: pinned here so a change

@@ -2,7 +2,7 @@ import Foundation
 @testable import HTTPClient
 import HTTPServer
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

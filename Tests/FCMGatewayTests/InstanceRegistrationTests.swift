@@ -1,6 +1,6 @@
 import APNsGateway
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import FCMGateway

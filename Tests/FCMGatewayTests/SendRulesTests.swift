@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import FCMGateway

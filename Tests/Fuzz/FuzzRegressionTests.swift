@@ -1,5 +1,5 @@
 import Foundation
-import FuzzTargets
+@testable import FuzzTargets
 import Testing
 
 /// Replays every checked-in fuzz input through its target, as `make fuzz` runs them: the seed corpus

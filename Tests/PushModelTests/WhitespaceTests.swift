@@ -1,5 +1,5 @@
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 
 /// `trimmingWhitespace` trims exactly what Foundation's `trimmingCharacters(in:)` trims, for both sets.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

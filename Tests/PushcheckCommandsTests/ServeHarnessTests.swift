@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import PushcheckTestSupport
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import PushcheckCommands

@@ -1,6 +1,6 @@
 @testable import APNsGateway
 import Foundation
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 @testable import PushcheckCommands

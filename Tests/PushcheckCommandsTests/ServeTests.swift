@@ -2,7 +2,7 @@ import APNsGateway
 import Foundation
 @testable import HTTPClient
 @testable import PushCrypto
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 @testable import PushcheckCommands

@@ -1,5 +1,5 @@
 import Foundation
-import PushModel
+@testable import PushModel
 import PushcheckTestSupport
 import Testing
 

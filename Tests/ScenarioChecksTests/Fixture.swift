@@ -1,7 +1,7 @@
 import APNsGateway
-import DeviceSimulator
+@testable import DeviceSimulator
 import Foundation
-import PushModel
+@testable import PushModel
 @testable import YAMLSource
 
 @testable import ScenarioChecks

@@ -1,6 +1,6 @@
 import Testing
 
-import PushModel
+@testable import PushModel
 
 @testable import ScenarioChecks
 

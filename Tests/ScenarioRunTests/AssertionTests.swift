@@ -1,7 +1,7 @@
 import Foundation
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 
 /// Each assertion kind, passing and failing; failures say expected vs actual and show the events.

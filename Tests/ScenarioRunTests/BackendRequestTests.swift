@@ -1,7 +1,7 @@
 import Foundation
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 
 /// A `run:` step's backend in the loop: what it sent is in the transcript and every send check works after it.

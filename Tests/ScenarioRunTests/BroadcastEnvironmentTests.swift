@@ -1,5 +1,5 @@
 import Foundation
-import ScenarioRun
+@testable import ScenarioRun
 import Testing
 
 /// A `run:` backend reaches the world's channel-management API at `PUSHCHECK_APNS_BROADCAST_SANDBOX_URL` (a root

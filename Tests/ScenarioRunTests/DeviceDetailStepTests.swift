@@ -1,7 +1,7 @@
 import Foundation
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 @testable import YAMLSource
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPServer
 @testable import PushCrypto
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 @testable import SuiteRunner
 
 /// One fixture server for the whole test process.

@@ -1,7 +1,7 @@
 import Foundation
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 
 /// Checks of state read the app as it is when the block runs, checks of events read the window since the

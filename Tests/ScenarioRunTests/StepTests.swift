@@ -1,8 +1,8 @@
 import Foundation
 import PushcheckTestSupport
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 
 /// Each step kind; harness faults as errors; determinism; cancellation.

@@ -2,9 +2,9 @@ import Foundation
 import HTTPServer
 @testable import PushCrypto
 import PushcheckTestSupport
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 @testable import YAMLSource
 

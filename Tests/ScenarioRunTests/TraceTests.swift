@@ -1,8 +1,8 @@
 import Foundation
-import PushModel
-import ScenarioChecks
-import ScenarioRun
-import SuiteFormat
+@testable import PushModel
+@testable import ScenarioChecks
+@testable import ScenarioRun
+@testable import SuiteFormat
 import Testing
 
 /// The HTML report's hops (`ScenarioResult.trace`) of real scenario runs: each request, answer and device event the

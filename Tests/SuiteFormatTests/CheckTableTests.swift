@@ -1,6 +1,6 @@
-import DeviceSimulator
+@testable import DeviceSimulator
 import Foundation
-import PushModel
+@testable import PushModel
 import Testing
 @testable import YAMLSource
 

@@ -1,5 +1,5 @@
 import Foundation
-import SuiteFormat
+@testable import SuiteFormat
 import Testing
 @testable import YAMLSource
 

@@ -1,4 +1,4 @@
-import PushModel
+@testable import PushModel
 import Testing
 
 @testable import SuiteFormat

@@ -1,6 +1,6 @@
 import Foundation
 import PushcheckTestSupport
-import SuiteFormat
+@testable import SuiteFormat
 import Testing
 @testable import YAMLSource
 

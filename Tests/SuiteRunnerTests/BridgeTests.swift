@@ -1,8 +1,8 @@
 import Foundation
 import PushcheckTestSupport
 @testable import Reports
-import ScenarioChecks
-import ScenarioRun
+@testable import ScenarioChecks
+@testable import ScenarioRun
 import Testing
 @testable import SuiteRunner
 

@@ -1,5 +1,5 @@
 import Foundation
-import PushModel
+@testable import PushModel
 @testable import Reports
 import Testing
 @testable import SuiteRunner

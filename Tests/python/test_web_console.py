@@ -189,3 +189,86 @@ def test_an_android_phone_is_drawn_with_its_own_facts_and_actions(tmp_path, p8_k
         assert browser.console_errors(chrome) == []
     finally:
         stop(serve)
+
+
+FCM_CONFIG = """
+fcm:
+  projects: [{ id: shop-demo, number: "123456789012" }, { id: other-demo, number: "210987654321" }]
+"""
+
+
+def test_the_send_form_sends_through_fcm_to_the_android_phone(tmp_path, p8_key, chrome):
+    """FCM from the console: the message's target filled from the picked app, FCM's rules while typing, the send over
+    TLS/HTTP2 to serve's FCM listener with the console's service account, the answer with FCM's words, the phone's tray."""
+    config = serve_config(p8_key).replace("\ndevices:", ANDROID_APP + "\ndevices:") + \
+        "  - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }\n" + FCM_CONFIG
+    serve = start_serve(tmp_path, p8_key, config_text=config)
+    try:
+        fcm_token = serve.ready["devices"]["pixel"]["fcm_tokens"]["com.example.shop"]
+        open_console(chrome, serve)
+        Select(chrome.find_element(By.ID, "via")).select_by_value("fcm")
+        assert not chrome.find_element(By.ID, "apns-form").is_displayed()
+        wait(chrome, lambda d: fcm_token in d.find_element(By.ID, "message").get_attribute("value"))
+        assert Select(chrome.find_element(By.ID, "project")).first_selected_option.get_attribute("value") == "shop-demo"
+
+        # FCM's message rules as you type: a reserved data key is INVALID_ARGUMENT, named with its field.
+        message = chrome.find_element(By.ID, "message")
+        message.clear()
+        message.send_keys(json.dumps({"token": fcm_token, "data": {"from": "x"}}))
+        wait(chrome, lambda d: "INVALID_ARGUMENT" in d.find_element(By.ID, "check").text)
+        # The token belongs to shop-demo: picking the other project is SenderId mismatch before anything is sent.
+        message.clear()
+        message.send_keys(json.dumps({"token": fcm_token, "notification": {"title": "From the console",
+                                                                         "body": "Order 7 shipped"}}))
+        wait(chrome, lambda d: "passes FCM" in d.find_element(By.ID, "check").text)
+        Select(chrome.find_element(By.ID, "project")).select_by_value("other-demo")
+        wait(chrome, lambda d: "SENDER_ID_MISMATCH" in d.find_element(By.ID, "check").text)
+        Select(chrome.find_element(By.ID, "project")).select_by_value("shop-demo")
+        wait(chrome, lambda d: "passes FCM" in d.find_element(By.ID, "check").text)
+
+        chrome.find_element(By.ID, "send").click()
+        box = wait(chrome, lambda d: d.find_element(By.ID, "answer-box"))
+        assert box.get_attribute("data-status") == "200", box.text
+        assert "projects/shop-demo/messages/" in box.text and "pushcheck-console@" in box.text and "HTTP/2" in box.text
+        log = serve.get("/fcm/log")["entries"]
+        assert log[-1]["status"] == 200 and log[-1]["path"] == "/v1/projects/shop-demo/messages:send"
+        # The phone got it: the app is in the background, so the notification is in its tray.
+        tray = serve.get("/devices/pixel")["tray"]
+        assert [n["title"] for n in tray] == ["From the console"], tray
+        wait(chrome, lambda d: "From the console" in d.find_element(By.CSS_SELECTOR, "#devices [data-device=pixel]").text)
+        browser.screenshot(chrome, "console-fcm.png")
+
+        # A refusal is shown with FCM's status and error code; no access token is 401.
+        message.clear()
+        message.send_keys(json.dumps({"token": "not-a-registered-token", "data": {"k": "v"}}))
+        wait(chrome, lambda d: "400 INVALID_ARGUMENT" in d.find_element(By.ID, "check").text)
+        chrome.find_element(By.ID, "send").click()
+        wait(chrome, lambda d: d.find_element(By.ID, "answer-box").get_attribute("data-status") == "400")
+        assert "INVALID_ARGUMENT" in chrome.find_element(By.ID, "answer-box").text
+        Select(chrome.find_element(By.ID, "fcm_auth")).select_by_value("none")
+        chrome.find_element(By.ID, "send").click()
+        wait(chrome, lambda d: d.find_element(By.ID, "answer-box").get_attribute("data-status") == "401")
+        assert "UNAUTHENTICATED" in chrome.find_element(By.ID, "answer-box").text
+        assert browser.console_errors(chrome) == []
+    finally:
+        stop(serve)
+
+
+def test_the_console_fcm_form_is_refused_when_it_cannot_be_sent(serve):
+    """Without fcm: in the config the console says so; an unknown field or a bad project is a 400, never a send."""
+    def post(body):
+        req = urllib.request.Request(serve.control + "/ui/api/send", data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as e:
+            return e.code, json.load(e)
+    status, body = post({"via": "fcm", "project": "shop-demo", "message": "{}"})
+    assert status == 409 and "fcm:" in body["error"]
+    status, body = post({"via": "fcm", "project": "shop-demo", "message": "{}", "topic": "news"})
+    assert status == 400 and "unknown field 'topic'" in body["error"]
+    status, body = post({"via": "fcm", "project": "a/b", "message": "{}"})
+    assert status == 400 and "project" in body["error"]
+    status, body = post({"via": "carrier-pigeon"})
+    assert status == 400 and "via must be apns or fcm" in body["error"]

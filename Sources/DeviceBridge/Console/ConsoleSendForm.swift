@@ -4,6 +4,12 @@ import Foundation
 import HTTPServer
 import PushModel
 
+/// What the console posts to `/ui/api/check` and `/ui/api/send`: a push through APNs or a message through FCM.
+enum ConsoleSend: Equatable {
+    case apns(ConsoleSendForm)
+    case fcm(ConsoleFCMForm)
+}
+
 /// What the console's send form posts (`POST /ui/api/check`, `POST /ui/api/send`): the fields of Apple's Push
 /// Notifications Console. Header values stay text, so a wrong one (`apns-priority: 7`) reaches the gateway's own
 /// rules and gets their answer; an empty field sends no header.
@@ -30,15 +36,24 @@ struct ConsoleSendForm: Equatable {
     var auth = Auth.console
 
     static let keys = [
-        "endpoint", "token", "topic", "push_type", "priority", "expiration", "collapse_id", "apns_id", "payload",
+        "via", "endpoint", "token", "topic", "push_type", "priority", "expiration", "collapse_id", "apns_id", "payload",
         "auth", "bearer",
     ]
 
-    /// Reads the form's JSON object; unknown keys are refused (a typo must not send a different push).
-    static func decode(_ body: [UInt8]) -> Result<ConsoleSendForm, QueryError> {
+    /// Reads the form's JSON object: an APNs push, or an FCM message when it says `"via": "fcm"`.
+    static func decode(_ body: [UInt8]) -> Result<ConsoleSend, QueryError> {
         guard let o = (try? JSONValue.parse(body))?.objectValue else {
             return .failure(QueryError("expected a JSON object with the form's fields"))
         }
+        switch o["via"] {
+        case nil, .null, .string("apns"): return decodeAPNs(o).map(ConsoleSend.apns)
+        case .string("fcm"): return ConsoleFCMForm.decode(o).map(ConsoleSend.fcm)
+        case let other?: return .failure(QueryError("via must be apns or fcm, not \(other.serialized())"))
+        }
+    }
+
+    /// Reads an APNs push's fields; unknown keys are refused (a typo must not send a different push).
+    static func decodeAPNs(_ o: [String: JSONValue]) -> Result<ConsoleSendForm, QueryError> {
         for key in o.keys.sorted() where !keys.contains(key) {
             return .failure(QueryError("unknown field '\(key)' (known: \(keys.joined(separator: ", ")))"))
         }

@@ -79,8 +79,13 @@ extension ControlAPI {
         case ("POST", "/ui/api/check"):
             switch ConsoleSendForm.decode(request.body) {
             case .failure(let e): return Self.problem(400, e.message)
-            case .success(let form):
+            case .success(.apns(let form)):
                 return Self.json(200, form.check(registered: apns.registeredTokens).objectValue ?? [:])
+            case .success(.fcm(let form)):
+                guard let fcm else {
+                    return Self.problem(409, "this serve has no FCM service: declare fcm: in the config")
+                }
+                return Self.json(200, form.check(fcm).objectValue ?? [:])
             }
         default:
             let known = Self.consoleRoutes.contains { $0.1 == shape }
@@ -112,7 +117,8 @@ extension ControlAPI {
             return {
                 switch decoded {
                 case .failure(let e): return Self.problem(400, e.message)
-                case .success(let form): return await ConsoleSender.send(form, host: host)
+                case .success(.apns(let form)): return await ConsoleSender.send(form, host: host)
+                case .success(.fcm(let form)): return await ConsoleSender.send(form, host: host)
                 }
             }
         default:
@@ -142,6 +148,16 @@ extension ControlAPI {
                 }),
             "endpoints": .array(["sandbox", "production"].filter(listeners.contains).map(JSONValue.string)),
             "fcm": .bool(fcm != nil),
+            // FCM sends: the configured projects, and the project each Firebase app (iOS or Android) belongs to.
+            "fcm_projects": .array((fcm?.configuration.projects ?? []).map { .string($0.id) }),
+            "fcm_apps": .object(
+                Dictionary(
+                    host.declaration.apps.compactMap { a in
+                        a.firebase.map { (a.bundleID, JSONValue.string($0.projectID)) }
+                    }
+                        + host.declaration.androidApps.compactMap { a in
+                            a.firebase.map { (a.packageName, JSONValue.string($0.projectID)) }
+                        }, uniquingKeysWith: { a, _ in a })),
             "push_types": .array(APNsPushType.allCases.map { .string($0.rawValue) }),
             // A per-purpose token's kind → the topic suffix of the push type it takes (the target picker fills both).
             "topic_suffixes": .object(

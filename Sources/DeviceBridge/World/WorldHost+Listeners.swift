@@ -137,7 +137,7 @@ extension WorldHost {
 
     /// Writes one Google service-account JSON per account with a private key, `token_uri` at the mock; returns
     /// project id → file (what `GOOGLE_APPLICATION_CREDENTIALS` should name).
-    package func writeFCMCredentials(baseURL: String) throws -> [String: String] {
+    func writeFCMCredentials(baseURL: String) throws -> [String: String] {
         guard let configuration = fcm?.configuration else { return [:] }
         var out: [String: String] = [:]
         for (i, account) in configuration.serviceAccounts.enumerated() {

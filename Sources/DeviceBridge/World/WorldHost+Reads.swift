@@ -19,7 +19,7 @@ extension WorldHost {
     package var lastLogSequence: UInt64? { apns.log().last?.sequence }
 
     /// A page of the log matching `query` (the control endpoint's `GET /apns/log`).
-    package func gatewayLogPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int)
+    func gatewayLogPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int)
         -> APNsLogPage
     {
         apns.logPage(matching: query, after: after, limit: limit)
@@ -27,12 +27,12 @@ extension WorldHost {
 
     /// A page of the store-and-forward history: each push handed to a device, kept for an offline one,
     /// or dropped (`GET /apns/deliveries`).
-    package func deliveries(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
+    func deliveries(token: DeviceToken? = nil, after: UInt64? = nil, limit: Int) -> APNsDeliveryPage {
         apns.deliveryPage(token: token, after: after, limit: limit)
     }
 
     /// The broadcast channels of both environments, oldest first (`GET /apns/channels`).
-    package var broadcastChannels: [BroadcastChannel] { apns.channels }
+    var broadcastChannels: [BroadcastChannel] { apns.channels }
 
     /// The message a device subscribing now to `channelID` in `environment` gets: the channel's most recent one
     /// (Most Recent Message Stored channels, at most 8 hours), or nil.
@@ -41,7 +41,7 @@ extension WorldHost {
     }
 
     /// The log entries of broadcast sends and channel-management requests naming `channelID`, oldest first.
-    package func channelLog(_ channelID: String) -> [APNsLogEntry] {
+    func channelLog(_ channelID: String) -> [APNsLogEntry] {
         apns.log(matching: APNsLogQuery(channelID: channelID))
     }
 
@@ -50,7 +50,7 @@ extension WorldHost {
 
     /// The events of the device named `device` after `since` (a `DeviceEvent.sequence`; 0 = all), oldest first;
     /// nil when no such device is declared.
-    package func deviceEvents(_ device: String, since: Int = 0) -> [DeviceEvent]? {
+    func deviceEvents(_ device: String, since: Int = 0) -> [DeviceEvent]? {
         fleet.device(named: device)?.events(since: since)
     }
 

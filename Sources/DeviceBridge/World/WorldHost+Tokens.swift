@@ -15,7 +15,7 @@ extension WorldHost {
 
     /// Whether pushes for `token` reach its device now: the holding device's own online state, else what the
     /// gateway keeps for a token no simulated device holds.
-    package func isReachable(_ token: DeviceToken) -> Bool {
+    func isReachable(_ token: DeviceToken) -> Bool {
         guard let holder = holder(ofToken: token), let device = fleet.device(named: holder.device) else {
             return apns.isDeviceOnline(token)
         }
@@ -24,7 +24,7 @@ extension WorldHost {
 
     /// Takes the device that holds `token` on- or offline (a phone's reachability is the whole device's), or, for
     /// a token no simulated device holds, switches the gateway's store-and-forward for it.
-    package func setReachable(_ token: DeviceToken, _ online: Bool) {
+    func setReachable(_ token: DeviceToken, _ online: Bool) {
         guard let holder = holder(ofToken: token), let device = fleet.device(named: holder.device) else {
             apns.setDeviceOnline(token, online)
             return

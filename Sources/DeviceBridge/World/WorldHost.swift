@@ -37,7 +37,7 @@ package enum WorldEndpoint: String, Sendable, CaseIterable {
     }
 
     /// The environment whose channels this endpoint manages, if it is a channel-management one.
-    package var channelEnvironment: APNsEnvironment? {
+    var channelEnvironment: APNsEnvironment? {
         switch self {
         case .broadcastSandbox: .sandbox
         case .broadcastProduction: .production

@@ -13,7 +13,7 @@ import Synchronization
 package final class WorldServer: Sendable {
     let server: HTTPServer
     /// Listener URLs without a world prefix.
-    package let baseURLs: [WorldEndpoint: String]
+    let baseURLs: [WorldEndpoint: String]
     let routes: WorldRoutes
 
     /// Starts one listener per endpoint (named as the endpoint), all with `tls`.

@@ -48,16 +48,16 @@ package struct AndroidActivityDeclaration: Sendable, Equatable {
     /// The class name as in the manifest (`.MainActivity` or fully qualified).
     package var name: String
     /// Has the `MAIN` / `LAUNCHER` intent filter (what `getLaunchIntentForPackage` finds).
-    package var launcher: Bool
+    var launcher: Bool
     /// Actions of its `<intent-filter>`s with category DEFAULT: the `click_action` values that start it.
     package var actions: [String]
     /// `ACTION_VIEW` filters with `<data>`.
-    package var deepLinks: [AndroidDeepLink]
+    var deepLinks: [AndroidDeepLink]
     package var launchMode: AndroidLaunchMode
     /// Its `onNewIntent` calls `setIntent` and routes the new extras. Without it an activity reused by a tap keeps
     /// reading the intent that first created it: "Note that getIntent() still returns the original Intent"
     /// (`Activity.onNewIntent` reference).
-    package var handlesNewIntent: Bool
+    var handlesNewIntent: Bool
     /// The navigation screen at the root of this activity (its content view); nil = the navigation's own root.
     package var screen: String?
 
@@ -100,7 +100,7 @@ package enum AndroidImportance: Int, Sendable, Equatable, CaseIterable {
 package struct AndroidChannel: Sendable, Equatable {
     package var id: String
     package var name: String
-    package var importance: AndroidImportance
+    var importance: AndroidImportance
 
     package init(id: String, name: String? = nil, importance: AndroidImportance = .default) {
         self.id = id
@@ -111,7 +111,7 @@ package struct AndroidChannel: Sendable, Equatable {
     /// The channel the SDK creates when neither the message's nor the manifest's channel exists: id
     /// `fcm_fallback_notification_channel`, label "Miscellaneous", IMPORTANCE_DEFAULT ([R-SDK]
     /// `CommonNotificationBuilder`, `res/values/strings.xml`).
-    package static let fcmFallback = AndroidChannel(
+    static let fcmFallback = AndroidChannel(
         id: "fcm_fallback_notification_channel", name: "Miscellaneous", importance: .default)
 }
 
@@ -146,15 +146,15 @@ package struct AndroidManifestFacts: Sendable, Equatable {
     /// the SDK's own base service (background notifications still shown, `onMessageReceived` a no-op) [R-SDK].
     package var messagingService: String?
     /// `android:directBootAware="true"` on that service ([F-DB]).
-    package var serviceDirectBootAware: Bool
+    var serviceDirectBootAware: Bool
     /// `com.google.firebase.messaging.default_notification_channel_id`.
-    package var defaultChannelID: String?
+    var defaultChannelID: String?
     /// `com.google.firebase.messaging.default_notification_icon`.
-    package var defaultIcon: String?
+    var defaultIcon: String?
     /// `com.google.firebase.messaging.default_notification_color` (`#RRGGBB`).
-    package var defaultColor: String?
+    var defaultColor: String?
     /// `firebase_messaging_auto_init_enabled` (false: no token until the app asks) [R-SDK].
-    package var autoInitEnabled: Bool
+    var autoInitEnabled: Bool
     package var activities: [AndroidActivityDeclaration]
 
     package init(
@@ -184,8 +184,8 @@ package struct AndroidManifestFacts: Sendable, Equatable {
 package struct AndroidAppNotification: Sendable, Equatable {
     package var channelID: String
     /// The data key whose value is the title / body.
-    package var titleKey: String
-    package var bodyKey: String
+    var titleKey: String
+    var bodyKey: String
     package var tag: String?
     /// The activity its content intent starts (explicit; nil = the launcher activity), with the data as extras.
     package var activity: String?
@@ -207,7 +207,7 @@ package struct AndroidMessageHandler: Sendable, Equatable {
     /// How long it runs (seconds); past the handling window its unfinished work is lost (`AndroidRules`).
     package var duration: TimeInterval
     /// Posts its own notification, for messages whose data has the title key.
-    package var postsNotification: AndroidAppNotification?
+    var postsNotification: AndroidAppNotification?
 
     package init(duration: TimeInterval = 1, postsNotification: AndroidAppNotification? = nil) {
         self.duration = duration
@@ -223,7 +223,7 @@ package enum AndroidStandbyBucket: String, Sendable, Equatable, CaseIterable {
 
     /// High-priority FCM messages a day before the rest are delivered as normal: the pre-Android-13 table
     /// (Frequent 10, Rare 5, Restricted 5; Active and Working set unrestricted) [AND-PWR]; nil = no limit.
-    package var highPriorityPerDay: Int? {
+    var highPriorityPerDay: Int? {
         switch self {
         case .active, .workingSet: nil
         case .frequent: 10
@@ -246,15 +246,15 @@ package struct AndroidAppDeclaration: Sendable, Equatable {
     package var permission: PostNotificationsState
     package var handler: AndroidMessageHandler
     /// Drawable / mipmap resources the app ships (a message `icon` that is not one falls back); nil = any name.
-    package var drawables: [String]?
+    var drawables: [String]?
     /// The app's launcher icon (the small-icon fallback after the manifest default) [R-SDK].
-    package var launcherIcon: String
-    package var standbyBucket: AndroidStandbyBucket
+    var launcherIcon: String
+    var standbyBucket: AndroidStandbyBucket
     /// The same navigation model as iOS apps: screens are the activities' and fragments' content, a route's
     /// trigger `tap` runs on the extras of the intent that started (or was delivered to) an activity.
     package var navigation: NavigationDeclaration
     /// The WebView's `shouldOverrideUrlLoading`, in the iOS policy's terms (external hosts, schemes).
-    package var webViewPolicy: WebViewPolicy
+    var webViewPolicy: WebViewPolicy
 
     package init(
         packageName: String, targetSdk: Int = 34, firebase: AndroidFirebaseConfig?,

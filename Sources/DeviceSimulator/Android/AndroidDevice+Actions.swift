@@ -6,27 +6,13 @@ import Foundation
 
 extension AndroidDeviceState {
     func resolveApp(_ app: String?) throws(DeviceActionError) -> String {
-        let installed = apps.keys.sorted()
-        if let app {
-            guard apps[app] != nil else { throw .noSuchApp(app, installed: installed) }
-            return app
-        }
-        guard installed.count == 1 else { throw .noSuchApp(nil, installed: installed) }
-        return installed[0]
+        try ActionTarget.app(app, installed: apps.keys.sorted())
     }
 
     /// A tray notification by reference: `latest` is the most recently posted (or replaced) one still there.
     func resolveNotification(_ ref: NotificationRef) throws(DeviceActionError) -> String {
-        let found: AndroidTrayNotification?
-        switch ref {
-        case .id(let id): found = tray.first { $0.id == id }
-        case .latest: found = tray.max { $0.postedAt < $1.postedAt || ($0.postedAt == $1.postedAt && $0.id < $1.id) }
-        case .title(let t): found = tray.last { $0.title == t }
-        }
-        guard let found else {
-            throw .noSuchNotification(ref, available: tray.map { "\($0.id) '\($0.title ?? $0.body ?? "")'" })
-        }
-        return found.id
+        try ActionTarget.notification(
+            ref, in: tray, id: \.id, shownAt: \.postedAt, title: \.title, body: \.body)
     }
 
     /// Applies a shared action. `terminate` is the system killing the process (an FCM message can start it again);

@@ -5,7 +5,7 @@ import Foundation
 
 extension AndroidDeviceState {
     /// Records how a WebView navigation of the top activity ended.
-    package mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for pkg: String, now: Date) {
+    mutating func recordWebNavigation(_ outcome: WebNavigationOutcome, for pkg: String, now: Date) {
         guard let app = apps[pkg], !app.task.isEmpty else { return }
         log(.webView(outcome), pkg, now)
         switch outcome {
@@ -23,7 +23,7 @@ extension AndroidDeviceState {
 extension AndroidDevice {
     /// Loads the URL the top activity's top screen was routed to (fetched for real) and records the outcome.
     @discardableResult
-    package func loadWebView(_ pkg: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
+    func loadWebView(_ pkg: String, with web: WebView) async throws(WebViewStepError) -> WebNavigationOutcome {
         let app = snapshot.apps[pkg]
         guard let app, let url = app.task.last?.router.stack.last?.url else { throw .noWebViewOnScreen(bundleID: pkg) }
         let outcome = await web.navigate(to: url, policy: app.declaration.webViewPolicy)

@@ -146,29 +146,28 @@ package final class AndroidDevice: Sendable {
     @discardableResult package func dismiss(_ id: String) throws(AndroidInteractionError) -> [AndroidDeviceEvent] {
         try perform { (s, now) throws(AndroidInteractionError) in try s.dismiss(id, now: now) }.events
     }
-    @discardableResult package func goHome(_ pkg: String) -> [AndroidDeviceEvent] { run { $0.goHome(pkg, now: $1) } }
+    @discardableResult func goHome(_ pkg: String) -> [AndroidDeviceEvent] { run { $0.goHome(pkg, now: $1) } }
     @discardableResult package func kill(_ pkg: String) -> [AndroidDeviceEvent] { run { $0.kill(pkg, now: $1) } }
     @discardableResult package func forceStop(_ pkg: String) -> [AndroidDeviceEvent] {
         run { $0.forceStop(pkg, now: $1) }
     }
-    @discardableResult package func pressBack(_ pkg: String) -> [AndroidDeviceEvent] {
+    @discardableResult func pressBack(_ pkg: String) -> [AndroidDeviceEvent] {
         run { $0.pressBack(pkg, now: $1) }
     }
-    @discardableResult package func setPermission(_ p: PostNotificationsState, for pkg: String) -> [AndroidDeviceEvent]
-    {
+    @discardableResult func setPermission(_ p: PostNotificationsState, for pkg: String) -> [AndroidDeviceEvent] {
         run { $0.setPermission(p, for: pkg, now: $1) }
     }
     @discardableResult package func setOnline(_ online: Bool) -> [AndroidDeviceEvent] {
         run { $0.setOnline(online, now: $1) }
     }
-    @discardableResult package func setDoze(_ on: Bool) -> [AndroidDeviceEvent] { run { $0.setDoze(on, now: $1) } }
-    @discardableResult package func setCharging(_ on: Bool) -> [AndroidDeviceEvent] {
+    @discardableResult func setDoze(_ on: Bool) -> [AndroidDeviceEvent] { run { $0.setDoze(on, now: $1) } }
+    @discardableResult func setCharging(_ on: Bool) -> [AndroidDeviceEvent] {
         run { $0.setCharging(on, now: $1) }
     }
     @discardableResult package func lock() -> [AndroidDeviceEvent] { run { $0.lock(now: $1) } }
-    @discardableResult package func unlock() -> [AndroidDeviceEvent] { run { $0.unlock(now: $1) } }
+    @discardableResult func unlock() -> [AndroidDeviceEvent] { run { $0.unlock(now: $1) } }
     @discardableResult package func reboot() -> [AndroidDeviceEvent] { run { $0.reboot(now: $1) } }
-    @discardableResult package func openDeepLink(_ uri: String) -> [AndroidDeviceEvent] {
+    @discardableResult func openDeepLink(_ uri: String) -> [AndroidDeviceEvent] {
         run { _ = $0.openDeepLink(uri, now: $1) }
     }
     /// Nothing but the clock: what a suite's `wait:` does (Doze windows that opened deliver).

@@ -101,7 +101,7 @@ extension AndroidDeviceState {
     /// A `VIEW` intent from outside (a browser, `adb shell am start -d`): the first app's activity with a matching
     /// `<data>` opens. Returns false when no activity on the device handles the URI.
     @discardableResult
-    package mutating func openDeepLink(_ uri: String, now: Date) -> Bool {
+    mutating func openDeepLink(_ uri: String, now: Date) -> Bool {
         for pkg in apps.keys.sorted() {
             guard
                 let a = apps[pkg]!.declaration.manifest.activities.first(where: {
@@ -200,7 +200,7 @@ extension AndroidDeviceState {
     /// activity on Android 12+ (API 31) moves the task to the back instead of finishing ("Root launcher activities are
     /// no longer finished on Back press", Android 12 behavior changes; AOSP 50b3cc03e62b), any other root finishes the
     /// task. The app goes to the background either way.
-    package mutating func pressBack(_ pkg: String, now: Date) {
+    mutating func pressBack(_ pkg: String, now: Date) {
         guard let app = apps[pkg], app.state == .foreground, let top = app.task.last else { return }
         let index = app.task.count - 1
         if top.router.alert != nil || !top.router.stack.isEmpty {

@@ -58,13 +58,13 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package internal(set) var online = true
     /// The keyguard is up: apps count as background for FCM even with an activity on screen (Tests/reference/android.md §1, [R-SDK]
     /// `DisplayNotification.isAppForeground`).
-    package internal(set) var locked = false
+    internal(set) var locked = false
     /// False from a reboot until the first unlock (direct boot mode) [F-DB].
-    package internal(set) var unlockedSinceBoot = true
+    internal(set) var unlockedSinceBoot = true
     /// When Doze's idle cycle started (nil: not dozing).
-    package internal(set) var dozeSince: Date?
-    package internal(set) var charging = false
-    package internal(set) var bootedAt: Date
+    internal(set) var dozeSince: Date?
+    internal(set) var charging = false
+    internal(set) var bootedAt: Date
     package internal(set) var apps: [String: InstalledAndroidApp] = [:]
     package internal(set) var tray: [AndroidTrayNotification] = []
     package internal(set) var events: [AndroidDeviceEvent] = []
@@ -109,18 +109,18 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// FCM's notion of foreground: unlocked, and an activity of the app resumed (Tests/reference/android.md §1).
-    package func isForeground(_ pkg: String) -> Bool { !locked && apps[pkg]?.state == .foreground }
+    func isForeground(_ pkg: String) -> Bool { !locked && apps[pkg]?.state == .foreground }
 
     /// Whether the app may show notifications: API 33+ needs POST_NOTIFICATIONS granted (`not_asked` counts as
     /// denied: "notifications are off by default" on a new install [AND-PERM]); below 33 notifications are on unless
     /// the user turned them off (`denied`).
-    package func notificationsAllowed(_ pkg: String) -> Bool {
+    func notificationsAllowed(_ pkg: String) -> Bool {
         guard let app = apps[pkg] else { return false }
         return apiLevel >= 33 ? app.permission == .granted : app.permission != .denied
     }
 
     /// Channels exist on API 26+ for apps targeting 26+ [AND-CH].
-    package func usesChannels(_ pkg: String) -> Bool {
+    func usesChannels(_ pkg: String) -> Bool {
         apiLevel >= 26 && (apps[pkg]?.declaration.targetSdk ?? 0) >= 26
     }
 
@@ -156,7 +156,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// The user answers the permission dialog or changes Settings.
-    package mutating func setPermission(_ p: PostNotificationsState, for pkg: String, now: Date) {
+    mutating func setPermission(_ p: PostNotificationsState, for pkg: String, now: Date) {
         guard apps[pkg] != nil, apps[pkg]!.permission != p else { return }
         apps[pkg]!.permission = p
         log(.permissionChanged(p), pkg, now)
@@ -217,7 +217,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     // MARK: app life cycle
 
     /// The user presses Home: the foreground app goes to the background.
-    package mutating func goHome(_ pkg: String, now: Date) {
+    mutating func goHome(_ pkg: String, now: Date) {
         guard apps[pkg]?.state == .foreground else { return }
         setState(pkg, .background, .userWentHome, now)
     }
@@ -250,7 +250,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// Unlocks the keyguard; the first unlock after a reboot ends direct boot and releases what waited for it.
-    package mutating func unlock(now: Date) {
+    mutating func unlock(now: Date) {
         guard locked else { return }
         locked = false
         log(.unlocked, nil, now)
@@ -262,7 +262,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     }
 
     /// Doze on (screen off, unplugged, still) or off. Off (or the screen coming on) delivers what Doze deferred.
-    package mutating func setDoze(_ on: Bool, now: Date) {
+    mutating func setDoze(_ on: Bool, now: Date) {
         if on {
             guard dozeSince == nil, !charging else { return }
             dozeSince = now
@@ -274,7 +274,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
 
     /// Charging: Doze and the bucket limits do not apply ("These restrictions do not apply while the device is
     /// charging" [AND-PWR]).
-    package mutating func setCharging(_ on: Bool, now: Date) {
+    mutating func setCharging(_ on: Bool, now: Date) {
         guard charging != on else { return }
         charging = on
         log(.chargingChanged(on: on), nil, now)
@@ -315,7 +315,7 @@ package struct AndroidDeviceState: Sendable, Equatable {
     /// What the clock's advance made due: a message Doze deferred is released once the window it waited for has
     /// opened, even when the clock jumped past that window (a `wait: 3h` crosses several idle periods: the message
     /// went out in the first window). Called before every operation; the release is stamped `now`.
-    package mutating func catchUp(now: Date) {
+    mutating func catchUp(now: Date) {
         guard dozeSince != nil, !held.isEmpty else { return }
         func due(_ d: AndroidDeferral) -> Bool { if case .doze(let until) = d { until <= now } else { false } }
         guard held.contains(where: { due($0.deferral) }) else { return }

@@ -15,7 +15,7 @@ package enum AndroidAppState: String, Sendable, Equatable, CaseIterable {
     /// controls; AOSP frameworks/base e7f9721 "Introduce application stopped state").
     case forceStopped = "force-stopped"
 
-    package var isRunning: Bool { self == .foreground || self == .background }
+    var isRunning: Bool { self == .foreground || self == .background }
 }
 
 /// Why an Android app changed state.
@@ -56,7 +56,7 @@ package struct AndroidRemoteMessage: Sendable, Equatable {
     /// `getNotification()`: set for notification messages (which only reach the handler in the foreground).
     package var notification: AndroidNotificationPayload?
     package var collapseKey: String
-    package var originalPriority: AndroidMessagePriority
+    var originalPriority: AndroidMessagePriority
     package var priority: AndroidMessagePriority
     package var sentAt: Date
     package var ttlSeconds: Int64
@@ -228,7 +228,7 @@ package struct AndroidTrayNotification: Sendable, Equatable {
     package var tag: String
     /// nil below API 26 (no channels).
     package var channelID: String?
-    package var importance: AndroidImportance
+    var importance: AndroidImportance
     package var title: String?
     package var body: String?
     package var smallIcon: String
@@ -238,7 +238,7 @@ package struct AndroidTrayNotification: Sendable, Equatable {
     package var sound: String?
     package var image: String?
     /// Off for `sticky` messages.
-    package var autoCancel: Bool
+    var autoCancel: Bool
     /// The content intent: the action (click_action), the link, or an explicit activity (app notifications).
     package var clickAction: String?
     package var link: String?
@@ -246,7 +246,7 @@ package struct AndroidTrayNotification: Sendable, Equatable {
     /// The content intent's extras [R-SDK].
     package var extras: [String: String]
     package var messageID: String
-    package var postedAt: Date
+    var postedAt: Date
 }
 
 /// Everything observable on the simulated Android phone. Kinds with an iOS counterpart carry the same types
@@ -286,7 +286,7 @@ package enum AndroidEventKind: Sendable, Equatable, CustomStringConvertible {
     case rebooted
 
     /// The iOS event kind with the same meaning, when there is one (Part B logs these as `DeviceEvent`s).
-    package var sharedKind: DeviceEventKind? {
+    var sharedKind: DeviceEventKind? {
         switch self {
         case .installed: return .installed
         case .navigation(let n): return .navigation(n)

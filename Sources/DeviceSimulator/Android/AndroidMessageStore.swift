@@ -8,14 +8,14 @@ import PushModel
 /// `onDeletedMessages` when it is back). Messages with `ttl: 0` are never stored. It lives with the device because
 /// the mock has one FCM per world and the store is per device; the fleet hands every message to the device.
 package struct AndroidMessageStore: Sendable, Equatable {
-    package static let maxCollapseKeys = 4
-    package static let maxNonCollapsible = 100
+    static let maxCollapseKeys = 4
+    static let maxNonCollapsible = 100
 
     /// Collapsible messages by key, the key whose latest message is the oldest first.
-    package private(set) var collapsible: [(key: String, message: AndroidMessage)] = []
-    package private(set) var nonCollapsible: [AndroidMessage] = []
+    private(set) var collapsible: [(key: String, message: AndroidMessage)] = []
+    private(set) var nonCollapsible: [AndroidMessage] = []
     /// Packages whose messages were discarded by the overflow (each gets one `onDeletedMessages`).
-    package private(set) var overflowed: Set<String> = []
+    private(set) var overflowed: Set<String> = []
 
     package init() {}
 

@@ -6,13 +6,13 @@ package struct AndroidRules: Sendable, Equatable {
     /// How long `onMessageReceived` may run for a high-priority message in the background: the base class's Javadoc
     /// says it "should complete within 20 seconds" [R-SDK]; Google adds "slightly more time allocated for high
     /// priority messages than normal priority ones" [F-PRIO].
-    package var highPriorityHandlerWindow: TimeInterval
+    var highPriorityHandlerWindow: TimeInterval
     /// The same for normal priority (choice: 10 s, the older page's Marshmallow figure [F-RECV]).
-    package var normalPriorityHandlerWindow: TimeInterval
+    var normalPriorityHandlerWindow: TimeInterval
     /// After this many high-priority messages in 7 days that showed no notification, FCM delivers the next ones as
     /// normal priority ("FCM uses 7 days of message behavior", [F-PRIO]; the threshold itself is not published:
     /// choice, nil = never deprioritized).
-    package var deprioritizeAfterSilentHighPriority: Int?
+    var deprioritizeAfterSilentHighPriority: Int?
     /// Doze's timing (AOSP `DeviceIdleController.Constants` defaults [AOSP-DIC]).
     package var doze: DozeTiming
 
@@ -32,10 +32,10 @@ package struct AndroidRules: Sendable, Equatable {
 /// `idle_pending_to` 5 min up to `max_idle_pending_to` 10 min [AOSP-DIC]). Normal-priority FCM messages wait for a
 /// window ("Normal priority: Deferred to window" [AND-PWR]).
 package struct DozeTiming: Sendable, Equatable {
-    package var firstIdle: TimeInterval
-    package var maxIdle: TimeInterval
-    package var firstWindow: TimeInterval
-    package var maxWindow: TimeInterval
+    var firstIdle: TimeInterval
+    var maxIdle: TimeInterval
+    var firstWindow: TimeInterval
+    var maxWindow: TimeInterval
 
     package init(
         firstIdle: TimeInterval = 3600, maxIdle: TimeInterval = 6 * 3600, firstWindow: TimeInterval = 300,

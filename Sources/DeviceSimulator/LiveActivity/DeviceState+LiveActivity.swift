@@ -29,7 +29,7 @@ package struct ActivityRequest: Sendable, Equatable {
     package var contentState: JSONValue
     package var pushType: PushType?
     /// `staleDate` as a delay from the start.
-    package var staleAfter: TimeInterval?
+    var staleAfter: TimeInterval?
     package var relevanceScore: Double?
 
     package init(

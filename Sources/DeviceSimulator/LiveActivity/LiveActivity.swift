@@ -38,12 +38,12 @@ package struct LiveActivity: Sendable, Equatable {
     package var startedAt: Date
     /// The `timestamp` of the last applied push (seconds since 1970), or the local start time: an older one is
     /// ignored.
-    package var lastTimestamp: Double
+    var lastTimestamp: Double
     package var staleDate: Date?
     package var relevanceScore: Double?
-    package var endedAt: Date?
+    var endedAt: Date?
     /// When an ended activity leaves the Lock Screen.
-    package var dismissalDate: Date?
+    var dismissalDate: Date?
     /// Whether the last applied update carried an `alert` (the screen lit up and the alert showed).
     package var alerted: Bool = false
     /// How many applied pushes carried an `alert`.
@@ -51,10 +51,10 @@ package struct LiveActivity: Sendable, Equatable {
     /// How many pushes were applied (updates and the end).
     package var updates: Int = 0
     /// When priority-10 pushes were applied (the budget's window).
-    package var highPriorityUpdates: [Date] = []
+    var highPriorityUpdates: [Date] = []
     /// The `apns-id` of the last push applied: a channel's stored message handed over again (the device came back
     /// online) is not applied twice.
-    package var lastPushID: String?
+    var lastPushID: String?
 
     package init(
         id: String, bundleID: String, attributesType: String, attributes: JSONValue, contentState: JSONValue,
@@ -109,22 +109,22 @@ package struct LiveActivity: Sendable, Equatable {
 /// where Apple gives none.
 package enum LiveActivityRules {
     /// "A Live Activity can be active for up to eight hours" (§3).
-    package static let maximumActiveDuration: TimeInterval = 8 * 3600
+    static let maximumActiveDuration: TimeInterval = 8 * 3600
     /// "… remains on the Lock Screen for up to four more hours" after the system ends it: 12 hours in all (§3).
-    package static let maximumLockScreenDuration: TimeInterval = 12 * 3600
+    static let maximumLockScreenDuration: TimeInterval = 12 * 3600
     /// `ActivityUIDismissalPolicy.default`: an ended activity stays "for up to four hours" (§3); a `dismissal-date`
     /// later than that is cut to it.
-    package static let defaultDismissalDelay: TimeInterval = 4 * 3600
+    static let defaultDismissalDelay: TimeInterval = 4 * 3600
     /// Priority-10 updates applied per activity in a rolling hour (§6: Apple documents a budget, not its size —
     /// Choice): 10, or 60 with `NSSupportsLiveActivitiesFrequentUpdates`. Priority 5 is not counted.
-    package static func priority10Budget(frequentUpdates: Bool) -> Int { frequentUpdates ? 60 : 10 }
-    package static let budgetWindow: TimeInterval = 3600
+    static func priority10Budget(frequentUpdates: Bool) -> Int { frequentUpdates ? 60 : 10 }
+    static let budgetWindow: TimeInterval = 3600
     /// ActivityKit itself: iOS 16.1 (§1).
-    package static let minimumIOS = "16.1"
+    static let minimumIOS = "16.1"
     /// Push-to-start needs iOS 17.2 (§2).
-    package static let pushToStartMinimumIOS = "17.2"
+    static let pushToStartMinimumIOS = "17.2"
     /// Broadcast channels need iOS 18 (§5).
-    package static let channelMinimumIOS = "18.0"
+    static let channelMinimumIOS = "18.0"
 }
 
 /// Numeric comparison of dotted versions (`17.10` > `17.2`).

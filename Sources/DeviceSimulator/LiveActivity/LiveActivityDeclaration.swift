@@ -61,9 +61,9 @@ package struct LiveActivityDeclaration: Sendable, Equatable {
     /// `ContentState`'s properties, in declaration order.
     package var contentState: [ActivityField]
     /// The static attributes' properties (`attributes` of a push-to-start payload).
-    package var attributesFields: [ActivityField]
+    var attributesFields: [ActivityField]
     /// `NSSupportsLiveActivitiesFrequentUpdates`: a larger budget of priority-10 updates.
-    package var frequentUpdates: Bool
+    var frequentUpdates: Bool
 
     package init(
         attributesType: String, contentState: [ActivityField], attributesFields: [ActivityField] = [],
@@ -76,12 +76,12 @@ package struct LiveActivityDeclaration: Sendable, Equatable {
     }
 
     /// Why `value` does not decode as the content state (nil: it does).
-    package func contentStateProblem(_ value: JSONValue?) -> String? {
+    func contentStateProblem(_ value: JSONValue?) -> String? {
         Self.decodingProblem(value, fields: contentState, what: "content-state")
     }
 
     /// Why `value` does not decode as the attributes (nil: it does).
-    package func attributesProblem(_ value: JSONValue?) -> String? {
+    func attributesProblem(_ value: JSONValue?) -> String? {
         Self.decodingProblem(value, fields: attributesFields, what: "attributes")
     }
 
@@ -118,7 +118,7 @@ package struct LiveActivityDeclaration: Sendable, Equatable {
 
 extension AppDeclaration {
     /// The Live Activity type named `attributesType`, if the app declares it.
-    package func liveActivity(_ attributesType: String) -> LiveActivityDeclaration? {
+    func liveActivity(_ attributesType: String) -> LiveActivityDeclaration? {
         liveActivities.first { $0.attributesType == attributesType }
     }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// The section holds `key=value` lines: `commit=<40 hex>`, `date=<commit date, YYYY-MM-DD>`,
 /// `tree=clean|modified` (uncommitted changes when it was built).
 package struct BuildInfo: Sendable, Equatable {
-    package static let sectionName = ".pushcheck.build"
+    static let sectionName = ".pushcheck.build"
 
-    package var commit: String?
+    var commit: String?
     package var date: String?
     package var modified = false
 
@@ -48,7 +48,7 @@ package struct BuildInfo: Sendable, Equatable {
     }
 
     /// `--version`'s line: `pushcheck 0.1.0 (commit <sha>, <date>)`, or says honestly that it is not known.
-    package func versionLine(_ version: String) -> String {
+    func versionLine(_ version: String) -> String {
         guard let commit else { return "pushcheck \(version) (commit unknown: not built by make dist)" }
         var detail = "commit \(commit)"
         if modified { detail += " with uncommitted changes" }

@@ -191,7 +191,8 @@ struct RunningGateway {
             caPath = path
         }
         // Devices are set up as the world is built, so their tokens are registered before a provider connects.
-        let host = try WorldHost(config.world, webTrust: caPath)
+        let host = try WorldHost(
+            config.world, webTrust: caPath, serviceAccounts: try WorldHost.consoleServiceAccounts(for: config.world))
         var plan = WorldListenPlan(
             tls: TLSConfiguration(
                 certificateChainPEM: chainPEM, privateKeyPEM: keyPEM,
