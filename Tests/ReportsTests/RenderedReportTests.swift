@@ -1,7 +1,6 @@
 import Foundation
 import PushModel
 import Testing
-import WebUI
 
 @testable import Reports
 
@@ -51,7 +50,8 @@ import WebUI
 
     /// The data embedded in `html`, inflated.
     static func data(_ html: String) throws -> [UInt8] {
-        let afterOpening = try #require(html.range(of: WebUI.dataOpeningTag)).upperBound
+        let opening = try #require(html.range(of: #"<script type="application/json" id=""#))
+        let afterOpening = try #require(html.range(of: #"">"#, range: opening.upperBound..<html.endIndex)).upperBound
         let end = try #require(html.range(of: "</script>", range: afterOpening..<html.endIndex)).lowerBound
         let embedded = Array(html[afterOpening..<end].utf8)
         let json = try JSONValue.parse(embedded)
