@@ -12,8 +12,8 @@ private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT)
 ///
 /// `@unchecked Sendable` (the only one in this module): `multi` is a raw C pointer. It is used by the
 /// loop thread, except for `curl_multi_wakeup`, which libcurl documents as safe from any thread; that
-/// call happens under `state`'s lock and only while `stopped` is false, and the loop sets `stopped`
-/// under the same lock before `curl_multi_cleanup`. Everything else shared lives in `state`.
+/// call happens under `cleanedUp`'s lock and only while it is false, and the loop calls `curl_multi_cleanup`
+/// and sets it under the same lock. Everything else shared lives in `state`.
 final class CurlMultiLoop: @unchecked Sendable {
     private struct Submission {
         var id: UInt64
@@ -26,12 +26,14 @@ final class CurlMultiLoop: @unchecked Sendable {
         var submitted: [Submission] = []
         var cancelled: [UInt64] = []
         var stopping = false
-        var stopped = false
     }
 
     private let multi: UnsafeMutableRawPointer
     private let configuration: HTTPClientConfiguration
     private let state = Mutex(State())
+    /// Whether `multi` has been cleaned up: `curl_multi_wakeup` is called under this lock, not `state`'s, so the loop
+    /// thread (woken by it) never waits for a submitter still inside the wakeup's system call.
+    private let cleanedUp = Mutex(false)
 
     init(configuration: HTTPClientConfiguration) throws(HTTPClientError) {
         guard curlGlobalInit == CURLE_OK else {
@@ -64,34 +66,31 @@ final class CurlMultiLoop: @unchecked Sendable {
                 let accepted = state.withLock { s in
                     guard !s.stopping else { return false }
                     s.submitted.append(Submission(id: id, request: request, continuation: continuation))
-                    wakeLocked(s)
                     return true
                 }
-                if !accepted { continuation.resume(returning: .failure(.shutDown)) }
+                if accepted { wake() } else { continuation.resume(returning: .failure(.shutDown)) }
             }
         } onCancel: {
-            state.withLock { s in
-                s.cancelled.append(id)
-                wakeLocked(s)
-            }
+            state.withLock { $0.cancelled.append(id) }
+            wake()
         }
     }
 
     /// Fails whatever is in flight with `.shutDown` and ends the thread. Returns at once; safe to call twice.
     func shutdown() {
-        state.withLock { s in
-            s.stopping = true
-            wakeLocked(s)
-        }
+        state.withLock { $0.stopping = true }
+        wake()
     }
 
-    private func wakeLocked(_ s: State) {
-        if !s.stopped { _ = curl_multi_wakeup(multi) }
+    /// Makes the loop look at `state` (its `curl_multi_poll` returns, or the next one does at once).
+    private func wake() {
+        cleanedUp.withLock { if !$0 { _ = curl_multi_wakeup(multi) } }
     }
 
     // MARK: - loop thread
 
     private func run() {
+        let blobs = PinnedBlobs(configuration)
         var transfers: [UInt: CurlTransfer] = [:]  // by easy-handle address
         var keysByID: [UInt64: UInt] = [:]
         var cancelledEarly: Set<UInt64> = []
@@ -111,7 +110,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 guard
                     let transfer = CurlTransfer.make(
                         id: submission.id, request: submission.request, configuration: configuration,
-                        continuation: submission.continuation)
+                        blobs: blobs, continuation: submission.continuation)
                 else { continue }
                 let code = curl_multi_add_handle(multi, transfer.easy)
                 guard code == CURLM_OK else {
@@ -153,11 +152,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         transfers = [:]
         let late = state.withLock { s in
-            s.stopped = true
             defer { s.submitted = [] }
             return s.submitted
         }
         for submission in late { submission.continuation.resume(returning: .failure(.shutDown)) }
-        curl_multi_cleanup(multi)
+        cleanedUp.withLock { cleanedUp in
+            curl_multi_cleanup(multi)
+            cleanedUp = true
+        }
     }
 }

@@ -13,6 +13,8 @@ final class CurlTransfer {
     let easy: UnsafeMutableRawPointer
     private let request: ClientRequest
     private let configuration: HTTPClientConfiguration
+    /// The configuration's certificates and keys, which curl reads in place (kept alive by every transfer).
+    private let blobs: PinnedBlobs
     private let continuation: CheckedContinuation<TransferResult, Never>
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -32,12 +34,13 @@ final class CurlTransfer {
 
     private init(
         id: UInt64, easy: UnsafeMutableRawPointer, request: ClientRequest, configuration: HTTPClientConfiguration,
-        continuation: CheckedContinuation<TransferResult, Never>
+        blobs: PinnedBlobs, continuation: CheckedContinuation<TransferResult, Never>
     ) {
         self.id = id
         self.easy = easy
         self.request = request
         self.configuration = configuration
+        self.blobs = blobs
         self.continuation = continuation
         self.currentURL = request.url
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -53,7 +56,7 @@ final class CurlTransfer {
 
     /// Builds a configured easy handle, or resumes the continuation with the setup error and returns nil.
     static func make(
-        id: UInt64, request: ClientRequest, configuration: HTTPClientConfiguration,
+        id: UInt64, request: ClientRequest, configuration: HTTPClientConfiguration, blobs: PinnedBlobs,
         continuation: CheckedContinuation<TransferResult, Never>
     ) -> CurlTransfer? {
         guard let easy = curl_easy_init() else {
@@ -61,7 +64,8 @@ final class CurlTransfer {
             return nil
         }
         let transfer = CurlTransfer(
-            id: id, easy: easy, request: request, configuration: configuration, continuation: continuation)
+            id: id, easy: easy, request: request, configuration: configuration, blobs: blobs,
+            continuation: continuation)
         do throws(HTTPClientError) {
             try transfer.configure()
             return transfer
@@ -111,16 +115,16 @@ final class CurlTransfer {
             try set(CURLOPT_MAXREDIRS, limit)
         }
 
-        if let roots = c.trustRoots {
+        if let roots = blobs.trustRoots {
             // Only these roots: drop curl's built-in file/dir so the blob is the whole truth.
             try check(pc_easy_setopt_str(easy, CURLOPT_CAINFO, nil), CURLOPT_CAINFO)
             try check(pc_easy_setopt_str(easy, CURLOPT_CAPATH, nil), CURLOPT_CAPATH)
-            try setBlob(CURLOPT_CAINFO_BLOB, roots.pemBundle)
+            try setBlob(CURLOPT_CAINFO_BLOB, roots)
         }
-        if let cert = c.clientCertificate {
-            try setBlob(CURLOPT_SSLCERT_BLOB, cert.certificatePEM)
+        if let certificate = blobs.certificate, let key = blobs.privateKey {
+            try setBlob(CURLOPT_SSLCERT_BLOB, certificate)
             try set(CURLOPT_SSLCERTTYPE, "PEM")
-            try setBlob(CURLOPT_SSLKEY_BLOB, cert.privateKeyPEM)
+            try setBlob(CURLOPT_SSLKEY_BLOB, key)
             try set(CURLOPT_SSLKEYTYPE, "PEM")
         }
         if let limit = c.maximumBodySize {
@@ -171,19 +175,22 @@ final class CurlTransfer {
     private func configureHeaders() throws(HTTPClientError) {
         var lines: [String] = []
         for header in request.headers {
-            let breaks: (Character) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
-            guard !header.name.contains(where: breaks), !header.value.contains(where: breaks),
-                !header.name.isEmpty, !header.name.contains(":")
-            else {
+            guard Self.isSendable(header) else {
                 throw .configuration("header '\(header.name)' has an empty name, a colon or a line break; remove it")
             }
             // "Name;" is curl's spelling for a header with an empty value ("Name:" would delete it).
             lines.append(header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)")
         }
-        let named = Set(request.headers.map { $0.name.lowercased() })
+        var hasContentType = false
+        var hasExpect = false
+        for header in request.headers {
+            let name = asciiOrLowercased(header.name)
+            hasContentType = hasContentType || name == "content-type"
+            hasExpect = hasExpect || name == "expect"
+        }
         // curl adds these on its own for POST bodies; a test harness must send only what it was told to.
-        if !named.contains("content-type") { lines.append("Content-Type:") }
-        if !named.contains("expect") { lines.append("Expect:") }
+        if !hasContentType { lines.append("Content-Type:") }
+        if !hasExpect { lines.append("Expect:") }
         for line in lines {
             guard let list = curl_slist_append(headerList, line) else {
                 throw .configuration("curl_slist_append failed for header '\(line)'")
@@ -191,6 +198,19 @@ final class CurlTransfer {
             headerList = list
         }
         try check(pc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+    }
+
+    /// A header curl can send as given: a name that is not empty and holds no colon, no line break in name or value.
+    /// Checked on UTF-8 bytes: CR and LF are always characters of their own (or CR LF together), so a byte of
+    /// either is a line break; a colon is looked for as a byte only in an ASCII name (Foundation's `contains` on
+    /// Strings bridged every header to NSString).
+    private static func isSendable(_ header: HTTPField) -> Bool {
+        let isBreak = { (byte: UInt8) in byte == 0x0A || byte == 0x0D }
+        guard !header.name.isEmpty, !header.name.utf8.contains(where: isBreak),
+            !header.value.utf8.contains(where: isBreak)
+        else { return false }
+        if header.name.utf8.allSatisfy({ $0 < 0x80 }) { return !header.name.utf8.contains(UInt8(ascii: ":")) }
+        return !header.name.contains(":")
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(HTTPClientError) {
@@ -201,13 +221,10 @@ final class CurlTransfer {
         try check(pc_easy_setopt_str(easy, option, value), option)
     }
 
-    private func setBlob(_ option: CURLoption, _ bytes: [UInt8]) throws(HTTPClientError) {
-        var copy = bytes
-        let code = copy.withUnsafeMutableBytes { raw in
-            var blob = curl_blob(data: raw.baseAddress, len: raw.count, flags: UInt32(CURL_BLOB_COPY))
-            return pc_easy_setopt_blob(easy, option, &blob)
-        }
-        try check(code, option)
+    /// Points curl at `bytes` without a copy (`PinnedBlobs` outlives the handle).
+    private func setBlob(_ option: CURLoption, _ bytes: UnsafeMutableRawBufferPointer) throws(HTTPClientError) {
+        var blob = curl_blob(data: bytes.baseAddress, len: bytes.count, flags: UInt32(CURL_BLOB_NOCOPY))
+        try check(pc_easy_setopt_blob(easy, option, &blob), option)
     }
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPClientError) {
@@ -233,7 +250,12 @@ final class CurlTransfer {
         // Trim CR LF as bytes: in a Swift String "\r\n" is one Character, which hasSuffix("\n") misses.
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: raw[0..<end]), as: UTF8.self)
+        let bytes = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        if !bytes.starts(with: "HTTP/".utf8), let field = Self.asciiField(bytes) {
+            headers.append(field)
+            return
+        }
+        let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             // A new response starts (after a redirect or a 1xx): only the last one is returned.
             let parts = line.split(separator: " ", maxSplits: 2)
@@ -247,6 +269,26 @@ final class CurlTransfer {
             let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers.append(HTTPField(name, value))
         }
+    }
+
+    /// A header line that is all ASCII (as header lines are) split as `received` splits the others — name
+    /// lowercased, value without Foundation's `whitespaces` (in ASCII: space and tab) around it — without building
+    /// and rescanning Strings; nil for any other line.
+    private static func asciiField(_ line: UnsafeRawBufferPointer) -> HTTPField? {
+        guard line.allSatisfy({ $0 < 0x80 }), let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let name = String(unsafeUninitializedCapacity: colon) { buffer in
+            for i in 0..<colon {
+                let byte = line[i]
+                buffer[i] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return colon
+        }
+        var from = colon + 1
+        var to = line.count
+        while from < to, line[from] == 0x20 || line[from] == 0x09 { from += 1 }
+        while to > from, line[to - 1] == 0x20 || line[to - 1] == 0x09 { to -= 1 }
+        return HTTPField(
+            lowercased: name, String(decoding: UnsafeRawBufferPointer(rebasing: line[from..<to]), as: UTF8.self))
     }
 
     private func recordRedirectIfFollowed() {
@@ -332,6 +374,36 @@ final class CurlTransfer {
         guard pc_easy_getinfo_off(easy, info, &value) == CURLE_OK else { return .zero }
         return .microseconds(value)
     }
+}
+
+/// A configuration's trust roots, client certificate and key, copied once to memory that does not move, for curl to
+/// read in place (`CURL_BLOB_NOCOPY`): handing curl a copy per request cost an allocation and two copies of the
+/// system roots (about 200 KB) per page load. Freed when the loop and its last transfer let go of it.
+final class PinnedBlobs {
+    let trustRoots: UnsafeMutableRawBufferPointer?
+    let certificate: UnsafeMutableRawBufferPointer?
+    let privateKey: UnsafeMutableRawBufferPointer?
+
+    init(_ configuration: HTTPClientConfiguration) {
+        trustRoots = configuration.trustRoots.map { Self.pin($0.pemBundle) }
+        certificate = configuration.clientCertificate.map { Self.pin($0.certificatePEM) }
+        privateKey = configuration.clientCertificate.map { Self.pin($0.privateKeyPEM) }
+    }
+
+    deinit {
+        for pinned in [trustRoots, certificate, privateKey] { pinned?.deallocate() }
+    }
+
+    private static func pin(_ bytes: [UInt8]) -> UnsafeMutableRawBufferPointer {
+        let pinned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+        pinned.copyBytes(from: bytes)
+        return UnsafeMutableRawBufferPointer(rebasing: pinned[0..<bytes.count])
+    }
+}
+
+/// `name.lowercased()`, without a new String when it is lowercase ASCII already (as header names are).
+private func asciiOrLowercased(_ name: String) -> String {
+    name.utf8.contains(where: { ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ? name.lowercased() : name
 }
 
 // C callbacks capture nothing: the transfer arrives as user data, unretained (the loop owns it

@@ -29,6 +29,73 @@ enum Gzip {
         return written < 0 ? [] : Array(out.prefix(written))
     }
 
+    /// One gzip member made from input handed over piece by piece (`compress` takes it whole). Not thread-safe.
+    final class Stream {
+        private let stream: UnsafeMutablePointer<z_stream>
+        private var started: Bool
+        private var output: [UInt8] = []
+        /// Input bytes taken so far.
+        private(set) var inputCount = 0
+
+        init(level: Int32 = 6) {
+            stream = .allocate(capacity: 1)  // zlib keeps a pointer back to it: it must not move
+            stream.initialize(to: z_stream())
+            started = czlib_deflate_init_gzip(stream, level) == Z_OK
+        }
+
+        deinit {
+            if started { deflateEnd(stream) }
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        }
+
+        /// Deflates `bytes` after what came before.
+        func append(_ bytes: [UInt8]) {
+            inputCount += bytes.count
+            run(bytes, flush: Z_NO_FLUSH)
+        }
+
+        /// Deflates `bytes` and ends the member: the whole gzip stream, or empty when zlib failed. Call once.
+        func finish(_ bytes: [UInt8]) -> [UInt8] {
+            inputCount += bytes.count
+            run(bytes, flush: Z_FINISH)
+            guard started else { return [] }
+            started = false
+            deflateEnd(stream)
+            defer { output = [] }
+            return output
+        }
+
+        private func run(_ bytes: [UInt8], flush: Int32) {
+            guard started else { return }
+            var input = bytes
+            var chunk = [UInt8](repeating: 0, count: 1 << 15)
+            let ok = input.withUnsafeMutableBufferPointer { inBuffer -> Bool in
+                stream.pointee.next_in = inBuffer.baseAddress
+                stream.pointee.avail_in = uInt(inBuffer.count)
+                while true {
+                    let code = chunk.withUnsafeMutableBufferPointer { outBuffer -> Int32 in
+                        stream.pointee.next_out = outBuffer.baseAddress
+                        stream.pointee.avail_out = uInt(outBuffer.count)
+                        return deflate(stream, flush)
+                    }
+                    output += chunk.prefix(chunk.count - Int(stream.pointee.avail_out))
+                    if code == Z_STREAM_END { return true }
+                    guard code == Z_OK || code == Z_BUF_ERROR else { return false }
+                    // Done when zlib took all the input and had room left (with Z_FINISH: until Z_STREAM_END).
+                    if flush != Z_FINISH, stream.pointee.avail_in == 0, stream.pointee.avail_out != 0 { return true }
+                }
+            }
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+            if !ok {
+                deflateEnd(stream)
+                started = false
+                output = []
+            }
+        }
+    }
+
     /// The bytes of a gzip stream; a cut-off or corrupt stream is a `Failure`.
     static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var stream = z_stream()

@@ -15,15 +15,32 @@ package enum HTMLReport {
     package static func render(
         _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), compressAbove: Int = compressAbove
     ) -> String {
-        var json = ReportData.encode(report, facts: facts).serialized()
-        if json.utf8.count > compressAbove {
-            let packed = Gzip.compress(Array(json.utf8))
-            if !packed.isEmpty {
-                json = JSONValue.object([
-                    "encoding": .string(gzipEncoding), "data": .string(Data(packed).base64EncodedString()),
-                ]).serialized()
-            }
+        let json = ReportData.encode(report, facts: facts).serializedBytes()
+        if json.count > compressAbove, case let packed = Gzip.compress(json), !packed.isEmpty {
+            return document(report, packed: packed)
         }
+        return WebUI.document(
+            .report, title: title(report), dataJSON: WebUI.embeddable(String(decoding: json, as: UTF8.self)))
+    }
+
+    /// `render` of `rendered.report`, with the data deflated while the run went (`ReportDataStream`) if it can vouch
+    /// for it.
+    package static func render(
+        _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(),
+        compressAbove: Int = compressAbove
+    ) -> String {
+        let report = rendered.report
+        guard let streamed = rendered.data?.finish(report, facts: facts), streamed.size > compressAbove else {
+            return render(report, facts: facts, compressAbove: compressAbove)
+        }
+        return document(report, packed: streamed.gzip)
+    }
+
+    /// The page with `packed` (the gzipped data) embedded.
+    private static func document(_ report: TestReport, packed: [UInt8]) -> String {
+        let json = JSONValue.object([
+            "encoding": .string(gzipEncoding), "data": .string(Data(packed).base64EncodedString()),
+        ]).serialized()
         return WebUI.document(.report, title: title(report), dataJSON: WebUI.embeddable(json))
     }
 
@@ -34,7 +51,14 @@ package enum HTMLReport {
     package static func write(
         _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL
     ) throws(ReportsError) {
-        try AtomicFile.write(Data(render(report, facts: facts).utf8), to: url)
+        try write(RenderedReport(report), facts: facts, to: url)
+    }
+
+    /// `write` of `rendered.report`, with the data deflated while the run went if it can vouch for it.
+    package static func write(
+        _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL
+    ) throws(ReportsError) {
+        try AtomicFile.write(Data(render(rendered, facts: facts).utf8), to: url)
     }
 
     /// The data embedded in an HTML report written by `render` (`merge-reports` reads shards back with it).

@@ -41,21 +41,30 @@ package final class IncrementalReport: Sendable {
 
     private let url: URL
     private let policy: WritePolicy
+    /// The HTML report's data, deflated as cases finish (when the run writes one).
+    private let htmlData: SharedReportDataStream?
     private let state: Mutex<State>
     /// Serialises writes (held while rendering and writing; `state` is only held to take a snapshot).
     private let writer = Mutex(())
 
     /// Starts a report at `url` with the run's `name`, `timestamp`, `hostname` and `properties` and the
     /// planned suites, rewritten as `policy` says. Writes the initial snapshot (every scenario `not run`)
-    /// immediately. Scenario names must be unique within a suite (`.duplicateCase` otherwise).
+    /// immediately. Scenario names must be unique within a suite (`.duplicateCase` otherwise). Each finished case
+    /// is rendered by the caller of `caseFinished`: its JUnit element, kept for rewrites, and for a run that writes an
+    /// HTML report (`htmlGenerator`: its `ReportData.RunFacts.generator`) its data, deflated in plan order
+    /// (`ReportDataStream`; `finishRendered()` hands both to the writers).
     package init(
         url: URL, name: String = "pushcheck", timestamp: Date = Date(), hostname: String,
-        properties: [ReportProperty] = [], plan: [PlannedSuite], policy: WritePolicy = .everyChange
+        properties: [ReportProperty] = [], plan: [PlannedSuite], policy: WritePolicy = .everyChange,
+        htmlGenerator: String? = nil
     ) throws(ReportsError) {
         let header = TestReport(name: name, timestamp: timestamp, hostname: hostname, properties: properties)
         let progress = try ReportProgress(header: header, plan: plan)
         self.url = url
         self.policy = policy
+        htmlData = htmlGenerator.map {
+            SharedReportDataStream(ReportDataStream(header: header, plan: plan, generator: $0))
+        }
         state = Mutex(State(progress: progress))
         try flush()
     }
@@ -63,6 +72,7 @@ package final class IncrementalReport: Sendable {
     /// Records that a scenario started, so that if the process dies after the next write the scenario
     /// shows as an interrupted error rather than as not run. A failed write is kept in `writeError`.
     package func caseStarted(suite: String, name: String, at date: Date = Date()) {
+        htmlData?.started(suite: suite, name: name, at: date)
         record { $0.progress.recordStart(suite: suite, name: name, at: date) }
     }
 
@@ -73,8 +83,10 @@ package final class IncrementalReport: Sendable {
     /// announces a result only when it is on disk, so a `kill -9` never loses a scenario the console
     /// already showed. With `.coalesced` that delays the announcement by at most one write interval.
     package func caseFinished(_ testCase: TestCaseReport, written: (@Sendable () -> Void)? = nil) {
+        let rendered = RenderedCase(testCase)
+        htmlData?.finished(testCase)
         record {
-            $0.progress.recordFinish(testCase)
+            $0.progress.recordFinish(testCase, rendered: rendered)
             if let written { $0.afterWrite.append(written) }
         }
     }
@@ -87,12 +99,24 @@ package final class IncrementalReport: Sendable {
     /// Writes the final report and returns it (exactly what is on disk).
     @discardableResult
     package func finish() throws(ReportsError) -> TestReport {
-        try write()
+        try write().report
+    }
+
+    /// `finish()`, with what was made of the cases (for `HTMLReport.write`).
+    package func finishRendered() throws(ReportsError) -> RenderedReport {
+        let written = try write()
+        return RenderedReport(report: written.report, cases: written.cases, data: htmlData)
     }
 
     /// The report as it stands: finished scenarios as reported, the rest marked as described above.
     package func snapshot() -> TestReport {
-        state.withLock { $0.progress.snapshot() }
+        snapshotRendered().report
+    }
+
+    /// `snapshot()`, with what was made of the cases.
+    package func snapshotRendered() -> RenderedReport {
+        let snapshot = state.withLock { $0.progress.renderedSnapshot() }
+        return RenderedReport(report: snapshot.report, cases: snapshot.cases, data: htmlData)
     }
 
     /// Number of planned scenarios that have not finished.
@@ -144,13 +168,13 @@ package final class IncrementalReport: Sendable {
         }
     }
 
-    private func write() throws(ReportsError) -> TestReport {
-        try writer.withLock { (_: inout ()) throws(ReportsError) -> TestReport in
+    private func write() throws(ReportsError) -> RenderedReport {
+        try writer.withLock { (_: inout ()) throws(ReportsError) -> RenderedReport in
             let start = ContinuousClock.now
-            let (report, announcements) = state.withLock { state -> (TestReport, [@Sendable () -> Void]) in
+            let (report, announcements) = state.withLock { state -> (RenderedReport, [@Sendable () -> Void]) in
                 state.dirty = false
                 defer { state.afterWrite = [] }
-                return (state.progress.snapshot(), state.afterWrite)
+                return (state.progress.renderedSnapshot(), state.afterWrite)
             }
             // Announced even when the write fails: the failure surfaces in `finish()` (exit 3).
             defer { for announce in announcements { announce() } }

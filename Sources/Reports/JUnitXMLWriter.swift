@@ -19,6 +19,12 @@ import PushModel
 package enum JUnitXMLWriter {
     /// The XML document for `report`.
     package static func render(_ report: TestReport) -> String {
+        render(RenderedReport(report))
+    }
+
+    /// The XML document for `rendered.report`, with the cases already rendered copied as they are.
+    static func render(_ rendered: RenderedReport) -> String {
+        let report = rendered.report
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = report.totals
         out +=
@@ -36,14 +42,19 @@ package enum JUnitXMLWriter {
         }
         out += ">\n"
         for (id, suite) in report.suites.enumerated() {
-            renderSuite(suite, id: id, runProperties: report.properties, into: &out)
+            renderSuite(suite, id: id, runProperties: report.properties, rendered: rendered, into: &out)
         }
         return out + "</testsuites>\n"
     }
 
     /// Renders `report` and writes it atomically to `url` (temporary file in the same directory, then rename).
     package static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
-        try AtomicFile.write(Data(render(report).utf8), to: url)
+        try write(RenderedReport(report), to: url)
+    }
+
+    /// `write` of `rendered.report`, with the cases already rendered copied as they are.
+    static func write(_ rendered: RenderedReport, to url: URL) throws(ReportsError) {
+        try AtomicFile.write(Data(render(rendered).utf8), to: url)
     }
 
     /// Seconds as `%.3f` in the POSIX locale, never in exponent notation; negative and non-finite become 0.
@@ -69,7 +80,8 @@ package enum JUnitXMLWriter {
     }
 
     private static func renderSuite(
-        _ suite: TestSuiteReport, id: Int, runProperties: [ReportProperty], into out: inout String
+        _ suite: TestSuiteReport, id: Int, runProperties: [ReportProperty], rendered: RenderedReport,
+        into out: inout String
     ) {
         let totals = suite.totals
         var attrs: [(String, String)] = [
@@ -103,12 +115,23 @@ package enum JUnitXMLWriter {
             }
             out += "    </properties>\n"
         }
-        for testCase in suite.cases {
-            renderCase(testCase, into: &out)
+        for (index, testCase) in suite.cases.enumerated() {
+            if let done = rendered.rendered(suite: id, case: index) {
+                out += done.junit
+            } else {
+                renderCase(testCase, into: &out)
+            }
         }
         out += "    " + element("system-out", text: suite.systemOut)
         out += "    " + element("system-err", text: suite.systemErr)
         out += "  </testsuite>\n"
+    }
+
+    /// The `<testcase>` element of `testCase`.
+    static func renderCase(_ testCase: TestCaseReport) -> String {
+        var out = ""
+        renderCase(testCase, into: &out)
+        return out
     }
 
     private static func renderCase(_ testCase: TestCaseReport, into out: inout String) {

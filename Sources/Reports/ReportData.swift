@@ -54,6 +54,40 @@ package enum ReportData {
 
     /// The document for `report`.
     package static func encode(_ report: TestReport, facts: RunFacts = RunFacts()) -> JSONValue {
+        var o = members(report, facts: facts)
+        o["suites"] = .array(report.suites.map(suiteJSON))
+        return .object(o)
+    }
+
+    /// A byte serialized JSON never holds (control characters are escaped): `headAndTail` puts it where a member's
+    /// value goes.
+    static let placeholder: UInt8 = 0
+
+    /// The document for `report` with `placeholder` for the value of `suites` (what `ReportDataStream` writes
+    /// around the suites).
+    static func headAndTail(_ report: TestReport, facts: RunFacts) -> [UInt8] {
+        var out: [UInt8] = []
+        object(members(report, facts: facts), adding: "suites", into: &out)
+        return out
+    }
+
+    /// A suite's object with `placeholder` for the value of `cases`.
+    static func suiteHeadAndTail(_ suite: TestSuiteReport) -> [UInt8] {
+        var out: [UInt8] = []
+        object(suiteMembers(suite), adding: "cases", into: &out)
+        return out
+    }
+
+    /// `.object(o + [key: placeholder])` serialized, with the object writer `serialized()` uses (same order).
+    private static func object(_ o: [String: JSONValue], adding key: String, into out: inout [UInt8]) {
+        let members = Array(o)
+        JSONValue.writeObject(keys: members.map(\.key) + [key], into: &out) { i, out in
+            if i == members.count { out.append(placeholder) } else { members[i].value.write(into: &out) }
+        }
+    }
+
+    /// The document's members but `suites`.
+    private static func members(_ report: TestReport, facts: RunFacts) -> [String: JSONValue] {
         let totals = report.totals
         var o: [String: JSONValue] = [
             "format": .string(format), "version": .number(Double(version)), "generator": .string(facts.generator),
@@ -65,27 +99,32 @@ package enum ReportData {
                 "skipped": .number(Double(totals.skipped)), "flaky": .number(Double(totals.flaky)),
                 "time": .number(totals.time),
             ],
-            "suites": .array(report.suites.map(suiteJSON)),
         ]
         o["wall_seconds"] = facts.wallSeconds.map(JSONValue.number)
         for name in ["seed", "shard"] {
             if let p = report.properties.first(where: { $0.name == name }) { o[name] = .string(p.value) }
         }
-        return .object(o)
+        return o
     }
 
     /// `suite::name`: the case's id in the data and its URL fragment.
     static func caseID(_ testCase: TestCaseReport) -> String { testCase.classname + "::" + testCase.name }
 
     static func suiteJSON(_ suite: TestSuiteReport) -> JSONValue {
+        var o = suiteMembers(suite)
+        o["cases"] = .array(suite.cases.map(caseJSON))
+        return .object(o)
+    }
+
+    /// A suite's members but `cases`.
+    private static func suiteMembers(_ suite: TestSuiteReport) -> [String: JSONValue] {
         var o: [String: JSONValue] = [
             "name": .string(suite.name), "timestamp": .string(isoTime(suite.timestamp)),
             "hostname": .string(suite.hostname), "properties": properties(suite.properties),
-            "system_out": .string(suite.systemOut),
-            "system_err": .string(suite.systemErr), "cases": .array(suite.cases.map(caseJSON)),
+            "system_out": .string(suite.systemOut), "system_err": .string(suite.systemErr),
         ]
         o["file"] = suite.file.map(JSONValue.string)
-        return .object(o)
+        return o
     }
 
     static func caseJSON(_ c: TestCaseReport) -> JSONValue {

@@ -49,7 +49,11 @@ struct ReportProgress {
 
     private let header: TestReport
     private let plan: [PlannedSuite]
+    /// Every planned scenario (a look-up per finished scenario rather than a scan of the plan).
+    private let plannedKeys: Set<Key>
     private var results: [Key: TestCaseReport] = [:]
+    /// What each result rendered to when it was recorded (by the thread that finished it, not by the writer).
+    private var rendered: [Key: RenderedCase] = [:]
     private var started: [Key: Date] = [:]
     /// Finished scenarios that were not in the plan, in finishing order.
     private var extraCases: [Key] = []
@@ -67,6 +71,7 @@ struct ReportProgress {
         }
         self.header = header
         self.plan = plan
+        plannedKeys = Set(plan.flatMap { suite in suite.cases.map { Key(suite: suite.name, name: $0.name) } })
     }
 
     /// Notes that a scenario started.
@@ -74,12 +79,13 @@ struct ReportProgress {
         started[Key(suite: suite, name: name)] = date
     }
 
-    /// Records a finished scenario; one not in the plan is appended to its suite (or a new suite).
-    mutating func recordFinish(_ testCase: TestCaseReport) {
+    /// Records a finished scenario; one not in the plan is appended to its suite (or a new suite). `rendered` is
+    /// what the writers make of it (`RenderedCase.init`), kept beside it.
+    mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
-        let planned = plan.contains { $0.name == key.suite && $0.cases.contains { $0.name == key.name } }
-        if !planned, results[key] == nil { extraCases.append(key) }
+        if results[key] == nil, !plannedKeys.contains(key) { extraCases.append(key) }
         results[key] = testCase
+        self.rendered[key] = rendered
     }
 
     /// Number of planned scenarios that have not finished.
@@ -90,8 +96,12 @@ struct ReportProgress {
     }
 
     /// The report as it stands, following the content rules above.
-    func snapshot() -> TestReport {
+    func snapshot() -> TestReport { renderedSnapshot().report }
+
+    /// `snapshot()` with what each finished case rendered to, where it is in the report.
+    func renderedSnapshot() -> RenderedReport {
         var report = header
+        var cases: [[RenderedCase?]] = []
         var unfinished = 0
         var total = 0
         for planned in plan {
@@ -100,35 +110,43 @@ struct ReportProgress {
                 properties: planned.properties)
             let starts = planned.cases.compactMap { started[Key(suite: planned.name, name: $0.name)] }
             suite.timestamp = starts.min() ?? header.timestamp
+            var suiteRendered: [RenderedCase?] = []
+            suiteRendered.reserveCapacity(planned.cases.count)
+            suite.cases.reserveCapacity(planned.cases.count)
             for plannedCase in planned.cases {
                 let key = Key(suite: planned.name, name: plannedCase.name)
                 total += 1
                 if let result = results[key] {
                     suite.cases.append(result)
+                    suiteRendered.append(rendered[key])
                 } else {
                     unfinished += 1
                     suite.cases.append(Self.placeholder(for: plannedCase, suite: planned, started: started[key] != nil))
+                    suiteRendered.append(nil)
                 }
             }
             report.suites.append(suite)
+            cases.append(suiteRendered)
         }
         for key in extraCases {
             guard let result = results[key] else { continue }
             total += 1
             if let index = report.suites.firstIndex(where: { $0.name == key.suite }) {
                 report.suites[index].cases.append(result)
+                cases[index].append(rendered[key])
             } else {
                 report.suites.append(
                     TestSuiteReport(
                         name: key.suite, timestamp: started[key] ?? header.timestamp, hostname: header.hostname,
                         cases: [result]))
+                cases.append([rendered[key]])
             }
         }
         if unfinished > 0 {
             let marker = ReportProperty("pushcheck.incomplete", "\(unfinished) of \(total) scenarios not finished")
             for index in report.suites.indices { report.suites[index].properties.append(marker) }
         }
-        return report
+        return RenderedReport(report: report, cases: cases, data: nil)
     }
 
     private static func placeholder(for planned: PlannedCase, suite: PlannedSuite, started: Bool) -> TestCaseReport {

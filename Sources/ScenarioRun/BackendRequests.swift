@@ -13,7 +13,7 @@ import SuiteFormat
 enum BackendRequests {
     /// Records the log entries after `sequence` (the log's last sequence before the command started).
     static func record(after sequence: UInt64, world: ScenarioWorld, context: inout RunContext) {
-        let entries = world.host.gatewayLog(after: sequence)
+        let entries = world.host.gatewayEntries(after: sequence)
         var records: [SendRecord] = []
         for (n, entry) in entries.enumerated() {
             context.sentSequences.insert(entry.sequence)

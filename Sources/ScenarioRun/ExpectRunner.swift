@@ -92,7 +92,7 @@ enum ExpectRunner {
             }
             var o = Observation(
                 snapshot: DeviceState(name: device, udid: android.serial, iosVersion: "", seed: 0), bundleID: bundleID,
-                window: [], gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
+                window: [], gatewayRequests: host.gatewayEntries(after: context.gatewayWindowStart),
                 fcmRequests: host.fcmLog(after: context.fcmWindowStart), lastSend: lastSend, lastRun: context.lastRun)
             o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: window)
             return o
@@ -109,7 +109,7 @@ enum ExpectRunner {
         let token = lastSend.flatMap { DeviceToken(hex: $0.token) }
         var o = Observation(
             snapshot: snapshot, bundleID: bundleID, window: Array(window), pickedPush: picked && lastSend != nil,
-            gatewayRequests: host.gatewayLog(after: context.gatewayWindowStart),
+            gatewayRequests: host.gatewayEntries(after: context.gatewayWindowStart),
             fcmRequests: host.fcmLog(after: context.fcmWindowStart),
             storedPushes: token.map { host.storedPushes(for: $0) } ?? [],
             lastSendEntry: lastSend.flatMap { s in host.gatewayLog().last { $0.apnsID == s.apnsID } },

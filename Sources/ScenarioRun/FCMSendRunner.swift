@@ -72,7 +72,9 @@ enum FCMSendRunner {
         }
         let entry = made.last { $0.path.hasSuffix("/messages:send") }
         for hop in entry?.apns ?? [] { context.transcript.add(FailureContext.describe(hop, indent: "    ")) }
-        for e in world.host.gatewayLog(after: context.transcribedGateway) { context.sentSequences.insert(e.sequence) }
+        for e in world.host.gatewayEntries(after: context.transcribedGateway) {
+            context.sentSequences.insert(e.sequence)
+        }
         let hop = entry?.apns.first
         var record = SendRecord(
             device: target.name, bundleID: bundleID, environment: hop?.environment ?? .sandbox,

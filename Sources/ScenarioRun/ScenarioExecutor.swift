@@ -113,7 +113,7 @@ package enum ScenarioExecutor {
         }
         // Requests the scenario's own sends did not make (e.g. a backend script run as a step).
         let sent = context.sentSequences
-        for entry in world.host.gatewayLog(after: context.transcribedGateway) {
+        for entry in world.host.gatewayEntries(after: context.transcribedGateway) {
             context.transcribedGateway = entry.sequence
             guard !sent.contains(entry.sequence) else { continue }
             var line = "  [gateway] \(entry.endpoint.rawValue) \(entry.method) \(entry.path) → \(entry.status)"

@@ -123,7 +123,7 @@ enum StepRunner {
                 kind: .transport, message: "the send to \(url) failed: \(error)",
                 detail: "step at \(step.range): \(error)")
         }
-        for entry in world.host.gatewayLog(after: context.transcribedGateway) {
+        for entry in world.host.gatewayEntries(after: context.transcribedGateway) {
             context.sentSequences.insert(entry.sequence)
             if context.trace.enabled { context.roundTrips[entry.sequence] = response.http.timings.total }
         }

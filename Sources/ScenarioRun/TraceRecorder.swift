@@ -42,7 +42,7 @@ struct TraceRecorder {
         roundTrips: [UInt64: Duration] = [:], fcmRoundTrips: [UInt64: Duration] = [:], stepLine: Int?
     ) {
         guard enabled else { return }
-        let gateway = world.host.gatewayLog(after: gatewayRead)
+        let gateway = world.host.gatewayEntries(after: gatewayRead)
         let fcm = world.host.fcmLog(after: fcmRead)
         gatewayRead = gateway.last?.sequence ?? gatewayRead
         fcmRead = fcm.last?.sequence ?? fcmRead

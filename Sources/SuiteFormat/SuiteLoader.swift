@@ -33,18 +33,27 @@ package enum SuiteLoader {
     /// not text at all (invalid UTF-8, NUL bytes, unreadable): loading it then reports the error with
     /// `file:line:col`, so a damaged suite is never silently skipped when its directory is run.
     package static func isSuiteFile(path: String) -> Bool {
+        examine(path: path).isSuite
+    }
+
+    /// `isSuiteFile`, and the file's document when it is a suite that parsed (for `load(path:root:)`, so that
+    /// discovery and loading read it once).
+    package static func examine(path: String) -> (isSuite: Bool, root: YAMLNode?) {
         guard let root = try? YAMLLoader.load(path: path) else {
             guard let data = FileManager.default.contents(atPath: path),
                 let text = String(data: data, encoding: .utf8), !data.contains(0)
-            else { return true }
-            return text.contains("scenarios")
+            else { return (true, nil) }
+            return (text.contains("scenarios"), nil)
         }
-        return root["scenarios"] != nil
+        let isSuite = root["scenarios"] != nil
+        return (isSuite, isSuite ? root : nil)
     }
 
-    /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference.
-    package static func load(path: String) throws(SourceError) -> Suite {
-        let root = try YAMLLoader.load(path: path)
+    /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference. `root`:
+    /// the file's document if it was already parsed (`examine`).
+    package static func load(path: String, root parsed: YAMLNode? = nil) throws(SourceError) -> Suite {
+        let root: YAMLNode
+        if let parsed { root = parsed } else { root = try YAMLLoader.load(path: path) }
         let m = try YAMLMapping(root)
         try m.checkKeys(SuiteKeys.suite)
         let world =
@@ -57,8 +66,16 @@ package enum SuiteLoader {
         }
         var scenarios: [Scenario] = []
         var seen: [String: SourceRange] = [:]
-        for node in try m.requiredSequence("scenarios") {
-            for scenario in try decodeScenario(node, file: path, world: world, variables: variables) {
+        let nodes = try m.requiredSequence("scenarios")
+        // Scenarios decode independently: on every core, then taken in order (the first error in the file wins).
+        let suiteVariables = variables
+        let decoded = ParallelMap.map(nodes) { (node: YAMLNode) -> Result<[Scenario], SourceError> in
+            Result { () throws(SourceError) in
+                try decodeScenario(node, file: path, world: world, variables: suiteVariables)
+            }
+        }
+        for (node, result) in zip(nodes, decoded) {
+            for scenario in try result.get() {
                 if let first = seen[scenario.name] {
                     throw SourceError(
                         .invalidValue, "two scenarios are named '\(scenario.name)'",

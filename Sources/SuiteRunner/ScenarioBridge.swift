@@ -15,13 +15,16 @@ package struct LoadedSuites: Sendable {
     package let items: [RunItem]
     private let entries: [(suite: Int, scenario: Int)]
 
-    /// Loads every file; collects every load error (not only the first file's).
-    package static func load(files: [String]) -> (loaded: LoadedSuites, errors: [SourceError]) {
+    /// Loads every file; collects every load error (not only the first file's). `parsed`: documents of files
+    /// already read (`SuiteLoader.examine`).
+    package static func load(
+        files: [String], parsed: [String: YAMLNode] = [:]
+    ) -> (loaded: LoadedSuites, errors: [SourceError]) {
         var suites: [Suite] = []
         var errors: [SourceError] = []
         for file in files {
             do {
-                suites.append(try SuiteLoader.load(path: file))
+                suites.append(try SuiteLoader.load(path: file, root: parsed[file]))
             } catch {
                 errors.append(error)
             }

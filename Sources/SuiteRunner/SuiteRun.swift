@@ -3,6 +3,7 @@ import Reports
 import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
+import YAMLSource
 
 /// A run after discovery, loading and selection: what `--list` prints and what `execute` runs.
 package struct PreparedRun: Sendable {
@@ -52,13 +53,19 @@ package enum SuiteRun {
     /// Discovers and loads the suites and applies the selection. Every load error is collected.
     package static func prepare(_ configuration: RunConfiguration) throws(RunError) -> PreparedRun {
         let files: [String]
+        // Discovery parses the files it walks to tell suites from includes: loading takes those documents.
+        var parsed: [String: YAMLNode] = [:]
         do {
-            files = try SuiteDiscovery.find(paths: configuration.paths) { SuiteLoader.isSuiteFile(path: $0) }
+            files = try SuiteDiscovery.find(paths: configuration.paths) { path in
+                let (isSuite, root) = SuiteLoader.examine(path: path)
+                parsed[path] = root
+                return isSuite
+            }
         } catch {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
-        let (loaded, errors) = LoadedSuites.load(files: files)
+        let (loaded, errors) = LoadedSuites.load(files: files, parsed: parsed)
         guard errors.isEmpty else { throw .load(errors) }
         return PreparedRun(
             configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
@@ -87,7 +94,8 @@ package enum SuiteRun {
                 at: reportURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             report = try IncrementalReport(
                 url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
-                plan: plan(prepared), policy: .coalesced())
+                plan: plan(prepared), policy: .coalesced(),
+                htmlGenerator: configuration.htmlPath.map { _ in htmlGenerator(configuration) })
         } catch {
             throw .report(error)
         }
@@ -107,19 +115,17 @@ package enum SuiteRun {
         let recorder = RunRecorder(report: report, console: console)
         let outcome = await scheduler.run(prepared.selected, recorder: recorder)
 
-        let final: TestReport
+        let final: RenderedReport
         var reportError: ReportsError?
         do {
-            final = try report.finish()
+            final = try report.finishRendered()
         } catch {
-            final = report.snapshot()
+            final = report.snapshotRendered()
             reportError = error
         }
         if let htmlPath = configuration.htmlPath {
-            let version = configuration.properties.first { $0.name == "pushcheck.version" }?.value
             let facts = ReportData.RunFacts(
-                wallSeconds: (ContinuousClock.now - started).seconds,
-                generator: "pushcheck" + (version.map { " " + $0 } ?? ""))
+                wallSeconds: (ContinuousClock.now - started).seconds, generator: htmlGenerator(configuration))
             do {
                 let url = URL(fileURLWithPath: htmlPath)
                 try? FileManager.default.createDirectory(
@@ -130,12 +136,18 @@ package enum SuiteRun {
             }
         }
         var summary = RunSummary(
-            report: final, reportPath: configuration.junitPath, htmlPath: configuration.htmlPath,
+            report: final.report, reportPath: configuration.junitPath, htmlPath: configuration.htmlPath,
             interrupted: outcome.interrupted, reportError: reportError, unfinished: outcome.unfinished)
         // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
         summary.snapshots = snapshots.finish(
             suites: loaded.suites.map { ($0.path, $0.scenarios.map(\.name)) }, findObsolete: !outcome.interrupted)
         return summary
+    }
+
+    /// The HTML report's `generator`: `pushcheck <version>`.
+    static func htmlGenerator(_ configuration: RunConfiguration) -> String {
+        let version = configuration.properties.first { $0.name == "pushcheck.version" }?.value
+        return "pushcheck" + (version.map { " " + $0 } ?? "")
     }
 
     /// One planned testsuite per suite file with selected scenarios, in discovery order.

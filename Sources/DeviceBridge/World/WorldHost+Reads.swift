@@ -19,7 +19,7 @@ extension WorldHost {
     package var lastLogSequence: UInt64? { apns.log().last?.sequence }
 
     /// A page of the log matching `query` (the control endpoint's `GET /apns/log`).
-    func gatewayLogPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int)
+    package func gatewayLogPage(matching query: APNsLogQuery = APNsLogQuery(), after: UInt64? = nil, limit: Int)
         -> APNsLogPage
     {
         apns.logPage(matching: query, after: after, limit: limit)

@@ -1,0 +1,135 @@
+import Foundation
+import PushModel
+
+/// The HTML report's data (`ReportData.encode`), gzipped while the run goes: a finished case's JSON is deflated as
+/// soon as every case planned before it is in, and dropped, so the end of the run deflates only the last members
+/// and the run does not hold a second copy of every transcript and trace. What is deflated is what the whole
+/// report encodes to, piece by piece: the document's members before `suites` from the run's header, then per suite
+/// `{"cases":[`, its cases, and its other members once its last case is in. `finish` compares each piece against
+/// the final report before it uses the stream; anything it cannot vouch for (a case finished twice, one not in the
+/// plan, an unfinished run) makes the writer encode the report whole instead.
+final class ReportDataStream {
+    private struct Key: Hashable {
+        var suite: String
+        var name: String
+    }
+
+    private let header: TestReport
+    private let plan: [PlannedSuite]
+    private let generator: String
+    private let position: [Key: (suite: Int, index: Int)]
+    private let gzip = Gzip.Stream()
+    /// The next case to deflate, and the cases finished before their turn.
+    private var next = (suite: 0, index: 0)
+    private var waiting: [Key: [UInt8]] = [:]
+    /// Per suite: its cases' start times (its `timestamp` is the earliest).
+    private var starts: [[Key: Date]]
+    /// The pieces deflated that `finish` compares with the final report: the document's head and each suite's tail.
+    private var head: [UInt8] = []
+    private var suiteHeads: [[UInt8]] = []
+    private var suiteTails: [[UInt8]] = []
+    private var broken = false
+
+    /// A stream for a run of `plan` whose report starts as `header`; the HTML report's `generator`.
+    init(header: TestReport, plan: [PlannedSuite], generator: String) {
+        self.header = header
+        self.plan = plan
+        self.generator = generator
+        var position: [Key: (Int, Int)] = [:]
+        for (s, suite) in plan.enumerated() {
+            for (c, planned) in suite.cases.enumerated() {
+                position[Key(suite: suite.name, name: planned.name)] = (s, c)
+            }
+        }
+        self.position = position
+        starts = Array(repeating: [:], count: plan.count)
+        skipEmptySuites()
+    }
+
+    /// A scenario started (its suite's `timestamp` is the earliest start).
+    func started(suite: String, name: String, at date: Date) {
+        let key = Key(suite: suite, name: name)
+        guard let at = position[key] else { return }
+        starts[at.suite][key] = date
+    }
+
+    /// A scenario finished, `json` being its case object (`ReportData.caseJSON`, serialized).
+    func finished(suite: String, name: String, json: [UInt8]) {
+        let key = Key(suite: suite, name: name)
+        guard !broken, let at = position[key],
+            at.suite > next.suite || (at.suite == next.suite && at.index >= next.index),
+            waiting[key] == nil
+        else {
+            broken = true  // not planned, or finished twice: the report is encoded whole
+            waiting = [:]
+            return
+        }
+        waiting[key] = json
+        while next.suite < plan.count {
+            let suite = plan[next.suite]
+            let nextKey = Key(suite: suite.name, name: suite.cases[next.index].name)
+            guard let json = waiting.removeValue(forKey: nextKey) else { break }
+            var piece: [UInt8] = []
+            if next.index == 0 {
+                if next.suite == 0 {
+                    head = Self.split(ReportData.headAndTail(header, facts: .init(generator: generator))).head
+                    piece += head + [UInt8(ascii: "[")]
+                } else {
+                    piece.append(UInt8(ascii: ","))
+                }
+                suiteHeads.append(Self.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).head)
+                piece += suiteHeads[next.suite] + [UInt8(ascii: "[")]
+            } else {
+                piece.append(UInt8(ascii: ","))
+            }
+            piece += json
+            if next.index == suite.cases.count - 1 {
+                let tail = Self.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).tail
+                suiteTails.append(tail)
+                piece += [UInt8(ascii: "]")] + tail
+                next = (next.suite + 1, 0)
+                skipEmptySuites()
+            } else {
+                next.index += 1
+            }
+            gzip.append(piece)
+        }
+    }
+
+    /// The gzipped document for `report` (the final report of this run) and `facts`, with the number of bytes it
+    /// inflates to; nil when the stream cannot vouch for it. Call once.
+    func finish(_ report: TestReport, facts: ReportData.RunFacts) -> (gzip: [UInt8], size: Int)? {
+        guard !broken, next.suite == plan.count, plan.count > 0, facts.generator == generator,
+            report.suites.count == plan.count, suiteTails.count == plan.count
+        else { return nil }
+        broken = true  // once
+        let (head, tail) = Self.split(ReportData.headAndTail(report, facts: facts))
+        guard head == self.head else { return nil }
+        for (s, suite) in report.suites.enumerated() {
+            let (suiteHead, suiteTail) = Self.split(ReportData.suiteHeadAndTail(suite))
+            guard suite.cases.count == plan[s].cases.count, suiteHead == suiteHeads[s], suiteTail == suiteTails[s]
+            else { return nil }
+        }
+        let bytes = gzip.finish([UInt8(ascii: "]")] + tail)
+        return bytes.isEmpty ? nil : (bytes, gzip.inputCount)
+    }
+
+    /// Suite `s` as `ReportProgress.snapshot` makes it, without its cases.
+    private func suiteReport(_ s: Int) -> TestSuiteReport {
+        let planned = plan[s]
+        return TestSuiteReport(
+            name: planned.name, file: planned.file, timestamp: starts[s].values.min() ?? header.timestamp,
+            hostname: header.hostname, properties: planned.properties)
+    }
+
+    /// Suites without cases have nothing to wait for: the stream does not take them (`finish` refuses them).
+    private func skipEmptySuites() {
+        if next.suite < plan.count, plan[next.suite].cases.isEmpty { broken = true }
+    }
+
+    /// An object written with `ReportData.placeholder` for one member: the bytes before and after it.
+    private static func split(_ bytes: [UInt8]) -> (head: [UInt8], tail: [UInt8]) {
+        guard let at = bytes.firstIndex(of: ReportData.placeholder) else { return (bytes, []) }
+        return (Array(bytes[..<at]), Array(bytes[(at + 1)...]))
+    }
+}
