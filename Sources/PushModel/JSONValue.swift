@@ -111,7 +111,7 @@ extension JSONValue {
     /// Not generic on purpose: called from another module, a generic writer ran unspecialized in release builds
     /// (generic metadata and tuple copies per member; FCM's send rate fell by about a fifth), `@inlinable` or not
     /// once the modules share `package` access. `writeValue(i, &out)` appends the value of `keys[i]`.
-    static func writeObject(keys: [String], into out: inout [UInt8], writeValue: (Int, inout [UInt8]) -> Void) {
+    package static func writeObject(keys: [String], into out: inout [UInt8], writeValue: (Int, inout [UInt8]) -> Void) {
         out.append(UInt8(ascii: "{"))
         let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
         for (n, i) in order.enumerated() {
