@@ -214,14 +214,14 @@ final class HTTP2Session: ProtocolSession {
         headerBlock = (stream, streams.index(forKey: stream)!)
     }
 
+    /// Where `stream` is in `streams`: the open header block's remembered index, else a look-up.
+    private func streamIndex(_ stream: Int32) -> Dictionary<Int32, IncomingStream>.Index? {
+        if let (id, i) = headerBlock, id == stream { return i }
+        return streams.index(forKey: stream)
+    }
+
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        let index: Dictionary<Int32, IncomingStream>.Index
-        if let (id, i) = headerBlock, id == stream {
-            index = i
-        } else {
-            guard let i = streams.index(forKey: stream) else { return }
-            index = i
-        }
+        guard let index = streamIndex(stream) else { return }
         // Two in-place mutations of the entry (`mutating` calls: no copy of it, no closure holding it), with
         // the Strings made between them: a closure holding `&streams.values[index]` around the String making
         // kept a dynamic exclusivity check open per header.
@@ -281,13 +281,7 @@ final class HTTP2Session: ProtocolSession {
 
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         // In place by index, no closure: see `header`.
-        let index: Dictionary<Int32, IncomingStream>.Index
-        if let (id, i) = headerBlock, id == stream {
-            index = i
-        } else {
-            guard let i = streams.index(forKey: stream) else { return }
-            index = i
-        }
+        guard let index = streamIndex(stream) else { return }
         streams.values[index].body.append(chunk, limit: limits.maxBodySize)
     }
 

@@ -6,19 +6,10 @@ import PushModel
 /// as typed (text, so a wrong one reaches FCM's own rules and gets their answer), `validate_only`, and how the send
 /// proves who it is.
 struct ConsoleFCMForm: Equatable {
-    enum Auth: Equatable {
-        /// An access token the console has FCM issue for a service account that may send for the project.
-        case console
-        /// No `authorization` header (FCM answers 401 UNAUTHENTICATED).
-        case none
-        /// `authorization: Bearer <token>` as pasted (an access token from `/token`).
-        case bearer(String)
-    }
-
     var project = ""
     var message = ""
     var validateOnly = false
-    var auth = Auth.console
+    var auth = ConsoleAuth.console
 
     static let keys = ["via", "project", "message", "validate_only", "auth", "bearer"]
 
@@ -41,14 +32,9 @@ struct ConsoleFCMForm: Equatable {
         case .bool(true): form.validateOnly = true
         case let other?: return .failure(QueryError("validate_only must be true or false, not \(other.serialized())"))
         }
-        switch text("auth") {
-        case "", "console": form.auth = .console
-        case "none": form.auth = .none
-        case "bearer":
-            let bearer = text("bearer")
-            guard !bearer.isEmpty else { return .failure(QueryError("auth bearer needs the token in 'bearer'")) }
-            form.auth = .bearer(bearer.lowercased().hasPrefix("bearer ") ? String(bearer.dropFirst(7)) : bearer)
-        case let other: return .failure(QueryError("auth must be console, none or bearer, not '\(other)'"))
+        switch ConsoleAuth.decode(auth: text("auth"), bearer: text("bearer")) {
+        case .success(let auth): form.auth = auth
+        case .failure(let e): return .failure(e)
         }
         return .success(form)
     }

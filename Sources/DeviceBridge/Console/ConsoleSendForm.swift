@@ -4,6 +4,28 @@ import Foundation
 import HTTPServer
 import PushModel
 
+/// How a console send proves who it is: APNs sends sign with the console's key for the app's team (`ConsoleKeys`),
+/// FCM sends get an access token FCM issues for the console's service account; or no credential at all
+/// (MissingProviderToken, 401 UNAUTHENTICATED), or the token as pasted (`bearer`).
+enum ConsoleAuth: Equatable {
+    case console
+    case none
+    case bearer(String)
+
+    /// The form's `auth` (console, none, bearer; empty is console) with its `bearer` text (a leading `bearer ` is
+    /// dropped, as pasted from a header).
+    static func decode(auth: String, bearer: String) -> Result<ConsoleAuth, QueryError> {
+        switch auth {
+        case "", "console": return .success(.console)
+        case "none": return .success(.none)
+        case "bearer":
+            guard !bearer.isEmpty else { return .failure(QueryError("auth bearer needs the token in 'bearer'")) }
+            return .success(.bearer(bearer.lowercased().hasPrefix("bearer ") ? String(bearer.dropFirst(7)) : bearer))
+        case let other: return .failure(QueryError("auth must be console, none or bearer, not '\(other)'"))
+        }
+    }
+}
+
 /// What the console posts to `/ui/api/check` and `/ui/api/send`: a push through APNs or a message through FCM.
 enum ConsoleSend: Equatable {
     case apns(ConsoleSendForm)
@@ -14,16 +36,6 @@ enum ConsoleSend: Equatable {
 /// Notifications Console. Header values stay text, so a wrong one (`apns-priority: 7`) reaches the gateway's own
 /// rules and gets their answer; an empty field sends no header.
 struct ConsoleSendForm: Equatable {
-    /// How the send proves who it is.
-    enum Auth: Equatable {
-        /// Signed with the console's key for the app's team (`ConsoleKeys`).
-        case console
-        /// No `authorization` header (the gateway answers MissingProviderToken).
-        case none
-        /// `authorization: bearer <token>` as pasted.
-        case bearer(String)
-    }
-
     var endpoint: APNsEnvironment = .sandbox
     var token = ""
     var topic = ""
@@ -33,7 +45,7 @@ struct ConsoleSendForm: Equatable {
     var collapseID = ""
     var apnsID = ""
     var payload = ""
-    var auth = Auth.console
+    var auth = ConsoleAuth.console
 
     static let keys = [
         "via", "endpoint", "token", "topic", "push_type", "priority", "expiration", "collapse_id", "apns_id", "payload",
@@ -76,14 +88,9 @@ struct ConsoleSendForm: Equatable {
         form.collapseID = text("collapse_id")
         form.apnsID = text("apns_id")
         form.payload = o["payload"]?.stringValue ?? ""
-        switch text("auth") {
-        case "", "console": form.auth = .console
-        case "none": form.auth = .none
-        case "bearer":
-            let bearer = text("bearer")
-            guard !bearer.isEmpty else { return .failure(QueryError("auth bearer needs the token in 'bearer'")) }
-            form.auth = .bearer(bearer.lowercased().hasPrefix("bearer ") ? String(bearer.dropFirst(7)) : bearer)
-        case let other: return .failure(QueryError("auth must be console, none or bearer, not '\(other)'"))
+        switch ConsoleAuth.decode(auth: text("auth"), bearer: text("bearer")) {
+        case .success(let auth): form.auth = auth
+        case .failure(let e): return .failure(e)
         }
         return .success(form)
     }
