@@ -41,25 +41,13 @@ package struct AndroidFleetSink: AndroidRegistrationSink {
     }
 }
 
-/// The world's FCM gateway as an Android app's registration server: the SDK registers its installation with its
-/// sender, project, package and app id, and gets the token the gateway issues
-/// (`FCMGateway.issueAndroidInstanceToken`), or a refusal when no project has that sender ID or project id.
-package struct AndroidFCMTokenService: AndroidTokenService {
-    package let fcm: FCMGateway
-
-    package init(fcm: FCMGateway) { self.fcm = fcm }
-
+/// The same registration server for an Android app: the SDK registers its installation with its sender, project,
+/// package and app id (`FCMGateway.issueAndroidInstanceToken`).
+extension FCMTokenService: AndroidTokenService {
     package func fcmToken(for r: AndroidTokenRequest) -> Result<String, FirebaseTokenRefusal> {
-        guard
-            let token = fcm.issueAndroidInstanceToken(
-                installationID: r.installationID, senderID: r.senderID, projectID: r.projectID,
-                packageName: r.packageName, appID: r.appID)
-        else {
-            return .failure(
-                FirebaseTokenRefusal(
-                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"
-                ))
-        }
-        return .success(token)
+        fcm.issueAndroidInstanceToken(
+            installationID: r.installationID, senderID: r.senderID, projectID: r.projectID,
+            packageName: r.packageName, appID: r.appID
+        ).map(Result.success) ?? .failure(Self.noProject(senderID: r.senderID, projectID: r.projectID))
     }
 }

@@ -41,23 +41,23 @@ package struct FCMRegistrationSink: DeviceRegistrationSink {
 
 /// The world's FCM gateway as the device's Firebase registration server: the app's SDK registers its installation
 /// (with the APNs token when it reached Firebase) and gets the registration token the gateway issues
-/// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id.
+/// (`FCMGateway.issueInstanceToken`), or a refusal when no project has the app's sender ID or project id. Android
+/// apps register with the same service (`AndroidFleetSink.swift`).
 package struct FCMTokenService: FirebaseTokenService {
     package let fcm: FCMGateway
 
     package init(fcm: FCMGateway) { self.fcm = fcm }
 
     package func fcmToken(for r: FirebaseTokenRequest) -> Result<String, FirebaseTokenRefusal> {
-        guard
-            let token = fcm.issueInstanceToken(
-                installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
-                apnsToken: r.apnsToken)
-        else {
-            return .failure(
-                FirebaseTokenRefusal(
-                    "no Firebase project with sender ID \(r.senderID) or project id '\(r.projectID)' in the world's FCM service"
-                ))
-        }
-        return .success(token)
+        fcm.issueInstanceToken(
+            installationID: r.installationID, senderID: r.senderID, projectID: r.projectID, bundleID: r.bundleID,
+            apnsToken: r.apnsToken
+        ).map(Result.success) ?? .failure(Self.noProject(senderID: r.senderID, projectID: r.projectID))
+    }
+
+    /// Why no token is issued: no project of the world's FCM service has that sender ID or project id.
+    static func noProject(senderID: String, projectID: String) -> FirebaseTokenRefusal {
+        FirebaseTokenRefusal(
+            "no Firebase project with sender ID \(senderID) or project id '\(projectID)' in the world's FCM service")
     }
 }

@@ -69,7 +69,7 @@ package final class HostedDevice: Sendable {
             registrations = GatewayRegistrationSink(apns: apns, index: index, device: name, isDeviceOnline: { false })
             let sink = AndroidFleetSink(fcm: fcm, index: index, device: declaration.name)
             androidSink = sink
-            if let fcm { device.useTokenService(AndroidFCMTokenService(fcm: fcm)) }
+            if let fcm { device.useTokenService(FCMTokenService(fcm: fcm)) }
             device.addRegistrationSink(sink)
             for id in declaration.apps {
                 if let app = androidApps.first(where: { $0.packageName == id }) { device.setUp(app) }
