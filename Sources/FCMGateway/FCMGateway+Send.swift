@@ -50,6 +50,7 @@ extension FCMGateway {
         log.validateOnly = validateOnly
         log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
         let message = send.message  // `send` is not used again: moved, not copied
+        try FCMMessageRules.refuseUnmodelled(message)
 
         if let fault = takeFault(for: message.target) {
             var e = FCMErrorResponse(fault.errorCode)

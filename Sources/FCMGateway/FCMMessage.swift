@@ -179,6 +179,19 @@ package enum FCMMessageRules {
         return FCMSendRequest(validateOnly: validateOnly, message: try parseMessage(messageValue, raw: body))
     }
 
+    /// What FCM takes but pushcheck does not model, refused with the reason rather than accepted and delivered
+    /// elsewhere: `apns.live_activity_token` (FCM sends the push to that Live Activity token; how it sets the topic
+    /// and push type is not in Tests/reference, so the mock would have to guess — the same call as `android_v2`,
+    /// Tests/reference/android.md §9). Run by the send path and the console's check.
+    package static func refuseUnmodelled(_ message: FCMMessage) throws(FCMErrorResponse) {
+        if message.liveActivityToken != nil {
+            throw FCMErrorResponse.invalid(
+                "message.apns.live_activity_token",
+                "pushcheck does not model apns.live_activity_token (a Live Activity update through FCM): send the "
+                    + "liveactivity push to the activity's push token through APNs instead")
+        }
+    }
+
     /// `raw` is the whole request body (only read to give wire-order indexes in errors).
     static func parseMessage(_ value: JSONValue, raw: [UInt8] = []) throws(FCMErrorResponse) -> FCMMessage {
         let m = try ProtoObject(

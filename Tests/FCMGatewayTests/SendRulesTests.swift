@@ -83,6 +83,21 @@ import Testing
         #expect(w.fcm.log().map(\.sequence) == [1])
     }
 
+    /// `apns.live_activity_token` is a field FCM has, which pushcheck does not model: refused with that reason,
+    /// nothing sent to APNs (before, the push went to the app's device token as if the field were not there).
+    @Test func liveActivityTokenIsRefusedNotDeliveredElsewhere() {
+        for validateOnly in [false, true] {
+            let (status, body) = w.send(
+                #"{"token":"\#(Fixture.tokenA)","apns":{"live_activity_token":"\#(Fixture.sandboxAPNs)","payload":{"aps":{"event":"update","timestamp":1,"content-state":{}}}}}"#,
+                validateOnly: validateOnly)
+            #expect(status == 400 && body.fcmErrorCode == "INVALID_ARGUMENT")
+            #expect(body.violationField == "message.apns.live_activity_token")
+            #expect(body["error"]?["message"]?.stringValue?.contains("does not model") == true)
+        }
+        #expect(w.apns.log().isEmpty)
+        #expect(w.fcm.log().allSatisfy { $0.status == 400 && $0.apns.isEmpty })
+    }
+
     @Test func validateOnlyChecksTokenButDeliversNothing() {
         let (ok, body) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"v"}}"#, validateOnly: true)
         #expect(ok == 200)

@@ -64,6 +64,7 @@ struct ConsoleFCMForm: Equatable {
         }
         do {
             let send = try FCMMessageRules.parseSendBody(body)
+            try FCMMessageRules.refuseUnmodelled(send.message)
             // The send path's own target rule: a malformed or unknown token, another project's, an unregistered one.
             if let project { try fcm.checkTarget(send.message.target, project: project) }
         } catch {
