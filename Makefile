@@ -132,7 +132,7 @@ run: build
 	$(BIN) run Suites --junit Reports/junit.xml
 
 bench: deps
-	$(SWIFT) build $(SWIFTFLAGS) -c release
+	$(SWIFT) build $(SWIFTFLAGS) -c release --product pushcheck
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
 	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
