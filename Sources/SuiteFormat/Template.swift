@@ -31,6 +31,11 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     package init(_ text: String, range: SourceRange, quoted: Bool = false) throws(SourceError) {
         self.range = range
         columnBias = quoted ? 1 : 0
+        // Most scalars hold no reference: one literal part, without the scalar-by-scalar walk below.
+        guard text.utf8.contains(UInt8(ascii: "$")) else {
+            parts = [.literal(text)]
+            return
+        }
         var parts: [Part] = []
         var literal = ""
         let scalars = Array(text.unicodeScalars)
