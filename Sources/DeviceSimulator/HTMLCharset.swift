@@ -13,7 +13,7 @@ extension HTMLDocument {
         guard let type else { return nil }
         for part in type.split(separator: ";").dropFirst() {
             // Foundation's trims without its NSString bridging (it showed in the runner's profile, once per page).
-            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
+            let kv = part.split(separator: "=", maxSplits: 1).map(Self.trimmed)
             if kv.count == 2, kv[0].lowercased() == "charset" {
                 let isQuote = { (scalar: Unicode.Scalar) in scalar == "\"" || scalar == "'" }
                 let scalars = kv[1].unicodeScalars
@@ -23,5 +23,16 @@ extension HTMLDocument {
             }
         }
         return nil
+    }
+
+    /// Foundation's `trimmingCharacters(in: .whitespaces)`; in ASCII text those are space and tab only, trimmed
+    /// without looking up each scalar's general category (as `trimmingWhitespace` does for the rest).
+    private static func trimmed(_ text: Substring) -> String {
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.trimmingWhitespace() }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return "" }
+        let last = bytes.lastIndex(where: { !isBlank($0) })!
+        return String(Substring(bytes[first...last]))
     }
 }
