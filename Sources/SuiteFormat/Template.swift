@@ -63,8 +63,8 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
                         suggestion: "write $${ for a literal ${")
                 }
                 literal += String(decoding: bytes[literalStart..<i], as: UTF8.self)
-                let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingCharacters(
-                    in: .whitespaces)
+                // Foundation's `.whitespaces` trim, without its NSString bridging.
+                let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingWhitespace()
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
                 parts.append(.variable(name, offset: scalar))
