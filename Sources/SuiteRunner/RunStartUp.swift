@@ -1,7 +1,7 @@
 import ScenarioRun
 
-/// The start of a run that does not depend on the suites — the fixture web server, then what every scenario world
-/// shares (`RunWarmUp`) — begun before discovery and parsing, so both cores work while the main thread parses
+/// The start of a run that does not depend on the suites — the fixture web server, then the key material and web
+/// engine every scenario world shares (`RunWarmUp`) — begun before discovery and parsing, so both cores work while the main thread parses
 /// (the first scenarios used to make these on their way, one waiting on the other). `SuiteRun.execute` takes the
 /// fixture server from it; a run that ends before that (a load error) calls `discard()`.
 package struct RunStartUp: Sendable {
