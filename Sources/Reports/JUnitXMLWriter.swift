@@ -130,10 +130,13 @@ package enum JUnitXMLWriter {
     /// The `<testcase>` element of `testCase`.
     static func renderCase(_ testCase: TestCaseReport) -> String {
         var out = ""
+        out.reserveCapacity(testCase.systemOut.utf8.count + testCase.systemErr.utf8.count + 512)
         renderCase(testCase, into: &out)
         return out
     }
 
+    /// Appends each piece to `out` as it goes (the transcript, most of a case, used to be copied into four strings
+    /// on its way: the escaped text, the element, the indented line, the body).
     private static func renderCase(_ testCase: TestCaseReport, into out: inout String) {
         var attrs: [(String, String)] = [
             ("name", nonBlank(testCase.name, or: "unnamed")),
@@ -143,29 +146,37 @@ package enum JUnitXMLWriter {
         if let file = testCase.file { attrs.append(("file", file)) }
         if let line = testCase.line, line > 0 { attrs.append(("line", String(line))) }
 
-        var body = ""
-        let passed: Bool
+        var passed = false
+        if case .passed = testCase.outcome { passed = true }
+        out += "    <testcase" + attributes(attrs)
+        guard !passed || !testCase.retries.isEmpty || !testCase.systemOut.isEmpty || !testCase.systemErr.isEmpty
+        else {
+            out += "/>\n"
+            return
+        }
+        out += ">\n"
         switch testCase.outcome {
         case .passed:
-            passed = true
+            break
         case let .failure(problem):
-            passed = false
-            body += "      " + problemElement("failure", problem)
+            out += "      " + problemElement("failure", problem)
         case let .error(problem):
-            passed = false
-            body += "      " + problemElement("error", problem)
+            out += "      " + problemElement("error", problem)
         case let .skipped(message):
-            passed = false
-            body += "      <skipped" + attributes([("message", message)]) + "/>\n"
+            out += "      <skipped" + attributes([("message", message)]) + "/>\n"
         }
         for attempt in testCase.retries {
-            body += retryElement(attempt, finallyPassed: passed)
+            out += retryElement(attempt, finallyPassed: passed)
         }
-        if !testCase.systemOut.isEmpty { body += "      " + element("system-out", text: testCase.systemOut) }
-        if !testCase.systemErr.isEmpty { body += "      " + element("system-err", text: testCase.systemErr) }
-
-        out += "    <testcase" + attributes(attrs)
-        out += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+        if !testCase.systemOut.isEmpty {
+            out += "      "
+            element("system-out", text: testCase.systemOut, into: &out)
+        }
+        if !testCase.systemErr.isEmpty {
+            out += "      "
+            element("system-err", text: testCase.systemErr, into: &out)
+        }
+        out += "    </testcase>\n"
     }
 
     private static func problemElement(_ name: String, _ problem: ProblemReport) -> String {
@@ -196,8 +207,19 @@ package enum JUnitXMLWriter {
     }
 
     private static func element(_ name: String, text: String) -> String {
-        if text.isEmpty { return "<\(name)/>\n" }
-        return "<\(name)>" + XMLText.escapeText(text) + "</\(name)>\n"
+        var out = ""
+        element(name, text: text, into: &out)
+        return out
+    }
+
+    private static func element(_ name: String, text: String, into out: inout String) {
+        if text.isEmpty {
+            out += "<\(name)/>\n"
+            return
+        }
+        out += "<\(name)>"
+        out += XMLText.escapeText(text)
+        out += "</\(name)>\n"
     }
 
     private static func attributes(_ pairs: [(String, String)]) -> String {

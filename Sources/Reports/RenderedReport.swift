@@ -51,7 +51,7 @@ final class SharedReportDataStream: Sendable {
     }
 
     func finished(_ testCase: TestCaseReport) {
-        let json = ReportData.caseJSON(testCase).serializedBytes()
+        let json = ReportData.caseBytes(testCase)
         stream.withLock { $0?.finished(suite: testCase.classname, name: testCase.name, json: json) }
     }
 

@@ -89,11 +89,24 @@ package enum XMLText {
         guard clean == false || (clean == nil && text.utf8.contains(where: replaces)) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 64)
-        for byte in text.utf8 {
-            if let r = replacement(byte) {
+        // The runs between replaced bytes are copied whole (a byte-by-byte append was most of rendering a case).
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var runStart = 0
+            for (i, byte) in bytes.enumerated() {
+                guard let r = replacement(byte) else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
                 out.append(contentsOf: UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount))
-            } else {
-                out.append(byte)
+                runStart = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        if copied == nil {
+            for byte in text.utf8 {
+                if let r = replacement(byte) {
+                    out.append(contentsOf: UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount))
+                } else {
+                    out.append(byte)
+                }
             }
         }
         return String(decoding: out, as: UTF8.self)

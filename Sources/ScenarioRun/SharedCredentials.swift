@@ -19,6 +19,7 @@ final class SharedCredentials: Sendable {
     let providerKeyPath: String
     private let providerCertificates = Mutex<[String: IssuedCertificate]>([:])
     private let webViews = WebViewPool()
+    private let lastWebView = Mutex<(fixtureCAPath: String, timeout: Duration, engine: WebView)?>(nil)
     private let tokens = Mutex<[String: String]>([:])
     private let fcmAccount = Mutex<GoogleServiceAccount?>(nil)
 
@@ -73,6 +74,17 @@ final class SharedCredentials: Sendable {
     /// scenario cost more than the rest of a scenario). It holds no per-scenario state: each navigation
     /// passes the app's policy.
     func webView(fixtureCAPath: String, timeout: Duration) throws -> WebView {
+        // Every page load of a run asks with the same arguments: the engine is remembered for them (the file check,
+        // key and pool lock per load showed in the runner's profile).
+        if let last = lastWebView.withLock({ $0 }), last.fixtureCAPath == fixtureCAPath, last.timeout == timeout {
+            return last.engine
+        }
+        let engine = try webView(trusting: fixtureCAPath, timeout: timeout)
+        lastWebView.withLock { $0 = (fixtureCAPath, timeout, engine) }
+        return engine
+    }
+
+    private func webView(trusting fixtureCAPath: String, timeout: Duration) throws -> WebView {
         var files = [caPath]
         if !fixtureCAPath.isEmpty, FileManager.default.fileExists(atPath: fixtureCAPath) { files.append(fixtureCAPath) }
         return try webViews.engine(trusting: files, timeout: timeout)

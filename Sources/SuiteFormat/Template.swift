@@ -31,33 +31,52 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     package init(_ text: String, range: SourceRange, quoted: Bool = false) throws(SourceError) {
         self.range = range
         columnBias = quoted ? 1 : 0
+        // Most scalars hold no reference: one literal part, without the scalar-by-scalar walk below.
+        guard text.utf8.contains(UInt8(ascii: "$")) else {
+            parts = [.literal(text)]
+            return
+        }
         var parts: [Part] = []
         var literal = ""
-        let scalars = Array(text.unicodeScalars)
+        // Walked on UTF-8 bytes (`$`, `{`, `}` are ASCII, so every cut is between scalars); offsets still count
+        // Unicode scalars: one per byte that does not continue a sequence.
+        let bytes = Array(text.utf8)
+        let dollar = UInt8(ascii: "$")
+        let open = UInt8(ascii: "{")
         var i = 0
-        while i < scalars.count {
-            if scalars[i] == "$", i + 2 < scalars.count, scalars[i + 1] == "$", scalars[i + 2] == "{" {
-                literal += "${"
+        var scalar = 0  // scalars before byte i
+        var literalStart = 0  // where the literal's current run of bytes starts
+        func isScalarStart(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
+        while i < bytes.count {
+            if bytes[i] == dollar, i + 2 < bytes.count, bytes[i + 1] == dollar, bytes[i + 2] == open {
+                literal += String(decoding: bytes[literalStart..<i], as: UTF8.self) + "${"
                 i += 3
+                scalar += 3
+                literalStart = i
                 continue
             }
-            if scalars[i] == "$", i + 1 < scalars.count, scalars[i + 1] == "{" {
-                guard let close = scalars[(i + 2)...].firstIndex(of: "}") else {
+            if bytes[i] == dollar, i + 1 < bytes.count, bytes[i + 1] == open {
+                guard let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: "}")) else {
                     throw SourceError(
-                        .invalidValue, "unclosed '${' in a template", at: Self.at(range, offset: i + columnBias),
-                        expected: "expected ${name}", suggestion: "write $${ for a literal ${")
+                        .invalidValue, "unclosed '${' in a template",
+                        at: Self.at(range, offset: scalar + columnBias), expected: "expected ${name}",
+                        suggestion: "write $${ for a literal ${")
                 }
-                let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close])).trimmingCharacters(
-                    in: .whitespaces)
+                literal += String(decoding: bytes[literalStart..<i], as: UTF8.self)
+                // Foundation's `.whitespaces` trim, without its NSString bridging.
+                let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingWhitespace()
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
-                parts.append(.variable(name, offset: i))
+                parts.append(.variable(name, offset: scalar))
+                scalar += bytes[i...close].reduce(0) { $0 + (isScalarStart($1) ? 1 : 0) }
                 i = close + 1
+                literalStart = i
                 continue
             }
-            literal.unicodeScalars.append(scalars[i])
+            if isScalarStart(bytes[i]) { scalar += 1 }
             i += 1
         }
+        literal += String(decoding: bytes[literalStart..<bytes.count], as: UTF8.self)
         if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
         self.parts = parts
     }

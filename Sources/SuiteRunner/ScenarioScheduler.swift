@@ -114,9 +114,13 @@ package struct ScenarioScheduler: Sendable {
     func runAttempt(_ item: RunItem, attempt: Int) async -> AttemptResult {
         let start = ContinuousClock.now
         let execute = self.execute
-        let work = Task { await execute(item, attempt) }
         let first = FirstOf<Event>()
-        let watcher = Task { first.offer(.finished(await work.value)) }
+        // The attempt offers its own result (a second task awaiting it cost a task and a hand-off per scenario).
+        let work = Task {
+            let result = await execute(item, attempt)
+            first.offer(.finished(result))
+            return result
+        }
         // Timers run on Dispatch, not on the cooperative pool, so an executor that blocks pool threads
         // cannot delay its own timeout.
         if let timeout = policy.scenarioTimeout {
@@ -142,7 +146,6 @@ package struct ScenarioScheduler: Sendable {
             message = "interrupted (pushcheck got SIGINT or SIGTERM) while running"
         }
         work.cancel()
-        _ = watcher
         let late = await lateResult(of: work)
         let elapsed = (ContinuousClock.now - start).seconds
         var detail = "pushcheck cancelled the scenario (\(cause.rawValue)) after \(String(format: "%.3f", elapsed))s."

@@ -73,17 +73,26 @@ package enum SuiteRun {
 
     /// Runs the selected scenarios. Cancel the calling task (Ctrl-C) to stop: running scenarios are
     /// cancelled, the rest are not started, and the report still holds every finished scenario.
+    /// `startUp`, begun before `prepare` (`RunStartUp.begin`), brings the fixture server; without it the fixture
+    /// server starts here.
     package static func execute(
-        _ prepared: PreparedRun, console: ConsoleReporter?,
+        _ prepared: PreparedRun, console: ConsoleReporter?, startUp: RunStartUp? = nil,
         executor: @escaping Executor = { await ScenarioExecutor.run($0, in: $1, environment: $2) }
     ) async throws(RunError) -> RunSummary {
         let configuration = prepared.configuration
         let started = ContinuousClock.now
         let fixture: FixtureServer
-        do {
-            fixture = try FixtureServer(pagesDirectory: configuration.pagesDirectory)
-        } catch {
-            throw .fixture(error)
+        if let startUp {
+            switch await startUp.fixtureServer() {
+            case .success(let server): fixture = server
+            case .failure(let error): throw .fixture(error)
+            }
+        } else {
+            do {
+                fixture = try FixtureServer(pagesDirectory: configuration.pagesDirectory)
+            } catch {
+                throw .fixture(error)
+            }
         }
         defer { fixture.stop() }
 

@@ -39,27 +39,53 @@ package final class SourceText: Sendable {
         self.init(file: file, text: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Splits `text` into lines.
+    /// Splits `text` into lines, on its UTF-8 bytes (each line a slice of them: the breaks are whole scalars, so a
+    /// slice between two of them is whole scalars too, and one `String` per line is made without a scalar walk).
     package init(file: String, text: String) {
         self.file = file
         var lines: [String] = []
-        var current = String.UnicodeScalarView()
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        // A leading BOM (EF BB BF) is not part of the first line.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = bytes.index(index, offsetBy: 3) }
+        var lineStart = index
         var previousWasCR = false
-        var scalars = Substring(text).unicodeScalars
-        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
-        for scalar in scalars {
-            if scalar == "\n" {
-                if !previousWasCR { lines.append(String(current)); current = .init() }
-                previousWasCR = false
-            } else if scalar == "\r" || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                lines.append(String(current)); current = .init()
-                previousWasCR = true
-            } else {
-                current.append(scalar)
-                previousWasCR = false
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            var breakLength = 0  // bytes of a break starting here (0: none)
+            switch byte {
+            case 0x0A, 0x0D:
+                breakLength = 1
+            case 0xC2:  // NEL, U+0085: C2 85
+                let next = bytes.index(after: index)
+                if next != bytes.endIndex, bytes[next] == 0x85 { breakLength = 2 }
+            case 0xE2:  // LS, PS, U+2028 / U+2029: E2 80 A8 / E2 80 A9
+                let second = bytes.index(after: index)
+                if second != bytes.endIndex, bytes[second] == 0x80 {
+                    let third = bytes.index(after: second)
+                    if third != bytes.endIndex, bytes[third] == 0xA8 || bytes[third] == 0xA9 { breakLength = 3 }
+                }
+            default:
+                break
             }
+            if breakLength == 0 {
+                previousWasCR = false
+                index = bytes.index(after: index)
+                continue
+            }
+            let end = bytes.index(index, offsetBy: breakLength)
+            if byte == 0x0A {
+                // After CR (or NEL, LS, PS) a LF ends no line of its own, as libyaml counts.
+                if !previousWasCR { lines.append(String(Substring(bytes[lineStart..<index]))) }
+                previousWasCR = false
+            } else {
+                lines.append(String(Substring(bytes[lineStart..<index])))
+                previousWasCR = true
+            }
+            index = end
+            lineStart = end
         }
-        lines.append(String(current))
+        lines.append(String(Substring(bytes[lineStart..<bytes.endIndex])))
         self.lines = lines
     }
 

@@ -4,6 +4,7 @@ import FCMGateway
 import Foundation
 import HTTPServer
 import PushModel
+import Synchronization
 
 /// The HTML report's hops (`TraceEvent`) from what a world records — the gateway's log entries, the FCM log and
 /// each device event — i.e. from the same elements the runner's transcript prints, one by one, so the diagram can
@@ -24,7 +25,7 @@ package enum WorldTrace {
     {
         let authorization = entry.headers.first { $0.name == "authorization" }?.value
         let headers = entry.headers.map { h in
-            TraceHeader(h.name, h.name == "authorization" ? TraceEvent.redactedAuthorization(h.value) : h.value)
+            TraceHeader(h.name, h.name == "authorization" ? redacted(h.value) : h.value)
         }
         let token = entry.token.map { String($0.hex.prefix(8)) + "…" } ?? "?"
         var notes: [String] = []
@@ -46,6 +47,17 @@ package enum WorldTrace {
             reason: entry.reason, headers: answer, stepLine: stepLine, notes: entry.detail.map { [$0] } ?? [])
         return [request, response]
     }
+
+    /// `TraceEvent.redactedAuthorization(value)`, remembered for the last value: a run's scenarios send the same
+    /// provider token (the split and concatenation per send showed in the runner's profile).
+    static func redacted(_ value: String) -> String {
+        if let (seen, redacted) = lastRedacted.withLock({ $0 }), seen == value { return redacted }
+        let redacted = TraceEvent.redactedAuthorization(value)
+        lastRedacted.withLock { $0 = (value, redacted) }
+        return redacted
+    }
+
+    private static let lastRedacted = Mutex<(String, String)?>(nil)
 
     /// An FCM log entry (a v1 send) as the sender's request to FCM and FCM's answer.
     package static func events(for entry: FCMLogEntry, from sender: TraceHop, start: Date, stepLine: Int? = nil)

@@ -46,10 +46,13 @@ enum RunCommand: PushcheckCommand {
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let configuration = try configuration(from: arguments)
         let colorChoice = try ColorChoice.parse(arguments.value("color"))
+        // The fixture server and the worlds' shared pieces start while the suites are parsed (not for --list).
+        let startUp = arguments.has("list") ? nil : RunStartUp.begin(configuration)
         let prepared: PreparedRun
         do {
             prepared = try SuiteRun.prepare(configuration)
         } catch {
+            await startUp?.discard()
             let environment = ProcessInfo.processInfo.environment
             let color = colorChoice.resolve(
                 auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
@@ -74,7 +77,7 @@ enum RunCommand: PushcheckCommand {
         let reporter = ConsoleReporter(total: prepared.selected.count, mode: mode)
         let runTask = Task { () async -> Result<RunSummary, RunError> in
             do throws(RunError) {
-                return .success(try await SuiteRun.execute(prepared, console: reporter))
+                return .success(try await SuiteRun.execute(prepared, console: reporter, startUp: startUp))
             } catch {
                 return .failure(error)
             }

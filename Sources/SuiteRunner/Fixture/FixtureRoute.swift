@@ -177,7 +177,10 @@ package enum FixtureRoute: Sendable, Equatable {
 }
 
 extension String {
-    fileprivate func replacingPlus() -> String { replacingOccurrences(of: "+", with: " ") }
+    /// Without a `+` there is nothing to replace: Foundation's search is skipped (it showed once per page load).
+    fileprivate func replacingPlus() -> String {
+        utf8.contains(UInt8(ascii: "+")) ? replacingOccurrences(of: "+", with: " ") : self
+    }
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }

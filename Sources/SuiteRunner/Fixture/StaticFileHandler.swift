@@ -69,14 +69,39 @@ package struct StaticFileHandler: HTTPHandler {
     }
 
     /// The file's resolved path and bytes, or nil when it is missing, unreadable or outside the root.
+    /// With `stat`, `open` and `read` (FileManager's `fileExists` and `contents`, and the copy out of `Data`, showed
+    /// in the runner's profile: one page per scenario).
     private func read(_ relativePath: String) -> (String, [UInt8])? {
         var candidate = resolvedRoot + "/" + relativePath
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) else { return nil }
-        if isDirectory.boolValue { candidate += "/index.html" }
+        var status = stat()
+        guard stat(candidate, &status) == 0 else { return nil }
+        if status.st_mode & S_IFMT == S_IFDIR { candidate += "/index.html" }
         guard let resolved = Self.realPath(candidate), resolved.hasPrefix(resolvedRoot + "/") else { return nil }
-        guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
-        return (resolved, Array(data))
+        return Self.contents(resolved).map { (resolved, $0) }
+    }
+
+    /// The file's bytes, or nil when it cannot be opened or read.
+    private static func contents(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        var bytes = [UInt8](repeating: 0, count: fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) + 1 : 4096)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     static func realPath(_ path: String) -> String? {
