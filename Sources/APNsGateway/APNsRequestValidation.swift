@@ -181,7 +181,9 @@ package enum APNsRequestValidation {
     {
         if payload.isEmpty { return .payloadEmpty }
         if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
-        return writtenAsJSONObject || JSONValue.isValidObject(payload) ? nil : .payloadEmpty
+        // The quick scan accepts the usual payload; anything it does not show plain gets the full grammar.
+        if writtenAsJSONObject || PlainJSONObjectScan.accepts(payload) { return nil }
+        return JSONValue.isValidObject(payload) ? nil : .payloadEmpty
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
