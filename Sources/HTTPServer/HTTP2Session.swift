@@ -247,7 +247,9 @@ final class HTTP2Session: ProtocolSession {
         else {
             return
         }
-        let v = value.count > 15 ? recentString(value) : String(decoding: value, as: UTF8.self)
+        let v =
+            value.count > 15
+            ? recentString(value) : Self.knownValue(value) ?? String(decoding: value, as: UTF8.self)
         if pseudo {
             // Compared as bytes: no String for the name.
             let slot: IncomingStream.Pseudo
@@ -296,6 +298,26 @@ final class HTTP2Session: ProtocolSession {
             return match("content-length") ? "content-length" : nil
         case 15: return match("apns-expiration") ? "apns-expiration" : nil
         case 16: return match("apns-collapse-id") ? "apns-collapse-id" : nil
+        default: return nil
+        }
+    }
+
+    /// The literal for a short value most pushes carry (`:method`, `:scheme`, `apns-push-type`, `apns-priority`),
+    /// else `nil`: a literal needs no UTF-8 validation, which was most of the cost of a short value's String.
+    static func knownValue(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+        func match(_ literal: StaticString) -> Bool {
+            memcmp(value.baseAddress!, literal.utf8Start, value.count) == 0
+        }
+        switch value.count {
+        case 1:
+            if match("5") { return "5" }
+            return match("0") ? "0" : nil
+        case 2: return match("10") ? "10" : nil
+        case 4: return match("POST") ? "POST" : nil
+        case 5:
+            if match("https") { return "https" }
+            return match("alert") ? "alert" : nil
+        case 10: return match("background") ? "background" : nil
         default: return nil
         }
     }
