@@ -38,19 +38,23 @@ package enum APNsRequestValidation {
     /// The device token part of `:path`, if the path has the `/3/device/` shape (query string ignored).
     static func tokenSegment(ofPath path: String) -> String? {
         // Byte-wise over contiguous UTF-8: Foundation's `contains` on String bridges to NSString, and
-        // Substring.UTF8View indexing costs more per request than a buffer scan.
-        var path = path
-        return path.withUTF8 { bytes -> String? in
-            // The prefix compared with one `memcmp` (`elementsEqual` over a `String.UTF8View` walks it byte by
-            // byte through the view's indexing).
-            let prefix: StaticString = "/3/device/"
-            let n = prefix.utf8CodeUnitCount
-            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            guard end >= n, let base = bytes.baseAddress, memcmp(base, prefix.utf8Start, n) == 0 else { return nil }
-            let rest = UnsafeBufferPointer(rebasing: bytes[n..<end])
-            guard !rest.contains(UInt8(ascii: "/")) else { return nil }
-            return String(decoding: rest, as: UTF8.self)
-        }
+        // Substring.UTF8View indexing costs more per request than a buffer scan. Read in place when the String
+        // is contiguous (always, for a request's path); `withUTF8` needs a mutable copy.
+        if let segment = path.utf8.withContiguousStorageIfAvailable(tokenSegment(ofPathBytes:)) { return segment }
+        var copy = path
+        return copy.withUTF8(tokenSegment(ofPathBytes:))
+    }
+
+    private static func tokenSegment(ofPathBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // The prefix compared with one `memcmp` (`elementsEqual` over a `String.UTF8View` walks it byte by
+        // byte through the view's indexing).
+        let prefix: StaticString = "/3/device/"
+        let n = prefix.utf8CodeUnitCount
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        guard end >= n, let base = bytes.baseAddress, memcmp(base, prefix.utf8Start, n) == 0 else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: bytes[n..<end])
+        guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+        return String(decoding: rest, as: UTF8.self)
     }
 
     /// Applies checks 1–4 above to a request a listener received.
@@ -181,7 +185,9 @@ package enum APNsRequestValidation {
     {
         if payload.isEmpty { return .payloadEmpty }
         if payload.count > pushType.maxPayloadBytes { return .payloadTooLarge }
-        return writtenAsJSONObject || JSONValue.isValidObject(payload) ? nil : .payloadEmpty
+        // The quick scan accepts the usual payload; anything it does not show plain gets the full grammar.
+        if writtenAsJSONObject || PlainJSONObjectScan.accepts(payload) { return nil }
+        return JSONValue.isValidObject(payload) ? nil : .payloadEmpty
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.

@@ -27,8 +27,10 @@ enum PackedBytes {
             at += 1
         }
 
+        /// Little-endian, in one store (a byte at a time was a loop per length prefix, a dozen per entry).
         mutating func put(_ n: UInt32) {
-            for shift in stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: n >> UInt32(shift))) }
+            UnsafeMutableRawPointer(buffer.baseAddress! + at).storeBytes(of: n.littleEndian, as: UInt32.self)
+            at += 4
         }
 
         mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {

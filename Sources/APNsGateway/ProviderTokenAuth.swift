@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import PushCrypto
 import PushModel
+import Synchronization
 
 /// What one connection has learnt from provider tokens so far (kept in `ConnectionContext` storage).
 package struct ProviderTokenConnectionState: Sendable, Equatable {
@@ -18,6 +19,8 @@ package struct ProviderTokenConnectionState: Sendable, Equatable {
     var currentTokenIssuedAt: Int64?
     /// The warning `currentToken` earned (a non-integer `iat`), repeated on every request that carries it.
     var currentTokenWarning: String?
+    /// The rules' `revision` when `currentTokenKey` was looked up: the same revision holds the same keys.
+    var currentTokenRevision: UInt64?
     /// The `authorization` value that carried `currentToken`: the same value again is not parsed again.
     var currentAuthorization: String?
     /// Key and `iat` of the token in use: a token with other values is a "token update".
@@ -58,10 +61,16 @@ package struct ProviderTokenRules: Sendable {
     static let maxTokenAge: TimeInterval = 3600
     static let minTokenUpdateInterval: TimeInterval = 20 * 60
 
-    package var keys: [String: APNsProviderKey]
+    package var keys: [String: APNsProviderKey] { didSet { revision = Self.nextRevision() } }
+    /// Differs between any two key sets (a fresh value whenever `keys` changes): a connection that verified its
+    /// token under this revision skips looking its key up and comparing it again.
+    private(set) var revision: UInt64
+    private static let revisions = Atomic<UInt64>(0)
+    private static func nextRevision() -> UInt64 { revisions.add(1, ordering: .relaxed).newValue }
 
     package init(keys: [APNsProviderKey]) {
         self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
+        revision = Self.nextRevision()
     }
 
     /// The bearer token in an `authorization` value, or `nil` when missing, blank or not `bearer`.
@@ -107,6 +116,9 @@ package struct ProviderTokenRules: Sendable {
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
         let repeated = authorization != nil && authorization == state.currentAuthorization
+        if repeated, let provider = repeatedToken(endpoint: endpoint, now: now, state: state) {
+            return .success(provider)
+        }
         guard let token = repeated ? state.currentToken : Self.bearerToken(authorization) else {
             return .failure(.missingProviderToken)
         }
@@ -163,8 +175,28 @@ package struct ProviderTokenRules: Sendable {
             state.currentTokenIssuedAt = iat
             state.currentTokenWarning = warning
         }
+        state.currentTokenRevision = revision
         return .success(
             AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: first))
+    }
+
+    /// The usual request of a connection: the same `authorization` value as the last accepted one, its key
+    /// unchanged since (same `revision`), neither a token update nor another key than the bound one. Then only the
+    /// time rules apply, and the state stays as it is (`check` would write back the values it holds). `nil`:
+    /// anything else, for `check`'s full path.
+    private func repeatedToken(endpoint: APNsEnvironment, now: Date, state: ProviderTokenConnectionState)
+        -> AuthorizedProvider?
+    {
+        guard state.currentTokenRevision == revision, let iat = state.currentTokenIssuedAt,
+            iat == state.currentIssuedAt, let keyID = state.currentTokenKeyID, keyID == state.currentKeyID,
+            keyID == state.boundKeyID, let key = state.currentTokenKey
+        else { return nil }
+        let nowSeconds = now.timeIntervalSince1970
+        // Any failure of the time or environment rules: `check` gives the answer.
+        guard Double(iat) <= nowSeconds + Self.maxTokenAge, key.environment.map({ $0 == endpoint }) ?? true,
+            nowSeconds - Double(iat) <= Self.maxTokenAge
+        else { return nil }
+        return AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: false)
     }
 
     /// Two keys may share a connection when they are both team-scoped keys of one team

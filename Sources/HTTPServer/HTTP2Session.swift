@@ -52,19 +52,29 @@ final class HTTP2Session: ProtocolSession {
 
     /// How many recent long header values `recentString` remembers.
     static let recentValueSlots = 8
-    private var recentValues: [String] = []
-    private var nextRecentSlot = 0
 
     /// Response header values longer than this are sent as literals without indexing.
     static let maxIndexedValueLength = 24
 
+    /// The per-stream state every nghttp2 callback touches (several times per header field).
+    struct StreamTable {
+        var streams: [Int32: IncomingStream] = [:]
+        /// The stream whose header block is being received and its index in `streams` (valid until the next
+        /// insertion or removal: `beginHeaders` and `streamClosed` reset it).
+        var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
+        var bodies: [Int32: OutgoingBody] = [:]
+        var awaiting: Set<Int32> = []
+        var recentValues: [String] = []
+        var nextRecentSlot = 0
+    }
+
+    /// Held through a pointer the session owns rather than as stored properties: every access to a class's
+    /// stored `var` is checked for exclusivity at run time (`swift_beginAccess`/`swift_endAccess`, ~4 % of the
+    /// gateway's CPU at ~40 accesses per request), while the session is loop-confined and never re-entered
+    /// during one access. Allocated in `init`, freed in `deinit`.
+    private let table = UnsafeMutablePointer<StreamTable>.allocate(capacity: 1)
+
     private var session: OpaquePointer?
-    private(set) var streams: [Int32: IncomingStream] = [:]
-    /// The stream whose header block is being received and its index in `streams` (valid until the next insertion
-    /// or removal: `beginHeaders` and `streamClosed` reset it).
-    private var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
-    private var bodies: [Int32: OutgoingBody] = [:]
-    private var awaiting: Set<Int32> = []
     /// nghttp2 failed in a way that leaves nothing to send: close now.
     private var fatal = false
     /// A connection error was found: input is ignored, the GOAWAY already queued is sent, then the connection
@@ -78,6 +88,7 @@ final class HTTP2Session: ProtocolSession {
     init(maxConcurrentStreams: UInt32, limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
         self.limits = limits
         self.onRequest = onRequest
+        table.initialize(to: StreamTable())
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         defer { nghttp2_session_callbacks_del(callbacks) }
@@ -109,7 +120,11 @@ final class HTTP2Session: ProtocolSession {
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
     }
 
-    deinit { nghttp2_session_del(session) }
+    deinit {
+        nghttp2_session_del(session)
+        table.deinitialize(count: 1)
+        table.deallocate()
+    }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !fatal, !terminating else { return false }
@@ -179,13 +194,13 @@ final class HTTP2Session: ProtocolSession {
             || (terminating && nghttp2_session_want_write(session) == 0)
     }
 
-    var inFlightRequests: Int { awaiting.count }
+    var inFlightRequests: Int { table.pointee.awaiting.count }
 
     /// nghttp2 flow control and SETTINGS_MAX_CONCURRENT_STREAMS bound what a client can make us hold.
     var acceptsInput: Bool { true }
 
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
-        guard let stream, awaiting.remove(stream) != nil else { return false }
+        guard let stream, table.pointee.awaiting.remove(stream) != nil else { return false }
         submit(response, on: stream)
         return true
     }
@@ -208,16 +223,16 @@ final class HTTP2Session: ProtocolSession {
     // MARK: callback bodies (called through the trampolines in HTTP2Session+Callbacks.swift)
 
     func beginHeaders(stream: Int32) {
-        streams[stream] = IncomingStream()
+        table.pointee.streams[stream] = IncomingStream()
         // A header block is contiguous (HEADERS then CONTINUATION, nothing in between), so the header callbacks
         // that follow are for this stream: remember where it is instead of hashing its id for every field.
-        headerBlock = (stream, streams.index(forKey: stream)!)
+        table.pointee.headerBlock = (stream, table.pointee.streams.index(forKey: stream)!)
     }
 
     /// Where `stream` is in `streams`: the open header block's remembered index, else a look-up.
     private func streamIndex(_ stream: Int32) -> Dictionary<Int32, IncomingStream>.Index? {
-        if let (id, i) = headerBlock, id == stream { return i }
-        return streams.index(forKey: stream)
+        if let (id, i) = table.pointee.headerBlock, id == stream { return i }
+        return table.pointee.streams.index(forKey: stream)
     }
 
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -227,10 +242,14 @@ final class HTTP2Session: ProtocolSession {
         // kept a dynamic exclusivity check open per header.
         let pseudo = name.first == UInt8(ascii: ":")
         let size = name.count + value.count + 32
-        guard streams.values[index].countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo) else {
+        guard
+            table.pointee.streams.values[index].countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo)
+        else {
             return
         }
-        let v = value.count > 15 ? recentString(value) : String(decoding: value, as: UTF8.self)
+        let v =
+            value.count > 15
+            ? recentString(value) : Self.knownValue(value) ?? String(decoding: value, as: UTF8.self)
         if pseudo {
             // Compared as bytes: no String for the name.
             let slot: IncomingStream.Pseudo
@@ -245,16 +264,14 @@ final class HTTP2Session: ProtocolSession {
             } else {
                 return
             }
-            streams.values[index].set(slot, v)
+            table.pointee.streams.values[index].set(slot, v)
         } else {
             // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
-            streams.values[index].append(HTTPField(lowercased: String(decoding: name, as: UTF8.self), v))
+            let n = Self.knownName(name) ?? String(decoding: name, as: UTF8.self)
+            table.pointee.streams.values[index].append(HTTPField(lowercased: n, v))
         }
     }
 
-    /// A String for a long header value, reusing the one made for an identical recent value. Clients repeat the
-    /// same `authorization`, `:path` and topic on every request of a connection: reuse saves an allocation, a
-    /// UTF-8 validation and a copy per value, and lets later equality checks hit the same storage.
     /// `bytes` equal to a literal: one length check and a `memcmp` (generic `elementsEqual` over a `String.UTF8View`
     /// walks the literal byte by byte, and this runs four times per request).
     private func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
@@ -262,19 +279,65 @@ final class HTTP2Session: ProtocolSession {
         return memcmp(base, literal.utf8Start, bytes.count) == 0
     }
 
+    /// The literal for a field name providers send on every push (no UTF-8 validation, no copy), else `nil`.
+    static func knownName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        func match(_ literal: StaticString) -> Bool {
+            memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+        }
+        switch name.count {
+        case 7: return match("apns-id") ? "apns-id" : nil
+        case 10:
+            if match("apns-topic") { return "apns-topic" }
+            return match("user-agent") ? "user-agent" : nil
+        case 12: return match("content-type") ? "content-type" : nil
+        case 13:
+            if match("authorization") { return "authorization" }
+            return match("apns-priority") ? "apns-priority" : nil
+        case 14:
+            if match("apns-push-type") { return "apns-push-type" }
+            return match("content-length") ? "content-length" : nil
+        case 15: return match("apns-expiration") ? "apns-expiration" : nil
+        case 16: return match("apns-collapse-id") ? "apns-collapse-id" : nil
+        default: return nil
+        }
+    }
+
+    /// The literal for a short value most pushes carry (`:method`, `:scheme`, `apns-push-type`, `apns-priority`),
+    /// else `nil`: a literal needs no UTF-8 validation, which was most of the cost of a short value's String.
+    static func knownValue(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+        func match(_ literal: StaticString) -> Bool {
+            memcmp(value.baseAddress!, literal.utf8Start, value.count) == 0
+        }
+        switch value.count {
+        case 1:
+            if match("5") { return "5" }
+            return match("0") ? "0" : nil
+        case 2: return match("10") ? "10" : nil
+        case 4: return match("POST") ? "POST" : nil
+        case 5:
+            if match("https") { return "https" }
+            return match("alert") ? "alert" : nil
+        case 10: return match("background") ? "background" : nil
+        default: return nil
+        }
+    }
+
+    /// A String for a long header value, reusing the one made for an identical recent value. Clients repeat the
+    /// same `authorization`, `:path` and topic on every request of a connection: reuse saves an allocation, a
+    /// UTF-8 validation and a copy per value, and lets later equality checks hit the same storage.
     private func recentString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        for i in recentValues.indices where recentValues[i].utf8.count == bytes.count {
-            let same = recentValues[i].utf8.withContiguousStorageIfAvailable {
+        for i in table.pointee.recentValues.indices where table.pointee.recentValues[i].utf8.count == bytes.count {
+            let same = table.pointee.recentValues[i].utf8.withContiguousStorageIfAvailable {
                 memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
             }
-            if same == true { return recentValues[i] }
+            if same == true { return table.pointee.recentValues[i] }
         }
         let made = String(decoding: bytes, as: UTF8.self)
-        if recentValues.count < Self.recentValueSlots {
-            recentValues.append(made)
+        if table.pointee.recentValues.count < Self.recentValueSlots {
+            table.pointee.recentValues.append(made)
         } else {
-            recentValues[nextRecentSlot] = made
-            nextRecentSlot = (nextRecentSlot + 1) % Self.recentValueSlots
+            table.pointee.recentValues[table.pointee.nextRecentSlot] = made
+            table.pointee.nextRecentSlot = (table.pointee.nextRecentSlot + 1) % Self.recentValueSlots
         }
         return made
     }
@@ -282,19 +345,20 @@ final class HTTP2Session: ProtocolSession {
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
         // In place by index, no closure: see `header`.
         guard let index = streamIndex(stream) else { return }
-        streams.values[index].body.append(chunk, limit: limits.maxBodySize)
+        table.pointee.streams.values[index].body.append(chunk, limit: limits.maxBodySize)
     }
 
     func endOfRequest(stream: Int32) {
-        guard let index = streams.index(forKey: stream), !streams.values[index].dispatched else { return }
+        guard let index = table.pointee.streams.index(forKey: stream), !table.pointee.streams.values[index].dispatched
+        else { return }
         // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
         // reference to them.
         var s = IncomingStream(dispatched: true)
-        swap(&s, &streams.values[index])
+        swap(&s, &table.pointee.streams.values[index])
         if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
             submit(refusal, on: stream)
         } else {
-            awaiting.insert(stream)
+            table.pointee.awaiting.insert(stream)
             var request = HTTPRequest(
                 version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
                 headers: s.headers, body: s.body.bytes, streamID: stream)
@@ -309,25 +373,25 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func streamClosed(_ stream: Int32) {
-        headerBlock = nil  // removing may move other entries
-        streams[stream] = nil
+        table.pointee.headerBlock = nil  // removing may move other entries
+        table.pointee.streams[stream] = nil
         // Usually already gone (answered with an empty body): skip hashing the id for nothing.
-        if !bodies.isEmpty { bodies[stream] = nil }
-        if !awaiting.isEmpty { awaiting.remove(stream) }
+        if !table.pointee.bodies.isEmpty { table.pointee.bodies[stream] = nil }
+        if !table.pointee.awaiting.isEmpty { table.pointee.awaiting.remove(stream) }
     }
 
     func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard var body = bodies[stream] else { return (0, true) }
+        guard var body = table.pointee.bodies[stream] else { return (0, true) }
         let n = min(length, body.bytes.count - body.offset)
         body.bytes.withUnsafeBufferPointer { src in
             buf.update(from: src.baseAddress! + body.offset, count: n)
         }
         body.offset += n
         if body.offset >= body.bytes.count {
-            bodies[stream] = nil
+            table.pointee.bodies[stream] = nil
             return (n, true)
         }
-        bodies[stream] = body
+        table.pointee.bodies[stream] = body
         return (n, false)
     }
 
@@ -340,7 +404,7 @@ final class HTTP2Session: ProtocolSession {
             size += field.name.utf8.count + field.value.utf8.count
             count += 1
         }
-        if !response.body.isEmpty { bodies[stream] = OutgoingBody(bytes: response.body) }
+        if !response.body.isEmpty { table.pointee.bodies[stream] = OutgoingBody(bytes: response.body) }
         let rv = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
                 var w = NVWriter(bytes: bytes, nva: nva)
@@ -355,6 +419,6 @@ final class HTTP2Session: ProtocolSession {
                 return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, &provider)
             }
         }
-        if rv != 0 { bodies[stream] = nil }
+        if rv != 0 { table.pointee.bodies[stream] = nil }
     }
 }
