@@ -6,11 +6,8 @@ import PushCrypto
 import PushModel
 
 extension FCMGateway {
-    /// What a send resolved to before delivery.
-    struct Recipient {
-        var token: String
-        var entry: FCMRegisteredToken
-    }
+    /// What a send resolved to before delivery: the token's record (`token`, `entry`).
+    typealias Recipient = TokenRecord
 
     /// `POST /v1/projects/{p}/messages:send`. Order: auth (bearer, scopes, project) → body rules → faults →
     /// target (token state, sender, an Android instance's restricted package) → APNs header and payload rules →
@@ -24,7 +21,7 @@ extension FCMGateway {
         let response: HTTPResponse
         do {
             let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry)
-            entry.name = result
+            entry.nameStorage = .issued(result)
             response = Self.nameResponse(result)
         } catch {
             entry.status = error.status
@@ -38,46 +35,55 @@ extension FCMGateway {
 
     /// `now`: when the request arrived (one clock reading per send: authorization, quota, message id, log).
     func sendChecked(_ request: HTTPRequest, projectPath: String, now: Date, log: inout FCMLogEntry)
-        throws(FCMErrorResponse) -> String
+        throws(FCMErrorResponse) -> FCMMessageName
     {
         let runtime = self.runtime(projectPath)
-        _ = try authorize(request, project: runtime?.project, projectPath: projectPath, now: now)
-        guard let runtime else { throw .permissionDenied(project: projectPath) }
-        let project = runtime.project
-        log.project = project.id
+        // `authorize`'s checks, in its order, on the shared objects (no copy of the project or the token).
+        let issued = try issuedToken(request)
+        guard issued.value.expiresAt > now else { throw .invalidCredentials(expired: true) }
+        guard issued.allowsMessaging else { throw .insufficientScopes }
+        guard let runtime, issued.allows(runtime.project) else { throw .permissionDenied(project: projectPath) }
+        // `runtime.project` is read in place below (a local would copy its fields).
+        log.project = runtime.project.id
         let send = try FCMMessageRules.parseSendBody(request.body)
         let validateOnly = send.validateOnly
         log.validateOnly = validateOnly
         log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
-        let message = send.message  // `send` is not used again: moved, not copied
-        try FCMMessageRules.refuseUnmodelled(message)
+        // `send.message` is read in place below (a local copied the message, then released `send`'s).
+        try FCMMessageRules.refuseUnmodelled(send.message)
 
-        if let fault = takeFault(for: message.target) {
+        if let fault = takeFault(for: send.message.target) {
             var e = FCMErrorResponse(fault.errorCode)
             if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
                 e.retryAfter = fault.retryAfter ?? 60
             }
             throw e
         }
-        var recipients = try resolve(message.target, project: project)
-        if let instance = recipients.first?.entry.android, !message.target.isFanOut,
-            !Self.restrictedPackageAllows(message, instance)
+        var recipients = try resolve(send.message.target, project: runtime.project)
+        if let instance = recipients.first?.entry.android, !send.message.target.isFanOut,
+            !Self.restrictedPackageAllows(send.message, instance)
         {
-            throw Self.restrictedPackageMismatch(message, instance)
+            throw Self.restrictedPackageMismatch(send.message, instance)
         }
-        recipients.removeAll { r in r.entry.android.map { !Self.restrictedPackageAllows(message, $0) } ?? false }
+        if recipients.contains(where: { $0.entry.android != nil }) {
+            recipients.removeAll { r in
+                r.entry.android.map { !Self.restrictedPackageAllows(send.message, $0) } ?? false
+            }
+        }
 
         // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
-        let limit = message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
-        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
+        let limit =
+            send.message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
+        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(send.message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
-        let (messageID, name) = nextMessageName(runtime, fanOut: message.target.isFanOut, now: now)
+        let name = nextMessageName(runtime, fanOut: send.message.target.isFanOut, now: now)
+        let messageID = FCMTranslation.MessageID.micros(name.micros)
         let first = recipients.first
         let translated = FCMTranslation.translatedFields(
-            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
+            send.message, messageID: messageID, senderID: runtime.project.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
         var validated = apnsPush(
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
@@ -86,29 +92,35 @@ extension FCMGateway {
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
                 : Self.apnsHeaderError(r)
         }
-        try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
+        try checkQuota(project: runtime.project, recipients: recipients, target: send.message.target, now: now)
 
         if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
         var firstPush: APNsPushRequest? = consume validated
         for (i, r) in recipients.enumerated() {
             if let instance = r.entry.android {
-                deliverAndroid(message, to: r, instance: instance, project: project, name: name, now: now, log: &log)
+                deliverAndroid(
+                    send.message, to: r, instance: instance, project: runtime.project, name: name.text, now: now,
+                    log: &log)
                 continue
             }
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
-            let push =
-                i == 0
-                ? firstPush.take()!
-                : apnsPush(
+            let hopError: FCMErrorResponse?
+            if i == 0, let push = firstPush.take() {
+                hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
+            } else {
+                let push = apnsPush(
                     FCMTranslation.translatedFields(
-                        message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
+                        send.message, messageID: messageID, senderID: runtime.project.number, fid: r.entry.fid,
                         bundleID: r.entry.bundleID ?? ""), token: apnsToken, runtime: runtime)
-            let hopError = deliver(push, to: r, apnsToken: apnsToken, project: project, now: now, log: &log)
+                hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
+            }
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
-            if let hopError, !message.target.isFanOut { throw hopError }
+            if let hopError, !send.message.target.isFanOut { throw hopError }
         }
-        if recipients.contains(where: { $0.entry.apnsToken != nil }), project.apns == nil, !message.target.isFanOut {
+        if recipients.contains(where: { $0.entry.apnsToken != nil }), runtime.project.apns == nil,
+            !send.message.target.isFanOut
+        {
             throw FCMErrorResponse(.thirdPartyAuthError)
         }
         return name
@@ -122,7 +134,7 @@ extension FCMGateway {
             if case .fid = target { isFID = true } else { isFID = false }
             let record: TokenRecord? = state.withLock { s in
                 if isFID { return s.tokens.values.first { $0.entry.fid == token } }
-                return s.tokens[token]
+                return s.record(token)
             }
             guard let record else {
                 if isFID {
@@ -134,7 +146,7 @@ extension FCMGateway {
             }
             guard record.project == project.id else { throw FCMErrorResponse(.senderIDMismatch) }
             guard !record.entry.unregistered else { throw FCMErrorResponse(.unregistered) }
-            return [Recipient(token: record.entry.token, entry: record.entry)]
+            return [record]
         case .topic(let topic):
             return subscribers(project: project) { $0.contains(topic) }
         case .condition(let condition, _):
@@ -147,7 +159,6 @@ extension FCMGateway {
             s.tokens.values.filter {
                 $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
             }
-            .map { Recipient(token: $0.entry.token, entry: $0.entry) }
         }.sorted { $0.token < $1.token }
     }
 
@@ -190,9 +201,9 @@ extension FCMGateway {
     }
 
     func takeFault(for target: FCMTarget) -> FCMFault? {
+        guard faultCount.load(ordering: .acquiring) > 0 else { return nil }
         var token: String?
         if case .token(let t) = target { token = t }
-        guard faultCount.load(ordering: .acquiring) > 0 else { return nil }
         return state.withLock { s in
             guard let i = s.faults.firstIndex(where: { $0.token == nil || $0.token == token }) else { return nil }
             let f = s.faults[i]
@@ -244,7 +255,7 @@ extension FCMGateway {
     /// with a suite's `clock:`, and is never less than one past the last issued, so it stays unique when the clock
     /// stands still or goes back (`reset()` keeps it). After `%`: 16 hex digits fixed per project (how FCM derives
     /// its suffix is unknown; it repeats one 8-digit group, as here).
-    func nextMessageName(_ runtime: ProjectRuntime, fanOut: Bool, now: Date) -> (messageID: String, name: String) {
+    func nextMessageName(_ runtime: ProjectRuntime, fanOut: Bool, now: Date) -> FCMMessageName {
         let micros = UInt64((max(0, now.timeIntervalSince1970) * 1_000_000).rounded(.down))
         var last = lastMessageMicros.load(ordering: .relaxed)
         var issued: UInt64
@@ -255,28 +266,7 @@ extension FCMGateway {
             if exchanged { break }
             last = seen
         }
-        // The digits once, on the stack; each string written in one allocation.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            var rest = issued
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            let id = UnsafeRawBufferPointer(rebasing: buffer[start...])
-            let prefix = fanOut ? runtime.fanOutNamePrefix : runtime.tokenNamePrefix
-            let suffix = fanOut ? [] : runtime.tokenNameSuffix
-            let name = String(unsafeUninitializedCapacity: prefix.count + id.count + suffix.count) { out in
-                var n = 0
-                for b in prefix { out[n] = b; n += 1 }
-                for b in id { out[n] = b; n += 1 }
-                for b in suffix { out[n] = b; n += 1 }
-                return n
-            }
-            return (String(decoding: id, as: UTF8.self), name)
-        }
+        return FCMMessageName(runtime: runtime, micros: issued, fanOut: fanOut)
     }
 
     /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice (made once per project).
@@ -311,18 +301,20 @@ extension FCMGateway {
 
     /// Signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
-        _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, now: Date,
-        log: inout FCMLogEntry
+        _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, runtime: ProjectRuntime,
+        now: Date, log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
-        guard let credentials = project.apns else { return FCMErrorResponse(.thirdPartyAuthError) }
+        guard let environment = runtime.project.apns?.environment else {
+            return FCMErrorResponse(.thirdPartyAuthError)
+        }
         let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this
-        if let authorization = providerAuthorization(project: project.id, credentials, now: now) {
+        if let authorization = providerAuthorization(runtime, now: now) {
             push.setAuthorization(authorization)
         }
         let outcome = apns.evaluate(push)
-        log.apns.append(
+        log.appendHop(
             FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment,
                 headerFields: hopHeaders, payloadBytes: push.payload,
                 status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
@@ -332,18 +324,21 @@ extension FCMGateway {
     /// `bearer <provider token>`: the project's provider token, signed with its .p8 key and reused for 30 minutes
     /// (`nil` for certificates: the connection carries the certificate). The header value is kept with it (one
     /// string for every send, not one per send).
-    func providerAuthorization(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
-        guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
-        return providerTokens.withLock { tokens -> String? in
-            if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 {
-                return cached.authorization
-            }
+    func providerAuthorization(_ runtime: ProjectRuntime, now: Date) -> String? {
+        let cached = runtime.providerToken.withLock { token -> String? in
+            guard let token, now.timeIntervalSince(token.issuedAt) < 30 * 60 else { return nil }
+            return token.authorization
+        }
+        if let cached { return cached }
+        guard case .token(let teamID, let keyID, let key)? = runtime.project.apns?.auth else { return nil }
+        return runtime.providerToken.withLock { token -> String? in
+            if let token, now.timeIntervalSince(token.issuedAt) < 30 * 60 { return token.authorization }
             guard
                 let jwt = try? JWT.apnsProviderToken(
                     teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
             let authorization = "bearer \(jwt)"
-            tokens[project] = (authorization, now)
+            token = (authorization, now)
             return authorization
         }
     }
