@@ -14,22 +14,23 @@ extension FCMGateway {
     /// quota → validate_only stops here → APNs for iOS instances, the Android consumer for Android ones.
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
         let now = clock.now()
-        var entry = FCMLogEntry(
+        // An optional, so that the log's ring swaps it in (and the entry it drops out) without a copy.
+        var entry: FCMLogEntry? = FCMLogEntry(
             sequence: 0, receivedAt: now, method: request.method, path: request.path, project: nil,
             request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
             name: nil, apns: [])
         let response: HTTPResponse
         do {
-            let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry)
-            entry.nameStorage = .issued(result)
+            let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry!)
+            entry!.nameStorage = .issued(result)
             response = Self.nameResponse(result)
         } catch {
-            entry.status = error.status
-            entry.errorCode = error.errorCode?.rawValue ?? error.canonical
-            entry.errorMessage = error.message
+            entry!.status = error.status
+            entry!.errorCode = error.errorCode?.rawValue ?? error.canonical
+            entry!.errorMessage = error.message
             response = error.response
         }
-        appendLog(entry)
+        appendLog(swapping: &entry)  // `entry` now holds the dropped entry (if any), freed here
         return response
     }
 
@@ -42,48 +43,48 @@ extension FCMGateway {
         let issued = try issuedToken(request)
         guard issued.value.expiresAt > now else { throw .invalidCredentials(expired: true) }
         guard issued.allowsMessaging else { throw .insufficientScopes }
-        guard let runtime, issued.allows(runtime.project) else { throw .permissionDenied(project: projectPath) }
-        // `runtime.project` is read in place below (a local would copy its fields).
-        log.project = runtime.project.id
-        let send = try FCMMessageRules.parseSendBody(request.body)
-        let validateOnly = send.validateOnly
+        guard let runtime, issued.allows(id: runtime.id, number: runtime.number) else {
+            throw .permissionDenied(project: projectPath)
+        }
+        log.project = runtime.id
+        // Taken apart, not copied: a local copy of `message` retained every field, then released `send`'s.
+        let (validateOnly, message) = try FCMMessageRules.parseSendBodyParts(request.body)
         log.validateOnly = validateOnly
-        log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
-        // `send.message` is read in place below (a local copied the message, then released `send`'s).
-        try FCMMessageRules.refuseUnmodelled(send.message)
+        log.requestStorage = .send(message.rawStorage, validateOnly: validateOnly)
+        try FCMMessageRules.refuseUnmodelled(message)
 
-        if let fault = takeFault(for: send.message.target) {
+        if let fault = takeFault(for: message.target) {
             var e = FCMErrorResponse(fault.errorCode)
             if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
                 e.retryAfter = fault.retryAfter ?? 60
             }
             throw e
         }
-        var recipients = try resolve(send.message.target, project: runtime.project)
-        if let instance = recipients.first?.entry.android, !send.message.target.isFanOut,
-            !Self.restrictedPackageAllows(send.message, instance)
+        var recipients = try resolve(message.target, projectID: runtime.id)
+        if let instance = recipients.first?.entry.android, !message.target.isFanOut,
+            !Self.restrictedPackageAllows(message, instance)
         {
-            throw Self.restrictedPackageMismatch(send.message, instance)
+            throw Self.restrictedPackageMismatch(message, instance)
         }
         if recipients.contains(where: { $0.entry.android != nil }) {
             recipients.removeAll { r in
-                r.entry.android.map { !Self.restrictedPackageAllows(send.message, $0) } ?? false
+                r.entry.android.map { !Self.restrictedPackageAllows(message, $0) } ?? false
             }
         }
 
         // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
         let limit =
-            send.message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
-        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(send.message) > limit {
+            message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
+        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
-        let name = nextMessageName(runtime, fanOut: send.message.target.isFanOut, now: now)
+        let name = nextMessageName(runtime, fanOut: message.target.isFanOut, now: now)
         let messageID = FCMTranslation.MessageID.micros(name.micros)
         let first = recipients.first
         let translated = FCMTranslation.translatedFields(
-            send.message, messageID: messageID, senderID: runtime.project.number, fid: first?.entry.fid,
+            message, messageID: messageID, senderID: runtime.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
         var validated = apnsPush(
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
@@ -92,7 +93,7 @@ extension FCMGateway {
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
                 : Self.apnsHeaderError(r)
         }
-        try checkQuota(project: runtime.project, recipients: recipients, target: send.message.target, now: now)
+        try checkQuota(runtime, recipients: recipients, target: message.target, now: now)
 
         if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
@@ -100,7 +101,7 @@ extension FCMGateway {
         for (i, r) in recipients.enumerated() {
             if let instance = r.entry.android {
                 deliverAndroid(
-                    send.message, to: r, instance: instance, project: runtime.project, name: name.text, now: now,
+                    message, to: r, instance: instance, project: runtime.project, name: name.text, now: now,
                     log: &log)
                 continue
             }
@@ -111,15 +112,15 @@ extension FCMGateway {
             } else {
                 let push = apnsPush(
                     FCMTranslation.translatedFields(
-                        send.message, messageID: messageID, senderID: runtime.project.number, fid: r.entry.fid,
+                        message, messageID: messageID, senderID: runtime.number, fid: r.entry.fid,
                         bundleID: r.entry.bundleID ?? ""), token: apnsToken, runtime: runtime)
                 hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
             }
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
-            if let hopError, !send.message.target.isFanOut { throw hopError }
+            if let hopError, !message.target.isFanOut { throw hopError }
         }
-        if recipients.contains(where: { $0.entry.apnsToken != nil }), runtime.project.apns == nil,
-            !send.message.target.isFanOut
+        if recipients.contains(where: { $0.entry.apnsToken != nil }), runtime.apnsEnvironment == nil,
+            !message.target.isFanOut
         {
             throw FCMErrorResponse(.thirdPartyAuthError)
         }
@@ -128,6 +129,11 @@ extension FCMGateway {
 
     /// The token(s) a target reaches, or the error the target itself earns.
     func resolve(_ target: FCMTarget, project: FCMProject) throws(FCMErrorResponse) -> [Recipient] {
+        try resolve(target, projectID: project.id)
+    }
+
+    /// `resolve(_:project:)` by the project's id.
+    func resolve(_ target: FCMTarget, projectID: String) throws(FCMErrorResponse) -> [Recipient] {
         switch target {
         case .token(let token), .fid(let token):
             let isFID: Bool
@@ -144,20 +150,20 @@ extension FCMGateway {
                 }
                 throw FCMErrorResponse(.unregistered)
             }
-            guard record.project == project.id else { throw FCMErrorResponse(.senderIDMismatch) }
+            guard record.project == projectID else { throw FCMErrorResponse(.senderIDMismatch) }
             guard !record.entry.unregistered else { throw FCMErrorResponse(.unregistered) }
             return [record]
         case .topic(let topic):
-            return subscribers(project: project) { $0.contains(topic) }
+            return subscribers(projectID: projectID) { $0.contains(topic) }
         case .condition(let condition, _):
-            return subscribers(project: project) { condition.matches($0) }
+            return subscribers(projectID: projectID) { condition.matches($0) }
         }
     }
 
-    func subscribers(project: FCMProject, where match: (Set<String>) -> Bool) -> [Recipient] {
+    func subscribers(projectID: String, where match: (Set<String>) -> Bool) -> [Recipient] {
         state.withLock { s in
             s.tokens.values.filter {
-                $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
+                $0.project == projectID && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
             }
         }.sorted { $0.token < $1.token }
     }
@@ -216,20 +222,22 @@ extension FCMGateway {
     }
 
     /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
-    func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse)
+    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date)
+        throws(FCMErrorResponse)
     {
-        let quota = project.quota
+        let quota = runtime.quota
+        let projectID = runtime.id
         guard quota.perProjectPerMinute != nil || quota.perDevicePerMinute != nil else { return }  // no lock for no quota
         let cutoff = now.addingTimeInterval(-60)
         let devices = target.isFanOut ? [] : recipients.map(\.token)
         let exceeded: (subject: String, retry: Int)? = state.withLock { s in
             if let limit = quota.perProjectPerMinute {
-                var w = s.projectSends[project.id, default: []].filter { $0 > cutoff }
+                var w = s.projectSends[projectID, default: []].filter { $0 > cutoff }
                 if w.count >= limit {
-                    return ("projects/\(project.id)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
+                    return ("projects/\(projectID)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
                 }
                 w.append(now)
-                s.projectSends[project.id] = w
+                s.projectSends[projectID] = w
             }
             if let limit = quota.perDevicePerMinute {
                 for d in devices {
@@ -292,7 +300,7 @@ extension FCMGateway {
         runtime: ProjectRuntime
     ) -> APNsPushRequest {
         var push = APNsPushRequest(
-            environment: runtime.project.apns?.environment ?? .sandbox, token: token,
+            environment: runtime.apnsEnvironment ?? .sandbox, token: token,
             fields: translated.fields, payload: translated.payload,
             connection: runtime.connectionFacts)
         push.payloadWrittenAsJSONObject = true  // the translation writes one JSON object
@@ -304,7 +312,7 @@ extension FCMGateway {
         _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, runtime: ProjectRuntime,
         now: Date, log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
-        guard let environment = runtime.project.apns?.environment else {
+        guard let environment = runtime.apnsEnvironment else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
         let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this

@@ -106,9 +106,12 @@ package final class FCMGateway: Sendable {
         }
 
         /// Whether the token's service account may use `project`.
-        func allows(_ project: FCMProject) -> Bool {
+        func allows(_ project: FCMProject) -> Bool { allows(id: project.id, number: project.number) }
+
+        /// `allows(_:)` by the project's id and number.
+        func allows(id: String, number: String) -> Bool {
             guard let p = accountProjects else { return false }
-            return p.isEmpty || p.contains(project.id) || p.contains(project.number)
+            return p.isEmpty || p.contains(id) || p.contains(number)
         }
     }
 
@@ -117,6 +120,11 @@ package final class FCMGateway: Sendable {
     /// project's fields (strings, token list, credentials) to use them.
     final class ProjectRuntime: Sendable {
         let project: FCMProject
+        /// What a send reads of `project`, each on its own (reading `project` as a whole copies all its fields).
+        let id: String
+        let number: String
+        let quota: FCMQuota
+        let apnsEnvironment: APNsEnvironment?
         /// One in-process APNs connection per project id (the provider-token binding lives on it).
         let connection: APNsInProcessConnection
         let connectionFacts: APNsConnectionFacts
@@ -134,6 +142,10 @@ package final class FCMGateway: Sendable {
         let providerToken = Mutex<(authorization: String, issuedAt: Date)?>(nil)
         init(project: FCMProject, connection: APNsInProcessConnection) {
             self.project = project
+            id = project.id
+            number = project.number
+            quota = project.quota
+            apnsEnvironment = project.apns?.environment
             self.connection = connection
             connectionFacts = connection.facts
             fanOutNamePrefix = Array("projects/\(project.id)/messages/".utf8)
@@ -288,14 +300,17 @@ package final class FCMGateway: Sendable {
     }
 
     func appendLog(_ entry: consuming FCMLogEntry) {
-        // Moved into the ring (not copied under the lock); the dropped entry is returned so that it is freed here,
-        // after the lock is released.
         var pending = Optional(entry)
-        _ = logState.withLock { s in
-            var e = pending.take()!
+        appendLog(swapping: &pending)
+    }
+
+    /// Moves the entry in `entry` into the ring (swapped in under the lock, not copied) and leaves there the entry
+    /// the ring dropped, to be freed by the caller after the lock is released.
+    func appendLog(swapping entry: inout FCMLogEntry?) {
+        logState.withLock { s in
             s.sequence += 1
-            e.sequence = s.sequence
-            return s.entries.append(e)
+            entry?.sequence = s.sequence
+            s.entries.append(swapping: &entry)
         }
     }
 

@@ -1,7 +1,7 @@
 /// The FCM log's ring: `RingBuffer`'s behaviour (a bounded FIFO dropping its oldest entry when full), written
 /// for `FCMLogEntry` here. `RingBuffer` is generic in another module and not inlinable, so appending through it
 /// ran unspecialized and copied each entry's fields into the storage (then released the original); this one
-/// moves the entry in and the dropped one out.
+/// swaps the entry in and the dropped one out.
 struct FCMLogRing: Sendable {
     let capacity: Int
     /// Grows up to `capacity` as entries arrive (a large capacity costs nothing until used).
@@ -11,13 +11,13 @@ struct FCMLogRing: Sendable {
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    /// Appends; returns the entry dropped when full (drop it outside any lock: freeing costs).
-    mutating func append(_ entry: consuming FCMLogEntry) -> FCMLogEntry? {
-        var dropped: FCMLogEntry?
+    /// Appends the entry in `entry` and leaves there the one dropped when full (else `nil`): both moved by swapping
+    /// (drop the old one outside any lock: freeing costs).
+    mutating func append(swapping entry: inout FCMLogEntry?) {
         if count == capacity {
-            swap(&dropped, &storage[head])  // moves, no copy of the old entry
+            swap(&entry, &storage[head])  // the oldest entry's slot takes the new one
             head = (head + 1) % storage.count
-            count -= 1
+            return
         }
         if count == storage.count {
             // Physically full but below capacity: lay the entries out from 0 again, then grow.
@@ -25,12 +25,10 @@ struct FCMLogRing: Sendable {
                 storage = Array(storage[head...] + storage[..<head])
                 head = 0
             }
-            storage.append(entry)
-        } else {
-            storage[(head + count) % storage.count] = entry
+            storage.append(nil)
         }
+        swap(&entry, &storage[(head + count) % storage.count])  // an empty slot: `entry` becomes nil
         count += 1
-        return dropped
     }
 
     /// Oldest first.
