@@ -243,9 +243,10 @@ package enum FCMSendFastReader {
                     guard message == nil else { return false }
                     r.ws()
                     let start = r.i
-                    guard var m = r.message() else { return false }
-                    m.rawStorage = .slice(body, start..<r.i)
-                    message = m
+                    // Read into its variable and completed there (a local `var` was copied into it).
+                    message = r.message()
+                    guard message != nil else { return false }
+                    message!.rawStorage = .slice(body, start..<r.i)
                     return true
                 default: return false
                 }
