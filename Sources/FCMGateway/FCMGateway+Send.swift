@@ -6,50 +6,51 @@ import PushCrypto
 import PushModel
 
 extension FCMGateway {
-    /// What a send resolved to before delivery.
-    struct Recipient {
-        var token: String
-        var entry: FCMRegisteredToken
-    }
+    /// What a send resolved to before delivery: the token's record (`token`, `entry`).
+    typealias Recipient = TokenRecord
 
     /// `POST /v1/projects/{p}/messages:send`. Order: auth (bearer, scopes, project) → body rules → faults →
     /// target (token state, sender, an Android instance's restricted package) → APNs header and payload rules →
     /// quota → validate_only stops here → APNs for iOS instances, the Android consumer for Android ones.
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
         let now = clock.now()
-        var entry = FCMLogEntry(
+        // An optional, so that the log's ring swaps it in (and the entry it drops out) without a copy.
+        var entry: FCMLogEntry? = FCMLogEntry(
             sequence: 0, receivedAt: now, method: request.method, path: request.path, project: nil,
             request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
             name: nil, apns: [])
         let response: HTTPResponse
         do {
-            let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry)
-            entry.name = result
+            let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry!)
+            entry!.nameStorage = .issued(result)
             response = Self.nameResponse(result)
         } catch {
-            entry.status = error.status
-            entry.errorCode = error.errorCode?.rawValue ?? error.canonical
-            entry.errorMessage = error.message
+            entry!.status = error.status
+            entry!.errorCode = error.errorCode?.rawValue ?? error.canonical
+            entry!.errorMessage = error.message
             response = error.response
         }
-        appendLog(entry)
+        appendLog(swapping: &entry)  // `entry` now holds the dropped entry (if any), freed here
         return response
     }
 
     /// `now`: when the request arrived (one clock reading per send: authorization, quota, message id, log).
     func sendChecked(_ request: HTTPRequest, projectPath: String, now: Date, log: inout FCMLogEntry)
-        throws(FCMErrorResponse) -> String
+        throws(FCMErrorResponse) -> FCMMessageName
     {
         let runtime = self.runtime(projectPath)
-        _ = try authorize(request, project: runtime?.project, projectPath: projectPath, now: now)
-        guard let runtime else { throw .permissionDenied(project: projectPath) }
-        let project = runtime.project
-        log.project = project.id
-        let send = try FCMMessageRules.parseSendBody(request.body)
-        let validateOnly = send.validateOnly
+        // `authorize`'s checks, in its order, on the shared objects (no copy of the project or the token).
+        let issued = try issuedToken(request)
+        guard issued.value.expiresAt > now else { throw .invalidCredentials(expired: true) }
+        guard issued.allowsMessaging else { throw .insufficientScopes }
+        guard let runtime, issued.allows(id: runtime.id, number: runtime.number) else {
+            throw .permissionDenied(project: projectPath)
+        }
+        log.project = runtime.id
+        // Taken apart, not copied: a local copy of `message` retained every field, then released `send`'s.
+        let (validateOnly, message) = try FCMMessageRules.parseSendBodyParts(request.body)
         log.validateOnly = validateOnly
-        log.requestStorage = .send(send.message.rawStorage, validateOnly: validateOnly)
-        let message = send.message  // `send` is not used again: moved, not copied
+        log.requestStorage = .send(message.rawStorage, validateOnly: validateOnly)
         try FCMMessageRules.refuseUnmodelled(message)
 
         if let fault = takeFault(for: message.target) {
@@ -59,25 +60,31 @@ extension FCMGateway {
             }
             throw e
         }
-        var recipients = try resolve(message.target, project: project)
+        var recipients = try resolve(message.target, projectID: runtime.id)
         if let instance = recipients.first?.entry.android, !message.target.isFanOut,
             !Self.restrictedPackageAllows(message, instance)
         {
             throw Self.restrictedPackageMismatch(message, instance)
         }
-        recipients.removeAll { r in r.entry.android.map { !Self.restrictedPackageAllows(message, $0) } ?? false }
+        if recipients.contains(where: { $0.entry.android != nil }) {
+            recipients.removeAll { r in
+                r.entry.android.map { !Self.restrictedPackageAllows(message, $0) } ?? false
+            }
+        }
 
         // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
-        let limit = message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
+        let limit =
+            message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
         if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
             throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
-        let (messageID, name) = nextMessageName(runtime, fanOut: message.target.isFanOut, now: now)
+        let name = nextMessageName(runtime, fanOut: message.target.isFanOut, now: now)
+        let messageID = FCMTranslation.MessageID.micros(name.micros)
         let first = recipients.first
         let translated = FCMTranslation.translatedFields(
-            message, messageID: messageID, senderID: project.number, fid: first?.entry.fid,
+            message, messageID: messageID, senderID: runtime.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
         var validated = apnsPush(
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
@@ -86,29 +93,35 @@ extension FCMGateway {
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
                 : Self.apnsHeaderError(r)
         }
-        try checkQuota(project: project, recipients: recipients, target: message.target, now: now)
+        try checkQuota(runtime, recipients: recipients, target: message.target, now: now)
 
         if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
         var firstPush: APNsPushRequest? = consume validated
         for (i, r) in recipients.enumerated() {
             if let instance = r.entry.android {
-                deliverAndroid(message, to: r, instance: instance, project: project, name: name, now: now, log: &log)
+                deliverAndroid(
+                    message, to: r, instance: instance, project: runtime.project, name: name.text, now: now,
+                    log: &log)
                 continue
             }
             guard let apnsToken = r.entry.apnsToken else { continue }  // not an iOS instance: nothing goes to APNs
-            let push =
-                i == 0
-                ? firstPush.take()!
-                : apnsPush(
+            let hopError: FCMErrorResponse?
+            if i == 0, let push = firstPush.take() {
+                hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
+            } else {
+                let push = apnsPush(
                     FCMTranslation.translatedFields(
-                        message, messageID: messageID, senderID: project.number, fid: r.entry.fid,
+                        message, messageID: messageID, senderID: runtime.number, fid: r.entry.fid,
                         bundleID: r.entry.bundleID ?? ""), token: apnsToken, runtime: runtime)
-            let hopError = deliver(push, to: r, apnsToken: apnsToken, project: project, now: now, log: &log)
+                hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
+            }
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
             if let hopError, !message.target.isFanOut { throw hopError }
         }
-        if recipients.contains(where: { $0.entry.apnsToken != nil }), project.apns == nil, !message.target.isFanOut {
+        if recipients.contains(where: { $0.entry.apnsToken != nil }), runtime.apnsEnvironment == nil,
+            !message.target.isFanOut
+        {
             throw FCMErrorResponse(.thirdPartyAuthError)
         }
         return name
@@ -116,13 +129,18 @@ extension FCMGateway {
 
     /// The token(s) a target reaches, or the error the target itself earns.
     func resolve(_ target: FCMTarget, project: FCMProject) throws(FCMErrorResponse) -> [Recipient] {
+        try resolve(target, projectID: project.id)
+    }
+
+    /// `resolve(_:project:)` by the project's id.
+    func resolve(_ target: FCMTarget, projectID: String) throws(FCMErrorResponse) -> [Recipient] {
         switch target {
         case .token(let token), .fid(let token):
             let isFID: Bool
             if case .fid = target { isFID = true } else { isFID = false }
             let record: TokenRecord? = state.withLock { s in
                 if isFID { return s.tokens.values.first { $0.entry.fid == token } }
-                return s.tokens[token]
+                return s.record(token)
             }
             guard let record else {
                 if isFID {
@@ -132,22 +150,21 @@ extension FCMGateway {
                 }
                 throw FCMErrorResponse(.unregistered)
             }
-            guard record.project == project.id else { throw FCMErrorResponse(.senderIDMismatch) }
+            guard record.project == projectID else { throw FCMErrorResponse(.senderIDMismatch) }
             guard !record.entry.unregistered else { throw FCMErrorResponse(.unregistered) }
-            return [Recipient(token: record.entry.token, entry: record.entry)]
+            return [record]
         case .topic(let topic):
-            return subscribers(project: project) { $0.contains(topic) }
+            return subscribers(projectID: projectID) { $0.contains(topic) }
         case .condition(let condition, _):
-            return subscribers(project: project) { condition.matches($0) }
+            return subscribers(projectID: projectID) { condition.matches($0) }
         }
     }
 
-    func subscribers(project: FCMProject, where match: (Set<String>) -> Bool) -> [Recipient] {
+    func subscribers(projectID: String, where match: (Set<String>) -> Bool) -> [Recipient] {
         state.withLock { s in
             s.tokens.values.filter {
-                $0.project == project.id && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
+                $0.project == projectID && !$0.entry.unregistered && match(s.subscriptions[$0.entry.token] ?? [])
             }
-            .map { Recipient(token: $0.entry.token, entry: $0.entry) }
         }.sorted { $0.token < $1.token }
     }
 
@@ -190,9 +207,9 @@ extension FCMGateway {
     }
 
     func takeFault(for target: FCMTarget) -> FCMFault? {
+        guard faultCount.load(ordering: .acquiring) > 0 else { return nil }
         var token: String?
         if case .token(let t) = target { token = t }
-        guard faultCount.load(ordering: .acquiring) > 0 else { return nil }
         return state.withLock { s in
             guard let i = s.faults.firstIndex(where: { $0.token == nil || $0.token == token }) else { return nil }
             let f = s.faults[i]
@@ -205,20 +222,22 @@ extension FCMGateway {
     }
 
     /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
-    func checkQuota(project: FCMProject, recipients: [Recipient], target: FCMTarget, now: Date) throws(FCMErrorResponse)
+    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date)
+        throws(FCMErrorResponse)
     {
-        let quota = project.quota
+        let quota = runtime.quota
+        let projectID = runtime.id
         guard quota.perProjectPerMinute != nil || quota.perDevicePerMinute != nil else { return }  // no lock for no quota
         let cutoff = now.addingTimeInterval(-60)
         let devices = target.isFanOut ? [] : recipients.map(\.token)
         let exceeded: (subject: String, retry: Int)? = state.withLock { s in
             if let limit = quota.perProjectPerMinute {
-                var w = s.projectSends[project.id, default: []].filter { $0 > cutoff }
+                var w = s.projectSends[projectID, default: []].filter { $0 > cutoff }
                 if w.count >= limit {
-                    return ("projects/\(project.id)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
+                    return ("projects/\(projectID)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
                 }
                 w.append(now)
-                s.projectSends[project.id] = w
+                s.projectSends[projectID] = w
             }
             if let limit = quota.perDevicePerMinute {
                 for d in devices {
@@ -244,7 +263,7 @@ extension FCMGateway {
     /// with a suite's `clock:`, and is never less than one past the last issued, so it stays unique when the clock
     /// stands still or goes back (`reset()` keeps it). After `%`: 16 hex digits fixed per project (how FCM derives
     /// its suffix is unknown; it repeats one 8-digit group, as here).
-    func nextMessageName(_ runtime: ProjectRuntime, fanOut: Bool, now: Date) -> (messageID: String, name: String) {
+    func nextMessageName(_ runtime: ProjectRuntime, fanOut: Bool, now: Date) -> FCMMessageName {
         let micros = UInt64((max(0, now.timeIntervalSince1970) * 1_000_000).rounded(.down))
         var last = lastMessageMicros.load(ordering: .relaxed)
         var issued: UInt64
@@ -255,28 +274,7 @@ extension FCMGateway {
             if exchanged { break }
             last = seen
         }
-        // The digits once, on the stack; each string written in one allocation.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            var rest = issued
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            let id = UnsafeRawBufferPointer(rebasing: buffer[start...])
-            let prefix = fanOut ? runtime.fanOutNamePrefix : runtime.tokenNamePrefix
-            let suffix = fanOut ? [] : runtime.tokenNameSuffix
-            let name = String(unsafeUninitializedCapacity: prefix.count + id.count + suffix.count) { out in
-                var n = 0
-                for b in prefix { out[n] = b; n += 1 }
-                for b in id { out[n] = b; n += 1 }
-                for b in suffix { out[n] = b; n += 1 }
-                return n
-            }
-            return (String(decoding: id, as: UTF8.self), name)
-        }
+        return FCMMessageName(runtime: runtime, micros: issued, fanOut: fanOut)
     }
 
     /// 16 lowercase hex digits: an FNV-1a hash of the project number, twice (made once per project).
@@ -302,7 +300,7 @@ extension FCMGateway {
         runtime: ProjectRuntime
     ) -> APNsPushRequest {
         var push = APNsPushRequest(
-            environment: runtime.project.apns?.environment ?? .sandbox, token: token,
+            environment: runtime.apnsEnvironment ?? .sandbox, token: token,
             fields: translated.fields, payload: translated.payload,
             connection: runtime.connectionFacts)
         push.payloadWrittenAsJSONObject = true  // the translation writes one JSON object
@@ -311,18 +309,20 @@ extension FCMGateway {
 
     /// Signs and pushes through the APNs gateway; the FCM error APNs' answer maps to, if any.
     func deliver(
-        _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, project: FCMProject, now: Date,
-        log: inout FCMLogEntry
+        _ push: consuming APNsPushRequest, to r: Recipient, apnsToken: DeviceToken, runtime: ProjectRuntime,
+        now: Date, log: inout FCMLogEntry
     ) -> FCMErrorResponse? {
-        guard let credentials = project.apns else { return FCMErrorResponse(.thirdPartyAuthError) }
+        guard let environment = runtime.apnsEnvironment else {
+            return FCMErrorResponse(.thirdPartyAuthError)
+        }
         let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this
-        if let authorization = providerAuthorization(project: project.id, credentials, now: now) {
+        if let authorization = providerAuthorization(runtime, now: now) {
             push.setAuthorization(authorization)
         }
         let outcome = apns.evaluate(push)
-        log.apns.append(
+        log.appendHop(
             FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: credentials.environment,
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment,
                 headerFields: hopHeaders, payloadBytes: push.payload,
                 status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
@@ -332,18 +332,21 @@ extension FCMGateway {
     /// `bearer <provider token>`: the project's provider token, signed with its .p8 key and reused for 30 minutes
     /// (`nil` for certificates: the connection carries the certificate). The header value is kept with it (one
     /// string for every send, not one per send).
-    func providerAuthorization(project: String, _ c: FCMAPNsCredentials, now: Date) -> String? {
-        guard case .token(let teamID, let keyID, let key) = c.auth else { return nil }
-        return providerTokens.withLock { tokens -> String? in
-            if let cached = tokens[project], now.timeIntervalSince(cached.issuedAt) < 30 * 60 {
-                return cached.authorization
-            }
+    func providerAuthorization(_ runtime: ProjectRuntime, now: Date) -> String? {
+        let cached = runtime.providerToken.withLock { token -> String? in
+            guard let token, now.timeIntervalSince(token.issuedAt) < 30 * 60 else { return nil }
+            return token.authorization
+        }
+        if let cached { return cached }
+        guard case .token(let teamID, let keyID, let key)? = runtime.project.apns?.auth else { return nil }
+        return runtime.providerToken.withLock { token -> String? in
+            if let token, now.timeIntervalSince(token.issuedAt) < 30 * 60 { return token.authorization }
             guard
                 let jwt = try? JWT.apnsProviderToken(
                     teamID: teamID, keyID: keyID, issuedAt: Int(now.timeIntervalSince1970), key: key)
             else { return nil }
             let authorization = "bearer \(jwt)"
-            tokens[project] = (authorization, now)
+            token = (authorization, now)
             return authorization
         }
     }

@@ -11,9 +11,16 @@ import Synchronization
 /// `APNsGateway` (the world's), with the project's APNs credentials, so APNs' answer becomes the FCM error a real
 /// sender sees; sends to Android instances go, as typed `AndroidMessage`s, to an `FCMAndroidDeliveryConsumer`. Use it in-process through `evaluate(_:)` or on sockets through `handler`.
 package final class FCMGateway: Sendable {
-    struct TokenRecord: Sendable {
-        var project: String
-        var entry: FCMRegisteredToken
+    /// A registered token with its project. One shared, immutable object (unregistering replaces it): a send's
+    /// look-up under the lock copies one reference, not the entry's strings, and a send's recipients are these.
+    final class TokenRecord: Sendable {
+        let project: String
+        let entry: FCMRegisteredToken
+        var token: String { entry.token }
+        init(project: String, entry: FCMRegisteredToken) {
+            self.project = project
+            self.entry = entry
+        }
     }
 
     /// Tokens, topics, quota windows and faults. The access tokens, the log and the provider tokens have locks of
@@ -26,14 +33,33 @@ package final class FCMGateway: Sendable {
         var projectSends: [String: [Date]] = [:]
         var faults: [FCMFault] = []
         var nextFaultID = 1
+        /// The last token a send looked up and its record (`record(_:)`): comparing a token (~150 bytes from Google) costs less
+        /// than hashing it. Emptied whenever `tokens` changes.
+        var lastToken = ""
+        var lastRecord: TokenRecord?
+
+        /// `tokens[token]`, through the last look-up's slot.
+        mutating func record(_ token: String) -> TokenRecord? {
+            if let last = lastRecord, lastToken == token { return last }
+            guard let found = tokens[token] else { return nil }
+            lastToken = token
+            lastRecord = found
+            return found
+        }
+
+        /// Sets `tokens[token]` (and forgets the last look-up).
+        mutating func setRecord(_ record: TokenRecord, for token: String) {
+            tokens[token] = record
+            lastRecord = nil
+        }
     }
 
     /// The log is a ring of `logCapacity` entries: each send drops at most one old entry (freed outside the lock),
     /// where trimming a plain array in batches freed a whole capacity's entries inside one send.
     struct LogState: Sendable {
-        var entries: RingBuffer<FCMLogEntry>
+        var entries: FCMLogRing
         var sequence: UInt64 = 0
-        init(capacity: Int) { entries = RingBuffer(capacity: capacity) }
+        init(capacity: Int) { entries = FCMLogRing(capacity: capacity) }
     }
 
     package let configuration: FCMGatewayConfiguration
@@ -51,7 +77,20 @@ package final class FCMGateway: Sendable {
     struct AccessTokenTable {
         var issued: [String: IssuedAccessToken] = [:]
         var byHeader: [String: IssuedAccessToken] = [:]
+        /// The last header value read and its token: a sender's next send usually repeats it, and comparing the
+        /// value (often the very same string, which compares by identity) costs less than hashing its ~100 bytes.
+        var lastHeader = ""
+        var lastIssued: IssuedAccessToken?
         static let maxMemo = 256
+
+        /// The remembered token for `header`, if any (the last one, else the memo).
+        mutating func known(_ header: String) -> IssuedAccessToken? {
+            if let last = lastIssued, lastHeader == header { return last }
+            guard let found = byHeader[header] else { return nil }
+            lastHeader = header
+            lastIssued = found
+            return found
+        }
     }
 
     final class IssuedAccessToken: Sendable {
@@ -67,9 +106,12 @@ package final class FCMGateway: Sendable {
         }
 
         /// Whether the token's service account may use `project`.
-        func allows(_ project: FCMProject) -> Bool {
+        func allows(_ project: FCMProject) -> Bool { allows(id: project.id, number: project.number) }
+
+        /// `allows(_:)` by the project's id and number.
+        func allows(id: String, number: String) -> Bool {
             guard let p = accountProjects else { return false }
-            return p.isEmpty || p.contains(project.id) || p.contains(project.number)
+            return p.isEmpty || p.contains(id) || p.contains(number)
         }
     }
 
@@ -78,6 +120,11 @@ package final class FCMGateway: Sendable {
     /// project's fields (strings, token list, credentials) to use them.
     final class ProjectRuntime: Sendable {
         let project: FCMProject
+        /// What a send reads of `project`, each on its own (reading `project` as a whole copies all its fields).
+        let id: String
+        let number: String
+        let quota: FCMQuota
+        let apnsEnvironment: APNsEnvironment?
         /// One in-process APNs connection per project id (the provider-token binding lives on it).
         let connection: APNsInProcessConnection
         let connectionFacts: APNsConnectionFacts
@@ -86,21 +133,31 @@ package final class FCMGateway: Sendable {
         let fanOutNamePrefix: [UInt8]
         let tokenNamePrefix: [UInt8]
         let tokenNameSuffix: [UInt8]
+        /// The prefixes as they appear inside the answer's JSON string (`FCMMessageName.writeJSONString`).
+        let fanOutNamePrefixEscaped: [UInt8]
+        let tokenNamePrefixEscaped: [UInt8]
+        /// The project's provider token as an `authorization` value, and when it was signed (re-signed every 30
+        /// minutes; APNs refuses more than one change per 20). Here rather than in a table by project id: a send
+        /// neither hashes the id nor takes a lock shared with the other projects.
+        let providerToken = Mutex<(authorization: String, issuedAt: Date)?>(nil)
         init(project: FCMProject, connection: APNsInProcessConnection) {
             self.project = project
+            id = project.id
+            number = project.number
+            quota = project.quota
+            apnsEnvironment = project.apns?.environment
             self.connection = connection
             connectionFacts = connection.facts
             fanOutNamePrefix = Array("projects/\(project.id)/messages/".utf8)
             tokenNamePrefix = Array("projects/\(project.id)/messages/0:".utf8)
             tokenNameSuffix = Array("%\(FCMGateway.messageSuffix(project: project))".utf8)
+            fanOutNamePrefixEscaped = FCMMessageName.escaped(fanOutNamePrefix)
+            tokenNamePrefixEscaped = FCMMessageName.escaped(tokenNamePrefix)
         }
     }
     /// `configuration.projects`, in order.
     let runtimes: [ProjectRuntime]
     let logState: Mutex<LogState>
-    /// Provider token per project, as an `authorization` value (re-signed every 30 minutes; APNs refuses more
-    /// than one change per 20).
-    let providerTokens = Mutex<[String: (authorization: String, issuedAt: Date)]>([:])
     /// Outside the lock, which both event loops take several times per send: the last message id issued
     /// (microseconds, `nextMessageName`), and how many faults are set (0 nearly always, so a send need not lock to
     /// find none; written under the lock).
@@ -162,7 +219,7 @@ package final class FCMGateway: Sendable {
     @discardableResult
     package func registerToken(_ entry: FCMRegisteredToken, project: String) -> Bool {
         guard let p = self.project(project) else { return false }
-        state.withLock { $0.tokens[entry.token] = TokenRecord(project: p.id, entry: entry) }
+        state.withLock { $0.setRecord(TokenRecord(project: p.id, entry: entry), for: entry.token) }
         return true
     }
 
@@ -170,8 +227,10 @@ package final class FCMGateway: Sendable {
     @discardableResult
     package func unregisterToken(_ token: String) -> Bool {
         state.withLock { s in
-            guard s.tokens[token] != nil else { return false }
-            s.tokens[token]!.entry.unregistered = true
+            guard let record = s.tokens[token] else { return false }
+            var entry = record.entry
+            entry.unregistered = true
+            s.setRecord(TokenRecord(project: record.project, entry: entry), for: token)
             return true
         }
     }
@@ -225,7 +284,7 @@ package final class FCMGateway: Sendable {
             faultCount.store(s.faults.count, ordering: .releasing)
         }
         logState.withLock { $0 = LogState(capacity: configuration.logCapacity) }
-        providerTokens.withLock { $0.removeAll() }
+        for r in runtimes { r.providerToken.withLock { $0 = nil } }
     }
 
     /// Issues an access token directly (tests and benchmarks that skip the `/token` round trip).
@@ -241,14 +300,17 @@ package final class FCMGateway: Sendable {
     }
 
     func appendLog(_ entry: consuming FCMLogEntry) {
-        // Moved into the ring (not copied under the lock); the dropped entry is returned so that it is freed here,
-        // after the lock is released.
         var pending = Optional(entry)
-        _ = logState.withLock { s in
-            var e = pending.take()!
+        appendLog(swapping: &pending)
+    }
+
+    /// Moves the entry in `entry` into the ring (swapped in under the lock, not copied) and leaves there the entry
+    /// the ring dropped, to be freed by the caller after the lock is released.
+    func appendLog(swapping entry: inout FCMLogEntry?) {
+        logState.withLock { s in
             s.sequence += 1
-            e.sequence = s.sequence
-            return s.entries.append(e)
+            entry?.sequence = s.sequence
+            s.entries.append(swapping: &entry)
         }
     }
 
@@ -337,11 +399,11 @@ package final class FCMGateway: Sendable {
     }
 
     /// `{"name":"…"}`, a send's success answer, written directly (the hot path's only response).
-    static func nameResponse(_ name: String) -> HTTPResponse {
+    static func nameResponse(_ name: FCMMessageName) -> HTTPResponse {
         var body: [UInt8] = []
-        body.reserveCapacity(name.utf8.count + 12)
+        body.reserveCapacity(name.runtime.tokenNamePrefixEscaped.count + name.runtime.tokenNameSuffix.count + 34)
         body.append(contentsOf: #"{"name":"#.utf8)
-        JSONValue.writeString(name, into: &body)
+        name.writeJSONString(into: &body)
         body.append(UInt8(ascii: "}"))
         return HTTPResponse(status: 200, headers: jsonHeaders, body: body)
     }
@@ -409,7 +471,7 @@ package final class FCMGateway: Sendable {
     /// token for one never issued).
     func issuedToken(_ request: HTTPRequest) throws(FCMErrorResponse) -> IssuedAccessToken {
         guard let header = request.value("authorization") else { throw .missingCredentials }
-        if let known = accessTokens.withLock({ $0.byHeader[header] }) { return known }
+        if let known = accessTokens.withLock({ $0.known(header) }) { return known }
         guard let bearer = FCMGateway.bearerToken(header: header) else { throw .missingCredentials }
         let found = accessTokens.withLock { t -> IssuedAccessToken? in
             guard let issued = t.issued[bearer] else { return nil }

@@ -57,8 +57,23 @@ package struct FCMLogEntry: Sendable, Equatable {
     package var errorCode: String?
     package var errorMessage: String?
     /// `name` of an accepted message.
-    package var name: String?
-    package var apns: [FCMAPNsHop]
+    package var name: String? {
+        get { nameStorage.text }
+        set { nameStorage = .text(newValue) }
+    }
+    var nameStorage: LoggedName
+    /// The APNs requests the send became, oldest first.
+    package var apns: [FCMAPNsHop] {
+        get { firstHop.map { [$0] + moreHops } ?? [] }
+        set {
+            firstHop = newValue.first
+            moreHops = Array(newValue.dropFirst())
+        }
+    }
+    /// `apns`, its first hop inline: a token send has one, and an array for it was one more allocation per send
+    /// (and one more object to free when the ring drops the entry).
+    var firstHop: FCMAPNsHop?
+    var moreHops: [FCMAPNsHop] = []
     /// The Android instances the send was handed to.
     package var android: [FCMAndroidHop] = []
 
@@ -76,8 +91,14 @@ package struct FCMLogEntry: Sendable, Equatable {
         self.status = status
         self.errorCode = errorCode
         self.errorMessage = errorMessage
-        self.name = name
-        self.apns = apns
+        self.nameStorage = .text(name)
+        self.firstHop = apns.first
+        self.moreHops = Array(apns.dropFirst())
+    }
+
+    /// Appends to `apns`.
+    mutating func appendHop(_ hop: consuming FCMAPNsHop) {
+        if firstHop == nil { firstHop = hop } else { moreHops.append(hop) }
     }
 
     /// The control endpoint's JSON form.
@@ -122,4 +143,19 @@ enum LoggedRequest: Sendable, Equatable {
     }
 
     static func == (a: LoggedRequest, b: LoggedRequest) -> Bool { a.value == b.value }
+}
+
+/// `FCMLogEntry.name`: text, or a send's issued name (its text made when the log is read).
+enum LoggedName: Sendable, Equatable {
+    case text(String?)
+    case issued(FCMMessageName)
+
+    var text: String? {
+        switch self {
+        case .text(let t): return t
+        case .issued(let n): return n.text
+        }
+    }
+
+    static func == (a: LoggedName, b: LoggedName) -> Bool { a.text == b.text }
 }

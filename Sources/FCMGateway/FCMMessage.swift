@@ -161,6 +161,16 @@ package enum FCMMessageRules {
         return try parseSendBodyByRules(body)
     }
 
+    /// `parseSendBody`'s request as its two fields (the send path's form: reading `message` off a request that
+    /// is then dropped copied the message, then released the request's).
+    static func parseSendBodyParts(_ body: [UInt8]) throws(FCMErrorResponse) -> (
+        validateOnly: Bool, message: FCMMessage
+    ) {
+        if let fast = FCMSendFastReader.readParts(body) { return fast }
+        let send = try parseSendBodyByRules(body)
+        return (send.validateOnly, send.message)
+    }
+
     /// `parseSendBody` by the full proto-JSON rules alone (what the fast reader is checked against).
     package static func parseSendBodyByRules(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
         let root: JSONValue

@@ -15,6 +15,11 @@ import PushModel
 package enum FCMSendFastReader {
     /// The request, or `nil`: the full rules decide.
     package static func read(_ body: [UInt8]) -> FCMSendRequest? {
+        readParts(body).map { FCMSendRequest(validateOnly: $0.validateOnly, message: $0.message) }
+    }
+
+    /// `read`'s request as its two fields (the send path's form: no `FCMSendRequest` to take apart).
+    static func readParts(_ body: [UInt8]) -> (validateOnly: Bool, message: FCMMessage)? {
         body.withUnsafeBufferPointer { buffer in
             var r = Reader(b: buffer)
             return r.sendRequest(body)
@@ -225,7 +230,7 @@ package enum FCMSendFastReader {
             return nil
         }
 
-        mutating func sendRequest(_ body: [UInt8]) -> FCMSendRequest? {
+        mutating func sendRequest(_ body: [UInt8]) -> (validateOnly: Bool, message: FCMMessage)? {
             var validateOnly: Bool?
             var message: FCMMessage?
             let ok = object { r, k in
@@ -238,9 +243,10 @@ package enum FCMSendFastReader {
                     guard message == nil else { return false }
                     r.ws()
                     let start = r.i
-                    guard var m = r.message() else { return false }
-                    m.rawStorage = .slice(body, start..<r.i)
-                    message = m
+                    // Read into its variable and completed there (a local `var` was copied into it).
+                    message = r.message()
+                    guard message != nil else { return false }
+                    message!.rawStorage = .slice(body, start..<r.i)
                     return true
                 default: return false
                 }
@@ -248,7 +254,7 @@ package enum FCMSendFastReader {
             ws()
             // Moved out of the captured variable (a `let` binding would copy the message and then free the original).
             guard ok, atEnd, let message = message.take() else { return nil }
-            return FCMSendRequest(validateOnly: validateOnly ?? false, message: message)
+            return (validateOnly ?? false, message)
         }
 
         /// Field numbers of the message fields handled here, for "sent twice" (in either spelling).

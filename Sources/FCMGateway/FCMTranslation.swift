@@ -12,6 +12,13 @@ import PushModel
 /// `background` when `aps` has `content-available: 1` and no alert/badge/sound, else `alert`;
 /// `apns-priority` defaults to 5 for background pushes and 10 otherwise.
 package enum FCMTranslation {
+    /// A message id as `gcm.message_id` carries it: text, or an issued id's microseconds (written as digits,
+    /// without a `String`: the send path's form).
+    enum MessageID {
+        case text(String)
+        case micros(UInt64)
+    }
+
     /// The translated request: headers (without `authorization`) and the payload.
     package struct APNsPush: Sendable, Equatable {
         package var headers: [(name: String, value: String)]
@@ -35,13 +42,13 @@ package enum FCMTranslation {
     package static func translatedBytes(
         _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
     ) -> (headers: [(name: String, value: String)], payload: [UInt8]) {
-        let t = translatedFields(m, messageID: messageID, senderID: senderID, fid: fid, bundleID: bundleID)
+        let t = translatedFields(m, messageID: .text(messageID), senderID: senderID, fid: fid, bundleID: bundleID)
         return (t.fields.map { ($0.name, $0.value) }, t.payload)
     }
 
     /// `translatedBytes` with the headers as the APNs request's fields (the send path's form).
     static func translatedFields(
-        _ m: FCMMessage, messageID: String, senderID: String, fid: String?, bundleID: String
+        _ m: FCMMessage, messageID: MessageID, senderID: String, fid: String?, bundleID: String
     ) -> (fields: [HTTPField], payload: [UInt8]) {
         // aps: notification's alert, then apns.payload's aps over it (an alert object merged key by key). "alert",
         // "title" and "body" are equal (as dictionary keys) only to themselves, so the merge is by name.
@@ -68,9 +75,6 @@ package enum FCMTranslation {
             aps.append(("alert", .alert(base)))
             apsHasAlert = true
         }
-        var apsBytes: [UInt8] = []
-        apsBytes.reserveCapacity(64)
-        write(aps, into: &apsBytes)
 
         // Top level: data, apns.payload's other keys over it, then FCM's own keys over both (the spelling a
         // dictionary keeps is the first one inserted: a data key's, with the payload's value). "aps" is an FCM key.
@@ -93,15 +97,18 @@ package enum FCMTranslation {
         if payloadHasOthers {
             for (k, v) in payload where !isFCMKey(k) && m.data[k] == nil { top.append((k, .json(v))) }
         }
-        top.append(("aps", .bytes(apsBytes)))
+        top.append(("aps", .nested))  // `aps`, written in place
         if let image { top.append(("fcm_options", .json(["image": .string(image)]))) }
-        top.append(("gcm.message_id", .string(messageID)))
+        switch messageID {
+        case .text(let id): top.append(("gcm.message_id", .string(id)))
+        case .micros(let n): top.append(("gcm.message_id", .digits(n)))
+        }
         top.append(("google.c.sender.id", .string(senderID)))
         if let fid { top.append(("google.c.fid", .string(fid))) }
         top.append(("google.c.a.e", .string("1")))
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(top, into: &out)
+        write(top, nested: aps, into: &out)
 
         // Room for the provider token's `authorization`, which the gateway adds.
         var headers: [HTTPField] = []
@@ -142,14 +149,20 @@ package enum FCMTranslation {
         case string(String)
         case json(JSONValue)
         case alert(Alert)
-        case bytes([UInt8])
+        /// The object given to `write(_:nested:into:)` as `nested`.
+        case nested
+        /// A string of decimal digits (an issued message id).
+        case digits(UInt64)
 
         var json: JSONValue? { if case .json(let v) = self { return v } else { return nil } }
     }
 
     /// `{…}` of distinct members as `JSONValue.serializedBytes()` writes an object (keys sorted by their UTF-8
-    /// bytes, values compact).
-    static func write(_ members: [(key: String, value: Member)], into out: inout [UInt8]) {
+    /// bytes, values compact); a `.nested` member's value is `nested`'s object.
+    static func write(
+        _ members: [(key: String, value: Member)], nested: [(key: String, value: Member)] = [],
+        into out: inout [UInt8]
+    ) {
         out.append(UInt8(ascii: "{"))
         // The order as indices on the stack: moving the members themselves retains and releases their contents.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
@@ -163,20 +176,26 @@ package enum FCMTranslation {
             }
             for n in 0..<members.count {
                 if n > 0 { out.append(UInt8(ascii: ",")) }
-                write(members[order[n]], into: &out)
+                write(members[order[n]], nested: nested, into: &out)
             }
         }
         out.append(UInt8(ascii: "}"))
     }
 
     /// `"key":value`.
-    static func write(_ member: (key: String, value: Member), into out: inout [UInt8]) {
+    static func write(
+        _ member: (key: String, value: Member), nested: [(key: String, value: Member)], into out: inout [UInt8]
+    ) {
         JSONValue.writeString(member.key, into: &out)
         out.append(UInt8(ascii: ":"))
         switch member.value {
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .json(let v): writeJSON(v, into: &out)
-        case .bytes(let b): out.append(contentsOf: b)
+        case .nested: write(nested, into: &out)
+        case .digits(let n):
+            out.append(UInt8(ascii: "\""))
+            FCMMessageName.withDigits(n) { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\""))
         case .alert(let a):  // {"body":…,"title":…}
             out.append(UInt8(ascii: "{"))
             if let b = a.body {
@@ -250,9 +269,9 @@ package enum FCMTranslation {
 
     /// `a.utf8.lexicographicallyPrecedes(b.utf8)`, on contiguous bytes.
     static func keyBytesPrecede(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        // In place (no copy of either string to make it contiguous: native strings are).
+        let result = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
                 let n = Swift.min(x.count, y.count)
                 var i = 0
                 while i < n {
@@ -262,5 +281,6 @@ package enum FCMTranslation {
                 return x.count < y.count
             }
         }
+        return (result ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }
