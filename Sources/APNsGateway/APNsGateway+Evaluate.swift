@@ -135,7 +135,8 @@ extension APNsGateway {
         if let validated = push.validated {
             parsed = validated
         } else {
-            switch APNsRequestValidation.parse(push) {
+            let result = APNsRequestValidation.parse(push)
+            switch consume result {  // the parsed request moved out of the result, not copied
             case .failure(let r): return reject(r, d)
             case .success(let p): parsed = p
             }
@@ -150,9 +151,9 @@ extension APNsGateway {
         if push.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
 
         let topic: String
-        let connection = push.connection
-        if let der = connection.clientCertificateDER {
-            guard let facts = certificateFacts(der, on: connection) else { return reject(.badCertificate, d) }
+        // `push.connection` read in place: a `let` of it copied the facts (certificate and state retained).
+        if let der = push.connection.clientCertificateDER {
+            guard let facts = certificateFacts(der, on: push.connection) else { return reject(.badCertificate, d) }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(
                 facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
@@ -167,7 +168,7 @@ extension APNsGateway {
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
             var note: String?
-            let auth = connection.state.withProviderTokenBinding { binding in
+            let auth = push.connection.state.withProviderTokenBinding { binding in
                 snapshot.tokens.authenticate(
                     authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }
