@@ -69,27 +69,28 @@ extension APNsGateway {
             detail: detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
-        // freed after it.
-        let packedEvent = accepted.map { PackedDeliveryEvent($0, .delivered, at: now) }
+        // freed after it. The accepted push is taken out of its optional once (a move) and lent from there on:
+        // each `if let` of the optional copied its 144 bytes and retained its seven references.
+        guard let push = consume accepted else {
+            let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(packed) }
+            withExtendedLifetime((droppedEntry, moreDropped)) {}
+            writeToLogFile(packed, sequence: sequence)
+            return outcome
+        }
+        let packedEvent = PackedDeliveryEvent(push, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
-            var route = StoreAndForward.HandOff.kept
-            var droppedEvent: PackedDeliveryEvent?
-            if let push = accepted, let packedEvent {
-                (route, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
-            }
+            let (route, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
             let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
             return (route, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
-        if let push = accepted, let packedEvent {
-            switch route {
-            case .now: hand(push, packed: packedEvent, now: now)
-            case .nowThenRecord: handOff(push, packed: packedEvent, now: now)
-            case .kept: break
-            }
+        switch route {
+        case .now: hand(push, packed: packedEvent, now: now)
+        case .nowThenRecord: handOff(push, packed: packedEvent, now: now)
+        case .kept: break
         }
         writeToLogFile(packed, sequence: sequence)
-        outcome.push = consume accepted
+        outcome.push = consume push
         return outcome
     }
 
@@ -134,7 +135,8 @@ extension APNsGateway {
         if let validated = push.validated {
             parsed = validated
         } else {
-            switch APNsRequestValidation.parse(push) {
+            let result = APNsRequestValidation.parse(push)
+            switch consume result {  // the parsed request moved out of the result, not copied
             case .failure(let r): return reject(r, d)
             case .success(let p): parsed = p
             }
@@ -149,9 +151,9 @@ extension APNsGateway {
         if push.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
 
         let topic: String
-        let connection = push.connection
-        if let der = connection.clientCertificateDER {
-            guard let facts = certificateFacts(der, on: connection) else { return reject(.badCertificate, d) }
+        // `push.connection` read in place: a `let` of it copied the facts (certificate and state retained).
+        if let der = push.connection.clientCertificateDER {
+            guard let facts = certificateFacts(der, on: push.connection) else { return reject(.badCertificate, d) }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(
                 facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
@@ -166,7 +168,7 @@ extension APNsGateway {
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
             var note: String?
-            let auth = connection.state.withProviderTokenBinding { binding in
+            let auth = push.connection.state.withProviderTokenBinding { binding in
                 snapshot.tokens.authenticate(
                     authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }

@@ -28,6 +28,13 @@ final class HTTP2Session: ProtocolSession {
             return !headersTooLarge || pseudo
         }
 
+        /// The complete request, its parts moved out of the stream.
+        consuming func request(stream: Int32) -> HTTPRequest {
+            HTTPRequest(
+                version: .http2, method: method, path: path, authority: authority, scheme: scheme, headers: headers,
+                body: body.bytes, streamID: stream, bodyOverLimit: body.overLimit)
+        }
+
         mutating func set(_ pseudo: Pseudo, _ value: String) {
             switch pseudo {
             case .method: method = value
@@ -349,21 +356,23 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func endOfRequest(stream: Int32) {
-        guard let index = table.pointee.streams.index(forKey: stream), !table.pointee.streams.values[index].dispatched
-        else { return }
+        guard let index = table.pointee.streams.index(forKey: stream) else { return }
         // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
-        // reference to them.
+        // reference to them. `dispatched` is read after the swap: reading it through `values[index]` copied the
+        // whole entry (every string and array retained, then released) for one Bool.
         var s = IncomingStream(dispatched: true)
         swap(&s, &table.pointee.streams.values[index])
+        if s.dispatched {
+            swap(&s, &table.pointee.streams.values[index])  // already handed on: the entry stays as it was
+            return
+        }
         if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
             submit(refusal, on: stream)
         } else {
             table.pointee.awaiting.insert(stream)
-            var request = HTTPRequest(
-                version: .http2, method: s.method, path: s.path, authority: s.authority, scheme: s.scheme,
-                headers: s.headers, body: s.body.bytes, streamID: stream)
-            request.bodyOverLimit = s.body.overLimit
-            onRequest(request)
+            // The stream's parts moved into the request (`consume`): building it from `s.…` fields retained each
+            // part, copied the request whole to pass it, then released both.
+            onRequest((consume s).request(stream: stream))
         }
     }
 

@@ -29,7 +29,7 @@ package struct HTTPRequest: Sendable {
 
     package init(
         version: HTTPVersion, method: String, path: String, authority: String? = nil, scheme: String? = nil,
-        headers: [HTTPField] = [], body: [UInt8] = [], streamID: Int32? = nil
+        headers: [HTTPField] = [], body: [UInt8] = [], streamID: Int32? = nil, bodyOverLimit: Int? = nil
     ) {
         self.version = version
         self.method = method
@@ -39,6 +39,7 @@ package struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.streamID = streamID
+        self.bodyOverLimit = bodyOverLimit
     }
 
     /// All values of a header, in wire order.
