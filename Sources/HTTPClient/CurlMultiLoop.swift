@@ -34,6 +34,13 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Whether `multi` has been cleaned up: `curl_multi_wakeup` is called under this lock, not `state`'s, so the loop
     /// thread (woken by it) never waits for a submitter still inside the wakeup's system call.
     private let cleanedUp = Mutex(false)
+    /// Who waits for the loop thread to have cleaned up (`shutdownAndWait`), and whether it has.
+    private let ended = Mutex(LoopEnd())
+
+    private struct LoopEnd {
+        var done = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     init(configuration: HTTPClientConfiguration) throws(HTTPClientError) {
         guard curlGlobalInit == CURLE_OK else {
@@ -80,6 +87,21 @@ final class CurlMultiLoop: @unchecked Sendable {
     func shutdown() {
         state.withLock { $0.stopping = true }
         wake()
+    }
+
+    /// Stops the loop and returns once its thread has released every connection and the multi handle: a process
+    /// that exits right after (a one-shot command) must not run OpenSSL's exit-time clean-up while this thread is
+    /// still freeing TLS state on it (a crash in libcrypto at exit).
+    func shutdownAndWait() async {
+        shutdown()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = ended.withLock { end in
+                if end.done { return true }
+                end.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 
     /// Makes the loop look at `state` (its `curl_multi_poll` returns, or the next one does at once).
@@ -160,5 +182,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             curl_multi_cleanup(multi)
             cleanedUp = true
         }
+        let waiters = ended.withLock { end in
+            end.done = true
+            defer { end.waiters = [] }
+            return end.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -24,4 +24,7 @@ package final class HTTPClient: Sendable {
 
     /// Stops the I/O thread; in-flight and later requests fail with `.shutDown`.
     package func shutdown() { loop.shutdown() }
+
+    /// Stops the I/O thread and returns once it has closed every connection (call before a one-shot command exits).
+    package func shutdownAndWait() async { await loop.shutdownAndWait() }
 }

@@ -62,9 +62,12 @@ enum SendCommand: PushcheckCommand {
         do {
             response = try await client.send(deviceToken: token, payload: payload, headers: headers)
         } catch {
+            await client.client.shutdownAndWait()
             console.err("pushcheck send: error: \(error)")
             return ExitCode.harness
         }
+        // The process exits right after this command: let curl close its TLS connection first.
+        await client.client.shutdownAndWait()
         var json: [String: JSONValue] = ["status": .number(Double(response.status))]
         if let r = response.reasonText { json["reason"] = .string(r) }
         if let id = response.apnsID { json["apns_id"] = .string(id) }
