@@ -33,24 +33,17 @@ package final class FCMGateway: Sendable {
         var projectSends: [String: [Date]] = [:]
         var faults: [FCMFault] = []
         var nextFaultID = 1
-        /// The last token a send looked up and its record (`record(_:)`): comparing a token (~150 bytes from Google) costs less
-        /// than hashing it. Emptied whenever `tokens` changes.
-        var lastToken = ""
-        var lastRecord: TokenRecord?
+        /// The last token a send looked up and its record (a token from Google is ~150 bytes). Forgotten whenever
+        /// `tokens` changes.
+        var lastRecord = LastLookup<TokenRecord>()
 
-        /// `tokens[token]`, through the last look-up's slot.
-        mutating func record(_ token: String) -> TokenRecord? {
-            if let last = lastRecord, lastToken == token { return last }
-            guard let found = tokens[token] else { return nil }
-            lastToken = token
-            lastRecord = found
-            return found
-        }
+        /// `tokens[token]`, through the last look-up.
+        mutating func record(_ token: String) -> TokenRecord? { lastRecord.find(token, in: tokens) }
 
         /// Sets `tokens[token]` (and forgets the last look-up).
         mutating func setRecord(_ record: TokenRecord, for token: String) {
             tokens[token] = record
-            lastRecord = nil
+            lastRecord.forget()
         }
     }
 
@@ -77,20 +70,12 @@ package final class FCMGateway: Sendable {
     struct AccessTokenTable {
         var issued: [String: IssuedAccessToken] = [:]
         var byHeader: [String: IssuedAccessToken] = [:]
-        /// The last header value read and its token: a sender's next send usually repeats it, and comparing the
-        /// value (often the very same string, which compares by identity) costs less than hashing its ~100 bytes.
-        var lastHeader = ""
-        var lastIssued: IssuedAccessToken?
+        /// The last header value read and its token: a sender's next send usually repeats it.
+        var lastIssued = LastLookup<IssuedAccessToken>()
         static let maxMemo = 256
 
         /// The remembered token for `header`, if any (the last one, else the memo).
-        mutating func known(_ header: String) -> IssuedAccessToken? {
-            if let last = lastIssued, lastHeader == header { return last }
-            guard let found = byHeader[header] else { return nil }
-            lastHeader = header
-            lastIssued = found
-            return found
-        }
+        mutating func known(_ header: String) -> IssuedAccessToken? { lastIssued.find(header, in: byHeader) }
     }
 
     final class IssuedAccessToken: Sendable {
