@@ -116,9 +116,7 @@ package struct ProviderTokenRules: Sendable {
         authorization: String?, endpoint: APNsEnvironment, now: Date, state: inout ProviderTokenConnectionState
     ) -> Result<AuthorizedProvider, APNsReason> {
         let repeated = authorization != nil && authorization == state.currentAuthorization
-        if repeated, let provider = repeatedToken(endpoint: endpoint, now: now, state: state) {
-            return .success(provider)
-        }
+        if repeated, let answer = repeatedToken(endpoint: endpoint, now: now, state: state) { return answer }
         guard let token = repeated ? state.currentToken : Self.bearerToken(authorization) else {
             return .failure(.missingProviderToken)
         }
@@ -144,10 +142,7 @@ package struct ProviderTokenRules: Sendable {
             iat = d.issuedAt
             warning = IssuedAtClaim.warning(for: d.issuedAtForm)
         }
-        let nowSeconds = now.timeIntervalSince1970
-        if Double(iat) > nowSeconds + Self.maxTokenAge { return .failure(.invalidProviderToken) }
-        if let env = key.environment, env != endpoint { return .failure(.badEnvironmentKeyIdInToken) }
-        if nowSeconds - Double(iat) > Self.maxTokenAge { return .failure(.expiredProviderToken) }
+        if let broken = Self.timeRules(iat: iat, key: key, endpoint: endpoint, now: now) { return .failure(broken) }
 
         if let boundKey = state.boundKeyID, boundKey != key.keyID, !related(boundKey, key) {
             return .failure(.unrelatedKeyIdInToken)
@@ -182,21 +177,31 @@ package struct ProviderTokenRules: Sendable {
 
     /// The usual request of a connection: the same `authorization` value as the last accepted one, its key
     /// unchanged since (same `revision`), neither a token update nor another key than the bound one. Then only the
-    /// time rules apply, and the state stays as it is (`check` would write back the values it holds). `nil`:
-    /// anything else, for `check`'s full path.
+    /// time rules apply — `check`'s full path would reach them with this same key and `iat` and nothing else to
+    /// fail — and the state stays as it is (`check` would write back the values it holds). `nil`: anything else,
+    /// for `check`'s full path.
     private func repeatedToken(endpoint: APNsEnvironment, now: Date, state: ProviderTokenConnectionState)
-        -> AuthorizedProvider?
+        -> Result<AuthorizedProvider, APNsReason>?
     {
         guard state.currentTokenRevision == revision, let iat = state.currentTokenIssuedAt,
             iat == state.currentIssuedAt, let keyID = state.currentTokenKeyID, keyID == state.currentKeyID,
             keyID == state.boundKeyID, let key = state.currentTokenKey
         else { return nil }
+        if let broken = Self.timeRules(iat: iat, key: key, endpoint: endpoint, now: now) { return .failure(broken) }
+        return .success(
+            AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: false))
+    }
+
+    /// The rules a verified token meets on every request, in the order APNs answers them: `iat` not more than an
+    /// hour ahead, a key of this environment, `iat` not more than an hour old. `nil` when all hold.
+    private static func timeRules(iat: Int64, key: APNsProviderKey, endpoint: APNsEnvironment, now: Date)
+        -> APNsReason?
+    {
         let nowSeconds = now.timeIntervalSince1970
-        // Any failure of the time or environment rules: `check` gives the answer.
-        guard Double(iat) <= nowSeconds + Self.maxTokenAge, key.environment.map({ $0 == endpoint }) ?? true,
-            nowSeconds - Double(iat) <= Self.maxTokenAge
-        else { return nil }
-        return AuthorizedProvider(teamID: key.teamID, keyID: key.keyID, keyTopics: key.topics, isFirstValidToken: false)
+        if Double(iat) > nowSeconds + maxTokenAge { return .invalidProviderToken }
+        if let env = key.environment, env != endpoint { return .badEnvironmentKeyIdInToken }
+        if nowSeconds - Double(iat) > maxTokenAge { return .expiredProviderToken }
+        return nil
     }
 
     /// Two keys may share a connection when they are both team-scoped keys of one team
