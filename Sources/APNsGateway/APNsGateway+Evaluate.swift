@@ -16,9 +16,15 @@ extension APNsGateway {
         let endpoint = push.environment
         let pathToken = push.token
         let sentID = push.headers.apnsID.flatMap { APNsRequestValidation.isCanonicalLowercaseUUID($0) ? $0 : nil }
-        var outcome = APNsOutcome(
-            status: 200, reason: nil, apnsID: sentID ?? APNsRequestValidation.newLowercaseUUID(), apnsUniqueID: nil,
-            timestamp: nil, delay: 0, actions: [], push: nil, auth: .none)
+        let apnsID = sentID ?? APNsRequestValidation.newLowercaseUUID()
+        // The answer's parts are kept apart and the outcome built in its return value: an `APNsOutcome` built
+        // first and returned copied its references whole (`return consume` is refused by this compiler).
+        var status = 200
+        var reason: String?
+        var apnsUniqueID: String?
+        var timestamp: Date?
+        var actions: [ConnectionAction] = []
+        var auth = APNsAuthKind.none
         // Faults and the auth rules in one lock hold (the two loops share this lock).
         let (effect, rules) = state.withLock { s in
             (
@@ -26,7 +32,7 @@ extension APNsGateway {
                 AuthRules(tokens: s.tokenRules, teamTopics: s.teamTopics)
             )
         }
-        outcome.delay = effect.delay
+        let delay = effect.delay
         var parsedToken: DeviceToken?
         var parsedPushType: APNsPushType?
         var topic: String?
@@ -34,37 +40,37 @@ extension APNsGateway {
         // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
         var accepted: DeliveredPush?
         if configuration.requireHTTP2 && push.version != .http2 {
-            outcome.status = 505
-            outcome.reason = Self.http2RequiredReason
-            outcome.actions = [.goAway(errorCode: 0, debugData: [])]
+            status = 505
+            reason = Self.http2RequiredReason
+            actions = [.goAway(errorCode: 0, debugData: [])]
         } else if let answer = effect.preemptingAnswer {
-            (outcome.status, outcome.reason, outcome.actions) = answer
+            (status, reason, actions) = answer
         } else {
-            let decision = decide(push, rules: rules, now: now, apnsID: outcome.apnsID, accepted: &accepted)
-            outcome.auth = decision.auth
+            let decision = decide(push, rules: rules, now: now, apnsID: apnsID, accepted: &accepted)
+            auth = decision.auth
             parsedToken = decision.parsedToken
             parsedPushType = decision.parsedPushType
             topic = decision.topic
             detail = decision.detail
             if let rejection = decision.rejection {
-                outcome.status = rejection.reason.status
-                outcome.reason = rejection.reason.rawValue
-                outcome.timestamp = rejection.timestamp
+                status = rejection.reason.status
+                reason = rejection.reason.rawValue
+                timestamp = rejection.timestamp
             } else {
-                outcome.apnsUniqueID = accepted?.apnsUniqueID
+                apnsUniqueID = accepted?.apnsUniqueID
             }
             if decision.firstValidToken {
-                outcome.actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
+                actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
             }
         }
-        if let goAway = effect.goAwayAction { outcome.actions.append(goAway) }
+        if let goAway = effect.goAwayAction { actions.append(goAway) }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
             headers: push.loggedHeaders, payload: push.payload, token: parsedToken ?? pathToken, topic: topic,
-            pushType: parsedPushType, status: outcome.status,
-            reason: effect.loggedReason(outcome.reason), apnsID: outcome.apnsID,
-            apnsUniqueID: outcome.apnsUniqueID, auth: outcome.auth, receivedAt: now,
-            answeredAt: now.addingTimeInterval(outcome.delay),
+            pushType: parsedPushType, status: status,
+            reason: effect.loggedReason(reason), apnsID: apnsID,
+            apnsUniqueID: apnsUniqueID, auth: auth, receivedAt: now,
+            answeredAt: now.addingTimeInterval(delay),
             faultApplied: effect.applied,
             detail: detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
@@ -75,7 +81,9 @@ extension APNsGateway {
             let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(packed) }
             withExtendedLifetime((droppedEntry, moreDropped)) {}
             writeToLogFile(packed, sequence: sequence)
-            return outcome
+            return APNsOutcome(
+                status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
+                delay: delay, actions: actions, push: nil, auth: auth)
         }
         let packedEvent = PackedDeliveryEvent(push, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
@@ -90,8 +98,9 @@ extension APNsGateway {
         case .kept: break
         }
         writeToLogFile(packed, sequence: sequence)
-        outcome.push = consume push
-        return outcome
+        return APNsOutcome(
+            status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
+            delay: delay, actions: actions, push: consume push, auth: auth)
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
