@@ -23,7 +23,9 @@ package struct RingBuffer<Element: Sendable>: Sendable {
             }
             storage.append(element)
         } else {
-            storage[(head + count) % storage.count] = element
+            // A compare instead of `%` (a division per append and per removal).
+            let slot = head + count
+            storage[slot < storage.count ? slot : slot - storage.count] = element
         }
         count += 1
         return dropped
@@ -35,7 +37,7 @@ package struct RingBuffer<Element: Sendable>: Sendable {
         guard count > 0 else { return nil }
         var old: Element?
         swap(&old, &storage[head])  // moves, no copy of the old element
-        head = (head + 1) % storage.count
+        head = head + 1 == storage.count ? 0 : head + 1
         count -= 1
         evicted += 1
         return old
