@@ -1,3 +1,5 @@
+import Foundation
+
 /// `apns-push-type`: the 11 push types in Apple's table, with the topic suffix each requires.
 package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
     case alert
@@ -63,20 +65,34 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The push type a topic's suffix implies (`nil` for a bare bundle ID).
     package static func impliedBy(topic: String) -> APNsPushType? {
-        // Byte-wise over contiguous UTF-8 (the suffixes are ASCII): this runs on every push, and Character-wise
-        // `hasSuffix`/`count` cost more than the rest of the topic checks.
+        // Byte-wise over contiguous UTF-8 (the suffixes are ASCII): this runs on every push (topic rules, the
+        // registry), and Character-wise `hasSuffix`/`count` cost more than the rest of the topic checks. Read in
+        // place when the String is contiguous (always, for a request's header); `withUTF8` needs a mutable copy.
+        if let type = topic.utf8.withContiguousStorageIfAvailable(impliedBy(topicBytes:)) { return type }
         var topic = topic
-        return topic.withUTF8 { t in
-            for (suffix, type) in knownSuffixBytes where t.count > suffix.count {
-                if t[(t.count - suffix.count)...].elementsEqual(suffix) { return type }
-            }
-            return nil
-        }
+        return topic.withUTF8(impliedBy(topicBytes:))
     }
 
-    /// `knownSuffixes` as UTF-8 bytes, same order.
-    private static let knownSuffixBytes: [(suffix: [UInt8], type: APNsPushType)] = knownSuffixes.map {
-        (Array($0.suffix.utf8), $0.type)
+    /// The suffix's last byte picks the one or two candidates it can be, each compared with one `memcmp` (a loop
+    /// over all nine suffixes with `elementsEqual` before). No suffix ends another, so at most one matches: the
+    /// same answer as `knownSuffixes`' longest-first order.
+    private static func impliedBy(topicBytes t: UnsafeBufferPointer<UInt8>) -> APNsPushType? {
+        guard let base = t.baseAddress, let last = t.last else { return nil }
+        func ends(_ suffix: StaticString) -> Bool {
+            let n = suffix.utf8CodeUnitCount
+            return t.count > n && memcmp(base + (t.count - n), suffix.utf8Start, n) == 0
+        }
+        switch last {
+        case UInt8(ascii: "n"): return ends(".complication") ? .complication : nil
+        case UInt8(ascii: "s"):
+            return ends(".push-type.controls") ? .controls : ends(".push-type.widgets") ? .widgets : nil
+        case UInt8(ascii: "r"): return ends(".pushkit.fileprovider") ? .fileprovider : nil
+        case UInt8(ascii: "y"):
+            return ends(".push-type.liveactivity") ? .liveactivity : ends(".location-query") ? .location : nil
+        case UInt8(ascii: "t"): return ends(".voip-ptt") ? .pushtotalk : nil
+        case UInt8(ascii: "p"): return ends(".voip") ? .voip : nil
+        default: return nil
+        }
     }
 
     /// The bundle ID part of a topic: the topic without any known push-type suffix.
