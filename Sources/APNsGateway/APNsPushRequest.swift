@@ -114,7 +114,8 @@ package struct APNsHeaderFields: Sendable, Equatable {
             case 13 where name == "authorization": take(&authorization, field.value)
             case 15 where name == "apns-channel-id": take(&channelID, field.value)
             case 15 where name == "apns-request-id": take(&requestID, field.value)
-            case _ where name.utf8.starts(with: "apns-".utf8):
+            // Other names (`content-length`, `user-agent`, …) mostly stop at the first byte.
+            case _ where name.utf8.first == UInt8(ascii: "a") && name.utf8.starts(with: "apns-".utf8):
                 if fields[..<i].contains(where: { $0.name == name }) { duplicate = true }  // another apns-* header
             default: break
             }
