@@ -207,10 +207,13 @@ extension APNsGateway {
             return reject(r, d)
         }
 
+        // The closure captures the two fields it reads, not `parsed` (a capture copied the whole parsed request,
+        // retaining and releasing its strings and payload per push).
+        let token = parsed.token
+        let pushType = parsed.pushType
         let verdict: DeviceTokenVerdict = state.withLock { s in
-            let v = s.registry.check(
-                token: parsed.token, topic: topic, environment: endpoint, pushType: parsed.pushType, now: now)
-            if v == .accepted, !s.limiter.allow(parsed.token, now: now) {
+            let v = s.registry.check(token: token, topic: topic, environment: endpoint, pushType: pushType, now: now)
+            if v == .accepted, !s.limiter.allow(token, now: now) {
                 return .rejected(.tooManyRequests, timestamp: nil)
             }
             return v
