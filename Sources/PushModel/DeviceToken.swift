@@ -6,14 +6,8 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
 
     /// `nil` unless `hex` is non-empty, of even length and only `[0-9a-fA-F]`.
     package init?(hex: String) {
-        // Read in place when contiguous (always, for a request's path): `withUTF8` needs a mutable copy.
-        let shape =
-            hex.utf8.withContiguousStorageIfAvailable(DeviceToken.shape)
-            ?? { () -> Shape in
-                var copy = hex
-                return copy.withUTF8(DeviceToken.shape)
-            }()
-        switch shape {
+        var copy = hex
+        switch copy.withUTF8(DeviceToken.shape) {
         case .invalid: return nil
         case .lowercase: self.hex = hex  // the usual case: no copy
         case .mixedCase: self.hex = hex.lowercased()
@@ -25,18 +19,12 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
     /// One pass over contiguous bytes (this runs on every push).
     private static func shape(_ u: UnsafeBufferPointer<UInt8>) -> Shape {
         guard !u.isEmpty, u.count % 2 == 0 else { return .invalid }
-        // Range checks by unsigned subtraction, folded over all bytes before one decision: no early exit or
-        // `nibble` switch per byte (64 per push).
-        var hex: UInt8 = 1
-        var uppercase: UInt8 = 0
+        var uppercase = false
         for c in u {
-            let digit: UInt8 = c &- UInt8(ascii: "0") < 10 ? 1 : 0
-            let lower: UInt8 = c &- UInt8(ascii: "a") < 6 ? 1 : 0
-            let upper: UInt8 = c &- UInt8(ascii: "A") < 6 ? 1 : 0
-            hex &= digit | lower | upper
-            uppercase |= upper
+            guard nibble(c) != nil else { return .invalid }
+            if c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F") { uppercase = true }
         }
-        return hex == 0 ? .invalid : uppercase != 0 ? .mixedCase : .lowercase
+        return uppercase ? .mixedCase : .lowercase
     }
 
     /// Builds a token from raw bytes (as an app receives it in `didRegisterForRemoteNotifications`).
