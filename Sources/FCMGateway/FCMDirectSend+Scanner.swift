@@ -45,8 +45,9 @@ extension FCMDirectSend {
             return k
         }
 
+        /// The bytes at `r` are `name`'s.
         func `is`(_ r: Range<Int>, _ name: StaticString) -> Bool {
-            FCMDirectSend.bytes(b, r).elementsEqual(FCMDirectSend.staticBytes(name))
+            FCMDirectSend.equal(FCMDirectSend.bytes(b, r), FCMDirectSend.staticBytes(name))
         }
 
         /// `true` / `false`.
@@ -59,7 +60,7 @@ extension FCMDirectSend {
 
         mutating func literal(_ text: StaticString) -> Bool {
             let t = FCMDirectSend.staticBytes(text)
-            guard b.count - i >= t.count, FCMDirectSend.bytes(b, i..<(i + t.count)).elementsEqual(t) else {
+            guard b.count - i >= t.count, FCMDirectSend.equal(FCMDirectSend.bytes(b, i..<(i + t.count)), t) else {
                 return false
             }
             i += t.count
@@ -198,7 +199,7 @@ extension FCMDirectSend {
             let key = FCMDirectSend.bytes(b, k)
             func hasPrefix(_ p: StaticString) -> Bool {
                 let q = FCMDirectSend.staticBytes(p)
-                return key.count >= q.count && UnsafeBufferPointer(rebasing: key[0..<q.count]).elementsEqual(q)
+                return key.count >= q.count && FCMDirectSend.equal(UnsafeBufferPointer(rebasing: key[0..<q.count]), q)
             }
             return `is`(k, "from") || `is`(k, "message_type") || `is`(k, "aps") || hasPrefix("google")
                 || hasPrefix("gcm")
@@ -208,7 +209,9 @@ extension FCMDirectSend {
         func distinctKeys(_ members: [Member]) -> Bool {
             for x in members.indices {
                 for y in members.indices where y > x && members[y].inAPS == members[x].inAPS {
-                    if FCMDirectSend.bytes(b, members[x].key).elementsEqual(FCMDirectSend.bytes(b, members[y].key)) {
+                    if FCMDirectSend.equal(
+                        FCMDirectSend.bytes(b, members[x].key), FCMDirectSend.bytes(b, members[y].key))
+                    {
                         return false
                     }
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import PushModel
 
@@ -132,7 +133,7 @@ struct FCMDirectSend {
                     out.append(UInt8(ascii: "\""))
                 case Fixed.senderID: JSONValue.writeString(senderID, into: &out)
                 case Fixed.fid: JSONValue.writeString(fid ?? "", into: &out)
-                case Fixed.analytics: out.append(contentsOf: #""1""#.utf8)
+                case Fixed.analytics: out.append(contentsOf: Self.staticBytes(#""1""#))
                 case let i:  // a data value: a plain string's contents
                     out.append(UInt8(ascii: "\""))
                     out.append(contentsOf: Self.bytes(b, members[i].value))
@@ -165,13 +166,13 @@ struct FCMDirectSend {
                 if slots[k].tag == Fixed.alert {  // {"body":…,"title":…}
                     out.append(UInt8(ascii: "{"))
                     if let body {
-                        out.append(contentsOf: #""body":""#.utf8)
+                        out.append(contentsOf: Self.staticBytes(#""body":""#))
                         out.append(contentsOf: Self.bytes(b, body))
                         out.append(UInt8(ascii: "\""))
                     }
                     if let title {
                         if body != nil { out.append(UInt8(ascii: ",")) }
-                        out.append(contentsOf: #""title":""#.utf8)
+                        out.append(contentsOf: Self.staticBytes(#""title":""#))
                         out.append(contentsOf: Self.bytes(b, title))
                         out.append(UInt8(ascii: "\""))
                     }
@@ -188,7 +189,14 @@ struct FCMDirectSend {
     func writeKey(_ key: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: key)
-        out.append(contentsOf: #"":"#.utf8)
+        out.append(contentsOf: Self.staticBytes(#"":"#))
+    }
+
+    /// Same bytes (a length check, then `memcmp`).
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
     }
 
     /// `a` sorts before `b` by bytes.
