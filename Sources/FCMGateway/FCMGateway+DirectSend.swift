@@ -47,7 +47,9 @@ extension FCMGateway {
 
         if send.validateOnly { return name }
         guard let apnsToken = record.entry.apnsToken else { return name }  // not an iOS instance: nothing to APNs
-        if let hopError = deliver(validated, to: record, apnsToken: apnsToken, runtime: runtime, now: now, log: &log) {
+        if let hopError = deliver(
+            consume validated, to: record, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
+        {
             throw hopError
         }
         if runtime.apnsEnvironment == nil { throw FCMErrorResponse(.thirdPartyAuthError) }
