@@ -52,10 +52,8 @@ struct FCMDirectSend {
     func translatedFields(
         _ bodyBytes: [UInt8], messageID: UInt64, senderID: String, fid: String?, bundleID: String
     ) -> (fields: [HTTPField], payload: [UInt8]) {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        bodyBytes.withUnsafeBufferPointer { b in
-            writePayload(b, messageID: messageID, senderID: senderID, fid: fid, into: &out)
+        let out = bodyBytes.withUnsafeBufferPointer { b in
+            payload(b, messageID: messageID, senderID: senderID, fid: fid)
         }
         let hasAlert = title != nil || body != nil
         let background =
@@ -101,7 +99,7 @@ struct FCMDirectSend {
 
     /// Compact, keys sorted by their bytes: what `FCMTranslation.write` writes for the message.
     func writePayload(
-        _ b: UnsafeBufferPointer<UInt8>, messageID: UInt64, senderID: String, fid: String?, into out: inout [UInt8]
+        _ b: UnsafeBufferPointer<UInt8>, messageID: UInt64, senderID: String, fid: String?, into out: inout ByteWriter
     ) {
         withUnsafeTemporaryAllocation(of: Slot.self, capacity: members.count + 6) { slots in
             // Top level: the data members, `aps` and FCM's keys.
@@ -121,31 +119,31 @@ struct FCMDirectSend {
             add(Self.staticBytes("google.c.sender.id"), Fixed.senderID)
             if fid != nil { add(Self.staticBytes("google.c.fid"), Fixed.fid) }
             add(Self.staticBytes("google.c.a.e"), Fixed.analytics)
-            out.append(UInt8(ascii: "{"))
+            out.put(UInt8(ascii: "{"))
             for k in 0..<n {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
+                if k > 0 { out.put(UInt8(ascii: ",")) }
                 writeKey(slots[k].key, into: &out)
                 switch slots[k].tag {
                 case Fixed.aps: writeAPS(b, into: &out)
                 case Fixed.messageID:
-                    out.append(UInt8(ascii: "\""))
-                    FCMMessageName.withDigits(messageID) { out.append(contentsOf: $0) }
-                    out.append(UInt8(ascii: "\""))
-                case Fixed.senderID: JSONValue.writeString(senderID, into: &out)
-                case Fixed.fid: JSONValue.writeString(fid ?? "", into: &out)
-                case Fixed.analytics: out.append(contentsOf: Self.staticBytes(#""1""#))
+                    out.put(UInt8(ascii: "\""))
+                    FCMMessageName.withDigits(messageID) { out.put($0) }
+                    out.put(UInt8(ascii: "\""))
+                case Fixed.senderID: out.putString(senderID)
+                case Fixed.fid: out.putString(fid ?? "")
+                case Fixed.analytics: out.put(Self.staticBytes(#""1""#))
                 case let i:  // a data value: a plain string's contents
-                    out.append(UInt8(ascii: "\""))
-                    out.append(contentsOf: Self.bytes(b, members[i].value))
-                    out.append(UInt8(ascii: "\""))
+                    out.put(UInt8(ascii: "\""))
+                    out.put(Self.bytes(b, members[i].value))
+                    out.put(UInt8(ascii: "\""))
                 }
             }
-            out.append(UInt8(ascii: "}"))
+            out.put(UInt8(ascii: "}"))
         }
     }
 
     /// `aps`: its members from the payload and `notification`'s alert.
-    func writeAPS(_ b: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    func writeAPS(_ b: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         withUnsafeTemporaryAllocation(of: Slot.self, capacity: members.count + 1) { slots in
             var n = 0
             func add(_ key: UnsafeBufferPointer<UInt8>, _ tag: Int) {
@@ -159,37 +157,37 @@ struct FCMDirectSend {
             }
             for (i, m) in members.enumerated() where m.inAPS { add(Self.bytes(b, m.key), i) }
             if title != nil || body != nil { add(Self.staticBytes("alert"), Fixed.alert) }
-            out.append(UInt8(ascii: "{"))
+            out.put(UInt8(ascii: "{"))
             for k in 0..<n {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
+                if k > 0 { out.put(UInt8(ascii: ",")) }
                 writeKey(slots[k].key, into: &out)
                 if slots[k].tag == Fixed.alert {  // {"body":…,"title":…}
-                    out.append(UInt8(ascii: "{"))
+                    out.put(UInt8(ascii: "{"))
                     if let body {
-                        out.append(contentsOf: Self.staticBytes(#""body":""#))
-                        out.append(contentsOf: Self.bytes(b, body))
-                        out.append(UInt8(ascii: "\""))
+                        out.put(Self.staticBytes(#""body":""#))
+                        out.put(Self.bytes(b, body))
+                        out.put(UInt8(ascii: "\""))
                     }
                     if let title {
-                        if body != nil { out.append(UInt8(ascii: ",")) }
-                        out.append(contentsOf: Self.staticBytes(#""title":""#))
-                        out.append(contentsOf: Self.bytes(b, title))
-                        out.append(UInt8(ascii: "\""))
+                        if body != nil { out.put(UInt8(ascii: ",")) }
+                        out.put(Self.staticBytes(#""title":""#))
+                        out.put(Self.bytes(b, title))
+                        out.put(UInt8(ascii: "\""))
                     }
-                    out.append(UInt8(ascii: "}"))
+                    out.put(UInt8(ascii: "}"))
                 } else {  // the value's text as sent: a plain string, an integer (`-0` excluded) or a boolean
-                    out.append(contentsOf: Self.bytes(b, members[slots[k].tag].value))
+                    out.put(Self.bytes(b, members[slots[k].tag].value))
                 }
             }
-            out.append(UInt8(ascii: "}"))
+            out.put(UInt8(ascii: "}"))
         }
     }
 
     /// `"key":` (keys here need no escape).
-    func writeKey(_ key: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: key)
-        out.append(contentsOf: Self.staticBytes(#"":"#))
+    func writeKey(_ key: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        out.put(UInt8(ascii: "\""))
+        out.put(key)
+        out.put(Self.staticBytes(#"":"#))
     }
 
     /// Same bytes (a length check, then `memcmp`).

@@ -31,6 +31,7 @@ import Testing
         }
         for (sender, fid, bundle) in [
             ("123456789012", nil, "com.example.app"), ("1", "cRnVyWOjRsmZt3h8SprUdw", "com.example.bench"),
+            ("a\"b\\c\n\r\t\u{1}\u{1f}é\u{7f}", "f\"i\u{0}d", "b"),
         ] as [(String, String?, String)] {
             for id: UInt64 in [1_500_415_314_455_276, 7] {
                 let full = FCMTranslation.translatedFields(
