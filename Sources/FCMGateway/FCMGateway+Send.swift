@@ -47,6 +47,12 @@ extension FCMGateway {
             throw .permissionDenied(project: projectPath)
         }
         log.project = runtime.id
+        // The usual token send: translated from the body's bytes (no `FCMMessage`).
+        if let direct = FCMDirectSend.read(request.body),
+            let name = try sendDirect(direct, body: request.body, runtime: runtime, now: now, log: &log)
+        {
+            return name
+        }
         // Taken apart, not copied: a local copy of `message` retained every field, then released `send`'s.
         let (validateOnly, message) = try FCMMessageRules.parseSendBodyParts(request.body)
         log.validateOnly = validateOnly

@@ -362,7 +362,10 @@ package final class FCMGateway: Sendable {
     }
 
     static func splitQuery(_ full: String) -> (String, [String: String]) {
-        guard let q = full.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (full, [:]) }
+        var bytes = full  // native and contiguous: scanned in place (the UTF-8 view's `firstIndex` went byte by byte)
+        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "?")) }),
+            let q = full.utf8.firstIndex(of: UInt8(ascii: "?"))
+        else { return (full, [:]) }
         let form = FCMOAuth.parseForm(Array(full.utf8[full.utf8.index(after: q)...]))
         return (String(full[..<q]), form)
     }
