@@ -7,17 +7,13 @@ import HTTPTypes
 /// HTTP/2 server engine over one `nghttp2_session` (memory in, memory out). Loop-confined: nghttp2 sessions
 /// are not thread-safe, and every callback below runs inside `receive` or `produceOutput` on the loop thread.
 final class HTTP2Session: ProtocolSession {
-    /// A request being assembled from HEADERS/CONTINUATION/DATA.
+    /// A request being assembled from HEADERS/CONTINUATION/DATA: the `HTTPRequest` itself is filled in place, so
+    /// handing it on moves it instead of building a new one from parts.
     struct IncomingStream {
-        var method = ""
-        var path = ""
-        var authority: String?
-        var scheme: String?
-        var headers: [HTTPField] = []
+        var request = HTTPRequest(version: .http2, method: "", path: "")
         var body = IncomingBody()
         var headerBytes = 0
         var headersTooLarge = false
-        var dispatched = false
 
         enum Pseudo { case method, path, authority, scheme }
 
@@ -28,26 +24,29 @@ final class HTTP2Session: ProtocolSession {
             return !headersTooLarge || pseudo
         }
 
-        /// The complete request, its parts moved out of the stream.
-        consuming func request(stream: Int32) -> HTTPRequest {
-            HTTPRequest(
-                version: .http2, method: method, path: path, authority: authority, scheme: scheme, headers: headers,
-                body: body.bytes, streamID: stream, bodyOverLimit: body.overLimit)
-        }
-
         mutating func set(_ pseudo: Pseudo, _ value: String) {
             switch pseudo {
-            case .method: method = value
-            case .path: path = value
-            case .authority: authority = value
-            case .scheme: scheme = value
+            case .method: request.method = value
+            case .path: request.path = value
+            case .authority: request.authority = value
+            case .scheme: request.scheme = value
             }
         }
 
         mutating func append(_ field: HTTPField) {
             // One allocation for a typical request's headers instead of one per doubling.
-            if headers.isEmpty { headers.reserveCapacity(8) }
-            headers.append(field)
+            if request.headers.isEmpty { request.headers.reserveCapacity(8) }
+            request.headers.append(field)
+        }
+
+        /// The complete request, moved out (swapped: no retain or release of its parts).
+        mutating func takeRequest(stream: Int32) -> HTTPRequest {
+            var r = HTTPRequest(version: .http2, method: "", path: "")
+            swap(&r, &request)
+            swap(&r.body, &body.bytes)
+            r.streamID = stream
+            r.bodyOverLimit = body.overLimit
+            return r
         }
     }
 
@@ -65,12 +64,16 @@ final class HTTP2Session: ProtocolSession {
 
     /// The per-stream state every nghttp2 callback touches (several times per header field).
     struct StreamTable {
-        var streams: [Int32: IncomingStream] = [:]
-        /// The stream whose header block is being received and its index in `streams` (valid until the next
-        /// insertion or removal: `beginHeaders` and `streamClosed` reset it).
-        var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
-        var bodies: [Int32: OutgoingBody] = [:]
-        var awaiting: Set<Int32> = []
+        /// The request whose header block is being received, kept out of `streams`: a header block is contiguous
+        /// (HEADERS then CONTINUATION, nothing in between), so the field callbacks find it without a look-up.
+        /// 0: none.
+        var headerBlockStream: Int32 = 0
+        var headerBlock = IncomingStream()
+        /// Requests whose header block has arrived and whose body is still coming.
+        var streams = StreamMap<IncomingStream>(capacity: 4)
+        var bodies = StreamMap<OutgoingBody>(capacity: 4)
+        /// Requests handed to the handler and not answered yet.
+        var awaiting = StreamMap<Void>()
         var recentValues: [String] = []
         var nextRecentSlot = 0
     }
@@ -207,7 +210,7 @@ final class HTTP2Session: ProtocolSession {
     var acceptsInput: Bool { true }
 
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
-        guard let stream, table.pointee.awaiting.remove(stream) != nil else { return false }
+        guard let stream, table.pointee.awaiting.remove(key(stream)) != nil else { return false }
         submit(response, on: stream)
         return true
     }
@@ -229,28 +232,23 @@ final class HTTP2Session: ProtocolSession {
 
     // MARK: callback bodies (called through the trampolines in HTTP2Session+Callbacks.swift)
 
-    func beginHeaders(stream: Int32) {
-        table.pointee.streams[stream] = IncomingStream()
-        // A header block is contiguous (HEADERS then CONTINUATION, nothing in between), so the header callbacks
-        // that follow are for this stream: remember where it is instead of hashing its id for every field.
-        table.pointee.headerBlock = (stream, table.pointee.streams.index(forKey: stream)!)
-    }
+    /// A stream identifier as `StreamMap`'s key (identifiers are 31-bit).
+    private func key(_ stream: Int32) -> UInt32 { UInt32(bitPattern: stream) }
 
-    /// Where `stream` is in `streams`: the open header block's remembered index, else a look-up.
-    private func streamIndex(_ stream: Int32) -> Dictionary<Int32, IncomingStream>.Index? {
-        if let (id, i) = table.pointee.headerBlock, id == stream { return i }
-        return table.pointee.streams.index(forKey: stream)
+    func beginHeaders(stream: Int32) {
+        // The entry is fresh (emptied when the last block ended) unless a block was left behind by a stream
+        // nghttp2 reset mid-block, with no frame callback for it: that one is dropped.
+        if table.pointee.headerBlockStream != 0 { table.pointee.headerBlock = IncomingStream() }
+        table.pointee.headerBlockStream = stream
     }
 
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let index = streamIndex(stream) else { return }
-        // Two in-place mutations of the entry (`mutating` calls: no copy of it, no closure holding it), with
-        // the Strings made between them: a closure holding `&streams.values[index]` around the String making
-        // kept a dynamic exclusivity check open per header.
+        guard stream == table.pointee.headerBlockStream else { return }
+        // Two in-place mutations of the entry (`mutating` calls through the table pointer: no copy of it, no
+        // exclusivity check), with the Strings made between them.
         let pseudo = name.first == UInt8(ascii: ":")
         let size = name.count + value.count + 32
-        guard
-            table.pointee.streams.values[index].countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo)
+        guard table.pointee.headerBlock.countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo)
         else {
             return
         }
@@ -271,11 +269,24 @@ final class HTTP2Session: ProtocolSession {
             } else {
                 return
             }
-            table.pointee.streams.values[index].set(slot, v)
+            table.pointee.headerBlock.set(slot, v)
         } else {
             // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
             let n = Self.knownName(name) ?? String(decoding: name, as: UTF8.self)
-            table.pointee.streams.values[index].append(HTTPField(lowercased: n, v))
+            table.pointee.headerBlock.append(HTTPField(lowercased: n, v))
+        }
+    }
+
+    /// A request's header block is complete: the request ends here (END_STREAM on HEADERS) or waits for its body.
+    func requestHeadersReceived(stream: Int32, endStream: Bool) {
+        guard stream == table.pointee.headerBlockStream else { return }
+        table.pointee.headerBlockStream = 0
+        var s = IncomingStream()
+        swap(&s, &table.pointee.headerBlock)  // leaves the entry fresh for the next block
+        if endStream {
+            finish(&s, stream: stream)
+        } else {
+            table.pointee.streams.set(key(stream), consume s)
         }
     }
 
@@ -350,29 +361,25 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
-        // In place by index, no closure: see `header`.
-        guard let index = streamIndex(stream) else { return }
-        table.pointee.streams.values[index].body.append(chunk, limit: limits.maxBodySize)
+        guard let slot = table.pointee.streams.slot(of: key(stream)) else { return }
+        let limit = limits.maxBodySize
+        table.pointee.streams.modify(slot: slot) { $0.body.append(chunk, limit: limit) }
     }
 
+    /// END_STREAM on a DATA frame or on trailers: the request is complete (a stream whose request was already
+    /// handed on is no longer in `streams`).
     func endOfRequest(stream: Int32) {
-        guard let index = table.pointee.streams.index(forKey: stream) else { return }
-        // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
-        // reference to them. `dispatched` is read after the swap: reading it through `values[index]` copied the
-        // whole entry (every string and array retained, then released) for one Bool.
-        var s = IncomingStream(dispatched: true)
-        swap(&s, &table.pointee.streams.values[index])
-        if s.dispatched {
-            swap(&s, &table.pointee.streams.values[index])  // already handed on: the entry stays as it was
-            return
-        }
+        guard var s = table.pointee.streams.remove(key(stream)) else { return }
+        finish(&s, stream: stream)
+    }
+
+    /// Hands a complete request to the handler, or answers the bare refusal its limits call for.
+    private func finish(_ s: inout IncomingStream, stream: Int32) {
         if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
             submit(refusal, on: stream)
         } else {
-            table.pointee.awaiting.insert(stream)
-            // The stream's parts moved into the request (`consume`): building it from `s.…` fields retained each
-            // part, copied the request whole to pass it, then released both.
-            onRequest((consume s).request(stream: stream))
+            table.pointee.awaiting.set(key(stream), ())
+            onRequest(s.takeRequest(stream: stream))
         }
     }
 
@@ -382,26 +389,28 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func streamClosed(_ stream: Int32) {
-        table.pointee.headerBlock = nil  // removing may move other entries
-        table.pointee.streams[stream] = nil
-        // Usually already gone (answered with an empty body): skip hashing the id for nothing.
-        if !table.pointee.bodies.isEmpty { table.pointee.bodies[stream] = nil }
-        if !table.pointee.awaiting.isEmpty { table.pointee.awaiting.remove(stream) }
+        if table.pointee.headerBlockStream == stream {
+            table.pointee.headerBlockStream = 0
+            table.pointee.headerBlock = IncomingStream()
+        }
+        // Usually already gone (handed on, answered with an empty body): skip the look-ups.
+        if !table.pointee.streams.isEmpty { table.pointee.streams.remove(key(stream)) }
+        if !table.pointee.bodies.isEmpty { table.pointee.bodies.remove(key(stream)) }
+        if !table.pointee.awaiting.isEmpty { table.pointee.awaiting.remove(key(stream)) }
     }
 
     func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard var body = table.pointee.bodies[stream] else { return (0, true) }
-        let n = min(length, body.bytes.count - body.offset)
-        body.bytes.withUnsafeBufferPointer { src in
-            buf.update(from: src.baseAddress! + body.offset, count: n)
+        guard let slot = table.pointee.bodies.slot(of: key(stream)) else { return (0, true) }
+        let done = table.pointee.bodies.modify(slot: slot) { body -> (Int, Bool) in
+            let n = min(length, body.bytes.count - body.offset)
+            body.bytes.withUnsafeBufferPointer { src in
+                buf.update(from: src.baseAddress! + body.offset, count: n)
+            }
+            body.offset += n
+            return (n, body.offset >= body.bytes.count)
         }
-        body.offset += n
-        if body.offset >= body.bytes.count {
-            table.pointee.bodies[stream] = nil
-            return (n, true)
-        }
-        table.pointee.bodies[stream] = body
-        return (n, false)
+        if done.1 { table.pointee.bodies.remove(key(stream)) }
+        return done
     }
 
     private func submit(_ response: HTTPResponse, on stream: Int32) {
@@ -413,7 +422,7 @@ final class HTTP2Session: ProtocolSession {
             size += field.name.utf8.count + field.value.utf8.count
             count += 1
         }
-        if !response.body.isEmpty { table.pointee.bodies[stream] = OutgoingBody(bytes: response.body) }
+        if !response.body.isEmpty { table.pointee.bodies.set(key(stream), OutgoingBody(bytes: response.body)) }
         let rv = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
                 var w = NVWriter(bytes: bytes, nva: nva)
@@ -428,6 +437,6 @@ final class HTTP2Session: ProtocolSession {
                 return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, &provider)
             }
         }
-        if rv != 0 { table.pointee.bodies[stream] = nil }
+        if rv != 0 { table.pointee.bodies.remove(key(stream)) }
     }
 }
