@@ -46,9 +46,7 @@ func h2OnFrameRecv(
     let type = frame.pointee.hd.type
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     let stream = frame.pointee.hd.stream_id
-    if type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-        owner(userData)._withUnsafeGuaranteedRef { $0.requestHeadersReceived(stream: stream, endStream: endStream) }
-    } else if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
+    if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
         owner(userData)._withUnsafeGuaranteedRef { $0.endOfRequest(stream: stream) }
     }
     return 0

@@ -7,10 +7,13 @@ import HTTPTypes
 /// HTTP/2 server engine over one `nghttp2_session` (memory in, memory out). Loop-confined: nghttp2 sessions
 /// are not thread-safe, and every callback below runs inside `receive` or `produceOutput` on the loop thread.
 final class HTTP2Session: ProtocolSession {
-    /// A request being assembled from HEADERS/CONTINUATION/DATA: the `HTTPRequest` itself is filled in place, so
-    /// handing it on moves it instead of building a new one from parts.
+    /// A request being assembled from HEADERS/CONTINUATION/DATA.
     struct IncomingStream {
-        var request = HTTPRequest(version: .http2, method: "", path: "")
+        var method = ""
+        var path = ""
+        var authority: String?
+        var scheme: String?
+        var headers: [HTTPField] = []
         var body = IncomingBody()
         var headerBytes = 0
         var headersTooLarge = false
@@ -26,27 +29,31 @@ final class HTTP2Session: ProtocolSession {
 
         mutating func set(_ pseudo: Pseudo, _ value: String) {
             switch pseudo {
-            case .method: request.method = value
-            case .path: request.path = value
-            case .authority: request.authority = value
-            case .scheme: request.scheme = value
+            case .method: method = value
+            case .path: path = value
+            case .authority: authority = value
+            case .scheme: scheme = value
             }
         }
 
         mutating func append(_ field: HTTPField) {
             // One allocation for a typical request's headers instead of one per doubling.
-            if request.headers.isEmpty { request.headers.reserveCapacity(8) }
-            request.headers.append(field)
+            if headers.isEmpty { headers.reserveCapacity(8) }
+            headers.append(field)
         }
 
-        /// The complete request, moved out (swapped: no retain or release of its parts).
+        /// The complete request, its parts moved out one by one (each swapped with an empty value: no retain or
+        /// release, and no copy of the whole entry).
         mutating func takeRequest(stream: Int32) -> HTTPRequest {
-            var r = HTTPRequest(version: .http2, method: "", path: "")
-            swap(&r, &request)
-            swap(&r.body, &body.bytes)
-            r.streamID = stream
-            r.bodyOverLimit = body.overLimit
-            return r
+            func take<T>(_ part: inout T, _ empty: T) -> T {
+                var out = empty
+                swap(&out, &part)
+                return out
+            }
+            return HTTPRequest(
+                version: .http2, method: take(&method, ""), path: take(&path, ""), authority: take(&authority, nil),
+                scheme: take(&scheme, nil), headers: take(&headers, []), body: take(&body.bytes, []), streamID: stream,
+                bodyOverLimit: body.overLimit)
         }
     }
 
@@ -64,13 +71,12 @@ final class HTTP2Session: ProtocolSession {
 
     /// The per-stream state every nghttp2 callback touches (several times per header field).
     struct StreamTable {
-        /// The request whose header block is being received, kept out of `streams`: a header block is contiguous
-        /// (HEADERS then CONTINUATION, nothing in between), so the field callbacks find it without a look-up.
-        /// 0: none.
-        var headerBlockStream: Int32 = 0
-        var headerBlock = IncomingStream()
-        /// Requests whose header block has arrived and whose body is still coming.
         var streams = StreamMap<IncomingStream>(capacity: 4)
+        /// The stream whose header block is being received and its slot in `streams` (valid until the next
+        /// insertion or removal: `beginHeaders`, `endOfRequest` and `streamClosed` reset it). A header block is
+        /// contiguous (HEADERS then CONTINUATION, nothing in between), so the field callbacks that follow are for
+        /// this stream.
+        var headerBlock: (stream: Int32, slot: Int)?
         var bodies = StreamMap<OutgoingBody>(capacity: 4)
         /// Requests handed to the handler and not answered yet.
         var awaiting = StreamMap<Void>()
@@ -83,6 +89,9 @@ final class HTTP2Session: ProtocolSession {
     /// gateway's CPU at ~40 accesses per request), while the session is loop-confined and never re-entered
     /// during one access. Allocated in `init`, freed in `deinit`.
     private let table = UnsafeMutablePointer<StreamTable>.allocate(capacity: 1)
+
+    /// nghttp2's allocator for this session (see `NGHTTP2BlockPool`); freed after the session in `deinit`.
+    private let pool = UnsafeMutablePointer<NGHTTP2BlockPool>.allocate(capacity: 1)
 
     private var session: OpaquePointer?
     /// nghttp2 failed in a way that leaves nothing to send: close now.
@@ -117,7 +126,12 @@ final class HTTP2Session: ProtocolSession {
         // remove per request instead of a dependency tree and up to SETTINGS_MAX_CONCURRENT_STREAMS closed
         // streams kept per connection.
         nghttp2_option_set_no_closed_streams(option, 1)
-        nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
+        pool.initialize(to: NGHTTP2BlockPool())
+        // nghttp2 copies the struct; the pool it points to lives as long as the session.
+        var mem = nghttp2_mem(
+            mem_user_data: UnsafeMutableRawPointer(pool), malloc: h2PoolMalloc, free: h2PoolFree,
+            calloc: h2PoolCalloc, realloc: h2PoolRealloc)
+        nghttp2_session_server_new3(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option, &mem)
         var settings = [
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
@@ -132,6 +146,9 @@ final class HTTP2Session: ProtocolSession {
 
     deinit {
         nghttp2_session_del(session)
+        pool.pointee.release()
+        pool.deinitialize(count: 1)
+        pool.deallocate()
         table.deinitialize(count: 1)
         table.deallocate()
     }
@@ -236,19 +253,24 @@ final class HTTP2Session: ProtocolSession {
     private func key(_ stream: Int32) -> UInt32 { UInt32(bitPattern: stream) }
 
     func beginHeaders(stream: Int32) {
-        // The entry is fresh (emptied when the last block ended) unless a block was left behind by a stream
-        // nghttp2 reset mid-block, with no frame callback for it: that one is dropped.
-        if table.pointee.headerBlockStream != 0 { table.pointee.headerBlock = IncomingStream() }
-        table.pointee.headerBlockStream = stream
+        table.pointee.streams.set(key(stream), IncomingStream())
+        table.pointee.headerBlock = (stream, table.pointee.streams.slot(of: key(stream))!)
+    }
+
+    /// Where `stream` is in `streams`: the open header block's remembered slot, else a look-up.
+    private func streamSlot(_ stream: Int32) -> Int? {
+        if let (id, slot) = table.pointee.headerBlock, id == stream { return slot }
+        return table.pointee.streams.slot(of: key(stream))
     }
 
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard stream == table.pointee.headerBlockStream else { return }
-        // Two in-place mutations of the entry (`mutating` calls through the table pointer: no copy of it, no
-        // exclusivity check), with the Strings made between them.
+        guard let slot = streamSlot(stream) else { return }
+        // Two in-place mutations of the entry (no copy of it, no closure holding it across the String making),
+        // with the Strings made between them.
         let pseudo = name.first == UInt8(ascii: ":")
         let size = name.count + value.count + 32
-        guard table.pointee.headerBlock.countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo)
+        let limit = limits.maxHeaderListSize
+        guard table.pointee.streams.modify(slot: slot, { $0.countHeader(size: size, limit: limit, pseudo: pseudo) })
         else {
             return
         }
@@ -257,36 +279,23 @@ final class HTTP2Session: ProtocolSession {
             ? recentString(value) : Self.knownValue(value) ?? String(decoding: value, as: UTF8.self)
         if pseudo {
             // Compared as bytes: no String for the name.
-            let slot: IncomingStream.Pseudo
+            let pseudo: IncomingStream.Pseudo
             if bytesEqual(name, ":method") {
-                slot = .method
+                pseudo = .method
             } else if bytesEqual(name, ":path") {
-                slot = .path
+                pseudo = .path
             } else if bytesEqual(name, ":authority") {
-                slot = .authority
+                pseudo = .authority
             } else if bytesEqual(name, ":scheme") {
-                slot = .scheme
+                pseudo = .scheme
             } else {
                 return
             }
-            table.pointee.headerBlock.set(slot, v)
+            table.pointee.streams.modify(slot: slot) { $0.set(pseudo, v) }
         } else {
             // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
             let n = Self.knownName(name) ?? String(decoding: name, as: UTF8.self)
-            table.pointee.headerBlock.append(HTTPField(lowercased: n, v))
-        }
-    }
-
-    /// A request's header block is complete: the request ends here (END_STREAM on HEADERS) or waits for its body.
-    func requestHeadersReceived(stream: Int32, endStream: Bool) {
-        guard stream == table.pointee.headerBlockStream else { return }
-        table.pointee.headerBlockStream = 0
-        var s = IncomingStream()
-        swap(&s, &table.pointee.headerBlock)  // leaves the entry fresh for the next block
-        if endStream {
-            finish(&s, stream: stream)
-        } else {
-            table.pointee.streams.set(key(stream), consume s)
+            table.pointee.streams.modify(slot: slot) { $0.append(HTTPField(lowercased: n, v)) }
         }
     }
 
@@ -361,26 +370,28 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
-        guard let slot = table.pointee.streams.slot(of: key(stream)) else { return }
+        guard let slot = streamSlot(stream) else { return }
         let limit = limits.maxBodySize
         table.pointee.streams.modify(slot: slot) { $0.body.append(chunk, limit: limit) }
     }
 
-    /// END_STREAM on a DATA frame or on trailers: the request is complete (a stream whose request was already
-    /// handed on is no longer in `streams`).
+    /// END_STREAM on HEADERS, DATA or trailers: the request is complete. Its parts are moved out in place, then the
+    /// emptied entry is removed (a request already handed on is no longer in `streams`).
     func endOfRequest(stream: Int32) {
-        guard var s = table.pointee.streams.remove(key(stream)) else { return }
-        finish(&s, stream: stream)
-    }
-
-    /// Hands a complete request to the handler, or answers the bare refusal its limits call for.
-    private func finish(_ s: inout IncomingStream, stream: Int32) {
-        if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
-            submit(refusal, on: stream)
-        } else {
-            table.pointee.awaiting.set(key(stream), ())
-            onRequest(s.takeRequest(stream: stream))
+        guard let slot = table.pointee.streams.slot(of: key(stream)) else { return }
+        table.pointee.headerBlock = nil  // removing may move other entries
+        let refusal = table.pointee.streams.modify(slot: slot) {
+            limits.refusal(headersTooLarge: $0.headersTooLarge, body: $0.body)
         }
+        if let refusal {
+            table.pointee.streams.remove(key(stream))
+            submit(refusal, on: stream)
+            return
+        }
+        let request = table.pointee.streams.modify(slot: slot) { $0.takeRequest(stream: stream) }
+        table.pointee.streams.remove(key(stream))
+        table.pointee.awaiting.set(key(stream), ())
+        onRequest(request)
     }
 
     /// nghttp2 sent RST_STREAM on `stream`: the scanner then ignores what the client still sends on it.
@@ -389,10 +400,7 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func streamClosed(_ stream: Int32) {
-        if table.pointee.headerBlockStream == stream {
-            table.pointee.headerBlockStream = 0
-            table.pointee.headerBlock = IncomingStream()
-        }
+        table.pointee.headerBlock = nil  // removing may move other entries
         // Usually already gone (handed on, answered with an empty body): skip the look-ups.
         if !table.pointee.streams.isEmpty { table.pointee.streams.remove(key(stream)) }
         if !table.pointee.bodies.isEmpty { table.pointee.bodies.remove(key(stream)) }
