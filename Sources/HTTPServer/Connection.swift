@@ -27,11 +27,12 @@ final class Connection {
     /// Inside `session.receive` or `session.respond`: nghttp2 may be running callbacks (no output may be
     /// pulled from it) and a nested respond would recurse, so responses wait in `answered` until it returns.
     @exclusivity(unchecked) private var inSession = false
-    /// Responses the handler gave synchronously while `inSession`, in order.
+    /// Responses the handler gave synchronously while `inSession`, in order; each is taken out (nil left behind)
+    /// when queued, so queuing does not copy it.
     ///
-    /// These two and `spareSlot` are touched once or twice per request; the connection is loop-confined and none
-    /// of their accesses overlaps another, so their run-time exclusivity checks (`swift_beginAccess`) are off.
-    /// Each is taken out (nil left behind) when queued: no copy of the response to queue it.
+    /// `inSession`, `answered` and `spareSlot` are touched once or twice per request; the connection is
+    /// loop-confined and none of their accesses overlaps another, so their run-time exclusivity checks
+    /// (`swift_beginAccess`) are off.
     @exclusivity(unchecked) private var answered: [(stream: Int32?, response: HTTPResponse)?] = []
     /// The last request's response slot, when no responder kept it: the next request reuses it.
     @exclusivity(unchecked) private var spareSlot: InlineResponseSlot?
