@@ -26,11 +26,16 @@ final class Connection {
     private var peerHalfClosed = false
     /// Inside `session.receive` or `session.respond`: nghttp2 may be running callbacks (no output may be
     /// pulled from it) and a nested respond would recurse, so responses wait in `answered` until it returns.
-    private var inSession = false
-    /// Responses the handler gave synchronously while `inSession`, in order.
-    private var answered: [(stream: Int32?, response: HTTPResponse)] = []
+    @exclusivity(unchecked) private var inSession = false
+    /// Responses the handler gave synchronously while `inSession`, in order; each is taken out (nil left behind)
+    /// when queued, so queuing does not copy it.
+    ///
+    /// `inSession`, `answered` and `spareSlot` are touched once or twice per request; the connection is
+    /// loop-confined and none of their accesses overlaps another, so their run-time exclusivity checks
+    /// (`swift_beginAccess`) are off.
+    @exclusivity(unchecked) private var answered: [(stream: Int32?, response: HTTPResponse)?] = []
     /// The last request's response slot, when no responder kept it: the next request reuses it.
-    private var spareSlot: InlineResponseSlot?
+    @exclusivity(unchecked) private var spareSlot: InlineResponseSlot?
     private(set) var closed = false
     private(set) var lastActivity = monotonicNow()
     private let acceptedAt = monotonicNow()
@@ -147,7 +152,7 @@ final class Connection {
     private func respondToAnswered() {
         var next = 0
         while next < answered.count && !closed {
-            let (stream, response) = answered[next]
+            let (stream, response) = answered[next].take()!
             next += 1
             queue(stream: stream, response)
         }
@@ -182,7 +187,9 @@ final class Connection {
             handler.handle(request, context: context, responder: responder)
             return slot.close()
         }
-        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
+        // `unowned(unsafe)`: the connection owns the session that owns this closure, and only the connection calls
+        // into the session (no reference count traffic per request for the capture).
+        let dispatch: (HTTPRequest) -> Void = { [unowned(unsafe) self] request in
             let stream = request.streamID
             var slot: InlineResponseSlot
             if let spare = self.spareSlot {
@@ -215,12 +222,15 @@ final class Connection {
 
     /// Queues `response` for `stream`, applies its actions, and writes.
     func respond(stream: Int32?, _ response: HTTPResponse) {
+        lastActivity = monotonicNow()
         queue(stream: stream, response)
         respondToAnswered()
         flush()
     }
 
-    /// Hands one response to the session and applies its actions; writes only for a dropped connection.
+    /// Hands one response to the session and applies its actions; writes only for a dropped connection. Does not
+    /// read the clock: an answer given inline comes in the same wake-up as the read that set `lastActivity`, and
+    /// `respond` sets it for a later one.
     private func queue(stream: Int32?, _ response: HTTPResponse) {
         // A dropped connection never writes the response it came with: the client sees the socket close
         // mid-request, as when a real gateway's connection dies (bytes already queued are flushed).
@@ -234,7 +244,6 @@ final class Connection {
         inSession = false
         guard accepted else { return }
         state.stats.requestServed()
-        lastActivity = monotonicNow()
         for action in response.actions {
             switch action {
             case .goAway(let code, let debug): session.goAway(errorCode: code, debugData: debug)

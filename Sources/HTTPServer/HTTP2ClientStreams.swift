@@ -39,7 +39,7 @@ struct HTTP2ClientStreams {
     /// Streams the client opened and has neither ended nor reset, and the server has not reset. At most what
     /// nghttp2 holds open plus the refused ones whose RST_STREAM is still queued: nghttp2 answers more
     /// concurrent streams than SETTINGS_MAX_CONCURRENT_STREAMS with a connection error.
-    private var open: Set<UInt32> = []
+    private var open = StreamMap<Void>()
     /// Streams the server reset while they were in `open`, oldest first (a ring of `maxServerResets`).
     private var serverResets: [UInt32] = []
     private var nextServerReset = 0
@@ -133,6 +133,6 @@ struct HTTP2ClientStreams {
             gaps.append(firstSkipped...(stream - 2))
         }
         lastOpened = stream
-        if !endStream { open.insert(stream) }
+        if !endStream { open.set(stream, ()) }
     }
 }

@@ -77,47 +77,72 @@ struct HTTP2FrameScanner {
                 }
                 payloadLeft -= k
                 i += k
+            } else if header.isEmpty && n - i >= Self.frameHeaderLength {
+                // The whole frame header is in this chunk (nearly always): read it in place.
+                let h = bytes.baseAddress! + i
+                i += Self.frameHeaderLength
+                if let violation = frame(
+                    length: Int(h.load(as: UInt8.self)) << 16 | Int(h.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                        | Int(h.load(fromByteOffset: 2, as: UInt8.self)),
+                    type: h.load(fromByteOffset: 3, as: UInt8.self),
+                    flags: h.load(fromByteOffset: 4, as: UInt8.self),
+                    stream: UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 5, as: UInt32.self)) & 0x7FFF_FFFF,
+                    headerOffset: i - Self.frameHeaderLength)
+                {
+                    return violation
+                }
             } else {
                 let k = min(Self.frameHeaderLength - header.count, n - i)
                 header.append(contentsOf: bytes[i..<i + k])
                 i += k
                 guard header.count == Self.frameHeaderLength else { continue }
                 let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
-                let type = header[3]
-                let endStream = header[4] & Self.endStreamFlag != 0
                 let stream =
                     (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8
                         | UInt32(header[8])) & 0x7FFF_FFFF
+                let (type, flags) = (header[3], header[4])
                 header.removeAll(keepingCapacity: true)
-                payloadLeft = length
-                let headerOffset = max(0, i - Self.frameHeaderLength)
-                let verdict: HTTP2ClientStreams.Verdict
-                switch type {
-                case Self.dataType:
-                    verdict = streams.data(stream: stream, endStream: endStream)
-                case Self.headersType:
-                    verdict = streams.headers(stream: stream, endStream: endStream)
-                case Self.rstStreamType:
-                    streams.clientReset(stream: stream)
-                    verdict = .pass
-                case Self.priorityType:
-                    if stream == 0 {
-                        verdict = .violation(
-                            errorCode: HTTP2ClientStreams.protocolError, detail: "PRIORITY: stream_id == 0")
-                    } else {
-                        if length == Self.priorityLength {
-                            priority = (stream, headerOffset)
-                            priorityPayload.removeAll(keepingCapacity: true)
-                        }
-                        verdict = .pass
-                    }
-                default:
-                    verdict = .pass
-                }
-                if case .violation(let code, let detail) = verdict {
-                    return Violation(offset: headerOffset, errorCode: code, detail: detail)
+                if let violation = frame(
+                    length: length, type: type, flags: flags, stream: stream,
+                    headerOffset: max(0, i - Self.frameHeaderLength))
+                {
+                    return violation
                 }
             }
+        }
+        return nil
+    }
+
+    /// A frame header read whole: updates the streams' record and starts on the payload.
+    private mutating func frame(length: Int, type: UInt8, flags: UInt8, stream: UInt32, headerOffset: Int)
+        -> Violation?
+    {
+        payloadLeft = length
+        let endStream = flags & Self.endStreamFlag != 0
+        let verdict: HTTP2ClientStreams.Verdict
+        switch type {
+        case Self.dataType:
+            verdict = streams.data(stream: stream, endStream: endStream)
+        case Self.headersType:
+            verdict = streams.headers(stream: stream, endStream: endStream)
+        case Self.rstStreamType:
+            streams.clientReset(stream: stream)
+            verdict = .pass
+        case Self.priorityType:
+            if stream == 0 {
+                verdict = .violation(errorCode: HTTP2ClientStreams.protocolError, detail: "PRIORITY: stream_id == 0")
+            } else {
+                if length == Self.priorityLength {
+                    priority = (stream, headerOffset)
+                    priorityPayload.removeAll(keepingCapacity: true)
+                }
+                verdict = .pass
+            }
+        default:
+            verdict = .pass
+        }
+        if case .violation(let code, let detail) = verdict {
+            return Violation(offset: headerOffset, errorCode: code, detail: detail)
         }
         return nil
     }

@@ -45,8 +45,9 @@ func h2OnFrameRecv(
     guard let frame else { return 0 }
     let type = frame.pointee.hd.type
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+    let stream = frame.pointee.hd.stream_id
     if endStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
-        owner(userData)._withUnsafeGuaranteedRef { $0.endOfRequest(stream: frame.pointee.hd.stream_id) }
+        owner(userData)._withUnsafeGuaranteedRef { $0.endOfRequest(stream: stream) }
     }
     return 0
 }

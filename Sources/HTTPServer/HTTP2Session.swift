@@ -17,7 +17,6 @@ final class HTTP2Session: ProtocolSession {
         var body = IncomingBody()
         var headerBytes = 0
         var headersTooLarge = false
-        var dispatched = false
 
         enum Pseudo { case method, path, authority, scheme }
 
@@ -26,13 +25,6 @@ final class HTTP2Session: ProtocolSession {
             headerBytes += size
             if headerBytes > limit { headersTooLarge = true }
             return !headersTooLarge || pseudo
-        }
-
-        /// The complete request, its parts moved out of the stream.
-        consuming func request(stream: Int32) -> HTTPRequest {
-            HTTPRequest(
-                version: .http2, method: method, path: path, authority: authority, scheme: scheme, headers: headers,
-                body: body.bytes, streamID: stream, bodyOverLimit: body.overLimit)
         }
 
         mutating func set(_ pseudo: Pseudo, _ value: String) {
@@ -48,6 +40,20 @@ final class HTTP2Session: ProtocolSession {
             // One allocation for a typical request's headers instead of one per doubling.
             if headers.isEmpty { headers.reserveCapacity(8) }
             headers.append(field)
+        }
+
+        /// The complete request, its parts moved out one by one (each swapped with an empty value: no retain or
+        /// release, and no copy of the whole entry).
+        mutating func takeRequest(stream: Int32) -> HTTPRequest {
+            func take<T>(_ part: inout T, _ empty: T) -> T {
+                var out = empty
+                swap(&out, &part)
+                return out
+            }
+            return HTTPRequest(
+                version: .http2, method: take(&method, ""), path: take(&path, ""), authority: take(&authority, nil),
+                scheme: take(&scheme, nil), headers: take(&headers, []), body: take(&body.bytes, []), streamID: stream,
+                bodyOverLimit: body.overLimit)
         }
     }
 
@@ -65,12 +71,15 @@ final class HTTP2Session: ProtocolSession {
 
     /// The per-stream state every nghttp2 callback touches (several times per header field).
     struct StreamTable {
-        var streams: [Int32: IncomingStream] = [:]
-        /// The stream whose header block is being received and its index in `streams` (valid until the next
-        /// insertion or removal: `beginHeaders` and `streamClosed` reset it).
-        var headerBlock: (stream: Int32, index: Dictionary<Int32, IncomingStream>.Index)?
-        var bodies: [Int32: OutgoingBody] = [:]
-        var awaiting: Set<Int32> = []
+        var streams = StreamMap<IncomingStream>(capacity: 4)
+        /// The stream whose header block is being received and its slot in `streams` (valid until the next
+        /// insertion or removal: `beginHeaders`, `endOfRequest` and `streamClosed` reset it). A header block is
+        /// contiguous (HEADERS then CONTINUATION, nothing in between), so the field callbacks that follow are for
+        /// this stream.
+        var headerBlock: (stream: Int32, slot: Int)?
+        var bodies = StreamMap<OutgoingBody>(capacity: 4)
+        /// Requests handed to the handler and not answered yet.
+        var awaiting = StreamMap<Void>()
         var recentValues: [String] = []
         var nextRecentSlot = 0
     }
@@ -80,6 +89,9 @@ final class HTTP2Session: ProtocolSession {
     /// gateway's CPU at ~40 accesses per request), while the session is loop-confined and never re-entered
     /// during one access. Allocated in `init`, freed in `deinit`.
     private let table = UnsafeMutablePointer<StreamTable>.allocate(capacity: 1)
+
+    /// nghttp2's allocator for this session (see `NGHTTP2BlockPool`); freed after the session in `deinit`.
+    private let pool = UnsafeMutablePointer<NGHTTP2BlockPool>.allocate(capacity: 1)
 
     private var session: OpaquePointer?
     /// nghttp2 failed in a way that leaves nothing to send: close now.
@@ -114,7 +126,12 @@ final class HTTP2Session: ProtocolSession {
         // remove per request instead of a dependency tree and up to SETTINGS_MAX_CONCURRENT_STREAMS closed
         // streams kept per connection.
         nghttp2_option_set_no_closed_streams(option, 1)
-        nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
+        pool.initialize(to: NGHTTP2BlockPool())
+        // nghttp2 copies the struct; the pool it points to lives as long as the session.
+        var mem = nghttp2_mem(
+            mem_user_data: UnsafeMutableRawPointer(pool), malloc: h2PoolMalloc, free: h2PoolFree,
+            calloc: h2PoolCalloc, realloc: h2PoolRealloc)
+        nghttp2_session_server_new3(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option, &mem)
         var settings = [
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
@@ -129,6 +146,9 @@ final class HTTP2Session: ProtocolSession {
 
     deinit {
         nghttp2_session_del(session)
+        pool.pointee.release()
+        pool.deinitialize(count: 1)
+        pool.deallocate()
         table.deinitialize(count: 1)
         table.deallocate()
     }
@@ -207,7 +227,7 @@ final class HTTP2Session: ProtocolSession {
     var acceptsInput: Bool { true }
 
     func respond(stream: Int32?, _ response: HTTPResponse) -> Bool {
-        guard let stream, table.pointee.awaiting.remove(stream) != nil else { return false }
+        guard let stream, table.pointee.awaiting.remove(key(stream)) != nil else { return false }
         submit(response, on: stream)
         return true
     }
@@ -229,28 +249,28 @@ final class HTTP2Session: ProtocolSession {
 
     // MARK: callback bodies (called through the trampolines in HTTP2Session+Callbacks.swift)
 
+    /// A stream identifier as `StreamMap`'s key (identifiers are 31-bit).
+    private func key(_ stream: Int32) -> UInt32 { UInt32(bitPattern: stream) }
+
     func beginHeaders(stream: Int32) {
-        table.pointee.streams[stream] = IncomingStream()
-        // A header block is contiguous (HEADERS then CONTINUATION, nothing in between), so the header callbacks
-        // that follow are for this stream: remember where it is instead of hashing its id for every field.
-        table.pointee.headerBlock = (stream, table.pointee.streams.index(forKey: stream)!)
+        table.pointee.streams.set(key(stream), IncomingStream())
+        table.pointee.headerBlock = (stream, table.pointee.streams.slot(of: key(stream))!)
     }
 
-    /// Where `stream` is in `streams`: the open header block's remembered index, else a look-up.
-    private func streamIndex(_ stream: Int32) -> Dictionary<Int32, IncomingStream>.Index? {
-        if let (id, i) = table.pointee.headerBlock, id == stream { return i }
-        return table.pointee.streams.index(forKey: stream)
+    /// Where `stream` is in `streams`: the open header block's remembered slot, else a look-up.
+    private func streamSlot(_ stream: Int32) -> Int? {
+        if let (id, slot) = table.pointee.headerBlock, id == stream { return slot }
+        return table.pointee.streams.slot(of: key(stream))
     }
 
     func header(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let index = streamIndex(stream) else { return }
-        // Two in-place mutations of the entry (`mutating` calls: no copy of it, no closure holding it), with
-        // the Strings made between them: a closure holding `&streams.values[index]` around the String making
-        // kept a dynamic exclusivity check open per header.
+        guard let slot = streamSlot(stream) else { return }
+        // Two in-place mutations of the entry (no copy of it, no closure holding it across the String making),
+        // with the Strings made between them.
         let pseudo = name.first == UInt8(ascii: ":")
         let size = name.count + value.count + 32
-        guard
-            table.pointee.streams.values[index].countHeader(size: size, limit: limits.maxHeaderListSize, pseudo: pseudo)
+        let limit = limits.maxHeaderListSize
+        guard table.pointee.streams.modify(slot: slot, { $0.countHeader(size: size, limit: limit, pseudo: pseudo) })
         else {
             return
         }
@@ -259,23 +279,23 @@ final class HTTP2Session: ProtocolSession {
             ? recentString(value) : Self.knownValue(value) ?? String(decoding: value, as: UTF8.self)
         if pseudo {
             // Compared as bytes: no String for the name.
-            let slot: IncomingStream.Pseudo
+            let pseudo: IncomingStream.Pseudo
             if bytesEqual(name, ":method") {
-                slot = .method
+                pseudo = .method
             } else if bytesEqual(name, ":path") {
-                slot = .path
+                pseudo = .path
             } else if bytesEqual(name, ":authority") {
-                slot = .authority
+                pseudo = .authority
             } else if bytesEqual(name, ":scheme") {
-                slot = .scheme
+                pseudo = .scheme
             } else {
                 return
             }
-            table.pointee.streams.values[index].set(slot, v)
+            table.pointee.streams.modify(slot: slot) { $0.set(pseudo, v) }
         } else {
             // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
             let n = Self.knownName(name) ?? String(decoding: name, as: UTF8.self)
-            table.pointee.streams.values[index].append(HTTPField(lowercased: n, v))
+            table.pointee.streams.modify(slot: slot) { $0.append(HTTPField(lowercased: n, v)) }
         }
     }
 
@@ -350,30 +370,28 @@ final class HTTP2Session: ProtocolSession {
     }
 
     func data(stream: Int32, _ chunk: UnsafeBufferPointer<UInt8>) {
-        // In place by index, no closure: see `header`.
-        guard let index = streamIndex(stream) else { return }
-        table.pointee.streams.values[index].body.append(chunk, limit: limits.maxBodySize)
+        guard let slot = streamSlot(stream) else { return }
+        let limit = limits.maxBodySize
+        table.pointee.streams.modify(slot: slot) { $0.body.append(chunk, limit: limit) }
     }
 
+    /// END_STREAM on HEADERS, DATA or trailers: the request is complete. Its parts are moved out in place, then the
+    /// emptied entry is removed (a request already handed on is no longer in `streams`).
     func endOfRequest(stream: Int32) {
-        guard let index = table.pointee.streams.index(forKey: stream) else { return }
-        // Move the parts out of the entry (a swap: no retain/release of each part) so the request holds the only
-        // reference to them. `dispatched` is read after the swap: reading it through `values[index]` copied the
-        // whole entry (every string and array retained, then released) for one Bool.
-        var s = IncomingStream(dispatched: true)
-        swap(&s, &table.pointee.streams.values[index])
-        if s.dispatched {
-            swap(&s, &table.pointee.streams.values[index])  // already handed on: the entry stays as it was
+        guard let slot = table.pointee.streams.slot(of: key(stream)) else { return }
+        table.pointee.headerBlock = nil  // removing may move other entries
+        let refusal = table.pointee.streams.modify(slot: slot) {
+            limits.refusal(headersTooLarge: $0.headersTooLarge, body: $0.body)
+        }
+        if let refusal {
+            table.pointee.streams.remove(key(stream))
+            submit(refusal, on: stream)
             return
         }
-        if let refusal = limits.refusal(headersTooLarge: s.headersTooLarge, body: s.body) {
-            submit(refusal, on: stream)
-        } else {
-            table.pointee.awaiting.insert(stream)
-            // The stream's parts moved into the request (`consume`): building it from `s.…` fields retained each
-            // part, copied the request whole to pass it, then released both.
-            onRequest((consume s).request(stream: stream))
-        }
+        let request = table.pointee.streams.modify(slot: slot) { $0.takeRequest(stream: stream) }
+        table.pointee.streams.remove(key(stream))
+        table.pointee.awaiting.set(key(stream), ())
+        onRequest(request)
     }
 
     /// nghttp2 sent RST_STREAM on `stream`: the scanner then ignores what the client still sends on it.
@@ -383,25 +401,24 @@ final class HTTP2Session: ProtocolSession {
 
     func streamClosed(_ stream: Int32) {
         table.pointee.headerBlock = nil  // removing may move other entries
-        table.pointee.streams[stream] = nil
-        // Usually already gone (answered with an empty body): skip hashing the id for nothing.
-        if !table.pointee.bodies.isEmpty { table.pointee.bodies[stream] = nil }
-        if !table.pointee.awaiting.isEmpty { table.pointee.awaiting.remove(stream) }
+        // Usually already gone (handed on, answered with an empty body): skip the look-ups.
+        if !table.pointee.streams.isEmpty { table.pointee.streams.remove(key(stream)) }
+        if !table.pointee.bodies.isEmpty { table.pointee.bodies.remove(key(stream)) }
+        if !table.pointee.awaiting.isEmpty { table.pointee.awaiting.remove(key(stream)) }
     }
 
     func readBody(stream: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard var body = table.pointee.bodies[stream] else { return (0, true) }
-        let n = min(length, body.bytes.count - body.offset)
-        body.bytes.withUnsafeBufferPointer { src in
-            buf.update(from: src.baseAddress! + body.offset, count: n)
+        guard let slot = table.pointee.bodies.slot(of: key(stream)) else { return (0, true) }
+        let done = table.pointee.bodies.modify(slot: slot) { body -> (Int, Bool) in
+            let n = min(length, body.bytes.count - body.offset)
+            body.bytes.withUnsafeBufferPointer { src in
+                buf.update(from: src.baseAddress! + body.offset, count: n)
+            }
+            body.offset += n
+            return (n, body.offset >= body.bytes.count)
         }
-        body.offset += n
-        if body.offset >= body.bytes.count {
-            table.pointee.bodies[stream] = nil
-            return (n, true)
-        }
-        table.pointee.bodies[stream] = body
-        return (n, false)
+        if done.1 { table.pointee.bodies.remove(key(stream)) }
+        return done
     }
 
     private func submit(_ response: HTTPResponse, on stream: Int32) {
@@ -413,7 +430,7 @@ final class HTTP2Session: ProtocolSession {
             size += field.name.utf8.count + field.value.utf8.count
             count += 1
         }
-        if !response.body.isEmpty { table.pointee.bodies[stream] = OutgoingBody(bytes: response.body) }
+        if !response.body.isEmpty { table.pointee.bodies.set(key(stream), OutgoingBody(bytes: response.body)) }
         let rv = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
                 var w = NVWriter(bytes: bytes, nva: nva)
@@ -428,6 +445,6 @@ final class HTTP2Session: ProtocolSession {
                 return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, &provider)
             }
         }
-        if rv != 0 { table.pointee.bodies[stream] = nil }
+        if rv != 0 { table.pointee.bodies.remove(key(stream)) }
     }
 }
