@@ -42,6 +42,8 @@ struct NGHTTP2BlockPool {
     }
 
     mutating func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+        // `malloc`'s answer to a size it cannot serve, instead of an overflow trap in `headerSize + capacity`.
+        guard size <= Int.max - Self.headerSize else { return nil }
         let c = Self.sizeClass(size)
         if c != Self.unpooled, let block = heads[c] {
             heads[c] = block.load(as: UnsafeMutableRawPointer?.self)
