@@ -1,26 +1,9 @@
 /// `FCMDirectSend`'s reader: byte ranges of the body, no `String` but the token. It only ever accepts; `nil` for
 /// anything outside the shape `FCMDirectSend` describes.
 extension FCMDirectSend {
-    struct Scanner {
+    struct Scanner: JSONByteCursor {
         let b: UnsafeBufferPointer<UInt8>
         var i = 0
-
-        mutating func ws() {
-            while i < b.count {
-                switch b[i] {
-                case 0x20, 0x09, 0x0A, 0x0D: i += 1
-                default: return
-                }
-            }
-        }
-
-        /// Consumes `c` (after blanks).
-        mutating func take(_ c: UInt8) -> Bool {
-            ws()
-            guard i < b.count, b[i] == c else { return false }
-            i += 1
-            return true
-        }
 
         /// A string of printable ASCII without `\`: the range of its contents (without the quotes).
         mutating func plain() -> Range<Int>? {

@@ -105,13 +105,7 @@ struct FCMDirectSend {
             // Top level: the data members, `aps` and FCM's keys.
             var n = 0
             func add(_ key: UnsafeBufferPointer<UInt8>, _ tag: Int) {
-                var j = n
-                while j > 0, FCMDirectSend.precedes(key, slots[j - 1].key) {
-                    slots[j] = slots[j - 1]
-                    j -= 1
-                }
-                slots[j] = Slot(key: key, tag: tag)
-                n += 1
+                Self.insertSorted(Slot(key: key, tag: tag), into: slots, count: &n)
             }
             for (i, m) in members.enumerated() where !m.inAPS { add(Self.bytes(b, m.key), i) }
             add(Self.staticBytes("aps"), Fixed.aps)
@@ -147,13 +141,7 @@ struct FCMDirectSend {
         withUnsafeTemporaryAllocation(of: Slot.self, capacity: members.count + 1) { slots in
             var n = 0
             func add(_ key: UnsafeBufferPointer<UInt8>, _ tag: Int) {
-                var j = n
-                while j > 0, FCMDirectSend.precedes(key, slots[j - 1].key) {
-                    slots[j] = slots[j - 1]
-                    j -= 1
-                }
-                slots[j] = Slot(key: key, tag: tag)
-                n += 1
+                Self.insertSorted(Slot(key: key, tag: tag), into: slots, count: &n)
             }
             for (i, m) in members.enumerated() where m.inAPS { add(Self.bytes(b, m.key), i) }
             if title != nil || body != nil { add(Self.staticBytes("alert"), Fixed.alert) }
@@ -195,6 +183,17 @@ struct FCMDirectSend {
         guard a.count == b.count else { return false }
         guard let x = a.baseAddress, let y = b.baseAddress else { return true }
         return memcmp(x, y, a.count) == 0
+    }
+
+    /// Inserts `slot` among the first `n` of `slots`, kept sorted by key bytes (a few keys: insertion sort).
+    static func insertSorted(_ slot: Slot, into slots: UnsafeMutableBufferPointer<Slot>, count n: inout Int) {
+        var j = n
+        while j > 0, precedes(slot.key, slots[j - 1].key) {
+            slots[j] = slots[j - 1]
+            j -= 1
+        }
+        slots[j] = slot
+        n += 1
     }
 
     /// `a` sorts before `b` by bytes.

@@ -32,28 +32,11 @@ package enum FCMSendFastReader {
     /// How deep `Reader.value(depth:)` reads (a deeper payload goes to the parser).
     static let maxFastDepth = 16
 
-    struct Reader {
+    struct Reader: JSONByteCursor {
         let b: UnsafeBufferPointer<UInt8>
         var i = 0
 
         var atEnd: Bool { i >= b.count }
-
-        mutating func ws() {
-            while i < b.count {
-                switch b[i] {
-                case 0x20, 0x09, 0x0A, 0x0D: i += 1
-                default: return
-                }
-            }
-        }
-
-        /// Consumes `c` (after blanks).
-        mutating func take(_ c: UInt8) -> Bool {
-            ws()
-            guard i < b.count, b[i] == c else { return false }
-            i += 1
-            return true
-        }
 
         /// A string without escapes or control characters (valid UTF-8), else `nil`.
         mutating func plainString() -> String? {

@@ -271,15 +271,7 @@ package enum FCMTranslation {
     static func keyBytesPrecede(_ a: String, _ b: String) -> Bool {
         // In place (no copy of either string to make it contiguous: native strings are).
         let result = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                let n = Swift.min(x.count, y.count)
-                var i = 0
-                while i < n {
-                    if x[i] != y[i] { return x[i] < y[i] }
-                    i += 1
-                }
-                return x.count < y.count
-            }
+            b.utf8.withContiguousStorageIfAvailable { y in FCMDirectSend.precedes(x, y) }
         }
         return (result ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
