@@ -50,17 +50,6 @@ extension FCMDirectSend {
             return true
         }
 
-        /// Walks an object's members; `member` reads one value per key and returns false to give up.
-        mutating func object(_ member: (inout Scanner, Range<Int>) -> Bool) -> Bool {
-            guard take(UInt8(ascii: "{")) else { return false }
-            if take(UInt8(ascii: "}")) { return true }
-            while true {
-                guard let k = key(), member(&self, k) else { return false }
-                if take(UInt8(ascii: ",")) { continue }
-                return take(UInt8(ascii: "}"))
-            }
-        }
-
         /// An `aps` member's value, written back as sent: a plain string (with its quotes), `true`, `false`, or
         /// `-?(0|[1-9][0-9]*)` of at most 15 digits (`-0` excluded: the payload writes it `0`).
         mutating func apsValue() -> Range<Int>? {

@@ -84,18 +84,6 @@ package enum FCMSendFastReader {
             return nil
         }
 
-        /// Walks an object's members: `member` reads one value per key and returns false to give up.
-        /// An empty object is fine.
-        mutating func object(_ member: (inout Reader, String) -> Bool) -> Bool {
-            guard take(UInt8(ascii: "{")) else { return false }
-            if take(UInt8(ascii: "}")) { return true }
-            while true {
-                guard let k = key(), member(&self, k) else { return false }
-                if take(UInt8(ascii: ",")) { continue }
-                return take(UInt8(ascii: "}"))
-            }
-        }
-
         /// A `map<string, string>` with distinct keys.
         mutating func stringMap() -> [String: String]? {
             var out: [String: String] = [:]

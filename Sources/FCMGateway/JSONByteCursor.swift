@@ -1,8 +1,12 @@
 /// A position in a JSON body's bytes, for the send readers that only ever accept (`FCMSendFastReader.Reader`,
 /// `FCMDirectSend.Scanner`): blanks skipped and one byte consumed the same way in both.
 protocol JSONByteCursor {
+    /// What a member's name is read as (a `String`, or the range of its bytes).
+    associatedtype Key
     var b: UnsafeBufferPointer<UInt8> { get }
     var i: Int { get set }
+    /// A member's name and its `:`, or `nil` when it is not one the reader takes.
+    mutating func key() -> Key?
 }
 
 extension JSONByteCursor {
@@ -22,5 +26,17 @@ extension JSONByteCursor {
         guard i < b.count, b[i] == c else { return false }
         i += 1
         return true
+    }
+
+    /// Walks an object's members: `member` reads one value per key and returns false to give up.
+    /// An empty object is fine.
+    mutating func object(_ member: (inout Self, Key) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        while true {
+            guard let k = key(), member(&self, k) else { return false }
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "}"))
+        }
     }
 }
