@@ -187,9 +187,7 @@ final class Connection {
             handler.handle(request, context: context, responder: responder)
             return slot.close()
         }
-        // `unowned(unsafe)`: the connection owns the session that owns this closure, and only the connection calls
-        // into the session (no reference count traffic per request for the capture).
-        let dispatch: (HTTPRequest) -> Void = { [unowned(unsafe) self] request in
+        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
             let stream = request.streamID
             var slot: InlineResponseSlot
             if let spare = self.spareSlot {

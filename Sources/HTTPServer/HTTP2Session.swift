@@ -90,9 +90,6 @@ final class HTTP2Session: ProtocolSession {
     /// during one access. Allocated in `init`, freed in `deinit`.
     private let table = UnsafeMutablePointer<StreamTable>.allocate(capacity: 1)
 
-    /// nghttp2's allocator for this session (see `NGHTTP2BlockPool`); freed after the session in `deinit`.
-    private let pool = UnsafeMutablePointer<NGHTTP2BlockPool>.allocate(capacity: 1)
-
     private var session: OpaquePointer?
     /// nghttp2 failed in a way that leaves nothing to send: close now.
     private var fatal = false
@@ -126,12 +123,7 @@ final class HTTP2Session: ProtocolSession {
         // remove per request instead of a dependency tree and up to SETTINGS_MAX_CONCURRENT_STREAMS closed
         // streams kept per connection.
         nghttp2_option_set_no_closed_streams(option, 1)
-        pool.initialize(to: NGHTTP2BlockPool())
-        // nghttp2 copies the struct; the pool it points to lives as long as the session.
-        var mem = nghttp2_mem(
-            mem_user_data: UnsafeMutableRawPointer(pool), malloc: h2PoolMalloc, free: h2PoolFree,
-            calloc: h2PoolCalloc, realloc: h2PoolRealloc)
-        nghttp2_session_server_new3(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option, &mem)
+        nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), option)
         var settings = [
             nghttp2_settings_entry(
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
@@ -146,9 +138,6 @@ final class HTTP2Session: ProtocolSession {
 
     deinit {
         nghttp2_session_del(session)
-        pool.pointee.release()
-        pool.deinitialize(count: 1)
-        pool.deallocate()
         table.deinitialize(count: 1)
         table.deallocate()
     }
