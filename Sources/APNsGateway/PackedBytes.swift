@@ -1,3 +1,5 @@
+import PushModel
+
 /// Length-prefixed packing of strings and byte arrays into one buffer, for the gateway's bounded rings (delivery
 /// log, delivery history): one allocation per kept record instead of one per string, and one free when the ring
 /// drops it.
@@ -9,11 +11,10 @@ enum PackedBytes {
 
     /// A buffer of exactly `size` bytes, filled by `body`.
     static func pack(size: Int, _ body: (inout Writer) -> Void) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        [UInt8](exactCount: size) { buffer in
             var w = Writer(buffer: buffer)
             body(&w)
             precondition(w.at == size, "packed size mismatch")
-            count = w.at
         }
     }
 

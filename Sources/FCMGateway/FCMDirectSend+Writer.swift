@@ -1,3 +1,5 @@
+import PushModel
+
 /// Where `FCMDirectSend` writes the payload: counting only (`base` nil), then into the array's storage, sized by
 /// the count (appending piece by piece to an array checked its capacity and grew it for every key and value).
 extension FCMDirectSend {
@@ -55,11 +57,10 @@ extension FCMDirectSend {
     func payload(_ b: UnsafeBufferPointer<UInt8>, messageID: UInt64, senderID: String, fid: String?) -> [UInt8] {
         var counter = ByteWriter(base: nil)
         writePayload(b, messageID: messageID, senderID: senderID, fid: fid, into: &counter)
-        return [UInt8](unsafeUninitializedCapacity: counter.count) { buffer, initialized in
+        return [UInt8](exactCount: counter.count) { buffer in
             var w = ByteWriter(base: buffer.baseAddress)
             writePayload(b, messageID: messageID, senderID: senderID, fid: fid, into: &w)
             precondition(w.count == counter.count, "FCMDirectSend: the payload's two passes differ")
-            initialized = w.count
         }
     }
 }
