@@ -15,10 +15,7 @@ extension FCMGateway {
     func send(_ request: HTTPRequest, projectPath: String) -> HTTPResponse {
         let now = clock.now()
         // An optional, so that the log's ring swaps it in (and the entry it drops out) without a copy.
-        var entry: FCMLogEntry? = FCMLogEntry(
-            sequence: 0, receivedAt: now, method: request.method, path: request.path, project: nil,
-            request: nil, validateOnly: false, status: 200, errorCode: nil, errorMessage: nil,
-            name: nil, apns: [])
+        var entry: FCMLogEntry? = FCMLogEntry(receivedAt: now, method: request.method, path: request.path)
         let response: HTTPResponse
         do {
             let result = try sendChecked(request, projectPath: projectPath, now: now, log: &entry!)
@@ -327,10 +324,8 @@ extension FCMGateway {
         }
         let outcome = apns.evaluate(push)
         log.appendHop(
-            FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment,
-                headerFields: hopHeaders, payloadBytes: push.payload,
-                status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
+            fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, headerFields: hopHeaders,
+            payloadBytes: push.payload, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID)
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }

@@ -77,6 +77,24 @@ package struct FCMLogEntry: Sendable, Equatable {
     /// The Android instances the send was handed to.
     package var android: [FCMAndroidHop] = []
 
+    /// A request's entry as it starts: what came in, answered 200 until told otherwise. Stored field by field (the
+    /// general initializer's `apns.first` and `dropFirst` made the send path build the entry in a temporary, copy it
+    /// into its optional and destroy the temporary: a retain and a release per reference, every send).
+    init(receivedAt: Date, method: String, path: String) {
+        self.sequence = 0
+        self.receivedAt = receivedAt
+        self.method = method
+        self.path = path
+        self.project = nil
+        self.requestStorage = .value(nil)
+        self.validateOnly = false
+        self.status = 200
+        self.errorCode = nil
+        self.errorMessage = nil
+        self.nameStorage = .text(nil)
+        self.firstHop = nil
+    }
+
     init(
         sequence: UInt64, receivedAt: Date, method: String, path: String, project: String?, request: JSONValue?,
         validateOnly: Bool, status: Int, errorCode: String?, errorMessage: String?, name: String?, apns: [FCMAPNsHop]
@@ -96,9 +114,22 @@ package struct FCMLogEntry: Sendable, Equatable {
         self.moreHops = Array(apns.dropFirst())
     }
 
-    /// Appends to `apns`.
-    mutating func appendHop(_ hop: consuming FCMAPNsHop) {
-        if firstHop == nil { firstHop = hop } else { moreHops.append(hop) }
+    /// Appends to `apns` the hop made of these parts, built where it is stored: a hop built by the caller and
+    /// passed in was copied to be passed, then destroyed (a retain and a release per reference, every send).
+    mutating func appendHop(
+        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField],
+        payloadBytes: [UInt8], status: Int, reason: String?, apnsID: String
+    ) {
+        if case .none = firstHop {
+            firstHop = FCMAPNsHop(
+                fcmToken: fcmToken, apnsToken: apnsToken, environment: environment, headerFields: headerFields,
+                payloadBytes: payloadBytes, status: status, reason: reason, apnsID: apnsID)
+        } else {
+            moreHops.append(
+                FCMAPNsHop(
+                    fcmToken: fcmToken, apnsToken: apnsToken, environment: environment, headerFields: headerFields,
+                    payloadBytes: payloadBytes, status: status, reason: reason, apnsID: apnsID))
+        }
     }
 
     /// The control endpoint's JSON form.

@@ -42,18 +42,20 @@ final class HTTP2Session: ProtocolSession {
             headers.append(field)
         }
 
-        /// The complete request, its parts moved out one by one (each swapped with an empty value: no retain or
-        /// release, and no copy of the whole entry).
-        mutating func takeRequest(stream: Int32) -> HTTPRequest {
-            func take<T>(_ part: inout T, _ empty: T) -> T {
-                var out = empty
-                swap(&out, &part)
-                return out
-            }
-            return HTTPRequest(
-                version: .http2, method: take(&method, ""), path: take(&path, ""), authority: take(&authority, nil),
-                scheme: take(&scheme, nil), headers: take(&headers, []), body: take(&body.bytes, []), streamID: stream,
-                bodyOverLimit: body.overLimit)
+        /// The complete request, its parts moved one by one into `request` (an empty one the caller made: each part
+        /// is swapped with its empty value, so no retain or release and no copy of the whole entry). Returned by
+        /// value instead, the request was built in a temporary, copied out (a retain per reference) and the
+        /// temporary destroyed (a release per reference): `HTTPRequest`'s outlined copy was 0.8 % of an FCM send's
+        /// samples in `swift_retain` alone.
+        mutating func moveRequest(stream: Int32, into request: inout HTTPRequest) {
+            swap(&request.method, &method)
+            swap(&request.path, &path)
+            swap(&request.authority, &authority)
+            swap(&request.scheme, &scheme)
+            swap(&request.headers, &headers)
+            swap(&request.body, &body.bytes)
+            request.streamID = stream
+            request.bodyOverLimit = body.overLimit
         }
     }
 
@@ -377,7 +379,8 @@ final class HTTP2Session: ProtocolSession {
             submit(refusal, on: stream)
             return
         }
-        let request = table.pointee.streams.modify(slot: slot) { $0.takeRequest(stream: stream) }
+        var request = HTTPRequest(version: .http2, method: "", path: "")
+        table.pointee.streams.modify(slot: slot) { $0.moveRequest(stream: stream, into: &request) }
         table.pointee.streams.remove(key(stream))
         table.pointee.awaiting.set(key(stream), ())
         onRequest(request)
