@@ -99,10 +99,8 @@ package struct FCMLogEntry: Sendable, Equatable {
         sequence: UInt64, receivedAt: Date, method: String, path: String, project: String?, request: JSONValue?,
         validateOnly: Bool, status: Int, errorCode: String?, errorMessage: String?, name: String?, apns: [FCMAPNsHop]
     ) {
+        self.init(receivedAt: receivedAt, method: method, path: path)
         self.sequence = sequence
-        self.receivedAt = receivedAt
-        self.method = method
-        self.path = path
         self.project = project
         self.requestStorage = .value(request)
         self.validateOnly = validateOnly
