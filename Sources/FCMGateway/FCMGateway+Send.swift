@@ -322,10 +322,11 @@ extension FCMGateway {
         if let authorization = providerAuthorization(runtime, now: now) {
             push.setAuthorization(authorization)
         }
-        let outcome = apns.evaluate(push)
+        let payloadBytes = push.payload
+        let outcome = apns.evaluate(consume push)
         log.appendHop(
             fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, headerFields: hopHeaders,
-            payloadBytes: push.payload, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID)
+            payloadBytes: payloadBytes, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID)
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }
