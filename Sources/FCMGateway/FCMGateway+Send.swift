@@ -325,8 +325,9 @@ extension FCMGateway {
         let payloadBytes = push.payload
         let outcome = apns.evaluate(consume push)
         log.appendHop(
-            fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, headerFields: hopHeaders,
-            payloadBytes: payloadBytes, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID)
+            FCMAPNsHop(
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, headerFields: hopHeaders,
+                payloadBytes: payloadBytes, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }

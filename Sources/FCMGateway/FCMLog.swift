@@ -112,22 +112,10 @@ package struct FCMLogEntry: Sendable, Equatable {
         self.moreHops = Array(apns.dropFirst())
     }
 
-    /// Appends to `apns` the hop made of these parts, built where it is stored: a hop built by the caller and
-    /// passed in was copied to be passed, then destroyed (a retain and a release per reference, every send).
-    mutating func appendHop(
-        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField],
-        payloadBytes: [UInt8], status: Int, reason: String?, apnsID: String
-    ) {
-        if case .none = firstHop {
-            firstHop = FCMAPNsHop(
-                fcmToken: fcmToken, apnsToken: apnsToken, environment: environment, headerFields: headerFields,
-                payloadBytes: payloadBytes, status: status, reason: reason, apnsID: apnsID)
-        } else {
-            moreHops.append(
-                FCMAPNsHop(
-                    fcmToken: fcmToken, apnsToken: apnsToken, environment: environment, headerFields: headerFields,
-                    payloadBytes: payloadBytes, status: status, reason: reason, apnsID: apnsID))
-        }
+    /// Appends to `apns`. The slot is tested with `if case .none`: `firstHop == nil` went through `Optional`'s
+    /// `==`, which copied the optional hop to compare it (a retain and a release per reference, every send).
+    mutating func appendHop(_ hop: consuming FCMAPNsHop) {
+        if case .none = firstHop { firstHop = hop } else { moreHops.append(hop) }
     }
 
     /// The control endpoint's JSON form.

@@ -5,7 +5,7 @@
 /// generic metadata on every call (`__swift_instantiateCanonicalPrespecializedGenericMetadata` and
 /// `_ContiguousArrayBuffer(_uninitializedCount:minimumCapacity:)` were 2.8 % of an FCM send's samples, issue 21).
 /// An empty array that reserves, then appends, takes the specialized paths with cached metadata; the append
-/// hands its spare capacity to `Filler._copyContents`, so the bytes are written once, with no zero fill first
+/// hands its spare capacity to `ByteFiller._copyContents`, so the bytes are written once, with no zero fill first
 /// (appending `repeatElement(0, count:)` then overwriting cost 1.0 % of the samples in a loop a byte at a time).
 extension Array where Element == UInt8 {
     /// `count` bytes that `body` initializes, all of them, through a buffer of exactly that size.
