@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
+.PHONY: all deps bench-deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -83,6 +83,16 @@ dist-deps:
 	for pair in $(DIST_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
 	$(call apt_install_missing,packaging tools)
+
+# Only for `make bench`: perf counts allocations and reference-count operations per request with uprobes
+# (Tests/bench/count-bench.sh) and records profiles.
+BENCH_TOOLS = perf:linux-perf
+
+bench-deps:
+	@missing=""; \
+	for pair in $(BENCH_TOOLS); do cmd=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	$(call apt_install_missing,benchmark tools)
 
 build: deps
 	$(SWIFT) build $(SWIFTFLAGS) -c $(CONFIG)
@@ -131,8 +141,9 @@ schema: build
 run: build
 	$(BIN) run Suites --junit Reports/junit.xml
 
-bench: deps
+bench: deps bench-deps
 	$(SWIFT) build $(SWIFTFLAGS) -c release --product pushcheck
+	bash Tests/bench/count-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
 	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck

@@ -4,32 +4,33 @@
 /// build of this package, to calls of the unspecialized `_allocateBufferUninitialized`, which looks up the array's
 /// generic metadata on every call (`__swift_instantiateCanonicalPrespecializedGenericMetadata` and
 /// `_ContiguousArrayBuffer(_uninitializedCount:minimumCapacity:)` were 2.8 % of an FCM send's samples, issue 21).
-/// An empty array that reserves, then appends, takes the specialized paths with cached metadata; the append
-/// hands its spare capacity to `ByteFiller._copyContents`, so the bytes are written once, with no zero fill first
-/// (appending `repeatElement(0, count:)` then overwriting cost 1.0 % of the samples in a loop a byte at a time).
+/// An empty array that reserves, then appends, takes the specialized paths with cached metadata. The append takes
+/// `count` bytes from `ByteClaim`, which writes none of them (no zero fill: appending `repeatElement(0, count:)`
+/// cost 1.0 % of the samples, a byte at a time), and `body` then writes them all through
+/// `withUnsafeMutableBufferPointer`. A first version handed `body` to the sequence itself: storing it needed
+/// `withoutActuallyEscaping`, which allocated a closure context per array (one more allocation and free per call,
+/// counted with `Tests/bench/count-bench.sh`).
 extension Array where Element == UInt8 {
     /// `count` bytes that `body` initializes, all of them, through a buffer of exactly that size.
     @inlinable
     package init(exactCount count: Int, writing body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         self.init()
         reserveCapacity(count)
-        withoutActuallyEscaping(body) { body in append(contentsOf: ByteFiller(count: count, body: body)) }
-        precondition(self.count == count, "Array(exactCount:): the filler wrote another count")
+        append(contentsOf: ByteClaim(count: count))
+        precondition(self.count == count, "Array(exactCount:): the claim took another count")
+        withUnsafeMutableBufferPointer { body($0) }
     }
 }
 
-/// The sequence `Array(exactCount:writing:)` appends: its `count` elements are whatever `body` writes into the
-/// array's spare capacity (`append(contentsOf:)` calls `_copyContents(initializing:)` with it).
+/// The sequence `Array(exactCount:writing:)` appends: `count` elements of the array's spare capacity, claimed as
+/// they are (`append(contentsOf:)` calls `_copyContents(initializing:)` with that capacity). `UInt8` is a trivial
+/// type, so bytes the writer then assigns need no initialization first.
 @usableFromInline
-package struct ByteFiller: Sequence {
+package struct ByteClaim: Sequence {
     @usableFromInline let count: Int
-    @usableFromInline let body: (UnsafeMutableBufferPointer<UInt8>) -> Void
 
     @inlinable
-    init(count: Int, body: @escaping (UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        self.count = count
-        self.body = body
-    }
+    init(count: Int) { self.count = count }
 
     @inlinable
     package var underestimatedCount: Int { count }
@@ -41,8 +42,7 @@ package struct ByteFiller: Sequence {
     package func _copyContents(
         initializing buffer: UnsafeMutableBufferPointer<UInt8>
     ) -> (EmptyCollection<UInt8>.Iterator, Int) {
-        precondition(buffer.count >= count, "ByteFiller: less room than reserved")
-        body(UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+        precondition(buffer.count >= count, "ByteClaim: less room than reserved")
         return (EmptyCollection.Iterator(), count)
     }
 }

@@ -12,44 +12,7 @@ FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
 LOOPS_LIST=${BENCH_LOOPS:-1 2}
 source "$(dirname "$0")/lib.sh"
 
-TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
-TOKEN=$(printf '%064x' 42)
-FCM_TOKEN="benchInstance1:APA91bBENCHBENCHBENCHBENCHBENCHBENCH"
-EMAIL=bench@bench-project.iam.gserviceaccount.com
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey.p8" 2>/dev/null
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
-openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
-cat > "$WORK/serve.yaml" <<YAML
-apns:
-  keys:
-    - { team_id: $TEAM, key_id: $KID, private_key: AuthKey.p8 }
-  tokens:
-    - { token: "$TOKEN", topic: $TOPIC, environment: sandbox }
-  log: { capacity: 10000 }
-  one_stream_until_valid_token: false   # h2load opens -m streams before reading SETTINGS (see gateway-bench.sh)
-fcm:
-  service_accounts:
-    - { client_email: $EMAIL, public_key: sa.pub.pem, projects: [bench-project] }
-  projects:
-    - id: bench-project
-      number: "123456789012"
-      apns: { team_id: $TEAM, key_id: $KID, environment: sandbox }
-      tokens:
-        - { token: "$FCM_TOKEN", apns_token: "$TOKEN", topic: $TOPIC }
-  log: { capacity: 10000 }
-YAML
-printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
-printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}' \
-  "$FCM_TOKEN" > "$WORK/message.json"
-APNS_JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey.p8")
-
-# The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
-b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-NOW=$(date +%s)
-HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-CLAIMS=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
-  "$EMAIL" "$NOW" "$((NOW + 3600))" | b64url)
-SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
+fcm_bench_config
 run_h2load() { # url n headers... -> prints req/s, fails unless every request got 2xx
   local url=$1 n=$2; shift 2
   local out; out=$(h2load -n "$n" $FLAGS "$@" "$url" 2>&1)
@@ -57,16 +20,13 @@ run_h2load() { # url n headers... -> prints req/s, fails unless every request go
   if [ "$ok" != "$n" ]; then echo "h2load against $url: only $ok of $n requests got 2xx" >&2; echo "$out" | tail -8 >&2; return 1; fi
   echo "$out" | awk '/^finished in/{print $4}'
 }
-APNS_H=(-H "authorization: bearer $APNS_JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 
 echo "== FCM: h2load -n $N $FLAGS (OAuth bearer, token target, translated and pushed through the APNs gateway)"
 SUMMARY=()
 for LOOPS in $LOOPS_LIST; do
   start_serve --loops "$LOOPS"
   SANDBOX=$(ready '["apns"]["sandbox"]'); FCM=$(ready '["fcm"]')
-  ACCESS=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
-    "$FCM/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-  FCM_H=(-H "authorization: Bearer $ACCESS" -H "content-type: application/json" -d "$WORK/message.json")
+  fcm_bench_headers "$FCM"
   start_nghttpd "$TOKEN" "$LOOPS"
   run_h2load "$FCM/v1/projects/bench-project/messages:send" 10000 "${FCM_H[@]}" > /dev/null   # warm-up
   C0=$(cpu_ms "$SERVE_PID")
