@@ -83,7 +83,7 @@ package struct APNsPushRequest: Sendable {
             headers.authorization = value
             validated?.authorization = value
         }
-        loggedHeaders.append(HTTPField("authorization", value))
+        loggedHeaders.append(HTTPField(lowercased: "authorization", value))
     }
 }
 

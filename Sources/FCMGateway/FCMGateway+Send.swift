@@ -318,16 +318,16 @@ extension FCMGateway {
         guard let environment = runtime.apnsEnvironment else {
             return FCMErrorResponse(.thirdPartyAuthError)
         }
-        let hopHeaders = push.loggedHeaders  // shared, not copied: nothing changes them after this
-        if let authorization = providerAuthorization(runtime, now: now) {
-            push.setAuthorization(authorization)
-        }
-        let payloadBytes = push.payload
+        let signed = providerAuthorization(runtime, now: now)
+        if let signed { push.setAuthorization(signed) }
+        // Shared with the request, not copied: nothing changes them after this.
+        let sentFields = push.loggedHeaders, payloadBytes = push.payload
         let outcome = apns.evaluate(consume push)
         log.appendHop(
             FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, headerFields: hopHeaders,
-                payloadBytes: payloadBytes, status: outcome.status, reason: outcome.reason, apnsID: outcome.apnsID))
+                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, sentFields: sentFields,
+                signedWithLast: signed != nil, payloadBytes: payloadBytes, status: outcome.status,
+                reason: outcome.reason, apnsID: outcome.apnsID))
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }

@@ -19,49 +19,64 @@ package struct FCMAPNsHop: Sendable, Equatable {
     package var status: Int
     package var reason: String?
     package var apnsID: String
+    /// The request's header fields, without the `authorization` the gateway signed it with.
+    var headerFields: [HTTPField] { signedWithLast ? Array(sentFields.dropLast()) : sentFields }
     /// Kept as sent: the log holds every hop, and parsed copies cost the send path (and their release the trim).
-    var headerFields: [HTTPField]
+    /// `sentFields` is the APNs request's own array, shared: when the gateway adds its provider token, the hop
+    /// takes the array after that append (`signedWithLast`: its last field is that `authorization`). Taken before,
+    /// the append found the array shared and copied it, retaining every name and value, once per send.
+    var sentFields: [HTTPField]
+    var signedWithLast: Bool
     var payloadBytes: [UInt8]
 
+    /// `sentFields`: the fields as sent; `signedWithLast`: the last of them is the provider token's
+    /// `authorization`, which the hop does not show.
     package init(
-        fcmToken: String, apnsToken: String, environment: APNsEnvironment, headerFields: [HTTPField],
-        payloadBytes: [UInt8],
-        status: Int, reason: String?, apnsID: String
+        fcmToken: String, apnsToken: String, environment: APNsEnvironment, sentFields: [HTTPField],
+        signedWithLast: Bool, payloadBytes: [UInt8], status: Int, reason: String?, apnsID: String
     ) {
         self.fcmToken = fcmToken
         self.apnsToken = apnsToken
         self.environment = environment
-        self.headerFields = headerFields
+        self.sentFields = sentFields
+        self.signedWithLast = signedWithLast
         self.payloadBytes = payloadBytes
         self.status = status
         self.reason = reason
         self.apnsID = apnsID
     }
+
+    /// Equal when what the log shows is: the provider token (rotated every 30 minutes) is not part of the hop.
+    package static func == (a: FCMAPNsHop, b: FCMAPNsHop) -> Bool {
+        a.fcmToken == b.fcmToken && a.apnsToken == b.apnsToken && a.environment == b.environment
+            && a.status == b.status && a.reason == b.reason && a.apnsID == b.apnsID
+            && a.payloadBytes == b.payloadBytes && a.headerFields == b.headerFields
+    }
 }
 
 /// One request to the FCM mock: what came in, what went to APNs or to Android instances, what was answered.
 package struct FCMLogEntry: Sendable, Equatable {
-    package var sequence: UInt64
+    package var sequence: UInt64 = 0
     package var receivedAt: Date
     package var method: String
     package var path: String
-    package var project: String?
+    package var project: String? = nil
     /// The `messages:send` body (or topic-management body) as JSON, when it parsed.
     package var request: JSONValue? {
         get { requestStorage.value }
         set { requestStorage = .value(newValue) }
     }
-    var requestStorage: LoggedRequest
-    package var validateOnly: Bool
-    package var status: Int
-    package var errorCode: String?
-    package var errorMessage: String?
+    var requestStorage: LoggedRequest = .value(nil)
+    package var validateOnly = false
+    package var status = 200
+    package var errorCode: String? = nil
+    package var errorMessage: String? = nil
     /// `name` of an accepted message.
     package var name: String? {
         get { nameStorage.text }
         set { nameStorage = .text(newValue) }
     }
-    var nameStorage: LoggedName
+    var nameStorage: LoggedName = .text(nil)
     /// The APNs requests the send became, oldest first.
     package var apns: [FCMAPNsHop] {
         get { firstHop.map { [$0] + moreHops } ?? [] }
@@ -72,27 +87,18 @@ package struct FCMLogEntry: Sendable, Equatable {
     }
     /// `apns`, its first hop inline: a token send has one, and an array for it was one more allocation per send
     /// (and one more object to free when the ring drops the entry).
-    var firstHop: FCMAPNsHop?
+    var firstHop: FCMAPNsHop? = nil
     var moreHops: [FCMAPNsHop] = []
     /// The Android instances the send was handed to.
     package var android: [FCMAndroidHop] = []
 
-    /// A request's entry as it starts: what came in, answered 200 until told otherwise. Stored field by field (the
-    /// general initializer's `apns.first` and `dropFirst` made the send path build the entry in a temporary, copy it
-    /// into its optional and destroy the temporary: a retain and a release per reference, every send).
+    /// A request's entry as it starts: what came in, answered 200 until told otherwise (the other fields'
+    /// defaults). Only these three are assigned: with every field assigned here, the optimizer built the entry in a
+    /// temporary, copied it out and destroyed the temporary (a retain and a release per reference, every send).
     init(receivedAt: Date, method: String, path: String) {
-        self.sequence = 0
         self.receivedAt = receivedAt
         self.method = method
         self.path = path
-        self.project = nil
-        self.requestStorage = .value(nil)
-        self.validateOnly = false
-        self.status = 200
-        self.errorCode = nil
-        self.errorMessage = nil
-        self.nameStorage = .text(nil)
-        self.firstHop = nil
     }
 
     init(
