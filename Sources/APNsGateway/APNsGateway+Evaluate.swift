@@ -26,7 +26,6 @@ extension APNsGateway {
         var apnsUniqueID: String?
         var timestamp: Date?
         var actions: [ConnectionAction] = []
-        var auth = APNsAuthKind.none
         // Faults and the auth rules in one lock hold (the two loops share this lock).
         let (effect, rules) = state.withLock { s in
             (
@@ -35,10 +34,9 @@ extension APNsGateway {
             )
         }
         let delay = effect.delay
-        var parsedToken: DeviceToken?
-        var parsedPushType: APNsPushType?
-        var topic: String?
-        var detail: String?
+        // What the rules found, filled in place by `decide` and read from there (returned, it was copied out, and
+        // each field taken from it retained again).
+        var decision = Decision()
         // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
         var accepted: DeliveredPush?
         if configuration.requireHTTP2 && push.version != .http2 {
@@ -48,12 +46,7 @@ extension APNsGateway {
         } else if let answer = effect.preemptingAnswer {
             (status, reason, actions) = answer
         } else {
-            let decision = decide(&push, rules: rules, now: now, apnsID: apnsID, accepted: &accepted)
-            auth = decision.auth
-            parsedToken = decision.parsedToken
-            parsedPushType = decision.parsedPushType
-            topic = decision.topic
-            detail = decision.detail
+            decide(&push, rules: rules, now: now, apnsID: apnsID, into: &decision, accepted: &accepted)
             if let rejection = decision.rejection {
                 status = rejection.reason.status
                 reason = rejection.reason.rawValue
@@ -68,13 +61,13 @@ extension APNsGateway {
         if let goAway = effect.goAwayAction { actions.append(goAway) }
         let packed = PackedLogEntry(
             sequence: 0, endpoint: endpoint, connectionID: push.connection.id, method: push.method, path: push.path,
-            headers: push.loggedHeaders, payload: push.payload, token: parsedToken ?? pathToken, topic: topic,
-            pushType: parsedPushType, status: status,
+            headers: push.loggedHeaders, payload: push.payload, token: decision.parsedToken ?? pathToken,
+            topic: decision.topic, pushType: decision.parsedPushType, status: status,
             reason: effect.loggedReason(reason), apnsID: apnsID,
-            apnsUniqueID: apnsUniqueID, auth: auth, receivedAt: now,
+            apnsUniqueID: apnsUniqueID, auth: decision.auth, receivedAt: now,
             answeredAt: now.addingTimeInterval(delay),
             faultApplied: effect.applied,
-            detail: detail, receivedBodySize: push.bodyOverLimit,
+            detail: decision.detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
         // freed after it. The accepted push is taken out of its optional once (a move) and lent from there on:
@@ -85,7 +78,7 @@ extension APNsGateway {
             writeToLogFile(packed, sequence: sequence)
             return APNsOutcome(
                 status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
-                delay: delay, actions: actions, push: nil, auth: auth)
+                delay: delay, actions: actions, push: nil, auth: decision.auth)
         }
         let packedEvent = PackedDeliveryEvent(push, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
@@ -102,7 +95,7 @@ extension APNsGateway {
         writeToLogFile(packed, sequence: sequence)
         return APNsOutcome(
             status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
-            delay: delay, actions: actions, push: consume push, auth: auth)
+            delay: delay, actions: actions, push: consume push, auth: decision.auth)
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
@@ -121,7 +114,7 @@ extension APNsGateway {
 
     /// What `decide` found; on success (`rejection == nil`) the push itself goes to its `accepted` argument.
     struct Decision {
-        var rejection: Rejection?
+        var rejection: Rejection? = nil
         var auth: APNsAuthKind = .none
         /// Token and push type of the request once it parsed (for the log; not the whole request, to spare copies).
         var parsedToken: DeviceToken?
@@ -132,18 +125,16 @@ extension APNsGateway {
         var detail: String?
     }
 
-    /// `push.validated`, if set, is moved out (the rest of `push` is left as it was).
+    /// Fills `d` (a fresh `Decision`). `push.validated`, if set, is moved out (the rest of `push` is left as it was).
     func decide(
-        _ push: inout APNsPushRequest, rules snapshot: AuthRules, now: Date, apnsID: String,
+        _ push: inout APNsPushRequest, rules snapshot: AuthRules, now: Date, apnsID: String, into d: inout Decision,
         accepted: inout DeliveredPush?
-    ) -> Decision {
-        func reject(_ r: APNsReason, _ d: Decision, timestamp: Date? = nil) -> Decision {
-            var d = d
+    ) {
+        func reject(_ r: APNsReason, timestamp: Date? = nil) {
             d.rejection = Rejection(reason: r, timestamp: timestamp)
-            return d
         }
         let endpoint = push.environment
-        var d = Decision(rejection: Rejection(reason: .internalServerError))
+        d.rejection = Rejection(reason: .internalServerError)
         let parsed: APNsParsedRequest
         let wasValidated: Bool
         if let validated = push.validated.take() {
@@ -153,7 +144,7 @@ extension APNsGateway {
             wasValidated = false
             let result = APNsRequestValidation.parse(push)
             switch consume result {  // the parsed request moved out of the result, not copied
-            case .failure(let r): return reject(r, d)
+            case .failure(let r): return reject(r)
             case .success(let p): parsed = p
             }
         }
@@ -164,22 +155,22 @@ extension APNsGateway {
         d.topic = parsed.topic
         // A body past the listener's 1 MiB limit was not kept (only counted): PayloadTooLarge before anything
         // reads it, authenticated or not, like any payload over the push type's limit.
-        if push.bodyOverLimit != nil { return reject(.payloadTooLarge, d) }
+        if push.bodyOverLimit != nil { return reject(.payloadTooLarge) }
 
         let topic: String
         // `push.connection` read in place: a `let` of it copied the facts (certificate and state retained).
         if let der = push.connection.clientCertificateDER {
-            guard let facts = certificateFacts(der, on: push.connection) else { return reject(.badCertificate, d) }
+            guard let facts = certificateFacts(der, on: push.connection) else { return reject(.badCertificate) }
             d.auth = .certificate(uid: facts.uid)
             switch CertificateAuthRules.authorize(
                 facts, request: parsed, endpoint: endpoint, now: now, topicShapeChecked: shapeChecked)
             {
-            case .failure(let r): return reject(r, d)
+            case .failure(let r): return reject(r)
             case .success(let t): topic = t
             }
             if let accepted = configuration.certificateTopics, !accepted.contains(APNsPushType.bundleID(ofTopic: topic))
             {
-                return reject(.topicDisallowed, d)
+                return reject(.topicDisallowed)
             }
         } else {
             let authorization = parsed.authorization  // the closure then captures one string, not a copy of `parsed`
@@ -191,17 +182,17 @@ extension APNsGateway {
             d.detail = note
             let provider: AuthorizedProvider
             switch auth {
-            case .failure(let r): return reject(r, d)
+            case .failure(let r): return reject(r)
             case .success(let p): provider = p
             }
             d.auth = .token(teamID: provider.teamID, keyID: provider.keyID)
             d.firstValidToken = provider.isFirstValidToken
-            guard let t = parsed.topic, !t.isEmpty else { return reject(.missingTopic, d) }
-            if !shapeChecked, let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r, d) }
+            guard let t = parsed.topic, !t.isEmpty else { return reject(.missingTopic) }
+            if !shapeChecked, let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { return reject(r) }
             if let r = TokenTopicRules.authorize(
                 topic: t, provider: provider, teamTopics: snapshot.teamTopics[provider.teamID])
             {
-                return reject(r, d)
+                return reject(r)
             }
             topic = t
         }
@@ -211,7 +202,7 @@ extension APNsGateway {
             let r = APNsRequestValidation.payloadRejection(
                 parsed.payload, pushType: parsed.pushType, writtenAsJSONObject: push.payloadWrittenAsJSONObject)
         {
-            return reject(r, d)
+            return reject(r)
         }
 
         // The closure captures the two fields it reads, not `parsed` (a capture copied the whole parsed request,
@@ -225,7 +216,7 @@ extension APNsGateway {
             }
             return v
         }
-        if case .rejected(let r, let ts) = verdict { return reject(r, d, timestamp: ts) }
+        if case .rejected(let r, let ts) = verdict { return reject(r, timestamp: ts) }
 
         d.rejection = nil
         accepted = DeliveredPush(
@@ -236,7 +227,6 @@ extension APNsGateway {
             expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) },
             payload: parsed.payload,
             receivedAt: now)
-        return d
     }
 }
 

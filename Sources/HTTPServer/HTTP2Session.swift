@@ -27,7 +27,7 @@ final class HTTP2Session: ProtocolSession {
             return !headersTooLarge || pseudo
         }
 
-        mutating func set(_ pseudo: Pseudo, _ value: String) {
+        mutating func set(_ pseudo: Pseudo, _ value: consuming String) {
             switch pseudo {
             case .method: method = value
             case .path: path = value
@@ -36,7 +36,7 @@ final class HTTP2Session: ProtocolSession {
             }
         }
 
-        mutating func append(_ field: HTTPField) {
+        mutating func append(_ field: consuming HTTPField) {
             // One allocation for a typical request's headers instead of one per doubling.
             if headers.isEmpty { headers.reserveCapacity(8) }
             headers.append(field)
@@ -282,11 +282,11 @@ final class HTTP2Session: ProtocolSession {
             } else {
                 return
             }
-            table.pointee.streams.modify(slot: slot) { $0.set(pseudo, v) }
+            table.pointee.streams[slot: slot].set(pseudo, v)
         } else {
             // nghttp2 has already rejected uppercase field names in HTTP/2, so no lowercasing pass.
             let n = Self.knownName(name) ?? String(decoding: name, as: UTF8.self)
-            table.pointee.streams.modify(slot: slot) { $0.append(HTTPField(lowercased: n, v)) }
+            table.pointee.streams[slot: slot].append(HTTPField(lowercased: n, v))
         }
     }
 

@@ -47,6 +47,14 @@ struct StreamMap<Value> {
         body(&values[slot]!)
     }
 
+    /// The value in `slot`, mutated in place like `modify(slot:_:)`. For a mutation given values the caller owns:
+    /// they move into it (a closure captures them borrowed, so each was retained for the mutation and released
+    /// after, as `HTTP2Session.header` did for every field's name and value).
+    subscript(slot slot: Int) -> Value {
+        get { values[slot]! }
+        _modify { yield &values[slot]! }
+    }
+
     /// Inserts or replaces the value for `key`.
     mutating func set(_ key: UInt32, _ value: consuming Value) {
         precondition(key != 0)
