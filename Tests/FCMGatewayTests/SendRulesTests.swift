@@ -35,6 +35,26 @@ import Testing
                 && entry.apns[0].headers["apns-topic"] == Fixture.bundle)
     }
 
+    /// The hop shows the APNs request's headers as the translation wrote them: the provider token the gateway
+    /// signed the request with is on the APNs side (its log has it), not in the FCM log (the hop shares the
+    /// request's header array and hides that last field).
+    @Test func theHopShowsTheTranslatedHeadersWithoutTheProviderToken() throws {
+        let (status, _) = w.send(#"{"token":"\#(Fixture.tokenA)","notification":{"title":"Hi"}}"#)
+        #expect(status == 200)
+        let hop = try #require(w.fcm.log().last?.apns.first)
+        #expect(hop.headerFields.map(\.name) == ["apns-topic", "apns-push-type", "apns-priority"])
+        #expect(hop.headers == ["apns-topic": Fixture.bundle, "apns-push-type": "alert", "apns-priority": "10"])
+        #expect(hop.signedWithLast && hop.sentFields.last?.name == "authorization")
+        let signed = try #require(w.apns.log().last?.headers.last)
+        #expect(signed.name == "authorization" && signed.value.hasPrefix("bearer "))
+        #expect(hop.sentFields.last == signed)
+        // Equal to a hop with the same headers and no provider token: the token is not part of what the log shows.
+        var unsigned = hop
+        unsigned.sentFields.removeLast()
+        unsigned.signedWithLast = false
+        #expect(unsigned == hop)
+    }
+
     /// `0:<µs on the world clock>%<16 hex>` as FCM names messages (`0:1500415314455276%31bd1c9631bd1c96`): it
     /// moves with the clock and stays unique while the clock stands still, goes back, or the gateway resets.
     @Test func messageNamesFollowTheWorldClockAndStayUnique() throws {
