@@ -379,7 +379,7 @@ final class HTTP2Session: ProtocolSession {
             submit(refusal, on: stream)
             return
         }
-        var request = HTTPRequest(version: .http2, method: "", path: "")
+        var request = HTTPRequest(empty: .http2)
         table.pointee.streams.modify(slot: slot) { $0.moveRequest(stream: stream, into: &request) }
         table.pointee.streams.remove(key(stream))
         table.pointee.awaiting.set(key(stream), ())

@@ -15,17 +15,27 @@ package struct HTTPRequest: Sendable {
     /// `:path` including any query string.
     package var path: String
     /// `:authority` or the `Host` header.
-    package var authority: String?
+    package var authority: String? = nil
     /// `:scheme` (HTTP/2); `nil` on HTTP/1.1.
-    package var scheme: String?
+    package var scheme: String? = nil
     /// Regular header fields (no pseudo-headers), lowercased names, wire order, duplicates kept.
-    package var headers: [HTTPField]
-    package var body: [UInt8]
+    package var headers: [HTTPField] = []
+    package var body: [UInt8] = []
     /// HTTP/2 stream id; `nil` on HTTP/1.1.
-    var streamID: Int32?
+    var streamID: Int32? = nil
     /// Set when the body passed the listener's `maxBodySize`: the bytes received by then (`body` is empty).
     /// Only handlers that opt in with `HTTPHandler.answersOversizedRequests` ever see such a request.
-    package var bodyOverLimit: Int?
+    package var bodyOverLimit: Int? = nil
+
+    /// An empty request (no method, path, headers or body) that a session fills by moving a stream's parts in.
+    /// Assigning only these three lets the rest take their defaults in place: the general initializer, called with
+    /// the same values, built the request in a temporary, copied it out and destroyed it (a retain and a release of
+    /// each empty string and array, every request).
+    init(empty version: HTTPVersion) {
+        self.version = version
+        self.method = ""
+        self.path = ""
+    }
 
     package init(
         version: HTTPVersion, method: String, path: String, authority: String? = nil, scheme: String? = nil,
