@@ -9,6 +9,7 @@
 # A change on the request path shows here as whole calls per request, and `perf record -e probe_… --call-graph
 # dwarf` on the same probes names their callers. Each hit traps into the kernel, so this run is slow (never time
 # it). Needs root (uprobes); without perf or the rights it says so and exits 0. Probes it added are removed on exit.
+# swift_bridgeObjectRetain/Release (strings, arrays) end in swift_retain/swift_release, so they are counted there.
 set -euo pipefail
 BIN=${1:?usage: count-bench.sh PATH/TO/pushcheck}
 N=${BENCH_COUNT_N:-20000}
