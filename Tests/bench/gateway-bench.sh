@@ -15,11 +15,9 @@ LOOPS_LIST=${BENCH_LOOPS:-1 2}
 source "$(dirname "$0")/lib.sh"
 
 apns_bench_config
-printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
 
-H=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 run_h2load() { # url n -> prints req/s, fails unless every request got 2xx; the TLS cipher goes to $WORK/cipher
-  local out; out=$(h2load -n "$2" $FLAGS "${H[@]}" "$1" 2>&1)
+  local out; out=$(h2load -n "$2" $FLAGS "${APNS_H[@]}" "$1" 2>&1)
   local ok; ok=$(echo "$out" | awk '/status codes:/{print $3}')
   local rps; rps=$(echo "$out" | awk '/^finished in/{print $4}')
   echo "$out" | awk '/^Cipher:/{print $2}' > "$WORK/cipher"

@@ -48,7 +48,8 @@ rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$SERVE_PID/status"; }
 hwm_kb() { awk '/^VmHWM/{print $2}' "/proc/$SERVE_PID/status"; }
 
 # apns_bench_config [LISTEN_YAML] — a P-256 key, one registered sandbox token and serve.yaml for the APNs benches
-# (TEAM, KID, TOPIC, TOKEN, JWT set). h2load opens -m streams before it reads the server's first SETTINGS; with
+# (TEAM, KID, TOPIC, TOKEN, JWT set), a valid push body in $WORK/payload.json and APNS_H, h2load's headers and body
+# for it. h2load opens -m streams before it reads the server's first SETTINGS; with
 # APNs' "one stream until a valid token" rule those extra streams are refused, so the rule is off here.
 # Validation itself (JWT, headers, token) stays on.
 apns_bench_config() {
@@ -72,27 +73,20 @@ apns:
 YAML
   } > "$WORK/serve.yaml"
   JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey_$KID.p8")
+  printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
+  APNS_H=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 }
 
-# fcm_bench_config — serve.yaml with an APNs key and token and an FCM project whose token maps to it (TEAM, KID,
-# TOPIC, TOKEN, FCM_TOKEN, EMAIL, APNS_JWT set; APNS_H: h2load's headers for a valid APNs push), the push and
-# message bodies in $WORK, and the service account's signed OAuth assertion for fcm_bench_headers.
+# fcm_bench_config — apns_bench_config's serve.yaml and push, plus an FCM project whose token (FCM_TOKEN) maps to
+# the APNs token and signs with the same key, a service account (EMAIL), a valid message in $WORK/message.json and
+# the account's signed OAuth assertion for fcm_bench_headers.
 fcm_bench_config() {
-  TEAM=TEAM123456; KID=KEY1234567; TOPIC=com.example.bench
-  TOKEN=$(printf '%064x' 42)
+  apns_bench_config
   FCM_TOKEN="benchInstance1:APA91bBENCHBENCHBENCHBENCHBENCHBENCH"
   EMAIL=bench@bench-project.iam.gserviceaccount.com
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$WORK/AuthKey.p8" 2>/dev/null
   openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
   openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
-  cat > "$WORK/serve.yaml" <<YAML
-apns:
-  keys:
-    - { team_id: $TEAM, key_id: $KID, private_key: AuthKey.p8 }
-  tokens:
-    - { token: "$TOKEN", topic: $TOPIC, environment: sandbox }
-  log: { capacity: 10000 }
-  one_stream_until_valid_token: false   # h2load opens -m streams before reading SETTINGS (see gateway-bench.sh)
+  cat >> "$WORK/serve.yaml" <<YAML
 fcm:
   service_accounts:
     - { client_email: $EMAIL, public_key: sa.pub.pem, projects: [bench-project] }
@@ -104,10 +98,8 @@ fcm:
         - { token: "$FCM_TOKEN", apns_token: "$TOKEN", topic: $TOPIC }
   log: { capacity: 10000 }
 YAML
-  printf '{"aps":{"alert":{"title":"bench","body":"hello"},"badge":1},"url":"https://example.com/a"}' > "$WORK/payload.json"
   printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}' \
     "$FCM_TOKEN" > "$WORK/message.json"
-  APNS_JWT=$("$BIN" jwt --team-id $TEAM --key-id $KID --key "$WORK/AuthKey.p8")
 
   # The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
   b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
@@ -116,7 +108,6 @@ YAML
   CLAIMS=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
     "$EMAIL" "$NOW" "$((NOW + 3600))" | b64url)
   SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
-  APNS_H=(-H "authorization: bearer $APNS_JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 }
 
 # fcm_bench_headers FCM_URL — an access token from the running mock's /token (the JWT-bearer grant of
