@@ -37,8 +37,10 @@ extension APNsGateway {
         // What the rules found, filled in place by `decide` and read from there (returned, it was copied out, and
         // each field taken from it retained again).
         var decision = Decision()
-        // The accepted push is built once, with its ids, and moved into the outcome at the end (no copies per request).
-        var accepted: DeliveredPush?
+        // The accepted push, filled in place by `decide` (with its ids) and moved into the outcome at the end: built
+        // by `DeliveredPush.init` into an optional, it was built in a temporary and copied twice per push.
+        var accepted = DeliveredPush(unfilledAt: now)
+        var isAccepted = false
         if configuration.requireHTTP2 && push.version != .http2 {
             status = 505
             reason = Self.http2RequiredReason
@@ -52,7 +54,8 @@ extension APNsGateway {
                 reason = rejection.reason.rawValue
                 timestamp = rejection.timestamp
             } else {
-                apnsUniqueID = accepted?.apnsUniqueID
+                isAccepted = true
+                apnsUniqueID = accepted.apnsUniqueID
             }
             if decision.firstValidToken {
                 actions.append(.setMaxConcurrentStreams(state.withLock { $0.maxConcurrentStreams }))
@@ -70,9 +73,8 @@ extension APNsGateway {
             detail: decision.detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
-        // freed after it. The accepted push is taken out of its optional once (a move) and lent from there on:
-        // each `if let` of the optional copied its 144 bytes and retained its seven references.
-        guard let push = consume accepted else {
+        // freed after it. The accepted push is lent from here on and moved into the outcome.
+        guard isAccepted else {
             let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(packed) }
             withExtendedLifetime((droppedEntry, moreDropped)) {}
             writeToLogFile(packed, sequence: sequence)
@@ -80,22 +82,22 @@ extension APNsGateway {
                 status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
                 delay: delay, actions: actions, push: nil, auth: decision.auth)
         }
-        let packedEvent = PackedDeliveryEvent(push, .delivered, at: now)
+        let packedEvent = PackedDeliveryEvent(accepted, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
-            let (route, droppedEvent) = s.store.acceptDeliveringNow(push, packed: packedEvent, now: now)
+            let (route, droppedEvent) = s.store.acceptDeliveringNow(accepted, packed: packedEvent, now: now)
             let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
             return (route, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
         switch route {
-        case .now: hand(push, packed: packedEvent, now: now)
-        case .nowThenRecord: handOff(push, packed: packedEvent, now: now)
+        case .now: hand(accepted, packed: packedEvent, now: now)
+        case .nowThenRecord: handOff(accepted, packed: packedEvent, now: now)
         case .kept: break
         }
         writeToLogFile(packed, sequence: sequence)
         return APNsOutcome(
             status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
-            delay: delay, actions: actions, push: consume push, auth: decision.auth)
+            delay: delay, actions: actions, push: consume accepted, auth: decision.auth)
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
@@ -112,7 +114,7 @@ extension APNsGateway {
         var teamTopics: [String: Set<String>]
     }
 
-    /// What `decide` found; on success (`rejection == nil`) the push itself goes to its `accepted` argument.
+    /// What `decide` found; on success (`rejection == nil`) the push itself is filled into its `accepted` argument.
     struct Decision {
         var rejection: Rejection? = nil
         var auth: APNsAuthKind = .none
@@ -128,14 +130,14 @@ extension APNsGateway {
     /// Fills `d` (a fresh `Decision`). `push.validated`, if set, is moved out (the rest of `push` is left as it was).
     func decide(
         _ push: inout APNsPushRequest, rules snapshot: AuthRules, now: Date, apnsID: String, into d: inout Decision,
-        accepted: inout DeliveredPush?
+        accepted: inout DeliveredPush
     ) {
         func reject(_ r: APNsReason, timestamp: Date? = nil) {
             d.rejection = Rejection(reason: r, timestamp: timestamp)
         }
         let endpoint = push.environment
         d.rejection = Rejection(reason: .internalServerError)
-        let parsed: APNsParsedRequest
+        var parsed: APNsParsedRequest
         let wasValidated: Bool
         if let validated = push.validated.take() {
             parsed = validated
@@ -179,9 +181,9 @@ extension APNsGateway {
                 snapshot.tokens.authenticate(
                     authorization: authorization, endpoint: endpoint, now: now, state: &binding, note: &note)
             }
-            d.detail = note
+            d.detail = consume note
             let provider: AuthorizedProvider
-            switch auth {
+            switch consume auth {  // the provider moved out of the result (a copy retained its strings)
             case .failure(let r): return reject(r)
             case .success(let p): provider = p
             }
@@ -219,14 +221,17 @@ extension APNsGateway {
         if case .rejected(let r, let ts) = verdict { return reject(r, timestamp: ts) }
 
         d.rejection = nil
-        accepted = DeliveredPush(
-            environment: endpoint, token: parsed.token, topic: topic, pushType: parsed.pushType,
-            priority: parsed.priority, apnsID: apnsID,
-            apnsUniqueID: endpoint == .sandbox ? APNsRequestValidation.newLowercaseUUID() : nil,
-            collapseID: parsed.collapseID,
-            expiration: parsed.expiration.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-            payload: parsed.payload,
-            receivedAt: now)
+        // Field by field into the caller's push (which has `receivedAt`); see `DeliveredPush.init(unfilledAt:)`.
+        accepted.environment = endpoint
+        swap(&accepted.token, &parsed.token)  // moved (swapped with the placeholders), not retained
+        accepted.topic = topic
+        accepted.pushType = parsed.pushType
+        accepted.priority = parsed.priority
+        accepted.apnsID = apnsID
+        if endpoint == .sandbox { accepted.apnsUniqueID = APNsRequestValidation.newLowercaseUUID() }
+        swap(&accepted.collapseID, &parsed.collapseID)
+        if let e = parsed.expiration { accepted.expiration = Date(timeIntervalSince1970: TimeInterval(e)) }
+        swap(&accepted.payload, &parsed.payload)
     }
 }
 

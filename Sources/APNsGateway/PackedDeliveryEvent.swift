@@ -17,7 +17,9 @@ struct PackedDeliveryEvent: Sendable {
     /// token, topic, apns-id, apns-unique-id, collapse id, payload, channel id (`PackedBytes` layout).
     var bytes: [UInt8]
 
-    init(_ p: DeliveredPush, _ disposition: DeliveryDisposition, at: Date) {
+    /// `borrowing`: an initializer takes its arguments owned, so a caller that keeps its push (every caller) copied
+    /// it whole to pass it (seven retains and releases per push).
+    init(_ p: borrowing DeliveredPush, _ disposition: DeliveryDisposition, at: Date) {
         environment = p.environment
         pushType = p.pushType
         priority = p.priority

@@ -16,10 +16,10 @@ package struct DeliveredPush: Sendable, Equatable {
     package var priority: APNsPriority
     package var apnsID: String
     /// Set on sandbox only, as with real APNs.
-    package var apnsUniqueID: String?
-    package var collapseID: String?
+    package var apnsUniqueID: String? = nil
+    package var collapseID: String? = nil
     /// `apns-expiration`: `nil` absent, `0` (epoch) one attempt only.
-    package var expiration: Date?
+    package var expiration: Date? = nil
     /// The JSON text as sent; the gateway accepted it as one JSON object.
     package var payload: [UInt8]
     package var receivedAt: Date
@@ -34,6 +34,20 @@ package struct DeliveredPush: Sendable, Equatable {
     /// `payload` parsed. Built on each read rather than stored: most pushes in a load test are never
     /// read, and a parsed tree per push kept in the history cost time and memory on every request.
     package var json: JSONValue { (try? JSONValue.parse(payload)) ?? .object([:]) }
+
+    /// A push to be filled field by field (`APNsGateway.decide` fills the accepted push in its caller's variable:
+    /// built by the initializer below and stored in an optional, it was built in a temporary and copied whole,
+    /// retaining its seven references).
+    init(unfilledAt receivedAt: Date) {
+        environment = .sandbox
+        token = .placeholder
+        topic = ""
+        pushType = .alert
+        priority = .immediate
+        apnsID = ""
+        payload = []
+        self.receivedAt = receivedAt
+    }
 
     package init(
         environment: APNsEnvironment, token: DeviceToken, topic: String, pushType: APNsPushType,

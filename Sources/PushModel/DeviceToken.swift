@@ -14,6 +14,12 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
         }
     }
 
+    /// No token: a placeholder for a value filled in place (`DeliveredPush.init(unfilledAt:)`); an empty
+    /// string holds no reference, so it costs no retain or release when it is overwritten.
+    package static var placeholder: DeviceToken { DeviceToken(unchecked: "") }
+
+    private init(unchecked hex: String) { self.hex = hex }
+
     private enum Shape { case invalid, lowercase, mixedCase }
 
     /// One pass over contiguous bytes (this runs on every push).
