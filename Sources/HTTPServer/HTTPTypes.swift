@@ -159,9 +159,11 @@ package final class ConnectionContext: Sendable {
 
 /// Completes one request. Call `respond` exactly once, from any thread, now or later (delays are fine).
 package struct HTTPResponder: Sendable {
-    private let send: @Sendable (HTTPResponse) -> Void
-    package init(_ send: @escaping @Sendable (HTTPResponse) -> Void) { self.send = send }
-    package func respond(_ response: HTTPResponse) { send(response) }
+    // `consuming` all the way to the connection's slot, which keeps the answer: borrowed, it was copied there
+    // (a retain and a release per header array, body and action list, every request).
+    private let send: @Sendable (consuming HTTPResponse) -> Void
+    package init(_ send: @escaping @Sendable (consuming HTTPResponse) -> Void) { self.send = send }
+    package func respond(_ response: consuming HTTPResponse) { send(response) }
 }
 
 /// Application logic behind a listener. Called on a loop thread: do not block; respond later for delays.

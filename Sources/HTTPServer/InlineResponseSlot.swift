@@ -36,17 +36,19 @@ final class InlineResponseSlot: Sendable {
     }
 
     /// The responder's body: kept for the connection while the handler runs, else sent through the loop.
-    func respond(_ response: HTTPResponse) {
-        guard let stream = offer(response) else { return }
+    func respond(_ response: consuming HTTPResponse) {
+        var pending: HTTPResponse? = consume response
+        guard let stream = offer(&pending), let response = pending.take() else { return }
         let id = connection
         loop.execute { $0.connections[id]?.respond(stream: stream, response) }
     }
 
-    /// Keeps `response` if the handler has not returned yet (`nil`); otherwise the stream to send it on.
-    private func offer(_ response: HTTPResponse) -> Int32?? {
+    /// Moves `response` into the slot (leaving `nil`) if the handler has not returned yet, and returns `nil`;
+    /// otherwise leaves it and returns the stream to send it on.
+    private func offer(_ response: inout HTTPResponse?) -> Int32?? {
         state.withLock { s in
             guard s.open else { return .some(s.stream) }
-            s.response = response
+            s.response = response.take()
             return nil
         }
     }
@@ -55,8 +57,7 @@ final class InlineResponseSlot: Sendable {
     func close() -> HTTPResponse? {
         state.withLock { s in
             s.open = false
-            defer { s.response = nil }
-            return s.response
+            return s.response.take()  // moved out (`defer { s.response = nil }` copied it first)
         }
     }
 }
