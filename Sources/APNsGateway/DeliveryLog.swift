@@ -168,20 +168,20 @@ package struct APNsDeliveryLog: Sendable {
     /// the entries dropped to make room, so the caller can free them outside its lock too (`more` is empty
     /// unless the byte budget dropped several).
     mutating func appendEvicting(
-        _ packed: PackedLogEntry
+        _ packed: consuming PackedLogEntry
     ) -> (sequence: UInt64, evicted: PackedLogEntry?, more: [PackedLogEntry]) {
-        var p = packed
-        p.sequence = nextSequence
+        let sequence = nextSequence
+        packed.sequence = sequence
         nextSequence += 1
-        bytes += p.footprint
-        let dropped = buffer.append(p)
+        bytes += packed.footprint
+        let dropped = buffer.append(packed)
         if let dropped { bytes -= dropped.footprint }
         var more: [PackedLogEntry] = []
         while bytes > limits.maxBytes, buffer.count > 1, let old = buffer.removeFirst() {
             bytes -= old.footprint
             more.append(old)
         }
-        return (p.sequence, dropped, more)
+        return (sequence, dropped, more)
     }
 
     /// All kept entries, oldest first.

@@ -12,7 +12,8 @@ package struct RingBuffer<Element: Sendable>: Sendable {
 
     /// Appends; returns the element dropped when full (drop it outside any lock: freeing costs).
     @discardableResult
-    package mutating func append(_ element: Element) -> Element? {
+    /// `consuming`: the element is moved into its slot (borrowed, it was copied there).
+    package mutating func append(_ element: consuming Element) -> Element? {
         if count == capacity && count == storage.count {
             // Full (the steady state of the gateway's rings): the new element takes the oldest one's slot, one
             // swap instead of a removal and then a store (two accesses to the storage, an optional moved twice).

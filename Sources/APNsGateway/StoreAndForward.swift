@@ -270,8 +270,7 @@ package struct StoreAndForward: Sendable {
     }
 
     /// Numbers `event` and appends it; returns the event the full history dropped.
-    mutating func appendEvent(_ event: PackedDeliveryEvent) -> PackedDeliveryEvent? {
-        var event = event
+    mutating func appendEvent(_ event: consuming PackedDeliveryEvent) -> PackedDeliveryEvent? {
         event.sequence = nextSequence
         nextSequence += 1
         let dropped = events.append(event)
