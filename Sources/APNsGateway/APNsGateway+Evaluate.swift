@@ -73,19 +73,23 @@ extension APNsGateway {
             detail: decision.detail, receivedBodySize: push.bodyOverLimit,
             maxStoredPayload: configuration.logMaxStoredPayload)
         // Storage and log in one lock hold; packing (log entry, history event) before it, and what the rings drop
-        // freed after it. The accepted push is lent from here on and moved into the outcome.
+        // freed after it. The accepted push is lent from here on and moved into the outcome. The log entry is moved
+        // into the log through an optional the lock's closure empties (the closure cannot consume a captured `let`:
+        // it copied it), and copied only for a log file.
+        let forFile = configuration.logFilePath != nil ? packed : nil
+        var logged: PackedLogEntry? = consume packed
         guard isAccepted else {
-            let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(packed) }
+            let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(logged.take()!) }
             withExtendedLifetime((droppedEntry, moreDropped)) {}
-            writeToLogFile(packed, sequence: sequence)
+            if let forFile { writeToLogFile(forFile, sequence: sequence) }
             return APNsOutcome(
                 status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
-                delay: delay, actions: actions, push: nil, auth: decision.auth)
+                delay: delay, actions: actions, push: nil, auth: decision.takeAuth())
         }
         let packedEvent = PackedDeliveryEvent(accepted, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
             let (route, droppedEvent) = s.store.acceptDeliveringNow(accepted, packed: packedEvent, now: now)
-            let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(packed)
+            let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(logged.take()!)
             return (route, sequence, (droppedEntry, moreDropped), droppedEvent)
         }
         withExtendedLifetime((droppedEntry, droppedEvent)) {}
@@ -94,10 +98,10 @@ extension APNsGateway {
         case .nowThenRecord: handOff(accepted, packed: packedEvent, now: now)
         case .kept: break
         }
-        writeToLogFile(packed, sequence: sequence)
+        if let forFile { writeToLogFile(forFile, sequence: sequence) }
         return APNsOutcome(
             status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
-            delay: delay, actions: actions, push: consume accepted, auth: decision.auth)
+            delay: delay, actions: actions, push: consume accepted, auth: decision.takeAuth())
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
@@ -125,6 +129,13 @@ extension APNsGateway {
         var firstValidToken = false
         /// Why the request was refused (which rule, by how much) or a warning about what APNs tolerates.
         var detail: String?
+
+        /// `auth` moved out (swapped with `.none`; a read copied its strings).
+        mutating func takeAuth() -> APNsAuthKind {
+            var taken = APNsAuthKind.none
+            swap(&taken, &auth)
+            return taken
+        }
     }
 
     /// Fills `d` (a fresh `Decision`). `push.validated`, if set, is moved out (the rest of `push` is left as it was).
