@@ -26,7 +26,7 @@ package struct APNsHTTPHandler: HTTPHandler {
 
     /// Adapts the request to an `APNsPushRequest`, evaluates and answers; injected latency is served from a
     /// timer, never by blocking the loop.
-    package func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
+    package func handle(_ request: consuming HTTPRequest, context: ConnectionContext, responder: HTTPResponder) {
         let outcome = apns.evaluate(APNsPushRequest(request, connection: context, environment: endpoint))
         let response = outcome.response
         if outcome.delay > 0 {

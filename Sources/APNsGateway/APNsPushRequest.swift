@@ -62,13 +62,19 @@ package struct APNsPushRequest: Sendable {
             connection: connection)
     }
 
-    /// The request a listener received.
-    package init(_ request: HTTPRequest, connection: ConnectionContext, environment: APNsEnvironment) {
-        let segment = APNsRequestValidation.tokenSegment(ofPath: request.path)
+    /// The request a listener received. Its path, headers and body are moved out of it (swapped with empty
+    /// values: a consuming parameter's fields are otherwise copied out, a retain each, and released with it).
+    package init(_ request: consuming HTTPRequest, connection: ConnectionContext, environment: APNsEnvironment) {
+        var path = "", method = "", headers: [HTTPField] = [], body: [UInt8] = []
+        swap(&path, &request.path)
+        swap(&method, &request.method)
+        swap(&headers, &request.headers)
+        swap(&body, &request.body)
+        let segment = APNsRequestValidation.tokenSegment(ofPath: path)
         self.init(
-            environment: environment, version: request.version, method: request.method, path: request.path,
+            environment: environment, version: request.version, method: method, path: path,
             tokenSegment: segment, token: segment.flatMap { DeviceToken(hex: $0) },
-            headers: APNsHeaderFields(request.headers), loggedHeaders: request.headers, payload: request.body,
+            headers: APNsHeaderFields(headers), loggedHeaders: headers, payload: body,
             connection: APNsConnectionFacts(connection))
         bodyOverLimit = request.bodyOverLimit
     }

@@ -182,12 +182,12 @@ final class Connection {
         let id = self.id
         // Runs the handler with a responder around `slot`; the responder is gone when this returns, unless the
         // handler kept it (a delayed answer).
-        func run(_ request: HTTPRequest, _ slot: InlineResponseSlot) -> HTTPResponse? {
+        func run(_ request: consuming HTTPRequest, _ slot: InlineResponseSlot) -> HTTPResponse? {
             let responder = HTTPResponder { slot.respond($0) }  // one capture: the slot is the closure's context
             handler.handle(request, context: context, responder: responder)
             return slot.close()
         }
-        let dispatch: (HTTPRequest) -> Void = { [unowned self] request in
+        let dispatch: (consuming HTTPRequest) -> Void = { [unowned self] request in
             let stream = request.streamID
             var slot: InlineResponseSlot
             if let spare = self.spareSlot {

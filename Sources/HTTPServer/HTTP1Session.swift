@@ -37,9 +37,9 @@ final class HTTP1Session: ProtocolSession {
     private var currentKeepAlive = true
     private var closing = false
     let limits: RequestLimits
-    private let onRequest: (HTTPRequest) -> Void
+    private let onRequest: (consuming HTTPRequest) -> Void
 
-    init(limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
+    init(limits: RequestLimits, onRequest: @escaping (consuming HTTPRequest) -> Void) {
         self.limits = limits
         self.onRequest = onRequest
         http_parser_settings_init(settings)

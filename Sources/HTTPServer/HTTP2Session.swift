@@ -100,10 +100,10 @@ final class HTTP2Session: ProtocolSession {
     private var terminating = false
     private var scanner = HTTP2FrameScanner()
     let limits: RequestLimits
-    private let onRequest: (HTTPRequest) -> Void
+    private let onRequest: (consuming HTTPRequest) -> Void
 
     /// - Parameter onRequest: called on the loop thread for every complete, acceptable request.
-    init(maxConcurrentStreams: UInt32, limits: RequestLimits, onRequest: @escaping (HTTPRequest) -> Void) {
+    init(maxConcurrentStreams: UInt32, limits: RequestLimits, onRequest: @escaping (consuming HTTPRequest) -> Void) {
         self.limits = limits
         self.onRequest = onRequest
         table.initialize(to: StreamTable())
@@ -383,7 +383,7 @@ final class HTTP2Session: ProtocolSession {
         table.pointee.streams.modify(slot: slot) { $0.moveRequest(stream: stream, into: &request) }
         table.pointee.streams.remove(key(stream))
         table.pointee.awaiting.set(key(stream), ())
-        onRequest(request)
+        onRequest(consume request)  // moved: the var the closure above wrote is otherwise copied
     }
 
     /// nghttp2 sent RST_STREAM on `stream`: the scanner then ignores what the client still sends on it.

@@ -171,7 +171,7 @@ package protocol HTTPHandler: Sendable {
     /// Called once when a connection is accepted (after the TLS handshake). Returns the initial
     /// SETTINGS_MAX_CONCURRENT_STREAMS for HTTP/2 (`nil`: the listener's default).
     func connectionOpened(_ context: ConnectionContext) -> UInt32?
-    func handle(_ request: HTTPRequest, context: ConnectionContext, responder: HTTPResponder)
+    func handle(_ request: consuming HTTPRequest, context: ConnectionContext, responder: HTTPResponder)
     func connectionClosed(_ context: ConnectionContext)
     /// `true`: a request whose body passed `maxBodySize` is handed to `handle` with `bodyOverLimit` set (and an
     /// empty body), so the handler can answer in its own words and record it. `false` (default): the transport
