@@ -323,11 +323,17 @@ extension FCMGateway {
         // Shared with the request, not copied: nothing changes them after this.
         let sentFields = push.loggedHeaders, payloadBytes = push.payload
         let outcome = apns.evaluate(consume push)
-        log.appendHop(
-            FCMAPNsHop(
-                fcmToken: r.token, apnsToken: apnsToken.hex, environment: environment, sentFields: sentFields,
-                signedWithLast: signed != nil, payloadBytes: payloadBytes, status: outcome.status,
-                reason: outcome.reason, apnsID: outcome.apnsID))
+        var hop = FCMAPNsHop()  // filled in place: see `FCMAPNsHop.init()`
+        hop.fcmToken = r.token
+        hop.apnsToken = apnsToken.hex
+        hop.environment = environment
+        hop.sentFields = sentFields
+        hop.signedWithLast = signed != nil
+        hop.payloadBytes = payloadBytes
+        hop.status = outcome.status
+        hop.reason = outcome.reason
+        hop.apnsID = outcome.apnsID
+        log.appendHop(moving: &hop)
         guard outcome.status != 200 else { return nil }
         return FCMAPNsMapping.error(status: outcome.status, reason: outcome.reason)
     }

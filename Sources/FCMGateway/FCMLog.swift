@@ -5,9 +5,9 @@ import PushModel
 
 /// One APNs request a send became, and APNs' answer.
 package struct FCMAPNsHop: Sendable, Equatable {
-    package var fcmToken: String
-    package var apnsToken: String
-    package var environment: APNsEnvironment
+    package var fcmToken = ""
+    package var apnsToken = ""
+    package var environment = APNsEnvironment.sandbox
     /// The request's headers (without `authorization`), by name.
     package var headers: [String: String] {
         var out: [String: String] = [:]
@@ -16,35 +16,24 @@ package struct FCMAPNsHop: Sendable, Equatable {
     }
     /// The payload sent, parsed from `payloadBytes`.
     package var payload: JSONValue { (try? JSONValue.parse(payloadBytes)) ?? .null }
-    package var status: Int
-    package var reason: String?
-    package var apnsID: String
+    package var status = 0
+    package var reason: String? = nil
+    package var apnsID = ""
     /// The request's header fields, without the `authorization` the gateway signed it with.
     var headerFields: [HTTPField] { signedWithLast ? Array(sentFields.dropLast()) : sentFields }
     /// Kept as sent: the log holds every hop, and parsed copies cost the send path (and their release the trim).
     /// `sentFields` is the APNs request's own array, shared: when the gateway adds its provider token, the hop
     /// takes the array after that append (`signedWithLast`: its last field is that `authorization`). Taken before,
     /// the append found the array shared and copied it, retaining every name and value, once per send.
-    var sentFields: [HTTPField]
-    var signedWithLast: Bool
-    var payloadBytes: [UInt8]
+    var sentFields: [HTTPField] = []
+    var signedWithLast = false
+    var payloadBytes: [UInt8] = []
 
-    /// `sentFields`: the fields as sent; `signedWithLast`: the last of them is the provider token's
-    /// `authorization`, which the hop does not show.
-    package init(
-        fcmToken: String, apnsToken: String, environment: APNsEnvironment, sentFields: [HTTPField],
-        signedWithLast: Bool, payloadBytes: [UInt8], status: Int, reason: String?, apnsID: String
-    ) {
-        self.fcmToken = fcmToken
-        self.apnsToken = apnsToken
-        self.environment = environment
-        self.sentFields = sentFields
-        self.signedWithLast = signedWithLast
-        self.payloadBytes = payloadBytes
-        self.status = status
-        self.reason = reason
-        self.apnsID = apnsID
-    }
+    /// An empty hop, filled field by field (`FCMGateway.deliver`) and moved into the log
+    /// (`FCMLogEntry.appendHop(moving:)`). Both count: an initializer that assigned every field (this struct's
+    /// memberwise one, which it had) built the hop in a temporary and copied it out, and a `consuming` append copied
+    /// it into its slot; either alone left six retains and six releases per send.
+    init() {}
 
     /// Equal when what the log shows is: the provider token (rotated every 30 minutes) is not part of the hop.
     package static func == (a: FCMAPNsHop, b: FCMAPNsHop) -> Bool {
@@ -118,10 +107,18 @@ package struct FCMLogEntry: Sendable, Equatable {
         self.moreHops = Array(apns.dropFirst())
     }
 
-    /// Appends to `apns`. The slot is tested with `if case .none`: `firstHop == nil` went through `Optional`'s
-    /// `==`, which copied the optional hop to compare it (a retain and a release per reference, every send).
-    mutating func appendHop(_ hop: consuming FCMAPNsHop) {
-        if case .none = firstHop { firstHop = hop } else { moreHops.append(hop) }
+    /// Appends `hop` to `apns`, moved out (`hop` is left empty): swapped into an empty first slot. Passed
+    /// `consuming`, the hop was copied into the slot all the same (six retains and releases per send). The slot is
+    /// tested with `if case .none`: `firstHop == nil` went through `Optional`'s `==`, which copied the optional hop
+    /// to compare it.
+    mutating func appendHop(moving hop: inout FCMAPNsHop) {
+        guard case .none = firstHop else {
+            var taken = FCMAPNsHop()
+            swap(&taken, &hop)
+            return moreHops.append(taken)
+        }
+        firstHop = FCMAPNsHop()
+        swap(&firstHop!, &hop)
     }
 
     /// The control endpoint's JSON form.
