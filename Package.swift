@@ -36,11 +36,12 @@ let package = Package(
 
         // MARK: gateways
         .target(
-            name: "APNsGateway", dependencies: ["HTTPTypes", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+            name: "APNsGateway",
+            dependencies: ["HTTPTypes", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource", "CLinux"]),
         // FCM HTTP v1 (OAuth, send, topics) translated to APNs and pushed through an APNsGateway.
         .target(
             name: "FCMGateway",
-            dependencies: ["HTTPTypes", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource"]),
+            dependencies: ["HTTPTypes", "APNsGateway", "PushModel", "PushCrypto", "HTTPServer", "YAMLSource", "CLinux"]),
         .testTarget(
             name: "FCMGatewayTests",
             dependencies: [

@@ -133,6 +133,8 @@ package struct APNsLogLimits: Sendable, Equatable {
 /// A bounded ring buffer of log entries (oldest dropped first), kept packed (`PackedLogEntry`), bounded both in
 /// count and in bytes: a flood of 1 MiB unauthenticated bodies once grew the log to gigabytes. Pure value.
 package struct APNsDeliveryLog: Sendable {
+    /// Where an entry's packed bytes are (`RingBuffer.prefetchUpcomingDrops`).
+    private static let bytesOffset = MemoryLayout<PackedLogEntry>.offset(of: \.bytes)!
     private var buffer: RingBuffer<PackedLogEntry>
     private(set) var nextSequence: UInt64 = 1
     package let limits: APNsLogLimits
@@ -175,6 +177,7 @@ package struct APNsDeliveryLog: Sendable {
         nextSequence += 1
         bytes += packed.footprint
         let dropped = buffer.append(packed)
+        buffer.prefetchUpcomingDrops(bytesOffset: Self.bytesOffset)
         if let dropped { bytes -= dropped.footprint }
         var more: [PackedLogEntry] = []
         while bytes > limits.maxBytes, buffer.count > 1, let old = buffer.removeFirst() {

@@ -121,6 +121,8 @@ package struct DeliveryEvent: Sendable, Equatable {
 /// the control endpoint's; `setOnline`), or — for a token `followsRecipient` marks — by its device, which answers
 /// each hand-off (`PushHandOff.recipientOffline`), so this value holds no copy of it.
 package struct StoreAndForward: Sendable {
+    /// Where an event's packed bytes are (`RingBuffer.prefetchUpcomingDrops`).
+    private static let eventBytesOffset = MemoryLayout<PackedDeliveryEvent>.offset(of: \.bytes)!
     /// How long a push without `apns-expiration` is stored (Apple: "up to 30 days").
     static let defaultRetention: TimeInterval = 30 * 24 * 3600
 
@@ -274,6 +276,7 @@ package struct StoreAndForward: Sendable {
         event.sequence = nextSequence
         nextSequence += 1
         let dropped = events.append(event)
+        events.prefetchUpcomingDrops(bytesOffset: Self.eventBytesOffset)
         if dropped != nil { evicted += 1 }
         return dropped
     }

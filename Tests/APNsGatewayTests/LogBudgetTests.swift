@@ -53,4 +53,29 @@ import Testing
         ring.append(7)
         #expect(ring.elements == [5, 6, 7])
     }
+
+    /// Prefetching what the next appends drop reads the slots' words and the arrays' counts only: a ring of
+    /// elements with empty, small and large byte arrays, below capacity (where it does nothing) and full, keeps
+    /// every element as appended, whatever its position relative to the head.
+    @Test func prefetchingTheUpcomingDropsLeavesTheRingAsItWas() {
+        struct Record: Sendable, Equatable {
+            var id: Int
+            var bytes: [UInt8]
+            var note: String?
+        }
+        let offset = MemoryLayout<Record>.offset(of: \.bytes)!
+        let sizes = [0, 1, 63, 64, 65, 700, 5000]
+        func record(_ i: Int) -> Record {
+            Record(
+                id: i, bytes: Array(repeating: UInt8(truncatingIfNeeded: i), count: sizes[i % sizes.count]),
+                note: i % 2 == 0 ? "note \(i) of a long enough string" : nil)
+        }
+        var ring = RingBuffer<Record>(capacity: 6)
+        for i in 0..<40 {
+            ring.append(record(i))
+            ring.prefetchUpcomingDrops(bytesOffset: offset)
+            let first = max(0, i - 5)
+            #expect(ring.elements == (first...i).map(record))
+        }
+    }
 }
