@@ -7,7 +7,7 @@ BIN         = $(BUILD_DIR)/$(CONFIG)/pushcheck
 
 # pkg-config name => Debian package that provides it
 PKGS = openssl:libssl-dev libnghttp2:libnghttp2-dev libcurl:libcurl4-openssl-dev \
-       yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev zlib:zlib1g-dev
+       yaml-0.1:libyaml-dev libxml-2.0:libxml2-dev zlib:zlib1g-dev jemalloc:libjemalloc-dev
 # header => Debian package (libraries without a .pc file)
 HEADERS = /usr/include/http_parser.h:libhttp-parser-dev /usr/bin/time:time
 # command => Debian package (peers used by tests and benchmarks; groff renders pushcheck(1) in
