@@ -50,14 +50,18 @@ package struct APNsPushRequest: Sendable {
         self.connection = connection
     }
 
+    /// `/3/device/<token>`, the path of a push to `token`.
+    package static func path(to token: DeviceToken) -> String { APNsRequestValidation.pathPrefix + token.hex }
+
     /// A `POST /3/device/<token>` over HTTP/2, written by an in-process provider: `fields` are its headers
-    /// (without `authorization`; see `setAuthorization`).
+    /// (without `authorization`; see `setAuthorization`). `path` is `path(to: token)` when the provider keeps it
+    /// (made once per token rather than once per push).
     package init(
-        environment: APNsEnvironment, token: DeviceToken, fields: [HTTPField], payload: [UInt8],
+        environment: APNsEnvironment, token: DeviceToken, path: String? = nil, fields: [HTTPField], payload: [UInt8],
         connection: APNsConnectionFacts
     ) {
         self.init(
-            environment: environment, path: APNsRequestValidation.pathPrefix + token.hex, tokenSegment: token.hex,
+            environment: environment, path: path ?? Self.path(to: token), tokenSegment: token.hex,
             token: token, headers: APNsHeaderFields(fields), loggedHeaders: fields, payload: payload,
             connection: connection)
     }

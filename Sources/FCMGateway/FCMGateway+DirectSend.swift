@@ -35,7 +35,8 @@ extension FCMGateway {
         let translated = send.translatedFields(
             body, messageID: name.micros, senderID: runtime.number, fid: record.entry.fid,
             bundleID: record.entry.bundleID ?? "com.example.app")
-        var validated = apnsPush(translated, token: record.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
+        var validated = apnsPush(
+            translated, token: record.entry.apnsToken ?? Self.placeholderToken, path: record.apnsPath, runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
             throw r == .payloadTooLarge
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")

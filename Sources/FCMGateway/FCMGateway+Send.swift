@@ -90,7 +90,8 @@ extension FCMGateway {
             message, messageID: messageID, senderID: runtime.number, fid: first?.entry.fid,
             bundleID: first?.entry.bundleID ?? "com.example.app")
         var validated = apnsPush(
-            translated, token: first?.entry.apnsToken ?? Self.placeholderToken, runtime: runtime)
+            translated, token: first?.entry.apnsToken ?? Self.placeholderToken, path: first?.apnsPath,
+            runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
             throw r == .payloadTooLarge
                 ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
@@ -116,7 +117,7 @@ extension FCMGateway {
                 let push = apnsPush(
                     FCMTranslation.translatedFields(
                         message, messageID: messageID, senderID: runtime.number, fid: r.entry.fid,
-                        bundleID: r.entry.bundleID ?? ""), token: apnsToken, runtime: runtime)
+                        bundleID: r.entry.bundleID ?? ""), token: apnsToken, path: r.apnsPath, runtime: runtime)
                 hopError = deliver(push, to: r, apnsToken: apnsToken, runtime: runtime, now: now, log: &log)
             }
             // A token send reports APNs' verdict; a fan-out was accepted already and its failures only show in the log.
@@ -299,11 +300,11 @@ extension FCMGateway {
 
     /// The APNs push FCM sends for `translated` to `token`, over the project's connection (no provider token yet).
     func apnsPush(
-        _ translated: (fields: [HTTPField], payload: [UInt8]), token: DeviceToken,
+        _ translated: (fields: [HTTPField], payload: [UInt8]), token: DeviceToken, path: String? = nil,
         runtime: ProjectRuntime
     ) -> APNsPushRequest {
         var push = APNsPushRequest(
-            environment: runtime.apnsEnvironment ?? .sandbox, token: token,
+            environment: runtime.apnsEnvironment ?? .sandbox, token: token, path: path,
             fields: translated.fields, payload: translated.payload,
             connection: runtime.connectionFacts)
         push.payloadWrittenAsJSONObject = true  // the translation writes one JSON object

@@ -16,10 +16,13 @@ package final class FCMGateway: Sendable {
     final class TokenRecord: Sendable {
         let project: String
         let entry: FCMRegisteredToken
+        /// The APNs path of a push to `entry.apnsToken` (made once here, not once per send).
+        let apnsPath: String?
         var token: String { entry.token }
         init(project: String, entry: FCMRegisteredToken) {
             self.project = project
             self.entry = entry
+            apnsPath = entry.apnsToken.map(APNsPushRequest.path(to:))
         }
     }
 
