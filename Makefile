@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps bench-deps build test run bench fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
+.PHONY: all deps bench-deps build test run bench bench-compare fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -148,6 +148,13 @@ bench: deps bench-deps
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
 	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
+
+# Two release binaries compared in interleaved rounds (README "Benchmarks"): make bench-compare BEFORE=… AFTER=…
+# [ROUNDS=5]. Build the older one with `git worktree add` and `swift build -c release` there.
+ROUNDS ?= 5
+bench-compare: deps bench-deps
+	@[ -x "$(BEFORE)" ] && [ -x "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=path/to/pushcheck AFTER=path/to/pushcheck [ROUNDS=5]"; exit 2; }
+	bash Tests/bench/compare-bench.sh $(BEFORE) $(AFTER) $(ROUNDS)
 
 # libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
 # corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to

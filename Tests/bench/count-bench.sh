@@ -3,7 +3,8 @@
 # Usage: Tests/bench/count-bench.sh PATH/TO/pushcheck
 #
 # CPU time per request drifts ±10 % between runs on these shared machines; a count does not. Uprobes (`perf probe`,
-# Debian's linux-perf) on glibc's malloc and free and on the Swift runtime's swift_allocObject, swift_retain and
+# Debian's linux-perf) on malloc and free (jemalloc's when the binary links it, as it does since stop 33; else
+# glibc's, for older builds) and on the Swift runtime's swift_allocObject, swift_retain and
 # swift_release count every call `serve --loops 1` makes while h2load sends BENCH_COUNT_N valid APNs pushes, then
 # as many FCM sends, after a warm-up that fills the 10,000-entry logs (so each request also frees what it evicts).
 # A change on the request path shows here as whole calls per request, and `perf record -e probe_… --call-graph
@@ -17,6 +18,8 @@ FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
 source "$(dirname "$0")/lib.sh"
 
 LIBC=$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ {print $3}')
+ALLOCATOR=$(ldd "$BIN" | awk '$1 ~ /^libjemalloc\.so/ {print $3}')  # where malloc and free go
+ALLOCATOR=${ALLOCATOR:-$LIBC}
 LIBSWIFT=$(ldd "$BIN" | awk '$1 ~ /^libswiftCore\.so/ {print $3}')
 skip() { echo "== counts per request: skipped ($1)"; exit 0; }
 command -v perf > /dev/null || skip "no perf: apt-get install linux-perf"
@@ -34,7 +37,7 @@ probe() { # LIB SYMBOL: adds the probe unless it is there, and its event to EVEN
   fi
   EVENTS+=("$group:$2")
 }
-for s in malloc free; do probe "$LIBC" $s; done
+for s in malloc free; do probe "$ALLOCATOR" $s; done
 for s in swift_allocObject swift_retain swift_release; do probe "$LIBSWIFT" $s; done
 
 fcm_bench_config
