@@ -18,6 +18,8 @@ let package = Package(
         // gzip for the HTML report's embedded data once it is large (browsers inflate it with DecompressionStream).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // The allocator of the `pushcheck` binary (nothing calls it: it replaces malloc and free).
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
 
         // MARK: pure value types and protocol logic
         .target(name: "PushModel"),
@@ -159,10 +161,9 @@ let package = Package(
                 "DeviceSimulator", "Provisioning", "Doctor",
             ]
         ),
-        // The binary allocates through jemalloc (libjemalloc-dev), as nghttpd does: the gateway's logs free each entry
-        // 10,000 requests after it was made, past glibc's per-thread cache of 7 blocks a size (README "Benchmarks").
-        .executableTarget(
-            name: "pushcheck", dependencies: ["PushcheckCommands"], linkerSettings: [.linkedLibrary("jemalloc")]),
+        // The binary allocates through jemalloc, as nghttpd does: the gateway's logs free each entry 10,000 requests
+        // after it was made, past glibc's per-thread cache of 7 blocks a size (README "Benchmarks").
+        .executableTarget(name: "pushcheck", dependencies: ["PushcheckCommands", "CJemalloc"]),
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).

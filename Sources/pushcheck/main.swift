@@ -1,3 +1,4 @@
+import CJemalloc  // links jemalloc, the process's malloc and free
 import Dispatch
 import Foundation
 import PushcheckCommands
