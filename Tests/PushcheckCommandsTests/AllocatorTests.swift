@@ -25,7 +25,8 @@ import Testing
         let run = try runTool(pushcheckExecutable(), ["--version"], environment: ["LD_DEBUG": "bindings"])
             .requireSuccess()
         // "binding file FROM [0] to TO [0]: normal symbol `malloc' [GLIBC_2.2.5]"
-        let bindings = run.stderr.split(separator: "\n").compactMap { line -> (from: String, to: String, line: String)? in
+        let bindings = run.stderr.split(separator: "\n").compactMap {
+            line -> (from: String, to: String, line: String)? in
             guard line.contains(" symbol `malloc'") || line.contains(" symbol `free'"),
                 let file = line.range(of: "binding file "), let to = line.range(of: " to "),
                 let end = line.range(of: ": ", range: to.upperBound..<line.endIndex)
