@@ -18,9 +18,9 @@ import Testing
     }
 
     /// What the dynamic linker did: libswiftCore's and libc's own `malloc` and `free` bind to jemalloc, and no
-    /// `malloc` or `free` anywhere binds to glibc's. A binding from a library to itself is not counted: CI once
-    /// printed libFoundation bound to libFoundation for one of them (not seen on the development machine), and
-    /// whatever that resolves to, it is not glibc's allocator.
+    /// `malloc` or `free` anywhere binds to glibc's. Other libraries' bindings are held to the second rule only: CI
+    /// once printed libFoundation bound to libFoundation for one of them (never seen on the development machine),
+    /// and whatever that resolves to, it is not glibc's allocator.
     @Test func mallocAndFreeBindToJemalloc() throws {
         let run = try runTool(pushcheckExecutable(), ["--version"], environment: ["LD_DEBUG": "bindings"])
             .requireSuccess()
