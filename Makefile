@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps bench-deps build test run bench bench-compare fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
+.PHONY: all deps bench-deps build test run bench bench-compare bench-ceiling fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -155,6 +155,11 @@ ROUNDS ?= 5
 bench-compare: deps bench-deps
 	@[ -x "$(BEFORE)" ] && [ -x "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=path/to/pushcheck AFTER=path/to/pushcheck [ROUNDS=5]"; exit 2; }
 	bash Tests/bench/compare-bench.sh $(BEFORE) $(AFTER) $(ROUNDS)
+
+# Where a push's cost goes (README "Benchmarks"): the tree built as is, without the log and history, and without any
+# APNs rule (two experiment patches in Tests/bench/ceiling/), each against nghttpd at 1 loop, in ROUNDS rounds.
+bench-ceiling: deps bench-deps
+	bash Tests/bench/ceiling-bench.sh $(ROUNDS)
 
 # libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
 # corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to
