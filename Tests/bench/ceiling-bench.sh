@@ -52,20 +52,22 @@ done
 
 python3 - "$LINES" "$ROUNDS" <<'PY'
 import re, statistics, sys
-rows = {}
+cols = {}  # build -> {"cpu": [...], "rps": [...], "ours": [...], "ref": [...]} in round order
 for row in open(sys.argv[1]):
     name, ours, ref, line = row.rstrip("\n").split("\t", 3)
-    m = re.search(r": ([\d.]+) .*?CPU per request: ([\d.]+)", line)
-    rows.setdefault(name, []).append((float(m.group(2)), float(m.group(1)), float(ours), float(ref)))
-med = lambda xs: statistics.median(xs)
+    rps, cpu = re.search(r": ([\d.]+) .*?CPU per request: ([\d.]+)", line).groups()
+    c = cols.setdefault(name, {"cpu": [], "rps": [], "ours": [], "ref": []})
+    for key, value in (("cpu", cpu), ("rps", rps), ("ours", ours), ("ref", ref)):
+        c[key].append(float(value))
+med = {name: {key: statistics.median(v) for key, v in c.items()} for name, c in cols.items()}
 print(f"== medians of {sys.argv[2]} interleaved rounds, 1 loop vs nghttpd's 1 thread (ratios in round order)")
 for name in ("full", "rules-only", "http-only"):
-    cpu = [c for c, _, _, _ in rows[name]]
-    print(f"{name:10s} CPU per request ratio {med(cpu):.3f} ({' / '.join(f'{x:.3f}' for x in cpu)}), "
-          f"req/s ratio {med([q for _, q, _, _ in rows[name]]):.3f}, "
-          f"ours {med([o for _, _, o, _ in rows[name]]):.1f} µs, nghttpd {med([r for _, _, _, r in rows[name]]):.1f} µs")
-ref = med([r for v in rows.values() for _, _, _, r in v])
-full, rules, http = (med([o for _, _, o, _ in rows[n]]) for n in ("full", "rules-only", "http-only"))
-print(f"0.8 × nghttpd is {ref / 0.8:.1f} µs per push: over http-only that leaves {ref / 0.8 - http:.1f} µs for the APNs rules, "
-      f"log, history and delivery, which cost {full - http:.1f} µs ({rules - http:.1f} rules, {full - rules:.1f} log, history and delivery)")
+    m = med[name]
+    print(f"{name:10s} CPU per request ratio {m['cpu']:.3f} ({' / '.join(f'{x:.3f}' for x in cols[name]['cpu'])}), "
+          f"req/s ratio {m['rps']:.3f}, ours {m['ours']:.1f} µs, nghttpd {m['ref']:.1f} µs")
+ref = statistics.median([r for c in cols.values() for r in c["ref"]])
+full, rules, http = (med[n]["ours"] for n in ("full", "rules-only", "http-only"))
+print(f"0.8 × nghttpd is {ref / 0.8:.1f} µs per push: over http-only that leaves {ref / 0.8 - http:.1f} µs for the APNs "
+      f"rules, log, history and delivery, which cost {full - http:.1f} µs ({rules - http:.1f} rules, "
+      f"{full - rules:.1f} log, history and delivery)")
 PY
