@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps bench-deps build test run bench bench-compare bench-ceiling fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
+.PHONY: all deps bench-deps build test run bench bench-compare bench-ceiling bench-map fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -160,6 +160,12 @@ bench-compare: deps bench-deps
 # APNs rule (two experiment patches in Tests/bench/ceiling/), each against nghttpd at 1 loop, in ROUNDS rounds.
 bench-ceiling: deps bench-deps
 	bash Tests/bench/ceiling-bench.sh $(ROUNDS)
+
+# Where a push's CPU time goes inside serve, by function, in µs per push, and its mallocs by caller (README
+# "Benchmarks"): perf's DWARF call graphs summed by Tests/bench/callee_map.py. Needs root.
+bench-map: deps bench-deps
+	$(SWIFT) build $(SWIFTFLAGS) -c release --product pushcheck
+	bash Tests/bench/map-bench.sh $(BUILD_DIR)/release/pushcheck
 
 # libFuzzer over the parsers of outside input (Sources/FuzzTargets): each target runs FUZZ_SECONDS from the seed
 # corpus in Tests/Fuzz/corpus/<target>/ (new inputs go to $(BUILD_DIR)/fuzz-corpus, crashers to

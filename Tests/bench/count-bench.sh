@@ -25,18 +25,7 @@ skip() { echo "== counts per request: skipped ($1)"; exit 0; }
 command -v perf > /dev/null || skip "no perf: apt-get install linux-perf"
 [ "$(id -u)" = 0 ] || skip "uprobes need root"
 [ -n "$LIBC" ] && [ -n "$LIBSWIFT" ] || skip "libc or libswiftCore not found in ldd $BIN"
-ADDED=(); EVENTS=()
-EXISTING=$(perf probe -l 2>/dev/null || true)
-remove_probes() { local e; for e in "${ADDED[@]}"; do perf probe -q -d "$e" 2>/dev/null || true; done; }
-trap 'remove_probes; bench_cleanup' EXIT
-probe() { # LIB SYMBOL: adds the probe unless it is there, and its event to EVENTS
-  local group; group=probe_$(basename "$1" | sed 's/\.so.*//; s/[^A-Za-z0-9_]/_/g')
-  if ! grep -q "^ *$group:$2 " <<< "$EXISTING"; then
-    perf probe -q -x "$1" "$2" 2>/dev/null || skip "perf probe -x $1 $2 failed"
-    ADDED+=("$group:$2")
-  fi
-  EVENTS+=("$group:$2")
-}
+probe() { add_probe "$1" "$2" || skip "perf probe -x $1 $2 failed"; }  # removed on exit (lib.sh)
 for s in malloc free; do probe "$ALLOCATOR" $s; done
 for s in swift_allocObject swift_retain swift_release; do probe "$LIBSWIFT" $s; done
 
@@ -49,7 +38,7 @@ for what in apns fcm; do
   if [ $what = apns ]; then URL="$SANDBOX/3/device/$TOKEN"; HEADERS=("${APNS_H[@]}")
   else URL="$FCM/v1/projects/bench-project/messages:send"; HEADERS=("${FCM_H[@]}"); fi
   h2load -n 12000 $FLAGS "${HEADERS[@]}" "$URL" > /dev/null   # fills the 10,000-entry logs
-  perf stat -x, -e "$(IFS=,; echo "${EVENTS[*]}")" -p "$SERVE_PID" -o "$WORK/stat.$what" & STAT_PID=$!
+  perf stat -x, -e "$(IFS=,; echo "${PROBE_EVENTS[*]}")" -p "$SERVE_PID" -o "$WORK/stat.$what" & STAT_PID=$!
   sleep 0.5
   OK=$(h2load -n "$N" $FLAGS "${HEADERS[@]}" "$URL" | awk '/status codes:/{print $3}')
   kill -INT $STAT_PID; wait $STAT_PID || true

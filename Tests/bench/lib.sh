@@ -1,12 +1,14 @@
 # Shared plumbing for the bench scripts (sourced, not run): a work directory removed on exit with every
 # process started here, `pushcheck serve` started and its ready line read, nghttpd as the reference
-# server, and the server's RSS. Each script sets BIN before sourcing this file.
+# server, the server's RSS, and uprobes removed on exit. Each script sets BIN before sourcing this file.
 WORK=$(mktemp -d)
 BENCH_PIDS=()
+PROBES_ADDED=(); PROBE_EVENTS=()
 bench_cleanup() {
-  local pid
+  local pid e
   for pid in "${BENCH_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  for e in "${PROBES_ADDED[@]}"; do perf probe -q -d "$e" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap bench_cleanup EXIT
@@ -37,6 +39,17 @@ start_nghttpd() {
 }
 
 # stop_pid PID — ends one process this script started (the next phase starts its own servers).
+# add_probe LIB SYMBOL — a uprobe (`perf probe -x LIB SYMBOL`, needs root) unless the probe is there already; its
+# event name is appended to PROBE_EVENTS, and a probe added here is removed on exit. Fails if perf cannot add it.
+add_probe() {
+  local group; group=probe_$(basename "$1" | sed 's/\.so.*//; s/[^A-Za-z0-9_]/_/g')
+  if ! perf probe -l 2>/dev/null | grep -q "^ *$group:$2 "; then
+    perf probe -q -x "$1" "$2" 2>/dev/null || return 1
+    PROBES_ADDED+=("$group:$2")
+  fi
+  PROBE_EVENTS+=("$group:$2")
+}
+
 stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
 # cpu_ms PID — user + system CPU time of a process (all its threads) so far, in milliseconds. Requests per CPU
