@@ -65,6 +65,17 @@ def parse(lines):
     return [[(name, dso) for name, dso in frames] for frames in samples]
 
 
+# The outermost frame of a stack perf unwound completely: a thread's start, or the program's.
+STACK_BASES = ("clone3", "clone", "start_thread", "_start", "__libc_start_main", "__libc_start_call_main")
+
+
+def cut_short(samples):
+    """Samples whose stack does not reach a thread's start: perf could not unwind it all (too little of the stack
+    copied, `--call-graph dwarf,SIZE`, or no unwind information where it stopped), so frames near the base, a
+    handler's among them, are missing from them."""
+    return sum(1 for frames in samples if frames and frames[-1][0] not in STACK_BASES)
+
+
 def library(dso):
     base = os.path.basename(dso)
     return re.sub(r"\.so(\.[0-9.]+)?$", "", base) if base else dso
@@ -149,6 +160,10 @@ def main(argv=None):
         print(f"by library ({total} samples):")
         for lib, n in by_library(samples)[: args.top]:
             print(f"  {share(n, total, args.per_unit_us)}  {lib}")
+        short_stacks = cut_short(samples)
+        if short_stacks:
+            print(f"({100 * short_stacks / total:.1f} % of the stacks stop short of their thread's start: the shares below")
+            print(" count only the samples whose stack reaches the root, so read them as lower bounds)")
         for root in args.root:
             name, under, split = callees(samples, root)
             print(f"{short(name)}: {share(under, total, args.per_unit_us)} inclusive, by direct callee:")

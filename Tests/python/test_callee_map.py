@@ -24,6 +24,7 @@ def sample(*frames):
 HANDLE = ("APNsHTTPHandler.handle(_:context:responder:)", MAIN)
 EVALUATE = ("APNsGateway.evaluate(_:)", MAIN)
 LOOP = ("LoopState.run()", MAIN)
+BASE = ("clone3", "/usr/lib/x86_64-linux-gnu/libc.so.6")
 
 TEXT = (
     # 1: evaluate → decide, decide inlined into a copy of itself; leaf in libswiftCore.
@@ -34,12 +35,13 @@ TEXT = (
         EVALUATE,
         HANDLE,
         LOOP,
+        BASE,
     )
     # 2: evaluate's own code.
-    + sample(EVALUATE, HANDLE, LOOP)
+    + sample(EVALUATE, HANDLE, LOOP, BASE)
     # 3: the handler → building the request, leaf in pushcheck.
-    + sample(("APNsPushRequest.init(_:connection:environment:)", MAIN), HANDLE, LOOP)
-    # 4: nghttp2, outside the handler.
+    + sample(("APNsPushRequest.init(_:connection:environment:)", MAIN), HANDLE, LOOP, BASE)
+    # 4: nghttp2, outside the handler; perf did not unwind this stack to the thread's start.
     + sample(
         ("[unknown]", "/usr/lib/x86_64-linux-gnu/libnghttp2.so.14.24.1"),
         ("nghttp2_session_mem_recv", "/usr/lib/x86_64-linux-gnu/libnghttp2.so.14.24.1"),
@@ -57,6 +59,11 @@ def test_inlined_frames_take_the_object_file_of_the_frame_they_were_inlined_into
 def test_libraries_are_counted_by_the_leaf_frame():
     samples = callee_map.parse(TEXT.splitlines(keepends=True))
     assert dict(callee_map.by_library(samples)) == {"libswiftCore": 1, "pushcheck": 2, "libnghttp2": 1}
+
+
+def test_stacks_that_stop_short_of_a_thread_start_are_counted():
+    samples = callee_map.parse(TEXT.splitlines(keepends=True))
+    assert callee_map.cut_short(samples) == 1
 
 
 def test_a_root_splits_over_its_direct_callees_and_its_own_code():
@@ -115,6 +122,7 @@ def test_time_mode_prints_shares_and_microseconds(tmp_path, capsys):
     assert callee_map.main(["time", str(path), "--per-unit-us", "8.0", "--root", "APNsHTTPHandler.handle("]) == 0
     out = capsys.readouterr().out
     assert " 50.0 %   4.00 µs  pushcheck" in out
+    assert "(25.0 % of the stacks stop short of their thread's start" in out
     assert f"{HANDLE[0]}:  75.0 %   6.00 µs inclusive, by direct callee:" in out
     assert " 50.0 %   4.00 µs  APNsGateway.evaluate(_:)" in out
 
