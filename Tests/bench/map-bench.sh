@@ -11,7 +11,7 @@
 #     (the recorded calls' shares of the exact count; TLS handshakes left out).
 # Usage: Tests/bench/map-bench.sh PATH/TO/pushcheck
 # Env: MAP_WHAT (apns, the default, or fcm: v1 sends to a token through the FCM listener, split at the FCM
-# handler, `sendChecked`, the APNs `evaluate` it hands the push to and the header callback), MAP_N (default
+# handler, `sendChecked`, `sendDirect`, the APNs `evaluate` it hands the push to and the header callback), MAP_N (default
 # 200000), MAP_CALLS_N (default 2000; 0 skips step 3), BENCH_FLAGS (default "-c 4 -m 64 -t 1").
 # Needs root and perf (Debian's linux-perf), like count-bench.sh; without them it says "skipped" and exits 0.
 set -euo pipefail
@@ -38,7 +38,7 @@ case $WHAT in
     start_serve --loops 1
     FCM=$(ready '["fcm"]'); fcm_bench_headers "$FCM"
     URL="$FCM/v1/projects/bench-project/messages:send"; HEADERS=("${FCM_H[@]}")
-    ROOTS=('FCMHTTPHandler.handle(' 'FCMGateway.sendChecked(' 'APNsGateway.evaluate(_:)' 'HTTP2Session.header(') ;;
+    ROOTS=('FCMHTTPHandler.handle(' 'FCMGateway.sendChecked(' 'FCMGateway.sendDirect(' 'APNsGateway.evaluate(_:)' 'HTTP2Session.header(') ;;
   *) echo "MAP_WHAT is apns or fcm, not $WHAT" >&2; exit 2 ;;
 esac
 push() { # N -> fails unless all N requests got 2xx
