@@ -162,8 +162,8 @@ def main(argv=None):
             print(f"  {share(n, total, args.per_unit_us)}  {lib}")
         short_stacks = cut_short(samples)
         if short_stacks:
-            print(f"({100 * short_stacks / total:.1f} % of the stacks stop short of their thread's start: the shares below")
-            print(" count only the samples whose stack reaches the root, so read them as lower bounds)")
+            print(f"({100 * short_stacks / total:.1f} % of the stacks stop short of their thread's start: the shares")
+            print(" below count only the samples whose stack reaches the root, so read them as lower bounds)")
         for root in args.root:
             name, under, split = callees(samples, root)
             print(f"{short(name)}: {share(under, total, args.per_unit_us)} inclusive, by direct callee:")

@@ -11,8 +11,8 @@
 #     (the recorded calls' shares of the exact count; TLS handshakes left out).
 # Usage: Tests/bench/map-bench.sh PATH/TO/pushcheck
 # Env: MAP_WHAT (apns, the default, or fcm: v1 sends to a token through the FCM listener, split at the FCM
-# handler, `sendChecked`, `sendDirect`, the APNs `evaluate` it hands the push to and the header callback), MAP_N (default
-# 200000), MAP_CALLS_N (default 2000; 0 skips step 3), BENCH_FLAGS (default "-c 4 -m 64 -t 1").
+# handler, `sendChecked`, `sendDirect`, the APNs `evaluate` it hands the push to and the header callback),
+# MAP_N (default 200000), MAP_CALLS_N (default 2000; 0 skips step 3), BENCH_FLAGS (default "-c 4 -m 64 -t 1").
 # Needs root and perf (Debian's linux-perf), like count-bench.sh; without them it says "skipped" and exits 0.
 set -euo pipefail
 BIN=${1:?usage: map-bench.sh PATH/TO/pushcheck}
@@ -38,7 +38,8 @@ case $WHAT in
     start_serve --loops 1
     FCM=$(ready '["fcm"]'); fcm_bench_headers "$FCM"
     URL="$FCM/v1/projects/bench-project/messages:send"; HEADERS=("${FCM_H[@]}")
-    ROOTS=('FCMHTTPHandler.handle(' 'FCMGateway.sendChecked(' 'FCMGateway.sendDirect(' 'APNsGateway.evaluate(_:)' 'HTTP2Session.header(') ;;
+    ROOTS=('FCMHTTPHandler.handle(' 'FCMGateway.sendChecked(' 'FCMGateway.sendDirect(' 'APNsGateway.evaluate(_:)'
+      'HTTP2Session.header(') ;;
   *) echo "MAP_WHAT is apns or fcm, not $WHAT" >&2; exit 2 ;;
 esac
 push() { # N -> fails unless all N requests got 2xx
@@ -54,7 +55,10 @@ record() {
   if [ -n "${COUNT_EVENT:-}" ]; then perf stat -x, -e "$COUNT_EVENT" -p "$SERVE_PID" -o "$WORK/stat" & stat=$!; fi
   sleep 0.5
   push "$n"
-  if [ -n "$stat" ]; then kill -INT $stat; wait $stat || true; awk -F, '/probe_/{print $1}' "$WORK/stat" > "$WORK/count"; fi
+  if [ -n "$stat" ]; then
+    kill -INT $stat; wait $stat || true
+    awk -F, '/probe_/{print $1}' "$WORK/stat" > "$WORK/count"
+  fi
   sleep 1   # perf is still writing out what it buffered
   kill -INT $rec; wait $rec || true
   perf script -i "$WORK/perf.data" -F comm,tid,ip,sym,dso 2> /dev/null | "${DEMANGLE[@]}" > "$out"
@@ -64,7 +68,8 @@ record() {
 push 20000   # fills the logs: from here each request also frees what the rings drop
 C0=$(cpu_ms "$SERVE_PID"); push "$N"; CPU=$(( $(cpu_ms "$SERVE_PID") - C0 ))
 US=$(python3 -c "print(f'{$CPU*1000/$N:.2f}')")
-echo "== where a request's time goes: serve --loops 1, h2load -n $N $FLAGS, valid $( [ $WHAT = apns ] && echo "APNs pushes" || echo "FCM sends")"
+KIND=$([ "$WHAT" = apns ] && echo "APNs pushes" || echo "FCM sends")
+echo "== where a request's time goes: serve --loops 1, h2load -n $N $FLAGS, valid $KIND"
 echo "CPU per request, unprofiled: $US µs ($CPU ms over $N requests)"
 record "$WORK/time.txt" "$N" -F 4000 --call-graph dwarf,32768
 python3 "$HERE/callee_map.py" time "$WORK/time.txt" --per-unit-us "$US" "${ROOTS[@]/#/--root=}"

@@ -86,7 +86,7 @@ def test_a_call_is_charged_to_the_first_frame_past_the_allocator_and_specialized
         sample(
             ("malloc", jemalloc),
             ("swift_slowAlloc", "/opt/swift/usr/lib/swift/linux/libswiftCore.so"),
-            ("specialized _ContiguousArrayBuffer._consumeAndCreateNew(bufferIsUnique:minimumCapacity:growForAppend:)", MAIN),
+            ("specialized _ContiguousArrayBuffer._consumeAndCreateNew(bufferIsUnique:)", MAIN),
             ("specialized Array.reserveCapacity(_:)", MAIN),
             ("static PackedBytes.pack(size:_:)", MAIN),
             ("PackedLogEntry.init(sequence:)", MAIN),
@@ -122,7 +122,7 @@ def test_time_mode_prints_shares_and_microseconds(tmp_path, capsys):
     assert callee_map.main(["time", str(path), "--per-unit-us", "8.0", "--root", "APNsHTTPHandler.handle("]) == 0
     out = capsys.readouterr().out
     assert " 50.0 %   4.00 µs  pushcheck" in out
-    assert "(25.0 % of the stacks stop short of their thread's start" in out
+    assert "(25.0 % of the stacks stop short of their thread's start: the shares" in out
     assert f"{HANDLE[0]}:  75.0 %   6.00 µs inclusive, by direct callee:" in out
     assert " 50.0 %   4.00 µs  APNsGateway.evaluate(_:)" in out
 
