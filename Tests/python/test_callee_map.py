@@ -101,26 +101,30 @@ def test_a_call_is_charged_to_the_first_frame_past_the_allocator_and_specialized
     assert split == {"static PackedBytes.pack(size:_:) < PackedLogEntry.init(sequence:)": 1, "libnghttp2": 1}
 
 
+def run(tmp_path, capsys, text, *args):
+    """callee_map's command line on `text` as its input file: (exit status, what it printed)."""
+    path = tmp_path / "perf-script.txt"
+    path.write_text(text)
+    status = callee_map.main([args[0], str(path), *args[1:]])
+    return status, capsys.readouterr().out
+
+
 def test_calls_mode_scales_the_recorded_shares_to_the_exact_count(tmp_path, capsys):
     jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
     text = sample(("malloc", jemalloc), ("UUIDText.lowercase(high:low:)", MAIN), EVALUATE) * 3 + sample(
         ("malloc", jemalloc), ("[unknown]", "/usr/lib/libnghttp2.so.14"), LOOP
     )
-    path = tmp_path / "calls.txt"
-    path.write_text(text)
     # 4 recorded calls stand for 40 made over 10 requests: 3 of 4 by the UUID text, 1 of 4 by nghttp2.
-    assert callee_map.main(["calls", str(path), "--requests", "10", "--calls", "40"]) == 0
-    out = capsys.readouterr().out
+    status, out = run(tmp_path, capsys, text, "calls", "--requests", "10", "--calls", "40")
+    assert status == 0
     assert "4.00 calls per request (4 of 40 calls recorded, 10 requests)" in out
     assert "   3.00  UUIDText.lowercase(high:low:) < APNsGateway.evaluate(_:)" in out
     assert "   1.00  libnghttp2" in out
 
 
 def test_time_mode_prints_shares_and_microseconds(tmp_path, capsys):
-    path = tmp_path / "time.txt"
-    path.write_text(TEXT)
-    assert callee_map.main(["time", str(path), "--per-unit-us", "8.0", "--root", "APNsHTTPHandler.handle("]) == 0
-    out = capsys.readouterr().out
+    status, out = run(tmp_path, capsys, TEXT, "time", "--per-unit-us", "8.0", "--root", "APNsHTTPHandler.handle(")
+    assert status == 0
     assert " 50.0 %   4.00 µs  pushcheck" in out
     assert "(25.0 % of the stacks stop short of their thread's start: the shares" in out
     assert f"{HANDLE[0]}:  75.0 %   6.00 µs inclusive, by direct callee:" in out
@@ -128,7 +132,4 @@ def test_time_mode_prints_shares_and_microseconds(tmp_path, capsys):
 
 
 def test_no_samples_is_an_error(tmp_path, capsys):
-    empty = tmp_path / "empty.txt"
-    empty.write_text("")
-    assert callee_map.main(["time", str(empty)]) == 1
-    assert capsys.readouterr().out == "no samples\n"
+    assert run(tmp_path, capsys, "", "time") == (1, "no samples\n")
