@@ -17,14 +17,12 @@ N=${BENCH_COUNT_N:-20000}
 FLAGS=${BENCH_FLAGS:--c 4 -m 64 -t 1}
 source "$(dirname "$0")/lib.sh"
 
-LIBC=$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ {print $3}')
-ALLOCATOR=$(ldd "$BIN" | awk '$1 ~ /^libjemalloc\.so/ {print $3}')  # where malloc and free go
-ALLOCATOR=${ALLOCATOR:-$LIBC}
+ALLOCATOR=$(allocator_of "$BIN")  # where malloc and free go (lib.sh)
 LIBSWIFT=$(ldd "$BIN" | awk '$1 ~ /^libswiftCore\.so/ {print $3}')
 skip() { echo "== counts per request: skipped ($1)"; exit 0; }
 command -v perf > /dev/null || skip "no perf: apt-get install linux-perf"
 [ "$(id -u)" = 0 ] || skip "uprobes need root"
-[ -n "$LIBC" ] && [ -n "$LIBSWIFT" ] || skip "libc or libswiftCore not found in ldd $BIN"
+[ -n "$ALLOCATOR" ] && [ -n "$LIBSWIFT" ] || skip "the allocator (jemalloc or libc) or libswiftCore not found in ldd $BIN"
 probe() { add_probe "$1" "$2" || skip "perf probe -x $1 $2 failed"; }  # removed on exit (lib.sh)
 for s in malloc free; do probe "$ALLOCATOR" $s; done
 for s in swift_allocObject swift_retain swift_release; do probe "$LIBSWIFT" $s; done

@@ -38,7 +38,6 @@ start_nghttpd() {
   sleep 0.5
 }
 
-# stop_pid PID — ends one process this script started (the next phase starts its own servers).
 # add_probe LIB SYMBOL — a uprobe (`perf probe -x LIB SYMBOL`, needs root) unless the probe is there already; its
 # event name is appended to PROBE_EVENTS, and a probe added here is removed on exit. Fails if perf cannot add it.
 add_probe() {
@@ -50,6 +49,14 @@ add_probe() {
   PROBE_EVENTS+=("$group:$2")
 }
 
+# allocator_of BIN — the library BIN's malloc and free come from: jemalloc when it links it (since stop 33), else
+# glibc (older builds).
+allocator_of() {
+  local lib; lib=$(ldd "$1" | awk '$1 ~ /^libjemalloc\.so/ {print $3}')
+  echo "${lib:-$(ldd "$1" | awk '$1 ~ /^libc\.so/ {print $3}')}"
+}
+
+# stop_pid PID — ends one process this script started (the next phase starts its own servers).
 stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
 # cpu_ms PID — user + system CPU time of a process (all its threads) so far, in milliseconds. Requests per CPU

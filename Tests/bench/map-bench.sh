@@ -76,8 +76,7 @@ python3 "$HERE/callee_map.py" time "$WORK/time.txt" --per-unit-us "$US" "${ROOTS
 echo "(shares of the profiled samples; µs are those shares of the unprofiled CPU per request)"
 
 [ "$CALLS_N" -gt 0 ] || exit 0
-ALLOCATOR=$(ldd "$BIN" | awk '$1 ~ /^libjemalloc\.so/ {print $3}')  # where malloc goes (as count-bench.sh)
-ALLOCATOR=${ALLOCATOR:-$(ldd "$BIN" | awk '$1 ~ /^libc\.so/ {print $3}')}
+ALLOCATOR=$(allocator_of "$BIN")
 add_probe "$ALLOCATOR" malloc || skip "perf probe -x $ALLOCATOR malloc failed"
 echo "== malloc per request, by caller ($CALLS_N requests; TLS handshakes left out)"
 COUNT_EVENT=${PROBE_EVENTS[0]} record "$WORK/calls.txt" "$CALLS_N" -e "${PROBE_EVENTS[0]}" --call-graph dwarf,8192
