@@ -73,7 +73,7 @@ import Testing
     @Test func eachDeclaredKindIsADistinctSeededToken() throws {
         let (d, app) = Self.ready(state: .notRunning)
         let (_, appAgain) = Self.ready(state: .notRunning)
-        let all = [try #require(app.token)] + AppDeclaration.declarableTokenKinds.map { app.pushTokens[$0] }
+        let all = [app.token] + AppDeclaration.declarableTokenKinds.map { app.pushTokens[$0] }
         #expect(Set(all.compactMap { $0 }).count == 1 + AppDeclaration.declarableTokenKinds.count)
         #expect(appAgain.pushTokens == app.pushTokens)
         #expect(

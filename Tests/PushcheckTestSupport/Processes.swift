@@ -12,7 +12,7 @@ package final class ChildProcess {
     package init(_ executable: String, _ arguments: [String]) throws {
         dir = try TempDirectory("child")
         stderrPath = dir.file("stderr")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = outPipe

@@ -51,9 +51,9 @@ package func runTool(
     let dir = try TempDirectory("tool")
     defer { dir.remove() }
     let outPath = dir.file("stdout"), errPath = dir.file("stderr"), inPath = dir.file("stdin")
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    FileManager.default.createFile(atPath: inPath, contents: Data(stdin ?? []))
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin ?? []))
     let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))

@@ -58,13 +58,13 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package internal(set) var online = true
     /// The keyguard is up: apps count as background for FCM even with an activity on screen (Tests/reference/android.md §1, [R-SDK]
     /// `DisplayNotification.isAppForeground`).
-    internal(set) var locked = false
+    var locked = false
     /// False from a reboot until the first unlock (direct boot mode) [F-DB].
-    internal(set) var unlockedSinceBoot = true
+    var unlockedSinceBoot = true
     /// When Doze's idle cycle started (nil: not dozing).
-    internal(set) var dozeSince: Date?
-    internal(set) var charging = false
-    internal(set) var bootedAt: Date
+    var dozeSince: Date?
+    var charging = false
+    var bootedAt: Date
     package internal(set) var apps: [String: InstalledAndroidApp] = [:]
     package internal(set) var tray: [AndroidTrayNotification] = []
     package internal(set) var events: [AndroidDeviceEvent] = []
