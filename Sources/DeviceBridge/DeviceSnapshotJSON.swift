@@ -78,13 +78,17 @@ extension HostedDevice {
     package static func snapshotJSON(name: String, _ s: DeviceState) -> JSONValue {
         var apps: [String: JSONValue] = [:]
         for (id, app) in s.apps { apps[id] = appJSON(app) }
-        return .object([
+        var o: [String: JSONValue] = [
             "name": .string(name), "udid": .string(s.udid), "ios": .string(s.iosVersion), "online": .bool(s.online),
             "apps": .object(apps),
             "notification_center": .array(s.notificationCenter.map(notificationJSON)),
             "event_count": .number(Double(s.events.count)),
             "last_seq": .number(Double(s.events.last?.sequence ?? 0)),
-        ])
+        ]
+        // What the simulator limits dropped (DeviceRules), only once something was.
+        if s.eventsDropped > 0 { o["events_dropped"] = .number(Double(s.eventsDropped)) }
+        if s.notificationsDropped > 0 { o["notifications_dropped"] = .number(Double(s.notificationsDropped)) }
+        return .object(o)
     }
 
     static func optional(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }

@@ -17,6 +17,12 @@ package struct DeviceRules: Sendable, Equatable {
     /// delivering VoIP pushes to it. Apple gives no number; 3 is the count developers report (Tests/reference/
     /// ios-push-types.md §4).
     var voipUnreportedLimit: Int
+    /// The event log keeps the newest 10,000 entries (a simulator limit, not an iOS rule: memory stays bounded on
+    /// a device receiving pushes for hours; the entries dropped are counted in `DeviceState.eventsDropped`).
+    package var eventLogLimit = PhoneLogLimit(10_000)
+    /// Notification Center keeps the newest 1,000 notifications (a simulator limit: Apple documents none; dropped
+    /// ones are counted in `DeviceState.notificationsDropped`).
+    package var notificationCenterLimit = PhoneLogLimit(1_000)
 
     package init(
         fetchBudget: TimeInterval = 30, serviceExtensionBudget: TimeInterval = 30,

@@ -64,6 +64,10 @@ package struct DeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledApp] = [:]
     package internal(set) var notificationCenter: [PresentedNotification] = []
     package internal(set) var events: [DeviceEvent] = []
+    /// Entries dropped from the front of `events` (`DeviceRules.eventLogLimit`).
+    package internal(set) var eventsDropped = 0
+    /// Notifications dropped from the front of `notificationCenter` (`DeviceRules.notificationCenterLimit`).
+    package internal(set) var notificationsDropped = 0
     /// ActivityKit's activities and push-to-start tokens (LiveActivity/).
     package internal(set) var liveActivities = LiveActivityStore()
     let tokens: TokenGenerator
@@ -85,6 +89,11 @@ package struct DeviceState: Sendable, Equatable {
 
     mutating func log(_ kind: DeviceEventKind, _ bundleID: String?, _ now: Date) {
         events.log(kind, bundleID, now)
+    }
+
+    mutating func trimLogs() {
+        eventsDropped += rules.eventLogLimit.trim(&events)
+        notificationsDropped += rules.notificationCenterLimit.trim(&notificationCenter)
     }
 
     mutating func setState(_ bundleID: String, _ to: AppState, _ reason: AppTransitionReason, _ now: Date) {

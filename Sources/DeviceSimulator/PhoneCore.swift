@@ -21,6 +21,8 @@ protocol PhoneState: Sendable {
     mutating func takeTokenRequests() -> [TokenRequest]
     /// Every token the phone holds now.
     var currentTokens: [Token] { get }
+    /// Drops the oldest entries of the logs that grow with every push, past their limits (`PhoneLogLimit`).
+    mutating func trimLogs()
     /// Asks `service` for `request`'s token (outside the lock: the service has its own).
     static func ask(_ service: TokenService, for request: TokenRequest) -> Result<String, FirebaseTokenRefusal>
     /// Applies the service's answer (an answer for an install since gone is dropped).
@@ -72,7 +74,9 @@ struct PhoneCore<State: PhoneState>: ~Copyable, Sendable {
             let before = s.events.count
             s.catchUp(now: now)
             let r = try body(&s, now)
-            return (r, Array(s.events[before...]), s.takeTokenRequests(), s.currentTokens)
+            let added = Array(s.events[before...])
+            s.trimLogs()  // after the new events are taken: `before` is an index into the log as it was
+            return (r, added, s.takeTokenRequests(), s.currentTokens)
         }
         notify(events, tokens)
         guard !requests.isEmpty, let service = tokenService.withLock({ $0 }) else { return (result, events) }

@@ -58,7 +58,8 @@ enum ExpectRunner {
         for f in verdict.failures {
             context.transcript.add("  FAILED \(f.message): expected \(f.expected), actual \(f.actual)")
         }
-        context.windowStart[d.name] = observation.android?.snapshot.events.count ?? observation.snapshot.events.count
+        context.windowStart[d.name] =
+            observation.android?.snapshot.events.last?.sequence ?? observation.snapshot.events.last?.sequence ?? 0
         context.gatewayWindowStart = world.host.lastLogSequence ?? context.gatewayWindowStart
         context.fcmWindowStart = world.host.lastFCMSequence ?? context.fcmWindowStart
         let failures = verdict.failures.map { context.marked($0, lastSend: lastSend) }
@@ -75,8 +76,9 @@ enum ExpectRunner {
         context: RunContext
     ) -> Observation? {
         if let android = host.androidSnapshot(device) {
-            let start = min(context.windowStart[device] ?? 0, android.events.count)
-            var window = Array(android.events[start...].filter { $0.packageName == bundleID || $0.packageName == nil })
+            let start = context.windowStart[device] ?? 0  // an event number: the oldest events may have been dropped
+            var window = Array(
+                android.events.entries(after: start).filter { $0.packageName == bundleID || $0.packageName == nil })
             if picked, let id = lastSend?.apnsID {
                 // The picked message's own events: from its arrival up to the next message's.
                 let mine = android.events.filter { $0.packageName == bundleID || $0.packageName == nil }
@@ -99,9 +101,9 @@ enum ExpectRunner {
         }
         guard let snapshot = host.deviceSnapshot(device) else { return nil }
         let events = snapshot.events
-        let start = min(context.windowStart[device] ?? 0, events.count)
+        let start = context.windowStart[device] ?? 0  // an event number: the oldest events may have been dropped
         let mine = { (e: DeviceEvent) in e.bundleID == bundleID || e.bundleID == nil }
-        var window = events[start...].filter(mine)
+        var window = events.entries(after: start).filter(mine)
         if picked, let id = lastSend?.apnsID {
             // The picked push's own events, wherever they fall (a standalone expect after the step included).
             window = BackendRequests.events(of: id, in: events.filter(mine))

@@ -18,7 +18,7 @@ struct TraceRecorder {
     /// The scenario's start on the world's clock (arrows carry milliseconds after it).
     let start: Date
     private(set) var events: [TraceEvent] = []
-    /// What `collect` has read: per device, events; the gateway and FCM logs, sequences.
+    /// What `collect` has read: per device, the last event number; the gateway and FCM logs, sequences.
     private var deviceRead: [String: Int] = [:]
     private var gatewayRead: UInt64 = 0
     private var fcmRead: UInt64 = 0
@@ -62,12 +62,11 @@ struct TraceRecorder {
         }
         for d in world.devices {
             if let android = d.android {
-                let all = android.events
-                let from = deviceRead[d.name] ?? 0
-                deviceRead[d.name] = all.count
-                guard from < all.count else { continue }
+                let new = android.events.entries(after: deviceRead[d.name] ?? 0)
+                guard let last = new.last else { continue }
+                deviceRead[d.name] = last.sequence
                 let name = world.devices.count > 1 ? d.name : nil
-                for e in all[from...] {
+                for e in new {
                     guard let (kind, src, dst) = Self.androidArrow(e.kind) else { continue }
                     events.append(
                         TraceEvent(
@@ -76,10 +75,9 @@ struct TraceRecorder {
                 continue
             }
             guard let device = d.iphone else { continue }
-            let all = device.events
-            let from = deviceRead[d.name] ?? 0
-            deviceRead[d.name] = all.count
-            guard from < all.count else { continue }
+            let new = device.events.entries(after: deviceRead[d.name] ?? 0)
+            guard let lastRead = new.last else { continue }
+            deviceRead[d.name] = lastRead.sequence
             // The device after the step, read once and only when an event draws it.
             var state: DeviceState?
             func now() -> DeviceState {
@@ -88,7 +86,7 @@ struct TraceRecorder {
             }
             let name = world.devices.count > 1 ? d.name : nil
             let first = events.count
-            for e in all[from...] {
+            for e in new {
                 switch e.kind {
                 case .pushReceived(let id, _), .pushDropped(let id, _), .backgroundPushHeld(let id):
                     order.drawRequests(through: id, into: &events)

@@ -37,8 +37,7 @@ extension AndroidDeviceState {
             number: number, sound: n.sound ?? (n.defaultSound ? "default" : nil), image: n.image,
             autoCancel: !n.sticky, clickAction: n.clickAction, link: n.link, activity: nil,
             extras: m.tapExtras(deliveredPriority: delivered), messageID: m.messageID, postedAt: now)
-        post(&tray, now: now)
-        return true
+        return post(&tray, now: now)
     }
 
     /// The channel a notification message goes to: the message's if the app created it, else the manifest default
@@ -87,8 +86,7 @@ extension AndroidDeviceState {
             clickAction: nil, link: nil,
             activity: spec.activity ?? app.declaration.manifest.launcherActivity?.name, extras: m.data,
             messageID: m.messageID, postedAt: now)
-        post(&tray, now: now)
-        return true
+        return post(&tray, now: now)
     }
 
     /// What every notification must pass: POST_NOTIFICATIONS [AND-PERM], then (API 26+) a channel that exists and
@@ -115,16 +113,30 @@ extension AndroidDeviceState {
     }
 
     /// `NotificationManager.notify(tag, 0, …)`: the same tag from the same app replaces the notification in place.
-    private mutating func post(_ n: inout AndroidTrayNotification, now: Date) {
+    /// `NotificationManagerService`'s `MAX_PACKAGE_NOTIFICATIONS` [AOSP-NMS].
+    static let maxPackageNotifications = 50
+
+    /// `NotificationManager.notify`: a notification with the tag of one in the tray replaces it; a new one is refused
+    /// once the package has `maxPackageNotifications` in the tray ("Not showing more" [AOSP-NMS]). Returns whether
+    /// it was shown.
+    private mutating func post(_ n: inout AndroidTrayNotification, now: Date) -> Bool {
         if let i = tray.firstIndex(where: { $0.packageName == n.packageName && $0.tag == n.tag }) {
             n.id = tray[i].id
             tray[i] = n
             log(.notificationReplaced(id: n.id, tag: n.tag), n.packageName, now)
         } else {
+            let count = tray.reduce(0) { $0 + ($1.packageName == n.packageName ? 1 : 0) }
+            guard count < Self.maxPackageNotifications else {
+                log(
+                    .messageDropped(messageID: n.messageID, reason: .packageNotificationLimit(count)), n.packageName,
+                    now)
+                return false
+            }
             n.id = nextNotificationID()
             tray.append(n)
         }
         log(.notificationPosted(n), n.packageName, now)
+        return true
     }
 
     /// `SystemClock.uptimeMillis()` for the default tag: milliseconds since boot, strictly increasing (a clock held

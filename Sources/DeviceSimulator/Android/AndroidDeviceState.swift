@@ -68,6 +68,8 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledAndroidApp] = [:]
     package internal(set) var tray: [AndroidTrayNotification] = []
     package internal(set) var events: [AndroidDeviceEvent] = []
+    /// Entries dropped from the front of `events` (`AndroidRules.eventLogLimit`).
+    package internal(set) var eventsDropped = 0
     /// What FCM keeps for the device while it is offline.
     package internal(set) var store = AndroidMessageStore()
     /// Received, waiting for Doze's window or the first unlock.
@@ -97,6 +99,8 @@ package struct AndroidDeviceState: Sendable, Equatable {
     mutating func log(_ kind: AndroidEventKind, _ packageName: String?, _ now: Date) {
         events.log(kind, packageName, now)
     }
+
+    mutating func trimLogs() { eventsDropped += rules.eventLogLimit.trim(&events) }
 
     mutating func setState(_ pkg: String, _ to: AndroidAppState, _ reason: AndroidTransitionReason, _ now: Date) {
         guard let from = apps[pkg]?.state, from != to else { return }

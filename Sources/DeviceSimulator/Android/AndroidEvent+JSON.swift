@@ -115,11 +115,13 @@ extension AndroidDeviceState {
                 "web_page": app.webPage.map { .string($0.finalURL) } ?? .null,
             ])
         }
-        return .object([
+        var o: [String: JSONValue] = [
             "name": .string(name), "platform": "android", "serial": .string(serial),
             "api_level": .number(Double(apiLevel)), "online": .bool(online), "doze": .bool(dozeSince != nil),
             "locked": .bool(locked), "apps": .object(apps), "tray": .array(tray.map(\.jsonValue)),
             "event_count": .number(Double(events.count)), "last_seq": .number(Double(events.last?.sequence ?? 0)),
-        ])
+        ]
+        if eventsDropped > 0 { o["events_dropped"] = .number(Double(eventsDropped)) }  // AndroidRules.eventLogLimit
+        return .object(o)
     }
 }

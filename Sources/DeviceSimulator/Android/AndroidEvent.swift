@@ -143,6 +143,10 @@ package enum AndroidDropReason: Sendable, Equatable, CustomStringConvertible {
     case channelBlocked(String)
     /// The app posted to a channel it never created (no fallback for the app's own notifications) [AND-CH].
     case channelNotCreated(String)
+    /// The package already has `AndroidDeviceState.maxPackageNotifications` (50) notifications in the tray: the
+    /// system logs "Package has already posted or enqueued 50 notifications.  Not showing more." and drops it
+    /// [AOSP-NMS] (Tests/reference/android.md §7).
+    case packageNotificationLimit(Int)
     /// A newer message with the same collapse key replaced it in FCM's store [F-COLL].
     case collapsed(by: String)
     /// A fifth collapse key pushed this key out of FCM's store ("only keeps four collapse keys") [F-COLL].
@@ -169,6 +173,7 @@ package enum AndroidDropReason: Sendable, Equatable, CustomStringConvertible {
         case .postNotificationsNotGranted: "post-notifications-not-granted"
         case .channelBlocked: "channel-blocked"
         case .channelNotCreated: "channel-not-created"
+        case .packageNotificationLimit: "package-notification-limit"
         case .collapsed: "collapsed"
         case .collapseKeyEvicted: "collapse-key-evicted"
         case .storeOverflow: "store-overflow"
@@ -186,6 +191,7 @@ package enum AndroidDropReason: Sendable, Equatable, CustomStringConvertible {
             return "\(code)(\(id))"
         case .collapsed(let by): return "\(code)(by \(by))"
         case .newIntentNotHandled(let a): return "\(code)(\(a))"
+        case .packageNotificationLimit(let count): return "\(code)(\(count))"
         default: return code
         }
     }

@@ -15,6 +15,9 @@ package struct AndroidRules: Sendable, Equatable {
     var deprioritizeAfterSilentHighPriority: Int?
     /// Doze's timing (AOSP `DeviceIdleController.Constants` defaults [AOSP-DIC]).
     package var doze: DozeTiming
+    /// The event log keeps the newest 10,000 entries (a simulator limit, as on the iPhone: `DeviceRules`; the
+    /// entries dropped are counted in `AndroidDeviceState.eventsDropped`).
+    package var eventLogLimit = PhoneLogLimit(10_000)
 
     package init(
         highPriorityHandlerWindow: TimeInterval = 20, normalPriorityHandlerWindow: TimeInterval = 10,
