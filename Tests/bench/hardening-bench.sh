@@ -3,12 +3,14 @@
 # log holds up pushes. Real sockets only (h2load, curl against `pushcheck serve`).
 # Usage: Tests/bench/hardening-bench.sh PATH/TO/pushcheck
 # Env: SOAK_N (default 1000000; requests in the mixed soak), BIG_N (default 1000; 1 MiB unauthenticated POSTs),
+#      DEVICE_N (default 300000; pushes to a simulated iPhone in the device soak; 0 skips it),
 #      LOG_READ (paged | whole; default paged: `?after=…&limit=1000` until has_more is false; whole: one
 #      `?limit=10000`, what older builds answered with everything).
 set -euo pipefail
 BIN=${1:?usage: hardening-bench.sh PATH/TO/pushcheck}
 SOAK_N=${SOAK_N:-1000000}
 BIG_N=${BIG_N:-1000}
+DEVICE_N=${DEVICE_N:-300000}
 LOG_READ=${LOG_READ:-paged}
 source "$(dirname "$0")/lib.sh"
 
@@ -87,3 +89,37 @@ for r in 1 2 3 4 5 6 7 8; do
 done
 printf 'RSS (KiB) before the soak %d; after rounds 1-8: %s; rounds 4-8 growth %+d KiB; peak (VmHWM) %d KiB\n' \
   "$SOAK0" "${RSS_ROUNDS[*]}" "$((RSS_ROUNDS[7] - RSS_ROUNDS[3]))" "$(hwm_kb)"
+
+[ "$DEVICE_N" -gt 0 ] || exit 0
+# A second serve hosting Suites/apps/news-app.yaml's iPhone: every accepted push is handed to the device, whose
+# event log and Notification Center keep their newest entries (DeviceRules: 10,000 events, 1,000 notifications).
+# Once they are full, RSS must stay flat however many pushes arrive.
+echo "== device soak: $DEVICE_N alerts to a simulated iPhone's token, in 6 rounds (h2load -c 4 -m 64)"
+stop_pid "$SERVE_PID"
+DEV_TEAM=ABCDE12345; DEV_TOPIC=com.example.pushdemo
+{ cat <<YAML
+apns:
+  keys:
+    - team_id: $DEV_TEAM
+      key_id: $KID
+      private_key: AuthKey_$KID.p8
+  one_stream_until_valid_token: false
+YAML
+  sed -n '/^apps:/,$p' "$(dirname "$0")/../../Suites/apps/news-app.yaml"; } > "$WORK/serve.yaml"
+DEV_JWT=$("$BIN" jwt --team-id $DEV_TEAM --key-id "$KID" --key "$WORK/AuthKey_$KID.p8")
+start_serve
+DEV_TOKEN=$(ready '["devices"]["iphone"]["tokens"]["com.example.pushdemo"]')
+DEV_URL="$(ready '["apns"]["sandbox"]')/3/device/$DEV_TOKEN"
+DEV_ROUNDS=()
+DEV0=$(rss_kb)
+for r in 1 2 3 4 5 6; do
+  out=$(h2load -n $((DEVICE_N / 6)) -c 4 -m 64 -H "authorization: bearer $DEV_JWT" -H "apns-topic: $DEV_TOPIC" \
+    -H "apns-push-type: alert" -d "$WORK/valid.json" "$DEV_URL" 2>&1)
+  echo "$out" | awk -v r="$r" '/status codes:/{printf "   round %d: %s 2xx %s 4xx %s 5xx\n", r, $3, $7, $9}'
+  DEV_ROUNDS+=("$(rss_kb)")
+done
+printf 'RSS (KiB) before the device soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
+  "$DEV0" "${DEV_ROUNDS[*]}" "$((DEV_ROUNDS[5] - DEV_ROUNDS[2]))" "$(hwm_kb)"
+curl -s "$(ready '["control"]')/devices/iphone" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+print("device: %d events kept (%d dropped), %d notifications in Notification Center (%d dropped)" % (
+    d["event_count"], d.get("events_dropped", 0), len(d["notification_center"]), d.get("notifications_dropped", 0)))'
