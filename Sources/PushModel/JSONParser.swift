@@ -177,6 +177,21 @@ private struct JSONParser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
+        // Plain ASCII without escapes (keys and most values): one String straight from the input bytes. The general
+        // path below grew a byte array a byte at a time and validated it again (several allocations per string).
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let c = bytes[end]
+            if c == UInt8(ascii: "\"") {
+                index = end + 1
+                return bytes.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+                }
+            }
+            if c == UInt8(ascii: "\\") || c >= 0x80 || c < 0x20 { break }
+            end += 1
+        }
         index += 1
         var out: [UInt8] = []
         while true {
