@@ -34,6 +34,10 @@ extension DeviceState: PhoneState {
     /// Every token of every app, apps in bundle ID order.
     var currentTokens: [DeviceToken] { apps.keys.sorted().flatMap { apps[$0]?.allTokens ?? [] } }
 
+    static func reportsTokens(_ event: DeviceEvent) -> Bool {
+        if case .offlineChanged = event.kind { true } else { false }
+    }
+
     /// The Firebase registrations waiting for the service (taken by `PhoneCore` outside its lock).
     mutating func takeTokenRequests() -> [FirebaseTokenRequest] {
         guard !pendingFirebase.isEmpty else { return [] }

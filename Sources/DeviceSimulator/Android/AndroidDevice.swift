@@ -156,6 +156,10 @@ extension AndroidDeviceState: PhoneState {
     /// Every app's FCM token, sorted.
     var currentTokens: [String] { apps.values.compactMap(\.fcmToken).sorted() }
 
+    static func reportsTokens(_ event: AndroidDeviceEvent) -> Bool {
+        if case .offlineChanged = event.kind { true } else { false }
+    }
+
     /// The token registrations waiting for the service, with the install generation they are for.
     mutating func takeTokenRequests() -> [(request: AndroidTokenRequest, generation: Int)] {
         guard !pendingTokenRequests.isEmpty else { return [] }
