@@ -67,6 +67,21 @@ import Testing
         #expect(s.events.last!.sequence == s.eventsDropped + s.events.count)
     }
 
+    /// High-priority data messages that show nothing, to an app in the Active bucket with the deprioritization rule
+    /// off (the defaults): nothing reads their times, so none are kept (both lists grew by one per message).
+    @Test func unreadPriorityHistoryIsNotKept() {
+        let (d, _) = AndroidFixture.ready()
+        for _ in 1...40 { d.deliver(AndroidFixture.message(d, priority: .high)) }
+        let app = d.snapshot.apps[AndroidFixture.pkg]!
+        #expect(app.highPriorityDeliveries.isEmpty)
+        #expect(app.silentHighPriority.isEmpty)
+        var rules = AndroidRules()
+        rules.deprioritizeAfterSilentHighPriority = 1_000
+        let (ruled, _) = AndroidFixture.ready(rules: rules)
+        for _ in 1...3 { ruled.deliver(AndroidFixture.message(ruled, priority: .high)) }
+        #expect(ruled.snapshot.apps[AndroidFixture.pkg]!.silentHighPriority.count == 3)
+    }
+
     /// AOSP `NotificationManagerService`: a package's 51st notification is not shown (counted before posting; a tag
     /// already in the tray still replaces its notification).
     @Test func anAndroidPackageShowsAtMostFiftyNotifications() {

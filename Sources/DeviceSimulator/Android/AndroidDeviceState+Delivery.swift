@@ -108,7 +108,9 @@ extension AndroidDeviceState {
                 return .normal
             }
         }
-        apps[pkg]!.highPriorityDeliveries.append(now)
+        // Kept only where a quota reads it (and pruned there to a day): an app in a bucket without one received
+        // high-priority messages into a list that grew for as long as the phone ran.
+        if bucket.highPriorityPerDay != nil { apps[pkg]!.highPriorityDeliveries.append(now) }
         return .high
     }
 
@@ -158,7 +160,9 @@ extension AndroidDeviceState {
 
     /// Counts a high-priority message that showed nothing (FCM's deprioritization input [F-PRIO]).
     private mutating func noteSilent(_ m: AndroidMessage, priority: AndroidMessagePriority, shown: Bool, now: Date) {
-        guard priority == .high, !shown, apps[m.packageName] != nil else { return }
+        // Only when the rule reads it (which prunes it to 7 days): otherwise the list grew without end.
+        guard priority == .high, !shown, apps[m.packageName] != nil, rules.deprioritizeAfterSilentHighPriority != nil
+        else { return }
         apps[m.packageName]!.silentHighPriority.append(now)
     }
 
