@@ -4,6 +4,7 @@
 # Usage: Tests/bench/hardening-bench.sh PATH/TO/pushcheck
 # Env: SOAK_N (default 1000000; requests in the mixed soak), BIG_N (default 1000; 1 MiB unauthenticated POSTs),
 #      DEVICE_N (default 300000; pushes to a simulated iPhone in the device soak; 0 skips it),
+#      ANDROID_N (default 120000; FCM messages to a simulated Pixel in the Android soak; 0 skips it),
 #      LOG_READ (paged | whole; default paged: `?after=…&limit=1000` until has_more is false; whole: one
 #      `?limit=10000`, what older builds answered with everything).
 set -euo pipefail
@@ -11,6 +12,7 @@ BIN=${1:?usage: hardening-bench.sh PATH/TO/pushcheck}
 SOAK_N=${SOAK_N:-1000000}
 BIG_N=${BIG_N:-1000}
 DEVICE_N=${DEVICE_N:-300000}
+ANDROID_N=${ANDROID_N:-120000}
 LOG_READ=${LOG_READ:-paged}
 source "$(dirname "$0")/lib.sh"
 
@@ -90,14 +92,14 @@ done
 printf 'RSS (KiB) before the soak %d; after rounds 1-8: %s; rounds 4-8 growth %+d KiB; peak (VmHWM) %d KiB\n' \
   "$SOAK0" "${RSS_ROUNDS[*]}" "$((RSS_ROUNDS[7] - RSS_ROUNDS[3]))" "$(hwm_kb)"
 
-[ "$DEVICE_N" -gt 0 ] || exit 0
-# A second serve hosting Suites/apps/news-app.yaml's iPhone: every accepted push is handed to the device, whose
-# event log and Notification Center keep their newest entries (DeviceRules: 10,000 events, 1,000 notifications).
-# Once they are full, RSS must stay flat however many pushes arrive.
-echo "== device soak: $DEVICE_N alerts to a simulated iPhone's token, in 6 rounds (h2load -c 4 -m 64)"
-stop_pid "$SERVE_PID"
-DEV_TEAM=ABCDE12345; DEV_TOPIC=com.example.pushdemo
-{ cat <<YAML
+device_soak() {
+  # A second serve hosting Suites/apps/news-app.yaml's iPhone: every accepted push is handed to the device, whose
+  # event log and Notification Center keep their newest entries (DeviceRules: 10,000 events, 1,000 notifications).
+  # Once they are full, RSS must stay flat however many pushes arrive.
+  echo "== device soak: $DEVICE_N alerts to a simulated iPhone's token, in 6 rounds (h2load -c 4 -m 64)"
+  stop_pid "$SERVE_PID"
+  DEV_TEAM=ABCDE12345; DEV_TOPIC=com.example.pushdemo
+  { cat <<YAML
 apns:
   keys:
     - team_id: $DEV_TEAM
@@ -105,21 +107,79 @@ apns:
       private_key: AuthKey_$KID.p8
   one_stream_until_valid_token: false
 YAML
-  sed -n '/^apps:/,$p' "$(dirname "$0")/../../Suites/apps/news-app.yaml"; } > "$WORK/serve.yaml"
-DEV_JWT=$("$BIN" jwt --team-id $DEV_TEAM --key-id "$KID" --key "$WORK/AuthKey_$KID.p8")
-start_serve
-DEV_TOKEN=$(ready '["devices"]["iphone"]["tokens"]["com.example.pushdemo"]')
-DEV_URL="$(ready '["apns"]["sandbox"]')/3/device/$DEV_TOKEN"
-DEV_ROUNDS=()
-DEV0=$(rss_kb)
-for r in 1 2 3 4 5 6; do
-  out=$(h2load -n $((DEVICE_N / 6)) -c 4 -m 64 -H "authorization: bearer $DEV_JWT" -H "apns-topic: $DEV_TOPIC" \
-    -H "apns-push-type: alert" -d "$WORK/valid.json" "$DEV_URL" 2>&1)
-  echo "$out" | awk -v r="$r" '/status codes:/{printf "   round %d: %s 2xx %s 4xx %s 5xx\n", r, $3, $7, $9}'
-  DEV_ROUNDS+=("$(rss_kb)")
-done
-printf 'RSS (KiB) before the device soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
-  "$DEV0" "${DEV_ROUNDS[*]}" "$((DEV_ROUNDS[5] - DEV_ROUNDS[2]))" "$(hwm_kb)"
-curl -s "$(ready '["control"]')/devices/iphone" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+    sed -n '/^apps:/,$p' "$(dirname "$0")/../../Suites/apps/news-app.yaml"; } > "$WORK/serve.yaml"
+  DEV_JWT=$("$BIN" jwt --team-id $DEV_TEAM --key-id "$KID" --key "$WORK/AuthKey_$KID.p8")
+  start_serve
+  DEV_TOKEN=$(ready '["devices"]["iphone"]["tokens"]["com.example.pushdemo"]')
+  DEV_URL="$(ready '["apns"]["sandbox"]')/3/device/$DEV_TOKEN"
+  DEV_ROUNDS=()
+  DEV0=$(rss_kb)
+  for r in 1 2 3 4 5 6; do
+    out=$(h2load -n $((DEVICE_N / 6)) -c 4 -m 64 -H "authorization: bearer $DEV_JWT" -H "apns-topic: $DEV_TOPIC" \
+      -H "apns-push-type: alert" -d "$WORK/valid.json" "$DEV_URL" 2>&1)
+    echo "$out" | awk -v r="$r" '/status codes:/{printf "   round %d: %s 2xx %s 4xx %s 5xx\n", r, $3, $7, $9}'
+    DEV_ROUNDS+=("$(rss_kb)")
+  done
+  printf 'RSS (KiB) before the device soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
+    "$DEV0" "${DEV_ROUNDS[*]}" "$((DEV_ROUNDS[5] - DEV_ROUNDS[2]))" "$(hwm_kb)"
+  curl -s "$(ready '["control"]')/devices/iphone" | python3 -c 'import json,sys; d=json.load(sys.stdin)
 print("device: %d events kept (%d dropped), %d notifications in Notification Center (%d dropped)" % (
     d["event_count"], d.get("events_dropped", 0), len(d["notification_center"]), d.get("notifications_dropped", 0)))'
+}
+
+# The Android twin: Suites/apps/android-shop.yaml's Pixel behind the FCM listener, notification messages (the SDK's
+# tray notifications: 50 per package at most, as on a phone) and data messages (the app posts its own) in turn.
+android_soak() {
+  echo "== Android soak: $ANDROID_N FCM messages to a simulated Pixel's token, in 6 rounds (half notification, half data)"
+  stop_pid "$SERVE_PID"
+  local email=bench@shop-demo.iam.gserviceaccount.com
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
+  openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
+  { cat <<YAML
+fcm:
+  service_accounts:
+    - { client_email: $email, public_key: sa.pub.pem, projects: [shop-demo] }
+  projects:
+    - { id: shop-demo, number: "123456789012" }
+devices:
+  - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }
+YAML
+    sed -n '/^apps:/,$p' "$(dirname "$0")/../../Suites/apps/android-shop.yaml"; } > "$WORK/serve.yaml"
+  b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+  local now header claims sig
+  now=$(date +%s)
+  header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
+  claims=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
+    "$email" "$now" "$((now + 3600))" | b64url)
+  sig=$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
+  start_serve
+  local fcm token access
+  fcm=$(ready '["fcm"]')
+  token=$(ready '["devices"]["pixel"]["fcm_tokens"]["com.example.shop"]')
+  access=$(curl -sS --cacert "$WORK/ca.pem" \
+    --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$header.$claims.$sig" "$fcm/token" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  printf '{"message":{"token":"%s","notification":{"title":"Order","body":"shipped"},"data":{"order_id":"A1"}}}' \
+    "$token" > "$WORK/notification.json"
+  printf '{"message":{"token":"%s","data":{"title":"Hi","body":"there"},"android":{"priority":"high"}}}' "$token" \
+    > "$WORK/data.json"
+  local rounds=() before r f
+  before=$(rss_kb)
+  for r in 1 2 3 4 5 6; do
+    for f in notification data; do
+      h2load -n $((ANDROID_N / 12)) -c 2 -m 32 -H "authorization: Bearer $access" -H "content-type: application/json" \
+        -d "$WORK/$f.json" "$fcm/v1/projects/shop-demo/messages:send" 2>&1 |
+        awk -v r="$r" -v f="$f" '/status codes:/{printf "   round %d %-12s %s 2xx %s 4xx %s 5xx\n", r, f, $3, $7, $9}'
+    done
+    rounds+=("$(rss_kb)")
+  done
+  printf 'RSS (KiB) before the Android soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
+    "$before" "${rounds[*]}" "$((rounds[5] - rounds[2]))" "$(hwm_kb)"
+  curl -s "$(ready '["control"]')/devices/pixel" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+print("pixel: %d events kept (%d dropped), %d notifications in the tray" % (
+    d["event_count"], d.get("events_dropped", 0), len(d["tray"])))'
+}
+
+[ "$DEVICE_N" -gt 0 ] && device_soak
+[ "$ANDROID_N" -gt 0 ] && android_soak
+exit 0
