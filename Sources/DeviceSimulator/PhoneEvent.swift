@@ -17,7 +17,7 @@ extension PhoneEvent {
 
 extension Array where Element: PhoneEvent {
     /// Appends the next entry of the log: what happened to `app` (nil: the device) at `now`. Numbers go on from the
-    /// last entry's, so they stay unique once the oldest entries have been dropped (`dropOldest`).
+    /// last entry's, so they stay unique once the oldest entries have been dropped (`PhoneLogLimit`).
     mutating func log(_ kind: Element.Kind, _ app: String?, _ now: Date) {
         append(Element(sequence: (last?.sequence ?? 0) + 1, at: now, app: app, kind: kind))
     }

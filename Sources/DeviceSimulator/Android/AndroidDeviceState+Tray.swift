@@ -112,13 +112,12 @@ extension AndroidDeviceState {
         return (c.id, c.importance)
     }
 
-    /// `NotificationManager.notify(tag, 0, …)`: the same tag from the same app replaces the notification in place.
     /// `NotificationManagerService`'s `MAX_PACKAGE_NOTIFICATIONS` [AOSP-NMS].
     static let maxPackageNotifications = 50
 
-    /// `NotificationManager.notify`: a notification with the tag of one in the tray replaces it; a new one is refused
-    /// once the package has `maxPackageNotifications` in the tray ("Not showing more" [AOSP-NMS]). Returns whether
-    /// it was shown.
+    /// `NotificationManager.notify(tag, 0, …)`: the same tag from the same app replaces the notification in place; a
+    /// new one is refused once the package has `maxPackageNotifications` in the tray ("Not showing more"
+    /// [AOSP-NMS]). Returns whether it was shown.
     private mutating func post(_ n: inout AndroidTrayNotification, now: Date) -> Bool {
         if let i = tray.firstIndex(where: { $0.packageName == n.packageName && $0.tag == n.tag }) {
             n.id = tray[i].id
