@@ -92,6 +92,15 @@ done
 printf 'RSS (KiB) before the soak %d; after rounds 1-8: %s; rounds 4-8 growth %+d KiB; peak (VmHWM) %d KiB\n' \
   "$SOAK0" "${RSS_ROUNDS[*]}" "$((RSS_ROUNDS[7] - RSS_ROUNDS[3]))" "$(hwm_kb)"
 
+# rss_rounds WHAT BEFORE R1 … R6 — a device soak's RSS line: once the device's logs are full (by round 3), RSS must
+# stay flat, so the growth over rounds 3-6 is the figure to read.
+rss_rounds() {
+  local what=$1 before=$2
+  shift 2
+  printf 'RSS (KiB) before the %s %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
+    "$what" "$before" "$*" "$(($6 - $3))" "$(hwm_kb)"
+}
+
 device_soak() {
   # A second serve hosting Suites/apps/news-app.yaml's iPhone: every accepted push is handed to the device, whose
   # event log and Notification Center keep their newest entries (DeviceRules: 10,000 events, 1,000 notifications).
@@ -120,8 +129,7 @@ YAML
     echo "$out" | awk -v r="$r" '/status codes:/{printf "   round %d: %s 2xx %s 4xx %s 5xx\n", r, $3, $7, $9}'
     DEV_ROUNDS+=("$(rss_kb)")
   done
-  printf 'RSS (KiB) before the device soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
-    "$DEV0" "${DEV_ROUNDS[*]}" "$((DEV_ROUNDS[5] - DEV_ROUNDS[2]))" "$(hwm_kb)"
+  rss_rounds "device soak" "$DEV0" "${DEV_ROUNDS[@]}"
   curl -s "$(ready '["control"]')/devices/iphone" | python3 -c 'import json,sys; d=json.load(sys.stdin)
 print("device: %d events kept (%d dropped), %d notifications in Notification Center (%d dropped)" % (
     d["event_count"], d.get("events_dropped", 0), len(d["notification_center"]), d.get("notifications_dropped", 0)))'
@@ -173,8 +181,7 @@ YAML
     done
     rounds+=("$(rss_kb)")
   done
-  printf 'RSS (KiB) before the Android soak %d; after rounds 1-6: %s; rounds 3-6 growth %+d KiB; peak (VmHWM) %d KiB\n' \
-    "$before" "${rounds[*]}" "$((rounds[5] - rounds[2]))" "$(hwm_kb)"
+  rss_rounds "Android soak" "$before" "${rounds[@]}"
   curl -s "$(ready '["control"]')/devices/pixel" | python3 -c 'import json,sys; d=json.load(sys.stdin)
 print("pixel: %d events kept (%d dropped), %d notifications in the tray" % (
     d["event_count"], d.get("events_dropped", 0), len(d["tray"])))'
