@@ -46,6 +46,25 @@ import YAMLSource
         #expect(f.first?.events.contains("dropped: app-force-stopped") == true)
     }
 
+    /// The package's 51st notification in the tray is not shown (Android's own limit, Tests/reference/android.md §7):
+    /// FCM still answers 200 and the app gets the message, but a suite expecting the notification fails with the
+    /// device's reason, and the reason itself can be expected.
+    @Test func theFiftyFirstNotificationOfAPackageIsNotShown() async throws {
+        let fifty = (1...50).map { "- send: { via: fcm, message: { notification: { title: N\($0) } } }" }
+        let r = try await Self.run(
+            (["- background"] + fifty).joined(separator: "\n") + """
+
+                - send: { via: fcm, message: { notification: { title: Last } } }
+                  expect: { status: 200, delivered: true, notification: { title: Last } }
+                - send: { via: fcm, message: { notification: { title: Again } } }
+                  expect: { status: 200, delivered: true, dropped: package-notification-limit(50) }
+                """)
+        let f = Support.failures(r)
+        #expect(f.count == 1, "\(Support.describe(r))")
+        #expect(f.first?.message.contains("notification") == true, "\(f.first?.message ?? "")")
+        #expect(f.first?.events.contains("dropped: package-notification-limit(50)") == true, "\(f.first?.events ?? "")")
+    }
+
     @Test func theTapsActivityAndExtrasAreChecked() async throws {
         let r = try await Self.run(
             """
