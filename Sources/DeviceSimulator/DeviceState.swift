@@ -64,8 +64,6 @@ package struct DeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledApp] = [:]
     package internal(set) var notificationCenter: [PresentedNotification] = []
     package internal(set) var events: [DeviceEvent] = []
-    /// Entries dropped from the front of `events` (`DeviceRules.eventLogLimit`).
-    package internal(set) var eventsDropped = 0
     /// Notifications dropped from the front of `notificationCenter` (`DeviceRules.notificationCenterLimit`).
     package internal(set) var notificationsDropped = 0
     /// ActivityKit's activities and push-to-start tokens (LiveActivity/).
@@ -91,8 +89,12 @@ package struct DeviceState: Sendable, Equatable {
         events.log(kind, bundleID, now)
     }
 
+    /// Entries dropped from the front of `events` (`DeviceRules.eventLogLimit`): numbers start at 1 and only the
+    /// oldest are ever dropped, so the first kept entry's number says how many went.
+    package var eventsDropped: Int { (events.first?.sequence ?? 1) - 1 }
+
     mutating func trimLogs() {
-        eventsDropped += rules.eventLogLimit.trim(&events)
+        rules.eventLogLimit.trim(&events)
         notificationsDropped += rules.notificationCenterLimit.trim(&notificationCenter)
     }
 

@@ -40,6 +40,7 @@ package struct PhoneLogLimit: Sendable, Equatable {
     package init(_ limit: Int) { self.limit = Swift.max(1, limit) }
 
     /// Drops `log`'s oldest entries if it has passed the limit and its slack; returns how many.
+    @discardableResult
     func trim<Element>(_ log: inout [Element]) -> Int {
         guard log.count > limit + limit / 2 else { return 0 }
         let dropped = log.count - limit

@@ -68,8 +68,6 @@ package struct AndroidDeviceState: Sendable, Equatable {
     package internal(set) var apps: [String: InstalledAndroidApp] = [:]
     package internal(set) var tray: [AndroidTrayNotification] = []
     package internal(set) var events: [AndroidDeviceEvent] = []
-    /// Entries dropped from the front of `events` (`AndroidRules.eventLogLimit`).
-    package internal(set) var eventsDropped = 0
     /// What FCM keeps for the device while it is offline.
     package internal(set) var store = AndroidMessageStore()
     /// Received, waiting for Doze's window or the first unlock.
@@ -100,7 +98,10 @@ package struct AndroidDeviceState: Sendable, Equatable {
         events.log(kind, packageName, now)
     }
 
-    mutating func trimLogs() { eventsDropped += rules.eventLogLimit.trim(&events) }
+    /// Entries dropped from the front of `events` (`AndroidRules.eventLogLimit`; see `DeviceState.eventsDropped`).
+    package var eventsDropped: Int { (events.first?.sequence ?? 1) - 1 }
+
+    mutating func trimLogs() { rules.eventLogLimit.trim(&events) }
 
     mutating func setState(_ pkg: String, _ to: AndroidAppState, _ reason: AndroidTransitionReason, _ now: Date) {
         guard let from = apps[pkg]?.state, from != to else { return }
