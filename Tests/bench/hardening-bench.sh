@@ -141,8 +141,7 @@ android_soak() {
   echo "== Android soak: $ANDROID_N FCM messages to a simulated Pixel's token, in 6 rounds (half notification, half data)"
   stop_pid "$SERVE_PID"
   local email=bench@shop-demo.iam.gserviceaccount.com
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
-  openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
+  fcm_service_account "$email"
   { cat <<YAML
 fcm:
   service_accounts:
@@ -153,20 +152,11 @@ devices:
   - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }
 YAML
     sed -n '/^apps:/,$p' "$(dirname "$0")/../../Suites/apps/android-shop.yaml"; } > "$WORK/serve.yaml"
-  b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-  local now header claims sig
-  now=$(date +%s)
-  header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-  claims=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
-    "$email" "$now" "$((now + 3600))" | b64url)
-  sig=$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
   start_serve
   local fcm token access
   fcm=$(ready '["fcm"]')
   token=$(ready '["devices"]["pixel"]["fcm_tokens"]["com.example.shop"]')
-  access=$(curl -sS --cacert "$WORK/ca.pem" \
-    --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$header.$claims.$sig" "$fcm/token" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  access=$(fcm_access_token "$fcm")
   printf '{"message":{"token":"%s","notification":{"title":"Order","body":"shipped"},"data":{"order_id":"A1"}}}' \
     "$token" > "$WORK/notification.json"
   printf '{"message":{"token":"%s","data":{"title":"Hi","body":"there"},"android":{"priority":"high"}}}' "$token" \

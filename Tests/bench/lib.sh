@@ -97,15 +97,35 @@ YAML
   APNS_H=(-H "authorization: bearer $JWT" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" -H "apns-priority: 10" -d "$WORK/payload.json")
 }
 
+# fcm_service_account EMAIL — an RSA service account key ($WORK/sa.key, public half sa.pub.pem for serve.yaml) and
+# its signed OAuth assertion (ASSERTION): the JWT-bearer grant as google-auth makes it, RS256 with aud = Google's
+# token URL, for fcm_access_token.
+fcm_service_account() {
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
+  openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
+  b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+  local now header claims
+  now=$(date +%s)
+  header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
+  claims=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
+    "$1" "$now" "$((now + 3600))" | b64url)
+  ASSERTION="$header.$claims.$(printf '%s.%s' "$header" "$claims" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)"
+}
+
+# fcm_access_token FCM_URL — the running mock's access token for fcm_service_account's assertion (its /token).
+fcm_access_token() {
+  curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$ASSERTION" \
+    "$1/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
+}
+
 # fcm_bench_config — apns_bench_config's serve.yaml and push, plus an FCM project whose token (FCM_TOKEN) maps to
-# the APNs token and signs with the same key, a service account (EMAIL), a valid message in $WORK/message.json and
-# the account's signed OAuth assertion for fcm_bench_headers.
+# the APNs token and signs with the same key, a service account (EMAIL, fcm_service_account) and a valid message in
+# $WORK/message.json.
 fcm_bench_config() {
   apns_bench_config
   FCM_TOKEN="benchInstance1:APA91bBENCHBENCHBENCHBENCHBENCHBENCH"
   EMAIL=bench@bench-project.iam.gserviceaccount.com
-  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/sa.key" 2>/dev/null
-  openssl rsa -in "$WORK/sa.key" -pubout -out "$WORK/sa.pub.pem" 2>/dev/null
+  fcm_service_account "$EMAIL"
   cat >> "$WORK/serve.yaml" <<YAML
 fcm:
   service_accounts:
@@ -120,21 +140,10 @@ fcm:
 YAML
   printf '{"message":{"token":"%s","notification":{"title":"bench","body":"hello"},"data":{"url":"https://example.com/a"},"apns":{"payload":{"aps":{"badge":1}}}}}' \
     "$FCM_TOKEN" > "$WORK/message.json"
-
-  # The OAuth JWT-bearer grant, as google-auth makes it: RS256 assertion with aud = Google's token URL.
-  b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-  NOW=$(date +%s)
-  HEADER=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-  CLAIMS=$(printf '{"iss":"%s","aud":"https://oauth2.googleapis.com/token","scope":"https://www.googleapis.com/auth/firebase.messaging","iat":%d,"exp":%d}' \
-    "$EMAIL" "$NOW" "$((NOW + 3600))" | b64url)
-  SIG=$(printf '%s.%s' "$HEADER" "$CLAIMS" | openssl dgst -sha256 -sign "$WORK/sa.key" -binary | b64url)
 }
 
-# fcm_bench_headers FCM_URL — an access token from the running mock's /token (the JWT-bearer grant of
-# fcm_bench_config's assertion); sets FCM_H, h2load's headers for a valid messages:send.
+# fcm_bench_headers FCM_URL — sets FCM_H, h2load's headers for a valid messages:send (fcm_bench_config's message,
+# an access token from the running mock).
 fcm_bench_headers() {
-  local access
-  access=$(curl -sS --cacert "$WORK/ca.pem" --data "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$HEADER.$CLAIMS.$SIG" \
-    "$1/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-  FCM_H=(-H "authorization: Bearer $access" -H "content-type: application/json" -d "$WORK/message.json")
+  FCM_H=(-H "authorization: Bearer $(fcm_access_token "$1")" -H "content-type: application/json" -d "$WORK/message.json")
 }
