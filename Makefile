@@ -38,7 +38,7 @@ H2SPEC = $(BUILD_DIR)/h2spec/h2spec
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps bench-deps build test run bench bench-compare bench-ceiling bench-map fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
+.PHONY: all deps bench-deps build test run bench bench-compare bench-side bench-ceiling bench-map fuzz clean venv sanitize sanitize-address sanitize-thread format format-check h2spec schema \
         dist-deps dist dist-check
 
 # Python clients the tests drive (firebase-admin, aioapns, pyapns-client, kalyke-apns, httpx …), in a venv
@@ -155,6 +155,13 @@ ROUNDS ?= 5
 bench-compare: deps bench-deps
 	@[ -x "$(BEFORE)" ] && [ -x "$(AFTER)" ] || { echo "usage: make bench-compare BEFORE=path/to/pushcheck AFTER=path/to/pushcheck [ROUNDS=5]"; exit 2; }
 	bash Tests/bench/compare-bench.sh $(BEFORE) $(AFTER) $(ROUNDS)
+
+# Builds and nghttpd side by side, all up at once, in interleaved rounds; CPU per request from the schedstat of each
+# server's threads (README "Benchmarks"): make bench-side [BINS="path/to/pushcheck …"] [SIDE_WHAT=fcm] [SIDE_ROUNDS=8].
+# Without BINS, the working tree's release build alone against nghttpd.
+bench-side: deps bench-deps
+	@if [ -z "$(BINS)" ]; then $(SWIFT) build $(SWIFTFLAGS) -c release --product pushcheck; fi
+	bash Tests/bench/side-bench.sh $(or $(BINS),$(BUILD_DIR)/release/pushcheck)
 
 # Where a push's cost goes (README "Benchmarks"): the tree built as is, without the log and history, and without any
 # APNs rule (two experiment patches in Tests/bench/ceiling/), each against nghttpd at 1 loop, in ROUNDS rounds.
