@@ -24,10 +24,19 @@ package enum APNsPriority: Int, Sendable, Hashable, CaseIterable, Codable {
     case immediate = 10
 
     /// Parses the header value; only the exact strings `1`, `5` and `10` are valid.
+    /// Compared as bytes: `Int(_:)` and the `String(n)` round trip that refused `+10` and `010` cost two
+    /// allocations' worth of reference counting per push.
     package init?(headerValue: String) {
-        guard let n = Int(headerValue), String(n) == headerValue, let p = APNsPriority(rawValue: n) else {
-            return nil
+        var value = headerValue
+        let p: APNsPriority? = value.withUTF8 { u in
+            switch u.count {
+            case 1 where u[0] == UInt8(ascii: "1"): .powerConsiderations
+            case 1 where u[0] == UInt8(ascii: "5"): .conserve
+            case 2 where u[0] == UInt8(ascii: "1") && u[1] == UInt8(ascii: "0"): .immediate
+            default: nil
+            }
         }
+        guard let p else { return nil }
         self = p
     }
 }

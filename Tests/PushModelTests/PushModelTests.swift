@@ -95,7 +95,9 @@ import Testing
         #expect(APNsPriority(headerValue: "10") == .immediate)
         #expect(APNsPriority(headerValue: "5") == .conserve)
         #expect(APNsPriority(headerValue: "1") == .powerConsiderations)
-        for bad in ["0", "2", "010", " 5", "high", ""] { #expect(APNsPriority(headerValue: bad) == nil, "\(bad)") }
+        for bad in ["0", "2", "010", " 5", "high", "", "+10", "10 ", "-1", "11", "1\u{0}", "５"] {
+            #expect(APNsPriority(headerValue: bad) == nil, "\(bad)")
+        }
     }
 }
 
