@@ -62,9 +62,11 @@ package final class HostedDevice: Sendable {
         self.fcm = fcm
         self.declaration = declaration
         if declaration.platform == .android {
+            var rules = AndroidRules()
+            rules.eventLogLimit = declaration.rules.eventLogLimit  // `event_log_limit:`, read for either platform
             let device = AndroidDevice(
                 name: declaration.name, serial: declaration.udid, apiLevel: declaration.apiLevel,
-                seed: declaration.seed ^ seedSalt, clock: clock)
+                seed: declaration.seed ^ seedSalt, clock: clock, rules: rules)
             engine = .android(device)
             registrations = GatewayRegistrationSink(apns: apns, index: index, device: name, isDeviceOnline: { false })
             let sink = AndroidFleetSink(fcm: fcm, index: index, device: declaration.name)

@@ -23,6 +23,12 @@ extension DeviceDeclaration {
             .init(
                 "voip_unreported_limit", .integer,
                 "VoIP pushes in a row an app may leave unreported to CallKit before iOS stops delivering them (3)."),
+            .init(
+                "event_log_limit", .integer,
+                "Events the device keeps, newest first (default 10000; older ones are counted in events_dropped)."),
+            .init(
+                "notification_center_limit", .integer,
+                "iPhone: notifications Notification Center keeps (default 1000; older ones: notifications_dropped)."),
             .init("fetch_budget", .duration, "How long a background fetch may run."),
             .init("service_extension_budget", .duration, "How long a service extension may run."),
             .init(

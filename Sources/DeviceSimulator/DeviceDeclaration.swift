@@ -63,6 +63,12 @@ package struct DeviceDeclaration: Sendable, Equatable {
                     throw n.invalidValue(expected: "no '\(key)' on an Android device (iOS only)")
                 }
             }
+            if let n = m.keyNode("notification_center_limit") {
+                throw n.invalidValue(
+                    expected:
+                        "no 'notification_center_limit' on an Android device (an iPhone's; Android's tray shows at "
+                        + "most 50 notifications per app, its own rule)")
+            }
         } else if let n = m.keyNode("api_level") ?? m.keyNode("serial") {
             throw n.invalidValue(expected: "platform: android for api_level and serial (an iPhone has ios: and udid:)")
         }
@@ -77,6 +83,16 @@ package struct DeviceDeclaration: Sendable, Equatable {
                 node.scalar?.value == "unlimited" ? nil : try Int.decode(from: node)
         }
         rules.voipUnreportedLimit = try m.optional("voip_unreported_limit", default: rules.voipUnreportedLimit)
+        // The simulator's own bounds on what a phone keeps (README "Simulated device limits"), for a suite that
+        // looks further back than the defaults do; any positive count (memory grows with it).
+        func limit(_ key: String, _ current: PhoneLogLimit) throws(SourceError) -> PhoneLogLimit {
+            guard let node = m[key], !node.isNull else { return current }
+            let n = try Int.decode(from: node)
+            guard n >= 1 else { throw node.invalidValue(expected: "1 or more (default \(current.limit))") }
+            return PhoneLogLimit(n)
+        }
+        rules.eventLogLimit = try limit("event_log_limit", rules.eventLogLimit)
+        rules.notificationCenterLimit = try limit("notification_center_limit", rules.notificationCenterLimit)
         let seed: Int = try m.optional("seed", default: 0)
         var apps: [String] = []
         for node in try m.optionalSequence("apps") ?? [] {

@@ -19,9 +19,10 @@ package struct DeviceRules: Sendable, Equatable {
     var voipUnreportedLimit: Int
     /// The event log keeps the newest 10,000 entries (a simulator limit, not an iOS rule: memory stays bounded on
     /// a device receiving pushes for hours; the entries dropped are counted in `DeviceState.eventsDropped`).
+    /// `event_log_limit:` in the device's declaration.
     package var eventLogLimit = PhoneLogLimit(10_000)
     /// Notification Center keeps the newest 1,000 notifications (a simulator limit: Apple documents none; dropped
-    /// ones are counted in `DeviceState.notificationsDropped`).
+    /// ones are counted in `DeviceState.notificationsDropped`). `notification_center_limit:` in the declaration.
     package var notificationCenterLimit = PhoneLogLimit(1_000)
 
     package init(

@@ -18,7 +18,8 @@ import YAMLSource
     static let email = "sa@shop-demo.iam.gserviceaccount.com"
     static let saKey = try! RSAPrivateKey.generate()
 
-    static func world() throws -> WorldHost {
+    /// - Parameter device: more keys of the phone's declaration.
+    static func world(device: String = "") throws -> WorldHost {
         let yaml = """
             fcm:
               projects: [{ id: shop-demo, number: "123456789012" }]
@@ -28,7 +29,7 @@ import YAMLSource
                 manifest: { default_channel: orders }
                 channels: [{ id: orders, importance: high }]
             devices:
-              - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop] }
+              - { name: pixel, platform: android, api_level: 34, apps: [com.example.shop]\(device) }
             """
         let node = try YAMLLoader.load(string: yaml, file: "world.yaml")
         let declaration = try WorldDeclaration.decodeTopLevel(try YAMLMapping(node), file: "world.yaml")
@@ -78,6 +79,18 @@ import YAMLSource
         #expect(Self.send(host, #"{"token":"\#(token)","data":{"k":"v"}}"#) == 200)
         let hop = host.fcm!.log().last?.android.first
         #expect(hop?.disposition == .dropped("app-force-stopped"))
+    }
+
+    /// `event_log_limit:` reaches the hosted phone (its rules are Android's, built apart from the iPhone's).
+    @Test func theDeclaredEventLogLimitBoundsThePhonesLog() throws {
+        let host = try Self.world(device: ", event_log_limit: 4")
+        defer { host.shutdown() }
+        let pixel = try #require(host.device(named: "pixel"))
+        let token = try #require(pixel.fcmTokens["com.example.shop"])
+        for i in 1...8 { #expect(Self.send(host, #"{"token":"\#(token)","data":{"n":"\#(i)"}}"#) == 200) }
+        let dropped = try #require(pixel.snapshotJSON["events_dropped"]?.intValue)
+        let kept = try #require(pixel.snapshotJSON["event_count"]?.intValue)
+        #expect(dropped > 0 && kept <= 6, "\(pixel.snapshotJSON)")
     }
 
     @Test func uninstallAndClearDataUnregisterTheTokenAndResetRestoresIt() throws {

@@ -113,6 +113,26 @@ import Testing
         #expect(Set(tokens.keys) == [.voip, .pushToTalk])
     }
 
+    /// `event_log_limit` and `notification_center_limit` set the simulator's bounds (README "Simulated device
+    /// limits") on the device the declaration builds: 9 alerts to an iPhone keeping 4 notifications and 6 events.
+    @Test func theLogLimitsAreDeclaredPerDevice() throws {
+        let world = try Self.decode(
+            Self.world.replacingOccurrences(
+                of: "background_wakes_per_day: 2", with: "event_log_limit: 6\n    notification_center_limit: 4"))
+        #expect(world.devices[0].rules.eventLogLimit == PhoneLogLimit(6))
+        #expect(world.devices[0].rules.notificationCenterLimit == PhoneLogLimit(4))
+        let defaults = try Self.decode(Self.world).devices[0].rules
+        #expect(defaults.eventLogLimit == PhoneLogLimit(10_000) && defaults.notificationCenterLimit == PhoneLogLimit(1_000))
+        let device = world.devices[0].makeDevice(apps: world.apps, clock: ManualClock(start: Fixture.start))
+        for i in 1...9 { device.deliver(Fixture.push(Fixture.alertPayload, id: "p\(i)")) }
+        let s = device.snapshot
+        #expect((4...6).contains(s.notificationCenter.count) && s.notificationsDropped + s.notificationCenter.count == 9)
+        #expect((6...9).contains(s.events.count) && s.eventsDropped > 0)
+        let android = try Self.decode(
+            "apps: []\ndevices:\n  - { name: p, platform: android, event_log_limit: 3 }\n")
+        #expect(android.devices[0].rules.eventLogLimit == PhoneLogLimit(3))
+    }
+
     @Test func sameWorldSameSeedSameLog() throws {
         let world = try Self.decode(Self.world)
         func run() -> [DeviceEvent] {
@@ -188,6 +208,12 @@ import Testing
             ),
             ("apps:\n  - bundle_id: a.b\n    profile: {}\n    push_types: [voip, liveactivity]\n", 4, "invalid value"),
             ("apps:\n  - bundle_id: a.b\n    profile: {}\n    voip: { report_call: false }\n", 4, "unknown key"),
+            ("apps: []\ndevices:\n  - name: d\n    udid: u\n    event_log_limit: 0\n", 5, "1 or more (default 10000)"),
+            ("apps: []\ndevices:\n  - name: d\n    udid: u\n    notification_center_limit: lots\n", 5, "expected an integer"),
+            (
+                "apps: []\ndevices:\n  - name: p\n    platform: android\n    notification_center_limit: 5\n", 5,
+                "at most 50 notifications per app"
+            ),
         ] as [(String, Int, String)])
     func mistakesPointAtTheLine(yaml: String, line: Int, message: String) {
         #expect {

@@ -16,7 +16,8 @@ package struct AndroidRules: Sendable, Equatable {
     /// Doze's timing (AOSP `DeviceIdleController.Constants` defaults [AOSP-DIC]).
     package var doze: DozeTiming
     /// The event log keeps the newest 10,000 entries (a simulator limit, as on the iPhone: `DeviceRules`; the
-    /// entries dropped are counted in `AndroidDeviceState.eventsDropped`).
+    /// entries dropped are counted in `AndroidDeviceState.eventsDropped`). `event_log_limit:` in the device's
+    /// declaration (`HostedDevice` copies it from the declaration's `DeviceRules`).
     package var eventLogLimit = PhoneLogLimit(10_000)
 
     package init(
