@@ -50,7 +50,16 @@ done
 start_nghttpd "$TOKEN" 1
 NAMES+=(nghttpd); PIDS+=("$NGHTTPD_PID"); URLS+=("https://127.0.0.1:$NPORT/3/device/$TOKEN"); HEADS+=("APNS")
 
-run_ns() { cat /proc/"$1"/task/*/schedstat 2> /dev/null | awk '{s += $1} END {printf "%d", s}'; }
+# snapshot PID FILE — each thread's run time so far ("tid ns" lines); used() sums what each thread ran between two
+# snapshots (a thread that ended in between is left out, one that started counts whole): a plain sum of the
+# threads' totals lost the whole past of any dispatch worker that ended during a burst.
+snapshot() {
+  local t
+  for t in /proc/"$1"/task/*; do
+    read -r ns _ < "$t/schedstat" 2> /dev/null && echo "${t##*/} $ns"
+  done > "$2" || true
+}
+used() { awk 'NR == FNR {a[$1] = $2; next} {s += $2 - ($1 in a ? a[$1] : 0)} END {printf "%d", s}' "$1" "$2"; }
 burst() { # INDEX COUNT — h2load against server INDEX; fails unless every request got 2xx
   local h=() ok
   if [ "${HEADS[$1]}" = APNS ]; then h=("${APNS_H[@]}")
@@ -64,8 +73,8 @@ for i in "${!NAMES[@]}"; do burst "$i" 20000; done   # warm-up: TLS sessions, th
 for r in $(seq 1 "$ROUNDS"); do
   line="round $r:"
   for i in "${!NAMES[@]}"; do
-    a=$(run_ns "${PIDS[$i]}"); burst "$i" "$N"; b=$(run_ns "${PIDS[$i]}")
-    v=$(( (b - a) / N )); line="$line $v"; printf '%s\t%s\t%s\n' "$r" "$i" "$v" >> "$WORK/values"
+    snapshot "${PIDS[$i]}" "$WORK/before"; burst "$i" "$N"; snapshot "${PIDS[$i]}" "$WORK/after"
+    v=$(( $(used "$WORK/before" "$WORK/after") / N )); line="$line $v"; printf '%s\t%s\t%s\n' "$r" "$i" "$v" >> "$WORK/values"
   done
   echo "$line"
 done
