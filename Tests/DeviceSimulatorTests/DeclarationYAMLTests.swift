@@ -122,11 +122,13 @@ import Testing
         #expect(world.devices[0].rules.eventLogLimit == PhoneLogLimit(6))
         #expect(world.devices[0].rules.notificationCenterLimit == PhoneLogLimit(4))
         let defaults = try Self.decode(Self.world).devices[0].rules
-        #expect(defaults.eventLogLimit == PhoneLogLimit(10_000) && defaults.notificationCenterLimit == PhoneLogLimit(1_000))
+        #expect(
+            defaults.eventLogLimit == PhoneLogLimit(10_000) && defaults.notificationCenterLimit == PhoneLogLimit(1_000))
         let device = world.devices[0].makeDevice(apps: world.apps, clock: ManualClock(start: Fixture.start))
         for i in 1...9 { device.deliver(Fixture.push(Fixture.alertPayload, id: "p\(i)")) }
         let s = device.snapshot
-        #expect((4...6).contains(s.notificationCenter.count) && s.notificationsDropped + s.notificationCenter.count == 9)
+        #expect(
+            (4...6).contains(s.notificationCenter.count) && s.notificationsDropped + s.notificationCenter.count == 9)
         #expect((6...9).contains(s.events.count) && s.eventsDropped > 0)
         let android = try Self.decode(
             "apps: []\ndevices:\n  - { name: p, platform: android, event_log_limit: 3 }\n")
@@ -209,7 +211,10 @@ import Testing
             ("apps:\n  - bundle_id: a.b\n    profile: {}\n    push_types: [voip, liveactivity]\n", 4, "invalid value"),
             ("apps:\n  - bundle_id: a.b\n    profile: {}\n    voip: { report_call: false }\n", 4, "unknown key"),
             ("apps: []\ndevices:\n  - name: d\n    udid: u\n    event_log_limit: 0\n", 5, "1 or more (default 10000)"),
-            ("apps: []\ndevices:\n  - name: d\n    udid: u\n    notification_center_limit: lots\n", 5, "expected an integer"),
+            (
+                "apps: []\ndevices:\n  - name: d\n    udid: u\n    notification_center_limit: lots\n", 5,
+                "expected an integer"
+            ),
             (
                 "apps: []\ndevices:\n  - name: p\n    platform: android\n    notification_center_limit: 5\n", 5,
                 "at most 50 notifications per app"
