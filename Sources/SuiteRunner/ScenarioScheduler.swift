@@ -67,7 +67,7 @@ package struct ScenarioScheduler: Sendable {
                 running -= 1
             }
         }
-        let finished = recorder.finishedCases
+        let finished = await recorder.finishedCases()
         let count = progress.finishedCount
         return Outcome(finished: finished, interrupted: count < items.count, unfinished: items.count - count)
     }

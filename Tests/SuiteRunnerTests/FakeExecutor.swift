@@ -18,6 +18,8 @@ final class FakeExecutor: Sendable {
         case slow(Duration)
         /// Ignores cancellation and finishes only after the (whole-second) duration.
         case stubborn(Duration)
+        /// Passes at once with a transcript of this many bytes (slow to render into a report).
+        case verbose(bytes: Int)
     }
 
     private let behaviours: [String: Behaviour]
@@ -67,6 +69,8 @@ final class FakeExecutor: Sendable {
                     transcript: transcript + " (cut short)")
             }
             return AttemptResult(outcome: .passed, transcript: transcript)
+        case let .verbose(bytes):
+            return AttemptResult(outcome: .passed, transcript: String(repeating: "x", count: bytes))
         case let .stubborn(duration):
             // Waits on a Dispatch timer and ignores cancellation (without blocking a cooperative thread).
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

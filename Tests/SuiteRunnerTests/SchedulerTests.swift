@@ -1,5 +1,6 @@
 import Foundation
 @testable import PushModel
+import PushcheckTestSupport
 @testable import Reports
 import Testing
 @testable import SuiteRunner
@@ -16,6 +17,25 @@ import Testing
         #expect(fake.peakConcurrency <= 3)
         #expect(fake.peakConcurrency >= 2)
         #expect(outcome.finished.allSatisfy { $0.outcome == .passed })
+    }
+
+    /// Finished scenarios are rendered into the report off the scenarios' tasks (`RunRecorder`): when `run` returns,
+    /// every one of them is in the report and its console line was announced, in finishing order.
+    @Test func everyFinishedScenarioIsInTheReportWhenTheRunReturns() async throws {
+        let directory = try TempDirectory()
+        defer { directory.remove() }
+        let names = (1...60).map { "s\($0)" }
+        let plan = [PlannedSuite(name: "Suites/a.yaml", cases: names.map { PlannedCase(name: $0) })]
+        let report = try IncrementalReport(
+            url: directory.url.appendingPathComponent("junit.xml"), hostname: "ci", plan: plan,
+            policy: .coalesced(minimumInterval: .seconds(3600)))
+        // The last one's 8 MB transcript takes a while to render: the run must still not return before it is in.
+        let fake = FakeExecutor(["s60": .verbose(bytes: 8 << 20)])
+        let scheduler = ScenarioScheduler(policy: RunPolicy(jobs: 2), execute: fake.closure)
+        let outcome = await scheduler.run(items(names), recorder: RunRecorder(report: report, console: nil))
+        #expect(outcome.finished.count == 60)
+        let final = try report.finish()
+        #expect(final.totals.tests == 60 && final.totals.passed == 60, "\(final.totals)")
     }
 
     @Test func anInterruptedAttemptIsNeverRetriedButOtherHarnessErrorsAre() async {
@@ -124,7 +144,7 @@ import Testing
         let task = Task { await scheduler.run(list, recorder: recorder) }
         // Wait until the fast one finished and two slow ones are running.
         let deadline = ContinuousClock.now + .seconds(10)
-        while recorder.finishedCases.isEmpty || fake.callLog.count < 3, ContinuousClock.now < deadline {
+        while await recorder.finishedCases().isEmpty || fake.callLog.count < 3, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         task.cancel()
