@@ -15,10 +15,10 @@ package struct DeviceEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DeviceEvent: PhoneEvent {
-    init(sequence: Int, at: Date, app: String?, kind: DeviceEventKind) {
+    package init(sequence: Int, at: Date, app: String?, kind: DeviceEventKind) {
         self.init(sequence: sequence, at: at, bundleID: app, kind: kind)
     }
-    var app: String? { bundleID }
+    package var app: String? { bundleID }
 }
 
 /// An app callback, with the arguments the app would get.

@@ -2,7 +2,7 @@ import Foundation
 
 /// An entry of a phone's event log (`DeviceEvent`, `AndroidDeviceEvent`): numbered 1, 2, 3, … in the order things
 /// happened, stamped with the injected clock, about one app or the whole device.
-protocol PhoneEvent: CustomStringConvertible {
+package protocol PhoneEvent: CustomStringConvertible {
     associatedtype Kind: CustomStringConvertible
     init(sequence: Int, at: Date, app: String?, kind: Kind)
     var sequence: Int { get }
@@ -22,9 +22,10 @@ extension Array where Element: PhoneEvent {
         append(Element(sequence: (last?.sequence ?? 0) + 1, at: now, app: app, kind: kind))
     }
 
-    /// The entries numbered after `sequence`. The log's numbers are contiguous from its first entry's (only the
+    /// The entries numbered after `sequence` (a window kept by number stays right when the oldest entries have been
+    /// dropped: an index into the log would not). The log's numbers are contiguous from its first entry's (only the
     /// oldest are ever dropped), so this is an index computation, not a search.
-    func after(sequence: Int) -> ArraySlice<Element> {
+    package func entries(after sequence: Int) -> ArraySlice<Element> {
         guard let first = first?.sequence else { return self[...] }
         return self[Swift.min(Swift.max(0, sequence - first + 1), count)...]
     }
@@ -47,15 +48,4 @@ package struct PhoneLogLimit: Sendable, Equatable {
         log.removeFirst(dropped)
         return dropped
     }
-}
-
-extension Array where Element == DeviceEvent {
-    /// The entries numbered after `sequence` (a window kept by number, which stays right when the oldest entries
-    /// have been dropped: an index into the log would not).
-    package func entries(after sequence: Int) -> ArraySlice<DeviceEvent> { after(sequence: sequence) }
-}
-
-extension Array where Element == AndroidDeviceEvent {
-    /// The entries numbered after `sequence` (see `[DeviceEvent].entries(after:)`).
-    package func entries(after sequence: Int) -> ArraySlice<AndroidDeviceEvent> { after(sequence: sequence) }
 }

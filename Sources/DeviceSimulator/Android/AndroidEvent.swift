@@ -352,8 +352,8 @@ package struct AndroidDeviceEvent: Sendable, Equatable, CustomStringConvertible 
 }
 
 extension AndroidDeviceEvent: PhoneEvent {
-    init(sequence: Int, at: Date, app: String?, kind: AndroidEventKind) {
+    package init(sequence: Int, at: Date, app: String?, kind: AndroidEventKind) {
         self.init(sequence: sequence, at: at, packageName: app, kind: kind)
     }
-    var app: String? { packageName }
+    package var app: String? { packageName }
 }
