@@ -23,20 +23,15 @@ package enum APNsPriority: Int, Sendable, Hashable, CaseIterable, Codable {
     case conserve = 5
     case immediate = 10
 
-    /// Parses the header value; only the exact strings `1`, `5` and `10` are valid.
-    /// Compared as bytes: the `Int(_:)` and `String(n)` round trip that did the same (refusing `+10` and `010`) cost a
-    /// release per push (`count-bench.sh`).
+    /// Parses the header value; only the exact strings `1`, `5` and `10` are valid. Matched as strings: an `Int(_:)`
+    /// and `String(n)` round trip that did the same (refusing `+10` and `010`) cost a release per push
+    /// (`count-bench.sh`).
     package init?(headerValue: String) {
-        var value = headerValue
-        let p: APNsPriority? = value.withUTF8 { u in
-            switch u.count {
-            case 1 where u[0] == UInt8(ascii: "1"): .powerConsiderations
-            case 1 where u[0] == UInt8(ascii: "5"): .conserve
-            case 2 where u[0] == UInt8(ascii: "1") && u[1] == UInt8(ascii: "0"): .immediate
-            default: nil
-            }
+        switch headerValue {
+        case "1": self = .powerConsiderations
+        case "5": self = .conserve
+        case "10": self = .immediate
+        default: return nil
         }
-        guard let p else { return nil }
-        self = p
     }
 }
