@@ -22,8 +22,10 @@ start_serve() {
   [ -s "$WORK/ready.json" ] || { echo "pushcheck serve did not start:"; cat "$WORK/serve.log"; exit 1; }
 }
 
-# ready '["apns"]["sandbox"]' — one value of serve's ready line.
-ready() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$WORK/ready.json" "$1"; }
+# ready '["apns"]["sandbox"]' [FILE] — one value of serve's ready line (FILE: another server's, default start_serve's).
+ready() {
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "${2:-$WORK/ready.json}" "$1"
+}
 
 # start_nghttpd TOKEN [THREADS=1] — nghttpd (`-n THREADS` worker threads) serving a static 200 at
 # /3/device/TOKEN over TLS with a P-256 certificate like serve's; sets NPORT and NGHTTPD_PID.

@@ -30,7 +30,6 @@ case $WHAT in
 esac
 
 BINS=("$@"); NAMES=(); PIDS=(); URLS=(); HEADS=()
-at() { python3 -c 'import json,sys; print(eval("json.load(open(sys.argv[1]))"+sys.argv[2]))' "$1/ready.json" "$2"; }
 for i in "${!BINS[@]}"; do
   b=${BINS[$i]}
   [ -x "$b" ] || { echo "side-bench: $b is not an executable" >&2; exit 2; }
@@ -41,9 +40,9 @@ for i in "${!BINS[@]}"; do
   [ -s "$dir/ready.json" ] || { echo "$b serve did not start:"; cat "$dir/log"; exit 1; }
   NAMES+=("$(printf '%d:%s' "$i" "$b")")
   if [ "$WHAT" = apns ]; then
-    URLS+=("$(at "$dir" '["apns"]["sandbox"]')/3/device/$TOKEN"); HEADS+=("APNS")
+    URLS+=("$(ready '["apns"]["sandbox"]' "$dir/ready.json")/3/device/$TOKEN"); HEADS+=("APNS")
   else
-    fcm=$(at "$dir" '["fcm"]'); cp "$dir/ca.pem" "$WORK/ca.pem"   # fcm_access_token trusts $WORK/ca.pem
+    fcm=$(ready '["fcm"]' "$dir/ready.json"); cp "$dir/ca.pem" "$WORK/ca.pem"   # fcm_access_token trusts $WORK/ca.pem
     URLS+=("$fcm/v1/projects/bench-project/messages:send"); HEADS+=("$(fcm_access_token "$fcm")")
   fi
 done
