@@ -40,6 +40,12 @@ struct HTTP2FrameScanner {
     private var priority: (stream: UInt32, headerOffset: Int)?
     private var priorityPayload: [UInt8] = []
     private(set) var streams = HTTP2ClientStreams()
+    /// The RST_STREAM frames of the last scanned chunk that lie in it whole, well-formed (a 4-byte payload) and on
+    /// a client stream, in order: where each starts in the chunk and its stream. The session drops from its input
+    /// those whose stream nghttp2 has already closed (`HTTP2Session.receive`). Empty for nearly every chunk.
+    private(set) var resets: [(offset: Int, stream: UInt32)] = []
+    /// A well-formed RST_STREAM frame: its 9-byte header and its error code.
+    static let rstStreamFrameLength = frameHeaderLength + 4
 
     /// The client connection preface has been received in full.
     var prefaceReceived: Bool { prefaceLeft == 0 }
@@ -51,6 +57,7 @@ struct HTTP2FrameScanner {
     mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Violation? {
         var i = 0
         let n = bytes.count
+        if !resets.isEmpty { resets.removeAll(keepingCapacity: true) }
         // A PRIORITY frame whose header came in an earlier chunk: that part is already with nghttp2.
         if priority != nil { priority?.headerOffset = 0 }
         while i < n {
@@ -81,10 +88,17 @@ struct HTTP2FrameScanner {
                 // The whole frame header is in this chunk (nearly always): read it in place.
                 let h = bytes.baseAddress! + i
                 i += Self.frameHeaderLength
+                let type = h.load(fromByteOffset: 3, as: UInt8.self)
+                if type == Self.rstStreamType, n - i >= 4, h.load(as: UInt8.self) == 0,
+                    h.load(fromByteOffset: 1, as: UInt8.self) == 0, h.load(fromByteOffset: 2, as: UInt8.self) == 4
+                {
+                    let stream = UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 5, as: UInt32.self)) & 0x7FFF_FFFF
+                    if stream & 1 == 1 { resets.append((i - Self.frameHeaderLength, stream)) }
+                }
                 if let violation = frame(
                     length: Int(h.load(as: UInt8.self)) << 16 | Int(h.load(fromByteOffset: 1, as: UInt8.self)) << 8
                         | Int(h.load(fromByteOffset: 2, as: UInt8.self)),
-                    type: h.load(fromByteOffset: 3, as: UInt8.self),
+                    type: type,
                     flags: h.load(fromByteOffset: 4, as: UInt8.self),
                     stream: UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 5, as: UInt32.self)) & 0x7FFF_FFFF,
                     headerOffset: i - Self.frameHeaderLength)

@@ -147,21 +147,42 @@ final class HTTP2Session: ProtocolSession {
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !fatal, !terminating else { return false }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
-        var feed = bytes.count
         let violation = scanner.scan(bytes)
-        if let violation { feed = violation.offset }
-        if feed > 0 {
-            let rv = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), feed)
-            if rv < 0 {
-                terminate(afterReceiveError: Int32(truncatingIfNeeded: rv))
-                return false
+        let end = violation?.offset ?? bytes.count
+        var start = 0
+        // RST_STREAM on a stream nghttp2 has already closed (both ends sent END_STREAM, or we reset it) is left out
+        // of its input: nghttp2 would ignore it but count it against its rapid-reset limit (a burst of 1000, then
+        // 33 a second) and end the connection with GOAWAY(INTERNAL_ERROR). RFC 9113 §5.1 lets a peer send it
+        // there ("closed": RST_STREAM "for a short period after" END_STREAM), and libcurl 7.88 (Debian 12's) does
+        // after every answer that is one HEADERS frame, which every 200 of APNs is: its 1,001st push on one
+        // connection failed. A reset of a stream still open (a request cancelled before its answer went out, the
+        // CVE-2023-44487 pattern) still reaches nghttp2 and still counts. What is before each reset is fed first,
+        // so nghttp2 has seen the stream's HEADERS (the last stream it processed) and its answer when asked.
+        for reset in scanner.resets where reset.offset + HTTP2FrameScanner.rstStreamFrameLength <= end {
+            guard feed(base + start, reset.offset - start) else { return false }
+            start = reset.offset
+            let stream = Int32(bitPattern: reset.stream)
+            if stream <= nghttp2_session_get_last_proc_stream_id(session),
+                nghttp2_session_find_stream(session, stream) == nil
+            {
+                start += HTTP2FrameScanner.rstStreamFrameLength
             }
         }
+        guard feed(base + start, end - start) else { return false }
         if let violation {
             terminate(errorCode: violation.errorCode, detail: violation.detail)
             return false
         }
         return true
+    }
+
+    /// Hands `count` bytes at `bytes` to nghttp2; false (the connection is ending) when it failed on them.
+    private func feed(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        let rv = nghttp2_session_mem_recv(session, bytes.assumingMemoryBound(to: UInt8.self), count)
+        guard rv < 0 else { return true }
+        terminate(afterReceiveError: Int32(truncatingIfNeeded: rv))
+        return false
     }
 
     /// The client preface has arrived (the connection's opening deadline no longer applies).

@@ -105,6 +105,28 @@ import Testing
         #expect(entries.map(\.endpoint) == [.sandbox, .production, .sandbox])
     }
 
+    @Test func fifteenHundredPushesOnOneCurlConnection() throws {
+        defer { server.shutdown(grace: .seconds(1)) }
+        // One curl process reuses one connection for every URL. libcurl 7.88 (Debian 12) resets each stream after
+        // an answer without a body (RST_STREAM on a closed stream, which RFC 9113 §5.1 allows): nghttp2 counted
+        // them as a rapid reset and the 1,001st push failed with "Error in the HTTP2 framing layer".
+        let url = "\(sandboxURL)/3/device/\(Fixture.sandboxToken.hex)"
+        var args = [
+            "-sS", "--http2", "--cacert", Self.path("ca.pem"), "-o", "/dev/null", "-w",
+            "%{http_code} %{num_connects}\\n",
+            "-H", "authorization: bearer \(jwt())", "-H", "apns-topic: \(Fixture.topic)",
+            "--data-binary", "@" + Self.path("payload.json"),
+        ]
+        args += Array(repeating: url, count: 1500)
+        let r = try runTool("curl", args)
+        #expect(r.status == 0, "curl failed: \(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 1500)
+        #expect(lines.filter { $0.hasPrefix("200 ") }.count == 1500, "\(Set(lines))")
+        #expect(lines.filter { $0.hasSuffix(" 1") }.count == 1, "one connection for all")
+        #expect(gateway.log().filter { $0.status == 200 }.count == 1500)
+    }
+
     @Test func certificateAuthOverCurl() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         let certArgs = ["--cert", Self.path("client.pem"), "--key", Self.path("client.key")]

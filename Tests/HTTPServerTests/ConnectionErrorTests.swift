@@ -115,6 +115,64 @@ import Testing
         try expectServing(s)
     }
 
+    /// GET /empty (answered with one HEADERS frame, END_STREAM) with `:authority x`.
+    private func emptyRequest(stream: UInt32) -> [UInt8] {
+        let path = Array("/empty".utf8)
+        return H2Frame.frame(
+            type: 1, flags: 0x5, stream: stream,
+            payload: [0x82, 0x86, 0x01, 0x01, UInt8(ascii: "x"), 0x04, UInt8(path.count)] + path)
+    }
+
+    @Test func resetsOfAnsweredStreamsDoNotCountAsRapidReset() throws {
+        let s = try TestServer(handler: EchoHandler())
+        let raw = try RawSocket(port: s.port)
+        // libcurl 7.88's way: after each answer that is one HEADERS frame, RST_STREAM(STREAM_CLOSED) on its stream
+        // (RFC 9113 §5.1 allows it on a closed stream), sent with the next request. nghttp2 counted these against its
+        // rapid-reset limit and ended the connection after about 1,000 requests.
+        var pending = H2Frame.preface + H2Frame.emptySettings
+        var received: [UInt8] = []
+        var answered = 0
+        var goAway: [(last: UInt32, code: UInt32, debug: String)] = []
+        for i in 0..<1500 {
+            let id = UInt32(2 * i + 1)
+            raw.send(pending + emptyRequest(stream: id))
+            // Read until this stream's answer (a HEADERS frame with END_STREAM) or a GOAWAY has arrived.
+            var frames: [(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] = []
+            while !frames.contains(where: { ($0.type == 1 && $0.stream == id) || $0.type == 7 }) {
+                let more = raw.read(atLeast: 1)
+                if more.isEmpty { break }
+                received += more
+                frames = H2Frame.parse(received)
+            }
+            goAway = goAways(received)
+            guard goAway.isEmpty, frames.contains(where: { $0.type == 1 && $0.stream == id && $0.flags & 1 == 1 })
+            else { break }
+            answered += 1
+            received = Array(received[H2Frame.parsedLength(received)...])
+            pending = H2Frame.frame(type: 3, flags: 0, stream: id, payload: [0, 0, 0, 5])  // RST_STREAM(STREAM_CLOSED)
+        }
+        #expect(answered == 1500, "\(goAway)")
+        #expect(goAway.isEmpty, "\(goAway)")
+    }
+
+    @Test func rapidResetOfRequestsAnsweredAtOnceStillEndsWithGoAwayInternalError() throws {
+        let s = try TestServer(handler: EchoHandler())
+        let raw = try RawSocket(port: s.port)
+        // Open and reset at once, without waiting: the handler answers each request as it arrives, but the reset
+        // reaches nghttp2 before the answer has gone out, so it counts.
+        var frames = H2Frame.preface + H2Frame.emptySettings
+        for i in 0..<3000 {
+            let id = UInt32(2 * i + 1)
+            frames += emptyRequest(stream: id) + H2Frame.frame(type: 3, flags: 0, stream: id, payload: [0, 0, 0, 8])
+        }
+        raw.send(frames)
+        let (bytes, closed) = raw.readUntilClose()
+        #expect(closed)
+        let away = goAways(bytes)
+        #expect(away.map(\.code) == [0x2], "\(away)")
+        try expectServing(s)
+    }
+
     @Test func brokenHPACKEndsWithNghttp2sOwnGoAwayCompressionError() throws {
         let s = try TestServer()
         let raw = try RawSocket(port: s.port)

@@ -80,6 +80,17 @@ enum H2Frame {
     }
 
     /// Parsed frames (type, flags, stream, payload) from a byte stream; a trailing partial frame is ignored.
+    /// How many leading bytes of `bytes` are whole frames.
+    static func parsedLength(_ bytes: [UInt8]) -> Int {
+        var i = 0
+        while i + 9 <= bytes.count {
+            let len = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            guard i + 9 + len <= bytes.count else { break }
+            i += 9 + len
+        }
+        return i
+    }
+
     static func parse(_ bytes: [UInt8]) -> [(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] {
         var out: [(UInt8, UInt8, UInt32, [UInt8])] = []
         var i = 0

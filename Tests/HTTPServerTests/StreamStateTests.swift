@@ -88,6 +88,31 @@ import Testing
         #expect(fine.withUnsafeBytes { other.scan($0) } == nil)
     }
 
+    @Test func theScannerListsTheWholeWellFormedResetsOfClientStreamsInAChunk() {
+        var scanner = HTTP2FrameScanner()
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+        let ping = H2Frame.frame(type: 6, flags: 0, stream: 0, payload: Array(repeating: 0, count: 8))
+        func reset(_ stream: UInt32, _ payload: [UInt8] = [0, 0, 0, 5]) -> [UInt8] {
+            H2Frame.frame(type: 3, flags: 0, stream: stream, payload: payload)
+        }
+        // Streams 1 and 3: listed; 2 (a server stream) and 0: not (nghttp2's to refuse); a 5-byte payload: not
+        // (nghttp2's FRAME_SIZE_ERROR).
+        let first = preface + reset(1) + ping + reset(2) + reset(0) + reset(5, [0, 0, 0, 5, 0]) + reset(3)
+        #expect(first.withUnsafeBytes { scanner.scan($0) } == nil)
+        let at3 = first.count - 13
+        #expect(scanner.resets.map(\.offset) == [preface.count, at3])
+        #expect(scanner.resets.map(\.stream) == [1, 3])
+        // A reset split across two chunks is in neither list: it goes to nghttp2 as it is.
+        let split = reset(7)
+        #expect((ping + split[0..<5]).withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.resets.isEmpty)
+        #expect((Array(split[5...]) + reset(9)).withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.resets.map(\.offset) == [8])
+        #expect(scanner.resets.map(\.stream) == [9])
+        #expect(ping.withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.resets.isEmpty, "each chunk lists its own")
+    }
+
     // MARK: over a socket
 
     /// GET / with `:authority x`, END_HEADERS, END_STREAM if `end`.

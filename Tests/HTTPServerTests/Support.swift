@@ -104,6 +104,7 @@ final class EchoHandler: HTTPHandler {
         case "goaway": response.actions = [.goAway(errorCode: 0, debugData: Array("bye-debug".utf8))]
         case "drop": response.actions = [.drop]
         case "big": response.body = Array(repeating: UInt8(ascii: "z"), count: Int(parts[1])!)
+        case "empty": response = HTTPResponse(status: 200, headers: [], body: [])  // one HEADERS frame, as APNs' 200
         case "settings": response.actions = [.setMaxConcurrentStreams(UInt32(parts[1])!)]
         case "delay":
             let ms = Int(parts[1])!
