@@ -137,7 +137,12 @@ struct DocumentBuilder {
     /// Pairs up alternating key/value nodes, rejects duplicates and applies `<<`.
     static func pairs(_ children: [YAMLNode]) throws(SourceError) -> [YAMLPair] {
         var explicit: [YAMLPair] = []
-        var seen: [String: YAMLNode] = [:]
+        explicit.reserveCapacity(children.count / 2)
+        // Keys seen so far, for duplicates: compared one by one in a small mapping (most are), hashed past
+        // `linearKeys`; a dictionary per mapping was a quarter of building a suite's nodes.
+        let linearKeys = 16
+        var seen: [String: Int] = [:]
+        var hasMerge = false
         var index = 0
         while index + 1 < children.count {
             let key = children[index]
@@ -149,21 +154,37 @@ struct DocumentBuilder {
                     expected: "expected a plain or quoted key, found \(key.foundDescription)")
             }
             if isMergeKey(key) {
+                hasMerge = true
                 explicit.append(YAMLPair(key: key, value: value))
                 continue
             }
-            if let first = seen[scalar.value] {
+            var first: Int?
+            if explicit.count < linearKeys {
+                first = explicit.indices.first { i in
+                    if case .scalar(let s) = explicit[i].key.kind, s.value == scalar.value, !isMergeKey(explicit[i].key)
+                    {
+                        return true
+                    }
+                    return false
+                }
+            } else {
+                if seen.isEmpty {
+                    for (i, pair) in explicit.enumerated() where !isMergeKey(pair.key) { seen[pair.keyString] = i }
+                }
+                first = seen[scalar.value]
+                if first == nil { seen[scalar.value] = explicit.count }
+            }
+            if let first {
                 throw SourceError(
                     .duplicateKey, "duplicate key '\(scalar.value)'", at: key.range,
-                    expected: "already defined at line \(first.range.line)",
+                    expected: "already defined at line \(explicit[first].key.range.line)",
                     suggestion: "remove one of the two '\(scalar.value)' entries")
             }
-            seen[scalar.value] = key
             explicit.append(YAMLPair(key: key, value: value))
         }
-        guard explicit.contains(where: { isMergeKey($0.key) }) else { return explicit }
+        guard hasMerge else { return explicit }
         var result: [YAMLPair] = []
-        var taken = Set(seen.keys)
+        var taken = Set(explicit.lazy.filter { !isMergeKey($0.key) }.map(\.keyString))
         for pair in explicit {
             guard isMergeKey(pair.key) else {
                 result.append(pair)

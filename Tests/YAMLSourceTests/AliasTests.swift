@@ -54,6 +54,34 @@ import Testing
         #expect(error?.line == 5)
     }
 
+    @Test func duplicateKeysAreFoundInSmallAndLargeMappings() throws {
+        // Up to 16 keys they are compared one by one, past that hashed: both find the first definition.
+        for (count, duplicateOf) in [(3, 2), (16, 2), (17, 2), (40, 2), (40, 30)] {
+            var lines = (1...count).map { "k\($0): \($0)" }
+            lines.append("k\(duplicateOf): again")
+            let error = expectError { try load(lines.joined(separator: "\n")) }
+            #expect(error?.kind == .duplicateKey, "\(count) keys")
+            #expect(error?.line == count + 1, "\(count) keys")
+            #expect(error?.expected == "already defined at line \(duplicateOf)", "\(count) keys")
+        }
+        let fine = try load((1...40).map { "k\($0): \($0)" }.joined(separator: "\n"))
+        #expect(fine.pairs?.count == 40)
+        #expect(fine["k40"]?.value == .int(40))
+        // A merge among many keys: merged keys the mapping also sets explicitly stay the explicit ones.
+        let merged = try load(
+            "d: &d {k1: merged, z: merged}\nm:\n  <<: *d\n" + (1...20).map { "  k\($0): \($0)" }.joined(separator: "\n")
+        )
+        #expect(merged["m"]?["k1"]?.value == .int(1))
+        #expect(merged["m"]?["z"]?.value == .string("merged"))
+        #expect(merged["m"]?.pairs?.count == 21)
+        let twice = expectError {
+            try load(
+                "d: &d {x: 1}\nm:\n  <<: *d\n" + (1...20).map { "  k\($0): 1" }.joined(separator: "\n") + "\n  k20: 2")
+        }
+        #expect(twice?.kind == .duplicateKey)
+        #expect(twice?.line == 24)
+    }
+
     @Test func aliasBombStopsAtTheNodeCap() {
         var lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
         let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]

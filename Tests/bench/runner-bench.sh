@@ -10,7 +10,7 @@ JOBS=${3:-2}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d /tmp/pushcheck-runner-bench.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/suite/pages" "$WORK/suite/apps"
 
 # The app the seed suites share: a tap routes to a detail screen whose web view loads the payload's url.
