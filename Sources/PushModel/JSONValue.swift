@@ -129,6 +129,8 @@ extension JSONValue {
         return "\(d)"
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// Appends `s` as a JSON string literal, escaped as `serialized()` escapes it.
     package static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -143,20 +145,28 @@ extension JSONValue {
             out.append(UInt8(ascii: "\""))
             return
         }
-        let hex = Array("0123456789abcdef".utf8)
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                out += Array("\\u00".utf8)
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 0xF)])
-            default: out.append(c)
+        // A string with escapes (a transcript: a newline on every line): the runs between them are copied whole.
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for i in bytes.indices {
+                let c = bytes[i]
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    out.append(Self.hexDigits[Int(c >> 4)])
+                    out.append(Self.hexDigits[Int(c & 0xF)])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -63,4 +63,24 @@ import Testing
         #expect(JSONValue.string("plain ascii / é").serialized() == "\"plain ascii / é\"")
         #expect(JSONValue.string("q\"b\\n\nc\u{1}").serialized() == #""q\"b\\n\nc\u0001""#)
     }
+
+    @Test func everyEscapeIsWrittenAndReadBack() throws {
+        // Escapes first, last, side by side and between runs of plain and non-ASCII text, and every control byte.
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let texts = [
+            "\n", "\nline\n", "a\"b\\c", "\\\\\"\"", "é\tü\r\n日本", "  [iphone] push received\n  passed\n", controls,
+            controls + "x" + controls, "\u{7f}\u{1f}end",
+        ]
+        for text in texts {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            JSONValue.writeString(text, into: &out)
+            #expect(out.first == UInt8(ascii: "x"), "what was there is kept")
+            let written = String(decoding: out.dropFirst(), as: UTF8.self)
+            #expect(try JSONValue.parse(written) == .string(text), "\(written)")
+            #expect(!written.utf8.dropFirst().dropLast().contains { $0 < 0x20 }, "\(written)")
+        }
+        var out: [UInt8] = []
+        JSONValue.writeString("a\u{1}\u{1f}\\", into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #""a\u0001\u001f\\""#)
+    }
 }
