@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Suite throughput: generate a suite of N scenarios (APNs send → tap → route → page fetch from the fixture
 # server), run it with `pushcheck run --jobs 2`, print scenarios per second and peak RSS, and the size of the HTML
-# report (`--html`), which must stay at most 5 MB for 1,000 scenarios (issue 18). KEEP_HTML=PATH keeps the report.
+# report (`--html`), which must stay at most 5 MB for 1,000 scenarios (issue 18). KEEP_HTML=PATH keeps the report;
+# KEEP_WORK=1 keeps the whole work directory (the generated suite, its reports), to profile or rerun by hand.
 # Usage: Tests/bench/runner-bench.sh PATH/TO/pushcheck [N=1000] [JOBS=2]
 set -euo pipefail
 BIN=${1:?usage: runner-bench.sh PATH/TO/pushcheck [N] [JOBS]}
