@@ -160,13 +160,7 @@ struct DocumentBuilder {
             }
             var first: Int?
             if explicit.count < linearKeys {
-                first = explicit.indices.first { i in
-                    if case .scalar(let s) = explicit[i].key.kind, s.value == scalar.value, !isMergeKey(explicit[i].key)
-                    {
-                        return true
-                    }
-                    return false
-                }
+                first = explicit.indices.first { explicit[$0].hasKey(scalar.value) && !isMergeKey(explicit[$0].key) }
             } else {
                 if seen.isEmpty {
                     for (i, pair) in explicit.enumerated() where !isMergeKey(pair.key) { seen[pair.keyString] = i }

@@ -32,13 +32,13 @@ package struct YAMLMapping: Sendable {
     package var keys: [String] { pairs.map(\.keyString) }
 
     /// True when `key` is present (even with a null value).
-    package func contains(_ key: String) -> Bool { pairs.contains { $0.keyString == key } }
+    package func contains(_ key: String) -> Bool { pairs.index(ofKey: key) != nil }
 
     /// The value node for `key`, if present.
-    package subscript(key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.value }
+    package subscript(key: String) -> YAMLNode? { pairs.index(ofKey: key).map { pairs[$0].value } }
 
     /// The key node for `key` (for errors about the key itself).
-    package func keyNode(_ key: String) -> YAMLNode? { pairs.first { $0.keyString == key }?.key }
+    package func keyNode(_ key: String) -> YAMLNode? { pairs.index(ofKey: key).map { pairs[$0].key } }
 
     /// Throws `.unknownKey` at the first key not in `allowed`, listing them, with a did-you-mean.
     package func checkKeys(allowed: [String]) throws(SourceError) {

@@ -28,10 +28,24 @@ package struct YAMLPair: Sendable, Hashable {
     /// The key's text.
     package var keyString: String { key.scalar?.value ?? "" }
 
+    /// The key is the scalar `text`, compared in place: `keyString == text` copied the key's scalar.
+    func hasKey(_ text: String) -> Bool {
+        if case .scalar(let s) = key.kind { s.value == text } else { false }
+    }
+
     /// Creates a pair.
     package init(key: YAMLNode, value: YAMLNode) {
         self.key = key
         self.value = value
+    }
+}
+
+extension [YAMLPair] {
+    /// Where the first pair with key `key` is. Compared in place: `first(where:)` copied every pair it passed (two
+    /// nodes, their ranges and tags retained and released), 11 % of loading a suite through `YAMLNode`'s subscript.
+    func index(ofKey key: String) -> Int? {
+        for i in indices where self[i].hasKey(key) { return i }
+        return nil
     }
 }
 
@@ -83,14 +97,9 @@ package struct YAMLNode: Sendable, Hashable {
     }
 
     /// The value for `key` when this node is a mapping.
-    /// Compares the keys in place: `first(where:)` over `pairs` copied every pair it passed (two nodes, their
-    /// ranges and tags retained and released), 11 % of loading a suite.
     package subscript(key: String) -> YAMLNode? {
-        guard case .mapping(let pairs) = kind else { return nil }
-        for i in pairs.indices {
-            if case .scalar(let s) = pairs[i].key.kind, s.value == key { return pairs[i].value }
-        }
-        return nil
+        guard case .mapping(let pairs) = kind, let i = pairs.index(ofKey: key) else { return nil }
+        return pairs[i].value
     }
 
     /// The scalar typed by the YAML 1.2 core schema (see `YAMLValue`); nil for collections.
