@@ -24,17 +24,16 @@ import Testing
     @Test func mallocAndFreeBindToJemalloc() throws {
         let run = try runTool(pushcheckExecutable(), ["--version"], environment: ["LD_DEBUG": "bindings"])
             .requireSuccess()
-        // "binding file FROM [0] to TO [0]: normal symbol `malloc' [GLIBC_2.2.5]"
-        let bindings = run.stderr.split(separator: "\n").compactMap {
-            line -> (from: String, to: String, line: String)? in
+        // "binding file FROM [0] to TO [0]: normal symbol `malloc' [GLIBC_2.2.5]", one a line; but two threads'
+        // records can share a line (CI printed a `pthread_getname_np' binding with a `malloc' one after it, no
+        // newline between), so records are cut at each "binding file ", then at the end of their line.
+        let bindings = run.stderr.components(separatedBy: "binding file ").dropFirst().compactMap {
+            chunk -> (from: String, to: String, line: String)? in
+            let line = chunk.prefix { $0 != "\n" }
             guard line.contains(" symbol `malloc'") || line.contains(" symbol `free'"),
-                let file = line.range(of: "binding file "), let to = line.range(of: " to "),
-                let end = line.range(of: ": ", range: to.upperBound..<line.endIndex)
+                let to = line.range(of: " to "), let end = line.range(of: ": ", range: to.upperBound..<line.endIndex)
             else { return nil }
-            return (
-                String(line[file.upperBound..<to.lowerBound]), String(line[to.upperBound..<end.lowerBound]),
-                String(line)
-            )
+            return (String(line[..<to.lowerBound]), String(line[to.upperBound..<end.lowerBound]), String(line))
         }
         let fromCore = bindings.filter { $0.from.contains("libswiftCore") }
         let fromLibc = bindings.filter { $0.from.contains("/libc.so") }
