@@ -10,10 +10,12 @@ struct NVWriter {
     /// Bytes reserved for `name` plus a decimal Int.
     static func numberFieldSize(_ name: String) -> Int { name.utf8.count + 20 }
 
-    mutating func add(_ name: String, _ value: String) {
+    /// `indexed: false` sends the field as a never-indexed literal (RFC 7541 §6.2.3): it is not added to the HPACK
+    /// table, though its name may still come from there.
+    mutating func add(_ name: String, _ value: String, indexed: Bool) {
         let n = put(name)
         let v = put(value)
-        field(n, v)
+        field(n, v, indexed: indexed)
     }
 
     mutating func add(_ name: String, number: Int) {
@@ -32,7 +34,7 @@ struct NVWriter {
                 divisor /= 10
             }
         }
-        field(n, start..<used)
+        field(n, start..<used, indexed: true)
     }
 
     private mutating func put(_ s: String) -> Range<Int> {
@@ -52,11 +54,9 @@ struct NVWriter {
         return start..<used
     }
 
-    private mutating func field(_ name: Range<Int>, _ value: Range<Int>) {
+    private mutating func field(_ name: Range<Int>, _ value: Range<Int>, indexed: Bool) {
         let base = bytes.baseAddress!
-        // Long values (ids, timestamps) are unique per response: indexing them in the HPACK table would only
-        // evict useful entries and cost an insertion and an eviction per header.
-        let flag = value.count > HTTP2Session.maxIndexedValueLength ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+        let flag = indexed ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX
         nva.initializeElement(
             at: count,
             to: nghttp2_nv(

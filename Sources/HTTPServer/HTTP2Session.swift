@@ -68,7 +68,8 @@ final class HTTP2Session: ProtocolSession {
     /// How many recent long header values `recentString` remembers.
     static let recentValueSlots = 8
 
-    /// Response header values longer than this are sent as literals without indexing.
+    /// Response header values longer than this are indexed in the HPACK table only the first time their name is
+    /// sent on a connection, or when they repeat that first value (`LongFieldIndexing`).
     static let maxIndexedValueLength = 24
 
     /// The per-stream state every nghttp2 callback touches (several times per header field).
@@ -84,6 +85,7 @@ final class HTTP2Session: ProtocolSession {
         var awaiting = StreamMap<Void>()
         var recentValues: [String] = []
         var nextRecentSlot = 0
+        var longFields = LongFieldIndexing()
     }
 
     /// Held through a pointer the session owns rather than as stored properties: every access to a class's
@@ -448,7 +450,12 @@ final class HTTP2Session: ProtocolSession {
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
                 var w = NVWriter(bytes: bytes, nva: nva)
                 w.add(":status", number: response.status)
-                for field in response.headers where !isHopByHop(field.name) { w.add(field.name, field.value) }
+                for field in response.headers where !isHopByHop(field.name) {
+                    let indexed =
+                        field.value.utf8.count <= Self.maxIndexedValueLength
+                        || table.pointee.longFields.index(field)
+                    w.add(field.name, field.value, indexed: indexed)
+                }
                 w.add("content-length", number: response.body.count)
                 if response.body.isEmpty {
                     return nghttp2_submit_response(session, stream, nva.baseAddress, w.count, nil)

@@ -1,0 +1,30 @@
+import HTTPTypes
+
+/// Which response fields with a long value (over `HTTP2Session.maxIndexedValueLength` bytes) a connection adds to
+/// its HPACK table (RFC 7541 §2.3.2, §6.2).
+///
+/// Such a value is mostly fresh in every response (`apns-id`, `apns-unique-id`): indexing each one would cost an
+/// insertion and an eviction per field and push out entries worth keeping. Never indexing any of them (as before)
+/// sent the name as a literal on every response too, Huffman-coded: 21 of the 93 characters nghttp2 coded per
+/// APNs answer. So the first long-valued field of each name on a connection is indexed, which puts the name in
+/// the table; later fields with that name are never-indexed literals that refer to the name by its index; and a
+/// field that repeats that first value (FCM's `content-type: application/json; charset=UTF-8`) is indexed again,
+/// which nghttp2 sends as a reference to the whole entry.
+///
+/// Only the size of the encoding depends on this: once an entry is evicted, nghttp2 writes the name out or adds
+/// the field anew, and a client decodes the same fields either way.
+struct LongFieldIndexing {
+    /// Names remembered per connection; fields of other names are never indexed.
+    static let capacity = 8
+
+    /// The first long-valued field sent for each name (whose entry was added to the table then).
+    private var first: [HTTPField] = []
+
+    /// Whether to index `field` (a response field with a long value), remembering it if its name is new.
+    mutating func index(_ field: HTTPField) -> Bool {
+        for sent in first where sent.name == field.name { return sent.value == field.value }
+        guard first.count < Self.capacity else { return false }
+        first.append(field)
+        return true
+    }
+}
