@@ -441,19 +441,29 @@ final class HTTP2Session: ProtocolSession {
         // only need to live through the call.
         var size = NVWriter.numberFieldSize(":status") + NVWriter.numberFieldSize("content-length")
         var count = 2
-        for field in response.headers where !isHopByHop(field.name) {
-            size += field.name.utf8.count + field.value.utf8.count
+        // Bit i set: the i-th field is sent as a never-indexed literal (`LongFieldIndexing`; past the 64th field,
+        // every long value is). Decided here, where the fields are read anyway: asked inside the closures below,
+        // the rule made each field a copy (a retain and a release of its name and value).
+        var neverIndexed: UInt64 = 0
+        for i in response.headers.indices where !isHopByHop(response.headers[i].name) {
+            let valueSize = response.headers[i].value.utf8.count
+            size += response.headers[i].name.utf8.count + valueSize
             count += 1
+            if i < 64, valueSize > Self.maxIndexedValueLength,
+                !table.pointee.longFields.index(name: response.headers[i].name, value: response.headers[i].value)
+            {
+                neverIndexed |= 1 << UInt64(i)
+            }
         }
         if !response.body.isEmpty { table.pointee.bodies.set(key(stream), OutgoingBody(bytes: response.body)) }
         let rv = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { bytes in
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: count) { nva -> Int32 in
                 var w = NVWriter(bytes: bytes, nva: nva)
                 w.add(":status", number: response.status)
-                for field in response.headers where !isHopByHop(field.name) {
+                for (i, field) in response.headers.enumerated() where !isHopByHop(field.name) {
                     let indexed =
-                        field.value.utf8.count <= Self.maxIndexedValueLength
-                        || table.pointee.longFields.index(field)
+                        i < 64
+                        ? neverIndexed & (1 << UInt64(i)) == 0 : field.value.utf8.count <= Self.maxIndexedValueLength
                     w.add(field.name, field.value, indexed: indexed)
                 }
                 w.add("content-length", number: response.body.count)

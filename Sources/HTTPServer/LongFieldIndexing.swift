@@ -1,5 +1,3 @@
-import HTTPTypes
-
 /// Which response fields with a long value (over `HTTP2Session.maxIndexedValueLength` bytes) a connection adds to
 /// its HPACK table (RFC 7541 §2.3.2, §6.2).
 ///
@@ -9,7 +7,7 @@ import HTTPTypes
 /// APNs answer. So the first long-valued field of each name on a connection is indexed, which puts the name in
 /// the table; later fields with that name are never-indexed literals that refer to the name by its index; and a
 /// field that repeats that first value (FCM's `content-type: application/json; charset=UTF-8`) is indexed again,
-/// which nghttp2 sends as a reference to the whole entry.
+/// which nghttp2 sends as a reference to the whole entry, until a field with that name comes with another value.
 ///
 /// Only the size of the encoding depends on this: once an entry is evicted, nghttp2 writes the name out or adds
 /// the field anew, and a client decodes the same fields either way.
@@ -17,14 +15,29 @@ struct LongFieldIndexing {
     /// Names remembered per connection; fields of other names are never indexed.
     static let capacity = 8
 
-    /// The first long-valued field sent for each name (whose entry was added to the table then).
-    private var first: [HTTPField] = []
+    /// The first long-valued field sent with a name (its entry was added to the table then).
+    private struct Remembered {
+        var name: String
+        var firstValue: String
+        /// A later field with this name had another value: its values are not compared again (an id is fresh in
+        /// every answer; comparing it each time cost a retain and a release of both strings).
+        var varies = false
+    }
 
-    /// Whether to index `field` (a response field with a long value), remembering it if its name is new.
-    mutating func index(_ field: HTTPField) -> Bool {
-        for sent in first where sent.name == field.name { return sent.value == field.value }
+    private var first: [Remembered] = []
+
+    /// Whether to index the field `name: value` (a response field with a long value), remembering it if its name
+    /// is new.
+    @inline(__always)
+    mutating func index(name: String, value: String) -> Bool {
+        for i in first.indices where first[i].name == name {
+            if first[i].varies { return false }
+            if first[i].firstValue == value { return true }
+            first[i].varies = true
+            return false
+        }
         guard first.count < Self.capacity else { return false }
-        first.append(field)
+        first.append(Remembered(name: name, firstValue: value))
         return true
     }
 }
