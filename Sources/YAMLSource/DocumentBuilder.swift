@@ -29,7 +29,13 @@ struct DocumentBuilder {
         var anchor: String?
         var tag: String?
         var start: SourcePosition
+        /// A sequence's items.
         var children: [YAMLNode] = []
+        /// A mapping's pairs, each made when its value is finished (the nodes moved in, not copied out of a list
+        /// of alternating keys and values: those copies were a third of the reference counting of loading a suite).
+        var pairs: [YAMLPair] = []
+        /// A mapping's key waiting for its value.
+        var pendingKey: YAMLNode?
         var expandedAtStart: Int
     }
 
@@ -65,9 +71,8 @@ struct DocumentBuilder {
         case .streamStart, .streamEnd, .documentStart, .documentEnd:
             return
         case .scalar(let scalar, let anchor, let tag, let start, let end):
-            let node = YAMLNode(.scalar(scalar), range: makeRange(start, end), tag: tag)
-            try count(1, at: node.range)
-            try finish(node, anchor: anchor, weight: 1)
+            expanded += 1
+            finish(YAMLNode(.scalar(scalar), range: makeRange(start, end), tag: tag), anchor: anchor, weight: 1)
         case .alias(let name, let start, let end):
             let here = makeRange(start, end)
             guard let target = anchors[name] else {
@@ -82,10 +87,10 @@ struct DocumentBuilder {
                     expected: "no '&\(name)' anchor is defined before this alias",
                     suggestion: Spelling.closest(to: name, in: anchors.keys.sorted()).map { "did you mean '*\($0)'?" })
             }
-            try count(target.weight, at: here, byAlias: true)
+            try countAlias(target.weight, at: here)
             var node = target.node
             node.range = here
-            try finish(node, anchor: nil, weight: target.weight)
+            finish(node, anchor: nil, weight: target.weight)
         case .sequenceStart(let anchor, let tag, let start), .mappingStart(let anchor, let tag, let start):
             var isMapping = false
             if case .mappingStart = event { isMapping = true }
@@ -96,24 +101,27 @@ struct DocumentBuilder {
             }
             stack.append(Frame(isMapping: isMapping, anchor: anchor, tag: tag, start: start, expandedAtStart: expanded))
         case .sequenceEnd(let end), .mappingEnd(let end):
-            let frame = stack.removeLast()
-            let range = makeRange(frame.start, end)
-            try count(1, at: range)
+            var frame = stack.removeLast()
+            expanded += 1
             let kind: YAMLNode.Kind
             if frame.isMapping {
-                kind = .mapping(try Self.pairs(frame.children))
+                var pairs: [YAMLPair] = []
+                swap(&pairs, &frame.pairs)
+                kind = .mapping(try Self.checked(pairs))
             } else {
-                kind = .sequence(frame.children)
+                var children: [YAMLNode] = []
+                swap(&children, &frame.children)
+                kind = .sequence(children)
             }
-            try finish(
-                YAMLNode(kind, range: range, tag: frame.tag), anchor: frame.anchor,
+            finish(
+                YAMLNode(kind, range: makeRange(frame.start, end), tag: frame.tag), anchor: frame.anchor,
                 weight: expanded - frame.expandedAtStart)
         }
     }
 
-    private mutating func count(_ nodes: Int, at range: SourceRange, byAlias: Bool = false) throws(SourceError) {
+    /// Counts the nodes an alias adds, against the alias-bomb budget.
+    private mutating func countAlias(_ nodes: Int, at range: SourceRange) throws(SourceError) {
         expanded += nodes
-        guard byAlias else { return }
         addedByAliases += nodes
         guard addedByAliases <= limits.maxExpandedNodes else {
             throw SourceError(
@@ -123,58 +131,58 @@ struct DocumentBuilder {
         }
     }
 
-    private mutating func finish(_ node: YAMLNode, anchor: String?, weight: Int) throws(SourceError) {
-        if let anchor { anchors[anchor] = (node, weight) }
-        if stack.isEmpty {
+    /// Puts a finished node in its parent: a sequence's next item, a mapping's key, or the value that completes the
+    /// key's pair; or the document's root.
+    private mutating func finish(_ node: consuming YAMLNode, anchor: String?, weight: Int) {
+        if let anchor { anchors[anchor] = (copy node, weight) }
+        guard let top = stack.indices.last else {
             root = node
+            return
+        }
+        if !stack[top].isMapping {
+            stack[top].children.append(node)
+        } else if let key = stack[top].pendingKey.take() {
+            stack[top].pairs.append(YAMLPair(key: key, value: node))
         } else {
-            stack[stack.count - 1].children.append(node)
+            stack[top].pendingKey = node
         }
     }
 
     // MARK: - Mappings
 
-    /// Pairs up alternating key/value nodes, rejects duplicates and applies `<<`.
-    static func pairs(_ children: [YAMLNode]) throws(SourceError) -> [YAMLPair] {
-        var explicit: [YAMLPair] = []
-        explicit.reserveCapacity(children.count / 2)
+    /// A mapping's pairs as written, checked: every key a scalar, no key twice; `<<` applied.
+    static func checked(_ explicit: [YAMLPair]) throws(SourceError) -> [YAMLPair] {
         // Keys seen so far, for duplicates: compared one by one in a small mapping (most are), hashed past
         // `linearKeys`; a dictionary per mapping was a quarter of building a suite's nodes.
         let linearKeys = 16
         var seen: [String: Int] = [:]
         var hasMerge = false
-        var index = 0
-        while index + 1 < children.count {
-            let key = children[index]
-            let value = children[index + 1]
-            index += 2
-            guard let scalar = key.scalar else {
+        for index in explicit.indices {
+            guard let scalar = explicit[index].key.scalar else {
                 throw SourceError(
-                    .typeMismatch, "a mapping key must be a scalar", at: key.range,
-                    expected: "expected a plain or quoted key, found \(key.foundDescription)")
+                    .typeMismatch, "a mapping key must be a scalar", at: explicit[index].key.range,
+                    expected: "expected a plain or quoted key, found \(explicit[index].key.foundDescription)")
             }
-            if isMergeKey(key) {
+            if isMergeKey(explicit[index].key) {
                 hasMerge = true
-                explicit.append(YAMLPair(key: key, value: value))
                 continue
             }
             var first: Int?
-            if explicit.count < linearKeys {
-                first = explicit.indices.first { explicit[$0].hasKey(scalar.value) && !isMergeKey(explicit[$0].key) }
+            if index < linearKeys {
+                first = (0..<index).first { explicit[$0].hasKey(scalar.value) && !isMergeKey(explicit[$0].key) }
             } else {
                 if seen.isEmpty {
-                    for (i, pair) in explicit.enumerated() where !isMergeKey(pair.key) { seen[pair.keyString] = i }
+                    for i in 0..<index where !isMergeKey(explicit[i].key) { seen[explicit[i].keyString] = i }
                 }
                 first = seen[scalar.value]
-                if first == nil { seen[scalar.value] = explicit.count }
+                if first == nil { seen[scalar.value] = index }
             }
             if let first {
                 throw SourceError(
-                    .duplicateKey, "duplicate key '\(scalar.value)'", at: key.range,
+                    .duplicateKey, "duplicate key '\(scalar.value)'", at: explicit[index].key.range,
                     expected: "already defined at line \(explicit[first].key.range.line)",
                     suggestion: "remove one of the two '\(scalar.value)' entries")
             }
-            explicit.append(YAMLPair(key: key, value: value))
         }
         guard hasMerge else { return explicit }
         var result: [YAMLPair] = []

@@ -34,6 +34,12 @@ package final class SourceText: Sendable {
     /// dropped (libyaml does not count it as a column).
     package let lines: [String]
 
+    /// `text`'s lines under another file name.
+    init(file: String, lines text: SourceText) {
+        self.file = file
+        self.lines = text.lines
+    }
+
     /// Decodes `bytes` as UTF-8 (invalid sequences become U+FFFD) and splits them into lines.
     package convenience init(file: String, bytes: [UInt8]) {
         self.init(file: file, text: String(decoding: bytes, as: UTF8.self))
@@ -100,21 +106,45 @@ package final class SourceText: Sendable {
 ///
 /// Equality compares file and positions only, not the attached source text.
 package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
-    /// The file name as given to the loader.
-    package var file: String
+    /// The file's name, and its text when known: one reference to copy where a name and a text were two (every copy
+    /// of a YAML node copies its range, and loading a suite copies thousands of nodes per scenario).
+    private enum Origin: Sendable {
+        case name(String)
+        case text(SourceText)
+    }
+
+    private var origin: Origin
     /// First character of the range.
     package var start: SourcePosition
     /// Position just after the last character of the range.
     package var end: SourcePosition
+
+    /// The file name as given to the loader.
+    package var file: String {
+        switch origin {
+        case .name(let name): name
+        case .text(let text): text.file
+        }
+    }
+
     /// The file's text, when known, for rendering snippets.
-    package var source: SourceText?
+    package var source: SourceText? {
+        switch origin {
+        case .name: nil
+        case .text(let text): text
+        }
+    }
 
     /// Creates a range; pass `source` to let errors at this range quote the line.
     package init(file: String, start: SourcePosition, end: SourcePosition, source: SourceText? = nil) {
-        self.file = file
+        if let source {
+            // The loader's ranges name their text's own file; a range under another name gets a text of that name.
+            origin = .text(source.file == file ? source : SourceText(file: file, lines: source))
+        } else {
+            origin = .name(file)
+        }
         self.start = start
         self.end = end
-        self.source = source
     }
 
     /// A range that designates a whole file (line and column 0), e.g. for I/O errors.

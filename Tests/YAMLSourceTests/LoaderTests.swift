@@ -86,4 +86,16 @@ import Testing
                    |
                 """)
     }
+
+    @Test func aRangeKeepsItsFileNameAndTextWhicheverItWasGiven() throws {
+        let root = try load("token: abc\n", file: "Suites/r.yaml")
+        let range = try #require(root["token"]).range
+        #expect(range.file == "Suites/r.yaml" && range.source?.line(1) == "token: abc")
+        // Another name for the same text (a range made from another's parts): the name given, the lines quoted.
+        let renamed = SourceRange(file: "other.yaml", start: range.start, end: range.end, source: range.source)
+        #expect(renamed.file == "other.yaml" && renamed.source?.file == "other.yaml")
+        #expect(renamed.source?.line(1) == "token: abc" && renamed != range)
+        let bare = SourceRange(file: "x.yaml", start: range.start, end: range.end)
+        #expect(bare.file == "x.yaml" && bare.source == nil && bare.description == "x.yaml:1:8")
+    }
 }
