@@ -18,6 +18,10 @@ enum StepDecoder {
     ]
     /// The keys beside the keyword (`SuiteKeys.stepModifiers`; `expect` is a keyword too).
     static let modifiers = SuiteKeys.stepModifiers.names
+    /// The keys a step mapping may have (made once: per step, the two lists were joined again, a retain per name).
+    static let stepKeys = keywords + modifiers.filter { $0 != "expect" }
+    /// The keywords but `expect`, which may stand beside another one.
+    static let keywordsButExpect = keywords.filter { $0 != "expect" }
 
     static func decode(_ node: YAMLNode, file: String) throws(SourceError) -> Step {
         if node.scalar != nil {
@@ -26,7 +30,7 @@ enum StepDecoder {
             return Step(action: .device(action), keyword: word, captures: [], range: node.range)
         }
         let m = try YAMLMapping(node)
-        try m.checkKeys(allowed: keywords + modifiers.filter { $0 != "expect" })
+        try m.checkKeys(allowed: stepKeys)
         let present = m.keys.filter { keywords.contains($0) && $0 != "expect" }
         let keyword: String
         if present.isEmpty {
@@ -36,7 +40,7 @@ enum StepDecoder {
             }
             keyword = "expect"
         } else {
-            keyword = try m.exactlyOne(of: keywords.filter { $0 != "expect" })
+            keyword = try m.exactlyOne(of: keywordsButExpect)
         }
         let value = m[keyword]!
         var step = Step(

@@ -105,10 +105,13 @@ enum VariableCheck {
     {
         var captured: [String] = []
         let devices = world.devices.map(\.name)
+        let suiteVariables = Array(variables.keys)
         for step in steps {
+            var bare: [String]?  // made once per step with references, not once per reference
             for template in templates(of: step) {
                 for ref in template.references {
-                    try checkName(ref.name, at: ref.range, devices: devices, bare: Array(variables.keys) + captured)
+                    if bare == nil { bare = suiteVariables + captured }
+                    try checkName(ref.name, at: ref.range, devices: devices, bare: bare ?? [])
                 }
             }
             captured += step.captures.map(\.name)
@@ -123,11 +126,13 @@ enum VariableCheck {
                 .invalidValue, "undefined variable '${\(name)}'", at: range, expected: expected,
                 suggestion: Spelling.closest(to: name, in: candidates).map { "did you mean '${\($0)}'?" })
         }
-        let all =
+        // Every name there is, for the error's suggestion: made only when there is an error to make.
+        var all: [String] {
             devices.flatMap { d in deviceFields.map { "device.\(d).\($0)" } }
-            + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
-            + GatewayVariable.allCases.map { "gateway.\($0.rawValue)" } + ["scenario.name"]
-            + bare
+                + FixtureVariable.allCases.map { "fixture.\($0.rawValue)" }
+                + GatewayVariable.allCases.map { "gateway.\($0.rawValue)" } + ["scenario.name"]
+                + bare
+        }
         switch parts.first {
         case "env":
             guard parts.count >= 2, !parts[1].isEmpty else { throw fail("expected ${env.NAME}", all) }
@@ -142,7 +147,14 @@ enum VariableCheck {
                     "expected one of: \(deviceFields.map { "device.\(parts[1]).\($0)" }.joined(separator: ", "))", all)
             }
         default:
-            guard all.contains(name) else {
+            // What `all.contains(name)` answers for a name that is neither `env.` nor `device.`, without making `all`.
+            let known =
+                switch parts.first {
+                case "fixture": parts.count == 2 && FixtureVariable(rawValue: parts[1]) != nil
+                case "gateway": parts.count == 2 && GatewayVariable(rawValue: parts[1]) != nil
+                default: false
+                }
+            guard known || name == "scenario.name" || bare.contains(name) else {
                 throw fail(
                     "expected a device, env, fixture, gateway or scenario reference, a suite variable or a value captured earlier",
                     all)

@@ -154,6 +154,35 @@ import Testing
             try Support.loadError("scenarios:\n  - name: x\n    steps:\n      - run: echo ${env.ANYTHING}\n") == nil)
     }
 
+    @Test func fixtureGatewayScenarioSuiteAndCapturedNamesAreKnownAndNothingNextToThem() throws {
+        func error(_ reference: String) throws -> SourceError? {
+            try Support.loadError(
+                """
+                variables: { base.url: x }
+                scenarios:
+                  - name: s
+                    steps:
+                      - run: echo hi
+                        capture: { out: stdout }
+                      - run: echo \(reference)
+                """)
+        }
+        for known in [
+            "${fixture.http}", "${fixture.https}", "${fixture.ca}", "${gateway.sandbox}", "${gateway.production}",
+            "${gateway.ca}", "${gateway.fcm}", "${scenario.name}", "${base.url}", "${out}",
+        ] {
+            #expect(try error(known) == nil, "\(known)")
+        }
+        for unknown in [
+            "${fixture.ftp}", "${fixture.http.x}", "${gateway}", "${gateway.fcm.x}", "${scenario}", "${base}",
+        ] {
+            let e = try #require(try error(unknown), "\(unknown)")
+            #expect(e.message == "undefined variable '\(unknown)'")
+        }
+        // The suggestion still comes from every name there is.
+        #expect(try error("${fixture.htp}")?.suggestion == "did you mean '${fixture.http}'?")
+    }
+
     @Test func badIncludePathIsAnErrorAtTheInclude() throws {
         let e = try #require(try Support.loadError("world:\n  include: apps/missing.yaml\nscenarios: []\n"))
         #expect(e.kind == .io)
