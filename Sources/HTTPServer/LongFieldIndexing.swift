@@ -24,20 +24,20 @@ struct LongFieldIndexing {
         var varies = false
     }
 
-    private var first: [Remembered] = []
+    private var remembered: [Remembered] = []
 
     /// Whether to index the field `name: value` (a response field with a long value), remembering it if its name
     /// is new.
     @inline(__always)
     mutating func index(name: String, value: String) -> Bool {
-        for i in first.indices where first[i].name == name {
-            if first[i].varies { return false }
-            if first[i].firstValue == value { return true }
-            first[i].varies = true
+        for i in remembered.indices where remembered[i].name == name {
+            if remembered[i].varies { return false }
+            if remembered[i].firstValue == value { return true }
+            remembered[i].varies = true
             return false
         }
-        guard first.count < Self.capacity else { return false }
-        first.append(Remembered(name: name, firstValue: value))
+        guard remembered.count < Self.capacity else { return false }
+        remembered.append(Remembered(name: name, firstValue: value))
         return true
     }
 }

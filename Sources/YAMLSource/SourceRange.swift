@@ -34,8 +34,8 @@ package final class SourceText: Sendable {
     /// dropped (libyaml does not count it as a column).
     package let lines: [String]
 
-    /// `text`'s lines under another file name.
-    init(file: String, lines text: SourceText) {
+    /// `text`'s lines (shared, not split again) under the file name `file`.
+    init(renaming text: SourceText, to file: String) {
         self.file = file
         self.lines = text.lines
     }
@@ -139,7 +139,7 @@ package struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     package init(file: String, start: SourcePosition, end: SourcePosition, source: SourceText? = nil) {
         if let source {
             // The loader's ranges name their text's own file; a range under another name gets a text of that name.
-            origin = .text(source.file == file ? source : SourceText(file: file, lines: source))
+            origin = .text(source.file == file ? source : SourceText(renaming: source, to: file))
         } else {
             origin = .name(file)
         }
