@@ -5,8 +5,8 @@ import YAMLSource
 
 /// One step of a scenario, as decoded from the suite file.
 package struct Step: Sendable {
-    /// What the step does.
-    package enum Action: Sendable {
+    /// What the step does. Indirect: a `SendStep` is 448 bytes, and every step of a suite is kept for the whole run.
+    package indirect enum Action: Sendable {
         case send(SendStep)
         case run(RunStep)
         case device(DeviceStep)
@@ -24,11 +24,30 @@ package struct Step: Sendable {
     /// `capture:` — values taken from the step's result into variables.
     package var captures: [Capture]
     /// `expect:` — checked after the step.
-    package var expectation: Expectation?
+    package var expectation: Expectation? {
+        get { expectationBox?.value }
+        set { expectationBox = newValue.map(Boxed.init) }
+    }
     /// Where the step is written.
     package var range: SourceRange
     /// `name:` — the step's name (a `snapshot` without its own name is stored under it).
     package var name: String? = nil
+    /// The expectation, behind a reference: few steps have one, and it is 232 bytes.
+    private var expectationBox: Boxed<Expectation>?
+
+    package init(
+        action: Action, keyword: String, device: String? = nil, app: String? = nil, captures: [Capture],
+        expectation: Expectation? = nil, range: SourceRange, name: String? = nil
+    ) {
+        self.action = action
+        self.keyword = keyword
+        self.device = device
+        self.app = app
+        self.captures = captures
+        expectationBox = expectation.map(Boxed.init)
+        self.range = range
+        self.name = name
+    }
 
     /// True for a standalone `- expect:` step.
     package var isCheckOnly: Bool {

@@ -196,8 +196,10 @@ package enum SuiteLoader {
             let suffix = set.isEmpty ? "" : " [" + set.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "]"
             let values = Dictionary(set.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
             let expanded = substitute(stepsNode, parameters: values)
+            let items = try expanded.sequence()
             var steps: [Step] = []
-            for item in try expanded.sequence() {
+            steps.reserveCapacity(items.count + 1)  // kept for the whole run: no room to spare
+            for item in items {
                 let step = try StepDecoder.decode(item, file: file)
                 try checkNames(item, world: world)
                 steps.append(step)
