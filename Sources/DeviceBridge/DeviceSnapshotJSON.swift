@@ -34,10 +34,10 @@ extension HostedDevice {
         switch engine {
         case .iphone(let d):
             let e = d.events
-            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+            return (from < e.count ? e[from...].map { $0.description } : [], e.count)
         case .android(let d):
             let e = d.events
-            return (from < e.count ? e[from...].map(\.description) : [], e.count)
+            return (from < e.count ? e[from...].map { $0.description } : [], e.count)
         }
     }
 
