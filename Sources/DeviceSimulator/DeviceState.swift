@@ -15,7 +15,12 @@ package struct PresentedNotification: Sendable, Equatable {
 
 /// One installed app on the device.
 package struct InstalledApp: Sendable, Equatable {
-    package var declaration: AppDeclaration
+    /// What the suite declared, kept behind one reference (`Boxed`): copying an app copies it with one retain.
+    @inlinable package var declaration: AppDeclaration {
+        get { declarationBox.value }
+        set { declarationBox = Boxed(newValue) }
+    }
+    @usableFromInline var declarationBox: Boxed<AppDeclaration>
     package var state: AppState = .notRunning
     package var settings: NotificationSettings = .notDetermined
     package var token: DeviceToken?
@@ -47,7 +52,7 @@ package struct InstalledApp: Sendable, Equatable {
     }
 
     init(declaration: AppDeclaration, generation: Int) {
-        self.declaration = declaration
+        declarationBox = Boxed(declaration)
         self.router = Router(declaration.navigation)
         self.generation = generation
     }
