@@ -122,7 +122,7 @@ let package = Package(
             name: "ScenarioRunTests",
             dependencies: [
                 "ScenarioRun", "ScenarioChecks", "SuiteFormat", "SuiteRunner", "APNsGateway", "DeviceBridge",
-                "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport",
+                "DeviceSimulator", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport",
             ]
         ),
 
