@@ -32,7 +32,7 @@ package struct Step: Sendable {
     package var range: SourceRange
     /// `name:` — the step's name (a `snapshot` without its own name is stored under it).
     package var name: String? = nil
-    /// The expectation, behind a reference: few steps have one, and it is 232 bytes.
+    /// The expectation, behind a reference: 232 bytes inline, and not every step has one.
     private var expectationBox: Boxed<Expectation>?
 
     package init(
