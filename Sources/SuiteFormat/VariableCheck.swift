@@ -107,11 +107,10 @@ enum VariableCheck {
         let devices = world.devices.map(\.name)
         let suiteVariables = Array(variables.keys)
         for step in steps {
-            var bare: [String]?  // made once per step with references, not once per reference
+            lazy var bare = suiteVariables + captured  // once per step with references, not once per reference
             for template in templates(of: step) {
                 for ref in template.references {
-                    if bare == nil { bare = suiteVariables + captured }
-                    try checkName(ref.name, at: ref.range, devices: devices, bare: bare ?? [])
+                    try checkName(ref.name, at: ref.range, devices: devices, bare: bare)
                 }
             }
             captured += step.captures.map(\.name)
