@@ -11,6 +11,14 @@ import Foundation
 package enum AtomicFile {
     /// Writes `data` to `url` atomically. A reader sees either the old file or the complete new one.
     package static func write(_ data: Data, to url: URL) throws(ReportsError) {
+        try write(to: url) { (writer: inout Writer) in writer.append(bytes: data) }
+    }
+
+    /// Writes what `produce` appends to its writer to `url` atomically, in chunks: a large document goes to the disk
+    /// as it is made instead of being held whole first. `produce` may throw; nothing is replaced then.
+    package static func write(
+        to url: URL, _ produce: (inout Writer) throws(ReportsError) -> Void
+    ) throws(ReportsError) {
         let path = try destination(of: url.path)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
@@ -20,25 +28,84 @@ package enum AtomicFile {
 
         let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: url.path, reason: errnoText()) }
-        var failure: String?
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+        var writer = Writer(descriptor: fd)
+        var failure: ReportsError?
+        do throws(ReportsError) {
+            try produce(&writer)
+            writer.flush()
+        } catch {
+            failure = error
+        }
+        var reason = writer.failure
+        if failure == nil, reason == nil, fsync(fd) != 0 { reason = errnoText() }
+        if close(fd) != 0, failure == nil, reason == nil { reason = errnoText() }
+        if failure == nil, reason == nil, rename(tempPath, path) != 0 { reason = errnoText() }
+        if let reason { failure = .writeFailed(path: url.path, reason: reason) }
+        if let failure {
+            unlink(tempPath)
+            throw failure
+        }
+    }
+
+    /// Appends to the temporary file through a buffer; the first failed `write(2)` is kept and later appends dropped
+    /// (`write(to:_:)` reports it).
+    package struct Writer: ReportOutput {
+        private let descriptor: Int32
+        private var buffer: [UInt8] = []
+        fileprivate private(set) var failure: String?
+        private static let chunk = 1 << 16
+
+        fileprivate init(descriptor: Int32) {
+            self.descriptor = descriptor
+            buffer.reserveCapacity(Self.chunk)
+        }
+
+        package mutating func append(_ text: String) {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.chunk { flush() }
+        }
+
+        package mutating func append(bytes: some Collection<UInt8>) {
+            guard bytes.count < Self.chunk else {
+                flush()
+                writeAll(bytes)
+                return
+            }
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.chunk { flush() }
+        }
+
+        fileprivate mutating func flush() {
+            writeAll(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func writeAll(_ bytes: some Collection<UInt8>) {
+            guard failure == nil, !bytes.isEmpty else { return }
+            let descriptor = descriptor
+            let done = bytes.withContiguousStorageIfAvailable { buffer -> String? in
+                guard let base = buffer.baseAddress else { return nil }
+                return Self.writeAll(descriptor, UnsafeRawBufferPointer(start: base, count: buffer.count))
+            }
+            if let done {
+                failure = done
+            } else {
+                failure = Array(bytes).withUnsafeBytes { Self.writeAll(descriptor, $0) }
+            }
+        }
+
+        /// Nil when every byte was written, the reason otherwise.
+        private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> String? {
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = errnoText()
-                    return
+                    return errnoText()
                 }
                 offset += written
             }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = errnoText() }
-        if close(fd) != 0, failure == nil { failure = errnoText() }
-        if failure == nil, rename(tempPath, path) != 0 { failure = errnoText() }
-        if let failure {
-            unlink(tempPath)
-            throw .writeFailed(path: url.path, reason: failure)
+            return nil
         }
     }
 
@@ -90,7 +157,7 @@ package enum AtomicFile {
         }
     }
 
-    private static func errnoText() -> String {
+    fileprivate static func errnoText() -> String {
         String(cString: strerror(errno))
     }
 }

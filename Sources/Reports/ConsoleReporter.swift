@@ -42,7 +42,7 @@ package final class ConsoleReporter: Sendable {
     /// Prints the result line of a finished scenario.
     package func caseFinished(_ testCase: TestCaseReport) {
         let text = state.withLock { state -> String in
-            state.finished.append(testCase)
+            state.finished.append(testCase.summary)
             state.totals.add(testCase)
             if let index = state.running.firstIndex(of: testCase.classname + " › " + testCase.name) {
                 state.running.remove(at: index)

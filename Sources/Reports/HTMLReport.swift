@@ -15,35 +15,73 @@ package enum HTMLReport {
     package static func render(
         _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), compressAbove: Int = compressAbove
     ) -> String {
-        let json = ReportData.encode(report, facts: facts).serializedBytes()
-        if json.count > compressAbove, case let packed = Gzip.compress(json), !packed.isEmpty {
-            return document(report, packed: packed)
-        }
-        return WebUI.document(
-            .report, title: title(report), dataJSON: WebUI.embeddable(String(decoding: json, as: UTF8.self)))
+        document(report, json: ReportData.encode(report, facts: facts).serializedBytes(), compressAbove: compressAbove)
     }
 
-    /// `render` of `rendered.report`, with the data deflated while the run went (`ReportDataStream`) if it can vouch
-    /// for it.
+    /// `render` of the report `rendered` stands for (its finished cases are summaries; what they were rendered to holds
+    /// the rest): the data deflated while the run went (`ReportDataStream`) if it can vouch for it, else the data put
+    /// together from each case's object. A case's object that cannot be read back is a failed write of `path`.
     package static func render(
         _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(),
-        compressAbove: Int = compressAbove
-    ) -> String {
-        let report = rendered.report
-        guard let streamed = rendered.data?.finish(report, facts: facts), streamed.size > compressAbove else {
-            return render(report, facts: facts, compressAbove: compressAbove)
-        }
-        return document(report, packed: streamed.gzip)
+        compressAbove: Int = compressAbove, path: String = ""
+    ) throws(ReportsError) -> String {
+        var out = ""
+        try page(rendered, facts: facts, compressAbove: compressAbove, path: path, into: &out)
+        return out
     }
 
-    /// The page with `packed` (the gzipped data) embedded.
-    private static func document(_ report: TestReport, packed: [UInt8]) -> String {
-        let json = JSONValue.object([
-            "encoding": .string(gzipEncoding), "data": .string(Data(packed).base64EncodedString()),
-        ]).serialized()
-        // Base64 and the encoding's name hold nothing `WebUI.embeddable` escapes (`<`, `>`, `&`, U+2028, U+2029):
-        // its scalar-by-scalar copy of the megabyte of base64 was serial work at the end of the run.
-        return WebUI.document(.report, title: title(report), dataJSON: json)
+    /// The page for `rendered`, appended to `out` in pieces (the gzipped data's base64 in chunks).
+    private static func page<Output: ReportOutput>(
+        _ rendered: RenderedReport, facts: ReportData.RunFacts, compressAbove: Int, path: String,
+        into out: inout Output
+    ) throws(ReportsError) {
+        let report = rendered.report
+        if let streamed = rendered.data?.finish(report, facts: facts), streamed.size > compressAbove {
+            page(report, packed: streamed.gzip, into: &out)
+            return
+        }
+        page(
+            report, json: try ReportData.encodeBytes(rendered, facts: facts, path: path), compressAbove: compressAbove,
+            into: &out)
+    }
+
+    /// The page with `json` embedded, gzipped past `compressAbove` bytes.
+    private static func document(_ report: TestReport, json: [UInt8], compressAbove: Int) -> String {
+        var out = ""
+        page(report, json: json, compressAbove: compressAbove, into: &out)
+        return out
+    }
+
+    private static func page<Output: ReportOutput>(
+        _ report: TestReport, json: [UInt8], compressAbove: Int, into out: inout Output
+    ) {
+        if json.count > compressAbove, case let packed = Gzip.compress(json), !packed.isEmpty {
+            page(report, packed: packed, into: &out)
+            return
+        }
+        out.append(
+            WebUI.document(
+                .report, title: title(report), dataJSON: WebUI.embeddable(String(decoding: json, as: UTF8.self))))
+    }
+
+    /// The page with `packed` (the gzipped data) embedded as `{"data": base64, "encoding": "gzip+base64"}`, the members
+    /// in the order `JSONValue` serializes them. Base64 and the encoding's name hold nothing `WebUI.embeddable`
+    /// escapes (`<`, `>`, `&`, U+2028, U+2029) or JSON escapes, so the base64 goes out in chunks as it is made (its
+    /// scalar-by-scalar copy of the megabyte was serial work at the end of the run; the whole text, memory at its peak).
+    private static func page<Output: ReportOutput>(_ report: TestReport, packed: [UInt8], into out: inout Output) {
+        let page = WebUI.document(.report, title: title(report), dataJSON: "\u{0}")
+        let at = page.utf8.firstIndex(of: 0)!
+        out.append(bytes: page.utf8[..<at])
+        out.append("{\"data\":\"")
+        let chunk = 3 << 14
+        var start = 0
+        while start < packed.count {
+            let end = min(start + chunk, packed.count)
+            out.append(Data(packed[start..<end]).base64EncodedString())
+            start = end
+        }
+        out.append("\",\"encoding\":\"" + gzipEncoding + "\"}")
+        out.append(bytes: page.utf8[page.utf8.index(after: at)...])
     }
 
     /// The `encoding` of gzipped data.
@@ -58,9 +96,12 @@ package enum HTMLReport {
 
     /// `write` of `rendered.report`, with the data deflated while the run went if it can vouch for it.
     package static func write(
-        _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL
+        _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL,
+        compressAbove: Int = compressAbove
     ) throws(ReportsError) {
-        try AtomicFile.write(Data(render(rendered, facts: facts).utf8), to: url)
+        try AtomicFile.write(to: url) { (writer: inout AtomicFile.Writer) throws(ReportsError) in
+            try page(rendered, facts: facts, compressAbove: compressAbove, path: url.path, into: &writer)
+        }
     }
 
     /// The data embedded in an HTML report written by `render` (`merge-reports` reads shards back with it).

@@ -43,6 +43,8 @@ package final class IncrementalReport: Sendable {
     private let policy: WritePolicy
     /// The HTML report's data, deflated as cases finish (when the run writes one).
     private let htmlData: SharedReportDataStream?
+    /// What finished cases were rendered to, out of memory until the report is written.
+    private let spool: ReportSpool
     private let state: Mutex<State>
     /// Serialises writes (held while rendering and writing; `state` is only held to take a snapshot).
     private let writer = Mutex(())
@@ -65,6 +67,7 @@ package final class IncrementalReport: Sendable {
         htmlData = htmlGenerator.map {
             SharedReportDataStream(ReportDataStream(header: header, plan: plan, generator: $0))
         }
+        spool = ReportSpool(directory: url.deletingLastPathComponent().path)
         state = Mutex(State(progress: progress))
         try flush()
     }
@@ -77,14 +80,16 @@ package final class IncrementalReport: Sendable {
     }
 
     /// Records a finished scenario. A scenario not in the plan is appended to its suite (or to a new
-    /// suite named after its classname). A failed write is kept in `writeError`.
+    /// suite named after its classname). A failed write is kept in `writeError`. What the reports need of its
+    /// transcripts and trace goes to the spool here; the report keeps the case's `summary`.
     ///
     /// `written` runs once a write that contains this scenario has finished (or failed): the console
     /// announces a result only when it is on disk, so a `kill -9` never loses a scenario the console
     /// already showed. With `.coalesced` that delays the announcement by at most one write interval.
     package func caseFinished(_ testCase: TestCaseReport, written: (@Sendable () -> Void)? = nil) {
-        let rendered = RenderedCase(testCase)
-        htmlData?.finished(testCase)
+        let data = htmlData.map { _ in ReportData.caseBytes(testCase) }
+        let rendered = RenderedCase(testCase, data: data, spool: spool)
+        if let data { htmlData?.finished(suite: testCase.classname, name: testCase.name, json: data) }
         record {
             $0.progress.recordFinish(testCase, rendered: rendered)
             if let written { $0.afterWrite.append(written) }
@@ -96,7 +101,8 @@ package final class IncrementalReport: Sendable {
         _ = try write()
     }
 
-    /// Writes the final report and returns it (exactly what is on disk).
+    /// Writes the final report and returns it: what is on disk, with each finished case as its `summary` (its
+    /// transcripts and trace are in the file).
     @discardableResult
     package func finish() throws(ReportsError) -> TestReport {
         try write().report
@@ -108,7 +114,7 @@ package final class IncrementalReport: Sendable {
         return RenderedReport(report: written.report, cases: written.cases, data: htmlData)
     }
 
-    /// The report as it stands: finished scenarios as reported, the rest marked as described above.
+    /// The report as it stands: finished scenarios as their `summary`, the rest marked as described above.
     package func snapshot() -> TestReport {
         snapshotRendered().report
     }

@@ -19,15 +19,53 @@ import PushModel
 package enum JUnitXMLWriter {
     /// The XML document for `report`.
     package static func render(_ report: TestReport) -> String {
-        render(RenderedReport(report))
+        var out = ""
+        document(report, into: &out) { _, _, _ in false }
+        return out
     }
 
-    /// The XML document for `rendered.report`, with the cases already rendered copied as they are.
-    static func render(_ rendered: RenderedReport) -> String {
-        let report = rendered.report
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    /// The XML document for `rendered.report`, with the cases already rendered copied as they are (read back from the
+    /// run's spool: a failed read is a failed write of `path`).
+    static func render(_ rendered: RenderedReport, path: String = "") throws(ReportsError) -> String {
+        var out = ""
+        try document(rendered, path: path, into: &out)
+        return out
+    }
+
+    /// Renders `report` and writes it atomically to `url` (temporary file in the same directory, then rename).
+    package static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
+        try AtomicFile.write(to: url) { (writer: inout AtomicFile.Writer) in
+            document(report, into: &writer) { _, _, _ in false }
+        }
+    }
+
+    /// `write` of `rendered.report`, with the cases already rendered copied as they are. The document goes to the file
+    /// as it is made: a run of thousands of scenarios never holds its whole report in memory.
+    static func write(_ rendered: RenderedReport, to url: URL) throws(ReportsError) {
+        try AtomicFile.write(to: url) { (writer: inout AtomicFile.Writer) throws(ReportsError) in
+            try document(rendered, path: url.path, into: &writer)
+        }
+    }
+
+    private static func document<Output: ReportOutput>(
+        _ rendered: RenderedReport, path: String, into out: inout Output
+    ) throws(ReportsError) {
+        try document(rendered.report, into: &out) { (suite, index, out: inout Output) throws(ReportsError) -> Bool in
+            guard let done = rendered.rendered(suite: suite, case: index) else { return false }
+            out.append(bytes: try done.junit.bytes(writing: path))
+            return true
+        }
+    }
+
+    /// The document, piece by piece; `renderedCase(suite, index, &out)` appends a case made earlier and says whether
+    /// there was one (the others are rendered here).
+    private static func document<Output: ReportOutput, Failure: Error>(
+        _ report: TestReport, into out: inout Output,
+        renderedCase: (_ suite: Int, _ index: Int, _ out: inout Output) throws(Failure) -> Bool
+    ) throws(Failure) {
+        var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let totals = report.totals
-        out +=
+        head +=
             "<testsuites"
             + attributes([
                 ("name", report.name.isEmpty ? "pushcheck" : report.name),
@@ -38,23 +76,14 @@ package enum JUnitXMLWriter {
                 ("time", formatSeconds(totals.time)),
             ])
         if report.suites.isEmpty {
-            return out + "/>\n"
+            out.append(head + "/>\n")
+            return
         }
-        out += ">\n"
+        out.append(head + ">\n")
         for (id, suite) in report.suites.enumerated() {
-            renderSuite(suite, id: id, runProperties: report.properties, rendered: rendered, into: &out)
+            try renderSuite(suite, id: id, runProperties: report.properties, into: &out, renderedCase: renderedCase)
         }
-        return out + "</testsuites>\n"
-    }
-
-    /// Renders `report` and writes it atomically to `url` (temporary file in the same directory, then rename).
-    package static func write(_ report: TestReport, to url: URL) throws(ReportsError) {
-        try write(RenderedReport(report), to: url)
-    }
-
-    /// `write` of `rendered.report`, with the cases already rendered copied as they are.
-    static func write(_ rendered: RenderedReport, to url: URL) throws(ReportsError) {
-        try AtomicFile.write(Data(render(rendered).utf8), to: url)
+        out.append("</testsuites>\n")
     }
 
     /// Seconds as `%.3f` in the POSIX locale, never in exponent notation; negative and non-finite become 0.
@@ -79,10 +108,10 @@ package enum JUnitXMLWriter {
             + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 
-    private static func renderSuite(
-        _ suite: TestSuiteReport, id: Int, runProperties: [ReportProperty], rendered: RenderedReport,
-        into out: inout String
-    ) {
+    private static func renderSuite<Output: ReportOutput, Failure: Error>(
+        _ suite: TestSuiteReport, id: Int, runProperties: [ReportProperty], into output: inout Output,
+        renderedCase: (_ suite: Int, _ index: Int, _ out: inout Output) throws(Failure) -> Bool
+    ) throws(Failure) {
         let totals = suite.totals
         var attrs: [(String, String)] = [
             ("name", nonBlank(suite.name, or: "unnamed")),
@@ -97,7 +126,7 @@ package enum JUnitXMLWriter {
             ("hostname", nonBlank(suite.hostname, or: "localhost")),
         ]
         if let file = suite.file { attrs.append(("file", file)) }
-        out += "  <testsuite" + attributes(attrs) + ">\n"
+        var out = "  <testsuite" + attributes(attrs) + ">\n"
 
         var seen = Set<ReportProperty>()
         let properties = (runProperties + suite.properties).filter { seen.insert($0).inserted }
@@ -115,16 +144,14 @@ package enum JUnitXMLWriter {
             }
             out += "    </properties>\n"
         }
+        output.append(out)
         for (index, testCase) in suite.cases.enumerated() {
-            if let done = rendered.rendered(suite: id, case: index) {
-                out += done.junit
-            } else {
-                renderCase(testCase, into: &out)
-            }
+            if try !renderedCase(id, index, &output) { output.append(renderCase(testCase)) }
         }
-        out += "    " + element("system-out", text: suite.systemOut)
-        out += "    " + element("system-err", text: suite.systemErr)
-        out += "  </testsuite>\n"
+        output.append(
+            "    " + element("system-out", text: suite.systemOut) + "    "
+                + element("system-err", text: suite.systemErr)
+                + "  </testsuite>\n")
     }
 
     /// The `<testcase>` element of `testCase`.

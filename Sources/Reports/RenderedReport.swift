@@ -1,20 +1,26 @@
 import Foundation
 import Synchronization
 
-/// A finished case's `<testcase>` element, rendered once when it is recorded — on the thread that finished the
-/// scenario, beside the other running scenarios — so that each rewrite of the JUnit file copies it instead of
-/// rendering every case again on one thread.
+/// What a finished case was made into when it was recorded — its `<testcase>` element and, for a run that writes an
+/// HTML report, its object in the report's data — on the thread that finished the scenario, beside the other running
+/// scenarios, so that each rewrite of the JUnit file copies it instead of rendering every case again on one thread.
+/// Both are kept on the run's `ReportSpool`, not in memory.
 struct RenderedCase: Sendable {
-    let junit: String
+    /// The `<testcase>` element.
+    let junit: SpooledBytes
+    /// The case's object in the HTML report's data (`ReportData.caseBytes`), when the run writes one.
+    let data: SpooledBytes?
 
-    init(_ testCase: TestCaseReport) {
-        junit = JUnitXMLWriter.renderCase(testCase)
+    /// `testCase` rendered, with `data` its report data if the run writes an HTML report, both kept on `spool`.
+    init(_ testCase: TestCaseReport, data: [UInt8]?, spool: ReportSpool) {
+        junit = spool.keep(JUnitXMLWriter.renderCase(testCase))
+        self.data = data.map { spool.keep($0) }
     }
 }
 
-/// A report with what was made of it while the run went: `cases[s][c]` is `report.suites[s].cases[c]`'s element
-/// (missing or nil: rendered when written), `data` the HTML report's data deflated so far. Writers give the same
-/// output with or without them.
+/// A report with what was made of it while the run went: `cases[s][c]` is what `report.suites[s].cases[c]` was
+/// rendered to (missing or nil: rendered when written), `data` the HTML report's data deflated so far. A case that was
+/// rendered is in `report` as its `summary`: the writers take its transcripts and trace from what it was rendered to.
 package struct RenderedReport: Sendable {
     package let report: TestReport
     let cases: [[RenderedCase?]]
@@ -50,9 +56,8 @@ final class SharedReportDataStream: Sendable {
         stream.withLock { $0?.started(suite: suite, name: name, at: date) }
     }
 
-    func finished(_ testCase: TestCaseReport) {
-        let json = ReportData.caseBytes(testCase)
-        stream.withLock { $0?.finished(suite: testCase.classname, name: testCase.name, json: json) }
+    func finished(suite: String, name: String, json: [UInt8]) {
+        stream.withLock { $0?.finished(suite: suite, name: name, json: json) }
     }
 
     /// `ReportDataStream.finish`, once (later calls get nil).

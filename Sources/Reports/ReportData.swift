@@ -78,6 +78,47 @@ package enum ReportData {
         return out
     }
 
+    /// An object written with `placeholder` for one member: the bytes before and after it.
+    static func split(_ bytes: [UInt8]) -> (head: [UInt8], tail: [UInt8]) {
+        guard let at = bytes.firstIndex(of: placeholder) else { return (bytes, []) }
+        return (Array(bytes[..<at]), Array(bytes[(at + 1)...]))
+    }
+
+    /// `encode(report, facts:)` serialized, for the report of a run (`IncrementalReport`) whose finished cases are in
+    /// `rendered.report` as summaries: their objects are the ones made when they finished, read back from the spool
+    /// (a failed read, or a case rendered without its data, is a failed write of `path`).
+    static func encodeBytes(_ rendered: RenderedReport, facts: RunFacts, path: String) throws(ReportsError) -> [UInt8] {
+        let report = rendered.report
+        let (head, tail) = split(headAndTail(report, facts: facts))
+        var out = head
+        out.append(UInt8(ascii: "["))
+        for (s, suite) in report.suites.enumerated() {
+            if s > 0 { out.append(UInt8(ascii: ",")) }
+            let (suiteHead, suiteTail) = split(suiteHeadAndTail(suite))
+            out += suiteHead
+            out.append(UInt8(ascii: "["))
+            for (c, testCase) in suite.cases.enumerated() {
+                if c > 0 { out.append(UInt8(ascii: ",")) }
+                guard let done = rendered.rendered(suite: s, case: c) else {
+                    out += caseBytes(testCase)
+                    continue
+                }
+                guard let data = done.data else {
+                    throw .writeFailed(
+                        path: path,
+                        reason: "the run kept no report data for '\(testCase.name)' (its report was started without "
+                            + "an HTML generator)")
+                }
+                out += try data.bytes(writing: path)
+            }
+            out.append(UInt8(ascii: "]"))
+            out += suiteTail
+        }
+        out.append(UInt8(ascii: "]"))
+        out += tail
+        return out
+    }
+
     /// `.object(o + [key: placeholder])` serialized, with the object writer `serialized()` uses (same order).
     private static func object(_ o: [String: JSONValue], adding key: String, into out: inout [UInt8]) {
         let members = Array(o)

@@ -74,19 +74,19 @@ final class ReportDataStream {
             var piece: [UInt8] = []
             if next.index == 0 {
                 if next.suite == 0 {
-                    head = Self.split(ReportData.headAndTail(header, facts: .init(generator: generator))).head
+                    head = ReportData.split(ReportData.headAndTail(header, facts: .init(generator: generator))).head
                     piece += head + [UInt8(ascii: "[")]
                 } else {
                     piece.append(UInt8(ascii: ","))
                 }
-                suiteHeads.append(Self.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).head)
+                suiteHeads.append(ReportData.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).head)
                 piece += suiteHeads[next.suite] + [UInt8(ascii: "[")]
             } else {
                 piece.append(UInt8(ascii: ","))
             }
             piece += json
             if next.index == suite.cases.count - 1 {
-                let tail = Self.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).tail
+                let tail = ReportData.split(ReportData.suiteHeadAndTail(suiteReport(next.suite))).tail
                 suiteTails.append(tail)
                 piece += [UInt8(ascii: "]")] + tail
                 next = (next.suite + 1, 0)
@@ -105,10 +105,10 @@ final class ReportDataStream {
             report.suites.count == plan.count, suiteTails.count == plan.count
         else { return nil }
         broken = true  // once
-        let (head, tail) = Self.split(ReportData.headAndTail(report, facts: facts))
+        let (head, tail) = ReportData.split(ReportData.headAndTail(report, facts: facts))
         guard head == self.head else { return nil }
         for (s, suite) in report.suites.enumerated() {
-            let (suiteHead, suiteTail) = Self.split(ReportData.suiteHeadAndTail(suite))
+            let (suiteHead, suiteTail) = ReportData.split(ReportData.suiteHeadAndTail(suite))
             guard suite.cases.count == plan[s].cases.count, suiteHead == suiteHeads[s], suiteTail == suiteTails[s]
             else { return nil }
         }
@@ -127,11 +127,5 @@ final class ReportDataStream {
     /// Suites without cases have nothing to wait for: the stream does not take them (`finish` refuses them).
     private func skipEmptySuites() {
         if next.suite < plan.count, plan[next.suite].cases.isEmpty { broken = true }
-    }
-
-    /// An object written with `ReportData.placeholder` for one member: the bytes before and after it.
-    private static func split(_ bytes: [UInt8]) -> (head: [UInt8], tail: [UInt8]) {
-        guard let at = bytes.firstIndex(of: ReportData.placeholder) else { return (bytes, []) }
-        return (Array(bytes[..<at]), Array(bytes[(at + 1)...]))
     }
 }

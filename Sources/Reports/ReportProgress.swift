@@ -80,11 +80,12 @@ struct ReportProgress {
     }
 
     /// Records a finished scenario; one not in the plan is appended to its suite (or a new suite). `rendered` is
-    /// what the writers make of it (`RenderedCase.init`), kept beside it.
+    /// what the writers make of it (`RenderedCase.init`), kept beside it; the case is then kept as its `summary` (what
+    /// the transcripts and trace were rendered to is on the spool).
     mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
         if results[key] == nil, !plannedKeys.contains(key) { extraCases.append(key) }
-        results[key] = testCase
+        results[key] = rendered == nil ? testCase : testCase.summary
         self.rendered[key] = rendered
     }
 

@@ -131,6 +131,21 @@ package struct TestCaseReport: Sendable, Equatable {
         self.trace = trace
     }
 
+    /// This case without what only the report files hold — its transcripts, standard error and trace — as a run keeps
+    /// it in memory once the case is rendered (`IncrementalReport`): totals, the console's failures and flaky line, and
+    /// the exit code read nothing else, and a run's memory then does not grow with every scenario's transcript.
+    package var summary: TestCaseReport {
+        var summary = self
+        summary.systemOut = ""
+        summary.systemErr = ""
+        summary.trace = []
+        for index in summary.retries.indices {
+            summary.retries[index].systemOut = ""
+            summary.retries[index].systemErr = ""
+        }
+        return summary
+    }
+
     /// True when the final outcome passed but earlier attempts did not.
     var isFlaky: Bool {
         if case .passed = outcome { return !retries.isEmpty }

@@ -4,7 +4,8 @@ import Reports
 import Synchronization
 
 /// Where finished scenarios go: the JUnit file (an `IncrementalReport`, normally with coalesced writes)
-/// and the console, plus an in-memory list for the summary. A report that cannot be written shows up in
+/// and the console, plus an in-memory list for the summary (of each case's `summary` when a report holds the case: its
+/// transcripts and trace are then in the report's files, not kept for the whole run). A report that cannot be written shows up in
 /// `finish()` (the run ends with exit code 3), not mid-run.
 package final class RunRecorder: Sendable {
     private let report: IncrementalReport?
@@ -29,7 +30,7 @@ package final class RunRecorder: Sendable {
 
     /// A scenario finished (or was skipped without starting).
     package func finished(_ testCase: TestCaseReport) {
-        cases.withLock { $0.append(testCase) }
+        cases.withLock { $0.append(report == nil ? testCase : testCase.summary) }
         guard let report else {
             console?.caseFinished(testCase)
             return

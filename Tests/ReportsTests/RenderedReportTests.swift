@@ -48,6 +48,24 @@ import Testing
         return report
     }
 
+    /// `report` with each case that is the `summary` of one of `cases()` (or of `extra`) as that case: what the run
+    /// kept in memory stands for the whole report, whose transcripts and traces went to the spool.
+    static func whole(_ report: TestReport, extra: TestCaseReport? = nil) -> TestReport {
+        var report = report
+        let full = cases() + (extra.map { [$0] } ?? [])
+        for s in report.suites.indices {
+            for c in report.suites[s].cases.indices {
+                let kept = report.suites[s].cases[c]
+                if let match = full.first(where: { $0.classname == kept.classname && $0.name == kept.name }),
+                    match.summary == kept
+                {
+                    report.suites[s].cases[c] = match
+                }
+            }
+        }
+        return report
+    }
+
     /// The data embedded in `html`, inflated.
     static func data(_ html: String) throws -> [UInt8] {
         let opening = try #require(html.range(of: #"<script type="application/json" id=""#))
@@ -65,21 +83,26 @@ import Testing
         for order in [[0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0]] {
             let report = try Self.run(order, directory: directory)
             let rendered = try report.finishRendered()
+            // The run keeps each finished case's summary; the traced case's transcript and trace are on the spool.
+            let whole = Self.whole(rendered.report)
+            #expect(rendered.report != whole)
+            #expect(rendered.report.allCases.allSatisfy { $0.systemOut.isEmpty && $0.trace.isEmpty })
             let onDisk = try String(contentsOf: directory.appendingPathComponent("junit.xml"), encoding: .utf8)
-            #expect(onDisk == JUnitXMLWriter.render(rendered.report))
+            #expect(onDisk == JUnitXMLWriter.render(whole))
             #expect(rendered.cases.joined().allSatisfy { $0 != nil })
-            let whole = HTMLReport.render(rendered.report, facts: Self.facts, compressAbove: 100)
-            let streamed = HTMLReport.render(rendered, facts: Self.facts, compressAbove: 100)
+            let wholeHTML = HTMLReport.render(whole, facts: Self.facts, compressAbove: 100)
+            let streamed = try HTMLReport.render(rendered, facts: Self.facts, compressAbove: 100)
             #expect(streamed.contains(#""encoding":"gzip+base64""#))
-            #expect(try Self.data(streamed) == ReportData.encode(rendered.report, facts: Self.facts).serializedBytes())
-            #expect(try Self.data(streamed) == Self.data(whole))
-            // The stream is used once; a second render encodes the report whole, to the same data.
+            #expect(try Self.data(streamed) == ReportData.encode(whole, facts: Self.facts).serializedBytes())
+            #expect(try Self.data(streamed) == Self.data(wholeHTML))
+            // The stream is used once; a second render puts the data together from each case's spooled object.
             #expect(
-                try Self.data(HTMLReport.render(rendered, facts: Self.facts, compressAbove: 100)) == Self.data(whole))
+                try Self.data(try HTMLReport.render(rendered, facts: Self.facts, compressAbove: 100))
+                    == Self.data(wholeHTML))
         }
     }
 
-    @Test func whatTheStreamCannotVouchForIsEncodedWhole() throws {
+    @Test func whatTheStreamCannotVouchForIsPutTogetherFromTheSpooledCases() throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let extra = TestCaseReport(classname: Self.shop, name: "unplanned", time: 0.5, outcome: .passed)
@@ -93,9 +116,62 @@ import Testing
         for (n, (report, facts)) in cases.enumerated() {
             let rendered = report.snapshotRendered()
             let above = n == 3 ? 1 << 20 : 100
-            let whole = HTMLReport.render(rendered.report, facts: facts, compressAbove: above)
-            #expect(HTMLReport.render(rendered, facts: facts, compressAbove: above) == whole)
+            let whole = HTMLReport.render(Self.whole(rendered.report, extra: extra), facts: facts, compressAbove: above)
+            #expect(try HTMLReport.render(rendered, facts: facts, compressAbove: above) == whole)
+            #expect(whole.contains("order") && rendered.report != Self.whole(rendered.report, extra: extra))
         }
+    }
+
+    /// `write` sends the page to the file in pieces (the base64 in chunks): the file holds what `render` returns.
+    @Test func writtenPagesAreTheRenderedPages() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("report.html")
+        for (above, streamed) in [(100, true), (100, false), (1 << 20, true)] {
+            // Two runs alike: the stream is used once.
+            let one = try Self.run([1, 0, 3, 2], directory: directory)
+            let other = try Self.run([1, 0, 3, 2], directory: directory)
+            let rendered = try one.finishRendered()
+            let otherRendered = try other.finishRendered()
+            if !streamed {  // the data is put together from the spooled cases
+                for used in [rendered, otherRendered] { _ = used.data?.finish(used.report, facts: Self.facts) }
+            }
+            try HTMLReport.write(rendered, facts: Self.facts, to: url, compressAbove: above)
+            let expected = try HTMLReport.render(otherRendered, facts: Self.facts, compressAbove: above)
+            #expect(try String(contentsOf: url, encoding: .utf8) == expected)
+            #expect(expected.contains(#""encoding":"gzip+base64""#) == (above == 100))
+        }
+    }
+
+    @Test func aSpooledPartThatCannotBeReadBackIsAFailedWrite() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = ReportSpool(directory: directory.path)
+        #expect(spool.isFileBacked)
+        // Unlinked at once: nothing of the spool is left in the report's directory.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let kept = spool.keep("<testcase name=\"ü\"/>\n")
+        let other = spool.keep(Array("{}".utf8))
+        #expect(try kept.bytes(writing: "r.xml") == Array("<testcase name=\"ü\"/>\n".utf8))
+        #expect(try other.bytes(writing: "r.xml") == Array("{}".utf8))
+        let beyond = SpooledBytes.file(spool, offset: 1 << 20, count: 8)
+        #expect(throws: ReportsError.self) { try beyond.bytes(writing: "r.xml") }
+        do {
+            _ = try beyond.bytes(writing: "r.xml")
+        } catch {
+            #expect(error.description.hasPrefix("r.xml: cannot write the report: a finished scenario's part"))
+        }
+    }
+
+    @Test func withoutASpoolFileTheCasesAreKeptInMemory() throws {
+        let spool = ReportSpool(directory: "/nonexistent/pushcheck-spool")
+        #expect(!spool.isFileBacked)
+        let kept = spool.keep("<testcase/>")
+        guard case .memory = kept else {
+            Issue.record("expected the bytes in memory, got \(kept)")
+            return
+        }
+        #expect(try kept.bytes(writing: "r.xml") == Array("<testcase/>".utf8))
     }
 
     @Test func gzipStreamInflatesToItsInput() throws {
