@@ -143,35 +143,49 @@ import Testing
         }
     }
 
-    @Test func aSpooledPartThatCannotBeReadBackIsAFailedWrite() throws {
+    @Test func aSpoolGivesBackWhatItKeptFromItsFileAndItsBuffer() throws {
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let spool = ReportSpool(directory: directory.path)
         #expect(spool.isFileBacked)
         // Unlinked at once: nothing of the spool is left in the report's directory.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-        let kept = spool.keep("<testcase name=\"ü\"/>\n")
-        let other = spool.keep(Array("{}".utf8))
-        #expect(try kept.bytes(writing: "r.xml") == Array("<testcase name=\"ü\"/>\n".utf8))
-        #expect(try other.bytes(writing: "r.xml") == Array("{}".utf8))
-        let beyond = SpooledBytes.file(spool, offset: 1 << 20, count: 8)
+        // 300 KB: most of it goes to the file 64 KiB at a time, the last part stays in the buffer.
+        let pieces = (0..<300).map { "<testcase name=\"ü \($0)\">" + String(repeating: "x", count: 1000 + $0) }
+        let kept = pieces.enumerated().map {
+            $0.offset % 2 == 0 ? spool.keep($0.element) : spool.keep(Array($0.element.utf8))
+        }
+        for (piece, spooled) in zip(pieces, kept).reversed() {
+            #expect(try spooled.bytes(writing: "r.xml") == Array(piece.utf8))
+        }
+        #expect(kept[299].offset > 1 << 18)
+    }
+
+    @Test func aSpooledPartThatCannotBeReadBackIsAFailedWrite() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let spool = ReportSpool(directory: directory.path)
+        _ = spool.keep("<testcase/>")
+        let beyond = SpooledBytes(spool: spool, offset: 1 << 20, count: 8)
         #expect(throws: ReportsError.self) { try beyond.bytes(writing: "r.xml") }
         do {
             _ = try beyond.bytes(writing: "r.xml")
         } catch {
-            #expect(error.description.hasPrefix("r.xml: cannot write the report: a finished scenario's part"))
+            #expect(
+                error.description
+                    == "r.xml: cannot write the report: a finished scenario's part could not be read back: bytes "
+                    + "1048576..<1048584 were never on the spool. Check that the directory exists and is writable.")
         }
     }
 
     @Test func withoutASpoolFileTheCasesAreKeptInMemory() throws {
         let spool = ReportSpool(directory: "/nonexistent/pushcheck-spool")
         #expect(!spool.isFileBacked)
-        let kept = spool.keep("<testcase/>")
-        guard case .memory = kept else {
-            Issue.record("expected the bytes in memory, got \(kept)")
-            return
+        let pieces = (0..<100).map { String(repeating: "<testcase/>", count: $0 + 100) }
+        let kept = pieces.map { spool.keep($0) }
+        for (piece, spooled) in zip(pieces, kept) {
+            #expect(try spooled.bytes(writing: "r.xml") == Array(piece.utf8))
         }
-        #expect(try kept.bytes(writing: "r.xml") == Array("<testcase/>".utf8))
     }
 
     @Test func gzipStreamInflatesToItsInput() throws {
