@@ -205,6 +205,7 @@ package enum SuiteLoader {
                 steps.append(step)
             }
             try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            steps = steps.map { $0.droppingCheckedScalars() }
             if let node = s["snapshot"], let step = try SnapshotCheck.scenarioStep(node) { steps.append(step) }
             out.append(
                 Scenario(

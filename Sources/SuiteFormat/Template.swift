@@ -14,7 +14,15 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
         case variable(String, offset: Int)
     }
 
-    let parts: [Part]
+    /// Most templates are one literal: kept as the string alone, not as an array of one part (a loaded suite keeps
+    /// every template for the whole run).
+    private enum Storage: Sendable, Equatable {
+        case literal(String)
+        /// Two parts or more, at least one a reference.
+        case parts([Part])
+    }
+
+    private let storage: Storage
     /// Where the scalar is written.
     package let range: SourceRange
     /// Columns to add to an offset to reach the character in the file (1 for quoted scalars).
@@ -22,7 +30,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
 
     /// A template with no references.
     package init(literal: String, range: SourceRange) {
-        parts = [.literal(literal)]
+        storage = .literal(literal)
         self.range = range
         columnBias = 0
     }
@@ -33,7 +41,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
         columnBias = quoted ? 1 : 0
         // Most scalars hold no reference: one literal part, without the scalar-by-scalar walk below.
         guard text.utf8.contains(UInt8(ascii: "$")) else {
-            parts = [.literal(text)]
+            storage = .literal(text)
             return
         }
         var parts: [Part] = []
@@ -78,7 +86,19 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
         }
         literal += String(decoding: bytes[literalStart..<bytes.count], as: UTF8.self)
         if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
-        self.parts = parts
+        if parts.count == 1, case .literal(let text) = parts[0] {
+            storage = .literal(text)
+        } else {
+            storage = .parts(parts)
+        }
+    }
+
+    /// The literals and references in order.
+    var parts: [Part] {
+        switch storage {
+        case .literal(let text): return [.literal(text)]
+        case .parts(let parts): return parts
+        }
     }
 
     /// Decodes a scalar node as a template.
@@ -90,7 +110,8 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
 
     /// The references, with the position of each.
     var references: [(name: String, range: SourceRange)] {
-        parts.compactMap {
+        guard case .parts(let parts) = storage else { return [] }
+        return parts.compactMap {
             if case .variable(let name, let offset) = $0 { return (name, Self.at(range, offset: offset + columnBias)) }
             return nil
         }
@@ -101,7 +122,12 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
 
     /// The text as written (references shown as `${name}`).
     package var description: String {
-        parts.map {
+        let parts: [Part]
+        switch storage {
+        case .literal(let text): return text
+        case .parts(let list): parts = list
+        }
+        return parts.map {
             switch $0 {
             case .literal(let s): return s
             case .variable(let n, _): return "${\(n)}"
@@ -113,6 +139,11 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     package func render(
         _ lookup: (String) -> String?, escape: (String) -> String = { $0 }
     ) throws(VariableError) -> String {
+        let parts: [Part]
+        switch storage {
+        case .literal(let text): return text
+        case .parts(let list): parts = list
+        }
         var out = ""
         for part in parts {
             switch part {

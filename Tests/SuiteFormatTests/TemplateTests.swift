@@ -16,6 +16,21 @@ import Testing
         #expect(t.description == "a ${x} b ${device.iphone.token}")
     }
 
+    /// A template without references is kept as its text alone, however it was written: the same value, the same
+    /// text, the same rendering as one made from the literal.
+    @Test func aTemplateWithoutReferencesIsItsLiteral() throws {
+        for (written, text) in [("plain", "plain"), ("costs $5", "costs $5"), ("cost: $${price}", "cost: ${price}")] {
+            let t = try Template(written, range: Self.range)
+            #expect(t == Template(literal: text, range: Self.range))
+            #expect(t.isLiteral && t.references.isEmpty)
+            #expect(t.parts == [.literal(text)])
+            #expect(try t.render({ _ in "unused" }) == text)
+        }
+        let t = try Template("${a}${b}", range: Self.range)
+        #expect(t.parts == [.variable("a", offset: 0), .variable("b", offset: 4)])
+        #expect(try t.render({ $0.uppercased() }) == "AB")
+    }
+
     @Test func renderingSubstitutesAndEscapes() throws {
         let t = try Template(#"{"title":"${t}","n":${n}}"#, range: Self.range)
         let out = try t.render(
