@@ -225,10 +225,7 @@ struct YAMLDate: YAMLDecodable {
     static func decode(from node: YAMLNode) throws(SourceError) -> YAMLDate {
         if case .int(let ms)? = node.value { return YAMLDate(date: Date(timeIntervalSince1970: Double(ms) / 1000)) }
         let text = try String.decode(from: node)
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return YAMLDate(date: date) }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return YAMLDate(date: date) }
+        if let date = ISO8601.date(text, fractionalSeconds: true) { return YAMLDate(date: date) }
         throw node.invalidValue(
             expected: "expected an ISO 8601 time such as 2026-01-01T00:00:00Z, or milliseconds since 1970")
     }

@@ -156,7 +156,7 @@ extension AppDeclaration {
     static func decodeDate(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Date? {
         guard let node = m[key], !node.isNull else { return nil }
         let text = try String.decode(from: node)
-        guard let date = ISO8601DateFormatter().date(from: text) else {
+        guard let date = ISO8601.date(text) else {
             throw node.invalidValue(expected: "an ISO 8601 date-time such as 2027-01-01T00:00:00Z")
         }
         return date

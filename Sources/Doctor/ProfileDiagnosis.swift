@@ -159,8 +159,6 @@ extension Doctor {
     }
 
     static func day(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withFullDate]
-        return f.string(from: date)
+        ISO8601.day(date)
     }
 }

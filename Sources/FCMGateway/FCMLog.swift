@@ -125,7 +125,7 @@ package struct FCMLogEntry: Sendable, Equatable {
     package var json: JSONValue {
         var o: [String: JSONValue] = [
             "sequence": .number(Double(sequence)),
-            "received_at": .string(ISO8601DateFormatter().string(from: receivedAt)),
+            "received_at": .string(ISO8601.string(receivedAt)),
             "method": .string(method), "path": .string(path), "status": .number(Double(status)),
             "validate_only": .bool(validateOnly),
             "apns": .array(

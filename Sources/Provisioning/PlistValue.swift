@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// A property-list value as a `Sendable` tree, read from XML or binary plists.
 ///
@@ -70,7 +71,7 @@ package enum PlistValue: Sendable, Equatable, CustomStringConvertible {
         case .integer(let i): return String(i)
         case .real(let d): return String(d)
         case .bool(let b): return b ? "true" : "false"
-        case .date(let d): return ISO8601DateFormatter().string(from: d)
+        case .date(let d): return ISO8601.string(d)
         case .data(let d): return "<\(d.count) bytes>"
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
         case .dictionary(let d):

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// One diagnosed misconfiguration: the cause, what a developer would see on a real device, and the fix
 /// (device.md §3.4). The same values are produced by the simulated device and by `doctor`.
@@ -87,7 +88,7 @@ package enum ProvisioningFinding: Sendable, Equatable, CustomStringConvertible {
                 ? "profile '\(name)' is an App Store profile: it provisions no devices, so device \(udid) cannot install this build"
                 : "profile '\(name)' (\(type.rawValue)) does not list device \(udid) in ProvisionedDevices"
         case .profileExpired(let name, let at):
-            return "profile '\(name)' expired on \(ISO8601DateFormatter().string(from: at))"
+            return "profile '\(name)' expired on \(ISO8601.string(at))"
         case .appIDMismatch(let appID, let bundleID):
             return "the profile's App ID \(appID) does not match bundle id \(bundleID)"
         case .teamMismatch(let profileTeam, let appTeam):

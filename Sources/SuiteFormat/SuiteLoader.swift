@@ -2,6 +2,7 @@ import DeviceBridge
 import DeviceSimulator
 import Foundation
 import PushCrypto
+import PushModel
 import YAMLSource
 
 /// Reads suite files (YAML or JSON) into `Suite`s; every mistake is a `SourceError` with `file:line:col`.
@@ -140,7 +141,7 @@ package enum SuiteLoader {
         if let clock = w["clock"], !clock.isNull {
             let text = try String.decode(from: clock)
             if text != "now" {
-                guard let date = ISO8601DateFormatter().date(from: text) else {
+                guard let date = ISO8601.date(text) else {
                     throw clock.invalidValue(
                         expected: "`now` (the wall clock, the default) or an ISO 8601 time such as 2026-01-01T00:00:00Z"
                     )

@@ -39,7 +39,7 @@ package final class PushRecorder: Sendable {
         var o: [String: JSONValue] = [
             "environment": .string(push.environment.rawValue), "topic": .string(push.topic),
             "push_type": .string(push.pushType.rawValue), "priority": .number(Double(push.priority.rawValue)),
-            "received_at": .string(ISO8601DateFormatter().string(from: push.receivedAt)),
+            "received_at": .string(ISO8601.string(push.receivedAt)),
             "payload": (try? JSONValue.parse(push.payload)) ?? .string(String(decoding: push.payload, as: UTF8.self)),
         ]
         if let c = push.collapseID { o["collapse_id"] = .string(c) }
