@@ -83,29 +83,11 @@ package enum AtomicFile {
         private mutating func writeAll(_ bytes: some Collection<UInt8>) {
             guard failure == nil, !bytes.isEmpty else { return }
             let descriptor = descriptor
-            let done = bytes.withContiguousStorageIfAvailable { buffer -> String? in
-                guard let base = buffer.baseAddress else { return nil }
-                return Self.writeAll(descriptor, UnsafeRawBufferPointer(start: base, count: buffer.count))
+            let written = bytes.withContiguousStorageIfAvailable {
+                FileWrite.all(UnsafeRawBufferPointer($0), to: descriptor)
             }
-            if let done {
-                failure = done
-            } else {
-                failure = Array(bytes).withUnsafeBytes { Self.writeAll(descriptor, $0) }
-            }
-        }
-
-        /// Nil when every byte was written, the reason otherwise.
-        private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> String? {
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errnoText()
-                }
-                offset += written
-            }
-            return nil
+            // Outer nil: the bytes have no contiguous storage (copied once); inner nil: all written.
+            failure = written ?? Array(bytes).withUnsafeBytes { FileWrite.all($0, to: descriptor) }
         }
     }
 
@@ -157,7 +139,7 @@ package enum AtomicFile {
         }
     }
 
-    fileprivate static func errnoText() -> String {
+    private static func errnoText() -> String {
         String(cString: strerror(errno))
     }
 }

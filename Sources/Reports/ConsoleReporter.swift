@@ -83,15 +83,8 @@ package final class ConsoleReporter: Sendable {
 
     /// Writes to standard output unbuffered (one `write(2)` loop per call).
     package static let standardOutput: @Sendable (String) -> Void = { text in
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        var text = text
+        _ = text.withUTF8 { FileWrite.all(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
     }
 
     /// The mode for standard output in this process: terminal check, `CI`, `NO_COLOR`, `TERM`, width.

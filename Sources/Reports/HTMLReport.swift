@@ -15,7 +15,11 @@ package enum HTMLReport {
     package static func render(
         _ report: TestReport, facts: ReportData.RunFacts = ReportData.RunFacts(), compressAbove: Int = compressAbove
     ) -> String {
-        document(report, json: ReportData.encode(report, facts: facts).serializedBytes(), compressAbove: compressAbove)
+        var out = ""
+        page(
+            report, json: ReportData.encode(report, facts: facts).serializedBytes(), compressAbove: compressAbove,
+            into: &out)
+        return out
     }
 
     /// `render` of the report `rendered` stands for (its finished cases are summaries; what they were rendered to holds
@@ -46,12 +50,6 @@ package enum HTMLReport {
     }
 
     /// The page with `json` embedded, gzipped past `compressAbove` bytes.
-    private static func document(_ report: TestReport, json: [UInt8], compressAbove: Int) -> String {
-        var out = ""
-        page(report, json: json, compressAbove: compressAbove, into: &out)
-        return out
-    }
-
     private static func page<Output: ReportOutput>(
         _ report: TestReport, json: [UInt8], compressAbove: Int, into out: inout Output
     ) {

@@ -60,7 +60,10 @@ package final class ReportSpool: Sendable {
             let offset = state.flushed + state.buffer.count
             state.buffer.append(contentsOf: bytes)
             if state.writable, state.buffer.count >= Self.chunk {
-                if Self.writeAll(state.buffer, to: state.descriptor, at: state.flushed) {
+                let failure = state.buffer.withUnsafeBytes {
+                    FileWrite.all($0, to: state.descriptor, at: state.flushed)
+                }
+                if failure == nil {
                     state.flushed += state.buffer.count
                     state.buffer.removeAll(keepingCapacity: true)
                 } else {
@@ -71,44 +74,33 @@ package final class ReportSpool: Sendable {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, at offset: Int) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let n = pwrite(
-                    descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset + written))
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
+    /// The `count` bytes at `offset`; a failed read is a failed write of `path`.
+    fileprivate func read(offset: Int, count: Int, writing path: String) throws(ReportsError) -> [UInt8] {
+        func failure(_ reason: String) -> ReportsError {
+            .writeFailed(path: path, reason: "a finished scenario's part could not be read back: \(reason)")
         }
-    }
-
-    /// The `count` bytes at `offset`, or why they could not be read back.
-    fileprivate func read(offset: Int, count: Int) -> Result<[UInt8], ReadFailure> {
         let descriptor = state.withLock { state -> Int32? in
             guard offset < state.flushed else { return nil }
             return state.descriptor
         }
         guard let descriptor else {
             // Still in the buffer.
-            return state.withLock { state in
+            let bytes = state.withLock { state -> [UInt8]? in
                 let start = offset - state.flushed
-                guard start >= 0, count >= 0, start + count <= state.buffer.count else {
-                    return .failure(ReadFailure(reason: "bytes \(offset)..<\(offset + count) were never on the spool"))
-                }
-                return .success(Array(state.buffer[start..<(start + count)]))
+                guard start >= 0, count >= 0, start + count <= state.buffer.count else { return nil }
+                return Array(state.buffer[start..<(start + count)])
             }
+            guard let bytes else { throw failure("bytes \(offset)..<\(offset + count) were never on the spool") }
+            return bytes
         }
-        var failure: String?
+        var reason: String?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             while initialized < count {
                 let n = pread(
                     descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else {
-                    failure =
+                    reason =
                         n == 0
                         ? "the spool file is shorter than what was written to it" : String(cString: strerror(errno))
                     return
@@ -116,13 +108,8 @@ package final class ReportSpool: Sendable {
                 initialized += n
             }
         }
-        if let failure { return .failure(ReadFailure(reason: failure)) }
-        return .success(bytes)
-    }
-
-    /// Why spooled bytes could not be read back (reported as a failed report write).
-    struct ReadFailure: Error {
-        let reason: String
+        if let reason { throw failure(reason) }
+        return bytes
     }
 }
 
@@ -134,11 +121,6 @@ struct SpooledBytes: Sendable {
 
     /// The bytes, read back from the spool; a failed read becomes a failed write of `path`.
     func bytes(writing path: String) throws(ReportsError) -> [UInt8] {
-        switch spool.read(offset: offset, count: count) {
-        case let .success(bytes): return bytes
-        case let .failure(failure):
-            throw .writeFailed(
-                path: path, reason: "a finished scenario's part could not be read back: \(failure.reason)")
-        }
+        try spool.read(offset: offset, count: count, writing: path)
     }
 }
