@@ -122,11 +122,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
 
     /// The text as written (references shown as `${name}`).
     package var description: String {
-        let parts: [Part]
-        switch storage {
-        case .literal(let text): return text
-        case .parts(let list): parts = list
-        }
+        if case .literal(let text) = storage { return text }
         return parts.map {
             switch $0 {
             case .literal(let s): return s
@@ -139,11 +135,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     package func render(
         _ lookup: (String) -> String?, escape: (String) -> String = { $0 }
     ) throws(VariableError) -> String {
-        let parts: [Part]
-        switch storage {
-        case .literal(let text): return text
-        case .parts(let list): parts = list
-        }
+        if case .literal(let text) = storage { return text }
         var out = ""
         for part in parts {
             switch part {
