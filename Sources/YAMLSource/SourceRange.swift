@@ -5,15 +5,26 @@
 /// editors that show "Col" for UTF-8 text usually show. The renderer converts
 /// columns to display cells so the caret lines up under wide (CJK) characters.
 package struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Stored in 32 bits each (a loaded suite keeps two positions in every range of every template and check for the
+    /// whole run); a line or column past 2³¹ − 1 reads as 2³¹ − 1.
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
     /// 1-based line number (0 when the error concerns the whole file).
-    package var line: Int
+    package var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
     /// 1-based column in Unicode scalars (0 when the error concerns the whole file).
-    package var column: Int
+    package var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     /// Creates a position from 1-based line and column.
     package init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
