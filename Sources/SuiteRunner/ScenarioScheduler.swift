@@ -17,11 +17,14 @@ package struct ScenarioScheduler: Sendable {
     /// How scheduling works.
     package let policy: RunPolicy
     private let execute: Execute
+    /// Where the attempts' timeouts and grace periods are armed (tests give their own, to count what is left armed).
+    private let deadlines: DeadlineWatch
 
     /// A scheduler with `policy` calling `execute` for every attempt.
-    package init(policy: RunPolicy, execute: @escaping Execute) {
+    package init(policy: RunPolicy, execute: @escaping Execute, deadlines: DeadlineWatch = .shared) {
         self.policy = policy
         self.execute = execute
+        self.deadlines = deadlines
     }
 
     /// What happened to the run as a whole.
@@ -121,18 +124,15 @@ package struct ScenarioScheduler: Sendable {
             first.offer(.finished(result))
             return result
         }
-        // Timers run on Dispatch, not on the cooperative pool, so an executor that blocks pool threads
-        // cannot delay its own timeout.
-        if let timeout = policy.scenarioTimeout {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(timeout.nanoseconds))) {
-                first.offer(.timedOut)
-            }
-        }
+        // The timeout runs on the deadline watch's thread, not on the cooperative pool, so an executor that blocks
+        // pool threads cannot delay its own timeout; it is disarmed as soon as the attempt is decided.
+        let timer = policy.scenarioTimeout.map { deadlines.arm(after: $0) { first.offer(.timedOut) } }
         let event = await withTaskCancellationHandler {
             await first.wait()
         } onCancel: {
             first.offer(.interrupted)
         }
+        if let timer { deadlines.disarm(timer) }
         let cause: HarnessErrorKind
         let message: String
         switch event {
@@ -165,8 +165,9 @@ package struct ScenarioScheduler: Sendable {
         let late = FirstOf<AttemptResult?>()
         let grace = policy.cancellationGrace
         let waiter = Task { late.offer(await work.value) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.nanoseconds))) { late.offer(nil) }
+        let timer = deadlines.arm(after: grace) { late.offer(nil) }
         let value = await late.wait()
+        deadlines.disarm(timer)
         _ = waiter
         return value
     }

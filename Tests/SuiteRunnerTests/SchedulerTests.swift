@@ -89,6 +89,21 @@ import Testing
         #expect(outcome("quick", in: cases) == .passed)
     }
 
+    /// A finished attempt's timeout is disarmed with it: with the default 300 s timeout nothing of a run's scenarios
+    /// stays armed (Dispatch's `asyncAfter` kept each scenario's timer, and the attempt state it held, for 300 s).
+    @Test func finishedAttemptsLeaveNoTimeoutArmed() async {
+        let names = (1...40).map { "s\($0)" }
+        let fake = FakeExecutor(["s7": .fail("nope"), "s9": .error("boom")])
+        let deadlines = DeadlineWatch()
+        let scheduler = ScenarioScheduler(
+            policy: RunPolicy(jobs: 2, retries: 1, scenarioTimeout: .seconds(300)), execute: fake.closure,
+            deadlines: deadlines)
+        let outcome = await scheduler.run(items(names), recorder: RunRecorder(report: nil, console: nil))
+        #expect(outcome.finished.count == 40)
+        #expect(fake.callLog.count == 42)  // s7 and s9 were retried
+        #expect(deadlines.armedCount == 0)
+    }
+
     @Test func timeoutAbandonsAnExecutorThatIgnoresCancellation() async {
         let fake = FakeExecutor(["stuck": .stubborn(.seconds(10))])
         let scheduler = ScenarioScheduler(
