@@ -36,19 +36,24 @@ package struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConve
 
 /// The text of one loaded file, kept so that errors can quote the offending line.
 ///
-/// Immutable and shared by every `SourceRange` of the file.
+/// Immutable and shared by every `SourceRange` of the file. A run keeps its suites' texts for the whole run, so the
+/// text is kept whole with where each line starts and ends, and a line becomes a `String` only when it is quoted (a
+/// `String` per line took 3.5 times the file's size).
 package final class SourceText: Sendable {
     /// The file name as given to the loader (used in `-->` lines).
     package let file: String
-    /// The lines of the file without their terminators. Breaks are those libyaml counts:
+    /// The decoded text.
+    private let text: String
+    /// Each line's UTF-8 offsets in `text`, without its terminator. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
     /// dropped (libyaml does not count it as a column).
-    package let lines: [String]
+    private let bounds: [Range<Int>]
 
     /// `text`'s lines (shared, not split again) under the file name `file`.
     init(renaming text: SourceText, to file: String) {
         self.file = file
-        self.lines = text.lines
+        self.text = text.text
+        self.bounds = text.bounds
     }
 
     /// Decodes `bytes` as UTF-8 (invalid sequences become U+FFFD) and splits them into lines.
@@ -59,9 +64,17 @@ package final class SourceText: Sendable {
     /// Splits `text` into lines, on its UTF-8 bytes (each line a slice of them: the breaks are whole scalars, so a
     /// slice between two of them is whole scalars too, and one `String` per line is made without a scalar walk).
     package init(file: String, text: String) {
+        var text = text
+        text.makeContiguousUTF8()  // offsets into it are then O(1) to turn into indices
         self.file = file
-        var lines: [String] = []
+        self.text = text
+        var lines: [Range<Int>] = []
         let bytes = text.utf8
+        func offsets(_ range: Range<String.Index>) -> Range<Int> {
+            bytes.distance(
+                from: bytes.startIndex, to: range.lowerBound)..<bytes.distance(
+                    from: bytes.startIndex, to: range.upperBound)
+        }
         var index = bytes.startIndex
         // A leading BOM (EF BB BF) is not part of the first line.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = bytes.index(index, offsetBy: 3) }
@@ -93,24 +106,30 @@ package final class SourceText: Sendable {
             let end = bytes.index(index, offsetBy: breakLength)
             if byte == 0x0A {
                 // After CR (or NEL, LS, PS) a LF ends no line of its own, as libyaml counts.
-                if !previousWasCR { lines.append(String(Substring(bytes[lineStart..<index]))) }
+                if !previousWasCR { lines.append(offsets(lineStart..<index)) }
                 previousWasCR = false
             } else {
-                lines.append(String(Substring(bytes[lineStart..<index])))
+                lines.append(offsets(lineStart..<index))
                 previousWasCR = true
             }
             index = end
             lineStart = end
         }
-        lines.append(String(Substring(bytes[lineStart..<bytes.endIndex])))
-        self.lines = lines
+        lines.append(offsets(lineStart..<bytes.endIndex))
+        self.bounds = lines
     }
 
     /// The text of a 1-based line, or nil when out of range.
     package func line(_ number: Int) -> String? {
-        guard number >= 1, number <= lines.count else { return nil }
-        return lines[number - 1]
+        guard number >= 1, number <= bounds.count else { return nil }
+        let range = bounds[number - 1]
+        let bytes = text.utf8
+        let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
+        return String(Substring(bytes[start..<bytes.index(start, offsetBy: range.count)]))
     }
+
+    /// Every line, in order (each made on the spot).
+    package var lines: [String] { bounds.indices.map { line($0 + 1)! } }
 }
 
 /// Where a node or an error sits in a file: `file`, start and end (end is exclusive).
