@@ -153,7 +153,7 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
     static func at(_ range: SourceRange, offset: Int) -> SourceRange {
         guard range.start.line == range.end.line else { return range }
         let start = SourcePosition(line: range.start.line, column: range.start.column + offset)
-        return SourceRange(file: range.file, start: start, end: start, source: range.source)
+        return range.moved(start: start, end: start)
     }
 }
 

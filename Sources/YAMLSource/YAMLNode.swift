@@ -69,13 +69,26 @@ package struct YAMLNode: Sendable, Hashable {
     /// Where the node was written (start..end, end exclusive).
     package var range: SourceRange
     /// The tag as libyaml reports it (`!!str` becomes `tag:yaml.org,2002:str`), or nil.
-    package var tag: String?
+    package var tag: String? {
+        get { taggedAs?.tag }
+        set { taggedAs = newValue.map(Tag.init) }
+    }
+    /// The tag behind a reference: few nodes have one, and inline it took 16 of a node's bytes (a document keeps a
+    /// node per scalar, key and collection).
+    private var taggedAs: Tag?
+
+    private final class Tag: Sendable, Hashable {
+        let tag: String
+        init(_ tag: String) { self.tag = tag }
+        static func == (lhs: Tag, rhs: Tag) -> Bool { lhs.tag == rhs.tag }
+        func hash(into hasher: inout Hasher) { hasher.combine(tag) }
+    }
 
     /// Creates a node.
     package init(_ kind: Kind, range: SourceRange, tag: String? = nil) {
         self.kind = kind
         self.range = range
-        self.tag = tag
+        self.taggedAs = tag.map(Tag.init)
     }
 
     /// The scalar, when this node is one.
