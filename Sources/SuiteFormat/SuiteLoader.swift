@@ -51,10 +51,56 @@ package enum SuiteLoader {
     }
 
     /// Loads and checks a suite: structure, types, unknown keys, includes, and every `${…}` reference. `root`:
-    /// the file's document if it was already parsed (`examine`).
-    package static func load(path: String, root parsed: YAMLNode? = nil) throws(SourceError) -> Suite {
+    /// the file's document if it was already parsed (`examine`), handed over: the scenarios' nodes are let go of as
+    /// they are decoded, so a large suite never holds its whole document and all its decoded scenarios at once.
+    package static func load(path: String, root parsed: consuming YAMLNode? = nil) throws(SourceError) -> Suite {
         let root: YAMLNode
-        if let parsed { root = parsed } else { root = try YAMLLoader.load(path: path) }
+        if let document = parsed.take() { root = document } else { root = try YAMLLoader.load(path: path) }
+        let (world, variables, name, scenarioNodes) = try header(of: root, path: path)
+        _ = consume root
+        var nodes = scenarioNodes
+        _ = consume scenarioNodes
+        var scenarios: [Scenario] = []
+        var seen: [String: SourceRange] = [:]
+        // Scenarios decode independently: on every core, a batch at a time, then taken in order (the first error in
+        // the file wins). Each batch's nodes are then replaced by a placeholder, which frees their subtrees: the
+        // document of a 10,000-scenario file is ~6 KB of nodes a scenario, more than the decoded scenario.
+        let batchSize = 512
+        var batchStart = nodes.startIndex
+        while batchStart < nodes.endIndex {
+            let batchEnd = min(batchStart + batchSize, nodes.endIndex)
+            do {
+                let batch = Array(nodes[batchStart..<batchEnd])
+                let decoded = ParallelMap.map(batch) { (node: YAMLNode) -> Result<[Scenario], SourceError> in
+                    Result { () throws(SourceError) in
+                        try decodeScenario(node, file: path, world: world, variables: variables)
+                    }
+                }
+                for (node, result) in zip(batch, decoded) {
+                    for scenario in try result.get() {
+                        if let first = seen[scenario.name] {
+                            throw SourceError(
+                                .invalidValue, "two scenarios are named '\(scenario.name)'",
+                                at: node["name"]?.range ?? node.range,
+                                expected: "expected unique names (the first is at line \(first.line))",
+                                suggestion: "rename one; reports identify scenarios by file and name")
+                        }
+                        seen[scenario.name] = node["name"]?.range ?? node.range
+                        scenarios.append(scenario)
+                    }
+                }
+            }
+            for i in batchStart..<batchEnd { nodes[i] = YAMLNode(.sequence([]), range: nodes[i].range) }
+            batchStart = batchEnd
+        }
+        return Suite(path: path, name: try name.get(), scenarios: scenarios, world: world, variables: variables)
+    }
+
+    /// What a suite's scenarios are decoded with: its world and variables, its name (an error in it is thrown after
+    /// the scenarios', as when it was read last), and the scenario nodes.
+    private static func header(of root: YAMLNode, path: String) throws(SourceError) -> (
+        world: WorldDeclaration, variables: [String: String], name: Result<String, SourceError>, scenarios: [YAMLNode]
+    ) {
         let m = try YAMLMapping(root)
         try m.checkKeys(SuiteKeys.suite)
         let world =
@@ -65,33 +111,10 @@ package enum SuiteLoader {
         if let v = try m.optionalMapping("variables") {
             for pair in v.pairs { variables[pair.keyString] = try String.decode(from: pair.value) }
         }
-        var scenarios: [Scenario] = []
-        var seen: [String: SourceRange] = [:]
         let nodes = try m.requiredSequence("scenarios")
-        // Scenarios decode independently: on every core, then taken in order (the first error in the file wins).
-        let suiteVariables = variables
-        let decoded = ParallelMap.map(nodes) { (node: YAMLNode) -> Result<[Scenario], SourceError> in
-            Result { () throws(SourceError) in
-                try decodeScenario(node, file: path, world: world, variables: suiteVariables)
-            }
-        }
-        for (node, result) in zip(nodes, decoded) {
-            for scenario in try result.get() {
-                if let first = seen[scenario.name] {
-                    throw SourceError(
-                        .invalidValue, "two scenarios are named '\(scenario.name)'",
-                        at: node["name"]?.range ?? node.range,
-                        expected: "expected unique names (the first is at line \(first.line))",
-                        suggestion: "rename one; reports identify scenarios by file and name")
-                }
-                seen[scenario.name] = node["name"]?.range ?? node.range
-                scenarios.append(scenario)
-            }
-        }
         let defaultName = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return Suite(
-            path: path, name: try m.optional("name") ?? defaultName, scenarios: scenarios, world: world,
-            variables: variables)
+        let name = Result { () throws(SourceError) in try m.optional("name") ?? defaultName }
+        return (world, variables, name, nodes)
     }
 
     // MARK: world

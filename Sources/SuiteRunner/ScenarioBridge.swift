@@ -4,27 +4,35 @@ import Reports
 import ScenarioChecks
 import ScenarioRun
 import SuiteFormat
+import Synchronization
 import YAMLSource
 
 /// The suites of a run after discovery and loading, with every scenario as a `RunItem` whose `handle`
-/// indexes `entries`.
+/// indexes the scenarios. The scenarios are kept apart from their suites, one per item, so that a run can let go of
+/// each one as it finishes (`release`): a loaded scenario is several kilobytes, and a run's memory would otherwise
+/// hold every one of them until its end.
 package struct LoadedSuites: Sendable {
-    /// Suite files in discovery order.
+    /// Suite files in discovery order, each without its scenarios (`scenario(for:)` gives them).
     package let suites: [Suite]
+    /// Each suite's scenario names, in file order.
+    package let scenarioNames: [[String]]
     /// Every scenario of every suite, in file order.
     package let items: [RunItem]
-    private let entries: [(suite: Int, scenario: Int)]
+    /// Per item, its suite's index in `suites`.
+    private let suiteOf: [Int]
+    private let store: ScenarioStore
 
     /// Loads every file; collects every load error (not only the first file's). `parsed`: documents of files
-    /// already read (`SuiteLoader.examine`).
+    /// already read (`SuiteLoader.examine`), handed over.
     package static func load(
-        files: [String], parsed: [String: YAMLNode] = [:]
+        files: [String], parsed: consuming [String: YAMLNode] = [:]
     ) -> (loaded: LoadedSuites, errors: [SourceError]) {
         var suites: [Suite] = []
         var errors: [SourceError] = []
         for file in files {
             do {
-                suites.append(try SuiteLoader.load(path: file, root: parsed[file]))
+                // Handed over (taken out of `parsed`): the loader lets go of the document as it decodes it.
+                suites.append(try SuiteLoader.load(path: file, root: parsed.removeValue(forKey: file)))
             } catch {
                 errors.append(error)
             }
@@ -33,28 +41,64 @@ package struct LoadedSuites: Sendable {
     }
 
     /// Wraps already-loaded suites.
-    package init(suites: [Suite]) {
-        self.suites = suites
+    package init(suites loadedSuites: [Suite]) {
+        var suites: [Suite] = []
+        var names: [[String]] = []
         var items: [RunItem] = []
-        var entries: [(Int, Int)] = []
-        for (suiteIndex, suite) in suites.enumerated() {
-            for (scenarioIndex, scenario) in suite.scenarios.enumerated() {
+        var suiteOf: [Int] = []
+        var scenarios: [Scenario?] = []
+        for (suiteIndex, suite) in loadedSuites.enumerated() {
+            for scenario in suite.scenarios {
                 items.append(
                     RunItem(
                         classname: suite.path, name: scenario.name, tags: scenario.tags, file: scenario.file,
-                        line: scenario.line, skipReason: scenario.skipReason, handle: entries.count))
-                entries.append((suiteIndex, scenarioIndex))
+                        line: scenario.line, skipReason: scenario.skipReason, handle: items.count))
+                suiteOf.append(suiteIndex)
+                scenarios.append(scenario)
             }
+            names.append(suite.scenarios.map(\.name))
+            suites.append(
+                Suite(
+                    path: suite.path, name: suite.name, scenarios: [], world: suite.world, variables: suite.variables))
         }
+        self.suites = suites
+        self.scenarioNames = names
         self.items = items
-        self.entries = entries
+        self.suiteOf = suiteOf
+        self.store = ScenarioStore(scenarios)
     }
 
-    /// The suite and scenario behind an item.
-    package func scenario(for item: RunItem) -> (Suite, Scenario) {
-        let entry = entries[item.handle]
-        let suite = suites[entry.suite]
-        return (suite, suite.scenarios[entry.scenario])
+    /// The suite and scenario behind an item; nil once the item was released.
+    package func scenario(for item: RunItem) -> (Suite, Scenario)? {
+        guard let scenario = store.scenario(item.handle) else { return nil }
+        return (suites[suiteOf[item.handle]], scenario)
+    }
+
+    /// Lets go of the item's scenario (its last attempt is over): `scenario(for:)` gives nil from then on.
+    package func release(_ item: RunItem) { store.release(item.handle) }
+}
+
+/// The loaded scenarios by item handle, each until it is released.
+private final class ScenarioStore: Sendable {
+    /// Every this many releases, the freed pages go back to the system (`FreedMemory`): the scenarios were
+    /// allocated by the loading threads, whose arenas the threads running scenarios do not allocate from.
+    static let releasesPerPurge = 1000
+
+    private let scenarios: Mutex<(all: [Scenario?], released: Int)>
+
+    init(_ scenarios: [Scenario?]) { self.scenarios = Mutex((scenarios, 0)) }
+
+    func scenario(_ handle: Int) -> Scenario? { scenarios.withLock { $0.all[handle] } }
+
+    func release(_ handle: Int) {
+        let (released, purge) = scenarios.withLock { s -> (Scenario?, Bool) in
+            defer { s.all[handle] = nil }
+            guard s.all[handle] != nil else { return (nil, false) }
+            s.released += 1
+            return (s.all[handle], s.released % Self.releasesPerPurge == 0)
+        }
+        withExtendedLifetime(released) {}  // freed here, outside the lock
+        if purge { FreedMemory.release() }
     }
 }
 

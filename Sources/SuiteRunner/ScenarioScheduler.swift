@@ -38,8 +38,11 @@ package struct ScenarioScheduler: Sendable {
     }
 
     /// Runs `items` in order of scheduling, recording every result in `recorder`. Returns when every
-    /// scenario has finished, or — after cancellation — when the running ones have stopped.
-    package func run(_ items: [RunItem], recorder: RunRecorder) async -> Outcome {
+    /// scenario has finished, or — after cancellation — when the running ones have stopped. `done` is called for each
+    /// item once nothing will run it again (after its last attempt, or when it is skipped).
+    package func run(
+        _ items: [RunItem], recorder: RunRecorder, done: @escaping @Sendable (RunItem) -> Void = { _ in }
+    ) async -> Outcome {
         let progress = Progress()
         await withTaskGroup(of: Void.self) { group in
             var next = 0
@@ -51,16 +54,19 @@ package struct ScenarioScheduler: Sendable {
                     if let reason = item.skipReason {
                         recorder.finished(Self.skippedCase(item, reason: reason))
                         progress.countFinished()
+                        done(item)
                         continue
                     }
                     if progress.stopped {
                         recorder.finished(Self.skippedCase(item, reason: RunPolicy.failFastSkipReason))
                         progress.countFinished()
+                        done(item)
                         continue
                     }
                     running += 1
                     group.addTask {
                         let testCase = await runScenario(item, recorder: recorder)
+                        done(item)
                         if policy.failFast, Self.isFailed(testCase.outcome) { progress.stop() }
                         progress.countFinished()
                     }

@@ -65,7 +65,10 @@ package enum SuiteRun {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
-        let (loaded, errors) = LoadedSuites.load(files: files, parsed: parsed)
+        let (loaded, errors) = LoadedSuites.load(files: files, parsed: consume parsed)
+        // The documents are garbage now, in the loading threads' arenas, where running the scenarios would not reuse
+        // them.
+        FreedMemory.release()
         guard errors.isEmpty else { throw .load(errors) }
         return PreparedRun(
             configuration: configuration, loaded: loaded, selected: configuration.selection.apply(loaded.items))
@@ -116,13 +119,22 @@ package enum SuiteRun {
             snapshots: snapshots, recordsTrace: configuration.htmlPath != nil)
         let loaded = prepared.loaded
         let scheduler = ScenarioScheduler(policy: configuration.policy) { item, attempt in
-            let (suite, scenario) = loaded.scenario(for: item)
+            guard let (suite, scenario) = loaded.scenario(for: item) else {
+                // Released only after its last attempt: reaching this is a bug of ours, reported as the case's error.
+                return AttemptResult(
+                    outcome: .error(
+                        ProblemReport(
+                            message:
+                                "pushcheck released \(item.id) before its attempt \(attempt) (a bug: please report it)",
+                            type: "internal")))
+            }
             var attemptEnvironment = environment
             attemptEnvironment.attempt = attempt
             return AttemptResult(await executor(scenario, suite, attemptEnvironment))
         }
         let recorder = RunRecorder(report: report, console: console)
-        let outcome = await scheduler.run(prepared.selected, recorder: recorder)
+        // Each scenario is let go of once it has finished: the run's memory then does not hold every loaded one.
+        let outcome = await scheduler.run(prepared.selected, recorder: recorder) { loaded.release($0) }
 
         let final: RenderedReport
         var reportError: ReportsError?
@@ -149,7 +161,7 @@ package enum SuiteRun {
             interrupted: outcome.interrupted, reportError: reportError, unfinished: outcome.unfinished)
         // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
         summary.snapshots = snapshots.finish(
-            suites: loaded.suites.map { ($0.path, $0.scenarios.map(\.name)) }, findObsolete: !outcome.interrupted)
+            suites: zip(loaded.suites, loaded.scenarioNames).map { ($0.path, $1) }, findObsolete: !outcome.interrupted)
         return summary
     }
 

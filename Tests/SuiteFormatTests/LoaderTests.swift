@@ -195,6 +195,31 @@ import Testing
         #expect(nested.suggestion == "did you mean 'devices'?")
     }
 
+    /// The loader decodes a large file in batches and lets go of each batch's nodes: the scenarios keep their order
+    /// across batches, names are checked across them, and the first error in the file still wins.
+    @Test func aLargeSuiteLoadsInOrderAcrossDecodingBatches() throws {
+        let count = 1_300  // three batches
+        func suite(_ names: [String], brokenAt broken: Int? = nil) -> String {
+            "name: large\nscenarios:\n"
+                + names.enumerated().map { i, name in
+                    "  - name: \(name)\n    steps: [\(i == broken ? "{ nope: 1 }" : "{ run: \"true\" }")]\n"
+                }.joined()
+        }
+        var names = (1...count).map { "scenario \($0)" }
+        let loaded = try Support.load(try Support.write(suite(names)))
+        #expect(loaded.name == "large")
+        #expect(loaded.scenarios.map(\.name) == names)
+        #expect(loaded.scenarios.map(\.line) == (0..<count).map { 3 + 2 * $0 })
+        // A name taken in the first batch, again in the third.
+        names[1_100] = "scenario 7"
+        let dup = try #require(try Support.loadError(suite(names)))
+        #expect(dup.message == "two scenarios are named 'scenario 7'" && dup.line == 3 + 2 * 1_100)
+        #expect(dup.expected == "expected unique names (the first is at line \(3 + 2 * 6))")
+        // An error in the second batch comes before the duplicate in the third.
+        let first = try #require(try Support.loadError(suite(names, brokenAt: 700)))
+        #expect(first.line == 4 + 2 * 700 && first.kind == .unknownKey)
+    }
+
     @Test func otherMistakes() throws {
         let dup = try #require(
             try Support.loadError("scenarios:\n  - { name: a, steps: [] }\n  - { name: a, steps: [] }\n"))

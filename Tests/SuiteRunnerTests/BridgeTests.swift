@@ -49,7 +49,12 @@ import Testing
         #expect(loaded.items.map(\.classname) == [a, a, b])
         #expect(loaded.items[0].tags == ["x"] && loaded.items[0].line == 2)
         #expect(loaded.items[1].skipReason == "later")
-        let (suite, scenario) = loaded.scenario(for: loaded.items[2])
+        let (suite, scenario) = try #require(loaded.scenario(for: loaded.items[2]))
         #expect(suite.path == b && scenario.name == "third")
+        #expect(loaded.scenarioNames == [["first", "second"], ["third"]])
+        // A finished scenario is let go of; the others stay.
+        loaded.release(loaded.items[2])
+        #expect(loaded.scenario(for: loaded.items[2]) == nil)
+        #expect(loaded.scenario(for: loaded.items[0])?.1.name == "first")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import PushModel
 import PushcheckTestSupport
 @testable import Reports
+import Synchronization
 import Testing
 @testable import SuiteRunner
 
@@ -102,6 +103,27 @@ import Testing
         #expect(outcome.finished.count == 40)
         #expect(fake.callLog.count == 42)  // s7 and s9 were retried
         #expect(deadlines.armedCount == 0)
+    }
+
+    /// `done` (where a run lets go of a loaded scenario) comes once per item, after its last attempt: a retried
+    /// scenario is not released between its attempts, and skipped ones are released too.
+    @Test func doneComesOncePerItemAfterItsLastAttempt() async {
+        let fake = FakeExecutor(["flaky": .flaky(failures: 2), "ok": .pass])
+        var list = items(["flaky", "ok", "later"])
+        list[2].skipReason = "not today"
+        let log = Mutex<[String]>([])
+        let scheduler = ScenarioScheduler(
+            policy: RunPolicy(jobs: 1, retries: 2),
+            execute: { item, attempt in
+                log.withLock { $0.append("\(item.name)#\(attempt)") }
+                return await fake.closure(item, attempt)
+            })
+        let outcome = await scheduler.run(list, recorder: RunRecorder(report: nil, console: nil)) { item in
+            log.withLock { $0.append("done \(item.name)") }
+        }
+        #expect(outcome.finished.count == 3)
+        #expect(
+            log.withLock { $0 } == ["flaky#1", "flaky#2", "flaky#3", "done flaky", "ok#1", "done ok", "done later"])
     }
 
     @Test func timeoutAbandonsAnExecutorThatIgnoresCancellation() async {
