@@ -10,10 +10,10 @@ import Synchronization
 /// for the whole timeout — 300 s by default, so every scenario of a run — and arming one woke Dispatch's manager
 /// thread (a write to its eventfd and two context switches per scenario). Here arming a deadline no earlier than
 /// the one the thread sleeps until takes a lock and wakes nobody; the thread sleeps on a semaphore until the
-/// earliest deadline armed, or for good while none is.
-package final class DeadlineWatch: Sendable {
+/// earliest deadline armed, and ends when none is left.
+final class DeadlineWatch: Sendable {
     /// An armed deadline, to disarm.
-    package struct Ticket: Sendable, Hashable {
+    struct Ticket: Sendable, Hashable {
         fileprivate let id: UInt64
     }
 
@@ -34,13 +34,14 @@ package final class DeadlineWatch: Sendable {
     /// Signalled when a deadline earlier than `sleepingUntil` is armed.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// The process's watch (its thread starts with the first deadline armed and then idles when none is).
-    package static let shared = DeadlineWatch()
+    /// The process's watch (a thread runs while a deadline is armed: it wakes when the earliest one passes, and ends
+    /// when it finds none left).
+    static let shared = DeadlineWatch()
 
-    package init() {}
+    init() {}
 
     /// Runs `action` on the watch's thread once `delay` has passed, unless `disarm`ed before.
-    package func arm(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Ticket {
+    func arm(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Ticket {
         let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: max(0, delay.nanoseconds)))
         let (ticket, start, signal) = state.withLock { s in
             let id = s.nextID
@@ -60,17 +61,17 @@ package final class DeadlineWatch: Sendable {
     }
 
     /// Forgets the deadline (and releases its action) if it has not fired; a fired or unknown ticket is ignored.
-    package func disarm(_ ticket: Ticket) {
+    func disarm(_ ticket: Ticket) {
         let entry = state.withLock { $0.entries.removeValue(forKey: ticket.id) }
         withExtendedLifetime(entry) {}  // the action is released here, outside the lock
     }
 
     /// Deadlines armed and not yet fired or disarmed.
-    package var armedCount: Int { state.withLock { $0.entries.count } }
+    var armedCount: Int { state.withLock { $0.entries.count } }
 
     private func run() {
         while true {
-            let (due, next) = state.withLock { s -> ([(UInt64, Entry)], DispatchTime) in
+            let (due, next, idle) = state.withLock { s -> ([(UInt64, Entry)], DispatchTime, Bool) in
                 let now = DispatchTime.now()
                 var due: [(UInt64, Entry)] = []
                 var next = DispatchTime.distantFuture
@@ -83,10 +84,14 @@ package final class DeadlineWatch: Sendable {
                 }
                 for (id, _) in due { s.entries[id] = nil }
                 s.sleepingUntil = next
-                return (due, next)
+                // Nothing left: the thread ends, and the next `arm` starts another (under this lock, so an `arm` either
+                // sees it gone or is seen by it).
+                if s.entries.isEmpty { s.started = false }
+                return (due, next, s.entries.isEmpty)
             }
             // Due together (the thread was late): in deadline order, then in arming order.
             for (_, entry) in due.sorted(by: { ($0.1.deadline, $0.0) < ($1.1.deadline, $1.0) }) { entry.action() }
+            if idle { return }
             _ = wake.wait(timeout: next)
         }
     }

@@ -8,7 +8,7 @@ import Foundation
 /// the threads that run the scenarios, and stayed in the run's RSS to its end. `mallctl("arena.<all>.purge")` hands
 /// those pages back at once, a call of a few milliseconds per moment; elsewhere (tests, whose allocator is glibc's)
 /// `mallctl` is not there and this does nothing.
-package enum FreedMemory {
+enum FreedMemory {
     private typealias Mallctl =
         @convention(c) (
             UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
@@ -22,7 +22,7 @@ package enum FreedMemory {
 
     /// Returns every arena's unused dirty pages to the system (`arena.4096.purge`: 4096 is jemalloc's
     /// `MALLCTL_ARENAS_ALL`). Safe from any thread.
-    package static func release() {
+    static func release() {
         _ = mallctl?("arena.4096.purge", nil, nil, nil, 0)
     }
 }

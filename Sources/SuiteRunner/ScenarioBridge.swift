@@ -15,7 +15,7 @@ package struct LoadedSuites: Sendable {
     /// Suite files in discovery order, each without its scenarios (`scenario(for:)` gives them).
     package let suites: [Suite]
     /// Each suite's scenario names, in file order.
-    package let scenarioNames: [[String]]
+    let scenarioNames: [[String]]
     /// Every scenario of every suite, in file order.
     package let items: [RunItem]
     /// Per item, its suite's index in `suites`.
@@ -75,7 +75,7 @@ package struct LoadedSuites: Sendable {
     }
 
     /// Lets go of the item's scenario (its last attempt is over): `scenario(for:)` gives nil from then on.
-    package func release(_ item: RunItem) { store.release(item.handle) }
+    func release(_ item: RunItem) { store.release(item.handle) }
 }
 
 /// The loaded scenarios by item handle, each until it is released.

@@ -21,7 +21,12 @@ package struct ScenarioScheduler: Sendable {
     private let deadlines: DeadlineWatch
 
     /// A scheduler with `policy` calling `execute` for every attempt.
-    package init(policy: RunPolicy, execute: @escaping Execute, deadlines: DeadlineWatch = .shared) {
+    package init(policy: RunPolicy, execute: @escaping Execute) {
+        self.init(policy: policy, execute: execute, deadlines: .shared)
+    }
+
+    /// A scheduler arming its deadlines on `deadlines` (tests: their own watch, to count what stays armed).
+    init(policy: RunPolicy, execute: @escaping Execute, deadlines: DeadlineWatch) {
         self.policy = policy
         self.execute = execute
         self.deadlines = deadlines

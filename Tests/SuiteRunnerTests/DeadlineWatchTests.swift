@@ -32,6 +32,11 @@ import Testing
         #expect(await fired.wait(for: 1))
         #expect(fired.all == ["a"])
         #expect(watch.armedCount == 0)
+        // The thread ended with nothing left armed; the next deadline starts another.
+        try? await Task.sleep(for: .milliseconds(20))
+        _ = watch.arm(after: .milliseconds(10)) { fired.add("b") }
+        #expect(await fired.wait(for: 2))
+        #expect(fired.all == ["a", "b"])
     }
 
     /// What a scenario's timeout holds (its `FirstOf`) is released when the attempt ends, not when the timeout
