@@ -64,7 +64,7 @@ package enum SuiteLoader {
         var seen: [String: SourceRange] = [:]
         // Scenarios decode independently: on every core, a batch at a time, then taken in order (the first error in
         // the file wins). Each batch's nodes are then replaced by a placeholder, which frees their subtrees: the
-        // document of a 10,000-scenario file is ~6 KB of nodes a scenario, more than the decoded scenario.
+        // document holds more per scenario (4–6 KB of nodes for the runner bench's) than the decoded scenario.
         let batchSize = 512
         var batchStart = nodes.startIndex
         while batchStart < nodes.endIndex {

@@ -58,3 +58,22 @@ import Testing
         #expect(loaded.scenario(for: loaded.items[0])?.1.name == "first")
     }
 }
+
+extension BridgeTests {
+    /// What the selection leaves out never runs, so `prepare` lets go of it at once; what it keeps stays loaded until
+    /// the run is done with it.
+    @Test func prepareLetsGoOfWhatTheSelectionLeavesOut() throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let suite = try dir.write(
+            "a.yaml",
+            "scenarios:\n" + (1...5).map { "  - name: s\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+        let prepared = try SuiteRun.prepare(
+            RunConfiguration(paths: [suite], selection: Selection(filter: "s3"), environment: [:]))
+        #expect(prepared.selected.map(\.name) == ["s3"])
+        #expect(prepared.loaded.items.count == 5)
+        let kept = prepared.loaded.items.filter { prepared.loaded.scenario(for: $0) != nil }.map(\.name)
+        #expect(kept == ["s3"])
+        #expect(prepared.loaded.scenarioNames == [["s1", "s2", "s3", "s4", "s5"]])
+    }
+}
