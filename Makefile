@@ -146,6 +146,7 @@ bench: deps bench-deps
 	bash Tests/bench/count-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/gateway-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/runner-bench.sh $(BUILD_DIR)/release/pushcheck 1000 2
+	bash Tests/bench/runner-rss.sh $(BUILD_DIR)/release/pushcheck 500 5000
 	bash Tests/bench/hardening-bench.sh $(BUILD_DIR)/release/pushcheck
 	bash Tests/bench/fcm-bench.sh $(BUILD_DIR)/release/pushcheck
 
