@@ -9,7 +9,10 @@ import Synchronization
 /// call writes its text in one piece).
 package final class ConsoleReporter: Sendable {
     private struct State {
-        var finished: [TestCaseReport] = []
+        /// The finished cases the closing lines name (failed, errored or flaky), as their `summary`; a passing or
+        /// skipped case is only counted (a run of 10,000 scenarios kept 10,000 summaries for a handful of failures).
+        var named: [TestCaseReport] = []
+        var finishedCount = 0
         var totals = ReportTotals()
         var running: [String] = []
         var progressShown = false
@@ -42,7 +45,12 @@ package final class ConsoleReporter: Sendable {
     /// Prints the result line of a finished scenario.
     package func caseFinished(_ testCase: TestCaseReport) {
         let text = state.withLock { state -> String in
-            state.finished.append(testCase.summary)
+            state.finishedCount += 1
+            switch testCase.outcome {
+            case .failure, .error: state.named.append(testCase.summary)
+            case .passed where testCase.isFlaky: state.named.append(testCase.summary)
+            case .passed, .skipped: break
+            }
             state.totals.add(testCase)
             if let index = state.running.firstIndex(of: testCase.classname + " › " + testCase.name) {
                 state.running.remove(at: index)
@@ -63,9 +71,9 @@ package final class ConsoleReporter: Sendable {
         let (text, totals) = state.withLock { state -> (String, ReportTotals) in
             var out = state.progressShown ? ConsoleFormatter.eraseLine : ""
             state.progressShown = false
-            out += ConsoleFormatter.failureDetails(state.finished, mode: mode)
+            out += ConsoleFormatter.failureDetails(state.named, mode: mode)
             out += "\n"
-            if let flaky = ConsoleFormatter.flakyLine(state.finished, mode: mode) { out += flaky + "\n" }
+            if let flaky = ConsoleFormatter.flakyLine(state.named, mode: mode) { out += flaky + "\n" }
             out += ConsoleFormatter.summaryLine(state.totals) + "\n"
             return (out, state.totals)
         }
@@ -78,7 +86,7 @@ package final class ConsoleReporter: Sendable {
         state.progressShown = true
         return prefix
             + ConsoleFormatter.progressLine(
-                finished: state.finished.count, total: total, totals: state.totals, running: state.running, mode: mode)
+                finished: state.finishedCount, total: total, totals: state.totals, running: state.running, mode: mode)
     }
 
     /// Writes to standard output unbuffered (one `write(2)` loop per call).
