@@ -167,7 +167,8 @@ let package = Package(
 
         // MARK: tests
         // Shared helpers for test targets (external tools, temp dirs, child processes).
-        .target(name: "PushcheckTestSupport", dependencies: ["PushCrypto"], path: "Tests/PushcheckTestSupport"),
+        .target(
+            name: "PushcheckTestSupport", dependencies: ["PushCrypto", "PushModel"], path: "Tests/PushcheckTestSupport"),
         .testTarget(
             name: "PushcheckCommandsTests",
             dependencies: [
@@ -177,7 +178,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushcheckTestSupport"]),
-        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "PushcheckTestSupport"]),
+        .testTarget(name: "ProvisioningTests", dependencies: ["Provisioning", "PushModel", "PushcheckTestSupport"]),
         .testTarget(
             name: "DeviceSimulatorTests",
             dependencies: [

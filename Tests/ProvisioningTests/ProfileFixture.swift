@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import PushcheckTestSupport
 
 /// Builds real `.mobileprovision` files: an XML plist CMS-signed (embedded content) with a throwaway
@@ -25,7 +26,7 @@ enum ProfileFixture {
         return Data(try dir.read("out.der"))
     }
 
-    static func date(_ s: String) -> Date { ISO8601DateFormatter().date(from: s)! }
+    static func date(_ s: String) -> Date { ISO8601.date(s)! }  // not ISO8601DateFormatter (see PushModel's ISO8601)
 
     /// The XML plist of a profile with the given facts (keys as in TN3125).
     static func profileXML(

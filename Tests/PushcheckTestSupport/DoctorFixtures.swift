@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 @testable import PushCrypto
 
 /// Real input files for `pushcheck doctor`, made the way the real ones are: a stand-in "Apple" CA and
@@ -318,8 +319,9 @@ package struct DoctorFixtures: Sendable {
         return path(name)
     }
 
+    /// Not `ISO8601DateFormatter`: it corrupts the heap on Linux (PushModel's `ISO8601` says how), and the test
+    /// process then aborted later, elsewhere.
     static func iso(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        return f.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+        ISO8601.string(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }
