@@ -29,3 +29,8 @@ extension Boxed: Equatable where Value: Equatable {
         lhs.storage === rhs.storage || lhs.value == rhs.value
     }
 }
+
+extension Boxed: Hashable where Value: Hashable {
+    @inlinable
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}

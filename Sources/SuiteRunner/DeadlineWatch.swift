@@ -13,7 +13,7 @@ import Synchronization
 /// earliest deadline armed, and ends when none is left.
 final class DeadlineWatch: Sendable {
     /// An armed deadline, to disarm.
-    struct Ticket: Sendable, Hashable {
+    struct Ticket: Sendable {
         fileprivate let id: UInt64
     }
 

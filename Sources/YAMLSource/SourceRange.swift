@@ -81,9 +81,8 @@ package final class SourceText: Sendable {
         var lines: [Range<Int>] = []
         let bytes = text.utf8
         func offsets(_ range: Range<String.Index>) -> Range<Int> {
-            bytes.distance(
-                from: bytes.startIndex, to: range.lowerBound)..<bytes.distance(
-                    from: bytes.startIndex, to: range.upperBound)
+            let start = bytes.distance(from: bytes.startIndex, to: range.lowerBound)
+            return start..<(start + bytes.distance(from: range.lowerBound, to: range.upperBound))
         }
         var index = bytes.startIndex
         // A leading BOM (EF BB BF) is not part of the first line.

@@ -1,3 +1,5 @@
+import PushModel
+
 /// How a scalar was written. Only `.plain` scalars are typed (null, bool, int,
 /// float); every quoted or block scalar is a string.
 package enum YAMLScalarStyle: String, Sendable, Hashable {
@@ -70,25 +72,18 @@ package struct YAMLNode: Sendable, Hashable {
     package var range: SourceRange
     /// The tag as libyaml reports it (`!!str` becomes `tag:yaml.org,2002:str`), or nil.
     package var tag: String? {
-        get { taggedAs?.tag }
-        set { taggedAs = newValue.map(Tag.init) }
+        get { taggedAs?.value }
+        set { taggedAs = newValue.map(Boxed.init) }
     }
     /// The tag behind a reference: few nodes have one, and inline it took 16 of a node's bytes (a document keeps a
     /// node per scalar, key and collection).
-    private var taggedAs: Tag?
-
-    private final class Tag: Sendable, Hashable {
-        let tag: String
-        init(_ tag: String) { self.tag = tag }
-        static func == (lhs: Tag, rhs: Tag) -> Bool { lhs.tag == rhs.tag }
-        func hash(into hasher: inout Hasher) { hasher.combine(tag) }
-    }
+    private var taggedAs: Boxed<String>?
 
     /// Creates a node.
     package init(_ kind: Kind, range: SourceRange, tag: String? = nil) {
         self.kind = kind
         self.range = range
-        self.taggedAs = tag.map(Tag.init)
+        self.taggedAs = tag.map(Boxed.init)
     }
 
     /// The scalar, when this node is one.
