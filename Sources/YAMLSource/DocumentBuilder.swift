@@ -48,25 +48,39 @@ struct DocumentBuilder {
     /// Of `expanded`, the nodes aliases added: the alias-bomb budget.
     private var addedByAliases = 0
     private var root: YAMLNode?
+    /// The root mapping's key whose sequence items are deferred (`YAMLNode.deferredTag`), if any.
+    private let deferring: String?
+    /// The deferred item being read past: where it starts and how deep its events are nested so far.
+    private var skipping: (start: SourcePosition, depth: Int)?
+    /// A deferred item held an anchor, an alias or a tag: it may not mean the same read on its own, so the document
+    /// must be read again whole.
+    private(set) var deferralFailed = false
 
-    init(limits: YAMLLimits, makeRange: @escaping (SourcePosition, SourcePosition) -> SourceRange) {
+    init(
+        limits: YAMLLimits, deferring: String? = nil,
+        makeRange: @escaping (SourcePosition, SourcePosition) -> SourceRange
+    ) {
         self.limits = limits
+        self.deferring = deferring
         self.makeRange = makeRange
     }
 
-    /// Reads one document's events (after `documentStart`) up to `documentEnd`.
+    /// Reads one document's events (after `documentStart`) up to `documentEnd`. With `deferring`, the collections
+    /// that are items of the root mapping's `deferring` sequence are placeholders (nil when that could not be done:
+    /// read the document again without).
     static func buildDocument(
-        from parser: LibYAMLParser, limits: YAMLLimits
-    ) throws(SourceError) -> YAMLNode? {
-        var builder = DocumentBuilder(limits: limits, makeRange: parser.range)
+        from parser: LibYAMLParser, limits: YAMLLimits, deferring: String? = nil
+    ) throws(SourceError) -> YAMLNode?? {
+        var builder = DocumentBuilder(limits: limits, deferring: deferring, makeRange: parser.range)
         while true {
             let event = try parser.next()
-            if case .documentEnd = event { return builder.root }
+            if case .documentEnd = event { return builder.deferralFailed ? nil : .some(builder.root) }
             try builder.handle(event)
         }
     }
 
     mutating func handle(_ event: ParseEvent) throws(SourceError) {
+        if skipping != nil { return try skip(event) }
         switch event {
         case .streamStart, .streamEnd, .documentStart, .documentEnd:
             return
@@ -94,10 +108,11 @@ struct DocumentBuilder {
         case .sequenceStart(let anchor, let tag, let start), .mappingStart(let anchor, let tag, let start):
             var isMapping = false
             if case .mappingStart = event { isMapping = true }
-            guard stack.count < limits.maxDepth else {
-                throw SourceError(
-                    .limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: makeRange(start, start),
-                    suggestion: "flatten the document")
+            try checkDepth(stack.count, at: start)
+            if isDeferredItem {
+                if anchor != nil || tag != nil { deferralFailed = true }
+                skipping = (start, 1)
+                return
             }
             stack.append(Frame(isMapping: isMapping, anchor: anchor, tag: tag, start: start, expandedAtStart: expanded))
         case .sequenceEnd(let end), .mappingEnd(let end):
@@ -116,6 +131,51 @@ struct DocumentBuilder {
             finish(
                 YAMLNode(kind, range: makeRange(frame.start, end), tag: frame.tag), anchor: frame.anchor,
                 weight: expanded - frame.expandedAtStart)
+        }
+    }
+
+    private func checkDepth(_ depth: Int, at start: SourcePosition) throws(SourceError) {
+        guard depth < limits.maxDepth else {
+            throw SourceError(
+                .limitExceeded, "nesting deeper than \(limits.maxDepth) levels", at: makeRange(start, start),
+                suggestion: "flatten the document")
+        }
+    }
+
+    /// True when a collection starting now is an item of the root mapping's `deferring` sequence.
+    private var isDeferredItem: Bool {
+        guard let deferring, stack.count == 2, stack[0].isMapping, !stack[1].isMapping,
+            let key = stack[0].pendingKey?.scalar, key.value == deferring
+        else { return false }
+        return true
+    }
+
+    /// Reads past a deferred item's events; at its end, puts a placeholder with its range in its sequence. Anything
+    /// that ties it to the rest of the document (an anchor, an alias) or to the document's directives (a tag) fails
+    /// the deferral. Nesting counts against `maxDepth` as it would in the item built.
+    private mutating func skip(_ event: ParseEvent) throws(SourceError) {
+        guard let (start, depth) = skipping else { return }
+        switch event {
+        case .scalar(_, let anchor, let tag, _, _):
+            if anchor != nil || tag != nil { deferralFailed = true }
+        case .alias:
+            deferralFailed = true
+        case .sequenceStart(let anchor, let tag, let at), .mappingStart(let anchor, let tag, let at):
+            try checkDepth(stack.count + depth, at: at)
+            if anchor != nil || tag != nil { deferralFailed = true }
+            skipping = (start, depth + 1)
+        case .sequenceEnd(let end), .mappingEnd(let end):
+            guard depth == 1 else {
+                skipping = (start, depth - 1)
+                return
+            }
+            skipping = nil
+            expanded += 1
+            finish(
+                YAMLNode(.sequence([]), range: makeRange(start, end), tag: YAMLNode.deferredTag), anchor: nil, weight: 1
+            )
+        case .streamStart, .streamEnd, .documentStart, .documentEnd:
+            return
         }
     }
 

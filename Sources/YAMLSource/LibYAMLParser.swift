@@ -22,9 +22,12 @@ final class LibYAMLParser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
     private let source: SourceText
+    /// Lines of `source` before the first line of `bytes` (a deferred item is parsed out of its file's text).
+    private let lineOffset: Int
 
-    init(bytes: [UInt8], source: SourceText) {
+    init(bytes: [UInt8], source: SourceText, lineOffset: Int = 0) {
         self.source = source
+        self.lineOffset = lineOffset
         parser = .allocate(capacity: 1)
         parser.initialize(to: yaml_parser_t())
         input = .allocate(capacity: max(1, bytes.count))
@@ -45,8 +48,8 @@ final class LibYAMLParser {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
         defer { yaml_event_delete(&event) }
-        let start = Self.position(event.start_mark)
-        let end = Self.position(event.end_mark)
+        let start = position(event.start_mark)
+        let end = position(event.end_mark)
         switch event.type {
         case YAML_STREAM_START_EVENT: return .streamStart
         case YAML_STREAM_END_EVENT: return .streamEnd
@@ -82,8 +85,8 @@ final class LibYAMLParser {
 
     // MARK: - Conversions
 
-    private static func position(_ mark: yaml_mark_t) -> SourcePosition {
-        SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    private func position(_ mark: yaml_mark_t) -> SourcePosition {
+        SourcePosition(line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1)
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
@@ -129,9 +132,9 @@ final class LibYAMLParser {
                 .syntax, "syntax error: \(problem)", at: range(at, at),
                 suggestion: "save the file as UTF-8 (without control characters)")
         }
-        var at = Self.position(p.problem_mark)
+        var at = position(p.problem_mark)
         let context = p.context.map { String(cString: $0) }
-        let contextAt = Self.position(p.context_mark)
+        let contextAt = position(p.context_mark)
         var suggestion: String?
         let offending = source.line(at.line).flatMap { line -> Unicode.Scalar? in
             let scalars = Array(line.unicodeScalars)
@@ -181,6 +184,6 @@ final class LibYAMLParser {
             }
             index += 1
         }
-        return SourcePosition(line: line, column: column)
+        return SourcePosition(line: line + lineOffset, column: column)
     }
 }

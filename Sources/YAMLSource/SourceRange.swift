@@ -139,6 +139,32 @@ package final class SourceText: Sendable {
 
     /// Every line, in order (each made on the spot).
     package var lines: [String] { bounds.indices.map { line($0 + 1)! } }
+
+    /// The text from `start` to `end` as bytes to parse on their own: from the start of `start`'s line, with what
+    /// precedes `start` on it turned into as many spaces, so a node read from them keeps its columns (and so its
+    /// indentation) and its lines are `start.line`'s onwards. Nil when the positions are not in the text.
+    func detachedText(from start: SourcePosition, to end: SourcePosition) -> [UInt8]? {
+        guard start.line >= 1, start.line <= bounds.count, start.column >= 1, start <= end else { return nil }
+        var text = text
+        return text.withUTF8 { bytes -> [UInt8]? in
+            /// The byte offset of a position: its line's start, then a column of scalars (clamped to the line).
+            func offset(_ position: SourcePosition) -> Int? {
+                if position.line == bounds.count + 1 { return bytes.count }
+                guard position.line >= 1, position.line <= bounds.count else { return nil }
+                let line = bounds[position.line - 1]
+                var at = line.lowerBound
+                for _ in 0..<max(0, position.column - 1) where at < line.upperBound {
+                    at += 1
+                    while at < line.upperBound, bytes[at] & 0xC0 == 0x80 { at += 1 }
+                }
+                return at
+            }
+            guard let from = offset(start), let to = offset(end), from <= to else { return nil }
+            var out = [UInt8](repeating: UInt8(ascii: " "), count: start.column - 1)
+            out.append(contentsOf: bytes[from..<to])
+            return out
+        }
+    }
 }
 
 /// Where a node or an error sits in a file: `file`, start and end (end is exclusive).

@@ -41,9 +41,29 @@ package enum YAMLLoader {
         try single(Array(string.utf8), file: file, limits: limits)
     }
 
-    private static func single(_ bytes: [UInt8], file: String, limits: YAMLLimits) throws(SourceError) -> YAMLNode {
+    /// `load(path:)`, except that the collections listed in the root mapping's `key` sequence are left as
+    /// placeholders (`YAMLNode.isDeferred`, with the item's range), each read when asked for (`deferredItem()`): a
+    /// large suite's scenarios need not all be nodes at once. A document whose items cannot be read on their own (an
+    /// anchor, an alias or a tag in one; JSON whose escapes had to be rewritten) is read whole, as `load(path:)`.
+    package static func load(
+        path: String, deferringItemsOf key: String, limits: YAMLLimits = .standard
+    ) throws(SourceError) -> YAMLNode {
+        let bytes = try read(path, limits: limits)
+        return try single(bytes, file: path, limits: limits, deferring: key)
+    }
+
+    private static func single(
+        _ bytes: [UInt8], file: String, limits: YAMLLimits, deferring: String? = nil
+    ) throws(SourceError) -> YAMLNode {
         let source = SourceText(file: file, bytes: bytes)
-        let documents = try parse(bytes, source: source, limits: limits, stopAfter: 2)
+        var documents: [Document]
+        if let deferring,
+            let deferred = try parse(bytes, source: source, limits: limits, stopAfter: 2, deferring: deferring)
+        {
+            documents = deferred
+        } else {
+            documents = try parse(bytes, source: source, limits: limits, stopAfter: 2)
+        }
         if documents.count > 1 {
             throw SourceError(
                 .multipleDocuments, "more than one document", at: documents[1].start,
@@ -139,17 +159,30 @@ package enum YAMLLoader {
     private static func parse(
         _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int
     ) throws(SourceError) -> [Document] {
+        // Without deferring, a document is never given up on.
+        try parse(bytes, source: source, limits: limits, stopAfter: stopAfter, deferring: nil) ?? []
+    }
+
+    /// The documents; nil when `deferring` was asked for and could not be done (`DocumentBuilder`).
+    private static func parse(
+        _ bytes: [UInt8], source: SourceText, limits: YAMLLimits, stopAfter: Int, deferring: String?,
+        lineOffset: Int = 0
+    ) throws(SourceError) -> [Document]? {
         guard bytes.count <= limits.maxDocumentBytes else {
             throw tooLarge(source.file, size: bytes.count, limits: limits)
         }
-        let parser = LibYAMLParser(bytes: JSONCompatibility.prepare(bytes), source: source)
+        let prepared = JSONCompatibility.prepare(bytes)
+        // Rewritten escapes moved columns: an item's text would no longer be where its positions say.
+        if deferring != nil, prepared.count != bytes.count { return nil }
+        let parser = LibYAMLParser(bytes: prepared, source: source, lineOffset: lineOffset)
         var documents: [Document] = []
         while true {
             switch try parser.next() {
             case .streamEnd:
                 return documents
             case .documentStart(let start):
-                let node = try DocumentBuilder.buildDocument(from: parser, limits: limits)
+                guard let node = try DocumentBuilder.buildDocument(from: parser, limits: limits, deferring: deferring)
+                else { return nil }
                 let startRange = parser.range(start, SourcePosition(line: start.line, column: start.column + 3))
                 let fallback = YAMLNode(.scalar(YAMLScalar("")), range: parser.range(start, start))
                 documents.append(Document(node: node ?? fallback, start: startRange))
@@ -158,6 +191,42 @@ package enum YAMLLoader {
                 continue
             }
         }
+    }
+}
+
+extension YAMLNode {
+    /// The tag of a placeholder for a deferred item (`YAMLLoader.load(path:deferringItemsOf:)`): no tag libyaml
+    /// reports looks like it (they are URIs or start with `!`), and a document with a tag in an item is not deferred.
+    static let deferredTag = "pushcheck:deferred-item"
+
+    /// True for the placeholder of a deferred item: its `range` says where the item is; `deferredItem()` reads it.
+    package var isDeferred: Bool { tag == Self.deferredTag }
+
+    /// The deferred item this placeholder stands for, read from its file's text (kept by the range) alone: the
+    /// node, with its positions in the file, that loading the whole document would have given. Self when this is
+    /// not a placeholder.
+    package func deferredItem(limits: YAMLLimits = .standard) throws(SourceError) -> YAMLNode {
+        guard isDeferred else { return self }
+        guard let source = range.source, let bytes = source.detachedText(from: range.start, to: range.end),
+            let documents = try YAMLLoader.parseDetached(
+                bytes, source: source, lineOffset: range.start.line - 1, limits: limits),
+            documents.count == 1, documents[0].scalar == nil
+        else {
+            throw SourceError(
+                .io, "cannot read this item again from the file's text", at: range,
+                suggestion: "this is a bug of pushcheck's: please report it with the file")
+        }
+        return documents[0]
+    }
+}
+
+extension YAMLLoader {
+    /// The documents of a deferred item's text (see `YAMLNode.deferredItem()`).
+    fileprivate static func parseDetached(
+        _ bytes: [UInt8], source: SourceText, lineOffset: Int, limits: YAMLLimits
+    ) throws(SourceError) -> [YAMLNode]? {
+        try parse(bytes, source: source, limits: limits, stopAfter: 2, deferring: nil, lineOffset: lineOffset)?
+            .map(\.node)
     }
 }
 

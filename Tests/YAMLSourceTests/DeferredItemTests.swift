@@ -1,0 +1,149 @@
+import Foundation
+import PushcheckTestSupport
+import Testing
+@testable import YAMLSource
+
+/// `YAMLLoader.load(path:deferringItemsOf:)`: every deferred item, read again on its own, is the node the whole
+/// document gives (kinds, values, tags and every position); what cannot be read on its own is not deferred.
+@Suite struct DeferredItemTests {
+    /// Loads `text` both ways from one file; returns the whole document's items and the deferring load's.
+    func bothWays(_ text: String) throws -> (whole: [YAMLNode], deferred: [YAMLNode]) {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("suite.yaml")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let whole = try YAMLLoader.load(path: path)
+        let deferring = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios")
+        // Everything else in the document is as read whole.
+        for pair in whole.pairs ?? [] where pair.keyString != "scenarios" {
+            #expect(deferring[pair.keyString] == pair.value)
+        }
+        return (try #require(whole["scenarios"]?.items), try #require(deferring["scenarios"]?.items))
+    }
+
+    /// Every deferred item reads back as the whole document's node; returns how many were deferred.
+    @discardableResult
+    func expectSameItems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let (whole, deferred) = try bothWays(text)
+        #expect(whole.count == deferred.count, sourceLocation: sourceLocation)
+        var count = 0
+        for (expected, placeholder) in zip(whole, deferred) {
+            if placeholder.isDeferred {
+                count += 1
+                #expect(placeholder.range == expected.range, sourceLocation: sourceLocation)
+            }
+            let item = try placeholder.deferredItem()
+            #expect(!item.isDeferred, sourceLocation: sourceLocation)
+            #expect(item == expected, "item at \(expected.range)", sourceLocation: sourceLocation)
+        }
+        return count
+    }
+
+    @Test func blockItemsReadBackWithTheirPositions() throws {
+        let text = """
+            name: s
+            world: { devices: [{ name: iphone }] }
+            scenarios:
+              - name: first   # a comment
+                tags: [a, b]
+                steps:
+                  - send:
+                      payload: { aps: { alert: "hi" }, url: "x" }
+                    expect: { status: 200 }
+                  - note: |
+                      a literal
+                        kept as written
+                  - note: >-
+                      folded
+                      text
+                  - plain: a plain scalar
+                      over two lines
+              # between items
+              -
+                name: second, its mapping on the next line
+                steps: []
+
+              - name: "third \\u00e9"
+                steps: [tap, { expect: { navigation: { top: detail } } }]
+            variables: { v: 1 }
+
+            """
+        #expect(try expectSameItems(text) == 3)
+    }
+
+    @Test func flowItemsAndItemsAtTheKeysColumn() throws {
+        #expect(try expectSameItems("scenarios: [{name: a, steps: []}, {name: b, steps: [tap]}]\n") == 2)
+        #expect(
+            try expectSameItems(
+                "scenarios: [\n  {name: \"é ü\", steps: []},  {name: b,\n    steps: [tap]}\n]\nname: x") == 2)
+        #expect(try expectSameItems("scenarios:\n- name: a\n  steps: []\n- name: b\n  steps:\n  - tap\n") == 2)
+        // No newline at the end, CRLF breaks.
+        #expect(try expectSameItems("scenarios:\r\n  - name: a\r\n    steps: [tap]\r\n  - name: b\r\n    x: 1") == 2)
+    }
+
+    @Test func scalarItemsAreNotDeferred() throws {
+        #expect(try expectSameItems("scenarios:\n  - just text\n  -\n  - name: a\n    steps: []\n  - [1, 2]\n") == 2)
+    }
+
+    @Test func anchorsAliasesAndTagsInAnItemKeepTheDocumentWhole() throws {
+        let anchored = """
+            defaults: &d { timeout: 5s }
+            scenarios:
+              - name: a
+                <<: *d
+              - name: b
+            """
+        #expect(try expectSameItems(anchored) == 0)
+        #expect(try expectSameItems("scenarios:\n  - &x { name: a }\n  - name: b\n") == 0)
+        #expect(try expectSameItems("scenarios:\n  - name: !!str a\n  - name: b\n") == 0)
+        // An anchor outside the items, used outside them, leaves the items deferred.
+        #expect(try expectSameItems("a: &v 1\nb: *v\nscenarios:\n  - name: x\n") == 1)
+    }
+
+    @Test func onlyTheRootMappingsKeyIsDeferred() throws {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("nested.yaml")
+        try "other:\n  scenarios:\n    - name: a\nscenarios: x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios")
+        #expect(root == (try YAMLLoader.load(path: path)))
+    }
+
+    @Test func errorsInADeferredItemQuoteTheFilesLine() throws {
+        let (_, deferred) = try bothWays("scenarios:\n  - name: a\n  - name: b\n    stpes: []\n")
+        let item = try deferred[1].deferredItem()
+        let error = expectError { try item.mapping(allowedKeys: ["name", "steps"]) }
+        #expect(error?.range.description.hasSuffix("suite.yaml:4:5") == true)
+        #expect(error?.rendered().contains(" 4 |     stpes: []\n") == true)
+    }
+
+    @Test func aSyntaxErrorInAnItemIsTheWholeDocumentsError() throws {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("bad.yaml")
+        try "scenarios:\n  - name: a\n    steps: [tap\n  - name: b\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let whole = expectError { try YAMLLoader.load(path: path) }
+        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios") }
+        #expect(whole != nil)
+        #expect(deferring?.rendered() == whole?.rendered())
+    }
+
+    @Test func nestingInADeferredItemCountsAgainstTheDepthLimit() throws {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("deep.yaml")
+        try "scenarios:\n  - a: [[[[1]]]]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let limits = YAMLLimits(maxDepth: 5)
+        let whole = expectError { try YAMLLoader.load(path: path, limits: limits) }
+        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", limits: limits) }
+        #expect(whole?.kind == .limitExceeded)
+        #expect(deferring?.rendered() == whole?.rendered())
+    }
+
+    @Test func jsonWhoseEscapesAreRewrittenIsNotDeferred() throws {
+        let json = #"{"scenarios": [{"name": "\ud83d\ude00", "steps": []}, {"name": "b", "steps": []}]}"#
+        #expect(try expectSameItems(json) == 0)
+        #expect(try expectSameItems(#"{"scenarios": [{"name": "a", "steps": []}]}"#) == 1)
+    }
+}
