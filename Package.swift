@@ -146,7 +146,8 @@ let package = Package(
         .testTarget(
             name: "SuiteRunnerTests",
             dependencies: [
-                "SuiteRunner", "ScenarioRun", "ScenarioChecks", "Reports", "PushModel", "HTTPServer", "PushCrypto",
+                "SuiteRunner", "SuiteFormat", "ScenarioRun", "ScenarioChecks", "Reports", "PushModel", "HTTPServer",
+                "PushCrypto",
                 "PushcheckTestSupport",
             ]
         ),

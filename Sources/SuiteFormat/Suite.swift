@@ -59,3 +59,39 @@ package struct Scenario: Sendable {
         self.steps = steps
     }
 }
+
+/// A scenario as a suite's loading left it: decoded, or deferred (`SuiteLoader.load(path:root:keepingDecoded:)`).
+package enum LoadedScenario: Sendable {
+    case decoded(Scenario)
+    case deferred(DeferredScenario)
+
+    init(_ scenario: Scenario) { self = .decoded(scenario) }
+
+    /// `scenario`, as the facts a run plans with and where its item is written.
+    init(_ scenario: Scenario, deferredAt item: YAMLNode, expansion: Int) {
+        self = .deferred(
+            DeferredScenario(
+                name: scenario.name, tags: scenario.tags, file: scenario.file, line: scenario.line,
+                skipReason: scenario.skipReason, item: item, expansion: expansion))
+    }
+
+    /// The scenario, when it is decoded.
+    package var decoded: Scenario? {
+        if case .decoded(let scenario) = self { return scenario }
+        return nil
+    }
+}
+
+/// A scenario that was decoded and checked while its suite loaded, then let go of: what a run plans with (as in
+/// `Scenario`) and where it is written, to be decoded again when it runs (`SuiteLoader.decode(_:in:)`).
+package struct DeferredScenario: Sendable {
+    package let name: String
+    package let tags: [String]
+    package let file: String
+    package let line: Int
+    package let skipReason: String?
+    /// The placeholder of its item in the suite's document (`YAMLNode.isDeferred`): a range into the file's text.
+    let item: YAMLNode
+    /// Which of the item's expansions (one per `parameters:` set) it is.
+    let expansion: Int
+}

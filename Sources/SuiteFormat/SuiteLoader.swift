@@ -38,9 +38,10 @@ package enum SuiteLoader {
     }
 
     /// `isSuiteFile`, and the file's document when it is a suite that parsed (for `load(path:root:)`, so that
-    /// discovery and loading read it once).
+    /// discovery and loading read it once). The scenarios in it are deferred items (`YAMLNode.isDeferred`) where
+    /// they can be: the loader reads each one when it decodes it.
     package static func examine(path: String) -> (isSuite: Bool, root: YAMLNode?) {
-        guard let root = try? YAMLLoader.load(path: path) else {
+        guard let root = try? YAMLLoader.load(path: path, deferringItemsOf: "scenarios") else {
             guard let data = FileManager.default.contents(atPath: path),
                 let text = String(data: data, encoding: .utf8), !data.contains(0)
             else { return (true, nil) }
@@ -54,13 +55,31 @@ package enum SuiteLoader {
     /// the file's document if it was already parsed (`examine`), handed over: the scenarios' nodes are let go of as
     /// they are decoded, so a large suite never holds its whole document and all its decoded scenarios at once.
     package static func load(path: String, root parsed: consuming YAMLNode? = nil) throws(SourceError) -> Suite {
+        let (suite, loaded) = try load(path: path, root: parsed, keepingDecoded: .max)
+        return Suite(
+            path: suite.path, name: suite.name, scenarios: loaded.compactMap(\.decoded), world: suite.world,
+            variables: suite.variables)
+    }
+
+    /// `load(path:root:)`, with the scenarios apart from the suite (whose `scenarios` is empty). Every scenario is
+    /// decoded and checked; the first `keepingDecoded` stay decoded, and the others that were read from a deferred
+    /// item (`examine`) keep only what a run plans with and where they are written, to be decoded again when they
+    /// run (`decode(_:in:)`): a decoded scenario is kilobytes, its file's text a few hundred bytes.
+    package static func load(
+        path: String, root parsed: consuming YAMLNode?, keepingDecoded: Int
+    ) throws(SourceError) -> (suite: Suite, scenarios: [LoadedScenario]) {
         let root: YAMLNode
-        if let document = parsed.take() { root = document } else { root = try YAMLLoader.load(path: path) }
+        if let document = parsed.take() {
+            root = document
+        } else {
+            root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios")
+        }
         let (world, variables, name, scenarioNodes) = try header(of: root, path: path)
         _ = consume root
         var nodes = scenarioNodes
         _ = consume scenarioNodes
-        var scenarios: [Scenario] = []
+        var scenarios: [LoadedScenario] = []
+        var decodedKept = 0
         var seen: [String: SourceRange] = [:]
         // Scenarios decode independently: on every core, a batch at a time, then taken in order (the first error in
         // the file wins). Each batch's nodes are then replaced by a placeholder, which frees their subtrees: the
@@ -71,29 +90,54 @@ package enum SuiteLoader {
             let batchEnd = min(batchStart + batchSize, nodes.endIndex)
             do {
                 let batch = Array(nodes[batchStart..<batchEnd])
-                let decoded = ParallelMap.map(batch) { (node: YAMLNode) -> Result<[Scenario], SourceError> in
+                let decoded = ParallelMap.map(batch) {
+                    (node: YAMLNode) -> Result<(scenarios: [Scenario], name: SourceRange), SourceError> in
                     Result { () throws(SourceError) in
-                        try decodeScenario(node, file: path, world: world, variables: variables)
+                        let item = try node.deferredItem()
+                        return (
+                            try decodeScenario(item, file: path, world: world, variables: variables),
+                            item["name"]?.range ?? item.range
+                        )
                     }
                 }
                 for (node, result) in zip(batch, decoded) {
-                    for scenario in try result.get() {
+                    let (expansions, nameRange) = try result.get()
+                    for (expansion, scenario) in expansions.enumerated() {
                         if let first = seen[scenario.name] {
                             throw SourceError(
-                                .invalidValue, "two scenarios are named '\(scenario.name)'",
-                                at: node["name"]?.range ?? node.range,
+                                .invalidValue, "two scenarios are named '\(scenario.name)'", at: nameRange,
                                 expected: "expected unique names (the first is at line \(first.line))",
                                 suggestion: "rename one; reports identify scenarios by file and name")
                         }
-                        seen[scenario.name] = node["name"]?.range ?? node.range
-                        scenarios.append(scenario)
+                        seen[scenario.name] = nameRange
+                        if decodedKept < keepingDecoded || !node.isDeferred {
+                            decodedKept += 1
+                            scenarios.append(LoadedScenario(scenario))
+                        } else {
+                            scenarios.append(LoadedScenario(scenario, deferredAt: node, expansion: expansion))
+                        }
                     }
                 }
             }
             for i in batchStart..<batchEnd { nodes[i] = YAMLNode(.sequence([]), range: nodes[i].range) }
             batchStart = batchEnd
         }
-        return Suite(path: path, name: try name.get(), scenarios: scenarios, world: world, variables: variables)
+        let suite = Suite(path: path, name: try name.get(), scenarios: [], world: world, variables: variables)
+        return (suite, scenarios)
+    }
+
+    /// Decodes a scenario that `load(path:root:keepingDecoded:)` deferred, from its file's text kept by the run (the
+    /// same scenario as loading decoded and checked then). `suite`: the suite it was loaded with.
+    package static func decode(_ deferred: DeferredScenario, in suite: Suite) throws(SourceError) -> Scenario {
+        let item = try deferred.item.deferredItem()
+        let expansions = try decodeScenario(item, file: suite.path, world: suite.world, variables: suite.variables)
+        guard deferred.expansion < expansions.count, expansions[deferred.expansion].name == deferred.name else {
+            throw SourceError(
+                .invalidValue, "scenario '\(deferred.name)' is no longer where loading found it",
+                at: deferred.item.range,
+                suggestion: "this is a bug of pushcheck's: please report it with the file")
+        }
+        return expansions[deferred.expansion]
     }
 
     /// What a suite's scenarios are decoded with: its world and variables, its name (an error in it is thrown after

@@ -27,6 +27,9 @@ package struct RunConfiguration: Sendable {
     /// What `snapshot` checks do: record new ones (default), update (`--update-snapshots`), or treat a
     /// missing one as a failure (`--ci`, or `CI` set to true/1 in `environment`).
     package var snapshotMode: SnapshotStore.Mode = .local
+    /// How many scenarios stay decoded from loading on; those past them are decoded again when they run
+    /// (`LoadedSuites.decodedScenarios`).
+    package var decodedScenarios = LoadedSuites.decodedScenarios
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.

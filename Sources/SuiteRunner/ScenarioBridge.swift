@@ -10,8 +10,13 @@ import YAMLSource
 /// The suites of a run after discovery and loading, with every scenario as a `RunItem` whose `handle`
 /// indexes the scenarios. The scenarios are kept apart from their suites, one per item, so that a run can let go of
 /// each one as it finishes (`release`): a loaded scenario is several kilobytes, and a run's memory would otherwise
-/// hold every one of them until its end.
+/// hold every one of them until its end. Past the first `decodedScenarios` of a run, a scenario is not even held
+/// decoded until it runs: loading checks it and keeps where it is written, and `scenario(for:)` decodes it again.
 package struct LoadedSuites: Sendable {
+    /// How many scenarios a run keeps decoded from loading on (the first ones, which run first): a few megabytes.
+    /// Each one past them is decoded twice, when the suite loads and when it runs (tens of microseconds).
+    package static let decodedScenarios = 1000
+
     /// Suite files in discovery order, each without its scenarios (`scenario(for:)` gives them).
     package let suites: [Suite]
     /// Each suite's scenario names, in file order.
@@ -25,38 +30,57 @@ package struct LoadedSuites: Sendable {
     /// Loads every file; collects every load error (not only the first file's). `parsed`: documents of files
     /// already read (`SuiteLoader.examine`), handed over.
     package static func load(
-        files: [String], parsed: consuming [String: YAMLNode] = [:]
+        files: [String], parsed: consuming [String: YAMLNode] = [:], decodedScenarios: Int = decodedScenarios
     ) -> (loaded: LoadedSuites, errors: [SourceError]) {
-        var suites: [Suite] = []
+        var suites: [(Suite, [LoadedScenario])] = []
         var errors: [SourceError] = []
+        var decoded = 0
         for file in files {
             do {
                 // Handed over (taken out of `parsed`): the loader lets go of the document as it decodes it.
-                suites.append(try SuiteLoader.load(path: file, root: parsed.removeValue(forKey: file)))
+                let loaded = try SuiteLoader.load(
+                    path: file, root: parsed.removeValue(forKey: file),
+                    keepingDecoded: max(0, decodedScenarios - decoded))
+                decoded += loaded.scenarios.count { $0.decoded != nil }
+                suites.append(loaded)
             } catch {
                 errors.append(error)
             }
         }
-        return (LoadedSuites(suites: suites), errors)
+        return (LoadedSuites(loaded: suites), errors)
     }
 
     /// Wraps already-loaded suites.
     package init(suites loadedSuites: [Suite]) {
+        self.init(loaded: loadedSuites.map { ($0, $0.scenarios.map(LoadedScenario.decoded)) })
+    }
+
+    private init(loaded: [(suite: Suite, scenarios: [LoadedScenario])]) {
         var suites: [Suite] = []
         var names: [[String]] = []
         var items: [RunItem] = []
         var suiteOf: [Int] = []
-        var scenarios: [Scenario?] = []
-        for (suiteIndex, suite) in loadedSuites.enumerated() {
-            for scenario in suite.scenarios {
-                items.append(
-                    RunItem(
-                        classname: suite.path, name: scenario.name, tags: scenario.tags, file: scenario.file,
-                        line: scenario.line, skipReason: scenario.skipReason, handle: items.count))
+        var scenarios: [LoadedScenario?] = []
+        for (suiteIndex, (suite, loadedScenarios)) in loaded.enumerated() {
+            var suiteNames: [String] = []
+            for loadedScenario in loadedScenarios {
+                let item: RunItem
+                switch loadedScenario {
+                case .decoded(let s):
+                    item = RunItem(
+                        classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
+                        skipReason: s.skipReason, handle: items.count)
+                case .deferred(let s):
+                    item = RunItem(
+                        classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
+                        skipReason: s.skipReason, handle: items.count)
+                }
+                items.append(item)
                 suiteOf.append(suiteIndex)
-                scenarios.append(scenario)
+                scenarios.append(loadedScenario)
+                suiteNames.append(item.name)
             }
-            names.append(suite.scenarios.map(\.name))
+            names.append(suiteNames)
             suites.append(
                 Suite(
                     path: suite.path, name: suite.name, scenarios: [], world: suite.world, variables: suite.variables))
@@ -68,14 +92,26 @@ package struct LoadedSuites: Sendable {
         self.store = ScenarioStore(scenarios)
     }
 
-    /// The suite and scenario behind an item; nil once the item was released.
-    package func scenario(for item: RunItem) -> (Suite, Scenario)? {
-        guard let scenario = store.scenario(item.handle) else { return nil }
-        return (suites[suiteOf[item.handle]], scenario)
+    /// The suite and scenario behind an item; nil once the item was released. A deferred scenario is decoded here
+    /// (and kept, for its retries, until it is released); decoding it again fails only if its checks changed since
+    /// loading, which would be a bug.
+    package func scenario(for item: RunItem) throws(SourceError) -> (Suite, Scenario)? {
+        let suite = suites[suiteOf[item.handle]]
+        guard
+            let scenario = try store.scenario(
+                item.handle,
+                decode: { d throws(SourceError) in
+                    try SuiteLoader.decode(d, in: suite)
+                })
+        else { return nil }
+        return (suite, scenario)
     }
 
     /// Lets go of the item's scenario (its last attempt is over): `scenario(for:)` gives nil from then on.
     func release(_ item: RunItem) { store.release(item.handle) }
+
+    /// How many scenarios are held decoded now (for tests).
+    var decodedCount: Int { store.decodedCount }
 }
 
 /// The loaded scenarios by item handle, each until it is released.
@@ -84,14 +120,30 @@ private final class ScenarioStore: Sendable {
     /// allocated by the loading threads, whose arenas the threads running scenarios do not allocate from.
     static let releasesPerPurge = 1000
 
-    private let scenarios: Mutex<(all: [Scenario?], released: Int)>
+    private let scenarios: Mutex<(all: [LoadedScenario?], released: Int)>
 
-    init(_ scenarios: [Scenario?]) { self.scenarios = Mutex((scenarios, 0)) }
+    init(_ scenarios: [LoadedScenario?]) { self.scenarios = Mutex((scenarios, 0)) }
 
-    func scenario(_ handle: Int) -> Scenario? { scenarios.withLock { $0.all[handle] } }
+    /// The scenario of `handle`; a deferred one is decoded by `decode` (outside the lock) and kept decoded.
+    func scenario(
+        _ handle: Int, decode: (DeferredScenario) throws(SourceError) -> Scenario
+    ) throws(SourceError) -> Scenario? {
+        switch scenarios.withLock({ $0.all[handle] }) {
+        case nil: return nil
+        case .decoded(let scenario)?: return scenario
+        case .deferred(let deferred)?:
+            let scenario = try decode(deferred)
+            scenarios.withLock { s in
+                if s.all[handle] != nil { s.all[handle] = .decoded(scenario) }
+            }
+            return scenario
+        }
+    }
+
+    var decodedCount: Int { scenarios.withLock { $0.all.count { $0?.decoded != nil } } }
 
     func release(_ handle: Int) {
-        let (released, purge) = scenarios.withLock { s -> (Scenario?, Bool) in
+        let (released, purge) = scenarios.withLock { s -> (LoadedScenario?, Bool) in
             defer { s.all[handle] = nil }
             guard s.all[handle] != nil else { return (nil, false) }
             s.released += 1

@@ -34,7 +34,8 @@ package struct ScenarioScheduler: Sendable {
 
     /// What happened to the run as a whole.
     package struct Outcome: Sendable {
-        /// Scenarios that finished (or were skipped), in finishing order.
+        /// Scenarios that finished (or were skipped), in finishing order; empty when the recorder keeps none
+        /// (`RunRecorder(keepingFinished: false)`, a run's own).
         package var finished: [TestCaseReport]
         /// True when the run was cancelled before every scenario finished.
         package var interrupted: Bool

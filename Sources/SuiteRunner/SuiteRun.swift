@@ -65,7 +65,8 @@ package enum SuiteRun {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
-        let (loaded, errors) = LoadedSuites.load(files: files, parsed: consume parsed)
+        let (loaded, errors) = LoadedSuites.load(
+            files: files, parsed: consume parsed, decodedScenarios: configuration.decodedScenarios)
         // The documents are garbage now, in the loading threads' arenas, where running the scenarios would not reuse
         // them.
         FreedMemory.release()
@@ -122,7 +123,14 @@ package enum SuiteRun {
             snapshots: snapshots, recordsTrace: configuration.htmlPath != nil)
         let loaded = prepared.loaded
         let scheduler = ScenarioScheduler(policy: configuration.policy) { item, attempt in
-            guard let (suite, scenario) = loaded.scenario(for: item) else {
+            let found: (Suite, Scenario)?
+            do throws(SourceError) {
+                found = try loaded.scenario(for: item)
+            } catch {
+                return AttemptResult(
+                    outcome: .error(ProblemReport(message: error.rendered(color: false), type: "internal")))
+            }
+            guard let (suite, scenario) = found else {
                 // Released only after its last attempt: reaching this is a bug of ours, reported as the case's error.
                 return AttemptResult(
                     outcome: .error(
@@ -135,7 +143,7 @@ package enum SuiteRun {
             attemptEnvironment.attempt = attempt
             return AttemptResult(await executor(scenario, suite, attemptEnvironment))
         }
-        let recorder = RunRecorder(report: report, console: console)
+        let recorder = RunRecorder(report: report, console: console, keepingFinished: false)
         // Each scenario is let go of once it has finished: the run's memory then does not hold every loaded one.
         let outcome = await scheduler.run(prepared.selected, recorder: recorder) { loaded.release($0) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushcheckTestSupport
+import SuiteFormat
 @testable import Reports
 @testable import ScenarioChecks
 @testable import ScenarioRun
@@ -49,13 +50,13 @@ import Testing
         #expect(loaded.items.map(\.classname) == [a, a, b])
         #expect(loaded.items[0].tags == ["x"] && loaded.items[0].line == 2)
         #expect(loaded.items[1].skipReason == "later")
-        let (suite, scenario) = try #require(loaded.scenario(for: loaded.items[2]))
+        let (suite, scenario) = try #require(try loaded.scenario(for: loaded.items[2]))
         #expect(suite.path == b && scenario.name == "third")
         #expect(loaded.scenarioNames == [["first", "second"], ["third"]])
         // A finished scenario is let go of; the others stay.
         loaded.release(loaded.items[2])
-        #expect(loaded.scenario(for: loaded.items[2]) == nil)
-        #expect(loaded.scenario(for: loaded.items[0])?.1.name == "first")
+        #expect(try loaded.scenario(for: loaded.items[2]) == nil)
+        #expect(try loaded.scenario(for: loaded.items[0])?.1.name == "first")
     }
 }
 
@@ -72,8 +73,104 @@ extension BridgeTests {
             RunConfiguration(paths: [suite], selection: Selection(filter: "s3"), environment: [:]))
         #expect(prepared.selected.map(\.name) == ["s3"])
         #expect(prepared.loaded.items.count == 5)
-        let kept = prepared.loaded.items.filter { prepared.loaded.scenario(for: $0) != nil }.map(\.name)
+        let kept = prepared.loaded.items.filter { (try? prepared.loaded.scenario(for: $0)) ?? nil != nil }.map(\.name)
         #expect(kept == ["s3"])
         #expect(prepared.loaded.scenarioNames == [["s1", "s2", "s3", "s4", "s5"]])
+    }
+}
+
+extension BridgeTests {
+    /// Past a run's first `decodedScenarios`, a scenario is checked when its suite loads, then held as where it is
+    /// written until it runs: `scenario(for:)` decodes it again, the same scenario as loading it whole gives.
+    @Test func scenariosPastTheDecodedOnesAreDecodedAgainWhenTheyRun() throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let a = try dir.write(
+            "a.yaml",
+            """
+            variables: { greeting: Hello }
+            scenarios:
+              - name: one
+                steps: [{ run: "true" }]
+              - name: two
+                tags: [t]
+                parameters: { state: [background, foreground] }
+                steps:
+                  - state: ${scenario.state}
+                  - send: { to: iphone, payload: { aps: { alert: "${greeting}" } } }
+                    expect: { status: 200 }
+              - { name: three, skip: not now, steps: [tap] }
+
+            """)
+        let b = try dir.write("b.yaml", "scenarios:\n  - name: four\n    steps: [{ run: \"true\" }]\n")
+        let whole = LoadedSuites(suites: [try SuiteLoader.load(path: a), try SuiteLoader.load(path: b)])
+        let (loaded, errors) = LoadedSuites.load(files: [a, b], decodedScenarios: 2)
+        #expect(errors.isEmpty)
+        #expect(loaded.items.map(\.name) == whole.items.map(\.name))
+        #expect(loaded.items.map(\.line) == whole.items.map(\.line))
+        #expect(loaded.items.map(\.tags) == whole.items.map(\.tags))
+        #expect(loaded.items.map(\.skipReason) == whole.items.map(\.skipReason))
+        #expect(
+            loaded.items.map(\.name) == ["one", "two [state=background]", "two [state=foreground]", "three", "four"])
+        #expect(loaded.decodedCount == 2)
+        for item in loaded.items.reversed() {
+            let (suite, scenario) = try #require(try loaded.scenario(for: item))
+            let (_, expected) = try #require(try whole.scenario(for: item))
+            #expect(suite.path == expected.file && scenario.name == expected.name)
+            #expect(scenario.parameters == expected.parameters && scenario.skipReason == expected.skipReason)
+            #expect(String(reflecting: scenario.steps) == String(reflecting: expected.steps))
+        }
+        // Decoded for their attempts, let go of after the last.
+        #expect(loaded.decodedCount == 5)
+        loaded.release(loaded.items[4])
+        #expect(try loaded.scenario(for: loaded.items[4]) == nil)
+        #expect(loaded.decodedCount == 4)
+    }
+}
+
+extension BridgeTests {
+    /// A run whose scenarios are decoded again when they run writes the report a run that kept them decoded writes:
+    /// the same results, failures at the same `file:line:col`.
+    @Test func aRunOfDeferredScenariosWritesTheSameReport() async throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let suite = try dir.write(
+            "deferred.yaml",
+            """
+            name: deferred
+            scenarios:
+              - name: delivered
+                steps:
+                  - send: { to: iphone, payload: { aps: { alert: "hi" } } }
+                    expect: { status: 200, delivered: true }
+              - name: by state
+                parameters: { state: [background, not-running] }
+                steps:
+                  - state: ${scenario.state}
+                  - send: { to: iphone, payload: { aps: { alert: "hi" } } }
+                    expect: { status: 200 }
+              - name: wrong status
+                steps:
+                  - send: { to: iphone, payload: { aps: { alert: "hi" } } }
+                    expect: { status: 410 }
+              - { name: later, skip: not today, steps: [tap] }
+
+            """)
+        func report(decoded: Int) async throws -> String {
+            var configuration = RunConfiguration(
+                paths: [suite], junitPath: dir.file("junit-\(decoded).xml"), environment: [:])
+            configuration.decodedScenarios = decoded
+            let prepared = try SuiteRun.prepare(configuration)
+            #expect(prepared.loaded.decodedCount == min(decoded, 5))
+            _ = try await SuiteRun.execute(prepared, console: nil)
+            let xml = try String(contentsOfFile: configuration.junitPath, encoding: .utf8)
+            // Times and timestamps differ from run to run.
+            return xml.replacingOccurrences(
+                of: #"(time|timestamp)="[^"]*""#, with: #"$1="""#, options: .regularExpression)
+        }
+        let kept = try await report(decoded: 1000)
+        let deferred = try await report(decoded: 1)
+        #expect(deferred == kept)
+        #expect(kept.contains(#"tests="5""#) && kept.contains("deferred.yaml:15:"))
     }
 }
