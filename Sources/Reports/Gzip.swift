@@ -55,7 +55,17 @@ enum Gzip {
             run(bytes, flush: Z_NO_FLUSH)
         }
 
-        /// Deflates `bytes` and ends the member: the whole gzip stream, or empty when zlib failed. Call once.
+        /// The deflated bytes not taken yet.
+        var outputCount: Int { output.count }
+
+        /// Takes the deflated bytes so far (`finish` then returns what comes after them).
+        func takeOutput() -> [UInt8] {
+            defer { output = [] }
+            return output
+        }
+
+        /// Deflates `bytes` and ends the member: the whole gzip stream (after what `takeOutput` took), or empty when
+        /// zlib failed. Call once.
         func finish(_ bytes: [UInt8]) -> [UInt8] {
             inputCount += bytes.count
             run(bytes, flush: Z_FINISH)

@@ -41,7 +41,7 @@ package enum HTMLReport {
     ) throws(ReportsError) {
         let report = rendered.report
         if let streamed = rendered.data?.finish(report, facts: facts), streamed.size > compressAbove {
-            page(report, packed: streamed.gzip, into: &out)
+            try page(report, packed: streamed.gzip, path: path, into: &out)
             return
         }
         page(
@@ -54,7 +54,8 @@ package enum HTMLReport {
         _ report: TestReport, json: [UInt8], compressAbove: Int, into out: inout Output
     ) {
         if json.count > compressAbove, case let packed = Gzip.compress(json), !packed.isEmpty {
-            page(report, packed: packed, into: &out)
+            // In memory only: no read to fail.
+            try? page(report, packed: GzipPieces(last: packed), path: "", into: &out)
             return
         }
         out.append(
@@ -66,18 +67,15 @@ package enum HTMLReport {
     /// in the order `JSONValue` serializes them. Base64 and the encoding's name hold nothing `WebUI.embeddable`
     /// escapes (`<`, `>`, `&`, U+2028, U+2029) or JSON escapes, so the base64 goes out in chunks as it is made (its
     /// scalar-by-scalar copy of the megabyte was serial work at the end of the run; the whole text, memory at its peak).
-    private static func page<Output: ReportOutput>(_ report: TestReport, packed: [UInt8], into out: inout Output) {
+    private static func page<Output: ReportOutput>(
+        _ report: TestReport, packed: GzipPieces, path: String, into out: inout Output
+    ) throws(ReportsError) {
         let page = WebUI.document(.report, title: title(report), dataJSON: "\u{0}")
         let at = page.utf8.firstIndex(of: 0)!
         out.append(bytes: page.utf8[..<at])
         out.append("{\"data\":\"")
-        let chunk = 3 << 14
-        var start = 0
-        while start < packed.count {
-            let end = min(start + chunk, packed.count)
-            out.append(Data(packed[start..<end]).base64EncodedString())
-            start = end
-        }
+        // Whole groups of 3 bytes: the chunks' base64 put end to end is the stream's.
+        try packed.chunks(of: 3 << 14, writing: path) { out.append(Data($0).base64EncodedString()) }
         out.append("\",\"encoding\":\"" + gzipEncoding + "\"}")
         out.append(bytes: page.utf8[page.utf8.index(after: at)...])
     }

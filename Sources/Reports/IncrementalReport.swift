@@ -55,19 +55,32 @@ package final class IncrementalReport: Sendable {
     /// is rendered by the caller of `caseFinished`: its JUnit element, kept for rewrites, and for a run that writes an
     /// HTML report (`htmlGenerator`: its `ReportData.RunFacts.generator`) its data, deflated in plan order
     /// (`ReportDataStream`; `finishRendered()` hands both to the writers).
-    package init(
+    package convenience init(
         url: URL, name: String = "pushcheck", timestamp: Date = Date(), hostname: String,
         properties: [ReportProperty] = [], plan: [PlannedSuite], policy: WritePolicy = .everyChange,
         htmlGenerator: String? = nil
+    ) throws(ReportsError) {
+        try self.init(
+            url: url, name: name, timestamp: timestamp, hostname: hostname, properties: properties, plan: plan,
+            policy: policy, htmlGenerator: htmlGenerator, dataSpoolChunk: 1 << 16)
+    }
+
+    /// `init(url:…)`, the HTML report's deflated data going to the spool `dataSpoolChunk` bytes or more at a time.
+    init(
+        url: URL, name: String = "pushcheck", timestamp: Date = Date(), hostname: String,
+        properties: [ReportProperty] = [], plan: [PlannedSuite], policy: WritePolicy = .everyChange,
+        htmlGenerator: String? = nil, dataSpoolChunk: Int
     ) throws(ReportsError) {
         let header = TestReport(name: name, timestamp: timestamp, hostname: hostname, properties: properties)
         let progress = try ReportProgress(header: header, plan: plan)
         self.url = url
         self.policy = policy
+        let spool = ReportSpool(directory: url.deletingLastPathComponent().path)
         htmlData = htmlGenerator.map {
-            SharedReportDataStream(ReportDataStream(header: header, plan: plan, generator: $0))
+            SharedReportDataStream(
+                ReportDataStream(header: header, plan: plan, generator: $0, spool: spool, spoolChunk: dataSpoolChunk))
         }
-        spool = ReportSpool(directory: url.deletingLastPathComponent().path)
+        self.spool = spool
         state = Mutex(State(progress: progress))
         try flush()
     }

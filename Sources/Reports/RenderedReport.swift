@@ -61,7 +61,7 @@ final class SharedReportDataStream: Sendable {
     }
 
     /// `ReportDataStream.finish`, once (later calls get nil).
-    func finish(_ report: TestReport, facts: ReportData.RunFacts) -> (gzip: [UInt8], size: Int)? {
+    func finish(_ report: TestReport, facts: ReportData.RunFacts) -> (gzip: GzipPieces, size: Int)? {
         stream.withLock { stream in
             defer { stream = nil }
             return stream?.finish(report, facts: facts)

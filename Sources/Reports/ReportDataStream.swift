@@ -21,6 +21,11 @@ final class ReportDataStream {
     /// Level 1: deflating at zlib's default 6 cost about 4 % of a run's CPU on the scenario threads; the report of
     /// 1,000 bench scenarios grows from 0.4 to 0.6 MB (the data is mostly the same transcripts and traces over again).
     private let gzip = Gzip.Stream(level: 1)
+    /// Where the deflated data goes, `spoolChunk` bytes or more at a time, while the run goes (none: kept in memory).
+    private let spool: ReportSpool?
+    private let spoolChunk: Int
+    /// The deflated data on `spool` so far, in order.
+    private var spooled: [SpooledBytes] = []
     /// The next case to deflate, and the cases finished before their turn.
     private var next = (suite: 0, index: 0)
     private var waiting: [Key: [UInt8]] = [:]
@@ -32,8 +37,15 @@ final class ReportDataStream {
     private var suiteTails: [[UInt8]] = []
     private var broken = false
 
-    /// A stream for a run of `plan` whose report starts as `header`; the HTML report's `generator`.
-    init(header: TestReport, plan: [PlannedSuite], generator: String) {
+    /// A stream for a run of `plan` whose report starts as `header`; the HTML report's `generator`. The deflated data
+    /// goes to `spool` as it is made, `spoolChunk` bytes or more at a time (0.7 KB a bench scenario otherwise held
+    /// until the end of the run).
+    init(
+        header: TestReport, plan: [PlannedSuite], generator: String, spool: ReportSpool? = nil,
+        spoolChunk: Int = 1 << 16
+    ) {
+        self.spool = spool
+        self.spoolChunk = spoolChunk
         self.header = header
         self.plan = plan
         self.generator = generator
@@ -95,12 +107,13 @@ final class ReportDataStream {
                 next.index += 1
             }
             gzip.append(piece)
+            if let spool, gzip.outputCount >= spoolChunk { spooled.append(spool.keep(gzip.takeOutput())) }
         }
     }
 
     /// The gzipped document for `report` (the final report of this run) and `facts`, with the number of bytes it
     /// inflates to; nil when the stream cannot vouch for it. Call once.
-    func finish(_ report: TestReport, facts: ReportData.RunFacts) -> (gzip: [UInt8], size: Int)? {
+    func finish(_ report: TestReport, facts: ReportData.RunFacts) -> (gzip: GzipPieces, size: Int)? {
         guard !broken, next.suite == plan.count, plan.count > 0, facts.generator == generator,
             report.suites.count == plan.count, suiteTails.count == plan.count
         else { return nil }
@@ -113,7 +126,7 @@ final class ReportDataStream {
             else { return nil }
         }
         let bytes = gzip.finish([UInt8(ascii: "]")] + tail)
-        return bytes.isEmpty ? nil : (bytes, gzip.inputCount)
+        return bytes.isEmpty ? nil : (GzipPieces(spooled: spooled, last: bytes), gzip.inputCount)
     }
 
     /// Suite `s` as `ReportProgress.snapshot` makes it, without its cases.
@@ -127,5 +140,29 @@ final class ReportDataStream {
     /// Suites without cases have nothing to wait for: the stream does not take them (`finish` refuses them).
     private func skipEmptySuites() {
         if next.suite < plan.count, plan[next.suite].cases.isEmpty { broken = true }
+    }
+}
+
+/// A gzip stream in pieces: the first ones on a spool, the last in memory.
+struct GzipPieces {
+    var spooled: [SpooledBytes] = []
+    var last: [UInt8]
+
+    /// The stream's bytes in chunks of `size` (the last one shorter), read back from the spool as they are needed; a
+    /// failed read is a failed write of `path`.
+    func chunks(of size: Int, writing path: String, _ body: ([UInt8]) -> Void) throws(ReportsError) {
+        var pending: [UInt8] = []
+        func take(_ bytes: [UInt8]) {
+            pending += bytes
+            var start = 0
+            while pending.count - start >= size {
+                body(Array(pending[start..<(start + size)]))
+                start += size
+            }
+            pending.removeFirst(start)
+        }
+        for piece in spooled { take(try piece.bytes(writing: path)) }
+        take(last)
+        if !pending.isEmpty { body(pending) }
     }
 }

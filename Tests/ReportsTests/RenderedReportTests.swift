@@ -30,11 +30,15 @@ import Testing
     }
 
     /// A report of `plan`, its cases finished in `order` (indexes into `cases()`).
-    static func run(_ order: [Int], extra: TestCaseReport? = nil, directory: URL) throws -> IncrementalReport {
+    /// `dataSpoolChunk`: how much deflated data gathers before it goes to the spool.
+    static func run(
+        _ order: [Int], extra: TestCaseReport? = nil, directory: URL, dataSpoolChunk: Int = 1 << 16
+    ) throws -> IncrementalReport {
         let report = try IncrementalReport(
             url: directory.appendingPathComponent("junit.xml"), timestamp: Date(timeIntervalSince1970: 1_767_225_600),
             hostname: "ci-7", properties: [ReportProperty("seed", "7")], plan: plan,
-            policy: .coalesced(minimumInterval: .seconds(3600)), htmlGenerator: facts.generator)
+            policy: .coalesced(minimumInterval: .seconds(3600)), htmlGenerator: facts.generator,
+            dataSpoolChunk: dataSpoolChunk)
         let all = cases()
         for (n, i) in order.enumerated() {
             if all[i].name != "later" {
@@ -99,6 +103,34 @@ import Testing
             #expect(
                 try Self.data(try HTMLReport.render(rendered, facts: Self.facts, compressAbove: 100))
                     == Self.data(wholeHTML))
+        }
+    }
+
+    /// The deflated data goes to the spool as it is made (here every byte of it as soon as it is out of zlib): the
+    /// page holds the same stream, read back from the spool in chunks.
+    @Test func dataDeflatedOntoTheSpoolGivesTheSamePage() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0]] {
+            let inMemory = try Self.run(order, directory: directory).finishRendered()
+            let spooled = try Self.run(order, directory: directory, dataSpoolChunk: 1).finishRendered()
+            let expected = try HTMLReport.render(inMemory, facts: Self.facts, compressAbove: 100)
+            #expect(try HTMLReport.render(spooled, facts: Self.facts, compressAbove: 100) == expected)
+            #expect(
+                try Self.data(expected)
+                    == ReportData.encode(Self.whole(inMemory.report), facts: Self.facts).serializedBytes())
+            // What the stream handed over: pieces on the spool, then the end of the stream.
+            let again = try Self.run(order, directory: directory, dataSpoolChunk: 1).finishRendered()
+            let pieces = try #require(again.data?.finish(again.report, facts: Self.facts)).gzip
+            #expect(!pieces.spooled.isEmpty)
+            var bytes: [UInt8] = []
+            try pieces.chunks(of: 5, writing: "t") { chunk in
+                #expect(chunk.count == 5 || bytes.count % 5 == 0)
+                bytes += chunk
+            }
+            #expect(
+                try Gzip.decompress(bytes)
+                    == ReportData.encode(Self.whole(again.report), facts: Self.facts).serializedBytes())
         }
     }
 
