@@ -130,14 +130,20 @@ package enum SuiteLoader {
     /// same scenario as loading decoded and checked then). `suite`: the suite it was loaded with.
     package static func decode(_ deferred: DeferredScenario, in suite: Suite) throws(SourceError) -> Scenario {
         let item = try deferred.item.deferredItem()
-        let expansions = try decodeScenario(item, file: suite.path, world: suite.world, variables: suite.variables)
+        // Checked when the suite loaded: the names and `${…}` references are not checked again, and the scenario keeps
+        // what loading found of its `requires:` file (a scenario before it may have made it since).
+        let expansions = try decodeScenario(
+            item, file: suite.path, world: suite.world, variables: suite.variables, checking: false)
         guard deferred.expansion < expansions.count, expansions[deferred.expansion].name == deferred.name else {
             throw SourceError(
                 .invalidValue, "scenario '\(deferred.name)' is no longer where loading found it",
                 at: deferred.item.range,
                 suggestion: "this is a bug of pushcheck's: please report it with the file")
         }
-        return expansions[deferred.expansion]
+        let scenario = expansions[deferred.expansion]
+        return Scenario(
+            name: scenario.name, tags: scenario.tags, file: scenario.file, line: scenario.line,
+            parameters: scenario.parameters, skipReason: deferred.skipReason, steps: scenario.steps)
     }
 
     /// What a suite's scenarios are decoded with: its world and variables, its name (an error in it is thrown after
@@ -247,15 +253,18 @@ package enum SuiteLoader {
 
     // MARK: scenarios
 
+    /// The scenarios of one item (one per `parameters:` set). `checking`: also check device and app names, `${…}`
+    /// references and the `requires:` file (false: the item was checked before, and gets no skip reason from its
+    /// `requires:`).
     static func decodeScenario(
-        _ node: YAMLNode, file: String, world: WorldDeclaration, variables: [String: String]
+        _ node: YAMLNode, file: String, world: WorldDeclaration, variables: [String: String], checking: Bool = true
     ) throws(SourceError) -> [Scenario] {
         let s = try YAMLMapping(node)
         try s.checkKeys(SuiteKeys.scenario)
         let name: String = try s.required("name")
         let line = s.keyNode("name")?.range.line ?? node.range.line
         let tags = try s.optional("tags", as: [String].self) ?? []
-        let missing = try requirementMissing(s, file: file)
+        let missing = checking ? try requirementMissing(s, file: file) : nil
         let skip: String? = try s.optional("skip") ?? missing
         let stepsNode = try s.required("steps", as: YAMLNode.self)
         _ = try stepsNode.sequence()
@@ -269,10 +278,12 @@ package enum SuiteLoader {
             steps.reserveCapacity(items.count + 1)  // kept for the whole run: no room to spare
             for item in items {
                 let step = try StepDecoder.decode(item, file: file)
-                try checkNames(item, world: world)
+                if checking { try checkNames(item, world: world) }
                 steps.append(step)
             }
-            try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            if checking {
+                try VariableCheck.check(steps, world: world, variables: variables, parameters: Array(values.keys))
+            }
             steps = steps.map { $0.droppingCheckedScalars() }
             if let node = s["snapshot"], let step = try SnapshotCheck.scenarioStep(node) { steps.append(step) }
             out.append(

@@ -174,3 +174,21 @@ extension BridgeTests {
         #expect(kept.contains(#"tests="5""#) && kept.contains("deferred.yaml:15:"))
     }
 }
+
+extension BridgeTests {
+    /// A deferred scenario is what loading found: a `requires:` file made after loading does not change its skip.
+    @Test func aDeferredScenarioKeepsWhatLoadingFoundOfItsRequiredFile() throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let suite = try dir.write(
+            "r.yaml",
+            "scenarios:\n  - name: first\n    steps: []\n"
+                + "  - name: needs\n    requires: { file: made.txt }\n    steps: [{ run: \"true\" }]\n")
+        let (loaded, errors) = LoadedSuites.load(files: [suite], decodedScenarios: 1)
+        #expect(errors.isEmpty && loaded.decodedCount == 1)
+        _ = try dir.write("made.txt", "now here")
+        let (_, scenario) = try #require(try loaded.scenario(for: loaded.items[1]))
+        #expect(scenario.skipReason == "requires made.txt, which is not there")
+        #expect(loaded.items[1].skipReason == scenario.skipReason)
+    }
+}
