@@ -70,7 +70,11 @@ package struct Selection: Sendable, Equatable {
     }
 
     /// The selected items, in their original order.
-    package func apply(_ items: [RunItem]) -> [RunItem] { items.filter(includes) }
+    /// `items` itself (the same storage, not a copy) when it selects them all.
+    package func apply(_ items: [RunItem]) -> [RunItem] {
+        guard let first = items.firstIndex(where: { !includes($0) }) else { return items }
+        return Array(items[..<first]) + items[(first + 1)...].filter(includes)
+    }
 
     /// Parses a comma-separated tag list (`a,b`, spaces ignored, empty entries dropped).
     package static func parseTags(_ values: [String]) -> Set<String> {
