@@ -72,7 +72,7 @@ package enum LoadedScenario: Sendable {
         self = .deferred(
             DeferredScenario(
                 name: scenario.name, tags: scenario.tags, file: scenario.file, line: scenario.line,
-                skipReason: scenario.skipReason, item: item, expansion: expansion))
+                skipReason: scenario.skipReason, source: ScenarioSource(item: item, expansion: expansion)))
     }
 
     /// The scenario, when it is decoded.
@@ -83,15 +83,21 @@ package enum LoadedScenario: Sendable {
 }
 
 /// A scenario that was decoded and checked while its suite loaded, then let go of: what a run plans with (as in
-/// `Scenario`) and where it is written, to be decoded again when it runs (`SuiteLoader.decode(_:in:)`).
+/// `Scenario`) and where it is written, to be decoded again when it runs (`SuiteLoader.decode(_:named:skip:in:)`).
 package struct DeferredScenario: Sendable {
     package let name: String
     package let tags: [String]
     package let file: String
     package let line: Int
     package let skipReason: String?
-    /// The placeholder of its item in the suite's document (`YAMLNode.isDeferred`): a range into the file's text.
+    /// Where it is written.
+    package let source: ScenarioSource
+}
+
+/// Where a deferred scenario is written: its item in the suite's document, as a placeholder
+/// (`YAMLNode.isDeferred`: a range into the file's text), and which of the item's expansions (one per
+/// `parameters:` set) it is.
+package struct ScenarioSource: Sendable {
     let item: YAMLNode
-    /// Which of the item's expansions (one per `parameters:` set) it is.
     let expansion: Int
 }

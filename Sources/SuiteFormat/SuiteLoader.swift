@@ -127,23 +127,25 @@ package enum SuiteLoader {
     }
 
     /// Decodes a scenario that `load(path:root:keepingDecoded:)` deferred, from its file's text kept by the run (the
-    /// same scenario as loading decoded and checked then). `suite`: the suite it was loaded with.
-    package static func decode(_ deferred: DeferredScenario, in suite: Suite) throws(SourceError) -> Scenario {
-        let item = try deferred.item.deferredItem()
+    /// same scenario as loading decoded and checked then): `name` and `skip` are its `DeferredScenario`'s, `suite` the
+    /// suite it was loaded with.
+    package static func decode(
+        _ source: ScenarioSource, named name: String, skip: String?, in suite: Suite
+    ) throws(SourceError) -> Scenario {
+        let item = try source.item.deferredItem()
         // Checked when the suite loaded: the names and `${…}` references are not checked again, and the scenario keeps
         // what loading found of its `requires:` file (a scenario before it may have made it since).
         let expansions = try decodeScenario(
             item, file: suite.path, world: suite.world, variables: suite.variables, checking: false)
-        guard deferred.expansion < expansions.count, expansions[deferred.expansion].name == deferred.name else {
+        guard source.expansion < expansions.count, expansions[source.expansion].name == name else {
             throw SourceError(
-                .invalidValue, "scenario '\(deferred.name)' is no longer where loading found it",
-                at: deferred.item.range,
+                .invalidValue, "scenario '\(name)' is no longer where loading found it", at: source.item.range,
                 suggestion: "this is a bug of pushcheck's: please report it with the file")
         }
-        let scenario = expansions[deferred.expansion]
+        let scenario = expansions[source.expansion]
         return Scenario(
             name: scenario.name, tags: scenario.tags, file: scenario.file, line: scenario.line,
-            parameters: scenario.parameters, skipReason: deferred.skipReason, steps: scenario.steps)
+            parameters: scenario.parameters, skipReason: skip, steps: scenario.steps)
     }
 
     /// What a suite's scenarios are decoded with: its world and variables, its name (an error in it is thrown after

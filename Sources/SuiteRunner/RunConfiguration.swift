@@ -29,7 +29,7 @@ package struct RunConfiguration: Sendable {
     package var snapshotMode: SnapshotStore.Mode = .local
     /// How many scenarios stay decoded from loading on; those past them are decoded again when they run
     /// (`LoadedSuites.decodedScenarios`).
-    package var decodedScenarios = LoadedSuites.decodedScenarios
+    var decodedScenarios = LoadedSuites.decodedScenarios
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.

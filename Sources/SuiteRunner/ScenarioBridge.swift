@@ -60,24 +60,26 @@ package struct LoadedSuites: Sendable {
         var names: [[String]] = []
         var items: [RunItem] = []
         var suiteOf: [Int] = []
-        var scenarios: [LoadedScenario?] = []
+        var scenarios: [StoredScenario?] = []
         for (suiteIndex, (suite, loadedScenarios)) in loaded.enumerated() {
             var suiteNames: [String] = []
             for loadedScenario in loadedScenarios {
                 let item: RunItem
+                // The item keeps what the run plans with; the store, the scenario or where it is written.
                 switch loadedScenario {
                 case .decoded(let s):
                     item = RunItem(
                         classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
                         skipReason: s.skipReason, handle: items.count)
+                    scenarios.append(.decoded(s))
                 case .deferred(let s):
                     item = RunItem(
                         classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
                         skipReason: s.skipReason, handle: items.count)
+                    scenarios.append(.deferred(s.source))
                 }
                 items.append(item)
                 suiteOf.append(suiteIndex)
-                scenarios.append(loadedScenario)
                 suiteNames.append(item.name)
             }
             names.append(suiteNames)
@@ -100,8 +102,8 @@ package struct LoadedSuites: Sendable {
         guard
             let scenario = try store.scenario(
                 item.handle,
-                decode: { d throws(SourceError) in
-                    try SuiteLoader.decode(d, in: suite)
+                decode: { source throws(SourceError) in
+                    try SuiteLoader.decode(source, named: item.name, skip: item.skipReason, in: suite)
                 })
         else { return nil }
         return (suite, scenario)
@@ -114,19 +116,30 @@ package struct LoadedSuites: Sendable {
     var decodedCount: Int { store.decodedCount }
 }
 
+/// A scenario as a run holds it: decoded, or where it is written (the facts a run plans with are in its `RunItem`).
+private enum StoredScenario: Sendable {
+    case decoded(Scenario)
+    case deferred(ScenarioSource)
+
+    var decoded: Scenario? {
+        if case .decoded(let scenario) = self { return scenario }
+        return nil
+    }
+}
+
 /// The loaded scenarios by item handle, each until it is released.
 private final class ScenarioStore: Sendable {
     /// Every this many releases, the freed pages go back to the system (`FreedMemory`): the scenarios were
     /// allocated by the loading threads, whose arenas the threads running scenarios do not allocate from.
     static let releasesPerPurge = 1000
 
-    private let scenarios: Mutex<(all: [LoadedScenario?], released: Int)>
+    private let scenarios: Mutex<(all: [StoredScenario?], released: Int)>
 
-    init(_ scenarios: [LoadedScenario?]) { self.scenarios = Mutex((scenarios, 0)) }
+    init(_ scenarios: [StoredScenario?]) { self.scenarios = Mutex((scenarios, 0)) }
 
     /// The scenario of `handle`; a deferred one is decoded by `decode` (outside the lock) and kept decoded.
     func scenario(
-        _ handle: Int, decode: (DeferredScenario) throws(SourceError) -> Scenario
+        _ handle: Int, decode: (ScenarioSource) throws(SourceError) -> Scenario
     ) throws(SourceError) -> Scenario? {
         switch scenarios.withLock({ $0.all[handle] }) {
         case nil: return nil
@@ -143,7 +156,7 @@ private final class ScenarioStore: Sendable {
     var decodedCount: Int { scenarios.withLock { $0.all.count { $0?.decoded != nil } } }
 
     func release(_ handle: Int) {
-        let (released, purge) = scenarios.withLock { s -> (LoadedScenario?, Bool) in
+        let (released, purge) = scenarios.withLock { s -> (StoredScenario?, Bool) in
             defer { s.all[handle] = nil }
             guard s.all[handle] != nil else { return (nil, false) }
             s.released += 1

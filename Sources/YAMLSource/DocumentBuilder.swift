@@ -48,7 +48,7 @@ struct DocumentBuilder {
     /// Of `expanded`, the nodes aliases added: the alias-bomb budget.
     private var addedByAliases = 0
     private var root: YAMLNode?
-    /// The root mapping's key whose sequence items are deferred (`YAMLNode.deferredTag`), if any.
+    /// The root mapping's key whose sequence items are deferred (`YAMLNode.isDeferred`), if any.
     private let deferring: String?
     /// The deferred item being read past: where it starts and how deep its events are nested so far.
     private var skipping: (start: SourcePosition, depth: Int)?
@@ -171,9 +171,7 @@ struct DocumentBuilder {
             }
             skipping = nil
             expanded += 1
-            finish(
-                YAMLNode(.sequence([]), range: makeRange(start, end), tag: YAMLNode.deferredTag), anchor: nil, weight: 1
-            )
+            finish(YAMLNode.deferredPlaceholder(at: makeRange(start, end)), anchor: nil, weight: 1)
         case .streamStart, .streamEnd, .documentStart, .documentEnd:
             return
         }

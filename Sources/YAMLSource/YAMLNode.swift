@@ -86,6 +86,16 @@ package struct YAMLNode: Sendable, Hashable {
         self.taggedAs = tag.map(Boxed.init)
     }
 
+    /// The tag every deferred item's placeholder shares (one allocation, not one a placeholder).
+    private static let deferredTagBox = Boxed(deferredTag)
+
+    /// The placeholder of a deferred item written at `range` (`isDeferred`).
+    static func deferredPlaceholder(at range: SourceRange) -> YAMLNode {
+        var node = YAMLNode(.sequence([]), range: range)
+        node.taggedAs = deferredTagBox
+        return node
+    }
+
     /// The scalar, when this node is one.
     package var scalar: YAMLScalar? {
         if case .scalar(let s) = kind { return s }
