@@ -47,7 +47,23 @@ package final class SourceText: Sendable {
     /// Each line's UTF-8 offsets in `text`, without its terminator. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
     /// dropped (libyaml does not count it as a column).
-    private let bounds: [Range<Int>]
+    private let bounds: [LineBounds]
+
+    /// A line's offsets in 32 bits each (a file is at most `YAMLLimits.maxDocumentBytes`, 64 MiB by default, and a
+    /// run keeps its suites' texts to the end: 8 bytes a line, where a `Range<Int>` took 16).
+    private struct LineBounds {
+        private let start: UInt32
+        private let end: UInt32
+
+        init(_ range: Range<Int>) {
+            start = UInt32(clamping: range.lowerBound)
+            end = UInt32(clamping: range.upperBound)
+        }
+
+        var lowerBound: Int { Int(start) }
+        var upperBound: Int { Int(end) }
+        var count: Int { Int(end - start) }
+    }
 
     /// A file known by its name alone (no text to quote): what a range without a source points at.
     init(nameOnly file: String) {
@@ -78,11 +94,11 @@ package final class SourceText: Sendable {
         text.makeContiguousUTF8()  // offsets into it are then O(1) to turn into indices
         self.file = file
         self.text = text
-        var lines: [Range<Int>] = []
+        var lines: [LineBounds] = []
         let bytes = text.utf8
-        func offsets(_ range: Range<String.Index>) -> Range<Int> {
+        func offsets(_ range: Range<String.Index>) -> LineBounds {
             let start = bytes.distance(from: bytes.startIndex, to: range.lowerBound)
-            return start..<(start + bytes.distance(from: range.lowerBound, to: range.upperBound))
+            return LineBounds(start..<(start + bytes.distance(from: range.lowerBound, to: range.upperBound)))
         }
         var index = bytes.startIndex
         // A leading BOM (EF BB BF) is not part of the first line.
