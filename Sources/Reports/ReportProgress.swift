@@ -47,36 +47,63 @@ struct ReportProgress {
         var name: String
     }
 
+    /// What is known of one case: its result once it finished (behind a reference: most slots of a run in progress
+    /// have none), what that rendered to, and when it started.
+    private struct Slot {
+        var result: Boxed<TestCaseReport>?
+        var rendered: RenderedCase?
+        var started: Date?
+    }
+
     private let header: TestReport
     private let plan: [PlannedSuite]
-    /// Every planned scenario (a look-up per finished scenario rather than a scan of the plan).
-    private let plannedKeys: Set<Key>
-    private var results: [Key: TestCaseReport] = [:]
-    /// What each result rendered to when it was recorded (by the thread that finished it, not by the writer).
-    private var rendered: [Key: RenderedCase] = [:]
-    private var started: [Key: Date] = [:]
-    /// Finished scenarios that were not in the plan, in finishing order.
+    /// Where each planned scenario's slot is in `slots` (a look-up per finished scenario rather than a scan of the
+    /// plan); `firstSlot[s]` is suite `s`'s first.
+    private let position: [Key: Int]
+    private let firstSlot: [Int]
+    /// The planned scenarios' slots, in plan order: one array where there were a dictionary of results, one of what
+    /// they rendered to, one of start times and a set of planned names, each keyed by suite and name (a run of 20,000
+    /// scenarios held 11 MB in them).
+    private var slots: [Slot]
+    /// Finished scenarios that were not in the plan, in finishing order, and their slots.
     private var extraCases: [Key] = []
+    private var extraSlots: [Key: Slot] = [:]
 
     /// Scenario names must be unique within a suite (`.duplicateCase` otherwise): classname + name
     /// identify a case (GitLab keeps only the first of duplicates; merge rejects them).
     init(header: TestReport, plan: [PlannedSuite]) throws(ReportsError) {
+        var position: [Key: Int] = [:]
+        var firstSlot: [Int] = []
+        var count = 0
         for suite in plan {
-            var names = Set<String>()
-            for planned in suite.cases where !names.insert(planned.name).inserted {
-                throw .duplicateCase(
-                    classname: suite.name, name: planned.name, path: suite.file ?? suite.name, line: planned.line ?? 0,
-                    firstPath: suite.file ?? suite.name)
+            firstSlot.append(count)
+            for planned in suite.cases {
+                guard position.updateValue(count, forKey: Key(suite: suite.name, name: planned.name)) == nil else {
+                    throw .duplicateCase(
+                        classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
+                        line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
+                }
+                count += 1
             }
         }
         self.header = header
         self.plan = plan
-        plannedKeys = Set(plan.flatMap { suite in suite.cases.map { Key(suite: suite.name, name: $0.name) } })
+        self.position = position
+        self.firstSlot = firstSlot
+        slots = Array(repeating: Slot(), count: count)
+    }
+
+    /// The slot of a scenario, planned or not.
+    private subscript(key: Key) -> Slot {
+        get { position[key].map { slots[$0] } ?? extraSlots[key] ?? Slot() }
+        set {
+            if let at = position[key] { slots[at] = newValue } else { extraSlots[key] = newValue }
+        }
     }
 
     /// Notes that a scenario started.
     mutating func recordStart(suite: String, name: String, at date: Date) {
-        started[Key(suite: suite, name: name)] = date
+        self[Key(suite: suite, name: name)].started = date
     }
 
     /// Records a finished scenario; one not in the plan is appended to its suite (or a new suite). `rendered` is
@@ -84,17 +111,15 @@ struct ReportProgress {
     /// the transcripts and trace were rendered to is on the spool).
     mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
-        if results[key] == nil, !plannedKeys.contains(key) { extraCases.append(key) }
-        results[key] = rendered == nil ? testCase : testCase.summary
-        self.rendered[key] = rendered
+        var slot = self[key]
+        if slot.result == nil, position[key] == nil { extraCases.append(key) }
+        slot.result = Boxed(rendered == nil ? testCase : testCase.summary)
+        slot.rendered = rendered
+        self[key] = slot
     }
 
     /// Number of planned scenarios that have not finished.
-    var unfinishedCount: Int {
-        plan.reduce(0) { total, suite in
-            total + suite.cases.filter { results[Key(suite: suite.name, name: $0.name)] == nil }.count
-        }
-    }
+    var unfinishedCount: Int { slots.count { $0.result == nil } }
 
     /// The report as it stands, following the content rules above.
     func snapshot() -> TestReport { renderedSnapshot().report }
@@ -105,24 +130,23 @@ struct ReportProgress {
         var cases: [[RenderedCase?]] = []
         var unfinished = 0
         var total = 0
-        for planned in plan {
+        for (s, planned) in plan.enumerated() {
             var suite = TestSuiteReport(
                 name: planned.name, file: planned.file, timestamp: header.timestamp, hostname: header.hostname,
                 properties: planned.properties)
-            let starts = planned.cases.compactMap { started[Key(suite: planned.name, name: $0.name)] }
-            suite.timestamp = starts.min() ?? header.timestamp
+            let suiteSlots = slots[firstSlot[s]..<(firstSlot[s] + planned.cases.count)]
+            suite.timestamp = suiteSlots.lazy.compactMap(\.started).min() ?? header.timestamp
             var suiteRendered: [RenderedCase?] = []
             suiteRendered.reserveCapacity(planned.cases.count)
             suite.cases.reserveCapacity(planned.cases.count)
-            for plannedCase in planned.cases {
-                let key = Key(suite: planned.name, name: plannedCase.name)
+            for (plannedCase, slot) in zip(planned.cases, suiteSlots) {
                 total += 1
-                if let result = results[key] {
-                    suite.cases.append(result)
-                    suiteRendered.append(rendered[key])
+                if let result = slot.result {
+                    suite.cases.append(result.value)
+                    suiteRendered.append(slot.rendered)
                 } else {
                     unfinished += 1
-                    suite.cases.append(Self.placeholder(for: plannedCase, suite: planned, started: started[key] != nil))
+                    suite.cases.append(Self.placeholder(for: plannedCase, suite: planned, started: slot.started != nil))
                     suiteRendered.append(nil)
                 }
             }
@@ -130,17 +154,17 @@ struct ReportProgress {
             cases.append(suiteRendered)
         }
         for key in extraCases {
-            guard let result = results[key] else { continue }
+            guard let slot = extraSlots[key], let result = slot.result?.value else { continue }
             total += 1
             if let index = report.suites.firstIndex(where: { $0.name == key.suite }) {
                 report.suites[index].cases.append(result)
-                cases[index].append(rendered[key])
+                cases[index].append(slot.rendered)
             } else {
                 report.suites.append(
                     TestSuiteReport(
-                        name: key.suite, timestamp: started[key] ?? header.timestamp, hostname: header.hostname,
+                        name: key.suite, timestamp: slot.started ?? header.timestamp, hostname: header.hostname,
                         cases: [result]))
-                cases.append([rendered[key]])
+                cases.append([slot.rendered])
             }
         }
         if unfinished > 0 {
