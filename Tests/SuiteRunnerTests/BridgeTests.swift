@@ -192,3 +192,31 @@ extension BridgeTests {
         #expect(loaded.items[1].skipReason == scenario.skipReason)
     }
 }
+
+extension BridgeTests {
+    /// Every scenario of the repository's suites (parameters, includes, snapshots, FCM, Android…), decoded again from
+    /// its deferred item, is the scenario loading keeps decoded.
+    @Test func everyRepositoryScenarioDecodesAgainAsItLoaded() throws {
+        func prepared(decoded: Int) throws -> PreparedRun {
+            var configuration = RunConfiguration(paths: [SuiteFiles.suites], environment: [:])
+            configuration.decodedScenarios = decoded
+            return try SuiteRun.prepare(configuration)
+        }
+        let kept = try prepared(decoded: 100_000)
+        let deferred = try prepared(decoded: 0)
+        #expect(kept.loaded.items.count > 100)
+        // A suite with an anchor, an alias or a tag in a scenario keeps its scenarios decoded.
+        #expect(deferred.loaded.decodedCount < kept.loaded.items.count / 4)
+        #expect(deferred.loaded.items == kept.loaded.items)
+        for item in kept.loaded.items {
+            let (_, expected) = try #require(try kept.loaded.scenario(for: item))
+            let (suite, scenario) = try #require(try deferred.loaded.scenario(for: item))
+            #expect(suite.path == item.classname && scenario.name == expected.name && scenario.line == expected.line)
+            #expect(scenario.parameters == expected.parameters && scenario.skipReason == expected.skipReason)
+            // Steps are not Equatable, and their JSON objects print in each dictionary's own order: the steps' kinds
+            // and positions here, the nodes they decode from in `DeferredItemTests`.
+            #expect(scenario.steps.map(\.keyword) == expected.steps.map(\.keyword), "\(item.id)")
+            #expect(scenario.steps.map(\.range) == expected.steps.map(\.range), "\(item.id)")
+        }
+    }
+}

@@ -141,6 +141,26 @@ import Testing
         #expect(deferring?.rendered() == whole?.rendered())
     }
 
+    /// Every scenario of every suite in the repository reads back as the node the whole document gives.
+    @Test func everyRepositorySuitesItemsReadBackAsWritten() throws {
+        let files = try #require(FileManager.default.subpaths(atPath: SuiteFiles.suites)).filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json")
+        }
+        var deferred = 0
+        for file in files {
+            let path = SuiteFiles.suites + "/" + file
+            guard let whole = try? YAMLLoader.load(path: path), let items = whole["scenarios"]?.items else { continue }
+            let root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios")
+            let placeholders = try #require(root["scenarios"]?.items)
+            #expect(placeholders.count == items.count, "\(file)")
+            for (placeholder, item) in zip(placeholders, items) {
+                if placeholder.isDeferred { deferred += 1 }
+                #expect(try placeholder.deferredItem() == item, "\(file): \(item.range)")
+            }
+        }
+        #expect(deferred > 100)
+    }
+
     @Test func jsonWhoseEscapesAreRewrittenIsNotDeferred() throws {
         let json = #"{"scenarios": [{"name": "\ud83d\ude00", "steps": []}, {"name": "b", "steps": []}]}"#
         #expect(try expectSameItems(json) == 0)
