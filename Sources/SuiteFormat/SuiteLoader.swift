@@ -37,11 +37,17 @@ package enum SuiteLoader {
         examine(path: path).isSuite
     }
 
+    /// The size from which a suite file's scenarios are deferred items (`examine`), 1 MiB: about 2,000 scenarios of
+    /// the runner bench's five steps. A smaller file is read whole, which costs one parse of its text where deferring
+    /// costs two, and its document (about ten times the text) is let go of as its scenarios are decoded.
+    package static let deferAbove = 1 << 20
+
     /// `isSuiteFile`, and the file's document when it is a suite that parsed (for `load(path:root:)`, so that
-    /// discovery and loading read it once). The scenarios in it are deferred items (`YAMLNode.isDeferred`) where
-    /// they can be: the loader reads each one when it decodes it.
-    package static func examine(path: String) -> (isSuite: Bool, root: YAMLNode?) {
-        guard let root = try? YAMLLoader.load(path: path, deferringItemsOf: "scenarios") else {
+    /// discovery and loading read it once). In a file of `deferAbove` bytes or more, the scenarios are deferred items
+    /// (`YAMLNode.isDeferred`) where they can be: the loader reads each one when it decodes it.
+    package static func examine(path: String, deferAbove: Int = deferAbove) -> (isSuite: Bool, root: YAMLNode?) {
+        guard let root = try? YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
+        else {
             guard let data = FileManager.default.contents(atPath: path),
                 let text = String(data: data, encoding: .utf8), !data.contains(0)
             else { return (true, nil) }
@@ -66,13 +72,13 @@ package enum SuiteLoader {
     /// item (`examine`) keep only what a run plans with and where they are written, to be decoded again when they
     /// run (`decode(_:in:)`): a decoded scenario is kilobytes, its file's text a few hundred bytes.
     package static func load(
-        path: String, root parsed: consuming YAMLNode?, keepingDecoded: Int
+        path: String, root parsed: consuming YAMLNode?, keepingDecoded: Int, deferAbove: Int = deferAbove
     ) throws(SourceError) -> (suite: Suite, scenarios: [LoadedScenario]) {
         let root: YAMLNode
         if let document = parsed.take() {
             root = document
         } else {
-            root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios")
+            root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
         }
         let (world, variables, name, scenarioNodes) = try header(of: root, path: path)
         _ = consume root

@@ -1,6 +1,7 @@
 import Foundation
 import Reports
 import ScenarioChecks
+import SuiteFormat
 
 /// Everything `pushcheck run` decided from its arguments.
 package struct RunConfiguration: Sendable {
@@ -30,6 +31,8 @@ package struct RunConfiguration: Sendable {
     /// How many scenarios stay decoded from loading on; those past them are decoded again when they run
     /// (`LoadedSuites.decodedScenarios`).
     var decodedScenarios = LoadedSuites.decodedScenarios
+    /// The size from which a suite file's scenarios can be deferred (`SuiteLoader.deferAbove`).
+    var deferAbove = SuiteLoader.deferAbove
 
     /// Creates a configuration; `junitPath` defaults to `Reports/junit.xml`, or `Reports/junit-<i>-of-<N>.xml`
     /// for a shard; `pagesDirectory` defaults to `pages/` inside the first directory path, else `Suites/pages`.

@@ -28,9 +28,11 @@ package struct LoadedSuites: Sendable {
     private let store: ScenarioStore
 
     /// Loads every file; collects every load error (not only the first file's). `parsed`: documents of files
-    /// already read (`SuiteLoader.examine`), handed over.
+    /// already read (`SuiteLoader.examine`), handed over. `deferAbove`: the size from which a file not in `parsed` has
+    /// its scenarios deferred (`SuiteLoader.deferAbove`).
     package static func load(
-        files: [String], parsed: consuming [String: YAMLNode] = [:], decodedScenarios: Int = decodedScenarios
+        files: [String], parsed: consuming [String: YAMLNode] = [:], decodedScenarios: Int = decodedScenarios,
+        deferAbove: Int = SuiteLoader.deferAbove
     ) -> (loaded: LoadedSuites, errors: [SourceError]) {
         var suites: [(Suite, [LoadedScenario])] = []
         var errors: [SourceError] = []
@@ -40,7 +42,7 @@ package struct LoadedSuites: Sendable {
                 // Handed over (taken out of `parsed`): the loader lets go of the document as it decodes it.
                 let loaded = try SuiteLoader.load(
                     path: file, root: parsed.removeValue(forKey: file),
-                    keepingDecoded: max(0, decodedScenarios - decoded))
+                    keepingDecoded: max(0, decodedScenarios - decoded), deferAbove: deferAbove)
                 decoded += loaded.scenarios.count { $0.decoded != nil }
                 suites.append(loaded)
             } catch {

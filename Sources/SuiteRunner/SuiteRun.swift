@@ -57,7 +57,7 @@ package enum SuiteRun {
         var parsed: [String: YAMLNode] = [:]
         do {
             files = try SuiteDiscovery.find(paths: configuration.paths) { path in
-                let (isSuite, root) = SuiteLoader.examine(path: path)
+                let (isSuite, root) = SuiteLoader.examine(path: path, deferAbove: configuration.deferAbove)
                 parsed[path] = root
                 return isSuite
             }
@@ -66,7 +66,8 @@ package enum SuiteRun {
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
         let (loaded, errors) = LoadedSuites.load(
-            files: files, parsed: consume parsed, decodedScenarios: configuration.decodedScenarios)
+            files: files, parsed: consume parsed, decodedScenarios: configuration.decodedScenarios,
+            deferAbove: configuration.deferAbove)
         // The documents are garbage now, in the loading threads' arenas, where running the scenarios would not reuse
         // them.
         FreedMemory.release()

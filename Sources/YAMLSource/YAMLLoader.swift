@@ -44,12 +44,14 @@ package enum YAMLLoader {
     /// `load(path:)`, except that the collections listed in the root mapping's `key` sequence are left as
     /// placeholders (`YAMLNode.isDeferred`, with the item's range), each read when asked for (`deferredItem()`): a
     /// large suite's scenarios need not all be nodes at once. A document whose items cannot be read on their own (an
-    /// anchor, an alias or a tag in one; JSON whose escapes had to be rewritten) is read whole, as `load(path:)`.
+    /// anchor, an alias or a tag in one; JSON whose escapes had to be rewritten) is read whole, as `load(path:)`; so is
+    /// a file under `minimumBytes` (reading every item again costs a second parse of its text: only a large file's
+    /// memory is worth it).
     package static func load(
-        path: String, deferringItemsOf key: String, limits: YAMLLimits = .standard
+        path: String, deferringItemsOf key: String, minimumBytes: Int = 0, limits: YAMLLimits = .standard
     ) throws(SourceError) -> YAMLNode {
         let bytes = try read(path, limits: limits)
-        return try single(bytes, file: path, limits: limits, deferring: key)
+        return try single(bytes, file: path, limits: limits, deferring: bytes.count >= minimumBytes ? key : nil)
     }
 
     private static func single(

@@ -104,7 +104,7 @@ extension BridgeTests {
             """)
         let b = try dir.write("b.yaml", "scenarios:\n  - name: four\n    steps: [{ run: \"true\" }]\n")
         let whole = LoadedSuites(suites: [try SuiteLoader.load(path: a), try SuiteLoader.load(path: b)])
-        let (loaded, errors) = LoadedSuites.load(files: [a, b], decodedScenarios: 2)
+        let (loaded, errors) = LoadedSuites.load(files: [a, b], decodedScenarios: 2, deferAbove: 0)
         #expect(errors.isEmpty)
         #expect(loaded.items.map(\.name) == whole.items.map(\.name))
         #expect(loaded.items.map(\.line) == whole.items.map(\.line))
@@ -160,6 +160,7 @@ extension BridgeTests {
             var configuration = RunConfiguration(
                 paths: [suite], junitPath: dir.file("junit-\(decoded).xml"), environment: [:])
             configuration.decodedScenarios = decoded
+            configuration.deferAbove = 0
             let prepared = try SuiteRun.prepare(configuration)
             #expect(prepared.loaded.decodedCount == min(decoded, 5))
             _ = try await SuiteRun.execute(prepared, console: nil)
@@ -184,7 +185,7 @@ extension BridgeTests {
             "r.yaml",
             "scenarios:\n  - name: first\n    steps: []\n"
                 + "  - name: needs\n    requires: { file: made.txt }\n    steps: [{ run: \"true\" }]\n")
-        let (loaded, errors) = LoadedSuites.load(files: [suite], decodedScenarios: 1)
+        let (loaded, errors) = LoadedSuites.load(files: [suite], decodedScenarios: 1, deferAbove: 0)
         #expect(errors.isEmpty && loaded.decodedCount == 1)
         _ = try dir.write("made.txt", "now here")
         let (_, scenario) = try #require(try loaded.scenario(for: loaded.items[1]))
@@ -200,6 +201,7 @@ extension BridgeTests {
         func prepared(decoded: Int) throws -> PreparedRun {
             var configuration = RunConfiguration(paths: [SuiteFiles.suites], environment: [:])
             configuration.decodedScenarios = decoded
+            configuration.deferAbove = 0
             return try SuiteRun.prepare(configuration)
         }
         let kept = try prepared(decoded: 100_000)

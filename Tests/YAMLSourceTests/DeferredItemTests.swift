@@ -100,6 +100,19 @@ import Testing
         #expect(try expectSameItems("a: &v 1\nb: *v\nscenarios:\n  - name: x\n") == 1)
     }
 
+    @Test func aFileUnderTheMinimumIsReadWhole() throws {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("small.yaml")
+        let text = "scenarios:\n  - name: a\n    steps: []\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let whole = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: text.utf8.count + 1)
+        #expect(whole == (try YAMLLoader.load(path: path)))
+        #expect(whole["scenarios"]?.items?.first?.isDeferred == false)
+        let deferred = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: text.utf8.count)
+        #expect(deferred["scenarios"]?.items?.first?.isDeferred == true)
+    }
+
     @Test func onlyTheRootMappingsKeyIsDeferred() throws {
         let dir = try TempDirectory("deferred")
         defer { dir.remove() }
