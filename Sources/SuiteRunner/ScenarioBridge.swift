@@ -15,7 +15,7 @@ import YAMLSource
 package struct LoadedSuites: Sendable {
     /// How many scenarios a run keeps decoded from loading on (the first ones, which run first): a few megabytes.
     /// Each one past them is decoded twice, when the suite loads and when it runs (tens of microseconds).
-    package static let decodedScenarios = 1000
+    static let decodedScenarios = 1000
 
     /// Suite files in discovery order, each without its scenarios (`scenario(for:)` gives them).
     package let suites: [Suite]
@@ -28,12 +28,14 @@ package struct LoadedSuites: Sendable {
     private let store: ScenarioStore
 
     /// Loads every file; collects every load error (not only the first file's). `parsed`: documents of files
-    /// already read (`SuiteLoader.examine`), handed over. `deferAbove`: the size from which a file not in `parsed` has
-    /// its scenarios deferred (`SuiteLoader.deferAbove`).
+    /// already read (`SuiteLoader.examine`), handed over. `decodedScenarios`: how many stay decoded (nil:
+    /// `LoadedSuites.decodedScenarios`); `deferAbove`: the size from which a file not in `parsed` has its scenarios
+    /// deferred (`SuiteLoader.deferAbove`).
     package static func load(
-        files: [String], parsed: consuming [String: YAMLNode] = [:], decodedScenarios: Int = decodedScenarios,
+        files: [String], parsed: consuming [String: YAMLNode] = [:], decodedScenarios: Int? = nil,
         deferAbove: Int = SuiteLoader.deferAbove
     ) -> (loaded: LoadedSuites, errors: [SourceError]) {
+        let decodedScenarios = decodedScenarios ?? Self.decodedScenarios
         var suites: [(Suite, [LoadedScenario])] = []
         var errors: [SourceError] = []
         var decoded = 0
