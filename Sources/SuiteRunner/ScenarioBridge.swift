@@ -44,7 +44,9 @@ package struct LoadedSuites: Sendable {
                 // Handed over (taken out of `parsed`): the loader lets go of the document as it decodes it.
                 let loaded = try SuiteLoader.load(
                     path: file, root: parsed.removeValue(forKey: file),
-                    keepingDecoded: max(0, decodedScenarios - decoded), deferAbove: deferAbove)
+                    keepingDecoded: max(0, decodedScenarios - decoded),
+                    // Once the run keeps all it will decoded, any file read here defers its scenarios.
+                    deferAbove: decoded >= decodedScenarios ? 0 : deferAbove)
                 decoded += loaded.scenarios.count { $0.decoded != nil }
                 suites.append(loaded)
             } catch {

@@ -55,9 +55,14 @@ package enum SuiteRun {
         let files: [String]
         // Discovery parses the files it walks to tell suites from includes: loading takes those documents.
         var parsed: [String: YAMLNode] = [:]
+        // Scenarios in the files read so far: once they pass what the run keeps decoded, every file defers its
+        // scenarios whatever its size (a suite of many small files is as large as one big file).
+        var scenariosSeen = 0
         do {
             files = try SuiteDiscovery.find(paths: configuration.paths) { path in
-                let (isSuite, root) = SuiteLoader.examine(path: path, deferAbove: configuration.deferAbove)
+                let deferAbove = scenariosSeen >= configuration.decodedScenarios ? 0 : configuration.deferAbove
+                let (isSuite, root) = SuiteLoader.examine(path: path, deferAbove: deferAbove)
+                scenariosSeen += root?["scenarios"]?.items?.count ?? 0
                 parsed[path] = root
                 return isSuite
             }

@@ -222,3 +222,44 @@ extension BridgeTests {
         }
     }
 }
+
+extension BridgeTests {
+    /// Small files defer their scenarios too once the run has read as many as it keeps decoded: a suite of many small
+    /// files holds what one big file would.
+    @Test func smallFilesDeferOnceTheRunHasReadWhatItKeepsDecoded() throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        for file in ["a", "b", "c"] {
+            _ = try dir.write(
+                "\(file).yaml",
+                "scenarios:\n" + (1...3).map { "  - name: \(file)\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+        }
+        var configuration = RunConfiguration(paths: [dir.path], environment: [:])
+        configuration.decodedScenarios = 4
+        let prepared = try SuiteRun.prepare(configuration)
+        #expect(prepared.loaded.items.count == 9)
+        // The first two files were read whole (under 1 MiB, before 4 scenarios were read): their 6 stay decoded; the
+        // third file's are deferred.
+        #expect(prepared.loaded.decodedCount == 6)
+        for item in prepared.loaded.items {
+            #expect(try prepared.loaded.scenario(for: item)?.1.name == item.name)
+        }
+    }
+}
+
+extension BridgeTests {
+    /// Files named one by one (not discovered) defer the same way.
+    @Test func namedFilesDeferOnceTheRunKeepsAllItWillDecoded() throws {
+        let dir = try TempDirectory("pushcheck-bridge")
+        defer { dir.remove() }
+        let files = try ["a", "b", "c"].map { file in
+            try dir.write(
+                "\(file).yaml",
+                "scenarios:\n" + (1...3).map { "  - name: \(file)\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+        }
+        let (loaded, errors) = LoadedSuites.load(files: files, decodedScenarios: 4)
+        #expect(errors.isEmpty && loaded.items.count == 9)
+        #expect(loaded.decodedCount == 6)
+        for item in loaded.items { #expect(try loaded.scenario(for: item)?.1.name == item.name) }
+    }
+}
