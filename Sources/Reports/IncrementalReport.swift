@@ -72,13 +72,15 @@ package final class IncrementalReport: Sendable {
         htmlGenerator: String? = nil, dataSpoolChunk: Int
     ) throws(ReportsError) {
         let header = TestReport(name: name, timestamp: timestamp, hostname: hostname, properties: properties)
-        let progress = try ReportProgress(header: header, plan: plan)
+        let index = try PlanIndex(plan)
+        let progress = ReportProgress(header: header, plan: plan, index: index)
         self.url = url
         self.policy = policy
         let spool = ReportSpool(directory: url.deletingLastPathComponent().path)
         htmlData = htmlGenerator.map {
             SharedReportDataStream(
-                ReportDataStream(header: header, plan: plan, generator: $0, spool: spool, spoolChunk: dataSpoolChunk))
+                ReportDataStream(
+                    header: header, plan: plan, index: index, generator: $0, spool: spool, spoolChunk: dataSpoolChunk))
         }
         self.spool = spool
         state = Mutex(State(progress: progress))

@@ -9,15 +9,13 @@ import PushModel
 /// the final report before it uses the stream; anything it cannot vouch for (a case finished twice, one not in the
 /// plan, an unfinished run) makes the writer encode the report whole instead.
 final class ReportDataStream {
-    private struct Key: Hashable {
-        var suite: String
-        var name: String
-    }
+    private typealias Key = PlanIndex.Key
 
     private let header: TestReport
     private let plan: [PlannedSuite]
     private let generator: String
-    private let position: [Key: (suite: Int, index: Int)]
+    /// Each planned case's position (shared with the run's `ReportProgress`).
+    private let index: PlanIndex
     /// Level 1: deflating at zlib's default 6 cost about 4 % of a run's CPU on the scenario threads; the report of
     /// 1,000 bench scenarios grows from 0.4 to 0.6 MB (the data is mostly the same transcripts and traces over again).
     private let gzip = Gzip.Stream(level: 1)
@@ -29,8 +27,8 @@ final class ReportDataStream {
     /// The next case to deflate, and the cases finished before their turn.
     private var next = (suite: 0, index: 0)
     private var waiting: [Key: [UInt8]] = [:]
-    /// Per suite: its cases' start times (its `timestamp` is the earliest).
-    private var starts: [[Key: Date]]
+    /// Each planned case's start time, by position (a suite's `timestamp` is the earliest of its cases').
+    private var starts: [Date?]
     /// The pieces deflated that `finish` compares with the final report: the document's head and each suite's tail.
     private var head: [UInt8] = []
     private var suiteHeads: [[UInt8]] = []
@@ -41,7 +39,7 @@ final class ReportDataStream {
     /// goes to `spool` as it is made, `spoolChunk` bytes or more at a time (0.7 KB a bench scenario otherwise held
     /// until the end of the run).
     init(
-        header: TestReport, plan: [PlannedSuite], generator: String, spool: ReportSpool? = nil,
+        header: TestReport, plan: [PlannedSuite], index: PlanIndex, generator: String, spool: ReportSpool? = nil,
         spoolChunk: Int = 1 << 16
     ) {
         self.spool = spool
@@ -49,29 +47,22 @@ final class ReportDataStream {
         self.header = header
         self.plan = plan
         self.generator = generator
-        var position: [Key: (Int, Int)] = [:]
-        for (s, suite) in plan.enumerated() {
-            for (c, planned) in suite.cases.enumerated() {
-                position[Key(suite: suite.name, name: planned.name)] = (s, c)
-            }
-        }
-        self.position = position
-        starts = Array(repeating: [:], count: plan.count)
+        self.index = index
+        starts = Array(repeating: nil, count: index.count)
         skipEmptySuites()
     }
 
     /// A scenario started (its suite's `timestamp` is the earliest start).
     func started(suite: String, name: String, at date: Date) {
-        let key = Key(suite: suite, name: name)
-        guard let at = position[key] else { return }
-        starts[at.suite][key] = date
+        guard let at = index.position(suite: suite, name: name) else { return }
+        starts[at] = date
     }
 
     /// A scenario finished, `json` being its case object (`ReportData.caseJSON`, serialized).
     func finished(suite: String, name: String, json: [UInt8]) {
         let key = Key(suite: suite, name: name)
-        guard !broken, let at = position[key],
-            at.suite > next.suite || (at.suite == next.suite && at.index >= next.index),
+        guard !broken, let at = index.position(suite: suite, name: name),
+            next.suite < plan.count, at >= index.positions(ofSuite: next.suite).lowerBound + next.index,
             waiting[key] == nil
         else {
             broken = true  // not planned, or finished twice: the report is encoded whole
@@ -133,7 +124,8 @@ final class ReportDataStream {
     private func suiteReport(_ s: Int) -> TestSuiteReport {
         let planned = plan[s]
         return TestSuiteReport(
-            name: planned.name, file: planned.file, timestamp: starts[s].values.min() ?? header.timestamp,
+            name: planned.name, file: planned.file,
+            timestamp: starts[index.positions(ofSuite: s)].lazy.compactMap { $0 }.min() ?? header.timestamp,
             hostname: header.hostname, properties: planned.properties)
     }
 

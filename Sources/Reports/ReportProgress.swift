@@ -42,10 +42,7 @@ package struct PlannedSuite: Sendable, Equatable {
 /// `<error type="interrupted">` if they had started and `<skipped message="not run: interrupted">` if
 /// not; while anything is unfinished every suite carries `pushcheck.incomplete`.
 struct ReportProgress {
-    private struct Key: Hashable {
-        var suite: String
-        var name: String
-    }
+    private typealias Key = PlanIndex.Key
 
     /// What is known of one case: its result once it finished (behind a reference: most slots of a run in progress
     /// have none), what that rendered to, and when it started.
@@ -58,9 +55,8 @@ struct ReportProgress {
     private let header: TestReport
     private let plan: [PlannedSuite]
     /// Where each planned scenario's slot is in `slots` (a look-up per finished scenario rather than a scan of the
-    /// plan); `firstSlot[s]` is suite `s`'s first.
-    private let position: [Key: Int]
-    private let firstSlot: [Int]
+    /// plan).
+    private let index: PlanIndex
     /// The planned scenarios' slots, in plan order: one array where there were a dictionary of results, one of what
     /// they rendered to, one of start times and a set of planned names, each keyed by suite and name (a run of 20,000
     /// scenarios held 11 MB in them).
@@ -69,35 +65,28 @@ struct ReportProgress {
     private var extraCases: [Key] = []
     private var extraSlots: [Key: Slot] = [:]
 
-    /// Scenario names must be unique within a suite (`.duplicateCase` otherwise): classname + name
-    /// identify a case (GitLab keeps only the first of duplicates; merge rejects them).
-    init(header: TestReport, plan: [PlannedSuite]) throws(ReportsError) {
-        var position: [Key: Int] = [:]
-        var firstSlot: [Int] = []
-        var count = 0
-        for suite in plan {
-            firstSlot.append(count)
-            for planned in suite.cases {
-                guard position.updateValue(count, forKey: Key(suite: suite.name, name: planned.name)) == nil else {
-                    throw .duplicateCase(
-                        classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
-                        line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
-                }
-                count += 1
-            }
-        }
+    /// The progress of a run of `plan` (indexed by `index`, made from it).
+    init(header: TestReport, plan: [PlannedSuite], index: PlanIndex) {
         self.header = header
         self.plan = plan
-        self.position = position
-        self.firstSlot = firstSlot
-        slots = Array(repeating: Slot(), count: count)
+        self.index = index
+        slots = Array(repeating: Slot(), count: index.count)
+    }
+
+    /// `init(header:plan:index:)` with the plan's own index; `.duplicateCase` when a suite names a scenario twice.
+    init(header: TestReport, plan: [PlannedSuite]) throws(ReportsError) {
+        self.init(header: header, plan: plan, index: try PlanIndex(plan))
     }
 
     /// The slot of a scenario, planned or not.
     private subscript(key: Key) -> Slot {
-        get { position[key].map { slots[$0] } ?? extraSlots[key] ?? Slot() }
+        get { index.position(suite: key.suite, name: key.name).map { slots[$0] } ?? extraSlots[key] ?? Slot() }
         set {
-            if let at = position[key] { slots[at] = newValue } else { extraSlots[key] = newValue }
+            if let at = index.position(suite: key.suite, name: key.name) {
+                slots[at] = newValue
+            } else {
+                extraSlots[key] = newValue
+            }
         }
     }
 
@@ -112,7 +101,7 @@ struct ReportProgress {
     mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
         var slot = self[key]
-        if slot.result == nil, position[key] == nil { extraCases.append(key) }
+        if slot.result == nil, index.position(suite: key.suite, name: key.name) == nil { extraCases.append(key) }
         slot.result = Boxed(rendered == nil ? testCase : testCase.summary)
         slot.rendered = rendered
         self[key] = slot
@@ -134,7 +123,7 @@ struct ReportProgress {
             var suite = TestSuiteReport(
                 name: planned.name, file: planned.file, timestamp: header.timestamp, hostname: header.hostname,
                 properties: planned.properties)
-            let suiteSlots = slots[firstSlot[s]..<(firstSlot[s] + planned.cases.count)]
+            let suiteSlots = slots[index.positions(ofSuite: s)]
             suite.timestamp = suiteSlots.lazy.compactMap(\.started).min() ?? header.timestamp
             var suiteRendered: [RenderedCase?] = []
             suiteRendered.reserveCapacity(planned.cases.count)

@@ -116,6 +116,18 @@ import Testing
             try IncrementalReport(url: directory.appendingPathComponent("junit.xml"), hostname: "h", plan: plan)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // Classname and name identify a case across the plan too: a suite planned twice may not repeat a name.
+        let twice = [
+            PlannedSuite(name: Fixtures.checkout, cases: [PlannedCase(name: "same", line: 3)]),
+            PlannedSuite(name: Fixtures.checkout, cases: [PlannedCase(name: "other"), PlannedCase(name: "same")]),
+        ]
+        #expect(
+            throws: ReportsError.duplicateCase(
+                classname: Fixtures.checkout, name: "same", path: Fixtures.checkout, line: 0,
+                firstPath: Fixtures.checkout)
+        ) {
+            try IncrementalReport(url: directory.appendingPathComponent("junit.xml"), hostname: "h", plan: twice)
+        }
     }
 
     @Test(arguments: policies) func concurrentFinishesAreAllOnDisk(policy: WritePolicy) async throws {
