@@ -80,6 +80,23 @@ package enum SuiteLoader {
         } else {
             root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
         }
+        let deferredItems = (root["scenarios"]?.items ?? []).filter(\.isDeferred)
+        do {
+            return try decodeAll(path: path, root: root, keepingDecoded: keepingDecoded)
+        } catch {
+            // Read whole, the document would have failed first at the first item that cannot be built (a key that is
+            // not a scalar, a duplicate key, a bad merge), before any check of what it holds: the same error comes
+            // first here. Only on this path are the items read again for it.
+            for item in deferredItems {
+                do { _ = try item.deferredItem() } catch let buildError { throw buildError }
+            }
+            throw error
+        }
+    }
+
+    private static func decodeAll(
+        path: String, root: consuming YAMLNode, keepingDecoded: Int
+    ) throws(SourceError) -> (suite: Suite, scenarios: [LoadedScenario]) {
         let (world, variables, name, scenarioNodes) = try header(of: root, path: path)
         _ = consume root
         var nodes = scenarioNodes

@@ -59,8 +59,11 @@ package enum YAMLLoader {
     ) throws(SourceError) -> YAMLNode {
         let source = SourceText(file: file, bytes: bytes)
         var documents: [Document]
+        // A document that fails deferred is read whole for its error: reading past the items skips the checks that
+        // building them makes (a mapping key, a duplicate key, an alias), which the whole read may meet before the
+        // error the deferred read met.
         if let deferring,
-            let deferred = try parse(bytes, source: source, limits: limits, stopAfter: 2, deferring: deferring)
+            let deferred = try? parse(bytes, source: source, limits: limits, stopAfter: 2, deferring: deferring)
         {
             documents = deferred
         } else {

@@ -142,6 +142,20 @@ import Testing
         #expect(deferring?.rendered() == whole?.rendered())
     }
 
+    /// Reading past an item skips the checks of building it: a document that fails deferred is read whole for its
+    /// error, which here is the first item's key that is not a scalar, met before the second item's syntax error.
+    @Test func aDocumentThatFailsDeferredGivesTheWholeReadsError() throws {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("keys.yaml")
+        try "scenarios:\n  - name: a\n    ? [1, 2]\n    : v\n  - name: b\n    x: [1\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let whole = expectError { try YAMLLoader.load(path: path) }
+        #expect(whole?.message == "a mapping key must be a scalar")
+        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios") }
+        #expect(deferring?.rendered() == whole?.rendered())
+    }
+
     @Test func nestingInADeferredItemCountsAgainstTheDepthLimit() throws {
         let dir = try TempDirectory("deferred")
         defer { dir.remove() }
