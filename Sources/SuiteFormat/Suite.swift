@@ -65,8 +65,6 @@ package enum LoadedScenario: Sendable {
     case decoded(Scenario)
     case deferred(DeferredScenario)
 
-    init(_ scenario: Scenario) { self = .decoded(scenario) }
-
     /// `scenario`, as the facts a run plans with and where its item is written.
     init(_ scenario: Scenario, deferredAt item: YAMLNode, expansion: Int) {
         self = .deferred(

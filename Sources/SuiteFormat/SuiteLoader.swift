@@ -87,9 +87,7 @@ package enum SuiteLoader {
             // Read whole, the document would have failed first at the first item that cannot be built (a key that is
             // not a scalar, a duplicate key, a bad merge), before any check of what it holds: the same error comes
             // first here. Only on this path are the items read again for it.
-            for item in deferredItems {
-                do { _ = try item.deferredItem() } catch let buildError { throw buildError }
-            }
+            for item in deferredItems { _ = try item.deferredItem() }
             throw error
         }
     }
@@ -135,7 +133,7 @@ package enum SuiteLoader {
                         seen[scenario.name] = nameRange
                         if decodedKept < keepingDecoded || !node.isDeferred {
                             decodedKept += 1
-                            scenarios.append(LoadedScenario(scenario))
+                            scenarios.append(.decoded(scenario))
                         } else {
                             scenarios.append(LoadedScenario(scenario, deferredAt: node, expansion: expansion))
                         }

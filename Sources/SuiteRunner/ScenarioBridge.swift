@@ -19,8 +19,6 @@ package struct LoadedSuites: Sendable {
 
     /// Suite files in discovery order, each without its scenarios (`scenario(for:)` gives them).
     package let suites: [Suite]
-    /// Each suite's scenario names, in file order.
-    let scenarioNames: [[String]]
     /// Every scenario of every suite, in file order.
     package let items: [RunItem]
     /// Per item, its suite's index in `suites`.
@@ -63,38 +61,32 @@ package struct LoadedSuites: Sendable {
 
     private init(loaded: [(suite: Suite, scenarios: [LoadedScenario])]) {
         var suites: [Suite] = []
-        var names: [[String]] = []
         var items: [RunItem] = []
         var suiteOf: [Int] = []
         var scenarios: [StoredScenario?] = []
         for (suiteIndex, (suite, loadedScenarios)) in loaded.enumerated() {
-            var suiteNames: [String] = []
             for loadedScenario in loadedScenarios {
-                let item: RunItem
                 // The item keeps what the run plans with; the store, the scenario or where it is written.
+                let facts: (name: String, tags: [String], file: String, line: Int, skip: String?)
                 switch loadedScenario {
                 case .decoded(let s):
-                    item = RunItem(
-                        classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
-                        skipReason: s.skipReason, handle: items.count)
+                    facts = (s.name, s.tags, s.file, s.line, s.skipReason)
                     scenarios.append(.decoded(s))
                 case .deferred(let s):
-                    item = RunItem(
-                        classname: suite.path, name: s.name, tags: s.tags, file: s.file, line: s.line,
-                        skipReason: s.skipReason, handle: items.count)
+                    facts = (s.name, s.tags, s.file, s.line, s.skipReason)
                     scenarios.append(.deferred(s.source))
                 }
-                items.append(item)
+                items.append(
+                    RunItem(
+                        classname: suite.path, name: facts.name, tags: facts.tags, file: facts.file, line: facts.line,
+                        skipReason: facts.skip, handle: items.count))
                 suiteOf.append(suiteIndex)
-                suiteNames.append(item.name)
             }
-            names.append(suiteNames)
             suites.append(
                 Suite(
                     path: suite.path, name: suite.name, scenarios: [], world: suite.world, variables: suite.variables))
         }
         self.suites = suites
-        self.scenarioNames = names
         self.items = items
         self.suiteOf = suiteOf
         self.store = ScenarioStore(scenarios)
@@ -113,6 +105,13 @@ package struct LoadedSuites: Sendable {
                 })
         else { return nil }
         return (suite, scenario)
+    }
+
+    /// Each suite's scenario names, in file order (from the items: the run keeps them once).
+    var scenarioNames: [[String]] {
+        var names = Array(repeating: [String](), count: suites.count)
+        for item in items { names[suiteOf[item.handle]].append(item.name) }
+        return names
     }
 
     /// Lets go of the item's scenario (its last attempt is over): `scenario(for:)` gives nil from then on.
