@@ -8,6 +8,11 @@ import Testing
 @testable import SuiteRunner
 
 @Suite struct BridgeTests {
+    /// A suite of scenarios named `names`, each running `true`.
+    static func suiteText(_ names: [String]) -> String {
+        "scenarios:\n" + names.map { "  - name: \($0)\n    steps: [{ run: \"true\" }]\n" }.joined()
+    }
+
     @Test func executorResultsMapToReportOutcomes() {
         let failures = [
             AssertionFailure(
@@ -68,7 +73,7 @@ extension BridgeTests {
         defer { dir.remove() }
         let suite = try dir.write(
             "a.yaml",
-            "scenarios:\n" + (1...5).map { "  - name: s\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+            Self.suiteText((1...5).map { "s\($0)" }))
         let prepared = try SuiteRun.prepare(
             RunConfiguration(paths: [suite], selection: Selection(filter: "s3"), environment: [:]))
         #expect(prepared.selected.map(\.name) == ["s3"])
@@ -232,7 +237,7 @@ extension BridgeTests {
         for file in ["a", "b", "c"] {
             _ = try dir.write(
                 "\(file).yaml",
-                "scenarios:\n" + (1...3).map { "  - name: \(file)\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+                Self.suiteText((1...3).map { "\(file)\($0)" }))
         }
         var configuration = RunConfiguration(paths: [dir.path], environment: [:])
         configuration.decodedScenarios = 4
@@ -255,7 +260,7 @@ extension BridgeTests {
         let files = try ["a", "b", "c"].map { file in
             try dir.write(
                 "\(file).yaml",
-                "scenarios:\n" + (1...3).map { "  - name: \(file)\($0)\n    steps: [{ run: \"true\" }]\n" }.joined())
+                Self.suiteText((1...3).map { "\(file)\($0)" }))
         }
         let (loaded, errors) = LoadedSuites.load(files: files, decodedScenarios: 4)
         #expect(errors.isEmpty && loaded.items.count == 9)

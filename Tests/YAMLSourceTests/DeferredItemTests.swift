@@ -21,6 +21,22 @@ import Testing
         return (try #require(whole["scenarios"]?.items), try #require(deferring["scenarios"]?.items))
     }
 
+    /// The errors of loading `text` from a file whole and deferring (both must fail).
+    func errorsBothWays(
+        _ text: String, limits: YAMLLimits = .standard, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (whole: SourceError?, deferred: SourceError?) {
+        let dir = try TempDirectory("deferred")
+        defer { dir.remove() }
+        let path = dir.file("bad.yaml")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (
+            expectError({ try YAMLLoader.load(path: path, limits: limits) }, sourceLocation: sourceLocation),
+            expectError(
+                { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", limits: limits) },
+                sourceLocation: sourceLocation)
+        )
+    }
+
     /// Every deferred item reads back as the whole document's node; returns how many were deferred.
     @discardableResult
     func expectSameItems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
@@ -131,41 +147,24 @@ import Testing
     }
 
     @Test func aSyntaxErrorInAnItemIsTheWholeDocumentsError() throws {
-        let dir = try TempDirectory("deferred")
-        defer { dir.remove() }
-        let path = dir.file("bad.yaml")
-        try "scenarios:\n  - name: a\n    steps: [tap\n  - name: b\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        let whole = expectError { try YAMLLoader.load(path: path) }
-        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios") }
+        let (whole, deferred) = try errorsBothWays("scenarios:\n  - name: a\n    steps: [tap\n  - name: b\n")
         #expect(whole != nil)
-        #expect(deferring?.rendered() == whole?.rendered())
+        #expect(deferred?.rendered() == whole?.rendered())
     }
 
     /// Reading past an item skips the checks of building it: a document that fails deferred is read whole for its
     /// error, which here is the first item's key that is not a scalar, met before the second item's syntax error.
     @Test func aDocumentThatFailsDeferredGivesTheWholeReadsError() throws {
-        let dir = try TempDirectory("deferred")
-        defer { dir.remove() }
-        let path = dir.file("keys.yaml")
-        try "scenarios:\n  - name: a\n    ? [1, 2]\n    : v\n  - name: b\n    x: [1\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        let whole = expectError { try YAMLLoader.load(path: path) }
+        let (whole, deferred) = try errorsBothWays(
+            "scenarios:\n  - name: a\n    ? [1, 2]\n    : v\n  - name: b\n    x: [1\n")
         #expect(whole?.message == "a mapping key must be a scalar")
-        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios") }
-        #expect(deferring?.rendered() == whole?.rendered())
+        #expect(deferred?.rendered() == whole?.rendered())
     }
 
     @Test func nestingInADeferredItemCountsAgainstTheDepthLimit() throws {
-        let dir = try TempDirectory("deferred")
-        defer { dir.remove() }
-        let path = dir.file("deep.yaml")
-        try "scenarios:\n  - a: [[[[1]]]]\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let limits = YAMLLimits(maxDepth: 5)
-        let whole = expectError { try YAMLLoader.load(path: path, limits: limits) }
-        let deferring = expectError { try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", limits: limits) }
+        let (whole, deferred) = try errorsBothWays("scenarios:\n  - a: [[[[1]]]]\n", limits: YAMLLimits(maxDepth: 5))
         #expect(whole?.kind == .limitExceeded)
-        #expect(deferring?.rendered() == whole?.rendered())
+        #expect(deferred?.rendered() == whole?.rendered())
     }
 
     /// Every scenario of every suite in the repository reads back as the node the whole document gives.
