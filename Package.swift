@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "PushModel"),
         // Header fields, the one vocabulary of the HTTP server and the HTTP client (neither depends on the other).
         .target(name: "HTTPTypes"),
-        .target(name: "YAMLSource", dependencies: ["CYAML", "PushModel"]),
+        .target(name: "YAMLSource", dependencies: ["CYAML", "CZlib", "PushModel"]),
         // libxml2's once-per-process set-up, shared by every module that parses with it.
         .target(name: "XMLSupport", dependencies: ["CXML2"]),
 

@@ -81,8 +81,12 @@ package enum SuiteLoader {
             root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
         }
         let deferredItems = (root["scenarios"]?.items ?? []).filter(\.isDeferred)
+        let text = root.range.source
         do {
-            return try decodeAll(path: path, root: root, keepingDecoded: keepingDecoded)
+            let loaded = try decodeAll(path: path, root: root, keepingDecoded: keepingDecoded)
+            // The scenarios left deferred are read again from the text, one at a time, for the rest of the run.
+            if loaded.scenarios.contains(where: { $0.decoded == nil }) { text?.compact() }
+            return loaded
         } catch {
             // Read whole, the document would have failed first at the first item that cannot be built (a key that is
             // not a scalar, a duplicate key, a bad merge), before any check of what it holds: the same error comes

@@ -14,13 +14,16 @@ enum ParseEvent {
     case alias(String, start: SourcePosition, end: SourcePosition)
 }
 
-/// Owns one `yaml_parser_t` and the input bytes it reads (libyaml keeps pointers
-/// to both, so both live at stable heap addresses until `deinit`).
+/// Owns one `yaml_parser_t` and the input bytes it reads. libyaml pulls the input through a read handler, a chunk at
+/// a time into its own buffer, so the bytes are not copied whole (a string input must sit at one address until the
+/// end: a copy of the file, where the array is shared with the file's `SourceText`).
 ///
 /// Not thread-safe and not `Sendable`: created, used and dropped within one load call.
 final class LibYAMLParser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
-    private let input: UnsafeMutableBufferPointer<UInt8>
+    private let input: [UInt8]
+    /// How much of `input` libyaml has taken.
+    private var consumed = 0
     private let source: SourceText
     /// Lines of `source` before the first line of `bytes` (a deferred item is parsed out of its file's text).
     private let lineOffset: Int
@@ -28,20 +31,35 @@ final class LibYAMLParser {
     init(bytes: [UInt8], source: SourceText, lineOffset: Int = 0) {
         self.source = source
         self.lineOffset = lineOffset
+        input = bytes
         parser = .allocate(capacity: 1)
         parser.initialize(to: yaml_parser_t())
-        input = .allocate(capacity: max(1, bytes.count))
-        _ = input.initialize(from: bytes)
         // yaml_parser_initialize only fails on malloc failure.
         _ = yaml_parser_initialize(parser)
-        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+        // The handler's `data` is this object, which outlives the parser (deleted in `deinit`).
+        yaml_parser_set_input(parser, Self.readHandler, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         yaml_parser_delete(parser)
         parser.deallocate()
-        input.deallocate()
     }
+
+    /// libyaml's read handler: copies the next bytes of `input` into its buffer; 0 bytes read is the end.
+    private static let readHandler:
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?
+        ) -> Int32 = { data, buffer, size, read in
+            guard let data, let buffer, let read else { return 0 }
+            let parser = Unmanaged<LibYAMLParser>.fromOpaque(data).takeUnretainedValue()
+            let count = min(size, parser.input.count - parser.consumed)
+            parser.input.withUnsafeBufferPointer { input in
+                if count > 0 { buffer.update(from: input.baseAddress! + parser.consumed, count: count) }
+            }
+            parser.consumed += count
+            read.pointee = count
+            return 1
+        }
 
     /// The next event, or a `.syntax` error translated from libyaml's problem/context marks.
     func next() throws(SourceError) -> ParseEvent {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A 1-based position in a source file.
 ///
 /// `column` counts Unicode scalars (code points), not bytes and not terminal cells:
@@ -36,17 +38,21 @@ package struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConve
 
 /// The text of one loaded file, kept so that errors can quote the offending line.
 ///
-/// Immutable and shared by every `SourceRange` of the file. A run keeps its suites' texts for the whole run, so the
-/// text is kept whole with where each line starts and ends, and a line becomes a `String` only when it is quoted (a
-/// `String` per line took 3.5 times the file's size).
+/// Shared by every `SourceRange` of the file. A run keeps its suites' texts for the whole run, so the text is kept as
+/// the file's bytes, with where each line starts and ends, and a line becomes a `String` only when it is quoted (a
+/// `String` per line took 3.5 times the file's size). The bytes are the very buffer the loader hands libyaml
+/// (`YAMLLoader`): a large file is in memory once while it is parsed, not three times (read, text, parser). Once a
+/// file's scenarios are deferred, `compact()` keeps its bytes deflated.
 package final class SourceText: Sendable {
     /// The file name as given to the loader (used in `-->` lines).
     package let file: String
-    /// The decoded text.
-    private let text: String
-    /// Each line's UTF-8 offsets in `text`, without its terminator. Breaks are those libyaml counts:
+    /// The file's bytes as read (invalid UTF-8 stays as it is: a quoted line is decoded on its own, repairing it).
+    private let storage: Mutex<Storage>
+    /// How many bytes the file has.
+    private let count: Int
+    /// Each line's offsets in `bytes`, without its terminator. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
-    /// dropped (libyaml does not count it as a column).
+    /// not part of the first line (libyaml does not count it as a column).
     private let bounds: [LineBounds]
 
     /// A line's offsets in 32 bits each (a file is at most `YAMLLimits.maxDocumentBytes`, 64 MiB by default, and a
@@ -62,13 +68,19 @@ package final class SourceText: Sendable {
 
         var lowerBound: Int { Int(start) }
         var upperBound: Int { Int(end) }
-        var count: Int { Int(end - start) }
+    }
+
+    /// The bytes, as read or deflated.
+    private enum Storage: Sendable {
+        case plain([UInt8])
+        case deflated(DeflatedText)
     }
 
     /// A file known by its name alone (no text to quote): what a range without a source points at.
     init(nameOnly file: String) {
         self.file = file
-        self.text = ""
+        self.storage = Mutex(.plain([]))
+        self.count = 0
         self.bounds = []
     }
 
@@ -78,79 +90,91 @@ package final class SourceText: Sendable {
     /// `text`'s lines (shared, not split again) under the file name `file`.
     init(renaming text: SourceText, to file: String) {
         self.file = file
-        self.text = text.text
+        self.storage = Mutex(text.storage.withLock { $0 })
+        self.count = text.count
         self.bounds = text.bounds
     }
 
-    /// Decodes `bytes` as UTF-8 (invalid sequences become U+FFFD) and splits them into lines.
-    package convenience init(file: String, bytes: [UInt8]) {
-        self.init(file: file, text: String(decoding: bytes, as: UTF8.self))
+    /// The UTF-8 of `text`, split into lines.
+    package convenience init(file: String, text: String) {
+        self.init(file: file, bytes: Array(text.utf8))
     }
 
-    /// Splits `text` into lines, on its UTF-8 bytes (each line a slice of them: the breaks are whole scalars, so a
-    /// slice between two of them is whole scalars too, and one `String` per line is made without a scalar walk).
-    package init(file: String, text: String) {
-        var text = text
-        text.makeContiguousUTF8()  // offsets into it are then O(1) to turn into indices
+    /// Splits `bytes` into lines (the breaks are ASCII bytes or whole UTF-8 sequences, which no other sequence
+    /// contains, so a line's bytes are its scalars whether or not the rest of the file is valid UTF-8).
+    package init(file: String, bytes: [UInt8]) {
         self.file = file
-        self.text = text
+        self.storage = Mutex(.plain(bytes))
+        self.count = bytes.count
         var lines: [LineBounds] = []
-        let bytes = text.utf8
-        func offsets(_ range: Range<String.Index>) -> LineBounds {
-            let start = bytes.distance(from: bytes.startIndex, to: range.lowerBound)
-            return LineBounds(start..<(start + bytes.distance(from: range.lowerBound, to: range.upperBound)))
-        }
-        var index = bytes.startIndex
-        // A leading BOM (EF BB BF) is not part of the first line.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = bytes.index(index, offsetBy: 3) }
-        var lineStart = index
-        var previousWasCR = false
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            var breakLength = 0  // bytes of a break starting here (0: none)
-            switch byte {
-            case 0x0A, 0x0D:
-                breakLength = 1
-            case 0xC2:  // NEL, U+0085: C2 85
-                let next = bytes.index(after: index)
-                if next != bytes.endIndex, bytes[next] == 0x85 { breakLength = 2 }
-            case 0xE2:  // LS, PS, U+2028 / U+2029: E2 80 A8 / E2 80 A9
-                let second = bytes.index(after: index)
-                if second != bytes.endIndex, bytes[second] == 0x80 {
-                    let third = bytes.index(after: second)
-                    if third != bytes.endIndex, bytes[third] == 0xA8 || bytes[third] == 0xA9 { breakLength = 3 }
+        bytes.withUnsafeBufferPointer { bytes in
+            let count = bytes.count
+            var index = 0
+            // A leading BOM (EF BB BF) is not part of the first line.
+            if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+            var lineStart = index
+            var previousWasCR = false
+            while index < count {
+                let byte = bytes[index]
+                var breakLength = 0  // bytes of a break starting here (0: none)
+                switch byte {
+                case 0x0A, 0x0D:
+                    breakLength = 1
+                case 0xC2:  // NEL, U+0085: C2 85
+                    if index + 1 < count, bytes[index + 1] == 0x85 { breakLength = 2 }
+                case 0xE2:  // LS, PS, U+2028 / U+2029: E2 80 A8 / E2 80 A9
+                    if index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+                    {
+                        breakLength = 3
+                    }
+                default:
+                    break
                 }
-            default:
-                break
+                if breakLength == 0 {
+                    previousWasCR = false
+                    index += 1
+                    continue
+                }
+                if byte == 0x0A {
+                    // After CR (or NEL, LS, PS) a LF ends no line of its own, as libyaml counts.
+                    if !previousWasCR { lines.append(LineBounds(lineStart..<index)) }
+                    previousWasCR = false
+                } else {
+                    lines.append(LineBounds(lineStart..<index))
+                    previousWasCR = true
+                }
+                index += breakLength
+                lineStart = index
             }
-            if breakLength == 0 {
-                previousWasCR = false
-                index = bytes.index(after: index)
-                continue
-            }
-            let end = bytes.index(index, offsetBy: breakLength)
-            if byte == 0x0A {
-                // After CR (or NEL, LS, PS) a LF ends no line of its own, as libyaml counts.
-                if !previousWasCR { lines.append(offsets(lineStart..<index)) }
-                previousWasCR = false
-            } else {
-                lines.append(offsets(lineStart..<index))
-                previousWasCR = true
-            }
-            index = end
-            lineStart = end
+            lines.append(LineBounds(lineStart..<count))
         }
-        lines.append(offsets(lineStart..<bytes.endIndex))
         self.bounds = lines
     }
 
-    /// The text of a 1-based line, or nil when out of range.
+    /// The text of a 1-based line, or nil when out of range (invalid UTF-8 in it reads as U+FFFD).
     package func line(_ number: Int) -> String? {
         guard number >= 1, number <= bounds.count else { return nil }
         let range = bounds[number - 1]
-        let bytes = text.utf8
-        let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
-        return String(Substring(bytes[start..<bytes.index(start, offsetBy: range.count)]))
+        return bytes(range.lowerBound..<range.upperBound).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Keeps the bytes deflated from now on (unless that saves too little: `DeflatedText`), for a file whose text is
+    /// read again an item at a time for the rest of a run: a tenth of the memory for the runner bench's suite.
+    package func compact() {
+        storage.withLock { storage in
+            if case .plain(let bytes) = storage, let deflated = DeflatedText(bytes) { storage = .deflated(deflated) }
+        }
+    }
+
+    /// The bytes of `range` (within the file's); nil when they cannot be had.
+    private func bytes(_ range: Range<Int>) -> [UInt8]? {
+        switch storage.withLock({ $0 }) {
+        case .plain(let bytes):
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+            return Array(bytes[range])
+        case .deflated(let text):
+            return text.bytes(range)
+        }
     }
 
     /// Every line, in order (each made on the spot).
@@ -161,25 +185,35 @@ package final class SourceText: Sendable {
     /// indentation) and its lines are `start.line`'s onwards. Nil when the positions are not in the text.
     func detachedText(from start: SourcePosition, to end: SourcePosition) -> [UInt8]? {
         guard start.line >= 1, start.line <= bounds.count, start.column >= 1, start <= end else { return nil }
-        var text = text
-        return text.withUTF8 { bytes -> [UInt8]? in
-            /// The byte offset of a position: its line's start, then a column of scalars (clamped to the line).
-            func offset(_ position: SourcePosition) -> Int? {
-                if position.line == bounds.count + 1 { return bytes.count }
-                guard position.line >= 1, position.line <= bounds.count else { return nil }
-                let line = bounds[position.line - 1]
-                var at = line.lowerBound
-                for _ in 0..<max(0, position.column - 1) where at < line.upperBound {
-                    at += 1
-                    while at < line.upperBound, bytes[at] & 0xC0 == 0x80 { at += 1 }
-                }
-                return at
-            }
-            guard let from = offset(start), let to = offset(end), from <= to else { return nil }
-            var out = [UInt8](repeating: UInt8(ascii: " "), count: start.column - 1)
-            out.append(contentsOf: bytes[from..<to])
-            return out
+        // The lines from `start`'s to `end`'s, read at once; offsets below are into them.
+        let first = bounds[start.line - 1].lowerBound
+        let last: Int
+        if end.line == bounds.count + 1 {
+            last = count
+        } else if end.line <= bounds.count {
+            last = bounds[end.line - 1].upperBound
+        } else {
+            return nil
         }
+        guard first <= last, let bytes = bytes(first..<last) else { return nil }
+        /// The offset in `bytes` of a position: its line's start, then a column of scalars (clamped to the line).
+        func offset(_ position: SourcePosition) -> Int {
+            if position.line == bounds.count + 1 { return bytes.count }
+            let line = bounds[position.line - 1]
+            var at = line.lowerBound - first
+            let lineEnd = line.upperBound - first
+            for _ in 0..<max(0, position.column - 1) where at < lineEnd {
+                at += 1
+                while at < lineEnd, bytes[at] & 0xC0 == 0x80 { at += 1 }
+            }
+            return at
+        }
+        let from = offset(start)
+        let to = offset(end)
+        guard from <= to else { return nil }
+        var out = [UInt8](repeating: UInt8(ascii: " "), count: start.column - 1)
+        out.append(contentsOf: bytes[from..<to])
+        return out
     }
 }
 

@@ -52,6 +52,13 @@ import Testing
             #expect(!item.isDeferred, sourceLocation: sourceLocation)
             #expect(item == expected, "item at \(expected.range)", sourceLocation: sourceLocation)
         }
+        // And again once the text is kept deflated, as a run keeps a file whose scenarios it deferred.
+        deferred.first?.range.source?.compact()
+        for (expected, placeholder) in zip(whole, deferred) {
+            #expect(
+                try placeholder.deferredItem() == expected, "compacted, item at \(expected.range)",
+                sourceLocation: sourceLocation)
+        }
         return count
     }
 

@@ -1,0 +1,84 @@
+import CZlib
+import Synchronization
+
+/// A file's bytes kept deflated, in blocks that inflate on their own: what a suite's text becomes once its scenarios
+/// are deferred (`SourceText.compact()`), read again an item at a time through a long run. The most recent block read
+/// is kept inflated: a run takes a file's scenarios in order, so a block is inflated about once.
+final class DeflatedText: Sendable {
+    /// Bytes of text per block: small enough that reading one item inflates little, large enough to deflate well
+    /// (the runner bench's suite: 7 % of its size).
+    static let blockSize = 16 * 1024
+
+    /// Each block's deflated bytes (zlib format); block `i` holds the text's bytes from `i * blockSize`.
+    private let blocks: [[UInt8]]
+    /// The text's size in bytes.
+    let count: Int
+    /// The last block inflated, by number.
+    private let recent = Mutex<(block: Int, bytes: [UInt8])?>(nil)
+
+    /// `bytes` deflated; nil when zlib fails or deflating saves less than a quarter (the text is kept as it is).
+    init?(_ bytes: [UInt8]) {
+        var blocks: [[UInt8]] = []
+        var total = 0
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + Self.blockSize, bytes.count)
+            guard let block = Self.deflate(bytes[start..<end]) else { return nil }
+            total += block.count
+            blocks.append(block)
+            start = end
+        }
+        guard total < bytes.count - bytes.count / 4 else { return nil }
+        self.blocks = blocks
+        self.count = bytes.count
+    }
+
+    /// The bytes of `range` (within `0..<count`); nil when a block does not inflate (it cannot: zlib made it).
+    func bytes(_ range: Range<Int>) -> [UInt8]? {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var at = range.lowerBound
+        while at < range.upperBound {
+            let number = at / Self.blockSize
+            guard let block = inflated(number) else { return nil }
+            let blockStart = number * Self.blockSize
+            let end = min(range.upperBound, blockStart + block.count)
+            out.append(contentsOf: block[(at - blockStart)..<(end - blockStart)])
+            at = end
+        }
+        return out
+    }
+
+    private func inflated(_ number: Int) -> [UInt8]? {
+        if let recent = recent.withLock({ $0 }), recent.block == number { return recent.bytes }
+        let size = min(Self.blockSize, count - number * Self.blockSize)
+        guard let bytes = Self.inflate(blocks[number], size: size) else { return nil }
+        recent.withLock { $0 = (number, bytes) }
+        return bytes
+    }
+
+    private static func deflate(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: Int(compressBound(uLong(bytes.count))))
+        var written = uLongf(out.count)
+        let status = bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                compress2(output.baseAddress, &written, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
+            }
+        }
+        guard status == Z_OK else { return nil }
+        return Array(out.prefix(Int(written)))  // a buffer of its size (removeLast keeps the capacity)
+    }
+
+    private static func inflate(_ block: [UInt8], size: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: size)
+        var written = uLongf(size)
+        let status = block.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                uncompress(output.baseAddress, &written, input.baseAddress, uLong(input.count))
+            }
+        }
+        guard status == Z_OK, Int(written) == size else { return nil }
+        return out
+    }
+}
