@@ -140,6 +140,11 @@ package final class IncrementalReport: Sendable {
         return RenderedReport(report: snapshot.report, cases: snapshot.cases, data: htmlData)
     }
 
+    /// Number of finished cases kept as the plan's facts and their time (for tests).
+    var passedAsPlannedCount: Int {
+        state.withLock { $0.progress.passedAsPlannedCount }
+    }
+
     /// Number of planned scenarios that have not finished.
     var unfinishedCount: Int {
         state.withLock { $0.progress.unfinishedCount }

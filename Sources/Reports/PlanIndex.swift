@@ -40,6 +40,18 @@ final class PlanIndex: Sendable {
     /// The position of a planned case; nil for one not in the plan.
     func position(suite: String, name: String) -> Int? { positions[Key(suite: suite, name: name)] }
 
+    /// The suite and the case within it at `position` (a planned case's).
+    func suiteAndCase(at position: Int) -> (suite: Int, case: Int) {
+        // The last suite whose first case is at or before `position` (an empty suite's first is its successor's).
+        var low = 0
+        var high = first.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if first[middle] <= position { low = middle } else { high = middle }
+        }
+        return (low, position - first[low])
+    }
+
     /// The positions of suite `s`'s cases.
     func positions(ofSuite s: Int) -> Range<Int> { first[s]..<first[s + 1] }
 }

@@ -44,12 +44,60 @@ package struct PlannedSuite: Sendable, Equatable {
 struct ReportProgress {
     private typealias Key = PlanIndex.Key
 
-    /// What is known of one case: its result once it finished (behind a reference: most slots of a run in progress
-    /// have none), what that rendered to, and when it started.
+    /// What is known of one case: its result once it finished, what that rendered to, and when it started.
     private struct Slot {
-        var result: Boxed<TestCaseReport>?
+        var result: Finished?
         var rendered: RenderedCase?
         var started: Date?
+    }
+
+    /// A finished case as a slot keeps it.
+    private enum Finished {
+        /// A rendered case that passed at its first attempt, named and placed as the plan says: all its summary holds
+        /// that the plan does not (most cases of a run; a boxed summary was 200 bytes and more a case).
+        case passed(time: Double, tags: [String])
+        /// Any other case: its summary once rendered, the whole case otherwise (behind a reference: most slots of a run
+        /// in progress have no result).
+        case other(Boxed<TestCaseReport>)
+
+        /// `testCase` (its `summary` once `rendered`), planned as `planned` in `suite` when it is in the plan.
+        init(_ testCase: TestCaseReport, rendered: Bool, planned: (suite: PlannedSuite, case: PlannedCase)?) {
+            guard rendered else {
+                self = .other(Boxed(testCase))
+                return
+            }
+            let summary = testCase.summary
+            if let planned, case .passed = summary.outcome,
+                summary == Self.passed(time: summary.time, tags: summary.tags, planned.case, in: planned.suite)
+            {
+                self = .passed(time: summary.time, tags: summary.tags)
+            } else {
+                self = .other(Boxed(summary))
+            }
+        }
+
+        /// The case, planned as `planned` in `suite` (`.passed` is only made for a planned case).
+        func value(_ planned: PlannedCase, in suite: PlannedSuite) -> TestCaseReport {
+            switch self {
+            case .passed(let time, let tags): Self.passed(time: time, tags: tags, planned, in: suite)
+            case .other(let box): box.value
+            }
+        }
+
+        /// The case of an unplanned scenario (always `.other`).
+        var unplannedValue: TestCaseReport? {
+            if case .other(let box) = self { return box.value }
+            return nil
+        }
+
+        /// The summary of a case that passed at its first attempt, as the plan names and places it.
+        private static func passed(time: Double, tags: [String], _ planned: PlannedCase, in suite: PlannedSuite)
+            -> TestCaseReport
+        {
+            TestCaseReport(
+                classname: suite.name, name: planned.name, file: suite.file ?? suite.name, line: planned.line,
+                time: time, outcome: .passed, tags: tags)
+        }
     }
 
     private let header: TestReport
@@ -101,14 +149,27 @@ struct ReportProgress {
     mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
         var slot = self[key]
-        if slot.result == nil, index.position(suite: key.suite, name: key.name) == nil { extraCases.append(key) }
-        slot.result = Boxed(rendered == nil ? testCase : testCase.summary)
+        let position = index.position(suite: key.suite, name: key.name)
+        if slot.result == nil, position == nil { extraCases.append(key) }
+        let planned = position.map { position in
+            let (s, c) = index.suiteAndCase(at: position)
+            return (plan[s], plan[s].cases[c])
+        }
+        slot.result = Finished(testCase, rendered: rendered != nil, planned: planned)
         slot.rendered = rendered
         self[key] = slot
     }
 
     /// Number of planned scenarios that have not finished.
     var unfinishedCount: Int { slots.count { $0.result == nil } }
+
+    /// Number of finished cases kept as the plan's facts and their time (`Finished.passed`; for tests).
+    var passedAsPlannedCount: Int {
+        slots.count {
+            if case .passed = $0.result { return true }
+            return false
+        }
+    }
 
     /// The report as it stands, following the content rules above.
     func snapshot() -> TestReport { renderedSnapshot().report }
@@ -131,7 +192,7 @@ struct ReportProgress {
             for (plannedCase, slot) in zip(planned.cases, suiteSlots) {
                 total += 1
                 if let result = slot.result {
-                    suite.cases.append(result.value)
+                    suite.cases.append(result.value(plannedCase, in: planned))
                     suiteRendered.append(slot.rendered)
                 } else {
                     unfinished += 1
@@ -143,7 +204,7 @@ struct ReportProgress {
             cases.append(suiteRendered)
         }
         for key in extraCases {
-            guard let slot = extraSlots[key], let result = slot.result?.value else { continue }
+            guard let slot = extraSlots[key], let result = slot.result?.unplannedValue else { continue }
             total += 1
             if let index = report.suites.firstIndex(where: { $0.name == key.suite }) {
                 report.suites[index].cases.append(result)

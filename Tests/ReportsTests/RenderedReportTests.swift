@@ -228,4 +228,45 @@ import Testing
         #expect(try Gzip.decompress(packed) == Array(pieces.joined()))
         #expect(stream.inputCount == pieces.reduce(0) { $0 + $1.count })
     }
+
+    /// A case that passed at its first attempt, named and placed as planned, is kept as its time and tags alone; the
+    /// report made of it is its summary to the byte, and any other case (a retry, a check, another line or file, a
+    /// failure) keeps its whole summary.
+    @Test func casesThatPassAsPlannedAreKeptAsTheirTime() throws {
+        let directory = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = "Suites/many.yaml"
+        let names = ["first", "retried", "elsewhere", "failed", "checked", "untagged", "other file"]
+        let plan = [
+            PlannedSuite(
+                name: file, file: file,
+                cases: names.enumerated().map { PlannedCase(name: $1, line: 10 * ($0 + 1)) })
+        ]
+        var cases = names.enumerated().map { n, name in
+            TestCaseReport(
+                classname: file, name: name, file: file, line: 10 * (n + 1), time: 0.25 * Double(n),
+                outcome: .passed, systemOut: "transcript \(n)\n", tags: n == 5 ? [] : ["smoke", "t\(n)"],
+                trace: HTMLReportTests.traced.trace)
+        }
+        cases[1].retries = [
+            RetryAttempt(
+                kind: .failure, problem: ProblemReport(message: "flaky", type: "assertion"), systemOut: "1st\n")
+        ]
+        cases[2].line = 11
+        cases[3].outcome = .failure(ProblemReport(message: "no", type: "assertion", detail: "expected 200"))
+        cases[4].checks = [CheckFailureReport(message: "status", expected: "200", actual: "400")]
+        cases[6].file = "Suites/other.yaml"
+        let report = try IncrementalReport(
+            url: directory.appendingPathComponent("junit.xml"), timestamp: Date(timeIntervalSince1970: 1_767_225_600),
+            hostname: "ci-7", properties: [], plan: plan, policy: .coalesced(minimumInterval: .seconds(3600)),
+            htmlGenerator: Self.facts.generator)
+        for testCase in cases { report.caseFinished(testCase) }
+        #expect(report.passedAsPlannedCount == 2)  // "first" and "untagged"
+        let rendered = try report.finishRendered()
+        #expect(rendered.report.suites.map(\.cases) == [cases.map(\.summary)])
+        var whole = rendered.report
+        whole.suites[0].cases = cases
+        let onDisk = try String(contentsOf: directory.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(onDisk == JUnitXMLWriter.render(whole))
+    }
 }
