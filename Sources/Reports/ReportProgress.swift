@@ -109,6 +109,8 @@ struct ReportProgress {
     /// they rendered to, one of start times and a set of planned names, each keyed by suite and name (a run of 20,000
     /// scenarios held 11 MB in them).
     private var slots: [Slot]
+    /// The tag lists of the cases kept as `Finished.passed`, each once: equal lists share one array.
+    private var tagLists = Set<[String]>()
     /// Finished scenarios that were not in the plan, in finishing order, and their slots.
     private var extraCases: [Key] = []
     private var extraSlots: [Key: Slot] = [:]
@@ -155,7 +157,11 @@ struct ReportProgress {
             let (s, c) = index.suiteAndCase(at: position)
             return (plan[s], plan[s].cases[c])
         }
-        slot.result = Finished(testCase, rendered: rendered != nil, planned: planned)
+        var finished = Finished(testCase, rendered: rendered != nil, planned: planned)
+        if case .passed(let time, let tags) = finished {
+            finished = .passed(time: time, tags: tagLists.insert(tags).memberAfterInsert)
+        }
+        slot.result = finished
         slot.rendered = rendered
         self[key] = slot
     }

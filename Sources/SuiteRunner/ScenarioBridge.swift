@@ -64,6 +64,8 @@ package struct LoadedSuites: Sendable {
         var items: [RunItem] = []
         var suiteOf: [Int] = []
         var scenarios: [StoredScenario?] = []
+        // Equal tag lists share one array (a suite's scenarios mostly repeat a few): one array a list, not a scenario.
+        var tagLists = Set<[String]>()
         for (suiteIndex, (suite, loadedScenarios)) in loaded.enumerated() {
             for loadedScenario in loadedScenarios {
                 // The item keeps what the run plans with; the store, the scenario or where it is written.
@@ -78,7 +80,8 @@ package struct LoadedSuites: Sendable {
                 }
                 items.append(
                     RunItem(
-                        classname: suite.path, name: facts.name, tags: facts.tags, file: facts.file, line: facts.line,
+                        classname: suite.path, name: facts.name, tags: tagLists.insert(facts.tags).memberAfterInsert,
+                        file: facts.file, line: facts.line,
                         skipReason: facts.skip, handle: items.count))
                 suiteOf.append(suiteIndex)
             }
