@@ -53,22 +53,7 @@ package final class SourceText: Sendable {
     /// Each line's offsets in `bytes`, without its terminator. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
     /// not part of the first line (libyaml does not count it as a column).
-    private let bounds: [LineBounds]
-
-    /// A line's offsets in 32 bits each (a file is at most `YAMLLimits.maxDocumentBytes`, 64 MiB by default, and a
-    /// run keeps its suites' texts to the end: 8 bytes a line, where a `Range<Int>` took 16).
-    private struct LineBounds {
-        private let start: UInt32
-        private let end: UInt32
-
-        init(_ range: Range<Int>) {
-            start = UInt32(clamping: range.lowerBound)
-            end = UInt32(clamping: range.upperBound)
-        }
-
-        var lowerBound: Int { Int(start) }
-        var upperBound: Int { Int(end) }
-    }
+    private let bounds: LineTable
 
     /// The bytes, as read or deflated.
     private enum Storage: Sendable {
@@ -81,11 +66,11 @@ package final class SourceText: Sendable {
         self.file = file
         self.storage = Mutex(.plain([]))
         self.count = 0
-        self.bounds = []
+        self.bounds = LineTable()
     }
 
     /// False for a file known by its name alone.
-    var hasText: Bool { !bounds.isEmpty }
+    var hasText: Bool { bounds.count > 0 }
 
     /// `text`'s lines (shared, not split again) under the file name `file`.
     init(renaming text: SourceText, to file: String) {
@@ -106,7 +91,7 @@ package final class SourceText: Sendable {
         self.file = file
         self.storage = Mutex(.plain(bytes))
         self.count = bytes.count
-        var lines: [LineBounds] = []
+        var lines = LineTable()
         bytes.withUnsafeBufferPointer { bytes in
             let count = bytes.count
             var index = 0
@@ -137,17 +122,18 @@ package final class SourceText: Sendable {
                 }
                 if byte == 0x0A {
                     // After CR (or NEL, LS, PS) a LF ends no line of its own, as libyaml counts.
-                    if !previousWasCR { lines.append(LineBounds(lineStart..<index)) }
+                    if !previousWasCR { lines.append(lineStart..<index) }
                     previousWasCR = false
                 } else {
-                    lines.append(LineBounds(lineStart..<index))
+                    lines.append(lineStart..<index)
                     previousWasCR = true
                 }
                 index += breakLength
                 lineStart = index
             }
-            lines.append(LineBounds(lineStart..<count))
+            lines.append(lineStart..<count)
         }
+        lines.trim()
         self.bounds = lines
     }
 
@@ -178,7 +164,7 @@ package final class SourceText: Sendable {
     }
 
     /// Every line, in order (each made on the spot).
-    package var lines: [String] { bounds.indices.map { line($0 + 1)! } }
+    package var lines: [String] { (0..<bounds.count).map { line($0 + 1)! } }
 
     /// The text from `start` to `end` as bytes to parse on their own: from the start of `start`'s line, with what
     /// precedes `start` on it turned into as many spaces, so a node read from them keeps its columns (and so its

@@ -45,4 +45,17 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(SourceText(file: "f", bytes: bytes).lines == Self.reference(text))
     }
+
+    /// The line table keeps every 32nd start in full and the others as 16-bit distances: lines past 64 KiB, and
+    /// more lines than a checkpoint covers, with every kind of break.
+    @Test func longLinesAndManyLines() {
+        var text = ""
+        for i in 0..<200 {
+            text += i % 17 == 3 ? String(repeating: "x", count: 65_530 + i) : "line \(i) é"
+            text += i % 5 == 0 ? "\r\n" : i % 7 == 0 ? "\u{2028}" : i % 11 == 0 ? "\u{85}" : i % 13 == 0 ? "\r" : "\n"
+        }
+        let lines = SourceText(file: "f", text: text).lines
+        #expect(lines.count == 201)
+        #expect(lines == Self.reference(text))
+    }
 }
