@@ -15,7 +15,8 @@ final class PlanIndex: Sendable {
     /// The index of `plan`. Classname and name identify a case, so they must be unique in the plan (`.duplicateCase`
     /// otherwise; GitLab keeps only the first of duplicates, merge rejects them).
     init(_ plan: [PlannedSuite]) throws(ReportsError) {
-        var positions: [Key: Int] = [:]
+        // Sized for the plan up front: grown by inserting, it rehashed at each doubling and ended up to twice as large.
+        var positions = [Key: Int](minimumCapacity: plan.reduce(0) { $0 + $1.cases.count })
         var first: [Int] = []
         var count = 0
         for suite in plan {

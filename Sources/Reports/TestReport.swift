@@ -45,10 +45,11 @@ package struct ProblemReport: Sendable, Equatable {
 package enum CaseOutcome: Sendable, Equatable {
     /// Every assertion held.
     case passed
-    /// An assertion did not hold (`<failure>`): the product misbehaved.
-    case failure(ProblemReport)
+    /// An assertion did not hold (`<failure>`): the product misbehaved. (The problem is behind a reference, as is
+    /// `error`'s: an outcome takes 17 bytes, not 56, in every case a report holds, and most cases pass.)
+    indirect case failure(ProblemReport)
     /// The scenario could not run to its end (`<error>`): a harness, setup or runtime fault.
-    case error(ProblemReport)
+    indirect case error(ProblemReport)
     /// The scenario did not run (`<skipped>`), with the reason.
     case skipped(message: String)
 }

@@ -64,6 +64,11 @@ package struct LoadedSuites: Sendable {
         var items: [RunItem] = []
         var suiteOf: [Int] = []
         var scenarios: [StoredScenario?] = []
+        // Arrays of their final size: grown by appending, they ended up to twice that (a run keeps them to its end).
+        let total = loaded.reduce(0) { $0 + $1.scenarios.count }
+        items.reserveCapacity(total)
+        suiteOf.reserveCapacity(total)
+        scenarios.reserveCapacity(total)
         // Equal tag lists share one array (a suite's scenarios mostly repeat a few): one array a list, not a scenario.
         var tagLists = Set<[String]>()
         for (suiteIndex, (suite, loadedScenarios)) in loaded.enumerated() {
