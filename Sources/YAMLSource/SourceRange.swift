@@ -145,7 +145,7 @@ package final class SourceText: Sendable {
     }
 
     /// Keeps the bytes deflated from now on (unless that saves too little: `DeflatedText`), for a file whose text is
-    /// read again an item at a time for the rest of a run: a tenth of the memory for the runner bench's suite.
+    /// read again an item at a time for the rest of a run: a twentieth of the memory for the runner bench's suite.
     package func compact() {
         storage.withLock { storage in
             if case .plain(let bytes) = storage, let deflated = DeflatedText(bytes) { storage = .deflated(deflated) }
