@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Synchronization
 
 /// What a finished case was made into when it was recorded — its `<testcase>` element and, for a run that writes an

@@ -1,4 +1,4 @@
-import CZlib
+import PushModel
 import Synchronization
 
 /// A file's bytes kept deflated, in blocks that inflate on their own: what a suite's text becomes once its scenarios
@@ -9,7 +9,7 @@ final class DeflatedText: Sendable {
     /// (the runner bench's suite: 5 % of its size; the repository's suites, 30 %).
     static let blockSize = 16 * 1024
 
-    /// Each block's deflated bytes (zlib format); block `i` holds the text's bytes from `i * blockSize`.
+    /// Each block's deflated bytes (one gzip member, `Gzip`); block `i` holds the text's bytes from `i * blockSize`.
     private let blocks: [[UInt8]]
     /// The text's size in bytes.
     let count: Int
@@ -23,7 +23,8 @@ final class DeflatedText: Sendable {
         var start = 0
         while start < bytes.count {
             let end = min(start + Self.blockSize, bytes.count)
-            guard let block = Self.deflate(bytes[start..<end]) else { return nil }
+            let block = Gzip.compress(Array(bytes[start..<end]), level: 1)
+            guard !block.isEmpty else { return nil }
             total += block.count
             blocks.append(block)
             start = end
@@ -53,32 +54,8 @@ final class DeflatedText: Sendable {
     private func inflated(_ number: Int) -> [UInt8]? {
         if let recent = recent.withLock({ $0 }), recent.block == number { return recent.bytes }
         let size = min(Self.blockSize, count - number * Self.blockSize)
-        guard let bytes = Self.inflate(blocks[number], size: size) else { return nil }
+        guard let bytes = try? Gzip.decompress(blocks[number]), bytes.count == size else { return nil }
         recent.withLock { $0 = (number, bytes) }
         return bytes
-    }
-
-    private static func deflate(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: Int(compressBound(uLong(bytes.count))))
-        var written = uLongf(out.count)
-        let status = bytes.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                compress2(output.baseAddress, &written, input.baseAddress, uLong(input.count), Z_BEST_SPEED)
-            }
-        }
-        guard status == Z_OK else { return nil }
-        return Array(out.prefix(Int(written)))  // a buffer of its size (removeLast keeps the capacity)
-    }
-
-    private static func inflate(_ block: [UInt8], size: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: size)
-        var written = uLongf(size)
-        let status = block.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { output in
-                uncompress(output.baseAddress, &written, input.baseAddress, uLong(input.count))
-            }
-        }
-        guard status == Z_OK, Int(written) == size else { return nil }
-        return out
     }
 }

@@ -1,15 +1,16 @@
 import CZlib
 
-/// gzip (RFC 1952) through zlib, for the HTML report's embedded data: the browser inflates it with
-/// `DecompressionStream('gzip')`, `merge-reports` with `decompress`.
-enum Gzip {
+/// gzip (RFC 1952) through zlib: the HTML report's embedded data (the browser inflates it with
+/// `DecompressionStream('gzip')`, `merge-reports` with `decompress`), and a deferred suite's text
+/// (YAMLSource's `DeflatedText`).
+package enum Gzip {
     /// Why inflating failed (zlib's message).
-    struct Failure: Error, Equatable {
-        var message: String
+    package struct Failure: Error, Equatable {
+        package var message: String
     }
 
     /// `bytes` as one gzip member.
-    static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
         var stream = z_stream()
         guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
         defer { deflateEnd(&stream) }
@@ -30,14 +31,14 @@ enum Gzip {
     }
 
     /// One gzip member made from input handed over piece by piece (`compress` takes it whole). Not thread-safe.
-    final class Stream {
+    package final class Stream {
         private let stream: UnsafeMutablePointer<z_stream>
         private var started: Bool
         private var output: [UInt8] = []
         /// Input bytes taken so far.
-        private(set) var inputCount = 0
+        package private(set) var inputCount = 0
 
-        init(level: Int32 = 6) {
+        package init(level: Int32 = 6) {
             stream = .allocate(capacity: 1)  // zlib keeps a pointer back to it: it must not move
             stream.initialize(to: z_stream())
             started = czlib_deflate_init_gzip(stream, level) == Z_OK
@@ -50,23 +51,23 @@ enum Gzip {
         }
 
         /// Deflates `bytes` after what came before.
-        func append(_ bytes: [UInt8]) {
+        package func append(_ bytes: [UInt8]) {
             inputCount += bytes.count
             run(bytes, flush: Z_NO_FLUSH)
         }
 
         /// The deflated bytes not taken yet.
-        var outputCount: Int { output.count }
+        package var outputCount: Int { output.count }
 
         /// Takes the deflated bytes so far (`finish` then returns what comes after them).
-        func takeOutput() -> [UInt8] {
+        package func takeOutput() -> [UInt8] {
             defer { output = [] }
             return output
         }
 
         /// Deflates `bytes` and ends the member: the whole gzip stream (after what `takeOutput` took), or empty when
         /// zlib failed. Call once.
-        func finish(_ bytes: [UInt8]) -> [UInt8] {
+        package func finish(_ bytes: [UInt8]) -> [UInt8] {
             inputCount += bytes.count
             run(bytes, flush: Z_FINISH)
             guard started else { return [] }
@@ -107,7 +108,7 @@ enum Gzip {
     }
 
     /// The bytes of a gzip stream; a cut-off or corrupt stream is a `Failure`.
-    static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         guard czlib_inflate_init_gzip(&stream) == Z_OK else { throw Failure(message: "zlib could not start") }
         defer { inflateEnd(&stream) }
