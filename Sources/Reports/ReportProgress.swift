@@ -60,8 +60,12 @@ struct ReportProgress {
         /// in progress have no result).
         case other(Boxed<TestCaseReport>)
 
-        /// `testCase` (its `summary` once `rendered`), planned as `planned` in `suite` when it is in the plan.
-        init(_ testCase: TestCaseReport, rendered: Bool, planned: (suite: PlannedSuite, case: PlannedCase)?) {
+        /// `testCase` (its `summary` once `rendered`), planned as `planned` in `suite` when it is in the plan. A
+        /// `.passed` case's tags are the equal list of `tagLists` (added to it if new): equal lists share one array.
+        init(
+            _ testCase: TestCaseReport, rendered: Bool, planned: (suite: PlannedSuite, case: PlannedCase)?,
+            tagLists: inout Set<[String]>
+        ) {
             guard rendered else {
                 self = .other(Boxed(testCase))
                 return
@@ -70,7 +74,7 @@ struct ReportProgress {
             if let planned, case .passed = summary.outcome,
                 summary == Self.passed(time: summary.time, tags: summary.tags, planned.case, in: planned.suite)
             {
-                self = .passed(time: summary.time, tags: summary.tags)
+                self = .passed(time: summary.time, tags: tagLists.insert(summary.tags).memberAfterInsert)
             } else {
                 self = .other(Boxed(summary))
             }
@@ -157,11 +161,7 @@ struct ReportProgress {
             let (s, c) = index.suiteAndCase(at: position)
             return (plan[s], plan[s].cases[c])
         }
-        var finished = Finished(testCase, rendered: rendered != nil, planned: planned)
-        if case .passed(let time, let tags) = finished {
-            finished = .passed(time: time, tags: tagLists.insert(tags).memberAfterInsert)
-        }
-        slot.result = finished
+        slot.result = Finished(testCase, rendered: rendered != nil, planned: planned, tagLists: &tagLists)
         slot.rendered = rendered
         self[key] = slot
     }

@@ -191,19 +191,11 @@ package enum SuiteRun {
     /// One planned testsuite per suite file with selected scenarios, in discovery order.
     static func plan(_ prepared: PreparedRun) -> [PlannedSuite] {
         var order: [String] = []
-        var counts: [String: Int] = [:]
-        for item in prepared.selected {
-            if counts[item.classname] == nil { order.append(item.classname) }
-            counts[item.classname, default: 0] += 1
-        }
-        // Each suite's cases in an array of its size (a run keeps the plan to its end).
         var cases: [String: [PlannedCase]] = [:]
-        for (suite, count) in counts {
-            cases[suite] = []
-            cases[suite]!.reserveCapacity(count)
-        }
         for item in prepared.selected {
-            cases[item.classname]!.append(PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
+            if cases[item.classname] == nil { order.append(item.classname) }
+            cases[item.classname, default: []].append(
+                PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
         }
         return order.map { PlannedSuite(name: $0, file: $0, cases: cases[$0] ?? []) }
     }

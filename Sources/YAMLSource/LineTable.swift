@@ -22,6 +22,9 @@ struct LineTable: Sendable {
     /// How many lines.
     var count: Int { breaks.count }
 
+    /// The last line's end: the text's size (0 for an empty table).
+    var end: Int { lastEnd }
+
     /// An empty table (no lines).
     init() {}
 

@@ -48,8 +48,6 @@ package final class SourceText: Sendable {
     package let file: String
     /// The file's bytes as read (invalid UTF-8 stays as it is: a quoted line is decoded on its own, repairing it).
     private let storage: Mutex<Storage>
-    /// How many bytes the file has.
-    private let count: Int
     /// Each line's offsets in `bytes`, without its terminator. Breaks are those libyaml counts:
     /// `\n`, `\r\n`, `\r`, NEL (U+0085), LS (U+2028) and PS (U+2029). A leading BOM is
     /// not part of the first line (libyaml does not count it as a column).
@@ -65,7 +63,6 @@ package final class SourceText: Sendable {
     init(nameOnly file: String) {
         self.file = file
         self.storage = Mutex(.plain([]))
-        self.count = 0
         self.bounds = LineTable()
     }
 
@@ -76,7 +73,6 @@ package final class SourceText: Sendable {
     init(renaming text: SourceText, to file: String) {
         self.file = file
         self.storage = Mutex(text.storage.withLock { $0 })
-        self.count = text.count
         self.bounds = text.bounds
     }
 
@@ -90,7 +86,6 @@ package final class SourceText: Sendable {
     package init(file: String, bytes: [UInt8]) {
         self.file = file
         self.storage = Mutex(.plain(bytes))
-        self.count = bytes.count
         var lines = LineTable()
         bytes.withUnsafeBufferPointer { bytes in
             let count = bytes.count
@@ -175,7 +170,7 @@ package final class SourceText: Sendable {
         let first = bounds[start.line - 1].lowerBound
         let last: Int
         if end.line == bounds.count + 1 {
-            last = count
+            last = bounds.end
         } else if end.line <= bounds.count {
             last = bounds[end.line - 1].upperBound
         } else {

@@ -141,7 +141,7 @@ package enum YAMLLoader {
         {
             throw tooLarge(path, size: size, limits: limits)
         }
-        guard !isDirectory.boolValue, let bytes = contents(of: path, limits: limits) else {
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
             let message =
                 !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a file" : "cannot read file"
             let help =
@@ -150,42 +150,7 @@ package enum YAMLLoader {
                 : isDirectory.boolValue ? "name a .yaml file inside it" : "check the file's permissions"
             throw SourceError(.io, message, at: .wholeFile(path), suggestion: help)
         }
-        return bytes
-    }
-
-    /// The file's bytes, read straight into the array the loader keeps (through `Data` a large file was in memory
-    /// twice for a moment); nil when it cannot be opened or read. A file that grew past the limit since it was
-    /// measured is read to one byte over it, which `parse` refuses.
-    private static func contents(of path: String, limits: YAMLLimits) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var capacity = min(max(Int(status.st_size), 0), limits.maxDocumentBytes) + 1
-        while true {
-            let start = bytes.count
-            let room = capacity - start
-            var failed = false
-            var got = 0
-            bytes.append(contentsOf: repeatElement(0, count: room))
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                while got < room {
-                    let n = Glibc.read(fd, buffer.baseAddress! + start + got, room - got)
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0 { failed = true }
-                    if n <= 0 { break }
-                    got += n
-                }
-            }
-            bytes.removeLast(room - got)
-            if failed { return nil }
-            // Short of the room: the end of the file. Full: it may have grown; read on, up to one byte over the limit.
-            if got < room || bytes.count > limits.maxDocumentBytes { return bytes }
-            capacity = min(capacity * 2, limits.maxDocumentBytes + 1)
-            if capacity <= bytes.count { return bytes }
-        }
+        return [UInt8](data)
     }
 
     private static func tooLarge(_ file: String, size: Int, limits: YAMLLimits) -> SourceError {
