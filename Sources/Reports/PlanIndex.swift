@@ -1,48 +1,89 @@
 /// Where each planned scenario is in a run's plan, by suite and name: one position per case, counted through the plan
 /// in order (suite after suite). Shared by what follows a run's progress (`ReportProgress`) and what deflates its HTML
 /// report's data as it goes (`ReportDataStream`): each kept a dictionary of every case before.
+///
+/// The names are not copied: a position's suite and case names are read back from the plan. The table holds, per
+/// case, its position and 32 bits of its key's hash in one `UInt64`, in open addressing at most half full: 16 bytes a
+/// case, where a `[Key: Int]` took about 75 (two `String`s and an `Int` per entry, at up to 3/4 full).
 final class PlanIndex: Sendable {
     struct Key: Hashable, Sendable {
         var suite: String
         var name: String
     }
 
-    /// Every planned case's position.
-    private let positions: [Key: Int]
+    private let plan: [PlannedSuite]
     /// Suite `s`'s cases are at `first[s]..<first[s + 1]`; the last entry is `count`.
     private let first: [Int]
+    /// `capacity` slots (a power of two): 0 is empty, otherwise the hash's high 32 bits over `position + 1`.
+    private let table: [UInt64]
 
     /// The index of `plan`. Classname and name identify a case, so they must be unique in the plan (`.duplicateCase`
     /// otherwise; GitLab keeps only the first of duplicates, merge rejects them).
     init(_ plan: [PlannedSuite]) throws(ReportsError) {
-        // Sized for the plan up front: grown by inserting, it rehashed at each doubling and ended up to twice as large.
-        var positions = [Key: Int](minimumCapacity: plan.reduce(0) { $0 + $1.cases.count })
         var first: [Int] = []
+        first.reserveCapacity(plan.count + 1)
         var count = 0
         for suite in plan {
             first.append(count)
-            for planned in suite.cases {
-                guard positions.updateValue(count, forKey: Key(suite: suite.name, name: planned.name)) == nil else {
-                    throw .duplicateCase(
-                        classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
-                        line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
-                }
-                count += 1
-            }
+            count += suite.cases.count
         }
         first.append(count)
-        self.positions = positions
+        precondition(count < Int(UInt32.max), "a plan of \(count) cases")
+        var capacity = 8
+        while capacity < count * 2 { capacity *= 2 }
+        var table = [UInt64](repeating: 0, count: capacity)
+        var position = 0
+        for suite in plan {
+            for planned in suite.cases {
+                let hash = Self.hash(suite: suite.name, name: planned.name)
+                var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+                while table[slot] != 0 {
+                    let (s, c) = Self.suiteAndCase(at: Int(UInt32(truncatingIfNeeded: table[slot])) - 1, first: first)
+                    if table[slot] >> 32 == hash >> 32, plan[s].name == suite.name, plan[s].cases[c].name == planned.name
+                    {
+                        throw .duplicateCase(
+                            classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
+                            line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
+                    }
+                    slot = (slot + 1) & (capacity - 1)
+                }
+                table[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(position + 1)
+                position += 1
+            }
+        }
+        self.plan = plan
         self.first = first
+        self.table = table
     }
 
     /// How many cases the plan has.
     var count: Int { first[first.count - 1] }
 
     /// The position of a planned case; nil for one not in the plan.
-    func position(suite: String, name: String) -> Int? { positions[Key(suite: suite, name: name)] }
+    func position(suite: String, name: String) -> Int? {
+        let hash = Self.hash(suite: suite, name: name)
+        let mask = table.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while table[slot] != 0 {
+            if table[slot] >> 32 == hash >> 32 {
+                let position = Int(UInt32(truncatingIfNeeded: table[slot])) - 1
+                let (s, c) = suiteAndCase(at: position)
+                if plan[s].name == suite, plan[s].cases[c].name == name { return position }
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
 
     /// The suite and the case within it at `position` (a planned case's).
     func suiteAndCase(at position: Int) -> (suite: Int, case: Int) {
+        Self.suiteAndCase(at: position, first: first)
+    }
+
+    /// The positions of suite `s`'s cases.
+    func positions(ofSuite s: Int) -> Range<Int> { first[s]..<first[s + 1] }
+
+    private static func suiteAndCase(at position: Int, first: [Int]) -> (suite: Int, case: Int) {
         // The last suite whose first case is at or before `position` (an empty suite's first is its successor's).
         var low = 0
         var high = first.count - 1
@@ -53,6 +94,7 @@ final class PlanIndex: Sendable {
         return (low, position - first[low])
     }
 
-    /// The positions of suite `s`'s cases.
-    func positions(ofSuite s: Int) -> Range<Int> { first[s]..<first[s + 1] }
+    private static func hash(suite: String, name: String) -> UInt64 {
+        UInt64(bitPattern: Int64(Key(suite: suite, name: name).hashValue))
+    }
 }
