@@ -126,7 +126,7 @@ package final class IncrementalReport: Sendable {
     /// `finish()`, with what was made of the cases (for `HTMLReport.write`).
     package func finishRendered() throws(ReportsError) -> RenderedReport {
         let written = try write()
-        return RenderedReport(report: written.report, cases: written.cases, data: htmlData)
+        return RenderedReport(report: written.report, cases: written.cases, spool: spool, data: htmlData)
     }
 
     /// The report as it stands: finished scenarios as their `summary`, the rest marked as described above.
@@ -136,8 +136,8 @@ package final class IncrementalReport: Sendable {
 
     /// `snapshot()`, with what was made of the cases.
     package func snapshotRendered() -> RenderedReport {
-        let snapshot = state.withLock { $0.progress.renderedSnapshot() }
-        return RenderedReport(report: snapshot.report, cases: snapshot.cases, data: htmlData)
+        let snapshot = state.withLock { $0.progress.renderedSnapshot(spool: spool) }
+        return RenderedReport(report: snapshot.report, cases: snapshot.cases, spool: spool, data: htmlData)
     }
 
     /// Number of finished cases kept as the plan's facts and their time (for tests).
@@ -200,7 +200,7 @@ package final class IncrementalReport: Sendable {
             let (report, announcements) = state.withLock { state -> (RenderedReport, [@Sendable () -> Void]) in
                 state.dirty = false
                 defer { state.afterWrite = [] }
-                return (state.progress.renderedSnapshot(), state.afterWrite)
+                return (state.progress.renderedSnapshot(spool: spool), state.afterWrite)
             }
             // Announced even when the write fails: the failure surfaces in `finish()` (exit 3).
             defer { for announce in announcements { announce() } }

@@ -27,8 +27,9 @@ final class ReportDataStream {
     /// The next case to deflate, and the cases finished before their turn.
     private var next = (suite: 0, index: 0)
     private var waiting: [Key: [UInt8]] = [:]
-    /// Each planned case's start time, by position (a suite's `timestamp` is the earliest of its cases').
-    private var starts: [Date?]
+    /// Each planned case's start time (`timeIntervalSinceReferenceDate`, NaN until it started), by position (a suite's
+    /// `timestamp` is the earliest of its cases').
+    private var starts: [Double]
     /// The pieces deflated that `finish` compares with the final report: the document's head and each suite's tail.
     private var head: [UInt8] = []
     private var suiteHeads: [[UInt8]] = []
@@ -48,14 +49,14 @@ final class ReportDataStream {
         self.plan = plan
         self.generator = generator
         self.index = index
-        starts = Array(repeating: nil, count: index.count)
+        starts = Array(repeating: .nan, count: index.count)
         skipEmptySuites()
     }
 
     /// A scenario started (its suite's `timestamp` is the earliest start).
     func started(suite: String, name: String, at date: Date) {
         guard let at = index.position(suite: suite, name: name) else { return }
-        starts[at] = date
+        starts[at] = date.timeIntervalSinceReferenceDate
     }
 
     /// A scenario finished, `json` being its case object (`ReportData.caseJSON`, serialized).
@@ -125,7 +126,8 @@ final class ReportDataStream {
         let planned = plan[s]
         return TestSuiteReport(
             name: planned.name, file: planned.file,
-            timestamp: starts[index.positions(ofSuite: s)].lazy.compactMap { $0 }.min() ?? header.timestamp,
+            timestamp: starts[index.positions(ofSuite: s)].lazy.filter { !$0.isNaN }.min()
+                .map(Date.init(timeIntervalSinceReferenceDate:)) ?? header.timestamp,
             hostname: header.hostname, properties: planned.properties)
     }
 

@@ -44,11 +44,18 @@ package struct PlannedSuite: Sendable, Equatable {
 struct ReportProgress {
     private typealias Key = PlanIndex.Key
 
-    /// What is known of one case: its result once it finished, what that rendered to, and when it started.
+    /// What is known of one case: its result once it finished, what that rendered to, and when it started. 48 bytes
+    /// (`RenderedCase?` and `Date?` took 88 with their optionals' padding).
     private struct Slot {
         var result: Finished?
-        var rendered: RenderedCase?
-        var started: Date?
+        var rendered = RenderedCase.notRendered
+        /// The start's `timeIntervalSinceReferenceDate`; NaN until it started.
+        private var startedAt = Double.nan
+
+        var started: Date? {
+            get { startedAt.isNaN ? nil : Date(timeIntervalSinceReferenceDate: startedAt) }
+            set { startedAt = newValue?.timeIntervalSinceReferenceDate ?? .nan }
+        }
     }
 
     /// A finished case as a slot keeps it.
@@ -162,7 +169,7 @@ struct ReportProgress {
             return (plan[s], plan[s].cases[c])
         }
         slot.result = Finished(testCase, rendered: rendered != nil, planned: planned, tagLists: &tagLists)
-        slot.rendered = rendered
+        slot.rendered = rendered ?? .notRendered
         self[key] = slot
     }
 
@@ -178,12 +185,13 @@ struct ReportProgress {
     }
 
     /// The report as it stands, following the content rules above.
-    func snapshot() -> TestReport { renderedSnapshot().report }
+    func snapshot() -> TestReport { renderedSnapshot(spool: nil).report }
 
-    /// `snapshot()` with what each finished case rendered to, where it is in the report.
-    func renderedSnapshot() -> RenderedReport {
+    /// `snapshot()` with what each finished case rendered to (on `spool`, the one its `RenderedCase` was kept on),
+    /// where it is in the report.
+    func renderedSnapshot(spool: ReportSpool?) -> RenderedReport {
         var report = header
-        var cases: [[RenderedCase?]] = []
+        var cases: [[RenderedCase]] = []
         var unfinished = 0
         var total = 0
         for (s, planned) in plan.enumerated() {
@@ -192,7 +200,7 @@ struct ReportProgress {
                 properties: planned.properties)
             let suiteSlots = slots[index.positions(ofSuite: s)]
             suite.timestamp = suiteSlots.lazy.compactMap(\.started).min() ?? header.timestamp
-            var suiteRendered: [RenderedCase?] = []
+            var suiteRendered: [RenderedCase] = []
             suiteRendered.reserveCapacity(planned.cases.count)
             suite.cases.reserveCapacity(planned.cases.count)
             for (plannedCase, slot) in zip(planned.cases, suiteSlots) {
@@ -203,7 +211,7 @@ struct ReportProgress {
                 } else {
                     unfinished += 1
                     suite.cases.append(Self.placeholder(for: plannedCase, suite: planned, started: slot.started != nil))
-                    suiteRendered.append(nil)
+                    suiteRendered.append(.notRendered)
                 }
             }
             report.suites.append(suite)
@@ -227,7 +235,7 @@ struct ReportProgress {
             let marker = ReportProperty("pushcheck.incomplete", "\(unfinished) of \(total) scenarios not finished")
             for index in report.suites.indices { report.suites[index].properties.append(marker) }
         }
-        return RenderedReport(report: report, cases: cases, data: nil)
+        return RenderedReport(report: report, cases: cases, spool: spool, data: nil)
     }
 
     private static func placeholder(for planned: PlannedCase, suite: PlannedSuite, started: Bool) -> TestCaseReport {

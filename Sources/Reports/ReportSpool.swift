@@ -55,10 +55,20 @@ package final class ReportSpool: Sendable {
         return text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    private func append(_ bytes: UnsafeRawBufferPointer) -> SpooledBytes {
+    /// Keeps `text`'s UTF-8 bytes and then `bytes`, one after the other: what is returned is both.
+    func keep(_ text: String, then bytes: [UInt8]) -> SpooledBytes {
+        var text = text
+        return text.withUTF8 { text in bytes.withUnsafeBytes { append(UnsafeRawBufferPointer(text), $0) } }
+    }
+
+    /// Appends `bytes` then `more` (either both on the file or both in the buffer: a read never spans the two).
+    private func append(_ bytes: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer = .init(start: nil, count: 0))
+        -> SpooledBytes
+    {
         state.withLock { state in
             let offset = state.flushed + state.buffer.count
             state.buffer.append(contentsOf: bytes)
+            state.buffer.append(contentsOf: more)
             if state.writable, state.buffer.count >= Self.chunk {
                 let failure = state.buffer.withUnsafeBytes {
                     FileWrite.all($0, to: state.descriptor, at: state.flushed)
@@ -70,7 +80,7 @@ package final class ReportSpool: Sendable {
                     state.writable = false  // the buffer keeps this and everything after it
                 }
             }
-            return SpooledBytes(spool: self, offset: offset, count: bytes.count)
+            return SpooledBytes(spool: self, offset: offset, count: bytes.count + more.count)
         }
     }
 
