@@ -39,7 +39,8 @@ final class PlanIndex: Sendable {
                 var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
                 while table[slot] != 0 {
                     let (s, c) = Self.suiteAndCase(at: Int(UInt32(truncatingIfNeeded: table[slot])) - 1, first: first)
-                    if table[slot] >> 32 == hash >> 32, plan[s].name == suite.name, plan[s].cases[c].name == planned.name
+                    if table[slot] >> 32 == hash >> 32, plan[s].name == suite.name,
+                        plan[s].cases[c].name == planned.name
                     {
                         throw .duplicateCase(
                             classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
