@@ -49,12 +49,6 @@ package final class ReportSpool: Sendable {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Keeps `text`'s UTF-8 bytes.
-    func keep(_ text: String) -> SpooledBytes {
-        var text = text
-        return text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
-    }
-
     /// Keeps `text`'s UTF-8 bytes and then `bytes`, one after the other: what is returned is both.
     func keep(_ text: String, then bytes: [UInt8]) -> SpooledBytes {
         var text = text

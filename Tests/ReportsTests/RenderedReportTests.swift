@@ -184,8 +184,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         // 300 KB: most of it goes to the file 64 KiB at a time, the last part stays in the buffer.
         let pieces = (0..<300).map { "<testcase name=\"ü \($0)\">" + String(repeating: "x", count: 1000 + $0) }
+        // Half kept as bytes, half as text then bytes (a case's element and its report data, read back as one).
         let kept = pieces.enumerated().map {
-            $0.offset % 2 == 0 ? spool.keep($0.element) : spool.keep(Array($0.element.utf8))
+            $0.offset % 2 == 0
+                ? spool.keep(String($0.element.prefix(30)), then: Array($0.element.dropFirst(30).utf8))
+                : spool.keep(Array($0.element.utf8))
         }
         for (piece, spooled) in zip(pieces, kept).reversed() {
             #expect(try spooled.bytes(writing: "r.xml") == Array(piece.utf8))
@@ -197,7 +200,7 @@ import Testing
         let directory = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let spool = ReportSpool(directory: directory.path)
-        _ = spool.keep("<testcase/>")
+        _ = spool.keep(Array("<testcase/>".utf8))
         let beyond = SpooledBytes(spool: spool, offset: 1 << 20, count: 8)
         #expect(throws: ReportsError.self) { try beyond.bytes(writing: "r.xml") }
         do {
@@ -214,7 +217,7 @@ import Testing
         let spool = ReportSpool(directory: "/nonexistent/pushcheck-spool")
         #expect(!spool.isFileBacked)
         let pieces = (0..<100).map { String(repeating: "<testcase/>", count: $0 + 100) }
-        let kept = pieces.map { spool.keep($0) }
+        let kept = pieces.map { spool.keep($0, then: []) }
         for (piece, spooled) in zip(pieces, kept) {
             #expect(try spooled.bytes(writing: "r.xml") == Array(piece.utf8))
         }
