@@ -36,17 +36,12 @@ final class PlanIndex: Sendable {
         for suite in plan {
             for planned in suite.cases {
                 let hash = Self.hash(suite: suite.name, name: planned.name)
-                var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
-                while table[slot] != 0 {
-                    let (s, c) = Self.suiteAndCase(at: Int(UInt32(truncatingIfNeeded: table[slot])) - 1, first: first)
-                    if table[slot] >> 32 == hash >> 32, plan[s].name == suite.name,
-                        plan[s].cases[c].name == planned.name
-                    {
-                        throw .duplicateCase(
-                            classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
-                            line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
-                    }
-                    slot = (slot + 1) & (capacity - 1)
+                let (slot, found) = Self.probe(
+                    table, hash: hash, suite: suite.name, name: planned.name, plan: plan, first: first)
+                guard found == nil else {
+                    throw .duplicateCase(
+                        classname: suite.name, name: planned.name, path: suite.file ?? suite.name,
+                        line: planned.line ?? 0, firstPath: suite.file ?? suite.name)
                 }
                 table[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(position + 1)
                 position += 1
@@ -62,18 +57,26 @@ final class PlanIndex: Sendable {
 
     /// The position of a planned case; nil for one not in the plan.
     func position(suite: String, name: String) -> Int? {
-        let hash = Self.hash(suite: suite, name: name)
+        Self.probe(table, hash: Self.hash(suite: suite, name: name), suite: suite, name: name, plan: plan, first: first)
+            .position
+    }
+
+    /// Where `suite` and `name` (of hash `hash`) are in `table`: their slot and position, or the empty slot where
+    /// they would go. The names are compared only where the hash's high 32 bits match.
+    private static func probe(
+        _ table: [UInt64], hash: UInt64, suite: String, name: String, plan: [PlannedSuite], first: [Int]
+    ) -> (slot: Int, position: Int?) {
         let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while table[slot] != 0 {
             if table[slot] >> 32 == hash >> 32 {
                 let position = Int(UInt32(truncatingIfNeeded: table[slot])) - 1
-                let (s, c) = suiteAndCase(at: position)
-                if plan[s].name == suite, plan[s].cases[c].name == name { return position }
+                let (s, c) = suiteAndCase(at: position, first: first)
+                if plan[s].name == suite, plan[s].cases[c].name == name { return (slot, position) }
             }
             slot = (slot + 1) & mask
         }
-        return nil
+        return (slot, nil)
     }
 
     /// The suite and the case within it at `position` (a planned case's).

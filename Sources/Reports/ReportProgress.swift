@@ -161,8 +161,9 @@ struct ReportProgress {
     /// the transcripts and trace were rendered to is on the spool).
     mutating func recordFinish(_ testCase: TestCaseReport, rendered: RenderedCase? = nil) {
         let key = Key(suite: testCase.classname, name: testCase.name)
-        var slot = self[key]
+        // One look-up of the case (the slot's subscript would look it up again to read and to write).
         let position = index.position(suite: key.suite, name: key.name)
+        var slot = position.map { slots[$0] } ?? extraSlots[key] ?? Slot()
         if slot.result == nil, position == nil { extraCases.append(key) }
         let planned = position.map { position in
             let (s, c) = index.suiteAndCase(at: position)
@@ -170,7 +171,7 @@ struct ReportProgress {
         }
         slot.result = Finished(testCase, rendered: rendered != nil, planned: planned, tagLists: &tagLists)
         slot.rendered = rendered ?? .notRendered
-        self[key] = slot
+        if let position { slots[position] = slot } else { extraSlots[key] = slot }
     }
 
     /// Number of planned scenarios that have not finished.
