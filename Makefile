@@ -164,8 +164,9 @@ bench-side: deps bench-deps
 	@if [ -z "$(BINS)" ]; then $(SWIFT) build $(SWIFTFLAGS) -c release --product pushcheck; fi
 	bash Tests/bench/side-bench.sh $(or $(BINS),$(BUILD_DIR)/release/pushcheck)
 
-# Where a push's cost goes (README "Benchmarks"): the tree built as is, without the log and history, and without any
-# APNs rule (two experiment patches in Tests/bench/ceiling/), each against nghttpd at 1 loop, in ROUNDS rounds.
+# Where a push's cost goes (README "Benchmarks"): the tree built as is, without the history, without the log and
+# history, and without any APNs rule (three experiment patches in Tests/bench/ceiling/), side by side with nghttpd at
+# 1 loop, in ROUNDS interleaved rounds.
 bench-ceiling: deps bench-deps
 	bash Tests/bench/ceiling-bench.sh $(ROUNDS)
 
