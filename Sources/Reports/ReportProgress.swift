@@ -68,11 +68,9 @@ struct ReportProgress {
         case other(Boxed<TestCaseReport>)
 
         /// `testCase` (its `summary` once `rendered`), planned as `planned` in `suite` when it is in the plan. A
-        /// `.passed` case's tags are the equal list of `tagLists` (added to it if new): equal lists share one array.
-        init(
-            _ testCase: TestCaseReport, rendered: Bool, planned: (suite: PlannedSuite, case: PlannedCase)?,
-            tagLists: inout Set<[String]>
-        ) {
+        /// `.passed` case keeps the summary's tag list as it is: the runner's cases carry their `RunItem`'s, which
+        /// `LoadedSuites` made one array per equal list.
+        init(_ testCase: TestCaseReport, rendered: Bool, planned: (suite: PlannedSuite, case: PlannedCase)?) {
             guard rendered else {
                 self = .other(Boxed(testCase))
                 return
@@ -81,7 +79,7 @@ struct ReportProgress {
             if let planned, case .passed = summary.outcome,
                 summary == Self.passed(time: summary.time, tags: summary.tags, planned.case, in: planned.suite)
             {
-                self = .passed(time: summary.time, tags: tagLists.insert(summary.tags).memberAfterInsert)
+                self = .passed(time: summary.time, tags: summary.tags)
             } else {
                 self = .other(Boxed(summary))
             }
@@ -120,8 +118,6 @@ struct ReportProgress {
     /// they rendered to, one of start times and a set of planned names, each keyed by suite and name (a run of 20,000
     /// scenarios held 11 MB in them).
     private var slots: [Slot]
-    /// The tag lists of the cases kept as `Finished.passed`, each once: equal lists share one array.
-    private var tagLists = Set<[String]>()
     /// Finished scenarios that were not in the plan, in finishing order, and their slots.
     private var extraCases: [Key] = []
     private var extraSlots: [Key: Slot] = [:]
@@ -169,7 +165,7 @@ struct ReportProgress {
             let (s, c) = index.suiteAndCase(at: position)
             return (plan[s], plan[s].cases[c])
         }
-        slot.result = Finished(testCase, rendered: rendered != nil, planned: planned, tagLists: &tagLists)
+        slot.result = Finished(testCase, rendered: rendered != nil, planned: planned)
         slot.rendered = rendered ?? .notRendered
         if let position { slots[position] = slot } else { extraSlots[key] = slot }
     }
