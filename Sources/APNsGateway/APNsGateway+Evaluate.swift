@@ -78,7 +78,7 @@ extension APNsGateway {
         // it copied it), and copied only for a log file.
         let forFile = configuration.logFilePath != nil ? packed : nil
         var logged: PackedLogEntry? = consume packed
-        guard isAccepted else {
+        guard isAccepted, let entry = logged?.bytes else {
             let (sequence, droppedEntry, moreDropped) = state.withLock { $0.log.appendEvicting(logged.take()!) }
             withExtendedLifetime((droppedEntry, moreDropped)) {}
             if let forFile { writeToLogFile(forFile, sequence: sequence) }
@@ -86,7 +86,9 @@ extension APNsGateway {
                 status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
                 delay: delay, actions: actions, push: nil, auth: decision.takeAuth())
         }
-        let packedEvent = PackedDeliveryEvent(accepted, .delivered, at: now)
+        // The history event shares the log entry's buffer when it can (see `PackedDeliveryEvent`).
+        let packedEvent = PackedDeliveryEvent(
+            accepted, loggedAs: entry, payloadCut: logged?.payloadSize != nil, .delivered, at: now)
         let (route, sequence, droppedEntry, droppedEvent) = state.withLock { s in
             let (route, droppedEvent) = s.store.acceptDeliveringNow(accepted, packed: packedEvent, now: now)
             let (sequence, droppedEntry, moreDropped) = s.log.appendEvicting(logged.take()!)

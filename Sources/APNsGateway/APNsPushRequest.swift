@@ -74,10 +74,10 @@ package struct APNsPushRequest: Sendable {
         swap(&method, &request.method)
         swap(&headers, &request.headers)
         swap(&body, &request.body)
-        let segment = APNsRequestValidation.tokenSegment(ofPath: path)
+        let (segment, token) = connection.withValue(RecentTokenKey.self) { $0.segmentAndToken(ofPath: path) }
         self.init(
             environment: environment, version: request.version, method: method, path: path,
-            tokenSegment: segment, token: segment.flatMap { DeviceToken(hex: $0) },
+            tokenSegment: segment, token: token,
             headers: APNsHeaderFields(headers), loggedHeaders: headers, payload: body,
             connection: APNsConnectionFacts(connection))
         bodyOverLimit = request.bodyOverLimit
@@ -189,6 +189,29 @@ extension ConnectionContext: APNsConnectionState {
     package func withCertificateFacts<R>(_ body: (inout CertificateFactsCache) -> R) -> R {
         withValue(CertificateFactsKey.self, body)
     }
+}
+
+/// The token of the last path a connection sent. A provider pushes to one device many times on a connection, and
+/// the listener hands it one `:path` String for equal paths (`HTTP2Session`'s recent values): the segment's String
+/// (an allocation and a copy) and the token's hex check were made again for every push. The pair is a function of
+/// the path, so reusing it for an equal path changes nothing but the cost (a lock, and a compare that is one
+/// pointer check when the storage is shared).
+struct RecentToken: Sendable {
+    var path = ""
+    var segment: String?
+    var token: DeviceToken?
+
+    mutating func segmentAndToken(ofPath path: String) -> (String?, DeviceToken?) {
+        if path != self.path {
+            let segment = APNsRequestValidation.tokenSegment(ofPath: path)
+            self = RecentToken(path: path, segment: segment, token: segment.flatMap { DeviceToken(hex: $0) })
+        }
+        return (segment, token)
+    }
+}
+
+enum RecentTokenKey: ConnectionStorageKey {
+    static var defaultValue: RecentToken { RecentToken() }
 }
 
 /// A provider connection with no socket (the FCM gateway's to APNs, one per project): the same state, kept

@@ -91,6 +91,23 @@ struct PackedLogEntry: Sendable {
         }
     }
 
+    /// What a delivery-history event reads from an accepted push's entry when it shares its buffer
+    /// (`PackedDeliveryEvent.init(_:loggedAs:_:at:)`): the token's hex, topic, ids and the payload, in this layout.
+    static func deliveryFields(_ bytes: [UInt8]) -> (
+        token: String?, topic: String?, apnsID: String, apnsUniqueID: String?, payload: [UInt8]
+    ) {
+        var r = PackedBytes.Reader(bytes)
+        _ = r.byte()  // auth kind
+        r.skip()  // method
+        r.skip()  // path
+        let token = r.string(), topic = r.string()
+        r.skip()  // reason
+        let apnsID = r.string() ?? "", apnsUniqueID = r.string()
+        r.skip()  // team or certificate uid
+        r.skip()  // key id
+        return (token, topic, apnsID, apnsUniqueID, r.byteArray())
+    }
+
     /// The entry as it was appended.
     var entry: APNsLogEntry {
         var r = PackedBytes.Reader(bytes)

@@ -123,7 +123,7 @@ package final class ConnectionContext: Sendable {
         init(_ value: Value) { self.value = value }
     }
 
-    /// Keyed slots in a small array: a connection holds one or two keys, and a linear scan comparing
+    /// Keyed slots in a small array: a connection holds two or three keys, and a linear scan comparing
     /// `ObjectIdentifier`s costs less per request than hashing into a dictionary.
     private let storage = Mutex<[(key: ObjectIdentifier, slot: AnyObject)]>([])
 

@@ -7,8 +7,9 @@ import Testing
 
 @testable import APNsGateway
 
-/// What the per-request shortcuts must not change: packed log/history round trips, generated ids, and the
-/// per-connection token cache (key replacement, expiry, header variations).
+/// What the per-request shortcuts must not change: packed log/history round trips (and a history event sharing its
+/// log entry's buffer), generated ids, the per-connection token cache (key replacement, expiry, header variations)
+/// and the per-connection device-token reuse.
 struct HotPathTests {
     let f = Fixture()
 
@@ -59,6 +60,58 @@ struct HotPathTests {
         #expect(push.expiration == Date(timeIntervalSince1970: 1_767_229_200))
         #expect(push.json[path: "aps.alert"] == "hi")
         #expect(f.consumer.pushes.last == push)
+    }
+
+    @Test func historyEventSharesTheLogEntryOnlyWhenItReadsTheSame() {
+        func lastEvent() -> PackedDeliveryEvent { f.gateway.state.withLock { $0.store.events.elements.last! } }
+        func lastEntryBytes(_ maxStoredPayload: Int = 8 << 10) -> [UInt8] {
+            PackedLogEntry(f.gateway.log().last!, maxStoredPayload: maxStoredPayload).bytes
+        }
+        // A plain push: the event's buffer is the log entry's, and reads back as the push.
+        let plain = f.send(f.request())
+        #expect(plain.status == 200)
+        #expect(lastEvent().bytes == lastEntryBytes())
+        #expect(lastEvent().event.push == plain.push)
+        // A collapse id (kept by an entry only among its headers), large headers: buffers of their own.
+        let collapsing = f.send(f.request(headers: [("apns-collapse-id", "c-1")]))
+        #expect(lastEvent().bytes != lastEntryBytes() && lastEvent().event.push == collapsing.push)
+        #expect(collapsing.push?.collapseID == "c-1")
+        let padded = f.send(f.request(headers: [("x-pad", String(repeating: "p", count: 3000))]))
+        #expect(padded.status == 200)
+        #expect(lastEvent().bytes != lastEntryBytes() && lastEvent().event.push == padded.push)
+        // A log that keeps only the head of a payload.
+        let cut = Fixture { $0.logMaxStoredPayload = 8 }
+        let whole = cut.send(cut.request())
+        #expect(whole.status == 200)
+        let event = cut.gateway.state.withLock { $0.store.events.elements.last! }
+        #expect(event.event.push == whole.push && event.event.push.payload == Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+    }
+
+    @Test func aConnectionReusesItsLastTokenOnlyForTheSamePath() {
+        var recent = RecentToken()
+        let paths = [
+            "", "/3/device/ABcd", "/3/device/ABcd", "/3/device/ab/c", "/3/device/abcd?x=1", "/3/device/zz",
+            "/3/device/", "/3/device/ABcd",
+        ]
+        for path in paths {
+            let (segment, token) = recent.segmentAndToken(ofPath: path)
+            let expected = APNsRequestValidation.tokenSegment(ofPath: path)
+            #expect(segment == expected && token == expected.flatMap { DeviceToken(hex: $0) }, "\(path)")
+        }
+        // Through the gateway: each push on one connection gets the answer and log entry it gets on a fresh one.
+        let ab = Fixture.sandboxToken.hex
+        let tokens = [ab, ab, Fixture.productionToken.hex, ab.uppercased(), "xyz", ab]
+        let shared = Fixture.connection()
+        for token in tokens {
+            let reused = f.send(f.request(token: token), on: shared)
+            let reusedEntry = f.gateway.log().last!
+            let fresh = f.send(f.request(token: token))
+            let freshEntry = f.gateway.log().last!
+            #expect(reused.status == fresh.status && reused.reason == fresh.reason, "\(token)")
+            #expect(reusedEntry.token == freshEntry.token && reusedEntry.path == "/3/device/\(token)", "\(token)")
+        }
+        #expect(
+            f.gateway.log().suffix(12).map(\.status) == [200, 200, 200, 200, 400, 400, 200, 200, 400, 400, 200, 200])
     }
 
     @Test func idFormatWritesEveryDigitInPlace() {
