@@ -33,12 +33,12 @@ struct PackedDeliveryEvent: Sendable {
     }
 
     /// The event of an accepted push whose delivery-log entry's buffer is `entry` (`payloadCut`: the entry keeps
-    /// only the head of the payload): the buffer shared (a retain, where
-    /// packing was an allocation, a copy of the strings and the payload, and a free when the ring dropped it) when
-    /// it holds all the event reads (the whole payload; no collapse id or channel id, which an entry keeps only
-    /// among the raw headers) and at most `maxSharedEntryOverhead` bytes
-    /// besides the payload; else packed as by `init(_:_:at:)`. The entry must be the log's for this push (the
-    /// gateway's accepted path packs both from the same values; debug builds check that both read alike).
+    /// only the head of the payload). The buffer is shared (a retain, where packing was an allocation, a copy of the
+    /// strings and the payload, and a free when the ring dropped it) when it holds all the event reads (the whole
+    /// payload; no collapse id or channel id, which an entry keeps only among the raw headers) and at most
+    /// `maxSharedEntryOverhead` bytes besides the payload; else the event is packed as by `init(_:_:at:)`. The entry
+    /// must be the log's for this push (the gateway's accepted path packs both from the same values; debug builds
+    /// check that both read alike).
     init(
         _ p: borrowing DeliveredPush, loggedAs entry: [UInt8], payloadCut: Bool, _ disposition: DeliveryDisposition,
         at: Date
