@@ -82,12 +82,6 @@ enum PackedBytes {
             return Array(bytes[offset..<offset + n])
         }
 
-        /// Steps over a string or byte array.
-        mutating func skip() {
-            let n = u32()
-            if n != PackedBytes.absent { offset += Int(n) }
-        }
-
         mutating func string() -> String? {
             let n = u32()
             guard n != PackedBytes.absent else { return nil }

@@ -91,31 +91,45 @@ struct PackedLogEntry: Sendable {
         }
     }
 
+    /// The fields packed before the headers, in the layout's order.
+    private struct Head {
+        var authKind: UInt8
+        var method, path, token, topic, reason, apnsID, apnsUniqueID, auth1, auth2: String?
+        var payload: [UInt8]
+
+        init(_ r: inout PackedBytes.Reader) {
+            authKind = r.byte()
+            method = r.string()
+            path = r.string()
+            token = r.string()
+            topic = r.string()
+            reason = r.string()
+            apnsID = r.string()
+            apnsUniqueID = r.string()
+            auth1 = r.string()
+            auth2 = r.string()
+            payload = r.byteArray()
+        }
+    }
+
     /// What a delivery-history event reads from an accepted push's entry when it shares its buffer
-    /// (`PackedDeliveryEvent.init(_:loggedAs:_:at:)`): the token's hex, topic, ids and the payload, in this layout.
+    /// (`PackedDeliveryEvent.init(_:loggedAs:payloadCut:_:at:)`): the token's hex, topic, ids and the payload.
     static func deliveryFields(_ bytes: [UInt8]) -> (
         token: String?, topic: String?, apnsID: String, apnsUniqueID: String?, payload: [UInt8]
     ) {
         var r = PackedBytes.Reader(bytes)
-        _ = r.byte()  // auth kind
-        r.skip()  // method
-        r.skip()  // path
-        let token = r.string(), topic = r.string()
-        r.skip()  // reason
-        let apnsID = r.string() ?? "", apnsUniqueID = r.string()
-        r.skip()  // team or certificate uid
-        r.skip()  // key id
-        return (token, topic, apnsID, apnsUniqueID, r.byteArray())
+        let h = Head(&r)
+        return (h.token, h.topic, h.apnsID ?? "", h.apnsUniqueID, h.payload)
     }
 
     /// The entry as it was appended.
     var entry: APNsLogEntry {
         var r = PackedBytes.Reader(bytes)
-        let authKind = r.byte()
-        let method = r.string() ?? "", path = r.string() ?? "", token = r.string().flatMap(DeviceToken.init(hex:))
-        let topic = r.string(), reason = r.string(), apnsID = r.string() ?? "", apnsUniqueID = r.string()
-        let auth1 = r.string(), auth2 = r.string()
-        let payload = r.byteArray()
+        let h = Head(&r)
+        let (authKind, auth1, auth2) = (h.authKind, h.auth1, h.auth2)
+        let (method, path, token) = (h.method ?? "", h.path ?? "", h.token.flatMap(DeviceToken.init(hex:)))
+        let (topic, reason, apnsID, apnsUniqueID) = (h.topic, h.reason, h.apnsID ?? "", h.apnsUniqueID)
+        let payload = h.payload
         let headerCount = Int(r.u32())
         var headers: [HTTPField] = []
         headers.reserveCapacity(headerCount)
