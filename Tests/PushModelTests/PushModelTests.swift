@@ -116,6 +116,40 @@ import Testing
         #expect(DeviceToken(bytes: []) == nil)
         #expect(DeviceToken(hex: "00FF10") == t)
     }
+
+    /// The token hashes by a digest made once: equal tokens, however made, are one key; tokens that differ in any
+    /// byte (inside an eight-byte word or in the tail) or only in length are different keys.
+    @Test func equalTokensAreOneKeyAndAnyByteMakesAnother() throws {
+        let hex = String(repeating: "0123456789abcdef", count: 4) + "42"
+        let lower = try #require(DeviceToken(hex: hex))
+        let upper = try #require(DeviceToken(hex: hex.uppercased()))
+        let fromBytes = try #require(DeviceToken(bytes: lower.bytes))
+        #expect(Set([lower, upper, fromBytes]).count == 1)
+        #expect([lower: 1][fromBytes] == 1)
+        #expect(lower.hashValue == upper.hashValue && lower.hashValue == fromBytes.hashValue)
+
+        var differing: [DeviceToken] = [lower]
+        let digits = Array(hex.utf8)
+        for i in [0, 7, 8, 31, 63, 64, 65] {
+            var changed = digits
+            changed[i] = changed[i] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            differing.append(try #require(DeviceToken(hex: String(decoding: changed, as: UTF8.self))))
+        }
+        differing.append(try #require(DeviceToken(hex: String(hex.dropLast(2)))))
+        differing.append(try #require(DeviceToken(hex: hex + "00")))
+        #expect(Set(differing).count == differing.count)
+        #expect(Set(differing.map(\.hashValue)).count == differing.count)
+    }
+
+    /// Coded as `{"hex": …}`, as the synthesized coding did before the token kept a digest; decoded, it is the
+    /// same key as the token made from the hex.
+    @Test func codesAsItsHexAlone() throws {
+        let t = try #require(DeviceToken(hex: "00ff10"))
+        let data = try JSONEncoder().encode(t)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"hex":"00ff10"}"#)
+        let back = try JSONDecoder().decode(DeviceToken.self, from: data)
+        #expect(back == t && back.hashValue == t.hashValue)
+    }
 }
 
 @Suite struct ClockTests {
