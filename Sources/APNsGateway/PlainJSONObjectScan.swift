@@ -100,15 +100,41 @@ enum PlainJSONObjectScan {
 
         /// Printable ASCII up to the closing quote; an escape, a control or non-ASCII byte is left to the full
         /// grammar.
+        ///
+        /// Eight bytes at a time while none of them ends or leaves the plain run (a quote, a backslash, a control or a
+        /// non-ASCII byte), then byte by byte; the index is a local until the string ends (as the struct's field it
+        /// was stored back on every byte).
         mutating func string() -> Bool {
-            i += 1
-            while i < end {
-                let c = p[i]
-                i += 1
-                if c == UInt8(ascii: "\"") { return true }
-                if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return false }
+            var j = i + 1
+            let raw = UnsafeRawPointer(p)
+            while j + 8 <= end {
+                let w = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                guard !Self.hasSpecialByte(w) else { break }
+                j += 8
+            }
+            while j < end {
+                let c = p[j]
+                j += 1
+                if c == UInt8(ascii: "\"") {
+                    i = j
+                    return true
+                }
+                // `c < 0x20 || c >= 0x80` in one unsigned comparison.
+                if c == UInt8(ascii: "\\") || c &- 0x20 >= 0x60 { return false }
             }
             return false
+        }
+
+        /// Whether any byte of `w` is `"`, `\`, below 0x20 or 0x80 and above (the classic "has a zero byte" test,
+        /// `(x - 0x01…) & ~x & 0x80…`, on `w` xor each byte sought, and on `w` itself for "below 0x20").
+        static func hasSpecialByte(_ w: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+            let quote = w ^ (ones &* 0x22)
+            let backslash = w ^ (ones &* 0x5c)
+            let belowSpace = (w &- ones &* 0x20) & ~w & highs
+            return w & highs != 0 || belowSpace != 0 || hasZeroByte(quote) || hasZeroByte(backslash)
         }
 
         mutating func literal(_ word: StaticString) -> Bool {

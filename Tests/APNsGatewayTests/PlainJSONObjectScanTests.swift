@@ -40,6 +40,31 @@ struct PlainJSONObjectScanTests {
         #expect(JSONValue.isValidObject(Array(deep.utf8)))
     }
 
+    /// Strings long enough for the eight-bytes-at-a-time path: one byte of a plain run, at every position of runs of
+    /// 0 to 40 bytes, set to each byte value. The scan accepts exactly when every byte of the string is plain
+    /// printable ASCII other than `"` and `\` (a quote ends the string early, so the rest must read as JSON), and
+    /// never what the full grammar refuses.
+    @Test func readsLongStringsByteForByteAsTheShortPath() {
+        for length in 0...40 {
+            for position in 0..<max(length, 1) where length > 0 || position == 0 {
+                for value in UInt8.min...UInt8.max {
+                    var run = [UInt8](repeating: UInt8(ascii: "m"), count: length)
+                    if length > 0 { run[position] = value }
+                    let document = Array(#"{"k":""#.utf8) + run + Array(#""}"#.utf8)
+                    let plain = run.allSatisfy { $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }
+                    let accepted = PlainJSONObjectScan.accepts(document)
+                    if value == 0x22 && length > 0 {
+                        // The string ends at the quote; whatever follows decides (`"}` right after it is valid).
+                        if accepted { #expect(JSONValue.isValidObject(document)) }
+                    } else {
+                        #expect(accepted == plain, "length \(length), byte \(value) at \(position)")
+                    }
+                    if accepted { #expect(JSONValue.isValidObject(document)) }
+                }
+            }
+        }
+    }
+
     /// Every one-byte change of a few documents (each byte set to each of a set of significant values, and
     /// removed): the scan never accepts a document the full grammar refuses.
     @Test func neverAcceptsAMutationTheFullGrammarRefuses() {
