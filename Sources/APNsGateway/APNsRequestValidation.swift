@@ -193,15 +193,18 @@ package enum APNsRequestValidation {
     }
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase hex.
+    /// Read in place: a provider that sends `apns-id` sends it on every push (the check made an array of it).
     static func isCanonicalLowercaseUUID(_ s: String) -> Bool {
-        let u = Array(s.utf8)
+        let u = s.utf8
         guard u.count == 36 else { return false }
-        for (i, c) in u.enumerated() {
-            if [8, 13, 18, 23].contains(i) {
+        var i = 0
+        for c in u {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
                 if c != UInt8(ascii: "-") { return false }
             } else if !((0x30...0x39).contains(c) || (0x61...0x66).contains(c)) {
                 return false
             }
+            i += 1
         }
         return true
     }
