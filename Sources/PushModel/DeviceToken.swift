@@ -23,12 +23,16 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
 
     /// No token: a placeholder for a value filled in place (`DeliveredPush.init(unfilledAt:)`); an empty
     /// string holds no reference, so it costs no retain or release when it is overwritten.
-    package static var placeholder: DeviceToken { DeviceToken(unchecked: "") }
+    package static var placeholder: DeviceToken { DeviceToken(hex: "", digest: 0) }
 
     private init(unchecked hex: String) {
         var copy = hex
+        self.init(hex: hex, digest: copy.withUTF8(DeviceToken.digest))
+    }
+
+    private init(hex: String, digest: UInt64) {
         self.hex = hex
-        self.digest = copy.withUTF8(DeviceToken.digest)
+        self.digest = digest
     }
 
     package static func == (a: DeviceToken, b: DeviceToken) -> Bool { a.digest == b.digest && a.hex == b.hex }
@@ -48,9 +52,10 @@ package struct DeviceToken: Sendable, Hashable, CustomStringConvertible, Codable
     }
 
     /// Eight bytes at a time, multiplied and folded, then `fmix64` with the length: every byte reaches every bit.
-    /// Not a keyed hash: the tables it feeds hash it again with `Hasher`'s per-process seed.
+    /// Not a keyed hash: the tables it feeds hash it again with `Hasher`'s per-process seed. 0 for no bytes (the
+    /// placeholder's, made without a pass).
     private static func digest(_ u: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = u.baseAddress else { return StableHash.fmix64(0) }
+        guard let base = u.baseAddress, !u.isEmpty else { return 0 }
         let raw = UnsafeRawPointer(base)
         var h: UInt64 = 0x9e37_79b9_7f4a_7c15
         var i = 0

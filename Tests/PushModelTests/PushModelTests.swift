@@ -149,6 +149,9 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == #"{"hex":"00ff10"}"#)
         let back = try JSONDecoder().decode(DeviceToken.self, from: data)
         #expect(back == t && back.hashValue == t.hashValue)
+        // The placeholder (made without a pass over its bytes) is the same key as an empty hex decoded.
+        let empty = try JSONDecoder().decode(DeviceToken.self, from: Data(#"{"hex":""}"#.utf8))
+        #expect(empty == DeviceToken.placeholder && empty.hashValue == DeviceToken.placeholder.hashValue)
     }
 }
 
