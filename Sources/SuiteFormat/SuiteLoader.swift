@@ -196,11 +196,18 @@ package enum SuiteLoader {
 
     // MARK: world
 
-    static func decodeWorld(_ w: YAMLMapping, file: String) throws(SourceError) -> WorldDeclaration {
-        var world = WorldDeclaration()
-        var appNodes: [(YAMLNode, String)] = []
-        var deviceNodes: [YAMLNode] = []
-        var gatewayNode: (YAMLMapping, String)?
+    /// What a world's mapping and the world files it includes declare, in reading order: the included files' first
+    /// (depth-first, at most 4 deep), then its own. `gateway` is the last `gateway:` read, with its file.
+    package struct WorldParts {
+        package var apps: [(YAMLNode, String)] = []
+        package var devices: [YAMLNode] = []
+        package var gateway: (YAMLMapping, String)?
+    }
+
+    /// Reads `m`'s `include:` (world files: `apps:`, `devices:`, `gateway:`, `include:`, relative to `file`), then its
+    /// own `apps:`, `devices:` and `gateway:`: a suite's `world:` and `serve`'s config alike.
+    package static func worldParts(of m: YAMLMapping, file: String) throws(SourceError) -> WorldParts {
+        var parts = WorldParts()
         func collect(_ m: YAMLMapping, file: String, depth: Int) throws(SourceError) {
             if let inc = m["include"], !inc.isNull {
                 for pathNode in inc.items ?? [inc] {
@@ -218,13 +225,20 @@ package enum SuiteLoader {
                     try collect(im, file: included, depth: depth + 1)
                 }
             }
-            for n in try m.optionalSequence("apps") ?? [] { appNodes.append((n, file)) }
-            deviceNodes += try m.optionalSequence("devices") ?? []
+            for n in try m.optionalSequence("apps") ?? [] { parts.apps.append((n, file)) }
+            parts.devices += try m.optionalSequence("devices") ?? []
             if let g = try m.optionalMapping("gateway", keys: WorldDeclaration.gatewayTable) {
-                gatewayNode = (g, file)
+                parts.gateway = (g, file)
             }
         }
-        try collect(w, file: file, depth: 0)
+        try collect(m, file: file, depth: 0)
+        return parts
+    }
+
+    static func decodeWorld(_ w: YAMLMapping, file: String) throws(SourceError) -> WorldDeclaration {
+        var world = WorldDeclaration()
+        let parts = try worldParts(of: w, file: file)
+        let (appNodes, deviceNodes, gatewayNode) = (parts.apps, parts.devices, parts.gateway)
         try world.decodeDevices(apps: appNodes, devices: deviceNodes)
         for (device, node) in zip(world.devices, deviceNodes) where device.name.contains(".") {
             throw (node["name"] ?? node).invalidValue(

@@ -14,7 +14,10 @@ enum ServeCommand: PushcheckCommand {
         "Run the mock APNs gateway (sandbox + production, TLS HTTP/2, broadcast channels), the FCM gateway (with fcm:) and the control endpoint."
     static let synopsis = "pushcheck serve [--config FILE] [--ca-out PATH] [--h2c] [--host ADDR] [port options]"
     static let options: [OptionSpec] = [
-        .value("config", "FILE", "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices (see README)."),
+        .value(
+            "config", "FILE",
+            "YAML config: keys, tokens, faults, ports, TLS, simulated apps/devices, include: of world files (see README)."
+        ),
         .value(
             "ca-out", "PATH", "Write the local CA certificate here (default: a temp file, named in the ready line)."),
         .flag("h2c", "Also listen with cleartext HTTP/2 (prior knowledge) for both environments."),

@@ -2,13 +2,16 @@ import APNsGateway
 import DeviceBridge
 import DeviceSimulator
 import Foundation
+import SuiteFormat
 import YAMLSource
 
 /// Everything `pushcheck serve` needs: the world to host (`apns:`, `fcm:`, `apps:`, `devices:`, decoded by
 /// `WorldDeclaration.decodeTopLevel`, the same decoder as a suite's `world:`), where to listen (`listen:`) and
-/// the TLS identity (`tls:`). Every field has a default, so no config file is needed.
+/// the TLS identity (`tls:`). Every field has a default, so no config file is needed. `include:` reads world files
+/// first, as a suite's `world:` does (`SuiteLoader.worldParts`): their apps and devices come before the config's own.
 ///
 /// ```yaml
+/// include: [apps/news-app.yaml]  # world files a suite includes: apps:, devices:, gateway:, include:
 /// listen:
 ///   host: 127.0.0.1          # loopback unless you say otherwise
 ///   sandbox: 0               # 0 = an ephemeral port (printed in the ready line)
@@ -51,7 +54,7 @@ struct ServeConfiguration {
     var broadcastSandboxPort = 0
     var broadcastProductionPort = 0
 
-    static let topKeys = ["listen", "tls", "apns", "apps", "devices", "fcm"]
+    static let topKeys = ["listen", "tls", "include", "apns", "apps", "devices", "fcm"]
     static let listenKeys = [
         "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
         "handshake_timeout", "fcm", "h2c_fcm", "broadcast_sandbox", "broadcast_production",
@@ -84,8 +87,31 @@ struct ServeConfiguration {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
             config.tlsPrivateKeyPEM = try pem(tls, "private_key", from: path)
         }
-        config.world = try WorldDeclaration.decodeTopLevel(m, file: path)
+        config.world = try world(m, file: path)
         return config
+    }
+
+    /// The world of the config `m` (read from `path`): what its `include:` files declare, then its own `apps:` and
+    /// `devices:`; the gateways from its own `apns:`/`fcm:` or else from an included file's `gateway:`. An included
+    /// `gateway:` beside the config's own `apns:` or `fcm:` is refused rather than merged: which one a listener
+    /// would follow is not something to guess.
+    private static func world(_ m: YAMLMapping, file path: String) throws(SourceError) -> WorldDeclaration {
+        guard m.contains("include") else { return try WorldDeclaration.decodeTopLevel(m, file: path) }
+        let parts = try SuiteLoader.worldParts(of: m, file: path)
+        var world = WorldDeclaration()
+        if let (gateway, gatewayFile) = parts.gateway {
+            if let own = m.keyNode("apns") ?? m.keyNode("fcm") {
+                throw SourceError(
+                    .invalidValue, "the gateway is declared twice: here and in \(gatewayFile)'s gateway:",
+                    at: own.range, expected: "the apns:/fcm: sections in one place",
+                    suggestion: "move them into the included file's gateway:, or drop its gateway: for serve's own")
+            }
+            try world.decodeGateways(gateway, file: gatewayFile)
+        } else {
+            try world.decodeGateways(m, file: path)
+        }
+        try world.decodeDevices(apps: parts.apps, devices: parts.devices)
+        return world
     }
 
     private static func port(_ m: YAMLMapping, _ key: String) throws(SourceError) -> Int {
