@@ -65,6 +65,13 @@ import Testing
         #expect(config.world.devices.map(\.name) == ["phone"])
         #expect(
             config.world.apns.providerKeys.map(\.keyID) == [Self.kid], "the included gateway's key, read from its path")
+        // `serve --check`: what it declares, and nothing started.
+        let checked = try runTool(pushcheckExecutable(), ["serve", "--config", layout.configPath, "--check"])
+        #expect(checked.status == 0, "\(checked)")
+        #expect(
+            checked.stdout
+                == "\(layout.configPath): ok: 1 app (\(Self.bundleID)); 1 device (phone); apns: 1 provider key (\(Self.kid))\n",
+            "\(checked)")
 
         // Served: the device registers for the included app, and a push signed with the included key reaches it.
         let running = try RunningGateway.start(config, loops: 1, caOut: layout.dir.file("ca.pem"))
@@ -106,6 +113,9 @@ import Testing
         #expect(out.stderr.contains("--> \(both.configPath):3:1"), "\(out)")
         #expect(out.stderr.contains("the gateway is declared twice"), "\(out)")
         #expect(out.stderr.contains("world.yaml's gateway:"), "\(out)")
+        let checked = try runTool(pushcheckExecutable(), ["serve", "--config", both.configPath, "--check"])
+        #expect(checked.status == 2 && checked.stdout.isEmpty, "\(checked)")
+        #expect(checked.stderr.contains("the gateway is declared twice"), "\(checked)")
 
         let missing = try both.dir.write(
             "missing.yaml", "listen: { sandbox: 0 }\ninclude: [shared/world.yaml, nope.yaml]\n")

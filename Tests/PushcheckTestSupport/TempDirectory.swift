@@ -26,10 +26,13 @@ package struct TempDirectory: Sendable {
     /// The path of `name` inside the directory (not created).
     package func file(_ name: String) -> String { path + "/" + name }
 
-    /// Writes `text` (UTF-8) to `name`; returns its path.
+    /// Writes `text` (UTF-8) to `name`; returns its path. A `serve` config (`serve*.yaml`, written after the files it
+    /// names, as the tests do) is collected with its directory for the schema test, as suites are
+    /// (`SuiteFiles.recordCorpus`): every one `serve --check` accepts must validate against Suites/suite.schema.json.
     @discardableResult
     package func write(_ name: String, _ text: String) throws -> String {
         try text.write(toFile: file(name), atomically: true, encoding: .utf8)
+        if name.hasPrefix("serve"), name.hasSuffix(".yaml"), !name.contains("/") { SuiteFiles.recordCorpus(path) }
         return file(name)
     }
 

@@ -140,3 +140,50 @@ def test_draft_07_validators_read_it_the_same_way():
         assert not errors, f"{path}: {errors[0].message}"
     for _, where, *_ in broken_cases():
         assert list(validator.iter_errors(load(where))), f"{where.name}: draft-07 accepts it"
+
+
+# --- serve configs: the same schema reads a file with listen:, tls:, apns: or fcm: at its top as one ---
+
+README = ROOT / "README.md"
+
+
+def readme_serve_config():
+    """The YAML block of README's "Config file" section (serve's config, every key)."""
+    text = README.read_text()
+    section = text[text.index("#### Config file"):]
+    start = section.index("```yaml\n") + len("```yaml\n")
+    return section[start:section.index("```\n", start)]
+
+
+def test_readmes_serve_config_validates_and_a_typo_in_it_is_refused_by_both(tmp_path):
+    good = tmp_path / "serve.yaml"
+    good.write_text(readme_serve_config())
+    assert "listen:" in good.read_text() and "apns:" in good.read_text()
+    assert validate([good]) == {}
+    # A misspelt listener: the schema and `serve --check` both refuse it, the loader at its line and column.
+    bad = tmp_path / "serve-typo.yaml"
+    bad.write_text("listen:\n  host: 127.0.0.1\n  sandbx: 0\n")
+    assert str(bad) in validate([bad])
+    run = subprocess.run([PUSHCHECK, "serve", "--config", str(bad), "--check"], capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1"})
+    assert run.returncode == 2, run
+    assert run.stderr.splitlines()[0] == "error: unknown key 'sandbx'", run.stderr
+    assert f"--> {bad}:3:3" in run.stderr and "did you mean 'sandbox'?" in run.stderr, run.stderr
+
+
+def test_serve_configs_serve_accepts_validate():
+    """Never stricter than the loader, for serve configs too: every `serve*.yaml` the Swift tests wrote (collected
+    with its directory, see TempDirectory.write) that `serve --check` accepts validates."""
+    corpus = os.environ.get("PUSHCHECK_SUITE_CORPUS")
+    if not corpus or not Path(corpus).is_dir():
+        pytest.skip("no $PUSHCHECK_SUITE_CORPUS: `make test` collects the serve configs the Swift tests write there")
+    accepted = []
+    for path in sorted(Path(corpus).rglob("serve*.yaml")):
+        run = subprocess.run([PUSHCHECK, "serve", "--config", str(path), "--check"], capture_output=True, text=True)
+        if run.returncode == 0:
+            assert run.stdout.startswith(f"{path}: ok: "), run.stdout
+            accepted.append(path)
+    assert len(accepted) >= 8, f"only {len(accepted)} serve configs `serve --check` accepts in {corpus}"
+    failures = validate(accepted)
+    assert failures == {}, "\n".join(f"{f}:\n  " + "\n  ".join(m) + "\n" + Path(f).read_text()[:2000]
+                                     for f, m in list(failures.items())[:5])

@@ -42,6 +42,10 @@ enum ServeCommand: PushcheckCommand {
         .value(
             "record", "DIR",
             "Write every push handed on to a device to DIR (0001.json, …) for `pushcheck record-suite`."),
+        .flag(
+            "check",
+            "Read the config and every file it names, print what it declares, and exit (0; 2 at its first error): starts nothing."
+        ),
     ]
     static let discussion = """
         When ready, prints exactly one JSON line on stdout, e.g.
@@ -101,6 +105,10 @@ enum ServeCommand: PushcheckCommand {
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
         if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
+        if arguments.has("check") {
+            console.out(config.checkSummary(path: arguments.value("config")))
+            return ExitCode.success
+        }
 
         // A ready file left by an earlier run must not look like this run is ready; it goes on exit too.
         let readyFile = arguments.value("ready-file")

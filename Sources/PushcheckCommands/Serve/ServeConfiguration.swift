@@ -54,19 +54,13 @@ struct ServeConfiguration {
     var broadcastSandboxPort = 0
     var broadcastProductionPort = 0
 
-    static let topKeys = ["listen", "tls", "include", "apns", "apps", "devices", "fcm"]
-    static let listenKeys = [
-        "host", "sandbox", "production", "control", "h2c", "h2c_sandbox", "h2c_production", "idle_timeout", "proxy",
-        "handshake_timeout", "fcm", "h2c_fcm", "broadcast_sandbox", "broadcast_production",
-    ]
-
     /// Loads `path`; a mistake anywhere is a `SourceError` at its line and column.
     static func load(path: String) throws(SourceError) -> ServeConfiguration {
         let root = try YAMLLoader.load(path: path)
         var config = ServeConfiguration()
         if root.isNull { return config }
-        let m = try root.mapping(allowedKeys: topKeys)
-        if let listen = try m.optionalMapping("listen", allowedKeys: listenKeys) {
+        let m = try root.mapping(keys: ServeKeys.config)  // the tables `pushcheck schema` describes
+        if let listen = try m.optionalMapping("listen", keys: ServeKeys.listen) {
             config.host = try listen.optional("host", as: String.self) ?? config.host
             config.sandboxPort = try port(listen, "sandbox")
             config.productionPort = try port(listen, "production")
@@ -83,7 +77,7 @@ struct ServeConfiguration {
             config.broadcastSandboxPort = try port(listen, "broadcast_sandbox")
             config.broadcastProductionPort = try port(listen, "broadcast_production")
         }
-        if let tls = try m.optionalMapping("tls", allowedKeys: ["certificate", "private_key"]) {
+        if let tls = try m.optionalMapping("tls", keys: ServeKeys.tls) {
             config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
             config.tlsPrivateKeyPEM = try pem(tls, "private_key", from: path)
         }
@@ -127,5 +121,25 @@ struct ServeConfiguration {
         return String(
             decoding: try node.referencedFile(from: path, expected: "expected a readable PEM file").bytes, as: UTF8.self
         )
+    }
+}
+
+extension ServeConfiguration {
+    /// What `serve --check` prints of a config that loaded: one line, what it declares.
+    func checkSummary(path: String?) -> String {
+        func counted(_ n: Int, _ one: String, _ names: [String]) -> String {
+            let noun = n == 1 ? one : one + "s"
+            return names.isEmpty ? "\(n) \(noun)" : "\(n) \(noun) (\(names.joined(separator: ", ")))"
+        }
+        let apps = world.apps.map(\.bundleID) + world.androidApps.map(\.packageName)
+        var parts = [
+            counted(apps.count, "app", apps), counted(world.devices.count, "device", world.devices.map(\.name)),
+            "apns: " + counted(world.apns.providerKeys.count, "provider key", world.apns.providerKeys.map(\.keyID)),
+        ]
+        if let fcm = world.fcm {
+            parts.append("fcm: " + counted(fcm.projects.count, "project", fcm.projects.map(\.id)))
+        }
+        if tlsCertificatePEM != nil { parts.append("tls: the config's certificate") }
+        return "\(path ?? "no --config, the defaults"): ok: " + parts.joined(separator: "; ")
     }
 }
