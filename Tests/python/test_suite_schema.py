@@ -140,6 +140,9 @@ def test_draft_07_validators_read_it_the_same_way():
         assert not errors, f"{path}: {errors[0].message}"
     for _, where, *_ in broken_cases():
         assert list(validator.iter_errors(load(where))), f"{where.name}: draft-07 accepts it"
+    # A serve config (the nested if/then/else): README's validates, a misspelt listener key does not.
+    assert not list(validator.iter_errors(yaml.load(readme_serve_config())))
+    assert list(validator.iter_errors(yaml.load("listen: { sandbx: 0 }\n")))
 
 
 # --- serve configs: the same schema reads a file with listen:, tls:, apns: or fcm: at its top as one ---
