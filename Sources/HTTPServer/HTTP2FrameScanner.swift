@@ -33,7 +33,6 @@ struct HTTP2FrameScanner {
     static let priorityLength = 5
 
     private var prefaceLeft = prefaceLength
-    private var header: [UInt8] = []
     private var payloadLeft = 0
     /// The PRIORITY frame whose payload is being read (its stream and where its header started), and the payload
     /// bytes read so far.
@@ -46,6 +45,11 @@ struct HTTP2FrameScanner {
     private(set) var resets: [(offset: Int, stream: UInt32)] = []
     /// A well-formed RST_STREAM frame: its 9-byte header and its error code.
     static let rstStreamFrameLength = frameHeaderLength + 4
+    /// Where the last scanned chunk's unfinished end starts, when it ends inside a frame header or inside an
+    /// RST_STREAM frame: scanning stopped there, and the caller hands those bytes (at most 12) to nghttp2 only with
+    /// the next chunk, scanned again in front of it. So a reset split across two reads is seen whole and can be left
+    /// out of nghttp2's input like any other (`resets`); held, nghttp2 only waits for them as it would anyway.
+    private(set) var heldFrom: Int?
 
     /// The client connection preface has been received in full.
     var prefaceReceived: Bool { prefaceLeft == 0 }
@@ -53,11 +57,13 @@ struct HTTP2FrameScanner {
     /// The server sent RST_STREAM on `stream` (see `HTTP2ClientStreams.serverReset`).
     mutating func serverReset(stream: UInt32) { streams.serverReset(stream: stream) }
 
-    /// Scans the next chunk; returns the first violation in it, if any (scanning then stops for good).
+    /// Scans the next chunk; returns the first violation in it, if any (scanning then stops for good). The chunk must
+    /// begin with the bytes the last scan held (`heldFrom`), if it held any.
     mutating func scan(_ bytes: UnsafeRawBufferPointer) -> Violation? {
         var i = 0
         let n = bytes.count
         if !resets.isEmpty { resets.removeAll(keepingCapacity: true) }
+        heldFrom = nil
         // A PRIORITY frame whose header came in an earlier chunk: that part is already with nghttp2.
         if priority != nil { priority?.headerOffset = 0 }
         while i < n {
@@ -84,17 +90,22 @@ struct HTTP2FrameScanner {
                 }
                 payloadLeft -= k
                 i += k
-            } else if header.isEmpty && n - i >= Self.frameHeaderLength {
+            } else if n - i >= Self.frameHeaderLength {
                 // The whole frame header is in this chunk (nearly always): read it in place.
                 let h = bytes.baseAddress! + i
-                i += Self.frameHeaderLength
                 let type = h.load(fromByteOffset: 3, as: UInt8.self)
-                if type == Self.rstStreamType, n - i >= 4, h.load(as: UInt8.self) == 0,
+                if type == Self.rstStreamType, h.load(as: UInt8.self) == 0,
                     h.load(fromByteOffset: 1, as: UInt8.self) == 0, h.load(fromByteOffset: 2, as: UInt8.self) == 4
                 {
+                    // A reset whose error code is in the next chunk: held, to be read whole with it.
+                    guard n - i >= Self.rstStreamFrameLength else {
+                        heldFrom = i
+                        return nil
+                    }
                     let stream = UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 5, as: UInt32.self)) & 0x7FFF_FFFF
-                    if stream & 1 == 1 { resets.append((i - Self.frameHeaderLength, stream)) }
+                    if stream & 1 == 1 { resets.append((i, stream)) }
                 }
+                i += Self.frameHeaderLength
                 if let violation = frame(
                     length: Int(h.load(as: UInt8.self)) << 16 | Int(h.load(fromByteOffset: 1, as: UInt8.self)) << 8
                         | Int(h.load(fromByteOffset: 2, as: UInt8.self)),
@@ -106,22 +117,9 @@ struct HTTP2FrameScanner {
                     return violation
                 }
             } else {
-                let k = min(Self.frameHeaderLength - header.count, n - i)
-                header.append(contentsOf: bytes[i..<i + k])
-                i += k
-                guard header.count == Self.frameHeaderLength else { continue }
-                let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
-                let stream =
-                    (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8
-                        | UInt32(header[8])) & 0x7FFF_FFFF
-                let (type, flags) = (header[3], header[4])
-                header.removeAll(keepingCapacity: true)
-                if let violation = frame(
-                    length: length, type: type, flags: flags, stream: stream,
-                    headerOffset: max(0, i - Self.frameHeaderLength))
-                {
-                    return violation
-                }
+                // A frame header that goes on in the next chunk: held, to be read whole with it.
+                heldFrom = i
+                return nil
             }
         }
         return nil

@@ -101,6 +101,9 @@ final class HTTP2Session: ProtocolSession {
     /// closes.
     private var terminating = false
     private var scanner = HTTP2FrameScanner()
+    /// The end of the last chunk the scanner held back (`HTTP2FrameScanner.heldFrom`, at most 12 bytes): fed with the
+    /// next chunk, in front of it.
+    private var held: [UInt8] = []
     let limits: RequestLimits
     private let onRequest: (consuming HTTPRequest) -> Void
 
@@ -148,9 +151,20 @@ final class HTTP2Session: ProtocolSession {
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !fatal, !terminating else { return false }
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        guard bytes.count > 0 else { return true }
+        guard !held.isEmpty else { return receiveScanned(bytes) }
+        // The last chunk's unfinished end (a frame header, or a reset's error code, still to come) goes first.
+        var joined: [UInt8] = []
+        swap(&joined, &held)
+        joined.append(contentsOf: bytes)
+        return joined.withUnsafeBytes { receiveScanned($0) }
+    }
+
+    /// `receive` of a chunk that starts where the scanner's last one stopped.
+    private func receiveScanned(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         let violation = scanner.scan(bytes)
-        let end = violation?.offset ?? bytes.count
+        let end = violation?.offset ?? scanner.heldFrom ?? bytes.count
         var start = 0
         // RST_STREAM on a stream nghttp2 has already closed (both ends sent END_STREAM, or we reset it) is left out
         // of its input: nghttp2 would ignore it but count it against its rapid-reset limit (a burst of 1000, then
@@ -159,7 +173,9 @@ final class HTTP2Session: ProtocolSession {
         // after every answer that is one HEADERS frame, which every 200 of APNs is: its 1,001st push on one
         // connection failed. A reset of a stream still open (a request cancelled before its answer went out, the
         // CVE-2023-44487 pattern) still reaches nghttp2 and still counts. What is before each reset is fed first,
-        // so nghttp2 has seen the stream's HEADERS (the last stream it processed) and its answer when asked.
+        // so nghttp2 has seen the stream's HEADERS (the last stream it processed) and its answer when asked. A reset
+        // split across two reads is held and read whole with the next (`HTTP2FrameScanner.heldFrom`): fed in two
+        // parts, it was counted.
         for reset in scanner.resets where reset.offset + HTTP2FrameScanner.rstStreamFrameLength <= end {
             guard feed(base + start, reset.offset - start) else { return false }
             start = reset.offset
@@ -175,6 +191,7 @@ final class HTTP2Session: ProtocolSession {
             terminate(errorCode: violation.errorCode, detail: violation.detail)
             return false
         }
+        if end < bytes.count { held.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[end...])) }
         return true
     }
 

@@ -9,8 +9,13 @@ import Glibc
 final class RawSocket {
     let fd: Int32
 
-    init(port: Int, receiveTimeout: TimeInterval = 5) throws {
+    /// `noDelay`: TCP_NODELAY, so that a small send goes out at once rather than after the previous one's ACK.
+    init(port: Int, receiveTimeout: TimeInterval = 5, noDelay: Bool = false) throws {
         fd = try connectToLoopback(port: port)
+        if noDelay {
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
         var tv = timeval(
             tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout.truncatingRemainder(dividingBy: 1)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

@@ -102,15 +102,28 @@ import Testing
         let at3 = first.count - 13
         #expect(scanner.resets.map(\.offset) == [preface.count, at3])
         #expect(scanner.resets.map(\.stream) == [1, 3])
-        // A reset split across two chunks is in neither list: it goes to nghttp2 as it is.
+        #expect(scanner.heldFrom == nil)
+        // A reset split across two chunks, at any byte: the first chunk holds it back from where it starts (its
+        // header cut short, or its error code still to come), and the next, which begins with what was held, lists it.
         let split = reset(7)
-        #expect((ping + split[0..<5]).withUnsafeBytes { scanner.scan($0) } == nil)
-        #expect(scanner.resets.isEmpty)
-        #expect((Array(split[5...]) + reset(9)).withUnsafeBytes { scanner.scan($0) } == nil)
-        #expect(scanner.resets.map(\.offset) == [8])
-        #expect(scanner.resets.map(\.stream) == [9])
-        #expect(ping.withUnsafeBytes { scanner.scan($0) } == nil)
-        #expect(scanner.resets.isEmpty, "each chunk lists its own")
+        for cut in 1..<split.count {
+            let first = ping + split[..<cut]
+            #expect(first.withUnsafeBytes { scanner.scan($0) } == nil)
+            #expect(scanner.resets.isEmpty && scanner.heldFrom == ping.count, "cut at \(cut)")
+            let next = Array(first[ping.count...]) + split[cut...] + reset(9)
+            #expect(next.withUnsafeBytes { scanner.scan($0) } == nil)
+            #expect(
+                scanner.resets.map(\.offset) == [0, 13] && scanner.resets.map(\.stream) == [7, 9], "cut at \(cut)")
+            #expect(scanner.heldFrom == nil)
+        }
+        // Any other frame's header cut short is held too; its payload is not.
+        let data = H2Frame.frame(type: 0, flags: 0, stream: 9, payload: Array(repeating: 1, count: 20))
+        #expect((ping + data[..<4]).withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.heldFrom == ping.count)
+        #expect((Array(data[..<15])).withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.heldFrom == nil, "the header whole, six payload bytes: nothing held")
+        #expect((Array(data[15...]) + ping).withUnsafeBytes { scanner.scan($0) } == nil)
+        #expect(scanner.resets.isEmpty && scanner.heldFrom == nil, "each chunk lists its own")
     }
 
     // MARK: over a socket
