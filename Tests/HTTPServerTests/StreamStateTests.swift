@@ -126,6 +126,52 @@ import Testing
         #expect(scanner.resets.isEmpty && scanner.heldFrom == nil, "each chunk lists its own")
     }
 
+    /// The session's way of reading (`HTTP2Session.receive`): each chunk scanned after what the last one held, the
+    /// held end kept for the next. However a stream of frames is cut into reads, every byte is handed on once, in
+    /// order, and the scanner lists the same resets, at the same places, as when it reads the stream whole.
+    @Test func heldEndsHandEveryByteOnOnceAndFindEveryResetHoweverReadsFall() {
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+        var stream = preface
+        var generator = SystemRandomNumberGenerator()
+        for k in 0..<400 {
+            let id = UInt32(2 * k + 1)
+            switch k % 4 {
+            case 0: stream += request(stream: id)
+            case 1: stream += H2Frame.frame(type: 3, flags: 0, stream: id - 2, payload: [0, 0, 0, 5])
+            case 2: stream += H2Frame.frame(type: 0, flags: 0, stream: 0, payload: Array(repeating: 7, count: k % 23))
+            default: stream += H2Frame.frame(type: 6, flags: 0, stream: 0, payload: Array(repeating: 0, count: 8))
+            }
+        }
+        func resets(reading chunks: [Int]) -> (handedOn: [UInt8], resets: [Int]) {
+            var scanner = HTTP2FrameScanner()
+            var handedOn: [UInt8] = [], found: [Int] = [], held: [UInt8] = []
+            var at = 0  // where in `stream` the next new chunk starts
+            for size in chunks + [stream.count] where at < stream.count {
+                let fresh = Array(stream[at..<min(stream.count, at + size)])
+                let chunk = held + fresh
+                let start = at - held.count
+                at += fresh.count
+                #expect(chunk.withUnsafeBytes { scanner.scan($0) } == nil)
+                let end = scanner.heldFrom ?? chunk.count
+                found += scanner.resets.map { start + $0.offset }
+                handedOn += chunk[..<end]
+                held = Array(chunk[end...])
+            }
+            #expect(held.isEmpty)
+            return (handedOn, found)
+        }
+        let whole = resets(reading: [stream.count])
+        #expect(whole.handedOn == stream && whole.resets.count == 100)
+        for round in 0..<200 {
+            let chunks = (0..<stream.count).map { _ in
+                Int.random(in: 1...(round % 2 == 0 ? 16 : 200), using: &generator)
+            }
+            let cut = resets(reading: chunks)
+            #expect(cut.handedOn == stream, "round \(round)")
+            #expect(cut.resets == whole.resets, "round \(round)")
+        }
+    }
+
     // MARK: over a socket
 
     /// GET / with `:authority x`, END_HEADERS, END_STREAM if `end`.
