@@ -1,4 +1,5 @@
 import Foundation
+import PushCrypto
 import PushModel
 import YAMLSource
 
@@ -93,7 +94,14 @@ extension APNsGatewayConfiguration {
         config.oneStreamUntilValidToken = try m.optional("one_stream_until_valid_token", as: Bool.self) ?? true
         config.devicesOnlineByDefault = try m.optional("devices_online", as: Bool.self) ?? true
         for node in try m.optionalSequence("client_certificate_cas") ?? [] {
-            clientCertificateCAs.append(String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self))
+            let pem = String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self)
+            // The listeners' TLS refuses a CA file without a certificate when it starts: said here, at its line.
+            guard (try? CertificateInfo(pem: pem)) != nil else {
+                throw SourceError(
+                    .invalidValue, "no certificate in '\((try? String.decode(from: node)) ?? "")'", at: node.range,
+                    expected: "a PEM file holding at least one CA certificate (-----BEGIN CERTIFICATE-----)")
+            }
+            clientCertificateCAs.append(pem)
         }
         config.certificateTopics = try m.optional("certificate_topics", as: [String].self).map(Set.init)
         if let broadcast = try m.optionalMapping("broadcast") {

@@ -2,6 +2,7 @@ import APNsGateway
 import DeviceBridge
 import DeviceSimulator
 import Foundation
+import HTTPServer
 import SuiteFormat
 import YAMLSource
 
@@ -78,8 +79,21 @@ struct ServeConfiguration {
             config.broadcastProductionPort = try port(listen, "broadcast_production")
         }
         if let tls = try m.optionalMapping("tls", keys: ServeKeys.tls) {
-            config.tlsCertificatePEM = try pem(tls, "certificate", from: path)
-            config.tlsPrivateKeyPEM = try pem(tls, "private_key", from: path)
+            let certificate = try pem(tls, "certificate", from: path)
+            let key = try pem(tls, "private_key", from: path)
+            // Built once here as the listeners will build it, so that a refused identity is an error at its line
+            // (and `serve --check` finds it) rather than "cannot start" once the world is up.
+            if let reason = TLSConfiguration(certificateChainPEM: certificate, privateKeyPEM: key).refusal() {
+                throw SourceError(
+                    .invalidValue, "OpenSSL refuses this certificate and key: \(reason)",
+                    at: tls.keyNode("certificate")?.range ?? tls.range,
+                    expected: "a PEM certificate chain, leaf first, and the leaf's PEM private key",
+                    suggestion:
+                        "look at them with `openssl x509 -in CERT -noout -subject -pubkey` and `openssl pkey -in KEY -pubout`"
+                )
+            }
+            config.tlsCertificatePEM = certificate
+            config.tlsPrivateKeyPEM = key
         }
         config.world = try world(m, file: path)
         return config
