@@ -122,7 +122,8 @@ H2SPEC_ENV = env "$$([ -x $(H2SPEC) ] && echo PUSHCHECK_H2SPEC=$(abspath $(H2SPE
 # schema test's "never stricter than the loader" check (Tests/python/test_suite_schema.py).
 SUITE_CORPUS = $(abspath $(BUILD_DIR))/suite-corpus
 
-test: deps venv h2spec
+# format-check first, as in CI (.ci/run): a local `make test` fails where CI would (4-15 s).
+test: deps venv h2spec format-check
 	$(SWIFT) build $(SWIFTFLAGS) --build-tests
 	rm -rf $(SUITE_CORPUS)
 	@# Serial: many tests block on external tools (curl, nghttp, openssl, h2spec); on a 2-core machine parallel
