@@ -59,24 +59,6 @@ final class TLSContext {
     static func validate(_ config: TLSConfiguration, listener: String) throws(HTTPServerError) {
         _ = try TLSContext(config, listener: listener)
     }
-}
-
-extension TLSConfiguration {
-    /// Why OpenSSL would refuse this identity for a listener (no certificate, a chain certificate rejected, a key that
-    /// does not match, a client CA file without a certificate), or nil: what `start()` would find, found without
-    /// listening (`serve` checks its config's `tls:` with it as the file loads).
-    package func refusal() -> String? {
-        do throws(HTTPServerError) {
-            try TLSContext.validate(self, listener: "")
-            return nil
-        } catch {
-            if case .tls(_, let reason) = error { return reason }
-            return "\(error)"
-        }
-    }
-}
-
-extension TLSContext {
 
     static func readCertificates(_ pem: String) -> [OpaquePointer] {
         withReadBIO(pem) { bio in
@@ -130,4 +112,19 @@ private func alpnSelect(
         }
     }
     return pc_SSL_TLSEXT_ERR_NOACK()
+}
+
+extension TLSConfiguration {
+    /// Why OpenSSL would refuse this identity for a listener (no certificate, a chain certificate rejected, a key that
+    /// does not match, a client CA file without a certificate), or nil: what `start()` would find, found without
+    /// listening (`serve` checks its config's `tls:` with it as the file loads).
+    package func refusal() -> String? {
+        do throws(HTTPServerError) {
+            try TLSContext.validate(self, listener: "")
+            return nil
+        } catch {
+            if case .tls(_, let reason) = error { return reason }
+            return "\(error)"
+        }
+    }
 }
