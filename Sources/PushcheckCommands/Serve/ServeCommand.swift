@@ -76,7 +76,7 @@ enum ServeCommand: PushcheckCommand {
         "fcm_credentials" (project → service-account JSON whose token_uri is the mock); control routes
         GET|DELETE /fcm/log, GET|POST /fcm/tokens, POST /fcm/tokens/{token}/unregister, GET /fcm/topics,
         GET|POST|DELETE /fcm/faults.
-        Exit codes: 0 stopped by a signal, 2 usage or config error, 3 could not start.
+        Exit codes: 0 stopped by a signal (with --check: the config loads), 2 usage or config error, 3 could not start.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
