@@ -245,12 +245,9 @@ package enum SuiteLoader {
                 expected: "a device name without dots (it is used in ${device.<name>.token})")
         }
         if world.devices.isEmpty {
-            if !world.apps.isEmpty || world.androidApps.isEmpty {
-                world.devices = [defaultDevice(apps: world.apps.map(\.bundleID))]
-            }
-            if !world.androidApps.isEmpty {
-                world.devices.append(defaultAndroidDevice(apps: world.androidApps.map(\.packageName)))
-            }
+            // No app at all: an iPhone still, for the scenarios' device steps.
+            world.devices =
+                world.apps.isEmpty && world.androidApps.isEmpty ? [defaultDevice(apps: [])] : defaultDevices(world)
         }
         if let clock = w["clock"], !clock.isNull {
             let text = try String.decode(from: clock)
@@ -278,6 +275,17 @@ package enum SuiteLoader {
             try world.decodeGateways(g, file: gfile, extraAPNsKeys: runnerKey)
         }
         return world
+    }
+
+    /// The devices a world with apps gets when it declares none (a suite's world and `serve`'s config alike): `iphone`
+    /// with every iOS app, when it has iOS apps, and `pixel` with every Android app, when it has Android apps.
+    package static func defaultDevices(_ world: WorldDeclaration) -> [DeviceDeclaration] {
+        var devices: [DeviceDeclaration] = []
+        if !world.apps.isEmpty { devices.append(defaultDevice(apps: world.apps.map(\.bundleID))) }
+        if !world.androidApps.isEmpty {
+            devices.append(defaultAndroidDevice(apps: world.androidApps.map(\.packageName)))
+        }
+        return devices
     }
 
     /// The device a world gets when it declares none: `iphone`, with every app set up.

@@ -103,6 +103,24 @@ import Testing
         let config = try ServeConfiguration.load(path: layout.configPath)
         #expect(config.world.apps.map(\.bundleID) == [Self.bundleID])
         #expect(config.world.apns.teamTopics[Self.team] == [Self.bundleID], "serve's own apns: section")
+        #expect(
+            config.world.devices.map(\.name) == ["iphone"] && config.world.devices.first?.apps == [Self.bundleID],
+            "apps and no devices: a suite world's default iPhone, with the app")
+    }
+
+    /// Apps and no `devices:` get a suite world's default devices (`iphone` for iOS apps, `pixel` for Android apps),
+    /// as `serve --check` shows; no apps, no device.
+    @Test func appsWithoutDevicesGetASuiteWorldsDefaultDevices() throws {
+        let layout = try Layout(
+            config: "include: [shared/apps/app.yaml, \(SuiteFiles.suites)/apps/android-shop.yaml]\n")
+        defer { layout.dir.remove() }
+        let out = try runTool(pushcheckExecutable(), ["serve", "--config", layout.configPath, "--check"])
+        #expect(
+            out.stdout
+                == "\(layout.configPath): ok: 2 apps (\(Self.bundleID), com.example.shop); 2 devices (iphone, pixel); apns: 0 provider keys\n",
+            "\(out)")
+        let none = try runTool(pushcheckExecutable(), ["serve", "--check"])
+        #expect(none.stdout == "no --config, the defaults: ok: 0 apps; 0 devices; apns: 0 provider keys\n", "\(none)")
     }
 
     @Test func gatewayInBothPlacesAndMissingFilesAreErrorsAtTheirLine() throws {

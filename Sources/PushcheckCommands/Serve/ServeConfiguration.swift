@@ -103,7 +103,15 @@ struct ServeConfiguration {
     /// `devices:`; the gateways from its own `apns:`/`fcm:` or else from an included file's `gateway:`. An included
     /// `gateway:` beside the config's own `apns:` or `fcm:` is refused rather than merged: which one a listener
     /// would follow is not something to guess.
+    /// Apps and no `devices:` get a suite world's default devices (`SuiteLoader.defaultDevices`: `iphone` with every
+    /// iOS app, `pixel` with every Android app), so that the apps are installed somewhere; no apps, no device.
     private static func world(_ m: YAMLMapping, file path: String) throws(SourceError) -> WorldDeclaration {
+        var world = try declaredWorld(m, file: path)
+        if world.devices.isEmpty { world.devices = SuiteLoader.defaultDevices(world) }
+        return world
+    }
+
+    private static func declaredWorld(_ m: YAMLMapping, file path: String) throws(SourceError) -> WorldDeclaration {
         guard m.contains("include") else { return try WorldDeclaration.decodeTopLevel(m, file: path) }
         let parts = try SuiteLoader.worldParts(of: m, file: path)
         var world = WorldDeclaration()
