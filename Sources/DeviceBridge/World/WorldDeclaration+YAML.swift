@@ -47,8 +47,9 @@ extension WorldDeclaration {
         devices = world.devices
     }
 
-    /// `serve`'s layout: `apns:`, `fcm:`, `apps:` and `devices:` at the top level of `m` (other keys are the
-    /// caller's).
+    /// `serve`'s layout without `include:`: `apns:`, `fcm:`, `apps:` and `devices:` at the top level of `m` (other keys
+    /// are the caller's), for this module's tests. `serve` itself reads its config through `SuiteLoader.worldParts`,
+    /// which adds `include:` and the default devices.
     package static func decodeTopLevel(_ m: YAMLMapping, file: String) throws(SourceError) -> WorldDeclaration {
         var world = WorldDeclaration()
         try world.decodeGateways(m, file: file)

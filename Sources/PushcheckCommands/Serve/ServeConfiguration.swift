@@ -6,8 +6,8 @@ import HTTPServer
 import SuiteFormat
 import YAMLSource
 
-/// Everything `pushcheck serve` needs: the world to host (`apns:`, `fcm:`, `apps:`, `devices:`, decoded by
-/// `WorldDeclaration.decodeTopLevel`, the same decoder as a suite's `world:`), where to listen (`listen:`) and
+/// Everything `pushcheck serve` needs: the world to host (`apns:`, `fcm:`, `apps:`, `devices:`, read as a suite's
+/// `world:` is, with the same decoders), where to listen (`listen:`) and
 /// the TLS identity (`tls:`). Every field has a default, so no config file is needed. `include:` reads world files
 /// first, as a suite's `world:` does (`SuiteLoader.worldParts`): their apps and devices come before the config's own.
 ///
@@ -99,20 +99,13 @@ struct ServeConfiguration {
         return config
     }
 
-    /// The world of the config `m` (read from `path`): what its `include:` files declare, then its own `apps:` and
-    /// `devices:`; the gateways from its own `apns:`/`fcm:` or else from an included file's `gateway:`. An included
-    /// `gateway:` beside the config's own `apns:` or `fcm:` is refused rather than merged: which one a listener
-    /// would follow is not something to guess.
-    /// Apps and no `devices:` get a suite world's default devices (`SuiteLoader.defaultDevices`: `iphone` with every
-    /// iOS app, `pixel` with every Android app), so that the apps are installed somewhere; no apps, no device.
+    /// The world of the config `m` (read from `path`), read as a suite's `world:` is (`SuiteLoader.worldParts`): what
+    /// its `include:` files declare, then its own `apps:` and `devices:`; the gateways from its own `apns:`/`fcm:` or
+    /// else from an included file's `gateway:`. An included `gateway:` beside the config's own `apns:` or `fcm:` is
+    /// refused rather than merged: which one a listener would follow is not something to guess. Apps and no
+    /// `devices:` get a suite world's default devices (`SuiteLoader.defaultDevices`: `iphone` with every iOS app,
+    /// `pixel` with every Android app), so that the apps are installed somewhere; no apps, no device.
     private static func world(_ m: YAMLMapping, file path: String) throws(SourceError) -> WorldDeclaration {
-        var world = try declaredWorld(m, file: path)
-        if world.devices.isEmpty { world.devices = SuiteLoader.defaultDevices(world) }
-        return world
-    }
-
-    private static func declaredWorld(_ m: YAMLMapping, file path: String) throws(SourceError) -> WorldDeclaration {
-        guard m.contains("include") else { return try WorldDeclaration.decodeTopLevel(m, file: path) }
         let parts = try SuiteLoader.worldParts(of: m, file: path)
         var world = WorldDeclaration()
         if let (gateway, gatewayFile) = parts.gateway {
@@ -127,6 +120,7 @@ struct ServeConfiguration {
             try world.decodeGateways(m, file: path)
         }
         try world.decodeDevices(apps: parts.apps, devices: parts.devices)
+        if world.devices.isEmpty { world.devices = SuiteLoader.defaultDevices(world) }
         return world
     }
 
