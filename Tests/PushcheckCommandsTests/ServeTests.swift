@@ -214,6 +214,39 @@ import Testing
         #expect(child.stop(signal: SIGTERM) == 0, "serve exits 0 after SIGTERM; stderr: \(child.stderr)")
     }
 
+    /// `--payload FILE`, `--payload @FILE` and `--payload -` send the file's (or stdin's) bytes, as `send --help` says;
+    /// they were sent as the text "FILE" or "-" (400 PayloadEmpty at the gateway).
+    @Test func sendsThePayloadOfAFileOrStdinNamedByPayload() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let child = try ChildProcess(
+            pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--ca-out", fixture.dir.file("ca.pem")])
+        let ready = try JSONValue.parse(try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)"))
+        let sandbox = try #require(ready[path: "apns.sandbox"]?.stringValue)
+        let file = try fixture.dir.write("payload.json", #"{"aps":{"alert":"from a file"}}"#)
+        func send(_ payload: String, stdin: String? = nil) throws -> ToolOutput {
+            try runTool(
+                pushcheckExecutable(),
+                [
+                    "send", "--url", sandbox, "--ca", fixture.dir.file("ca.pem"), "--device-token", Self.token,
+                    "--topic", Self.topic, "--team-id", Self.team, "--key-id", Self.kid, "--key",
+                    fixture.dir.file("AuthKey_\(Self.kid).p8"), "--payload", payload,
+                ], stdin: stdin.map { Array($0.utf8) })
+        }
+        for payload in [file, "@" + file] {
+            let sent = try send(payload)
+            #expect(sent.status == 0 && sent.stdout.contains(#""status":200"#), "--payload \(payload): \(sent)")
+        }
+        let piped = try send("-", stdin: #"{"aps":{"alert":"from stdin"}}"#)
+        #expect(piped.status == 0 && piped.stdout.contains(#""status":200"#), "--payload -: \(piped)")
+        let missing = try send("@" + fixture.dir.file("nope.json"))
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read payload file"), "\(missing)")
+        // JSON text is sent as it is, malformed or not: the gateway's answer to it is what such a send tests.
+        let malformed = try send(#"{"aps":"#)
+        #expect(malformed.status == 1 && malformed.stdout.contains(#""status":400"#), "\(malformed)")
+        #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
+    }
+
     @Test func configErrorsPointAtFileLineColumn() throws {
         let dir = try TempDirectory("serve-bad")
         defer { dir.remove() }

@@ -21,7 +21,7 @@ enum SendCommand: PushcheckCommand {
         .value("collapse-id", "ID", "apns-collapse-id."),
         .value("apns-id", "UUID", "apns-id (default: the gateway generates one)."),
         .repeated("header", "'NAME: VALUE'", "Extra request header, sent as given."),
-        .value("payload", "JSON", "The payload text (or give a file path, or - for stdin)."),
+        .value("payload", "JSON", "The payload: JSON text, @FILE or a file's path, or - for stdin."),
         .value("team-id", "TEAM", "Token auth: Team ID."),
         .value("key-id", "KID", "Token auth: Key ID."),
         .value("key", "PATH", "Token auth: the .p8 key."),
@@ -78,17 +78,23 @@ enum SendCommand: PushcheckCommand {
     }
 
     private static func readPayload(_ arguments: ParsedArguments) throws(UsageError) -> [UInt8] {
+        let source: String
         if let text = arguments.value("payload") {
             guard arguments.positionals.isEmpty else {
                 throw UsageError("give the payload once: --payload or a file, not both")
             }
-            return Array(text.utf8)
+            switch PayloadArgument(text) {
+            case .text: return Array(text.utf8)
+            case .file(let path): source = path
+            }
+        } else {
+            guard arguments.positionals.count == 1 else {
+                throw UsageError(
+                    arguments.positionals.isEmpty
+                        ? "missing payload (--payload JSON, a file, or -)" : "too many arguments")
+            }
+            source = arguments.positionals[0]
         }
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                arguments.positionals.isEmpty ? "missing payload (--payload JSON, a file, or -)" : "too many arguments")
-        }
-        let source = arguments.positionals[0]
         let data =
             source == "-"
             ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: source)
@@ -113,5 +119,27 @@ enum SendCommand: PushcheckCommand {
             return .certificate(try ClientCertificate(certificateFile: cert, privateKeyFile: key))
         }
         return .none
+    }
+}
+
+/// What `--payload VALUE` names: `-` is standard input, `@PATH` a file (curl's `-d @file`), a value that does not start
+/// like JSON and names an existing file that file; anything else is the payload's text, sent as it is (malformed
+/// JSON included: the gateway's answer to it is what such a send tests).
+enum PayloadArgument: Equatable {
+    case text
+    case file(String)
+
+    init(_ value: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) {
+        if value == "-" {
+            self = .file("-")
+        } else if value.hasPrefix("@") {
+            self = .file(String(value.dropFirst()))
+        } else if let first = value.utf8.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+            [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first)
+        {
+            self = .text
+        } else {
+            self = !value.isEmpty && fileExists(value) ? .file(value) : .text
+        }
     }
 }
