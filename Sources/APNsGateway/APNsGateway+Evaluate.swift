@@ -47,6 +47,9 @@ extension APNsGateway {
             actions = [.goAway(errorCode: 0, debugData: [])]
         } else if let answer = effect.preemptingAnswer {
             (status, reason, actions) = answer
+            // Apple's 410 always carries when the token stopped being valid; clients read it (pyapns_client's
+            // `KeyError: 'timestamp'` without it).
+            if status == 410 { timestamp = now }
         } else {
             decide(&push, rules: rules, now: now, apnsID: apnsID, into: &decision, accepted: &accepted)
             if let rejection = decision.rejection {

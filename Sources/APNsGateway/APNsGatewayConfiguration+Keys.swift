@@ -75,8 +75,12 @@ extension APNsGatewayConfiguration {
     static let faultTable = KeyTable(
         "apnsFault", "One injected failure: exactly one of respond, delay, goaway, drop; optionally scoped.",
         [
-            .init("respond", .integer, "Answer with this HTTP status (200-599)."),
-            .init("reason", faultReasonShape, "The reason with respond (default: the status's usual one)."),
+            .init(
+                "respond", .integer,
+                "Answer with this error status of APNs (400, 403, 404, 405, 410, 413, 429, 500 or 503)."),
+            .init(
+                "reason", faultReasonShape,
+                "The reason with respond, one Apple pairs with that status (needed with 400, 403 and 410)."),
             .init("delay", .duration, "Answer after this long."),
             .init("goaway", reasons, "Send GOAWAY with this reason."),
             .init("after_requests", .integer, "With goaway: after this many requests on the connection."),

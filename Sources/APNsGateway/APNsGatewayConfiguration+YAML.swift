@@ -153,13 +153,7 @@ extension APNsGatewayConfiguration {
         let action: APNsFaultAction
         switch kind {
         case "respond":
-            let status = try f.required("respond", as: Int.self)
-            guard (200...599).contains(status) else {
-                throw f["respond"]!.invalidValue(expected: "expected an HTTP status (200–599)")
-            }
-            let reasonNode = f["reason"]
-            let reason = try reasonNode.map { n throws(SourceError) in try n.oneOf(faultReasons) }
-            action = .respond(status: status, reason: reason ?? defaultReason(for: status))
+            action = try decodeForcedAnswer(f)
         case "delay":
             let duration = try f.required("delay", as: Duration.self)
             action = .delay(
@@ -192,15 +186,58 @@ extension APNsGatewayConfiguration {
         return out
     }()
 
-    /// The reason APNs gives with a status when the config names none.
-    static func defaultReason(for status: Int) -> String {
+    /// A `respond:` fault's answer: a status APNs answers with, and a reason Apple pairs with that status (given, or
+    /// the status's only or documented one). APNs never sends a reason with another status, nor an error body with a
+    /// 200 or a 3xx; a fault that did would test a client against answers production never gives.
+    static func decodeForcedAnswer(_ f: YAMLMapping) throws(SourceError) -> APNsFaultAction {
+        let status = try f.required("respond", as: Int.self)
+        let statuses = faultStatuses.map(String.init).joined(separator: ", ")
+        guard faultStatuses.contains(status) else {
+            throw f["respond"]!.invalidValue(
+                expected: "expected a status APNs answers a push with: \(statuses)",
+                suggestion: status < 300
+                    ? "a success is what a push the rules accept gets; to slow it down, use 'delay:'" : nil)
+        }
+        let reasonsOfStatus = faultReasons.filter { faultStatuses(of: $0).contains(status) }
+        guard let node = f["reason"] else {
+            guard let reason = defaultReason(for: status) else {
+                throw f["respond"]!.invalidValue(
+                    expected: "expected a 'reason:' beside 'respond: \(status)': APNs has several \(status) reasons",
+                    suggestion: "add 'reason:' with one of: \(reasonsOfStatus.joined(separator: ", "))")
+            }
+            return .respond(status: status, reason: reason)
+        }
+        let reason = try node.oneOf(faultReasons)
+        guard reasonsOfStatus.contains(reason) else {
+            let its = faultStatuses(of: reason).map(String.init).joined(separator: " or ")
+            throw node.invalidValue(
+                expected: "APNs sends '\(reason)' with \(its), never with \(status)",
+                suggestion: "write 'respond: \(its)', or a \(status) reason: \(reasonsOfStatus.joined(separator: ", "))"
+            )
+        }
+        return .respond(status: status, reason: reason)
+    }
+
+    /// The statuses of Apple's two reason tables (device-token and broadcast).
+    static let faultStatuses: [Int] = Array(Set(faultReasons.flatMap { faultStatuses(of: $0) })).sorted()
+
+    /// The statuses `reason` comes with, in either table.
+    static func faultStatuses(of reason: String) -> [Int] {
+        var out: [Int] = []
+        if let r = APNsReason(rawValue: reason) { out.append(r.status) }
+        if let r = APNsBroadcastReason(rawValue: reason), !out.contains(r.status) { out.append(r.status) }
+        return out
+    }
+
+    /// The reason a `respond:` fault gives when it names none: the status's only reason, or the usual one of 429
+    /// (TooManyRequests) and 503 (ServiceUnavailable); `nil` for 400, 403 and 410, whose reasons mean different things.
+    static func defaultReason(for status: Int) -> String? {
         switch status {
         case 429: return APNsReason.tooManyRequests.rawValue
-        case 500: return APNsReason.internalServerError.rawValue
         case 503: return APNsReason.serviceUnavailable.rawValue
         default:
-            return APNsReason.allCases.first { $0.status == status }?.rawValue
-                ?? APNsReason.internalServerError.rawValue
+            let reasons = APNsReason.allCases.filter { $0.status == status }
+            return reasons.count == 1 ? reasons[0].rawValue : nil
         }
     }
 }

@@ -19,6 +19,18 @@ import Testing
         #expect(f.consumer.pushes.count == 1)
     }
 
+    /// Apple's 410 carries `timestamp`, a forced one too (pyapns_client raised `KeyError: 'timestamp'` without it).
+    @Test func aForced410CarriesATimestamp() throws {
+        f.gateway.addFault(APNsFault(.reject(.unregistered), count: 1))
+        let o = f.send(f.request())
+        #expect(o.status == 410)
+        let body = try JSONValue.parse(o.response.body)
+        #expect(body["reason"] == "Unregistered")
+        let ms = try #require(body["timestamp"]?.doubleValue, "\(body)")
+        #expect(ms == (f.clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+        #expect(f.send(f.request()).status == 200)
+    }
+
     @Test func untilClearedAndCustomStatus() {
         let id = f.gateway.addFault(APNsFault(.respond(status: 500, reason: "InternalServerError")))
         #expect((0..<5).allSatisfy { _ in f.send(f.request()).status == 500 })

@@ -58,6 +58,54 @@ import Testing
         #expect(gone.appleReason == .unregistered)
     }
 
+    /// A `respond:` fault answers only what APNs answers: an error status of Apple's tables, with a reason Apple pairs
+    /// with it. A 200 with `{"reason":"Shutdown"}`, a 204 (no body, a broken stream) or `503 BadDeviceToken` were
+    /// accepted; `respond: 400` answered an arbitrary BadCollapseId.
+    @Test func respondFaultsAnswerOnlyStatusesAndReasonsApplePairs() throws {
+        func refusal(_ fault: String) -> String? {
+            do {
+                _ = try Self.decode("faults:\n  - \(fault)\n")
+                return nil
+            } catch let e as SourceError {
+                return "\(e.expected ?? "") \(e.suggestion ?? "")"
+            } catch { return "\(error)" }
+        }
+        for status in [200, 204, 301, 4040, 502] {
+            let r = try #require(refusal("{ respond: \(status) }"), "respond: \(status)")
+            #expect(
+                r.contains("expected a status APNs answers a push with: 400, 403, 404, 405, 410, 413, 429, 500, 503"))
+        }
+        #expect(refusal("{ respond: 200, reason: Shutdown }")?.contains("use 'delay:'") == true)
+        for status in [400, 403, 410] {
+            #expect(refusal("{ respond: \(status) }")?.contains("APNs has several \(status) reasons") == true)
+        }
+        #expect(refusal("{ respond: 410 }")?.contains("ExpiredToken, Unregistered") == true)
+        let mismatch = try #require(refusal("{ respond: 503, reason: BadDeviceToken }"))
+        #expect(mismatch.contains("APNs sends 'BadDeviceToken' with 400, never with 503"), "\(mismatch)")
+        #expect(mismatch.contains("ServiceUnavailable, Shutdown"), "\(mismatch)")
+        #expect(refusal("{ respond: 400, reason: Unregistered }")?.contains("with 410, never with 400") == true)
+
+        let accepted = try Self.decode(
+            """
+            faults:
+              - { respond: 404 }
+              - { respond: 413 }
+              - { respond: 429 }
+              - { respond: 503 }
+              - { respond: 410, reason: Unregistered }
+              - { respond: 503, reason: Service Unavailable, route: channels }
+              - { respond: 400, reason: FeatureNotEnabled, route: broadcast }
+
+            """)
+        #expect(
+            accepted.faults.map(\.action) == [
+                .respond(status: 404, reason: "BadPath"), .respond(status: 413, reason: "PayloadTooLarge"),
+                .respond(status: 429, reason: "TooManyRequests"), .respond(status: 503, reason: "ServiceUnavailable"),
+                .respond(status: 410, reason: "Unregistered"), .respond(status: 503, reason: "Service Unavailable"),
+                .respond(status: 400, reason: "FeatureNotEnabled"),
+            ])
+    }
+
     @Test func mistakesAreReportedWithTheirPlace() {
         #expect(throws: SourceError.self) { try Self.decode("tokens:\n  - { token: xyz, topic: a }\n") }
         #expect(throws: SourceError.self) { try Self.decode("faults:\n  - { respond: 503, reason: Nope }\n") }
