@@ -46,8 +46,20 @@ extension APNsGatewayConfiguration {
     ) throws(SourceError) -> APNsGatewayConfiguration {
         try m.checkKeys(keyTable)
         var config = APNsGatewayConfiguration()
+        var keyLines: [String: Int] = [:]
         for node in try m.optionalSequence("keys") ?? [] {
-            config.providerKeys.append(try decodeKey(node, file: file))
+            let key = try decodeKey(node, file: file)
+            let idNode = node["key_id"] ?? node
+            // Apple's key IDs are unique: with two keys under one ID the gateway verified tokens with the last one
+            // only, and a token signed with the first got InvalidProviderToken with no hint why.
+            if let first = keyLines[key.keyID] {
+                throw SourceError(
+                    .invalidValue, "two keys have the key ID '\(key.keyID)'", at: idNode.range,
+                    expected: "expected one key per key ID (the first is at line \(first))",
+                    suggestion: "remove one, or give it the key ID of its AuthKey_<key id>.p8 file")
+            }
+            keyLines[key.keyID] = idNode.range.start.line
+            config.providerKeys.append(key)
         }
         if let teams = try m.optionalMapping("teams") {
             for pair in teams.pairs {

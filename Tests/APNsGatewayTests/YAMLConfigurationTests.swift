@@ -106,6 +106,26 @@ import Testing
             ])
     }
 
+    /// Two keys under one key ID: the gateway verified tokens with the last only, and a token signed with the first
+    /// got InvalidProviderToken with no hint why. Now an error at the second's `key_id`.
+    @Test func twoKeysWithOneKeyIDAreAnError() throws {
+        let yaml = """
+            keys:
+              - { key_id: KEY1234567, team_id: TEAM123456, private_key: AuthKey.p8 }
+              - { key_id: KEY7654321, team_id: TEAM123456, private_key: AuthKey.p8 }
+              - { key_id: KEY1234567, team_id: TEAM123456, private_key: AuthKey.p8 }
+
+            """
+        do {
+            _ = try Self.decode(yaml, files: ["AuthKey.p8": Fixture.key.pkcs8PEM])
+            Issue.record("two keys with one key ID were accepted")
+        } catch let e as SourceError {
+            #expect(e.message == "two keys have the key ID 'KEY1234567'")
+            #expect(e.range.start.line == 4 && e.range.start.column == 15, "\(e)")
+            #expect(e.expected == "expected one key per key ID (the first is at line 2)")
+        }
+    }
+
     @Test func mistakesAreReportedWithTheirPlace() {
         #expect(throws: SourceError.self) { try Self.decode("tokens:\n  - { token: xyz, topic: a }\n") }
         #expect(throws: SourceError.self) { try Self.decode("faults:\n  - { respond: 503, reason: Nope }\n") }
