@@ -197,7 +197,9 @@ package struct ProviderTokenRules: Sendable {
     private static func timeRules(iat: Int64, key: APNsProviderKey, endpoint: APNsEnvironment, now: Date)
         -> APNsReason?
     {
-        let nowSeconds = now.timeIntervalSince1970
+        // In whole seconds, as `iat` is (and as `pushcheck jwt --verify` and the explanation count): a token 3600 s
+        // old is accepted for the whole of that second, where the fraction of `now` made it 3600.4 s and expired.
+        let nowSeconds = Double(Int64(now.timeIntervalSince1970.rounded(.down)))
         if Double(iat) > nowSeconds + maxTokenAge { return .invalidProviderToken }
         if let env = key.environment, env != endpoint { return .badEnvironmentKeyIdInToken }
         if nowSeconds - Double(iat) > maxTokenAge { return .expiredProviderToken }
