@@ -123,6 +123,13 @@ import Testing
         #expect(tooMany["help"] == "read more with ?after=<next_after of the previous answer>")
         let badCursor = try control(running, "/apns/log?after=x")
         #expect(badCursor["error"] == "after must be a sequence number (0 for the oldest)")
+        // A misspelt filter is a 400, not every entry: a CI check on `?stauts=403` passed on the wrong data.
+        let typo = try control(running, "/apns/log?stauts=403&limit=2")
+        #expect(
+            typo["error"]?.stringValue
+                == "unknown query parameter 'stauts' (known: after, limit, token, topic, apns_id, apns_unique_id, "
+                + "endpoint, status, channel_id); did you mean 'status'?", "\(typo)")
+        #expect(try control(running, "/apns/log?status=200&limit=1")["error"] == nil)
     }
 
     @Test func deliveriesAreReadAPageAtATimeLikeTheLog() throws {
@@ -162,6 +169,10 @@ import Testing
         #expect(tooMany["error"] == "limit must be a number from 1 to 1000", "\(tooMany)")
         let badToken = try control(running, "/apns/deliveries?token=zz")
         #expect(badToken["error"] == "'zz' is not a hex device token")
+        let typo = try control(running, "/apns/deliveries?tokn=\(ServeTests.prodToken)")
+        #expect(
+            typo["error"] == "unknown query parameter 'tokn' (known: after, limit, token); did you mean 'token'?",
+            "\(typo)")
     }
 
     @Test func unregisterRefusesBodiesThatDoNotParse() throws {

@@ -24,6 +24,7 @@ extension ControlAPI {
         guard let fcm else { return Self.problem(404, "no FCM gateway: add an fcm: section to the serve config") }
         switch (request.method, parts.dropFirst().first ?? "", parts.count) {
         case ("GET", "log", 2):
+            if let refusal = Self.unknownParameter(query, known: ["limit"]) { return refusal.response }
             var limit: Int?
             if let l = query["limit"] {
                 guard let n = Int(l), n > 0 else { return Self.problem(400, "limit must be a positive number") }

@@ -2,6 +2,7 @@ import APNsGateway
 import HTTPServer
 import HTTPTypes
 import PushModel
+import YAMLSource
 
 /// `GET /apns/log` and `GET /apns/deliveries`: the delivery log and the store-and-forward history, a page at a time.
 extension ControlAPI {
@@ -14,6 +15,7 @@ extension ControlAPI {
     /// `?after=<sequence>` walks forward, oldest first; without it, the newest `limit` entries.
     /// Filters: `token`, `topic`, `apns_id`, `apns_unique_id`, `endpoint`, `status`, `channel_id`.
     func logEntries(_ query: [String: String]) -> HTTPResponse {
+        if let refusal = Self.unknownParameter(query, known: Self.logParameters) { return refusal.response }
         var q = APNsLogQuery()
         switch Self.tokenFilter(query) {
         case let .success(token): q.token = token
@@ -42,6 +44,7 @@ extension ControlAPI {
     /// `GET /apns/deliveries`: the store-and-forward history, paged exactly like the log (`after`, `limit`,
     /// `has_more`, `next_after`, `evicted`); `token` filters.
     func deliveryEvents(_ query: [String: String]) -> HTTPResponse {
+        if let refusal = Self.unknownParameter(query, known: ["after", "limit", "token"]) { return refusal.response }
         let token: DeviceToken?
         switch Self.tokenFilter(query) {
         case let .success(t): token = t
@@ -87,6 +90,21 @@ extension ControlAPI {
             return .failure(PageRefusal(response: problem(400, "'\(t)' is not a hex device token")))
         }
         return .success(token)
+    }
+
+    /// What `GET /apns/log` reads of its query.
+    static let logParameters = [
+        "after", "limit", "token", "topic", "apns_id", "apns_unique_id", "endpoint", "status", "channel_id",
+    ]
+
+    /// A 400 naming the first query parameter not in `known`, with a did-you-mean: a typo (`?stauts=403`) would
+    /// otherwise answer every entry, and a CI check on it pass on the wrong data (as `/devices/{name}/events` does).
+    static func unknownParameter(_ query: [String: String], known: [String]) -> PageRefusal? {
+        guard let key = query.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
+        let hint = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+        return PageRefusal(
+            response: problem(
+                400, "unknown query parameter '\(key)' (known: \(known.joined(separator: ", ")))\(hint)"))
     }
 
     /// A 400 answer to bad paging parameters.
