@@ -56,6 +56,8 @@ extension APNsGateway {
                 status = rejection.reason.status
                 reason = rejection.reason.rawValue
                 timestamp = rejection.timestamp
+                // A rule that says no more than its reason is explained by what the reason means and what to do.
+                if decision.detail == nil { decision.detail = rejection.reason.description }
             } else {
                 isAccepted = true
                 apnsUniqueID = accepted.apnsUniqueID

@@ -64,4 +64,23 @@ import Testing
         #expect(IssuedAtClaim(string: "1e9") == nil, "exponents are not decimal seconds")
         #expect(IssuedAtClaim(string: "1767225600.9")?.seconds == 1_767_225_600)
     }
+
+    /// Every refusal's log entry has a `detail` (README): the token rules say which rule and by how much; the others
+    /// say what their reason means and what to do. They had none (`null`).
+    @Test func everyRefusalHasADetail() throws {
+        let cases: [(HTTPRequest, APNsReason)] = [
+            (f.request(headers: [("apns-push-type", "background"), ("apns-priority", "10")]), .badPriority),
+            (f.request(headers: [("apns-push-type", "voip")]), .badTopic),
+            (f.request(body: ""), .payloadEmpty),
+            (f.request(token: "00ff"), .badDeviceToken),
+        ]
+        for (request, reason) in cases {
+            let o = f.send(request)
+            #expect(o.appleReason == reason)
+            let entry = try #require(f.gateway.log().last)
+            #expect(entry.detail == reason.description, "\(reason): \(entry)")
+        }
+        // A rule with its own words keeps them.
+        #expect(entry("bearer x.y.z")?.detail != APNsReason.invalidProviderToken.description)
+    }
 }
