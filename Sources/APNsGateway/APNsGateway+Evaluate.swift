@@ -45,6 +45,7 @@ extension APNsGateway {
             status = 505
             reason = Self.http2RequiredReason
             actions = [.goAway(errorCode: 0, debugData: [])]
+            decision.detail = Self.http2RequiredDetail
         } else if let answer = effect.preemptingAnswer {
             (status, reason, actions) = answer
             // Apple's 410 always carries when the token stopped being valid; clients read it (pyapns_client's
@@ -113,6 +114,10 @@ extension APNsGateway {
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
     static let http2RequiredReason = "HTTP2Required"
+    /// What the log says of such a request.
+    static let http2RequiredDetail =
+        "APNs speaks only HTTP/2: production answers no HTTP/1.1 request (the connection fails). Make the client "
+        + "use HTTP/2 (ALPN h2), or set apns.allow_http1: true to answer it in tests"
 
     struct Rejection: Error {
         var reason: APNsReason

@@ -29,6 +29,9 @@ extension APNsGatewayConfiguration {
                 "Token connections get one stream until a request carries a valid token (default true)."),
             .init("devices_online", .boolean, "Whether devices start online (default true)."),
             .init(
+                "allow_http1", .boolean,
+                "Also answer HTTP/1.1 pushes, which APNs never does (default false: 505 HTTP2Required)."),
+            .init(
                 "client_certificate_cas", .list(.file),
                 "PEM files of the issuers accepted for certificate authentication."),
             .init(

@@ -31,6 +31,7 @@ import YAMLSource
 ///   log: { capacity: 10000, max_bytes: 64MiB, max_payload_bytes: 8KiB, file: apns-log.jsonl }
 ///   max_concurrent_streams: 1500
 ///   one_stream_until_valid_token: true
+///   allow_http1: false               # true: HTTP/1.1 pushes are answered too (APNs answers none)
 ///   devices_online: true
 ///   client_certificate_cas: [ca.pem]            # issuers accepted for certificate auth
 ///   certificate_topics: [com.example.app]       # apps certificate auth is accepted for (else TopicDisallowed)
@@ -105,6 +106,7 @@ extension APNsGatewayConfiguration {
         }
         config.oneStreamUntilValidToken = try m.optional("one_stream_until_valid_token", as: Bool.self) ?? true
         config.devicesOnlineByDefault = try m.optional("devices_online", as: Bool.self) ?? true
+        config.requireHTTP2 = !(try m.optional("allow_http1", as: Bool.self) ?? false)
         for node in try m.optionalSequence("client_certificate_cas") ?? [] {
             let pem = String(decoding: try node.referencedFile(from: file).bytes, as: UTF8.self)
             // The listeners' TLS refuses a CA file without a certificate when it starts: said here, at its line.

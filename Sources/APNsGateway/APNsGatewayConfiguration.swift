@@ -40,9 +40,10 @@ package struct APNsGatewayConfiguration: Sendable {
     package var maxConcurrentStreams: UInt32 = 1500
     /// Token connections start with one stream until a request carries a valid token (as APNs does).
     var oneStreamUntilValidToken = true
-    /// APNs speaks only HTTP/2: when true, HTTP/1.1 requests get 505 with `{"reason":"HTTP2Required"}`
-    /// and the connection is closed (off by default so HTTP/1.1 test clients keep working).
-    var requireHTTP2 = false
+    /// APNs speaks only HTTP/2 (production fails an HTTP/1.1 client's connection; Pushy's mock refuses HTTP/1.x): HTTP/1.1
+    /// requests get 505 with `{"reason":"HTTP2Required"}` and the connection is closed. `allow_http1: true` turns it
+    /// off, for a test client that cannot speak HTTP/2.
+    var requireHTTP2 = true
     /// Whether devices are online (pushes delivered at once) unless set offline.
     var devicesOnlineByDefault = true
     /// How many store-and-forward events are kept.

@@ -247,6 +247,30 @@ import Testing
         #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
     }
 
+    /// curl over HTTP/1.1 gets 505 HTTP2Required from the APNs listener, as APNs answers no HTTP/1.1 request (it got
+    /// 200); with `allow_http1: true` it gets its 200.
+    @Test(arguments: [false, true])
+    func http1PushesAreRefusedUnlessAllowed(allowed: Bool) throws {
+        let fixture = try Fixture(extra: allowed ? "  allow_http1: true\n" : "")
+        defer { fixture.dir.remove() }
+        let running = try ServeTests.start(fixture)
+        defer { running.host.shutdown(grace: .seconds(1)) }
+        let sandbox = try #require(running.url("sandbox"))
+        let out = try runTool(
+            "curl",
+            [
+                "-s", "-i", "--http1.1", "--cacert", fixture.dir.file("ca.pem"), "-H",
+                "authorization: bearer \(try fixture.jwt())", "-H", "apns-topic: \(Self.topic)", "-d",
+                #"{"aps":{"alert":"hi"}}"#, "\(sandbox)/3/device/\(Self.token)",
+            ])
+        if allowed {
+            #expect(out.stdout.hasPrefix("HTTP/1.1 200"), "\(out)")
+        } else {
+            #expect(out.stdout.hasPrefix("HTTP/1.1 505"), "\(out)")
+            #expect(out.stdout.hasSuffix(#"{"reason":"HTTP2Required"}"#), "\(out)")
+        }
+    }
+
     @Test func configErrorsPointAtFileLineColumn() throws {
         let dir = try TempDirectory("serve-bad")
         defer { dir.remove() }
