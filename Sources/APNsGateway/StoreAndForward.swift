@@ -212,12 +212,13 @@ package struct StoreAndForward: Sendable {
         return appendEvent(event)
     }
 
-    /// A push for an offline device: dropped with `apns-expiration: 0` (one attempt only), else stored as the
-    /// latest for its token and topic (superseding the one before).
+    /// A push for an offline device: dropped with `apns-expiration: 0` (one attempt only) or a date already past
+    /// (APNs retries "until the specified date": none is left), else stored as the latest for its token and topic
+    /// (superseding the one before; a dropped push supersedes nothing).
     mutating func keep(_ push: DeliveredPush, packed: PackedDeliveryEvent, now: Date) -> PackedDeliveryEvent? {
         var event = packed
         event.at = now
-        if push.expiration == Date(timeIntervalSince1970: 0) {
+        if let expiration = push.expiration, expiration <= now {
             event.disposition = .droppedNoStorage
             return appendEvent(event)
         }

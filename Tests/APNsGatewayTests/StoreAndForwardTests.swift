@@ -79,6 +79,17 @@ import Testing
         #expect(f.consumer.pushes.count == 1)
     }
 
+    /// An `apns-expiration` already past leaves APNs no time to retry: like 0, the push is not stored, and the
+    /// stored push before it stays (it was stored, superseding it, and then dropped as expired: nothing delivered).
+    @Test func anExpirationAlreadyPastIsDroppedAndSupersedesNothing() {
+        f.gateway.setDeviceOnline(token, false)
+        _ = push(#"{"n":1}"#, expiration: now + 3600)
+        #expect(push(#"{"n":2}"#, expiration: now - 10).status == 200)
+        f.gateway.setDeviceOnline(token, true)
+        #expect(f.consumer.pushes.map { $0.json["n"] } == [1])
+        #expect(f.gateway.deliveryHistory.map(\.disposition) == [.stored, .droppedNoStorage, .delivered])
+    }
+
     @Test func expiredWhileOfflineIsDropped() {
         f.gateway.setDeviceOnline(token, false)
         _ = push(#"{"n":1}"#, expiration: now + 10)
