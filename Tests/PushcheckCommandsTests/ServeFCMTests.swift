@@ -136,6 +136,22 @@ import Testing
         #expect(badProject.stdout.contains("a project declared under fcm.projects"), "\(badProject)")
         let tokens = try JSONValue.parse(try runTool("curl", ["-s", control + "/fcm/tokens"]).stdout)
         #expect(tokens["tokens"]?.arrayValue?.count == 6)
+        // The listing says what each instance is, as the delivery path does: an Android package, iOS, or web.
+        let android = try runTool(
+            "curl",
+            [
+                "-s", "-XPOST", control + "/fcm/tokens", "-d",
+                #"{"project":"demo-project","token":"androidInst01:APA91bYYYYYYYYYYYYYYYYYYYYYYY","package_name":"com.example.shop","app_id":"1:1234:android:ab"}"#,
+            ])
+        #expect(android.stdout.contains(#""package_name":"com.example.shop""#), "\(android)")
+        let listed = try JSONValue.parse(try runTool("curl", ["-s", control + "/fcm/tokens"]).stdout)
+        func entry(_ token: String) -> JSONValue? {
+            listed["tokens"]?.arrayValue?.first { $0["token"]?.stringValue == token }
+        }
+        let a = try #require(entry("androidInst01:APA91bYYYYYYYYYYYYYYYYYYYYYYY"), "\(listed)")
+        #expect(
+            a["platform"] == "android" && a["package_name"] == "com.example.shop" && a["app_id"] == "1:1234:android:ab")
+        #expect(entry("newInstance01:APA91bZZZZZZZZZZZZZZZZZZZZZZZ")?["platform"] == "ios", "\(listed)")
         #expect(
             try runTool("curl", ["-s", "-XPOST", control + "/fcm/tokens/\(Self.tokens["a"]!)/unregister"]).stdout
                 .contains("unregistered"))

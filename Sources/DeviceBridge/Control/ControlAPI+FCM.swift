@@ -82,6 +82,13 @@ extension ControlAPI {
         if let a = t.apnsToken { json["apns_token"] = .string(a.hex) }
         if let b = t.bundleID { json["topic"] = .string(b) }
         if let f = t.fid { json["fid"] = .string(f) }
+        // What decides the delivery path (README "Android instances"): an Android app's package, else an iOS
+        // instance (`apns_token`), else a web one.
+        if let a = t.android {
+            json["package_name"] = .string(a.packageName)
+            if let id = a.appID { json["app_id"] = .string(id) }
+        }
+        json["platform"] = .string(t.android != nil ? "android" : t.apnsToken != nil ? "ios" : "web")
         return json
     }
 
