@@ -34,7 +34,8 @@ package enum JWTError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidBase64(let segment):
             return "JWT \(segment.rawValue) is not unpadded base64url (only A-Z a-z 0-9 - _ are allowed, no '=')"
         case .invalidJSON(let segment):
-            return "JWT \(segment.rawValue) does not decode to a JSON object"
+            return "JWT \(segment.rawValue) does not decode to a JSON object (it is not valid JSON, not an object, or "
+                + "holds a number out of range such as 1e400)"
         case .missingAlgorithm:
             return "JWT header has no \"alg\"; APNs requires {\"alg\":\"ES256\",\"kid\":\"<key id>\"}"
         case .algorithmNone:

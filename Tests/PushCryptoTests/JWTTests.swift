@@ -82,6 +82,11 @@ import Testing
         #expect(throws: JWTError.invalidJSON(.claims)) {
             try JWT(compact: header + "." + Base64URL.encode("nope") + ".AAAA")
         }
+        // An object whose number overflows does not parse: the message says that can be why.
+        #expect(throws: JWTError.invalidJSON(.claims)) {
+            try JWT(compact: header + "." + Base64URL.encode(#"{"iss":"T","iat":1e400}"#) + ".AAAA")
+        }
+        #expect(JWTError.invalidJSON(.claims).description.contains("out of range such as 1e400"))
     }
 
     @Test func iatMustBeAnInteger() throws {
