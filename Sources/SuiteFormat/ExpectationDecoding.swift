@@ -69,6 +69,10 @@ enum ExpectationDecoder {
                 }
             }
             switch key {
+            case .status, .exit, .delivered, .stored: try Self.requirePlainValue(v, of: key)
+            default: break
+            }
+            switch key {
             case .status: try add(.status, v)
             case .reason: try add(.reason, v)
             case .timestamp: try add(.timestamp, v)
@@ -130,6 +134,27 @@ enum ExpectationDecoder {
         return Expectation(
             checks: checks, range: node.range, objects: objects, snapshot: snapshot,
             request: try requestSelector(m[ExpectKey.request.rawValue]))
+    }
+
+    /// A plain value of `status` or `exit` that is no number, or of `delivered` or `stored` that is not true or false
+    /// (`status: ok`), can never equal what the run observes: it failed at run time with `expected: "ok" actual: 200`.
+    /// Refused here, at its place. Matchers (`{ one_of: … }`), templates (`${…}`) and null pass as before; a quoted
+    /// number (`status: "200"`) too.
+    static func requirePlainValue(_ v: YAMLNode, of key: ExpectKey) throws(SourceError) {
+        guard let scalar = v.scalar, !scalar.value.contains("${"), let value = v.value else { return }
+        switch (key, value) {
+        case (_, .null), (.status, .int), (.exit, .int), (.delivered, .bool), (.stored, .bool): return
+        case (.status, .string(let s)), (.exit, .string(let s)): if Int(s) != nil { return }
+        default: break
+        }
+        switch key {
+        case .status:
+            throw v.invalidValue(
+                expected: "expected the answer's HTTP status, a number such as 200 or 410",
+                suggestion: "the reason is checked by 'reason:' (reason: BadDeviceToken)")
+        case .exit: throw v.invalidValue(expected: "expected an exit status, a number such as 0")
+        default: throw v.invalidValue(expected: "expected true or false")
+        }
     }
 
     /// `request: 2` or `request: <token>` (see `RequestSelector`).

@@ -20,6 +20,29 @@ import Testing
         } catch { return error }
     }
 
+    /// `status: ok` loaded and failed at run time with `expected: "ok" actual: 200`; a plain value that can never
+    /// equal what the run observes is refused where it is written.
+    @Test func plainValuesOfNumberAndYesNoChecksHaveTheirKind() throws {
+        for (yaml, expected) in [
+            ("status: ok", "expected the answer's HTTP status, a number such as 200 or 410"),
+            ("status: BadDeviceToken", "expected the answer's HTTP status, a number such as 200 or 410"),
+            ("exit: zero", "expected an exit status, a number such as 0"),
+            ("delivered: yes please", "expected true or false"),
+            ("stored: 1", "expected true or false"),
+        ] {
+            let e = try #require(Self.error(yaml), "\(yaml) was accepted")
+            #expect(e.expected == expected, "\(yaml): \(e)")
+            #expect(
+                e.range.start.line == 1 && e.range.start.column == yaml.firstIndex(of: ":")!.utf16Offset(in: yaml) + 3)
+        }
+        for yaml in [
+            "status: 200", #"status: "410""#, "status: { not: 200 }", "status: ${saved.status}",
+            "status: ~", "exit: 2", "delivered: false", "stored: true", "delivered: { exists: true }",
+        ] {
+            #expect(Self.error(yaml) == nil, "\(yaml)")
+        }
+    }
+
     /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
     /// compile here until it has a sample.
     static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {
