@@ -142,12 +142,40 @@ package struct Template: Sendable, Equatable, CustomStringConvertible {
             case .literal(let s): out += s
             case .variable(let name, let offset):
                 guard let value = lookup(name) else {
-                    throw VariableError(name: name, range: Self.at(range, offset: offset + columnBias))
+                    throw VariableError(name: name, range: Self.place(of: name, offset: offset + columnBias, in: range))
                 }
                 out += escape(value)
             }
         }
         return out
+    }
+
+    /// Where `${name}` is written: at `offset` in a one-line scalar; otherwise — a template of a YAML payload's JSON
+    /// text, whose offsets count in that text, or one over several lines — where the source shows it first inside
+    /// `range` (a missing `${env.X}` in a payload was shown at the payload's first key). Looked up only for an error.
+    static func place(of name: String, offset: Int, in range: SourceRange) -> SourceRange {
+        let computed = at(range, offset: offset)
+        guard let text = range.source else { return computed }
+        let needle = "${\(name)}"
+        func scalars(_ line: String) -> [Unicode.Scalar] { Array(line.unicodeScalars) }
+        let target = Array(needle.unicodeScalars)
+        func holds(_ line: [Unicode.Scalar], at column: Int) -> Bool {
+            column >= 1 && column - 1 + target.count <= line.count
+                && Array(line[(column - 1)..<(column - 1 + target.count)]) == target
+        }
+        if computed != range, let line = text.line(computed.start.line), holds(scalars(line), at: computed.start.column)
+        {
+            return computed
+        }
+        for number in range.start.line...max(range.start.line, range.end.line) {
+            guard let line = text.line(number).map(scalars) else { break }
+            let first = number == range.start.line ? range.start.column : 1
+            for column in max(first, 1)...max(first, line.count) where holds(line, at: column) {
+                let start = SourcePosition(line: number, column: column)
+                return range.moved(start: start, end: start)
+            }
+        }
+        return computed
     }
 
     static func at(_ range: SourceRange, offset: Int) -> SourceRange {
