@@ -141,6 +141,45 @@ final class LibYAMLParser {
         return word
     }
 
+    /// The start of a `${` written as a plain (unquoted) value on `at`'s line before `at`, if there is one.
+    private func unquotedReference(before at: SourcePosition) -> SourcePosition? {
+        guard let line = source.line(at.line) else { return nil }
+        let scalars = Array(line.unicodeScalars.prefix(max(0, at.column)))
+        var i = scalars.count - 2
+        while i >= 0 {
+            if scalars[i] == "$", scalars[i + 1] == "{" {
+                var j = i - 1
+                while j >= 0, scalars[j] == " " { j -= 1 }
+                // A plain value starts after ':', ',', '[' or '{' (a quoted one after a quote).
+                if j >= 0, [":", ",", "[", "{"].contains(scalars[j]), j < i - 1 || scalars[j] != ":" {
+                    return SourcePosition(line: at.line, column: i + 1)
+                }
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The position of a `//` comment line of a JSON file on `at`'s line or on the line before it that is not blank:
+    /// JSON has no comments, and libyaml reports the next line.
+    private func commentLine(before at: SourcePosition) -> SourcePosition? {
+        guard source.file.hasSuffix(".json") else { return nil }
+        var n = at.line
+        var lookedAtErrorLine = false
+        while n >= 1, let text = source.line(n) {
+            let scalars = Array(text.unicodeScalars)
+            if let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) {
+                if first + 1 < scalars.count, scalars[first] == "/", scalars[first + 1] == "/" {
+                    return SourcePosition(line: n, column: first + 1)
+                }
+                if lookedAtErrorLine { return nil }
+            }
+            lookedAtErrorLine = true
+            n -= 1
+        }
+        return nil
+    }
+
     private func syntaxError() -> SourceError {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "unknown problem"
@@ -164,9 +203,21 @@ final class LibYAMLParser {
             suggestion = "close what starts here before the end of the file"
         } else if offending == "\t" || problem.contains("tab") {
             suggestion = "indent with spaces: YAML does not allow tabs for indentation"
+        } else if let comment = commentLine(before: at) {
+            // A JSON suite with `// …`: libyaml stops on the next line, far from the cause.
+            at = comment
+            suggestion = "JSON has no comments: remove the '//' line (or write the suite in YAML, where '#' starts one)"
         } else if problem.hasPrefix("did not find expected ',' or"), context != nil {
             let bracket = problem.hasSuffix("]'") ? "[" : "{"
-            suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
+            if let reference = unquotedReference(before: at) {
+                // `{ title: ${later} }`: the reference's `}` closed the mapping early.
+                at = reference
+                suggestion =
+                    "quote a value that holds '${…}' inside '{ }' or '[ ]' (title: \"${later}\"): there '{', '}' and ',' cannot "
+                    + "be part of a plain value"
+            } else {
+                suggestion = "add the missing ',' or close the '\(bracket)' opened at \(contextAt)"
+            }
         } else if problem == "mapping values are not allowed in this context",
             let word = bareListItem(before: at.line)
         {

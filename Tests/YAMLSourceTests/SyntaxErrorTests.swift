@@ -58,6 +58,27 @@ import Testing
         #expect(error?.suggestion == "add the missing ',' or close the '[' opened at 1:4")
     }
 
+    /// `{ title: ${later} }`: the reference ends the plain value; the help said "add the missing ','".
+    @Test func anUnquotedReferenceInAFlowMappingIsToldToBeQuoted() {
+        let error = expectError { try load("aps: { alert: { title: ${later} } }\n") }
+        #expect(error?.line == 1 && error?.column == 24, "\(String(describing: error))")
+        #expect(error?.suggestion?.hasPrefix("quote a value that holds '${…}' inside '{ }' or '[ ]'") == true)
+        // A quoted one, or a missing comma elsewhere, keeps the comma help.
+        #expect(
+            expectError { try load("a: { b: \"${x}\" c: 1 }\n") }?.suggestion?.hasPrefix("add the missing ','") == true)
+    }
+
+    /// A JSON suite with a `//` comment: libyaml stops on the next line; the error is at the comment.
+    @Test func aCommentInAJSONFileIsPointedAt() {
+        let json = "{\n  \"name\": \"x\",\n  // why\n  \"scenarios\": []\n}\n"
+        let error = expectError { try YAMLLoader.load(string: json, file: "s.json") }
+        #expect(error?.line == 3 && error?.column == 3, "\(String(describing: error))")
+        #expect(error?.suggestion?.hasPrefix("JSON has no comments") == true)
+        // The same text named .yaml is no JSON: no such help.
+        #expect(
+            expectError { try YAMLLoader.load(string: json, file: "s.yaml") }?.suggestion?.hasPrefix("JSON") != true)
+    }
+
     @Test func syntaxErrorAfterJapaneseCountsCharacters() {
         let error = expectError { try load("名前: 通知\n説明: \"閉じていない\n") }
         #expect(error?.line == 2)
