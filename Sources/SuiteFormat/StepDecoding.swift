@@ -43,6 +43,7 @@ enum StepDecoder {
             keyword = try m.exactlyOne(of: keywordsButExpect)
         }
         let value = m[keyword]!
+        try refuseStepKeysInside(value, of: keyword, at: m.keyNode(keyword)!.range.start.column)
         var step = Step(
             action: .expect, keyword: keyword, device: try m.optional("device"), app: try m.optional("app"),
             captures: [], range: node.range)
@@ -91,6 +92,27 @@ enum StepDecoder {
             }
         }
         return step
+    }
+
+    /// `- send:` with `expect:` (or `capture:`, `name:`) indented under it, among the send's own keys: the key
+    /// belongs to the step, beside the keyword. Said so, with the column to move it to; the send's table listed its
+    /// keys and stopped there.
+    static func refuseStepKeysInside(_ value: YAMLNode, of keyword: String, at column: Int) throws(SourceError) {
+        guard let pairs = value.pairs else { return }
+        let own: [String] =
+            switch keyword {
+            case "send": SuiteKeys.send.names + SuiteKeys.fcmSend.names
+            case "run": SuiteKeys.run.names
+            default: []
+            }
+        for pair in pairs where ["expect", "capture", "name"].contains(pair.keyString) && !own.contains(pair.keyString)
+        {
+            throw SourceError(
+                .unknownKey, "'\(pair.keyString):' is inside '\(keyword):'", at: pair.key.range,
+                expected: "expected '\(pair.keyString):' beside '\(keyword):', as a key of the step",
+                suggestion:
+                    "move '\(pair.keyString):' left to column \(column), under '\(keyword):' (and its keys with it)")
+        }
     }
 
     // MARK: send

@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// `expect:` indented under `send:` among the send's keys got "unknown key 'expect'" and the send's key list; now
+    /// it says where the key belongs.
+    @Test func aStepKeyInsideTheSendIsToldWhereItBelongs() throws {
+        let suite = """
+            name: s
+            scenarios:
+              - name: one
+                steps:
+                  - send:
+                      payload: { aps: { alert: Hi } }
+                      expect: { status: 200 }
+
+            """
+        let e = try #require(try Support.loadError(suite))
+        #expect(e.message == "'expect:' is inside 'send:'")
+        #expect(e.range.start.line == 7 && e.range.start.column == 11, "\(e)")
+        #expect(e.suggestion == "move 'expect:' left to column 9, under 'send:' (and its keys with it)")
+    }
+
     /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
     /// compile here until it has a sample.
     static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {
