@@ -316,7 +316,12 @@ package enum SuiteLoader {
         let missing = checking ? try requirementMissing(s, file: file) : nil
         let skip: String? = try s.optional("skip") ?? missing
         let stepsNode = try s.required("steps", as: YAMLNode.self)
-        _ = try stepsNode.sequence()
+        // No step checks nothing and passed: a silent green. A placeholder says so with `skip:`.
+        if try stepsNode.sequence().isEmpty, skip == nil {
+            throw stepsNode.invalidValue(
+                expected: "expected at least one step",
+                suggestion: "a scenario without steps checks nothing; add its steps, or 'skip: \"to be written\"'")
+        }
         var out: [Scenario] = []
         for set in try parameterSets(s["parameters"]) {
             let suffix = set.isEmpty ? "" : " [" + set.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "]"

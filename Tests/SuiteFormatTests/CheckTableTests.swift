@@ -62,6 +62,13 @@ import Testing
         #expect(e.suggestion == "move 'expect:' left to column 9, under 'send:' (and its keys with it)")
     }
 
+    /// `steps: []` loaded and passed, checking nothing; a placeholder says so with `skip:`.
+    @Test func aScenarioWithoutStepsIsAnErrorUnlessSkipped() throws {
+        let e = try #require(try Support.loadError("name: s\nscenarios:\n  - name: one\n    steps: []\n"))
+        #expect(e.expected == "expected at least one step" && e.range.start.line == 4, "\(e)")
+        #expect(try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: later\n    steps: []\n") == nil)
+    }
+
     /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
     /// compile here until it has a sample.
     static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {

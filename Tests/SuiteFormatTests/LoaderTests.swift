@@ -222,7 +222,7 @@ import Testing
 
     @Test func otherMistakes() throws {
         let dup = try #require(
-            try Support.loadError("scenarios:\n  - { name: a, steps: [] }\n  - { name: a, steps: [] }\n"))
+            try Support.loadError("scenarios:\n  - { name: a, steps: [reboot] }\n  - { name: a, steps: [reboot] }\n"))
         #expect(dup.message == "two scenarios are named 'a'" && dup.line == 3)
         let fcm = try #require(
             try Support.loadError("scenarios:\n  - name: a\n    steps:\n      - send: { via: fcm, payload: {} }\n"))

@@ -188,7 +188,7 @@ extension BridgeTests {
         defer { dir.remove() }
         let suite = try dir.write(
             "r.yaml",
-            "scenarios:\n  - name: first\n    steps: []\n"
+            "scenarios:\n  - name: first\n    steps: [{ run: \"true\" }]\n"
                 + "  - name: needs\n    requires: { file: made.txt }\n    steps: [{ run: \"true\" }]\n")
         let (loaded, errors) = LoadedSuites.load(files: [suite], decodedScenarios: 1, deferAbove: 0)
         #expect(errors.isEmpty && loaded.decodedCount == 1)
