@@ -34,7 +34,8 @@ enum RunCommand: PushcheckCommand {
     ]
     static let discussion = """
         Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
-        (pages/ and hidden directories are skipped). The JUnit report is rewritten atomically while scenarios
+        (pages/ and hidden directories are skipped); any other such file must be a world file (include:,
+        gateway:, apps:, devices:), a serve config or a JSON Schema, else it is an error (exit 2). The JUnit report is rewritten atomically while scenarios
         finish (writes coalesced, at most one every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
         the rest are marked as interrupted (running) or not run.
         Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
