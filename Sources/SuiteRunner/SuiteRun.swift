@@ -70,6 +70,11 @@ package enum SuiteRun {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
+        if let conflict = ReportTargets.conflict(
+            junit: configuration.junitPath, html: configuration.htmlPath, suites: files)
+        {
+            throw .reportPaths(conflict)
+        }
         let (loaded, errors) = LoadedSuites.load(
             files: files, parsed: consume parsed, decodedScenarios: configuration.decodedScenarios,
             deferAbove: configuration.deferAbove)
