@@ -31,4 +31,39 @@ import Testing
             #expect(try String(contentsOfFile: suite, encoding: .utf8) == original, "the suite was overwritten")
         }
     }
+
+    /// `--html` at a directory, a FIFO (as `/dev/null`, a special file) or in a read-only directory: exit 3 before any
+    /// scenario runs, an HTML hint (not the JUnit one), and no "html report: PATH" line for a report never written.
+    @Test func anUnusableHTMLPathIsFoundBeforeAnythingRuns() throws {
+        let marker = NSTemporaryDirectory() + "/pushcheck-html-\(UUID().uuidString.prefix(8))"
+        let ws = try CLIWorkspace([
+            "suites/s.yaml": "scenarios:\n  - name: marks\n    steps: [{ run: \"touch \(marker)\" }]\n"
+        ])
+        defer {
+            chmod(ws.dir.file("locked"), 0o755)
+            ws.remove()
+            unlink(marker)
+        }
+        try FileManager.default.createDirectory(atPath: ws.dir.file("somedir"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws.dir.file("locked"), withIntermediateDirectories: true)
+        #expect(chmod(ws.dir.file("locked"), 0o555) == 0)
+        #expect(mkfifo(ws.dir.file("fifo.html"), 0o644) == 0)
+        for html in [ws.dir.file("somedir"), ws.dir.file("fifo.html"), ws.dir.file("locked/report.html")] {
+            var tool = pushcheckExecutable()
+            var arguments = ["run", ws.dir.file("suites"), "--junit", ws.report, "--html", html]
+            if getuid() == 0 {
+                // Root writes through mode 555: drop the capability, as a normal user meets the directory.
+                let drop = "-dac_override,-dac_read_search"
+                arguments = ["--inh-caps=" + drop, "--bounding-set=" + drop, tool] + arguments
+                tool = "setpriv"
+            }
+            let out = try runTool(tool, arguments, environment: ["CI": "1"], timeout: 60)
+            #expect(out.status == 3, "\(out)")
+            #expect(out.stderr.contains("\(html): cannot write the report"), "\(out.stderr)")
+            #expect(!out.stderr.contains("junit.xml") && !out.stdout.contains("html report:"), "\(out)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "a scenario ran before the HTML path was checked")
+        }
+        let fifo = try ws.pushcheck(["run", ws.dir.file("suites"), "--html", ws.dir.file("fifo.html")])
+        #expect(fifo.stderr.contains("e.g. Reports/report.html"), "\(fifo.stderr)")
+    }
 }
