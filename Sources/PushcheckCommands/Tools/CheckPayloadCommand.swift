@@ -65,12 +65,7 @@ enum CheckPayloadCommand: PushcheckCommand {
         }
         if files.isEmpty || arguments.positionals.contains("-") {
             let data = FileHandle.standardInput.readDataToEndOfFile()
-            var n = 0
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                n += 1
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if !text.isEmpty { inputs.append(("stdin:\(n)", Array(text.utf8))) }
-            }
+            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes)) }
         }
         var pushType: APNsPushType?
         if let raw = arguments.value("push-type") {
