@@ -46,4 +46,14 @@ import Testing
         #expect(out.stdout.contains("key 'order_id' should be string, found number"), "\(out.stdout)")
         #expect(out.stdout.contains("2 payloads checked against com.example.shop: 2 broken"), "\(out.stdout)")
     }
+
+    /// A payload that is not JSON is a broken payload (exit 1) whose problem says where: invalid JSON at byte N.
+    @Test func invalidJSONSaysWhere() throws {
+        let lines = Array((#"{"aps":{"alert":"a"},}"# + "\n").utf8)
+        let out = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: lines)
+        #expect(out.status == 1, "\(out)")
+        #expect(
+            out.stdout.contains("stdin:1: alert, 22 of 4096 bytes\n  FAIL invalid JSON at byte 21: "), "\(out.stdout)")
+        #expect(out.stdout.contains("1 payload checked against com.example.shop: 1 broken"), "\(out.stdout)")
+    }
 }

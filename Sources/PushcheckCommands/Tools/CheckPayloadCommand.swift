@@ -30,8 +30,8 @@ enum CheckPayloadCommand: PushcheckCommand {
         own router), the screen and title it ends on, required keys missing or mistyped (did you mean …),
         its size against the APNs limit of its push type (4096 bytes; background when it is content-available
         only), and with --fcm the FCM data rules.
-        Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule),
-        2 usage or app file error.
+        Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule, or
+        is not a JSON object: invalid JSON at byte N), 2 usage or app file error.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
