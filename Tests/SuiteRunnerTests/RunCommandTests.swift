@@ -78,6 +78,18 @@ import Testing
         #expect(try ws.pushcheck(["run", ws.dir.file("missing")]).status == 2)
     }
 
+    /// `--pages` naming no directory: exit 2 naming it, before anything runs (every page would be a 404).
+    @Test func aMissingPagesDirectoryIsAUsageError() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        for pages in [ws.dir.file("nope"), ws.dir.file("suites/a.yaml")] {
+            let out = try ws.run(["--pages", pages])
+            #expect(out.status == 2, "\(out)")
+            #expect(out.stderr.contains("option '--pages': '\(pages)' is not a directory"), "\(out.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run")
+        }
+    }
+
     @Test func listFilterAndTags() throws {
         let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing])
         defer { ws.remove() }

@@ -133,6 +133,13 @@ enum RunCommand: PushcheckCommand {
         let retries = try arguments.int("retries", in: 0...20) ?? 0
         let stepTimeout = try duration(arguments, "step-timeout") ?? .seconds(30)
         let scenarioTimeout = try duration(arguments, "scenario-timeout") ?? .seconds(300)
+        if let pages = arguments.value("pages") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError(
+                    "option '--pages': '\(pages)' is not a directory (the fixture web server serves the pages in it)")
+            }
+        }
         var seed: UInt64 = 0
         if let raw = arguments.value("seed") {
             guard let value = UInt64(raw) else {
