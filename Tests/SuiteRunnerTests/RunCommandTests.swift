@@ -90,6 +90,20 @@ import Testing
         }
     }
 
+    /// `scenarios: []` with no selection option: exit 5 saying the suites hold no scenarios, not that a selection
+    /// nobody gave matched nothing.
+    @Test func suitesWithoutScenariosSayNotSelection() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": "scenarios: []\n", "suites/b.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let out = try ws.pushcheck(["run", ws.dir.file("suites/a.yaml"), "--junit", ws.report])
+        #expect(out.status == 5, "\(out)")
+        #expect(out.stderr.contains("pushcheck run: the suites hold no scenarios"), "\(out.stderr)")
+        #expect(!out.stderr.contains("--filter"), "\(out.stderr)")
+        let filtered = try ws.run(["--filter", "nothing like it"])
+        #expect(filtered.status == 5, "\(filtered)")
+        #expect(filtered.stderr.contains("no scenario matches the selection"), "\(filtered.stderr)")
+    }
+
     @Test func listFilterAndTags() throws {
         let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing])
         defer { ws.remove() }

@@ -63,9 +63,13 @@ enum RunCommand: PushcheckCommand {
         }
         let empty = prepared.selected.isEmpty
         if empty {
+            // Blame the selection only when there was something to select from.
+            let why =
+                prepared.loaded.items.isEmpty
+                ? "the suites hold no scenarios (their scenarios: lists are empty)"
+                : "no scenario matches the selection (--filter/--tags/--exclude-tags/--shard)"
             console.err(
-                "pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
-                    + "writing an empty report"
+                "pushcheck run: \(why); writing an empty report"
                     + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
         }
         let emptyExit = arguments.has("allow-empty") ? ExitCode.success : ExitCode.noScenarios
