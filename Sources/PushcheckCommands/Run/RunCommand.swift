@@ -162,7 +162,12 @@ enum RunCommand: PushcheckCommand {
                 ReportProperty("os", ProcessInfo.processInfo.operatingSystemVersionString),
             ])
         configuration.htmlPath = arguments.value("html")
+        if arguments.has("ci"), arguments.has("update-snapshots") {
+            throw UsageError(
+                "--ci and -u/--update-snapshots together: CI mode writes no snapshot, -u writes them; pass one")
+        }
         if arguments.has("ci") { configuration.snapshotMode = .ci }
+        // -u overrides CI=true in the environment (a job that regenerates snapshots), not an explicit --ci.
         if arguments.has("update-snapshots") { configuration.snapshotMode = .update }
         return configuration
     }
