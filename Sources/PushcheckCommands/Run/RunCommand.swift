@@ -7,7 +7,8 @@ import Synchronization
 /// `pushcheck run`: runs suites end to end and writes JUnit XML.
 enum RunCommand: PushcheckCommand {
     static let name = "run"
-    static let abstract = "Run scenario suites (Suites/ by default) and write a JUnit report."
+    static let abstract =
+        "Run scenario suites (Suites/ by default) and write a JUnit report (and, with --html, an HTML one)."
     static let synopsis =
         "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
     static let options: [OptionSpec] = [
