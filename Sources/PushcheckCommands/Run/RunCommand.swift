@@ -36,12 +36,14 @@ enum RunCommand: PushcheckCommand {
     static let discussion = """
         Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
         (pages/ and hidden directories are skipped); any other such file must be a world file (include:,
-        gateway:, apps:, devices:), a serve config or a JSON Schema, else it is an error (exit 2). The JUnit report is rewritten atomically while scenarios
-        finish (writes coalesced, at most one every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
-        the rest are marked as interrupted (running) or not run.
-        Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
-        (timeout, crashed command, unreachable page, report not writable), 5 no scenario selected (an empty
-        report is still written; --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
+        gateway:, apps:, devices:), a serve config or a JSON Schema, else it is an error (exit 2).
+        The JUnit report is rewritten atomically while scenarios finish (writes coalesced, at most one
+        every 250 ms) and on exit, so Ctrl-C keeps every finished scenario; the rest are marked as
+        interrupted (running) or not run.
+        Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error (a suite file error is
+        written to the report as an <error type="suite-file">), 3 harness error (timeout, crashed command,
+        unreachable page, report not writable), 5 no scenario selected (an empty report is still written;
+        --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
         Colour: NO_COLOR (non-empty) or CI gives plain lines; --color always|never overrides.
         """
 
@@ -60,6 +62,16 @@ enum RunCommand: PushcheckCommand {
                 auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
                     && environment["TERM"] != "dumb")
             console.err(error.rendered(color: color))
+            // Nothing ran: the reports say why, in place of an earlier run's (a stale green one in CI).
+            if case .load(let errors) = error, !arguments.has("list") {
+                do throws(ReportsError) {
+                    try LoadFailureReport.write(errors, configuration: configuration)
+                    console.out("report: \(configuration.junitPath)")
+                    if let html = configuration.htmlPath { console.out("html report: \(html)") }
+                } catch {
+                    console.err("pushcheck run: \(error.description)")
+                }
+            }
             return error.exitCode
         }
         let empty = prepared.selected.isEmpty
