@@ -27,7 +27,7 @@ enum SuiteNeighbours {
         }
         let keys = pairs.map(\.keyString)
         if keys.contains(where: ServeKeys.distinctive.contains) {
-            return unknownKey(in: pairs, allowed: ServeKeys.config.names, kind: "a serve config")
+            return unknownKey(in: pairs, table: ServeKeys.config, kind: "a serve config")
         }
         let worldKeys = SuiteLoader.includeKeys
         if keys.allSatisfy(worldKeys.contains) { return nil }
@@ -35,8 +35,8 @@ enum SuiteNeighbours {
         let meantAsWorld =
             !keys.contains { suiteKeys.contains($0) && !worldKeys.contains($0) }
             && keys.contains { worldKeys.contains($0) && !suiteKeys.contains($0) }
-        if meantAsWorld { return unknownKey(in: pairs, allowed: worldKeys, kind: "a world file") }
-        if let unknown = unknownKey(in: pairs, allowed: suiteKeys, kind: "a suite") { return unknown }
+        if meantAsWorld { return unknownKey(in: pairs, table: SuiteKeys.includedWorld, kind: "a world file") }
+        if let unknown = unknownKey(in: pairs, table: SuiteKeys.suite, kind: "a suite") { return unknown }
         return SourceError(
             .missingKey, "missing required key 'scenarios'", at: root.range,
             expected: "expected key 'scenarios' (the suite's scenarios) in this mapping",
@@ -52,8 +52,9 @@ enum SuiteNeighbours {
         "every .yaml/.yml/.json file pushcheck run finds is a suite (scenarios:), \(world), a serve config or a "
         + "JSON Schema; move other files out of the suite directory"
 
-    /// `.unknownKey` at the first key not in `allowed`, with a did-you-mean among `allowed`.
-    private static func unknownKey(in pairs: [YAMLPair], allowed: [String], kind: String) -> SourceError? {
+    /// `.unknownKey` at the first key not in `table`, with a did-you-mean among its keys.
+    private static func unknownKey(in pairs: [YAMLPair], table: KeyTable, kind: String) -> SourceError? {
+        let allowed = table.names
         guard let pair = pairs.first(where: { !allowed.contains($0.keyString) }) else { return nil }
         let present = Set(pairs.map(\.keyString))
         let closest = Spelling.closest(to: pair.keyString, in: allowed.filter { !present.contains($0) })
