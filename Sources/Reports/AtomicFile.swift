@@ -15,11 +15,12 @@ package enum AtomicFile {
     }
 
     /// Writes what `produce` appends to its writer to `url` atomically, in chunks: a large document goes to the disk
-    /// as it is made instead of being held whole first. `produce` may throw; nothing is replaced then.
+    /// as it is made instead of being held whole first. `produce` may throw; nothing is replaced then. `example`: a
+    /// path of the right kind, suggested when `url` names a special file.
     package static func write(
-        to url: URL, _ produce: (inout Writer) throws(ReportsError) -> Void
+        to url: URL, example: String = "Reports/junit.xml", _ produce: (inout Writer) throws(ReportsError) -> Void
     ) throws(ReportsError) {
-        let path = try destination(of: url.path)
+        let path = try destination(of: url.path, example: example)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -93,8 +94,8 @@ package enum AtomicFile {
 
     /// The path that is actually replaced: `path` itself, or the final target of a chain of symbolic
     /// links (relative links resolved against the link's directory). Throws for a target that exists and
-    /// is not a regular file, and for a link chain longer than 40.
-    static func destination(of path: String) throws(ReportsError) -> String {
+    /// is not a regular file (suggesting `example` instead), and for a link chain longer than 40.
+    static func destination(of path: String, example: String = "Reports/junit.xml") throws(ReportsError) -> String {
         var current = path
         for _ in 0..<40 {
             var info = stat()
@@ -122,7 +123,7 @@ package enum AtomicFile {
                 throw .writeFailed(
                     path: path,
                     reason: "it is \(kind)\(via), not a regular file; pushcheck replaces only regular files (or "
-                        + "writes through a symbolic link to one). Pass a file path, e.g. Reports/junit.xml")
+                        + "writes through a symbolic link to one). Pass a file path, e.g. \(example)")
             }
         }
         throw .writeFailed(path: path, reason: "more than 40 symbolic links to follow (a link loop?)")

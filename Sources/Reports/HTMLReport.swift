@@ -95,7 +95,8 @@ package enum HTMLReport {
         _ rendered: RenderedReport, facts: ReportData.RunFacts = ReportData.RunFacts(), to url: URL,
         compressAbove: Int = compressAbove
     ) throws(ReportsError) {
-        try AtomicFile.write(to: url) { (writer: inout AtomicFile.Writer) throws(ReportsError) in
+        try AtomicFile.write(to: url, example: "Reports/report.html") {
+            (writer: inout AtomicFile.Writer) throws(ReportsError) in
             try page(rendered, facts: facts, compressAbove: compressAbove, path: url.path, into: &writer)
         }
     }

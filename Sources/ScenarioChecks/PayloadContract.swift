@@ -48,7 +48,12 @@ package struct PayloadContract: Sendable {
     package func check(
         _ bytes: [UInt8], route meant: String? = nil, fcm: Bool = false, pushType declared: APNsPushType? = nil
     ) -> Report {
-        guard let json = try? JSONValue.parse(bytes), case .object = json else {
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch {
+            // Where it breaks, as a suite's inline payload says it: "invalid JSON at byte N: …".
+            return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: [error.description])
+        }
+        guard case .object = json else {
             return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: ["not a JSON object"])
         }
         var problems: [String] = []

@@ -25,12 +25,11 @@ package enum RecordedSuite {
             throw RecordingError(file: path, why: "no such file or directory")
         }
         if isDirectory.boolValue { return try load(directory: path) }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var out: [Recording] = []
-        for (i, line) in text.split(separator: "\n").enumerated()
-        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard let entry = try? JSONValue.parse(String(line)), entry["status"] != nil else {
-                throw RecordingError(file: "\(path):\(i + 1)", why: "not a delivery log line")
+        for line in JSONLines.lines([UInt8](data)) {
+            guard let entry = try? JSONValue.parse(line.bytes), entry["status"] != nil else {
+                throw RecordingError(file: "\(path):\(line.number)", why: "not a delivery log line")
             }
             guard entry["status"]?.intValue == 200, let topic = entry["topic"]?.stringValue,
                 let payloadText = entry["payload"]?.stringValue, let payload = try? JSONValue.parse(payloadText)

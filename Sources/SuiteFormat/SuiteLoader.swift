@@ -29,10 +29,10 @@ package enum SuiteLoader {
     /// The keys of each mapping are the tables in `SuiteKeys`.
     static let includeKeys = SuiteKeys.includedWorld.names
 
-    /// True when the file is a suite (top-level mapping with `scenarios:`), false for include-only files (apps, worlds).
-    /// A file that cannot be read as YAML text counts as a suite when it mentions scenarios or when it is
-    /// not text at all (invalid UTF-8, NUL bytes, unreadable): loading it then reports the error with
-    /// `file:line:col`, so a damaged suite is never silently skipped when its directory is run.
+    /// True when the file is read as a suite: it has `scenarios:` at its top, or it is none of the files that may sit
+    /// among suites (`SuiteNeighbours`: world files, serve configs, JSON Schemas). A file that cannot be read as YAML
+    /// (a syntax error, invalid UTF-8, NUL bytes, unreadable) counts as a suite too: loading it then reports the error
+    /// with `file:line:col`, so a damaged or misspelt suite is never silently skipped when its directory is run.
     package static func isSuiteFile(path: String) -> Bool {
         examine(path: path).isSuite
     }
@@ -47,13 +47,8 @@ package enum SuiteLoader {
     /// (`YAMLNode.isDeferred`) where they can be: the loader reads each one when it decodes it.
     package static func examine(path: String, deferAbove: Int = deferAbove) -> (isSuite: Bool, root: YAMLNode?) {
         guard let root = try? YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
-        else {
-            guard let data = FileManager.default.contents(atPath: path),
-                let text = String(data: data, encoding: .utf8), !data.contains(0)
-            else { return (true, nil) }
-            return (text.contains("scenarios"), nil)
-        }
-        let isSuite = root["scenarios"] != nil
+        else { return (true, nil) }
+        let isSuite = root["scenarios"] != nil || SuiteNeighbours.problem(root) != nil
         return (isSuite, isSuite ? root : nil)
     }
 
@@ -80,6 +75,7 @@ package enum SuiteLoader {
         } else {
             root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
         }
+        if root["scenarios"] == nil, let problem = SuiteNeighbours.problem(root) { throw problem }
         let deferredItems = (root["scenarios"]?.items ?? []).filter(\.isDeferred)
         let text = root.range.source
         do {

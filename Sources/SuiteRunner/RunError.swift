@@ -9,6 +9,8 @@ package enum RunError: Error, CustomStringConvertible {
     case load([SourceError])
     /// Nothing to run in the given paths (exit 2).
     case noSuites(paths: [String])
+    /// A report path would replace the other report or a suite file of the run (exit 2): `ReportTargets`.
+    case reportPaths(String)
     /// The report could not be written (exit 3).
     case report(ReportsError)
     /// The fixture web server could not start (exit 3).
@@ -17,7 +19,7 @@ package enum RunError: Error, CustomStringConvertible {
     /// 2 for suite and usage problems, 3 for harness problems.
     package var exitCode: Int32 {
         switch self {
-        case .discovery, .load, .noSuites: 2
+        case .discovery, .load, .noSuites, .reportPaths: 2
         case .report, .fixture: 3
         }
     }
@@ -34,6 +36,7 @@ package enum RunError: Error, CustomStringConvertible {
         case let .noSuites(paths):
             return "no suite files in \(paths.joined(separator: ", ")). A suite is a .yaml/.yml/.json file with a "
                 + "top-level 'scenarios:' list."
+        case let .reportPaths(problem): return problem
         case let .report(error): return error.description
         case let .fixture(error): return error.description
         }

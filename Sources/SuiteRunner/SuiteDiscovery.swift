@@ -40,7 +40,8 @@ package enum SuiteDiscovery {
 
     /// Suite files under `paths`, sorted and without duplicates. Directories are walked recursively,
     /// skipping `pages/` and hidden entries; a file counts when its extension is a suite extension and
-    /// `isSuiteFile` says so (include-only files such as shared app declarations do not). A file named
+    /// `isSuiteFile` says so (world files such as shared app declarations, serve configs and JSON Schemas do not; a
+    /// file that is none of them counts, so that loading it reports what is wrong). A file named
     /// explicitly must have a suite extension but is not checked with `isSuiteFile` (its load error is clearer).
     package static func find(
         paths: [String], isSuiteFile: (String) -> Bool

@@ -21,7 +21,7 @@ package struct RunSummary: Sendable {
     package let report: TestReport
     /// Where the report was written.
     package let reportPath: String
-    /// Where the HTML report was written, if one was asked for.
+    /// Where the HTML report was written: nil when none was asked for or writing it failed (`reportError`).
     package var htmlPath: String?
     /// True when Ctrl-C (cancellation) stopped the run before every scenario finished.
     package let interrupted: Bool
@@ -70,6 +70,11 @@ package enum SuiteRun {
             throw .discovery(error)
         }
         guard !files.isEmpty else { throw .noSuites(paths: configuration.paths) }
+        if let conflict = ReportTargets.conflict(
+            junit: configuration.junitPath, html: configuration.htmlPath, suites: files)
+        {
+            throw .reportPaths(conflict)
+        }
         let (loaded, errors) = LoadedSuites.load(
             files: files, parsed: consume parsed, decodedScenarios: configuration.decodedScenarios,
             deferAbove: configuration.deferAbove)
@@ -110,6 +115,7 @@ package enum SuiteRun {
         defer { fixture.stop() }
 
         let reportURL = URL(fileURLWithPath: configuration.junitPath)
+        let htmlURL = configuration.htmlPath.map { URL(fileURLWithPath: $0) }
         let report: IncrementalReport
         do {
             try? FileManager.default.createDirectory(
@@ -118,6 +124,15 @@ package enum SuiteRun {
                 url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
                 plan: plan(prepared), policy: .coalesced(),
                 htmlGenerator: configuration.htmlPath.map { _ in htmlGenerator(configuration) })
+            // The HTML report's path is checked as the JUnit report's is, by writing the report as it stands (every
+            // scenario not run yet) before anything runs: a path that cannot be written fails now, not after the
+            // last scenario, and a run that dies leaves no earlier run's page there.
+            if let htmlURL {
+                try? FileManager.default.createDirectory(
+                    at: htmlURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try HTMLReport.write(
+                    report.snapshot(), facts: ReportData.RunFacts(generator: htmlGenerator(configuration)), to: htmlURL)
+            }
         } catch {
             throw .report(error)
         }
@@ -161,20 +176,19 @@ package enum SuiteRun {
             final = report.snapshotRendered()
             reportError = error
         }
-        if let htmlPath = configuration.htmlPath {
+        var htmlWritten: String?
+        if let htmlURL, let htmlPath = configuration.htmlPath {
             let facts = ReportData.RunFacts(
                 wallSeconds: (ContinuousClock.now - started).seconds, generator: htmlGenerator(configuration))
             do {
-                let url = URL(fileURLWithPath: htmlPath)
-                try? FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try HTMLReport.write(final, facts: facts, to: url)
+                try HTMLReport.write(final, facts: facts, to: htmlURL)
+                htmlWritten = htmlPath
             } catch {
                 if reportError == nil { reportError = error }
             }
         }
         var summary = RunSummary(
-            report: final.report, reportPath: configuration.junitPath, htmlPath: configuration.htmlPath,
+            report: final.report, reportPath: configuration.junitPath, htmlPath: htmlWritten,
             interrupted: outcome.interrupted, reportError: reportError, unfinished: outcome.unfinished)
         // An interrupted run did not reach every snapshot: nothing it skipped is obsolete.
         summary.snapshots = snapshots.finish(

@@ -78,3 +78,20 @@ import Testing
         #expect(out.status == 1 && out.stdout.contains("(8 h 12 min ahead)"), "\(out)")
     }
 }
+
+/// README's "Commands" block is what `pushcheck --help` prints from its COMMANDS: line on, so the two cannot drift.
+@Suite struct ReadmeCommandsTests {
+    @Test func readmeCommandsBlockIsTheHelp() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let section = try #require(text.range(of: "\n## Commands\n"), "README has no Commands section")
+        let open = try #require(text.range(of: "```\n", range: section.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "\n```\n", range: open.upperBound..<text.endIndex))
+        let block = String(text[open.upperBound..<close.lowerBound])
+        let help = Pushcheck.usage
+        let commands = try #require(help.range(of: "COMMANDS:\n"))
+        let expected = String(help[commands.lowerBound...]).trimmingCharacters(in: .newlines)
+        #expect(block == expected, "README's Commands block:\n\(block)\n\npushcheck --help:\n\(expected)")
+    }
+}

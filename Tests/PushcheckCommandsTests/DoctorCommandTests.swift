@@ -337,6 +337,22 @@ import Testing
         #expect(xml.contains("udid-not-provisioned"))
     }
 
+    /// `--junit out/doctor.xml` without `out/` (README's own `--junit Reports/doctor.xml` on a fresh checkout): the
+    /// directory is made, as `run --junit` does. A report that cannot be written is exit 3, which the help says.
+    @Test func junitMakesMissingDirectoriesAndAnUnwritableReportIsExitThree() throws {
+        let f = try Self.shared.get()
+        let report = f.directory.file("missing-\(UUID().uuidString.prefix(8))/out/doctor.xml")
+        let args = try Self.arguments(replacing: ["udid": "00008030-0000000000000001"])
+        let run = try Self.doctor(args + ["--junit", report])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: report), "\(run.stderr)")
+        let refused = try Self.doctor(args + ["--junit", f.directory.path])
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stderr.contains("cannot write the report"), "\(refused.stderr)")
+        let help = try runTool(pushcheckExecutable(), ["doctor", "--help"])
+        #expect(help.stdout.contains("3 the --junit report could not be written"), "\(help.stdout)")
+    }
+
     @Test func humanReportGroupsByFileMostSeriousFirstWithoutColourWhenPiped() throws {
         let f = try Self.shared.get()
         let run = try Self.doctor([

@@ -34,4 +34,26 @@ import Testing
         let badApp = try runTool(pushcheckExecutable(), ["check-payload", "--app", dir.file("missing.yaml"), good])
         #expect(badApp.status == 2)
     }
+
+    /// CRLF line ends and blank lines on stdin: one payload per non-blank line, named by its physical line.
+    @Test func crlfAndBlankLinesOnStdin() throws {
+        let lines = Array(
+            (#"{"aps":{"alert":"a"}}"# + "\r\n\r\n  \n" + #"{"aps":{"alert":"b"},"order_id":5}"# + "\r\n").utf8)
+        let out = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: lines)
+        #expect(out.status == 1, "\(out)")
+        #expect(out.stdout.contains("stdin:1: alert, 21 of 4096 bytes"), "\(out.stdout)")
+        #expect(out.stdout.contains("stdin:4: alert"), "\(out.stdout)")
+        #expect(out.stdout.contains("key 'order_id' should be string, found number"), "\(out.stdout)")
+        #expect(out.stdout.contains("2 payloads checked against com.example.shop: 2 broken"), "\(out.stdout)")
+    }
+
+    /// A payload that is not JSON is a broken payload (exit 1) whose problem says where: invalid JSON at byte N.
+    @Test func invalidJSONSaysWhere() throws {
+        let lines = Array((#"{"aps":{"alert":"a"},}"# + "\n").utf8)
+        let out = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: lines)
+        #expect(out.status == 1, "\(out)")
+        #expect(
+            out.stdout.contains("stdin:1: alert, 22 of 4096 bytes\n  FAIL invalid JSON at byte 21: "), "\(out.stdout)")
+        #expect(out.stdout.contains("1 payload checked against com.example.shop: 1 broken"), "\(out.stdout)")
+    }
 }

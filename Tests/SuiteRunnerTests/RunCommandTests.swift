@@ -66,7 +66,53 @@ import Testing
         #expect(out.stderr.contains("b.yaml:3:5"), "\(out.stderr)")
         #expect(out.stderr.contains("c.yaml:4"), "\(out.stderr)")
         #expect(out.stderr.contains("2 suite files with errors"))
-        #expect(!FileManager.default.fileExists(atPath: ws.report))
+        // Nothing ran, and the report says why: one <testsuite> per broken file, its error as an <error>.
+        let report = try ws.readReport()
+        #expect(report.suites.map(\.name) == [ws.dir.file("suites/b.yaml"), ws.dir.file("suites/c.yaml")])
+        #expect(report.totals.tests == 2 && report.totals.errors == 2, "\(report.totals)")
+        try SchemaCheck.expectValid(ws.report)
+    }
+
+    /// A suite-file error after a green run: the previous run's JUnit and HTML reports are replaced by ones holding
+    /// the error (a CI job must not upload the stale green ones), still exit 2.
+    @Test func aSuiteFileErrorReplacesThePreviousReports() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let html = ws.dir.file("Reports/report.html")
+        let green = try ws.run(["--html", html])
+        #expect(green.status == 0, "\(green)")
+        try "scenarios:\n  - name: x\n    stpes: []\n".write(
+            toFile: ws.dir.file("suites/a.yaml"), atomically: true, encoding: .utf8)
+        let out = try ws.run(["--html", html])
+        #expect(out.status == 2, "\(out)")
+        #expect(out.stdout.contains("report: \(ws.report)"), "\(out.stdout)")
+        let report = try ws.readReport()
+        #expect(report.totals.tests == 1 && report.totals.errors == 1, "\(report.totals)")
+        let suite = try #require(report.suites.first)
+        #expect(suite.name == ws.dir.file("suites/a.yaml") && suite.file == suite.name)
+        let testCase = try #require(suite.cases.first)
+        #expect(testCase.file == suite.name && testCase.line == 3)
+        guard case let .error(problem) = testCase.outcome else {
+            Issue.record("the broken file should be an <error>: \(testCase.outcome)")
+            return
+        }
+        #expect(problem.message.hasPrefix("\(ws.dir.file("suites/a.yaml")):3:5: unknown key 'stpes'"), "\(problem)")
+        #expect(problem.type == "suite-file")
+        try SchemaCheck.expectValid(ws.report)
+        let (page, _) = try HTMLReport.read(contentsOf: URL(fileURLWithPath: html))
+        #expect(page.totals.errors == 1 && page.totals.passed == 0, "\(page.totals)")
+
+        // Sharded, one shard holds the error, so the merged report has it once.
+        var shards: [String] = []
+        for i in 1...2 {
+            shards.append(ws.dir.file("Reports/junit-\(i)-of-2.xml"))
+            let shard = try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/2", "--junit", shards[i - 1]])
+            #expect(shard.status == 2, "\(shard)")
+            try SchemaCheck.expectValid(shards[i - 1])
+        }
+        let merged = try ws.pushcheck(["merge-reports", ws.dir.file("Reports/merged.xml")] + shards)
+        #expect(merged.status == 1, "\(merged)")
+        #expect(try ws.readReport(ws.dir.file("Reports/merged.xml")).totals.errors == 1)
     }
 
     @Test func usageErrorsExitTwo() throws {
@@ -76,6 +122,32 @@ import Testing
         #expect(try ws.run(["--jobs", "0"]).status == 2)
         #expect(try ws.run(["--scenario-timeout", "soon"]).status == 2)
         #expect(try ws.pushcheck(["run", ws.dir.file("missing")]).status == 2)
+    }
+
+    /// `--pages` naming no directory: exit 2 naming it, before anything runs (every page would be a 404).
+    @Test func aMissingPagesDirectoryIsAUsageError() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        for pages in [ws.dir.file("nope"), ws.dir.file("suites/a.yaml")] {
+            let out = try ws.run(["--pages", pages])
+            #expect(out.status == 2, "\(out)")
+            #expect(out.stderr.contains("option '--pages': '\(pages)' is not a directory"), "\(out.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run")
+        }
+    }
+
+    /// `scenarios: []` with no selection option: exit 5 saying the suites hold no scenarios, not that a selection
+    /// nobody gave matched nothing.
+    @Test func suitesWithoutScenariosSayNotSelection() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": "scenarios: []\n", "suites/b.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let out = try ws.pushcheck(["run", ws.dir.file("suites/a.yaml"), "--junit", ws.report])
+        #expect(out.status == 5, "\(out)")
+        #expect(out.stderr.contains("pushcheck run: the suites hold no scenarios"), "\(out.stderr)")
+        #expect(!out.stderr.contains("--filter"), "\(out.stderr)")
+        let filtered = try ws.run(["--filter", "nothing like it"])
+        #expect(filtered.status == 5, "\(filtered)")
+        #expect(filtered.stderr.contains("no scenario matches the selection"), "\(filtered.stderr)")
     }
 
     @Test func listFilterAndTags() throws {

@@ -86,6 +86,23 @@ import Testing
         #expect(!(try String(contentsOfFile: snap, encoding: .utf8)).contains("opened"))
     }
 
+    /// `--ci` writes nothing and `-u` writes: asked for both, the run refuses (exit 2, one line) and writes no
+    /// snapshot. `-u` under `CI=true` updates: the option overrides the environment.
+    @Test func ciAndUpdateTogetherAreRefused() throws {
+        let ws = try CLIWorkspace(["suites/orders.yaml": Self.suite("order_id")])
+        defer { ws.remove() }
+        let snap = ws.dir.file("suites/__snapshots__/orders.yaml.snap.json")
+        for arguments in [["--ci", "-u"], ["--update-snapshots", "--ci"]] {
+            let out = try run(ws, arguments)
+            #expect(out.status == 2, "\(out)")
+            #expect(out.stderr.hasPrefix("pushcheck run: error: --ci and -u/--update-snapshots together"), "\(out)")
+            #expect(!FileManager.default.fileExists(atPath: snap))
+        }
+        let update = try run(ws, ["-u"], ci: "true")
+        #expect(update.status == 0, "\(update)")
+        #expect(FileManager.default.fileExists(atPath: snap))
+    }
+
     @Test func helpShowsTheShortOption() throws {
         let help = try runTool(pushcheckExecutable(), ["run", "--help"])
         #expect(help.output.contains("-u, --update-snapshots"))

@@ -55,7 +55,8 @@ enum DoctorCommand: PushcheckCommand {
     static let discussion = """
         Every finding has an id, a severity, what breaks, the symptom you would see and the fix.
         Command-line options override the --config file. Colour only on a terminal; NO_COLOR turns it off.
-        EXIT: 0 no error-level finding (warnings allowed), 1 an error-level finding, 2 usage error.
+        EXIT: 0 no error-level finding (warnings allowed), 1 an error-level finding, 2 usage or --config file
+        error, 3 the --junit report could not be written (missing directories are made).
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -87,8 +88,12 @@ enum DoctorCommand: PushcheckCommand {
             console.out(DoctorOutput.human(checks, colors: colors, verbose: arguments.has("verbose")))
         }
         if let junit = arguments.value("junit") {
+            let url = URL(fileURLWithPath: junit)
+            // Missing directories are made, as `run --junit` and `merge-reports` do (Reports/ on a fresh checkout).
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             do {
-                try JUnitXMLWriter.write(DoctorOutput.junit(checks, timestamp: now), to: URL(fileURLWithPath: junit))
+                try JUnitXMLWriter.write(DoctorOutput.junit(checks, timestamp: now), to: url)
             } catch {
                 console.err("pushcheck doctor: error: \(error)")
                 return ExitCode.harness

@@ -7,7 +7,8 @@ import Synchronization
 /// `pushcheck run`: runs suites end to end and writes JUnit XML.
 enum RunCommand: PushcheckCommand {
     static let name = "run"
-    static let abstract = "Run scenario suites (Suites/ by default) and write a JUnit report."
+    static let abstract =
+        "Run scenario suites (Suites/ by default) and write a JUnit report (and, with --html, an HTML one)."
     static let synopsis =
         "pushcheck run [PATHS…] [--jobs N] [--filter TEXT] [--tags a,b] [--shard i/N] [--junit PATH] …"
     static let options: [OptionSpec] = [
@@ -34,12 +35,15 @@ enum RunCommand: PushcheckCommand {
     ]
     static let discussion = """
         Suite files are .yaml/.yml/.json files with a top-level 'scenarios:' list, found recursively
-        (pages/ and hidden directories are skipped). The JUnit report is rewritten atomically while scenarios
-        finish (writes coalesced, at most one every 250 ms) and on exit, so Ctrl-C keeps every finished scenario;
-        the rest are marked as interrupted (running) or not run.
-        Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error, 3 harness error
-        (timeout, crashed command, unreachable page, report not writable), 5 no scenario selected (an empty
-        report is still written; --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
+        (pages/ and hidden directories are skipped); any other such file must be a world file (include:,
+        gateway:, apps:, devices:), a serve config or a JSON Schema, else it is an error (exit 2).
+        The JUnit report is rewritten atomically while scenarios finish (writes coalesced, at most one
+        every 250 ms) and on exit, so Ctrl-C keeps every finished scenario; the rest are marked as
+        interrupted (running) or not run.
+        Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error (a suite file error is
+        written to the report as an <error type="suite-file">), 3 harness error (timeout, crashed command,
+        unreachable page, report not writable), 5 no scenario selected (an empty report is still written;
+        --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
         Colour: NO_COLOR (non-empty) or CI gives plain lines; --color always|never overrides.
         """
 
@@ -58,13 +62,27 @@ enum RunCommand: PushcheckCommand {
                 auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
                     && environment["TERM"] != "dumb")
             console.err(error.rendered(color: color))
+            // Nothing ran: the reports say why, in place of an earlier run's (a stale green one in CI).
+            if case .load(let errors) = error, !arguments.has("list") {
+                do throws(ReportsError) {
+                    try LoadFailureReport.write(errors, configuration: configuration)
+                    console.out("report: \(configuration.junitPath)")
+                    if let html = configuration.htmlPath { console.out("html report: \(html)") }
+                } catch {
+                    console.err("pushcheck run: \(error.description)")
+                }
+            }
             return error.exitCode
         }
         let empty = prepared.selected.isEmpty
         if empty {
+            // Blame the selection only when there was something to select from.
+            let why =
+                prepared.loaded.items.isEmpty
+                ? "the suites hold no scenarios (their scenarios: lists are empty)"
+                : "no scenario matches the selection (--filter/--tags/--exclude-tags/--shard)"
             console.err(
-                "pushcheck run: no scenario matches the selection (--filter/--tags/--exclude-tags/--shard); "
-                    + "writing an empty report"
+                "pushcheck run: \(why); writing an empty report"
                     + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
         }
         let emptyExit = arguments.has("allow-empty") ? ExitCode.success : ExitCode.noScenarios
@@ -132,6 +150,13 @@ enum RunCommand: PushcheckCommand {
         let retries = try arguments.int("retries", in: 0...20) ?? 0
         let stepTimeout = try duration(arguments, "step-timeout") ?? .seconds(30)
         let scenarioTimeout = try duration(arguments, "scenario-timeout") ?? .seconds(300)
+        if let pages = arguments.value("pages") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: pages, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError(
+                    "option '--pages': '\(pages)' is not a directory (the fixture web server serves the pages in it)")
+            }
+        }
         var seed: UInt64 = 0
         if let raw = arguments.value("seed") {
             guard let value = UInt64(raw) else {
@@ -150,7 +175,12 @@ enum RunCommand: PushcheckCommand {
                 ReportProperty("os", ProcessInfo.processInfo.operatingSystemVersionString),
             ])
         configuration.htmlPath = arguments.value("html")
+        if arguments.has("ci"), arguments.has("update-snapshots") {
+            throw UsageError(
+                "--ci and -u/--update-snapshots together: CI mode writes no snapshot, -u writes them; pass one")
+        }
         if arguments.has("ci") { configuration.snapshotMode = .ci }
+        // -u overrides CI=true in the environment (a job that regenerates snapshots), not an explicit --ci.
         if arguments.has("update-snapshots") { configuration.snapshotMode = .update }
         return configuration
     }

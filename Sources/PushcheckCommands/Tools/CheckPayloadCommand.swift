@@ -30,8 +30,8 @@ enum CheckPayloadCommand: PushcheckCommand {
         own router), the screen and title it ends on, required keys missing or mistyped (did you mean …),
         its size against the APNs limit of its push type (4096 bytes; background when it is content-available
         only), and with --fcm the FCM data rules.
-        Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule),
-        2 usage or app file error.
+        Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule, or
+        is not a JSON object: invalid JSON at byte N), 2 usage or app file error.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -65,12 +65,7 @@ enum CheckPayloadCommand: PushcheckCommand {
         }
         if files.isEmpty || arguments.positionals.contains("-") {
             let data = FileHandle.standardInput.readDataToEndOfFile()
-            var n = 0
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                n += 1
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if !text.isEmpty { inputs.append(("stdin:\(n)", Array(text.utf8))) }
-            }
+            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes)) }
         }
         var pushType: APNsPushType?
         if let raw = arguments.value("push-type") {
