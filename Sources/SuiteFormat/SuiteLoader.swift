@@ -204,21 +204,43 @@ package enum SuiteLoader {
     /// own `apps:`, `devices:` and `gateway:`: a suite's `world:` and `serve`'s config alike.
     package static func worldParts(of m: YAMLMapping, file: String) throws(SourceError) -> WorldParts {
         var parts = WorldParts()
-        func collect(_ m: YAMLMapping, file: String, depth: Int) throws(SourceError) {
+        func collect(_ m: YAMLMapping, file: String, chain: [String]) throws(SourceError) {
             if let inc = m["include"], !inc.isNull {
                 for pathNode in inc.items ?? [inc] {
                     let included = YAMLLoader.resolve(include: try String.decode(from: pathNode), from: file)
-                    guard depth < 4 else { throw pathNode.invalidValue(expected: "includes nested at most 4 deep") }
-                    guard FileManager.default.fileExists(atPath: included) else {
+                    let name = (included as NSString).standardizingPath
+                    if let first = chain.firstIndex(of: name) {
+                        let cycle = (chain[first...] + [name]).map { ($0 as NSString).lastPathComponent }
+                        throw pathNode.invalidValue(
+                            expected: "expected includes without a cycle: \(cycle.joined(separator: " → "))",
+                            suggestion: "remove one of these includes")
+                    }
+                    guard chain.count <= 4 else {
+                        throw pathNode.invalidValue(expected: "includes nested at most 4 deep")
+                    }
+                    var isDirectory: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: included, isDirectory: &isDirectory) else {
                         throw SourceError(
                             .io, "cannot include '\(included)': no such file", at: pathNode.range,
                             expected: "expected a YAML file with apps:/devices:",
                             suggestion: "include paths are relative to the including file's directory")
                     }
+                    guard !isDirectory.boolValue else {
+                        throw SourceError(
+                            .io, "cannot include '\(included)': it is a directory", at: pathNode.range,
+                            expected: "expected a YAML file with apps:/devices:",
+                            suggestion: "name a .yaml file inside it")
+                    }
                     let root = try YAMLLoader.load(path: included)
                     let im = try YAMLMapping(root)
+                    if im.contains("scenarios") {
+                        throw pathNode.invalidValue(
+                            expected: "expected a world file (include:, apps:, devices:, gateway:); this is a suite",
+                            suggestion: "move the apps and devices both suites need into a file of their own and "
+                                + "include that")
+                    }
                     try im.checkKeys(allowed: includeKeys)
-                    try collect(im, file: included, depth: depth + 1)
+                    try collect(im, file: included, chain: chain + [name])
                 }
             }
             for n in try m.optionalSequence("apps") ?? [] { parts.apps.append((n, file)) }
@@ -227,7 +249,7 @@ package enum SuiteLoader {
                 parts.gateway = (g, file)
             }
         }
-        try collect(m, file: file, depth: 0)
+        try collect(m, file: file, chain: [(file as NSString).standardizingPath])
         return parts
     }
 

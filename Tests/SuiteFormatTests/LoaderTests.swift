@@ -265,4 +265,23 @@ extension LoaderTests {
         #expect(app.message == "no app 'com.example.pushdem' in the world")
         #expect(app.suggestion == "did you mean 'com.example.pushdemo'?")
     }
+
+    /// Include mistakes are errors at the `include:` that makes them: a directory or "" (was "is a directory" with no
+    /// place), a suite (was "unknown key 'name'" in the suite), a cycle (was "nested at most 4 deep").
+    @Test func includeMistakesAreShownAtTheInclude() throws {
+        func error(_ include: String, extra: [String: String] = [:]) throws -> SourceError {
+            let suite = "name: t\nworld:\n  include: \(include)\nscenarios:\n  - name: s\n    steps: [foreground]\n"
+            return try #require(try Support.loadError(suite, extra: extra), "include: \(include)")
+        }
+        let directory = try error("apps", extra: ["apps/x.yaml": "apps: []\n"])
+        #expect(directory.message.hasSuffix("it is a directory") && directory.range.start.line == 3, "\(directory)")
+        #expect(directory.range.file.hasSuffix("suite.yaml"))
+        let empty = try error(#""""#)
+        #expect(empty.message.hasSuffix("it is a directory") && empty.range.start.line == 3, "\(empty)")
+        let suite = try error("other.yaml", extra: ["other.yaml": "name: o\nscenarios: []\n"])
+        #expect(suite.expected?.hasSuffix("this is a suite") == true && suite.range.start.line == 3, "\(suite)")
+        let cycle = try error("a.yaml", extra: ["a.yaml": "include: b.yaml\n", "b.yaml": "include: a.yaml\n"])
+        #expect(cycle.expected == "expected includes without a cycle: a.yaml → b.yaml → a.yaml", "\(cycle)")
+        #expect(cycle.range.file.hasSuffix("b.yaml"))
+    }
 }
