@@ -444,6 +444,13 @@ package enum SuiteLoader {
         for pair in m.pairs {
             let values = try [String].decode(from: pair.value)
             guard !values.isEmpty else { throw pair.value.invalidValue(expected: "at least one value") }
+            // A value twice makes two scenarios of one name: said here, not as a duplicate name at the scenario.
+            for (index, value) in values.enumerated() where values[..<index].contains(value) {
+                let node = pair.value.items?[index] ?? pair.value
+                throw node.invalidValue(
+                    expected: "expected each value of '\(pair.keyString)' once ('\(value)' is listed twice)",
+                    suggestion: "remove the second '\(value)'")
+            }
             sets = sets.flatMap { set in values.map { set + [(pair.keyString, $0)] } }
         }
         return sets

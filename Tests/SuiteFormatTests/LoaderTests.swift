@@ -284,4 +284,13 @@ extension LoaderTests {
         #expect(cycle.expected == "expected includes without a cycle: a.yaml → b.yaml → a.yaml", "\(cycle)")
         #expect(cycle.range.file.hasSuffix("b.yaml"))
     }
+
+    /// `parameters: { p: [a, a] }` was "two scenarios are named 'x [p=a]'" at the scenario itself.
+    @Test func aParameterValueListedTwiceIsShownAtTheSecond() throws {
+        let e = try #require(
+            try Support.loadError(
+                "name: t\nscenarios:\n  - name: x\n    parameters: { p: [a, b, a] }\n    steps: [foreground]\n"))
+        #expect(e.expected == "expected each value of 'p' once ('a' is listed twice)", "\(e)")
+        #expect(e.range.start.line == 4 && e.range.start.column == 29, "\(e)")
+    }
 }
