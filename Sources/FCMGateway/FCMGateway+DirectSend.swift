@@ -38,9 +38,9 @@ extension FCMGateway {
         var validated = apnsPush(
             translated, token: record.entry.apnsToken ?? Self.placeholderToken, path: record.apnsPath, runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
-            throw r == .payloadTooLarge
-                ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                : Self.apnsHeaderError(r)
+            // APNs' 4 KB limit is on the payload an iOS instance gets (bodies here are too small to reach it).
+            if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
+            if record.entry.apnsToken != nil { throw Self.messageTooBig }
         }
         if runtime.quota.perProjectPerMinute != nil || runtime.quota.perDevicePerMinute != nil {
             try checkQuota(runtime, recipients: [record], target: target, now: now)

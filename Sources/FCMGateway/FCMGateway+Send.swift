@@ -75,11 +75,16 @@ extension FCMGateway {
             }
         }
 
-        // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
+        // Size: FCM's count of what the recipient's platform receives (`FCMMessageSize`); a fan-out, before it
+        // knows its recipients, by the largest platform's.
         let limit =
             message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
-        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
-            throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+        if request.body.count > limit / Self.maxSizeGrowth {
+            let size =
+                message.target.isFanOut || recipients.isEmpty
+                ? FCMMessageSize.largestCount(message)
+                : FCMMessageSize.count(message, for: FCMPlatform(recipients[0].entry))
+            if size > limit { throw Self.messageTooBig }
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
@@ -93,9 +98,9 @@ extension FCMGateway {
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, path: first?.apnsPath,
             runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
-            throw r == .payloadTooLarge
-                ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                : Self.apnsHeaderError(r)
+            // APNs' 4 KB limit is on the payload an iOS instance gets: nothing to exceed for the others.
+            if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
+            if first?.entry.apnsToken != nil { throw Self.messageTooBig }
         }
         try checkQuota(runtime, recipients: recipients, target: message.target, now: now)
 
@@ -193,17 +198,12 @@ extension FCMGateway {
     /// the payload again) is skipped for it (the usual send).
     static let maxSizeGrowth = 8
 
-    static func payloadSize(_ m: FCMMessage) -> Int {
-        var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        n +=
-            (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0)
-            + (m.notificationImage?.utf8.count ?? 0)
-        if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }  // small: one allocation
-        if let a = m.android {
-            n += (a.data ?? [:]).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-            n += (a.notification?.title?.utf8.count ?? 0) + (a.notification?.body?.utf8.count ?? 0)
-        }
-        return n
+    /// The largest of `FCMMessageSize`'s per-platform counts (what a topic send is held to).
+    static func payloadSize(_ m: FCMMessage) -> Int { FCMMessageSize.largestCount(m) }
+
+    /// Over FCM's size limit, or (for an iOS instance) over APNs' on the translated payload.
+    static var messageTooBig: FCMErrorResponse {
+        FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
     }
 
     static func apnsHeaderError(_ r: APNsReason) -> FCMErrorResponse {

@@ -118,6 +118,38 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         #expect(gone == 404 && body.fcmErrorCode == "UNREGISTERED")
     }
 
+    /// The 4096-byte limit counts what the recipient's platform receives (data keys and values, notification text),
+    /// and APNs' own 4 KB limit on the translated payload applies only when the message goes to an iOS instance:
+    /// `data` of 1 + 3949 bytes reaches an Android or a web instance; the same message to an iPhone becomes an APNs
+    /// payload over 4096 bytes, "Message is too big". `android.data` replaces `data` for Android, so the two are not
+    /// added up (and the iPhone, which gets `data`, is not charged for `android.data`).
+    @Test func sizeIsCountedPerPlatform() {
+        let (w, token, recorder) = Self.world()
+        let x3949 = String(repeating: "x", count: 3949)
+        for recipient in [token, Fixture.tokenAndroid] {  // Android; a web instance (neither iOS nor Android)
+            let (status, body) = w.send(#"{"token":"\#(recipient)","data":{"k":"\#(x3949)"}}"#)
+            #expect(status == 200, "\(body)")
+        }
+        #expect(recorder.all.first?.data["k"]?.count == 3949)
+        let (ios, iosBody) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(x3949)"}}"#)
+        #expect(ios == 400 && iosBody[path: "error.message"] == "Message is too big", "\(iosBody)")
+        // Over 4096 by FCM's count for Android itself: refused for every target.
+        let x4096 = String(repeating: "x", count: 4096)
+        #expect(
+            w.send(#"{"token":"\#(token)","data":{"k":"\#(x4096)"}}"#).1[path: "error.message"] == "Message is too big")
+        #expect(w.send(#"{"token":"\#(Fixture.tokenAndroid)","data":{"k":"\#(x4096)"}}"#).0 == 400)
+        // `android.data` replaces `data`: 3001 bytes each, never 6002.
+        let x3000 = String(repeating: "x", count: 3000), y3000 = String(repeating: "y", count: 3000)
+        let both = #""data":{"k":"\#(x3000)"},"android":{"data":{"k":"\#(y3000)"}}"#
+        #expect(w.send(#"{"token":"\#(token)",\#(both)}"#).0 == 200)
+        #expect(recorder.all.last?.data["k"] == y3000)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)",\#(both)}"#).0 == 200)
+        // Android is charged for `android.data`, not `data`.
+        let x5000 = String(repeating: "x", count: 5000)
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"\#(x5000)"},"android":{"data":{"k":"v"}}}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"v"},"android":{"data":{"k":"\#(x5000)"}}}"#).0 == 400)
+    }
+
     /// restricted_package_name: a token send to another package is refused; a topic send skips those instances.
     @Test func restrictedPackageName() {
         let (w, token, recorder) = Self.world()
