@@ -43,7 +43,7 @@ extension FCMGateway {
             if record.entry.apnsToken != nil { throw Self.messageTooBig }
         }
         if runtime.quota.perProjectPerMinute != nil || runtime.quota.perDevicePerMinute != nil {
-            try checkQuota(runtime, recipients: [record], target: target, now: now)
+            try checkQuota(runtime, recipients: [record], target: target, now: now, counting: !send.validateOnly)
         }
 
         if send.validateOnly { return name }

@@ -102,7 +102,7 @@ extension FCMGateway {
             if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
             if first?.entry.apnsToken != nil { throw Self.messageTooBig }
         }
-        try checkQuota(runtime, recipients: recipients, target: message.target, now: now)
+        try checkQuota(runtime, recipients: recipients, target: message.target, now: now, counting: !validateOnly)
 
         if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
@@ -225,8 +225,10 @@ extension FCMGateway {
         }
     }
 
-    /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
-    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date)
+    /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s), nor
+    /// does a dry run (`counting` false: `validate_only` sends no message, and quotas count messages, reference/fcm.md
+    /// §5), which is still answered 429 while a window is full (`Tests/reference/fcm.md` §8).
+    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date, counting: Bool)
         throws(FCMErrorResponse)
     {
         let quota = runtime.quota
@@ -240,15 +242,19 @@ extension FCMGateway {
                 if w.count >= limit {
                     return ("projects/\(projectID)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
                 }
-                w.append(now)
-                s.projectSends[projectID] = w
+                if counting {
+                    w.append(now)
+                    s.projectSends[projectID] = w
+                }
             }
             if let limit = quota.perDevicePerMinute {
                 for d in devices {
                     var w = s.deviceSends[d, default: []].filter { $0 > cutoff }
                     if w.count >= limit { return (d, max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
-                    w.append(now)
-                    s.deviceSends[d] = w
+                    if counting {
+                        w.append(now)
+                        s.deviceSends[d] = w
+                    }
                 }
             }
             return nil

@@ -423,6 +423,24 @@ import Testing
         #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)  // another device is not limited
     }
 
+    /// A dry run sends no message, so it does not use quota (per device or per project, on both send paths); it still
+    /// runs the check, so a dry run while the window is full answers 429 as the send would.
+    @Test func validateOnlyDoesNotUseQuota() {
+        for quota in [FCMQuota(perDevicePerMinute: 2), FCMQuota(perProjectPerMinute: 2)] {
+            let w = World(quota: quota)
+            for message in [
+                #"{"token":"\#(Fixture.tokenA)"}"#, #"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#,
+            ] {
+                for _ in 0..<5 { #expect(w.send(message, validateOnly: true).0 == 200, "\(quota) \(message)") }
+            }
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#).0 == 200)
+            let (full, body) = w.send(#"{"token":"\#(Fixture.tokenA)"}"#, validateOnly: true)
+            #expect(full == 429 && body.fcmErrorCode == "QUOTA_EXCEEDED", "\(quota)")
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 429)
+        }
+    }
+
     @Test func faults() {
         w.fcm.addFault(FCMFault(.unavailable, count: 1, retryAfter: 7))
         let r = w.fcm.evaluate(
