@@ -135,6 +135,9 @@ package struct FCMErrorResponse: Sendable, Equatable, Error {
 }
 
 extension FCMErrorResponse {
+    /// The QuotaFailure violation's description (per device and per project).
+    static let quotaDescription = "Message rate exceeded for the target."
+
     static let credentialsHelp =
         "Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
 

@@ -17,13 +17,7 @@ extension FCMGateway {
         log.requestStorage = .send(.slice(body, send.messageRange), validateOnly: send.validateOnly)
 
         let target = FCMTarget.token(send.token)
-        if let fault = takeFault(for: target) {
-            var e = FCMErrorResponse(fault.errorCode)
-            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
-                e.retryAfter = fault.retryAfter ?? 60
-            }
-            throw e
-        }
+        if let fault = takeFault(for: target) { throw fault.answer(to: target, projectID: runtime.id) }
         guard let record = found else {
             guard Self.looksLikeRegistrationToken(send.token) else { throw FCMMessageRules.invalidToken() }
             throw FCMErrorResponse(.unregistered)

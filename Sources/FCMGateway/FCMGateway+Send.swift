@@ -56,13 +56,7 @@ extension FCMGateway {
         log.requestStorage = .send(message.rawStorage, validateOnly: validateOnly)
         try FCMMessageRules.refuseUnmodelled(message)
 
-        if let fault = takeFault(for: message.target) {
-            var e = FCMErrorResponse(fault.errorCode)
-            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
-                e.retryAfter = fault.retryAfter ?? 60
-            }
-            throw e
-        }
+        if let fault = takeFault(for: message.target) { throw fault.answer(to: message.target, projectID: runtime.id) }
         var recipients = try resolve(message.target, projectID: runtime.id)
         if let instance = recipients.first?.entry.android, !message.target.isFanOut,
             !Self.restrictedPackageAllows(message, instance)
@@ -261,7 +255,7 @@ extension FCMGateway {
         }
         if let exceeded {
             var e = FCMErrorResponse(.quotaExceeded)
-            e.quotaViolations = [.init(field: exceeded.subject, description: "Message rate exceeded for the target.")]
+            e.quotaViolations = [.init(field: exceeded.subject, description: FCMErrorResponse.quotaDescription)]
             e.retryAfter = exceeded.retry
             throw e
         }

@@ -457,6 +457,37 @@ import Testing
         #expect(s == 500 && b.fcmErrorCode == "INTERNAL" && b[path: "error.status"] == "INTERNAL")
     }
 
+    /// An injected fault answers as the real error does: QUOTA_EXCEEDED with its `google.rpc.QuotaFailure` detail
+    /// (reference/fcm.md §1.5) beside the FcmError, on both send paths; INVALID_ARGUMENT with the FcmError alone and
+    /// Google's generic message (the shape of the error-codes page's example 2); `Retry-After` only on 429 and 503.
+    @Test func faultsCarryTheRealErrorsDetails() throws {
+        for message in [#"{"token":"\#(Fixture.tokenA)"}"#, #"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#] {
+            w.fcm.addFault(FCMFault(.quotaExceeded, count: 1))
+            let r = w.fcm.evaluate(
+                w.request(
+                    "POST", "/v1/projects/demo-project/messages:send", json: #"{"message":\#(message)}"#,
+                    bearer: w.bearer()))
+            #expect(r.status == 429 && r.headers.contains(HTTPField("retry-after", "60")))
+            let body = try JSONValue.parse(r.body)
+            #expect(body.fcmErrorCode == "QUOTA_EXCEEDED")
+            let quota = body[path: "error.details"]?.arrayValue?.first {
+                $0["@type"] == "type.googleapis.com/google.rpc.QuotaFailure"
+            }
+            #expect(quota?[path: "violations.0.subject"] == .string(Fixture.tokenA), "\(body)")
+            #expect(quota?[path: "violations.0.description"] == "Message rate exceeded for the target.")
+        }
+        w.fcm.addFault(FCMFault(.quotaExceeded, count: 1))
+        let (_, topic) = w.send(#"{"topic":"news"}"#)
+        #expect(topic[path: "error.details.1.violations.0.subject"] == "projects/demo-project", "\(topic)")
+        w.fcm.addFault(FCMFault(.invalidArgument, count: 1))
+        let (status, invalid) = w.send(#"{"token":"\#(Fixture.tokenA)"}"#)
+        let expected = try JSONValue.parse(
+            Array(
+                #"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"INVALID_ARGUMENT"}]}}"#
+                    .utf8))
+        #expect(status == 400 && invalid == expected, "\(invalid)")
+    }
+
     @Test func apnsFaultsBecomeFCMErrors() {
         w.apns.addFault(APNsFault(.reject(.serviceUnavailable), count: 1))
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).1.fcmErrorCode == "UNAVAILABLE")
