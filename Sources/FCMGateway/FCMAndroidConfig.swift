@@ -162,9 +162,7 @@ extension FCMMessageRules {
             throw ProtoObject.invalidValue(
                 n.child("vibrate_timings"), "type.googleapis.com/google.protobuf.Duration", .string(timing))
         }
-        _ = try n.object(
-            "light_settings", type: "google.firebase.fcm.v1.LightSettings",
-            known: ["color", "light_on_duration", "light_off_duration"])
+        try checkLightSettings(n)
         if let color = try n.string("color") {
             guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
                 throw FCMErrorResponse.invalid(

@@ -219,6 +219,44 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         (#""android":{"notification":{"event_time":"yesterday"}}"#, "message.android.notification.event_time"),
         (#""android":{"notification":{"vibrate_timings":["1 s"]}}"#, "message.android.notification.vibrate_timings"),
         (#""android":{"data":{"google.x":"1"}}"#, "message.android.data"),
+        // LightSettings: color a google.type.Color, both durations Durations, all three required [G-API].
+        (
+            ##""android":{"notification":{"light_settings":{"color":"#ff0000","light_on_duration":"1s","light_off_duration":"1s"}}}"##,
+            "message.android.notification.light_settings.color"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":"x"},"light_on_duration":"abc","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.red"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"abc","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.light_on_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"1s","lightOffDuration":7}}}"#,
+            "message.android.notification.light_settings.light_off_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.light_off_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color"
+        ),
+        (#""android":{"notification":{"light_settings":{}}}"#, "message.android.notification.light_settings.color"),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"green":1.5},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.green"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"alpha":{"value":1}},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.alpha"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"hue":1},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color"
+        ),
         (#""android":{"direct_boot_ok":"yes"}"#, "message.android.direct_boot_ok"),
     ])
     func refusals(fragment: String, field: String) {
@@ -229,11 +267,27 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         #expect(recorder.all.isEmpty)
     }
 
+    /// `light_settings` as firebase-admin-python 7.7.0 writes it (`_messaging_encoder.py` `encode_light_settings`:
+    /// color as `{red, green, blue, alpha}` in 0…1, both durations `"<s>.<nanos>s"` or `"<s>s"`), and in the other
+    /// proto3 JSON forms (camelCase names, a float as a string, `alpha` left out, the edges 0 and 1).
+    @Test(arguments: [
+        #"{"color":{"red":1.0,"green":0.2,"blue":0.0,"alpha":1.0},"light_on_duration":"0.200000000s","light_off_duration":"1s"}"#,
+        #"{"color":{"red":0,"green":1,"blue":"0.5"},"lightOnDuration":"3s","lightOffDuration":"0s"}"#,
+        #"{"color":{},"light_on_duration":"1.5s","light_off_duration":"2s"}"#,
+    ])
+    func acceptedLightSettings(lightSettings: String) {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(
+            #"{"token":"\#(token)","android":{"notification":{"light_settings":\#(lightSettings)}}}"#)
+        #expect(status == 200, "\(body)")
+        #expect(recorder.all.count == 1)
+    }
+
     /// What FCM accepts there (RFC 3339 with a fraction or an offset, string int32, the enums).
     @Test func acceptedAndroidNotificationForms() {
         let (w, token, recorder) = Self.world()
         let n =
-            #"{"event_time":"2026-01-01T12:00:00.000000Z","notification_priority":"PRIORITY_MAX","visibility":"PUBLIC","proxy":"DENY","vibrate_timings":["0.5s","1s"],"light_settings":{"color":{"red":1},"light_on_duration":"1s"},"title_loc_key":"k","title_loc_args":["a"]}"#
+            #"{"event_time":"2026-01-01T12:00:00.000000Z","notification_priority":"PRIORITY_MAX","visibility":"PUBLIC","proxy":"DENY","vibrate_timings":["0.5s","1s"],"light_settings":{"color":{"red":1},"light_on_duration":"1s","light_off_duration":"1s"},"title_loc_key":"k","title_loc_args":["a"]}"#
         #expect(w.send(#"{"token":"\#(token)","android":{"notification":\#(n)}}"#).0 == 200)
         #expect(recorder.all.first?.notification?.visibility == "PUBLIC")
         #expect(FCMMessageRules.isTimestamp("2026-01-01T12:00:00+09:00"))
