@@ -257,6 +257,20 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
             #""android":{"notification":{"light_settings":{"color":{"hue":1},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
             "message.android.notification.light_settings.color"
         ),
+        // Enums by number: only the numbers the enum defines (proto3 JSON).
+        (#""android":{"priority":2}"#, "message.android.priority"),
+        (#""android":{"notification":{"visibility":4}}"#, "message.android.notification.visibility"),
+        (#""android":{"notification":{"visibility":1.5}}"#, "message.android.notification.visibility"),
+        (
+            #""android":{"notification":{"notification_priority":6}}"#,
+            "message.android.notification.notification_priority"
+        ),
+        (
+            #""android":{"notification":{"notification_priority":-1}}"#,
+            "message.android.notification.notification_priority"
+        ),
+        (#""android":{"notification":{"proxy":4}}"#, "message.android.notification.proxy"),
+        (#""android":{"notification":{"proxy":true}}"#, "message.android.notification.proxy"),
         (#""android":{"direct_boot_ok":"yes"}"#, "message.android.direct_boot_ok"),
     ])
     func refusals(fragment: String, field: String) {
@@ -281,6 +295,30 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
             #"{"token":"\#(token)","android":{"notification":{"light_settings":\#(lightSettings)}}}"#)
         #expect(status == 200, "\(body)")
         #expect(recorder.all.count == 1)
+    }
+
+    /// An enum by its number, as proto3 JSON allows: AndroidMessagePriority NORMAL 0 / HIGH 1; NotificationPriority
+    /// PRIORITY_UNSPECIFIED 0 … PRIORITY_MAX 5; Visibility VISIBILITY_UNSPECIFIED 0, PRIVATE 1, PUBLIC 2, SECRET 3;
+    /// Proxy PROXY_UNSPECIFIED 0, ALLOW 1, DENY 2, IF_PRIORITY_LOWERED 3 [G-API]. The number stands for the name.
+    @Test func enumsByNumber() {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(
+            #"{"token":"\#(token)","android":{"priority":0,"notification":{"visibility":2,"notification_priority":4,"proxy":1}}}"#
+        )
+        #expect(status == 200, "\(body)")
+        let n = recorder.all.first?.notification
+        #expect(n?.visibility == "PUBLIC" && n?.notificationPriority == "PRIORITY_HIGH", "\(String(describing: n))")
+        #expect(recorder.all.first?.priority == .normal)
+        for (field, top) in [("visibility", 3), ("notification_priority", 5), ("proxy", 3)] {
+            for number in 0...top {
+                let (s, b) = w.send(#"{"token":"\#(token)","android":{"notification":{"\#(field)":\#(number)}}}"#)
+                #expect(s == 200, "\(field) \(number): \(b)")
+            }
+        }
+        #expect(recorder.all.last?.notification?.visibility == nil)  // the proxy rows: no visibility sent
+        // The number in a string, as proto3 JSON parsers also take it.
+        #expect(w.send(#"{"token":"\#(token)","android":{"notification":{"visibility":"2"}}}"#).0 == 200)
+        #expect(recorder.all.last?.notification?.visibility == "PUBLIC")
     }
 
     /// What FCM accepts there (RFC 3339 with a fraction or an offset, string int32, the enums).
