@@ -24,6 +24,7 @@ extension FCMGateway {
         } catch {
             entry!.status = error.status
             entry!.errorCode = error.errorCode?.rawValue ?? error.canonical
+            entry!.fcmErrorDetail = error.errorCode != nil
             entry!.errorMessage = error.message
             response = error.response
         }
@@ -147,7 +148,7 @@ extension FCMGateway {
             }
             guard let record else {
                 if isFID {
-                    guard Self.looksLikeFID(token) else { throw FCMMessageRules.invalidToken(field: "message.fid") }
+                    guard Self.looksLikeFID(token) else { throw FCMMessageRules.invalidToken() }
                 } else {
                     guard Self.looksLikeRegistrationToken(token) else { throw FCMMessageRules.invalidToken() }
                 }

@@ -193,7 +193,6 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
             Array(
                 #"""
                 {"error":{"code":400,"message":"\#(text)","status":"INVALID_ARGUMENT","details":[
-                {"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"INVALID_ARGUMENT"},
                 {"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[
                 {"field":"message","description":"\#(text)"}]}]}}
                 """#.utf8))
