@@ -121,8 +121,9 @@ let package = Package(
         .testTarget(
             name: "ScenarioRunTests",
             dependencies: [
-                "ScenarioRun", "ScenarioChecks", "SuiteFormat", "SuiteRunner", "APNsGateway", "DeviceBridge",
-                "DeviceSimulator", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto", "PushcheckTestSupport",
+                "ScenarioRun", "ScenarioChecks", "SuiteFormat", "SuiteRunner", "APNsGateway", "FCMGateway",
+                "DeviceBridge", "DeviceSimulator", "YAMLSource", "PushModel", "HTTPServer", "PushCrypto",
+                "PushcheckTestSupport",
             ]
         ),
 

@@ -37,6 +37,28 @@ extension FCMMessageRules {
     ]
     static let visibilities = ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"]
     static let proxies = ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"]
+    static let androidPriorities = ["NORMAL", "HIGH"]
+
+    /// A proto enum field of `o`: its value's name (`names` in number order, so a name's index is its number
+    /// [G-API]), given as the name, the number, or the number in a string, as proto3 JSON parsers take them; only the
+    /// numbers the enum defines (`Tests/reference/fcm.md` §11). `value`: what to read instead of `o[name]`.
+    static func enumName(
+        _ o: ProtoObject, _ name: String, _ names: [String], _ type: String, value: JSONValue? = nil
+    ) throws(FCMErrorResponse) -> String? {
+        guard let v = value ?? o[name] else { return nil }
+        let number: Double?
+        switch v {
+        case .string(let s):
+            if names.contains(s) { return s }
+            number = Int32(s).map(Double.init)
+        case .number(let d): number = d
+        default: number = nil
+        }
+        guard let number, number.rounded() == number, number >= 0, number < Double(names.count) else {
+            throw ProtoObject.invalidValue(o.child(name), "type.googleapis.com/google.firebase.fcm.v1.\(type)", v)
+        }
+        return names[Int(number)]
+    }
 
     /// `message.android`. (`message.android_v2` never gets here: it is not a known message field, see
     /// `messageFields`.)
@@ -48,13 +70,9 @@ extension FCMMessageRules {
         // firebase-admin-python 7.7.0 sends "high" / "normal" in lower case (`_messaging_encoder.py`), which the
         // service takes; the proto enum names and numbers are the standard proto3 JSON forms.
         if let p = a["priority"] {
-            switch p {
-            case .string("NORMAL"), .string("normal"), .number(0): c.priority = .normal
-            case .string("HIGH"), .string("high"), .number(1): c.priority = .high
-            default:
-                throw ProtoObject.invalidValue(
-                    a.child("priority"), "type.googleapis.com/google.firebase.fcm.v1.AndroidMessagePriority", p)
-            }
+            let sent: JSONValue = p == .string("high") ? "HIGH" : p == .string("normal") ? "NORMAL" : p
+            let name = try enumName(a, "priority", androidPriorities, "AndroidMessagePriority", value: sent)
+            c.priority = name == "HIGH" ? .high : .normal
         }
         if let n = try a.object(
             "notification", type: "google.firebase.fcm.v1.AndroidNotification", known: androidNotificationFields)
@@ -101,13 +119,6 @@ extension FCMMessageRules {
     /// `AndroidNotification`, with the checks the Admin SDKs make before sending (color `#RRGGBB`, `*_loc_args` need
     /// their `*_loc_key`) [R-ADMIN], and proto3 JSON's for the enums, numbers and lists.
     private static func androidNotification(_ n: ProtoObject) throws(FCMErrorResponse) -> AndroidNotificationPayload {
-        func oneOf(_ name: String, _ values: [String], _ type: String) throws(FCMErrorResponse) -> String? {
-            guard let v = n[name] else { return nil }
-            guard case .string(let s) = v, values.contains(s) else {
-                throw ProtoObject.invalidValue(n.child(name), "type.googleapis.com/google.firebase.fcm.v1.\(type)", v)
-            }
-            return s
-        }
         func strings(_ name: String) throws(FCMErrorResponse) -> [String] {
             guard let v = n[name] else { return [] }
             guard case .array(let items) = v else { throw ProtoObject.invalidValue(n.child(name), "TYPE_STRING", v) }
@@ -140,10 +151,10 @@ extension FCMMessageRules {
         for flag in ["default_vibrate_timings", "default_light_settings", "bypass_proxy_notification"] {
             _ = try n.bool(flag)
         }
-        p.notificationPriority = try oneOf(
-            "notification_priority", notificationPriorities, "AndroidNotification.NotificationPriority")
-        p.visibility = try oneOf("visibility", visibilities, "AndroidNotification.Visibility")
-        _ = try oneOf("proxy", proxies, "AndroidNotification.Proxy")
+        p.notificationPriority = try enumName(
+            n, "notification_priority", notificationPriorities, "AndroidNotification.NotificationPriority")
+        p.visibility = try enumName(n, "visibility", visibilities, "AndroidNotification.Visibility")
+        _ = try enumName(n, "proxy", proxies, "AndroidNotification.Proxy")
         if let v = n["notification_count"] {
             switch v {
             case .number(let d) where d.rounded() == d && abs(d) <= Double(Int32.max): p.notificationCount = Int(d)
@@ -162,9 +173,7 @@ extension FCMMessageRules {
             throw ProtoObject.invalidValue(
                 n.child("vibrate_timings"), "type.googleapis.com/google.protobuf.Duration", .string(timing))
         }
-        _ = try n.object(
-            "light_settings", type: "google.firebase.fcm.v1.LightSettings",
-            known: ["color", "light_on_duration", "light_off_duration"])
+        try checkLightSettings(n)
         if let color = try n.string("color") {
             guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
                 throw FCMErrorResponse.invalid(

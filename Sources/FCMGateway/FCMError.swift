@@ -71,10 +71,21 @@ package struct FCMErrorResponse: Sendable, Equatable, Error {
         errorCode = code
     }
 
-    /// INVALID_ARGUMENT naming the offending field (a BadRequest detail, as Google sends).
+    /// INVALID_ARGUMENT from FCM's own checks of a well-formed message: the FcmError and a BadRequest naming the
+    /// offending field ("An extension of type google.rpc.BadRequest is returned to specify which field was
+    /// invalid", the ErrorCode page; Tests/reference/fcm.md §12).
     package static func invalid(_ field: String, _ description: String, message: String? = nil) -> FCMErrorResponse {
         var e = FCMErrorResponse(.invalidArgument, message: message ?? description)
         e.fieldViolations = [FieldViolation(field: field, description: description)]
+        return e
+    }
+
+    /// 400 INVALID_ARGUMENT for a body Google's proto3 JSON parser refuses before FCM sees the message (unknown or
+    /// repeated name, wrong type, bad enum or Duration, a second oneof member, not JSON): the BadRequest alone, no
+    /// FcmError, as the error-codes page's example 1 (Tests/reference/fcm.md §12).
+    package static func decoding(_ field: String, _ message: String) -> FCMErrorResponse {
+        var e = FCMErrorResponse(status: 400, canonical: "INVALID_ARGUMENT", message: message)
+        e.fieldViolations = [FieldViolation(field: field, description: message)]
         return e
     }
 
@@ -135,6 +146,9 @@ package struct FCMErrorResponse: Sendable, Equatable, Error {
 }
 
 extension FCMErrorResponse {
+    /// The QuotaFailure violation's description (per device and per project).
+    static let quotaDescription = "Message rate exceeded for the target."
+
     static let credentialsHelp =
         "Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
 

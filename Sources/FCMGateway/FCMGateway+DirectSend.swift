@@ -17,13 +17,7 @@ extension FCMGateway {
         log.requestStorage = .send(.slice(body, send.messageRange), validateOnly: send.validateOnly)
 
         let target = FCMTarget.token(send.token)
-        if let fault = takeFault(for: target) {
-            var e = FCMErrorResponse(fault.errorCode)
-            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
-                e.retryAfter = fault.retryAfter ?? 60
-            }
-            throw e
-        }
+        if let fault = takeFault(for: target) { throw fault.answer(to: target, projectID: runtime.id) }
         guard let record = found else {
             guard Self.looksLikeRegistrationToken(send.token) else { throw FCMMessageRules.invalidToken() }
             throw FCMErrorResponse(.unregistered)
@@ -38,12 +32,12 @@ extension FCMGateway {
         var validated = apnsPush(
             translated, token: record.entry.apnsToken ?? Self.placeholderToken, path: record.apnsPath, runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
-            throw r == .payloadTooLarge
-                ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                : Self.apnsHeaderError(r)
+            // APNs' 4 KB limit is on the payload an iOS instance gets (bodies here are too small to reach it).
+            if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
+            if record.entry.apnsToken != nil { throw Self.messageTooBig }
         }
         if runtime.quota.perProjectPerMinute != nil || runtime.quota.perDevicePerMinute != nil {
-            try checkQuota(runtime, recipients: [record], target: target, now: now)
+            try checkQuota(runtime, recipients: [record], target: target, now: now, counting: !send.validateOnly)
         }
 
         if send.validateOnly { return name }

@@ -24,6 +24,7 @@ extension FCMGateway {
         } catch {
             entry!.status = error.status
             entry!.errorCode = error.errorCode?.rawValue ?? error.canonical
+            entry!.fcmErrorDetail = error.errorCode != nil
             entry!.errorMessage = error.message
             response = error.response
         }
@@ -56,13 +57,7 @@ extension FCMGateway {
         log.requestStorage = .send(message.rawStorage, validateOnly: validateOnly)
         try FCMMessageRules.refuseUnmodelled(message)
 
-        if let fault = takeFault(for: message.target) {
-            var e = FCMErrorResponse(fault.errorCode)
-            if fault.errorCode == .quotaExceeded || fault.errorCode == .unavailable {
-                e.retryAfter = fault.retryAfter ?? 60
-            }
-            throw e
-        }
+        if let fault = takeFault(for: message.target) { throw fault.answer(to: message.target, projectID: runtime.id) }
         var recipients = try resolve(message.target, projectID: runtime.id)
         if let instance = recipients.first?.entry.android, !message.target.isFanOut,
             !Self.restrictedPackageAllows(message, instance)
@@ -75,11 +70,16 @@ extension FCMGateway {
             }
         }
 
-        // Size: what FCM carries for the app (data keys and values, notification text, the APNs payload object).
+        // Size: FCM's count of what the recipient's platform receives (`FCMMessageSize`); a fan-out, before it
+        // knows its recipients, by the largest platform's.
         let limit =
             message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
-        if request.body.count > limit / Self.maxSizeGrowth, Self.payloadSize(message) > limit {
-            throw FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
+        if request.body.count > limit / Self.maxSizeGrowth {
+            let size =
+                message.target.isFanOut || recipients.isEmpty
+                ? FCMMessageSize.largestCount(message)
+                : FCMMessageSize.count(message, for: FCMPlatform(recipients[0].entry))
+            if size > limit { throw Self.messageTooBig }
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
@@ -93,11 +93,11 @@ extension FCMGateway {
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, path: first?.apnsPath,
             runtime: runtime)
         if let r = APNsRequestValidation.validate(&validated) {
-            throw r == .payloadTooLarge
-                ? FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
-                : Self.apnsHeaderError(r)
+            // APNs' 4 KB limit is on the payload an iOS instance gets: nothing to exceed for the others.
+            if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
+            if first?.entry.apnsToken != nil { throw Self.messageTooBig }
         }
-        try checkQuota(runtime, recipients: recipients, target: message.target, now: now)
+        try checkQuota(runtime, recipients: recipients, target: message.target, now: now, counting: !validateOnly)
 
         if validateOnly { return name }
         // Moved (not copied) into the first recipient's delivery.
@@ -148,7 +148,7 @@ extension FCMGateway {
             }
             guard let record else {
                 if isFID {
-                    guard Self.looksLikeFID(token) else { throw FCMMessageRules.invalidToken(field: "message.fid") }
+                    guard Self.looksLikeFID(token) else { throw FCMMessageRules.invalidToken() }
                 } else {
                     guard Self.looksLikeRegistrationToken(token) else { throw FCMMessageRules.invalidToken() }
                 }
@@ -193,17 +193,12 @@ extension FCMGateway {
     /// the payload again) is skipped for it (the usual send).
     static let maxSizeGrowth = 8
 
-    static func payloadSize(_ m: FCMMessage) -> Int {
-        var n = m.data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        n +=
-            (m.notificationTitle?.utf8.count ?? 0) + (m.notificationBody?.utf8.count ?? 0)
-            + (m.notificationImage?.utf8.count ?? 0)
-        if let p = m.apnsPayload { n += JSONValue.object(p).serializedBytes().count }  // small: one allocation
-        if let a = m.android {
-            n += (a.data ?? [:]).reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-            n += (a.notification?.title?.utf8.count ?? 0) + (a.notification?.body?.utf8.count ?? 0)
-        }
-        return n
+    /// The largest of `FCMMessageSize`'s per-platform counts (what a topic send is held to).
+    static func payloadSize(_ m: FCMMessage) -> Int { FCMMessageSize.largestCount(m) }
+
+    /// Over FCM's size limit, or (for an iOS instance) over APNs' on the translated payload.
+    static var messageTooBig: FCMErrorResponse {
+        FCMErrorResponse.invalid("message", "Message is too big", message: "Message is too big")
     }
 
     static func apnsHeaderError(_ r: APNsReason) -> FCMErrorResponse {
@@ -225,8 +220,10 @@ extension FCMGateway {
         }
     }
 
-    /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s).
-    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date)
+    /// Per-device and per-project sliding one-minute windows; a rejected send does not count (as Google's 429s), nor
+    /// does a dry run (`counting` false: `validate_only` sends no message, and quotas count messages, reference/fcm.md
+    /// §5), which is still answered 429 while a window is full (`Tests/reference/fcm.md` §8).
+    func checkQuota(_ runtime: ProjectRuntime, recipients: [Recipient], target: FCMTarget, now: Date, counting: Bool)
         throws(FCMErrorResponse)
     {
         let quota = runtime.quota
@@ -240,22 +237,26 @@ extension FCMGateway {
                 if w.count >= limit {
                     return ("projects/\(projectID)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
                 }
-                w.append(now)
-                s.projectSends[projectID] = w
+                if counting {
+                    w.append(now)
+                    s.projectSends[projectID] = w
+                }
             }
             if let limit = quota.perDevicePerMinute {
                 for d in devices {
                     var w = s.deviceSends[d, default: []].filter { $0 > cutoff }
                     if w.count >= limit { return (d, max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
-                    w.append(now)
-                    s.deviceSends[d] = w
+                    if counting {
+                        w.append(now)
+                        s.deviceSends[d] = w
+                    }
                 }
             }
             return nil
         }
         if let exceeded {
             var e = FCMErrorResponse(.quotaExceeded)
-            e.quotaViolations = [.init(field: exceeded.subject, description: "Message rate exceeded for the target.")]
+            e.quotaViolations = [.init(field: exceeded.subject, description: FCMErrorResponse.quotaDescription)]
             e.retryAfter = exceeded.retry
             throw e
         }

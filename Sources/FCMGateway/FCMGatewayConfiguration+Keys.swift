@@ -64,7 +64,9 @@ extension FCMGatewayConfiguration {
             .init("error", .oneOf(FCMErrorCode.allCases.map(\.rawValue)), "The errorCode to answer.", required: true),
             .init("token", .text, "Only sends to this registration token."),
             .init("count", .integer, "Only this many times (at least 1)."),
-            .init("retry_after", .integer, "The Retry-After seconds to send with it."),
+            .init(
+                "retry_after", .integer,
+                "The Retry-After seconds to send with it (QUOTA_EXCEEDED and UNAVAILABLE only; default 60)."),
         ])
 
     static let quotaTable = KeyTable(

@@ -256,6 +256,12 @@ extension FCMGatewayConfiguration {
         if let count, count < 1 { throw f["count"]!.invalidValue(expected: "expected a count of at least 1") }
         let retry = try f.optional("retry_after", as: Int.self)
         if let retry, retry < 0 { throw f["retry_after"]!.invalidValue(expected: "expected seconds, 0 or more") }
+        if retry != nil, !FCMFault.retryAfterCodes.contains(code) {
+            throw f["retry_after"]!.invalidValue(
+                expected:
+                    "no retry_after for \(code.rawValue): Google sends Retry-After only with QUOTA_EXCEEDED and UNAVAILABLE"
+            )
+        }
         return FCMFault(code, token: try f.optional("token", as: String.self), count: count, retryAfter: retry)
     }
 }

@@ -58,7 +58,11 @@ package struct FCMLogEntry: Sendable, Equatable {
     var requestStorage: LoggedRequest = .value(nil)
     package var validateOnly = false
     package var status = 200
+    /// `errorCode`: the FcmError code, else (no FcmError in the answer) the canonical status.
     package var errorCode: String? = nil
+    /// The answer carried an FcmError detail (a proto3 JSON decoding error, an auth error or an over-limit body
+    /// does not), so that an answer rebuilt from the entry has the details the sender saw.
+    package var fcmErrorDetail = false
     package var errorMessage: String? = nil
     /// `name` of an accepted message.
     package var name: String? {

@@ -175,8 +175,7 @@ package enum FCMMessageRules {
     package static func parseSendBodyByRules(_ body: [UInt8]) throws(FCMErrorResponse) -> FCMSendRequest {
         let root: JSONValue
         do { root = try JSONValue.parse(body) } catch {
-            let msg = "Invalid JSON payload received. Unexpected token."
-            throw FCMErrorResponse.invalid("", msg, message: msg)
+            throw FCMErrorResponse.decoding("", "Invalid JSON payload received. Unexpected token.")
         }
         let top = try ProtoObject(
             root, path: "", type: "google.firebase.fcm.v1.SendMessageRequest", known: ["validate_only", "message"],
@@ -210,9 +209,9 @@ package enum FCMMessageRules {
         // oneof target: a second member is a JSON-parsing error, none is FCM's "Recipient of the message is not set."
         let targetNames = ["token", "topic", "condition", "fid"].filter { m[$0] != nil }
         if targetNames.count > 1 {
-            let msg =
-                "Invalid JSON payload received. Oneof field 'target' is already set. Cannot set '\(targetNames[1])'"
-            throw FCMErrorResponse.invalid("message", msg, message: msg)
+            throw FCMErrorResponse.decoding(
+                "message",
+                "Invalid JSON payload received. Oneof field 'target' is already set. Cannot set '\(targetNames[1])'")
         }
         guard let targetName = targetNames.first, let targetText = try m.string(targetName) else {
             throw FCMErrorResponse.invalid(
@@ -273,10 +272,10 @@ package enum FCMMessageRules {
     static func target(name: String, text: String) throws(FCMErrorResponse) -> FCMTarget {
         switch name {
         case "token":
-            guard !text.isEmpty else { throw invalidToken(field: "message.token") }
+            guard !text.isEmpty else { throw invalidToken() }
             return .token(text)
         case "fid":
-            guard !text.isEmpty else { throw invalidToken(field: "message.fid") }
+            guard !text.isEmpty else { throw invalidToken() }
             return .fid(text)
         case "topic":
             let topic = text.hasPrefix("/topics/") ? String(text.dropFirst(8)) : text
@@ -293,8 +292,10 @@ package enum FCMMessageRules {
     }
 
     /// INVALID_ARGUMENT for a token that is not an FCM registration token (error-codes doc, example 2).
-    static func invalidToken(field: String = "message.token") -> FCMErrorResponse {
-        FCMErrorResponse.invalid(field, "The registration token is not a valid FCM registration token")
+    /// A token (or `fid`) that is not one: the FcmError alone, as the error-codes page's example 2 shows it (no
+    /// BadRequest; Tests/reference/fcm.md §12).
+    static func invalidToken() -> FCMErrorResponse {
+        FCMErrorResponse(.invalidArgument, message: "The registration token is not a valid FCM registration token")
     }
 
     static func checkLabel(_ o: ProtoObject) throws(FCMErrorResponse) {

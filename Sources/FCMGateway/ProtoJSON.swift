@@ -50,11 +50,11 @@ struct ProtoObject {
             guard known.contains(snake) else {
                 let at = path.isEmpty ? "" : " at '\(path)'"
                 let msg = "Invalid JSON payload received. Unknown name \"\(name)\"\(at): Cannot find field."
-                return FCMErrorResponse.invalid(path, msg, message: msg)
+                return FCMErrorResponse.decoding(path, msg)
             }
             if let earlier = spellings[snake], earlier != name {
                 let msg = "Invalid JSON payload received. Duplicate field \"\(name)\"."
-                return FCMErrorResponse.invalid(path, msg, message: msg)
+                return FCMErrorResponse.decoding(path, msg)
             }
             spellings[snake] = name
         }
@@ -100,10 +100,10 @@ struct ProtoObject {
             v, path: child(name), type: type, known: known, raw: raw, jsonPath: jsonPath + [sentNames[name] ?? name])
     }
 
-    /// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12` — Google's message and field violation.
+    /// `Invalid value at 'message.data[0].value' (TYPE_STRING), 12` — Google's message and field violation (a
+    /// decoding error: no FcmError).
     static func invalidValue(_ path: String, _ type: String, _ value: JSONValue) -> FCMErrorResponse {
-        let msg = "Invalid value at '\(path)' (\(type)), \(value.serialized())"
-        return FCMErrorResponse.invalid(path, msg, message: msg)
+        return FCMErrorResponse.decoding(path, "Invalid value at '\(path)' (\(type)), \(value.serialized())")
     }
 
     /// `validateOnly` → `validate_only` (proto field names are snake_case; JSON names are their camelCase).

@@ -45,11 +45,12 @@ extension BackendRequests {
         return record
     }
 
-    /// The answer body Google sent for the entry: `{"name"}`, or the error with its FcmError detail.
+    /// The answer body Google sent for the entry: `{"name"}`, or the error with its FcmError detail when it had one
+    /// (a decoding error's 400 has none: `FCMLogEntry.fcmErrorDetail`).
     static func body(of e: FCMLogEntry) -> JSONValue {
         if e.status == 200 { return ["name": .string(e.name ?? "")] }
         var error: [String: JSONValue] = ["code": .number(Double(e.status)), "message": .string(e.errorMessage ?? "")]
-        if let code = e.errorCode.flatMap(FCMErrorCode.init(rawValue:)) {
+        if e.fcmErrorDetail, let code = e.errorCode.flatMap(FCMErrorCode.init(rawValue:)) {
             error["status"] = .string(code.http.canonical)
             error["details"] = [
                 ["@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": .string(code.rawValue)]

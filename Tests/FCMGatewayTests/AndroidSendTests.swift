@@ -118,6 +118,38 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         #expect(gone == 404 && body.fcmErrorCode == "UNREGISTERED")
     }
 
+    /// The 4096-byte limit counts what the recipient's platform receives (data keys and values, notification text),
+    /// and APNs' own 4 KB limit on the translated payload applies only when the message goes to an iOS instance:
+    /// `data` of 1 + 3949 bytes reaches an Android or a web instance; the same message to an iPhone becomes an APNs
+    /// payload over 4096 bytes, "Message is too big". `android.data` replaces `data` for Android, so the two are not
+    /// added up (and the iPhone, which gets `data`, is not charged for `android.data`).
+    @Test func sizeIsCountedPerPlatform() {
+        let (w, token, recorder) = Self.world()
+        let x3949 = String(repeating: "x", count: 3949)
+        for recipient in [token, Fixture.tokenAndroid] {  // Android; a web instance (neither iOS nor Android)
+            let (status, body) = w.send(#"{"token":"\#(recipient)","data":{"k":"\#(x3949)"}}"#)
+            #expect(status == 200, "\(body)")
+        }
+        #expect(recorder.all.first?.data["k"]?.count == 3949)
+        let (ios, iosBody) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"k":"\#(x3949)"}}"#)
+        #expect(ios == 400 && iosBody[path: "error.message"] == "Message is too big", "\(iosBody)")
+        // Over 4096 by FCM's count for Android itself: refused for every target.
+        let x4096 = String(repeating: "x", count: 4096)
+        #expect(
+            w.send(#"{"token":"\#(token)","data":{"k":"\#(x4096)"}}"#).1[path: "error.message"] == "Message is too big")
+        #expect(w.send(#"{"token":"\#(Fixture.tokenAndroid)","data":{"k":"\#(x4096)"}}"#).0 == 400)
+        // `android.data` replaces `data`: 3001 bytes each, never 6002.
+        let x3000 = String(repeating: "x", count: 3000), y3000 = String(repeating: "y", count: 3000)
+        let both = #""data":{"k":"\#(x3000)"},"android":{"data":{"k":"\#(y3000)"}}"#
+        #expect(w.send(#"{"token":"\#(token)",\#(both)}"#).0 == 200)
+        #expect(recorder.all.last?.data["k"] == y3000)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)",\#(both)}"#).0 == 200)
+        // Android is charged for `android.data`, not `data`.
+        let x5000 = String(repeating: "x", count: 5000)
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"\#(x5000)"},"android":{"data":{"k":"v"}}}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(token)","data":{"k":"v"},"android":{"data":{"k":"\#(x5000)"}}}"#).0 == 400)
+    }
+
     /// restricted_package_name: a token send to another package is refused; a topic send skips those instances.
     @Test func restrictedPackageName() {
         let (w, token, recorder) = Self.world()
@@ -161,7 +193,6 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
             Array(
                 #"""
                 {"error":{"code":400,"message":"\#(text)","status":"INVALID_ARGUMENT","details":[
-                {"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"INVALID_ARGUMENT"},
                 {"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[
                 {"field":"message","description":"\#(text)"}]}]}}
                 """#.utf8))
@@ -187,6 +218,58 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         (#""android":{"notification":{"event_time":"yesterday"}}"#, "message.android.notification.event_time"),
         (#""android":{"notification":{"vibrate_timings":["1 s"]}}"#, "message.android.notification.vibrate_timings"),
         (#""android":{"data":{"google.x":"1"}}"#, "message.android.data"),
+        // LightSettings: color a google.type.Color, both durations Durations, all three required [G-API].
+        (
+            ##""android":{"notification":{"light_settings":{"color":"#ff0000","light_on_duration":"1s","light_off_duration":"1s"}}}"##,
+            "message.android.notification.light_settings.color"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":"x"},"light_on_duration":"abc","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.red"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"abc","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.light_on_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"1s","lightOffDuration":7}}}"#,
+            "message.android.notification.light_settings.light_off_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"red":1},"light_on_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.light_off_duration"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color"
+        ),
+        (#""android":{"notification":{"light_settings":{}}}"#, "message.android.notification.light_settings.color"),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"green":1.5},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.green"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"alpha":{"value":1}},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color.alpha"
+        ),
+        (
+            #""android":{"notification":{"light_settings":{"color":{"hue":1},"light_on_duration":"1s","light_off_duration":"1s"}}}"#,
+            "message.android.notification.light_settings.color"
+        ),
+        // Enums by number: only the numbers the enum defines (proto3 JSON).
+        (#""android":{"priority":2}"#, "message.android.priority"),
+        (#""android":{"notification":{"visibility":4}}"#, "message.android.notification.visibility"),
+        (#""android":{"notification":{"visibility":1.5}}"#, "message.android.notification.visibility"),
+        (
+            #""android":{"notification":{"notification_priority":6}}"#,
+            "message.android.notification.notification_priority"
+        ),
+        (
+            #""android":{"notification":{"notification_priority":-1}}"#,
+            "message.android.notification.notification_priority"
+        ),
+        (#""android":{"notification":{"proxy":4}}"#, "message.android.notification.proxy"),
+        (#""android":{"notification":{"proxy":true}}"#, "message.android.notification.proxy"),
         (#""android":{"direct_boot_ok":"yes"}"#, "message.android.direct_boot_ok"),
     ])
     func refusals(fragment: String, field: String) {
@@ -197,11 +280,51 @@ final class AndroidRecorder: FCMAndroidDeliveryConsumer {
         #expect(recorder.all.isEmpty)
     }
 
+    /// `light_settings` as firebase-admin-python 7.7.0 writes it (`_messaging_encoder.py` `encode_light_settings`:
+    /// color as `{red, green, blue, alpha}` in 0…1, both durations `"<s>.<nanos>s"` or `"<s>s"`), and in the other
+    /// proto3 JSON forms (camelCase names, a float as a string, `alpha` left out, the edges 0 and 1).
+    @Test(arguments: [
+        #"{"color":{"red":1.0,"green":0.2,"blue":0.0,"alpha":1.0},"light_on_duration":"0.200000000s","light_off_duration":"1s"}"#,
+        #"{"color":{"red":0,"green":1,"blue":"0.5"},"lightOnDuration":"3s","lightOffDuration":"0s"}"#,
+        #"{"color":{},"light_on_duration":"1.5s","light_off_duration":"2s"}"#,
+    ])
+    func acceptedLightSettings(lightSettings: String) {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(
+            #"{"token":"\#(token)","android":{"notification":{"light_settings":\#(lightSettings)}}}"#)
+        #expect(status == 200, "\(body)")
+        #expect(recorder.all.count == 1)
+    }
+
+    /// An enum by its number, as proto3 JSON allows: AndroidMessagePriority NORMAL 0 / HIGH 1; NotificationPriority
+    /// PRIORITY_UNSPECIFIED 0 … PRIORITY_MAX 5; Visibility VISIBILITY_UNSPECIFIED 0, PRIVATE 1, PUBLIC 2, SECRET 3;
+    /// Proxy PROXY_UNSPECIFIED 0, ALLOW 1, DENY 2, IF_PRIORITY_LOWERED 3 [G-API]. The number stands for the name.
+    @Test func enumsByNumber() {
+        let (w, token, recorder) = Self.world()
+        let (status, body) = w.send(
+            #"{"token":"\#(token)","android":{"priority":0,"notification":{"visibility":2,"notification_priority":4,"proxy":1}}}"#
+        )
+        #expect(status == 200, "\(body)")
+        let n = recorder.all.first?.notification
+        #expect(n?.visibility == "PUBLIC" && n?.notificationPriority == "PRIORITY_HIGH", "\(String(describing: n))")
+        #expect(recorder.all.first?.priority == .normal)
+        for (field, top) in [("visibility", 3), ("notification_priority", 5), ("proxy", 3)] {
+            for number in 0...top {
+                let (s, b) = w.send(#"{"token":"\#(token)","android":{"notification":{"\#(field)":\#(number)}}}"#)
+                #expect(s == 200, "\(field) \(number): \(b)")
+            }
+        }
+        #expect(recorder.all.last?.notification?.visibility == nil)  // the proxy rows: no visibility sent
+        // The number in a string, as proto3 JSON parsers also take it.
+        #expect(w.send(#"{"token":"\#(token)","android":{"notification":{"visibility":"2"}}}"#).0 == 200)
+        #expect(recorder.all.last?.notification?.visibility == "PUBLIC")
+    }
+
     /// What FCM accepts there (RFC 3339 with a fraction or an offset, string int32, the enums).
     @Test func acceptedAndroidNotificationForms() {
         let (w, token, recorder) = Self.world()
         let n =
-            #"{"event_time":"2026-01-01T12:00:00.000000Z","notification_priority":"PRIORITY_MAX","visibility":"PUBLIC","proxy":"DENY","vibrate_timings":["0.5s","1s"],"light_settings":{"color":{"red":1},"light_on_duration":"1s"},"title_loc_key":"k","title_loc_args":["a"]}"#
+            #"{"event_time":"2026-01-01T12:00:00.000000Z","notification_priority":"PRIORITY_MAX","visibility":"PUBLIC","proxy":"DENY","vibrate_timings":["0.5s","1s"],"light_settings":{"color":{"red":1},"light_on_duration":"1s","light_off_duration":"1s"},"title_loc_key":"k","title_loc_args":["a"]}"#
         #expect(w.send(#"{"token":"\#(token)","android":{"notification":\#(n)}}"#).0 == 200)
         #expect(recorder.all.first?.notification?.visibility == "PUBLIC")
         #expect(FCMMessageRules.isTimestamp("2026-01-01T12:00:00+09:00"))

@@ -85,6 +85,16 @@ import Testing
         #expect(typo.line == 2 && typo.suggestion?.contains("did you mean 'number'?") == true)
         let fault = try #require(error("faults: [{ error: UNAVAILABLE_NOW }]\n"))
         #expect(fault.line == 1 && fault.column == 19)
+        // `retry_after` only where Google sends Retry-After (429 QUOTA_EXCEEDED, 503 UNAVAILABLE; reference/fcm.md
+        // §1.5, §6), at the key.
+        for code in ["INTERNAL", "INVALID_ARGUMENT", "UNREGISTERED", "SENDER_ID_MISMATCH", "THIRD_PARTY_AUTH_ERROR"] {
+            let retry = try #require(error("faults:\n  - { error: \(code), retry_after: 30 }\n"), "\(code)")
+            #expect(retry.line == 2 && retry.column == 29 + code.count, "\(code): \(retry)")
+            #expect(retry.expected?.contains("QUOTA_EXCEEDED and UNAVAILABLE") == true, "\(retry)")
+        }
+        for code in ["QUOTA_EXCEEDED", "UNAVAILABLE"] {
+            #expect(error("faults:\n  - { error: \(code), retry_after: 30 }\n") == nil)
+        }
         let apns = try #require(error("projects:\n  - id: p\n    number: \"1\"\n    apns: { team_id: T, key_id: K }\n"))
         #expect(apns.line == 4)
         let token = try #require(

@@ -131,7 +131,7 @@ import Testing
         #expect(r.status == 404)
         #expect(w.apns.log().isEmpty)
         let (bad, badBody) = w.send(#"{"token":"not-a-token"}"#, validateOnly: true)
-        #expect(bad == 400 && badBody.fcmErrorCode == "INVALID_ARGUMENT" && badBody.violationField == "message.token")
+        #expect(bad == 400 && badBody.fcmErrorCode == "INVALID_ARGUMENT" && badBody.violationField == nil)
     }
 
     @Test func projectNumberWorksInThePath() {
@@ -155,7 +155,7 @@ import Testing
         #expect(body[path: "error.status"] == "INVALID_ARGUMENT")
         #expect(body[path: "error.message"] == "Invalid value at 'message.data[1].value' (TYPE_STRING), 12")
         #expect(body.violationField == "message.data[1].value")
-        #expect(body.fcmErrorCode == "INVALID_ARGUMENT")
+        #expect(body.fcmErrorCode == nil)  // a decoding error: the BadRequest alone (Google's example 1)
         // The index is the entry's position as sent, not alphabetical.
         let (_, wire) = w.send(#"{"token":"\#(Fixture.tokenA)","data":{"z":true,"a":"x"}}"#)
         #expect(wire[path: "error.message"] == "Invalid value at 'message.data[0].value' (TYPE_STRING), true")
@@ -423,6 +423,24 @@ import Testing
         #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)  // another device is not limited
     }
 
+    /// A dry run sends no message, so it does not use quota (per device or per project, on both send paths); it still
+    /// runs the check, so a dry run while the window is full answers 429 as the send would.
+    @Test func validateOnlyDoesNotUseQuota() {
+        for quota in [FCMQuota(perDevicePerMinute: 2), FCMQuota(perProjectPerMinute: 2)] {
+            let w = World(quota: quota)
+            for message in [
+                #"{"token":"\#(Fixture.tokenA)"}"#, #"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#,
+            ] {
+                for _ in 0..<5 { #expect(w.send(message, validateOnly: true).0 == 200, "\(quota) \(message)") }
+            }
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#).0 == 200)
+            let (full, body) = w.send(#"{"token":"\#(Fixture.tokenA)"}"#, validateOnly: true)
+            #expect(full == 429 && body.fcmErrorCode == "QUOTA_EXCEEDED", "\(quota)")
+            #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 429)
+        }
+    }
+
     @Test func faults() {
         w.fcm.addFault(FCMFault(.unavailable, count: 1, retryAfter: 7))
         let r = w.fcm.evaluate(
@@ -437,6 +455,37 @@ import Testing
         #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
         let (s, b) = w.send(#"{"token":"\#(Fixture.tokenB)"}"#)
         #expect(s == 500 && b.fcmErrorCode == "INTERNAL" && b[path: "error.status"] == "INTERNAL")
+    }
+
+    /// An injected fault answers as the real error does: QUOTA_EXCEEDED with its `google.rpc.QuotaFailure` detail
+    /// (reference/fcm.md §1.5) beside the FcmError, on both send paths; INVALID_ARGUMENT with the FcmError alone and
+    /// Google's generic message (the shape of the error-codes page's example 2); `Retry-After` only on 429 and 503.
+    @Test func faultsCarryTheRealErrorsDetails() throws {
+        for message in [#"{"token":"\#(Fixture.tokenA)"}"#, #"{"token":"\#(Fixture.tokenA)","android":{"ttl":"1s"}}"#] {
+            w.fcm.addFault(FCMFault(.quotaExceeded, count: 1))
+            let r = w.fcm.evaluate(
+                w.request(
+                    "POST", "/v1/projects/demo-project/messages:send", json: #"{"message":\#(message)}"#,
+                    bearer: w.bearer()))
+            #expect(r.status == 429 && r.headers.contains(HTTPField("retry-after", "60")))
+            let body = try JSONValue.parse(r.body)
+            #expect(body.fcmErrorCode == "QUOTA_EXCEEDED")
+            let quota = body[path: "error.details"]?.arrayValue?.first {
+                $0["@type"] == "type.googleapis.com/google.rpc.QuotaFailure"
+            }
+            #expect(quota?[path: "violations.0.subject"] == .string(Fixture.tokenA), "\(body)")
+            #expect(quota?[path: "violations.0.description"] == "Message rate exceeded for the target.")
+        }
+        w.fcm.addFault(FCMFault(.quotaExceeded, count: 1))
+        let (_, topic) = w.send(#"{"topic":"news"}"#)
+        #expect(topic[path: "error.details.1.violations.0.subject"] == "projects/demo-project", "\(topic)")
+        w.fcm.addFault(FCMFault(.invalidArgument, count: 1))
+        let (status, invalid) = w.send(#"{"token":"\#(Fixture.tokenA)"}"#)
+        let expected = try JSONValue.parse(
+            Array(
+                #"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"INVALID_ARGUMENT"}]}}"#
+                    .utf8))
+        #expect(status == 400 && invalid == expected, "\(invalid)")
     }
 
     @Test func apnsFaultsBecomeFCMErrors() {

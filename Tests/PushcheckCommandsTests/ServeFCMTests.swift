@@ -161,6 +161,9 @@ import Testing
         let badFault = try runTool(
             "curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"UNAVAILABLE","cont":1}"#])
         #expect(badFault.stdout.contains("did you mean 'count'?"), "\(badFault)")
+        let retryOn500 = try runTool(
+            "curl", ["-s", "-XPOST", control + "/fcm/faults", "-d", #"{"error":"INTERNAL","retry_after":30}"#])
+        #expect(retryOn500.stdout.contains("QUOTA_EXCEEDED and UNAVAILABLE"), "\(retryOn500)")
         #expect(try runTool("curl", ["-s", control + "/fcm/faults"]).stdout.contains("UNAVAILABLE"))
         #expect(try runTool("curl", ["-s", control + "/fcm/topics"]).stdout.contains(#""topics":{}"#))
         #expect(try runTool("curl", ["-s", control + "/fcm/log"]).stdout.contains(#""entries":[]"#))

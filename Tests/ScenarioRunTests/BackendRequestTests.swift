@@ -1,3 +1,4 @@
+@testable import FCMGateway
 import Foundation
 @testable import ScenarioChecks
 @testable import ScenarioRun
@@ -15,6 +16,20 @@ import Testing
                 -d '{"aps":{"alert":"From the backend"},"order_id":"42"}' "$PUSHCHECK_APNS_SANDBOX_URL/3/device/$t"
             done
         """
+
+    /// A backend's FCM send is rebuilt from the FCM log as Google answered it: an FcmError detail only when the answer
+    /// had one (a proto3 JSON decoding error's 400 has a BadRequest alone, Tests/reference/fcm.md §12), so
+    /// `error_code` after a `run:` step agrees with `send: { via: fcm }`.
+    @Test func rebuiltFCMAnswerHasTheFcmErrorOnlyWhenGoogleSentOne() {
+        var entry = FCMLogEntry(receivedAt: Date(), method: "POST", path: "/v1/projects/p/messages:send")
+        entry.status = 400
+        entry.errorCode = "INVALID_ARGUMENT"
+        entry.errorMessage = "Invalid value at 'message.data[0].value' (TYPE_STRING), 12"
+        #expect(BackendRequests.body(of: entry)[path: "error.details"] == nil)
+        #expect(BackendRequests.body(of: entry)[path: "error.status"] == "INVALID_ARGUMENT")
+        entry.fcmErrorDetail = true
+        #expect(BackendRequests.body(of: entry)[path: "error.details.0.errorCode"] == "INVALID_ARGUMENT")
+    }
 
     @Test func everySendCheckWorksAfterARunStep() async throws {
         let (_, r) = try await Support.runSteps(

@@ -47,7 +47,9 @@ names["both"] = messaging.send(messaging.Message(
         notification=messaging.AndroidNotification(
             title="Goal (Android)", channel_id="goals", tag="match-7", color="#3366ff",
             click_action="com.example.news.OPEN_ARTICLE", notification_count=3, sticky=True, icon="ic_stat_goal",
-            visibility="public", priority="max", event_timestamp=datetime.datetime(2026, 1, 1, 12, 0, 0)),
+            visibility="public", priority="max", event_timestamp=datetime.datetime(2026, 1, 1, 12, 0, 0),
+            light_settings=messaging.LightSettings(
+                color="#ff000080", light_on_duration_millis=200, light_off_duration_millis=1000)),
         fcm_options=messaging.AndroidFCMOptions(analytics_label="goals"), direct_boot_ok=True)))
 
 names["android_data"] = messaging.send(messaging.Message(

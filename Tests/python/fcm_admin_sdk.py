@@ -104,4 +104,26 @@ try:
     check("topic size limit", False)
 except exceptions.InvalidArgumentError as e:
     check("topic size limit", True, repr(e))
+# A decoding error (BadRequest alone, no FcmError) and a bad token (FcmError alone): the SDK maps both by their
+# 400 to InvalidArgumentError. The SDK never writes a non-string data value itself, so the encoder is wrapped for one
+# send; the request still goes through the SDK's HTTP client and error handling.
+encode = messaging._MessagingService.encode_message
+messaging._MessagingService.encode_message = classmethod(
+    lambda cls, m: dict(encode(m), data={"count": 12}))
+try:
+    messaging.send(messaging.Message(token=TOKENS["a"], data={"count": "12"}), dry_run=True)
+    check("decoding error", False)
+except exceptions.InvalidArgumentError as e:
+    details = e.http_response.json()["error"]["details"]
+    check("decoding error", type(e) is exceptions.InvalidArgumentError
+          and [d["@type"] for d in details] == ["type.googleapis.com/google.rpc.BadRequest"], repr(e))
+finally:
+    messaging._MessagingService.encode_message = encode
+try:
+    messaging.send(messaging.Message(token="not-a-token"), dry_run=True)
+    check("bad token", False)
+except exceptions.InvalidArgumentError as e:
+    details = e.http_response.json()["error"]["details"]
+    check("bad token", type(e) is exceptions.InvalidArgumentError
+          and [d["@type"] for d in details] == ["type.googleapis.com/google.firebase.fcm.v1.FcmError"], repr(e))
 print(json.dumps({"done": True}), flush=True)
