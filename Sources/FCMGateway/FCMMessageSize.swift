@@ -1,11 +1,11 @@
 import PushModel
 
 /// The platform an FCM instance is, which decides what of a message it receives.
-enum FCMPlatform: CaseIterable {
-    case iOS, android, web
+package enum FCMPlatform: String, CaseIterable {
+    case iOS = "ios", android, web
 
     /// An Android instance has a package; an iOS one an APNs token or a bundle ID; the rest are web instances.
-    init(_ token: FCMRegisteredToken) {
+    package init(_ token: FCMRegisteredToken) {
         if token.android != nil {
             self = .android
         } else if token.apnsToken != nil || token.bundleID != nil {

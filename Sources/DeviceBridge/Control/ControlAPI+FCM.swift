@@ -88,7 +88,7 @@ extension ControlAPI {
             json["package_name"] = .string(a.packageName)
             if let id = a.appID { json["app_id"] = .string(id) }
         }
-        json["platform"] = .string(t.android != nil ? "android" : t.apnsToken != nil ? "ios" : "web")
+        json["platform"] = .string(FCMPlatform(t).rawValue)
         return json
     }
 
