@@ -124,14 +124,13 @@ package enum SuiteRun {
                 url: reportURL, hostname: TestReport.currentHostname(), properties: configuration.runProperties,
                 plan: plan(prepared), policy: .coalesced(),
                 htmlGenerator: configuration.htmlPath.map { _ in htmlGenerator(configuration) })
-            // The HTML report's path is checked as the JUnit report's is, by writing the report as it stands (every
-            // scenario not run yet) before anything runs: a path that cannot be written fails now, not after the
-            // last scenario, and a run that dies leaves no earlier run's page there.
+            // The HTML report's path is checked as the JUnit report's is, by writing a page there before anything
+            // runs: a path that cannot be written fails now, not after the last scenario, and a run that dies leaves
+            // no earlier run's page there.
             if let htmlURL {
                 try? FileManager.default.createDirectory(
                     at: htmlURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try HTMLReport.write(
-                    report.snapshot(), facts: ReportData.RunFacts(generator: htmlGenerator(configuration)), to: htmlURL)
+                try HTMLReport.writeRunInProgress(scenarios: prepared.selected.count, to: htmlURL)
             }
         } catch {
             throw .report(error)
