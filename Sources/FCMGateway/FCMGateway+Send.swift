@@ -232,25 +232,32 @@ extension FCMGateway {
         let cutoff = now.addingTimeInterval(-60)
         let devices = target.isFanOut ? [] : recipients.map(\.token)
         let exceeded: (subject: String, retry: Int)? = state.withLock { s in
+            // Every window is checked before any is written: a send refused for one device's quota was not sent, so
+            // it uses no quota (it filled the project's window while refused).
+            var projectWindow: [Date]?
             if let limit = quota.perProjectPerMinute {
-                var w = s.projectSends[projectID, default: []].filter { $0 > cutoff }
+                let w = s.projectSends[projectID, default: []].filter { $0 > cutoff }
                 if w.count >= limit {
                     return ("projects/\(projectID)", max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up))))
                 }
-                if counting {
-                    w.append(now)
-                    s.projectSends[projectID] = w
-                }
+                projectWindow = w
             }
+            var deviceWindows: [(device: String, window: [Date])] = []
             if let limit = quota.perDevicePerMinute {
                 for d in devices {
-                    var w = s.deviceSends[d, default: []].filter { $0 > cutoff }
+                    let w = s.deviceSends[d, default: []].filter { $0 > cutoff }
                     if w.count >= limit { return (d, max(1, Int((w[0].timeIntervalSince(cutoff)).rounded(.up)))) }
-                    if counting {
-                        w.append(now)
-                        s.deviceSends[d] = w
-                    }
+                    deviceWindows.append((d, w))
                 }
+            }
+            guard counting else { return nil }
+            if var w = projectWindow {
+                w.append(now)
+                s.projectSends[projectID] = w
+            }
+            for (d, var w) in deviceWindows {
+                w.append(now)
+                s.deviceSends[d] = w
             }
             return nil
         }

@@ -423,6 +423,18 @@ import Testing
         #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)  // another device is not limited
     }
 
+    /// A send refused for one device's quota was not sent: it does not fill the project's window (it did, so the
+    /// third device below got a project 429 after two messages sent).
+    @Test func aSendRefusedForItsDeviceUsesNoProjectQuota() {
+        let w = World(quota: FCMQuota(perDevicePerMinute: 1, perProjectPerMinute: 3))
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenA)"}"#).0 == 429)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenB)"}"#).0 == 200)
+        #expect(w.send(#"{"token":"\#(Fixture.tokenAndroid)"}"#).0 == 200)
+        let (full, body) = w.send(#"{"token":"\#(Fixture.tokenProd)"}"#)
+        #expect(full == 429 && body[path: "error.details"]?.serialized().contains("projects/") == true, "\(body)")
+    }
+
     /// A dry run sends no message, so it does not use quota (per device or per project, on both send paths); it still
     /// runs the check, so a dry run while the window is full answers 429 as the send would.
     @Test func validateOnlyDoesNotUseQuota() {
