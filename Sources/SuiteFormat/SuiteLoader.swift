@@ -75,7 +75,17 @@ package enum SuiteLoader {
         } else {
             root = try YAMLLoader.load(path: path, deferringItemsOf: "scenarios", minimumBytes: deferAbove)
         }
-        if root["scenarios"] == nil, let problem = SuiteNeighbours.problem(root) { throw problem }
+        if root["scenarios"] == nil {
+            // Named on its own: a file that may sit among suites (a world file, a serve config, a schema) is no suite
+            // to run; it read "unknown key 'apps'".
+            throw SuiteNeighbours.problem(root)
+                ?? SourceError(
+                    .missingKey, "not a suite: \((path as NSString).lastPathComponent) has no scenarios:",
+                    at: root.pairs?.first?.key.range ?? root.range,
+                    expected: "expected a suite (a mapping with scenarios:), not a world file, serve config or schema",
+                    suggestion:
+                        "run the suites that include it (pushcheck run Suites runs every suite in the directory)")
+        }
         let deferredItems = (root["scenarios"]?.items ?? []).filter(\.isDeferred)
         let text = root.range.source
         do {

@@ -293,4 +293,11 @@ extension LoaderTests {
         #expect(e.expected == "expected each value of 'p' once ('a' is listed twice)", "\(e)")
         #expect(e.range.start.line == 4 && e.range.start.column == 29, "\(e)")
     }
+
+    /// A world file named on its own is no suite to run: it said "unknown key 'apps'".
+    @Test func aWorldFileNamedOnItsOwnIsNotASuite() throws {
+        let e = try #require(try Support.loadError("apps:\n  - bundle_id: com.example.app\n"))
+        #expect(e.message == "not a suite: suite.yaml has no scenarios:", "\(e)")
+        #expect(e.range.start.line == 1 && e.suggestion?.hasPrefix("run the suites that include it") == true)
+    }
 }
