@@ -42,6 +42,11 @@ package final class ChildProcess {
 
     package var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+    /// What the child printed after the lines `firstLine` read, to its end (call it once the child has exited).
+    package func remainingOutput() -> String {
+        String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// Sends `signal` and waits for exit; returns the exit status (nil on timeout, after SIGKILL).
     package func stop(signal: Int32 = SIGTERM, timeout: TimeInterval = 15) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }

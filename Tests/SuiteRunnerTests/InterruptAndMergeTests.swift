@@ -24,6 +24,9 @@ import Testing
         #expect(running, "slow never showed as running in the report")
         let status = child.stop(signal: SIGINT, timeout: 20)
         #expect(status == 130, "exit \(String(describing: status)); stderr: \(child.stderr)")
+        // The console says what the report says of the two that never started (it said "not finished").
+        let console = child.remainingOutput()
+        #expect(console.contains("interrupted: 2 scenarios not run (skipped in the report)"), "\(console)")
         let report = try ws.readReport()
         #expect(outcome(named: "quick", in: report) == .passed)
         guard case let .error(problem)? = outcome(named: "slow", in: report) else {

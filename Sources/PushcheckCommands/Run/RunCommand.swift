@@ -127,7 +127,10 @@ enum RunCommand: PushcheckCommand {
         reporter.finish()
         if summary.interrupted {
             let unfinished = summary.unfinished
-            console.out("interrupted: \(unfinished) scenario\(unfinished == 1 ? "" : "s") not finished")
+            // The scenarios that were running are in the counts above (interrupted errors); these never started,
+            // and the report lists them as skipped ("not run: interrupted").
+            console.out(
+                "interrupted: \(unfinished) scenario\(unfinished == 1 ? "" : "s") not run (skipped in the report)")
         }
         if let error = summary.reportError { console.err("pushcheck run: \(error.description)") }
         for line in summary.snapshots.lines { console.out(line) }
