@@ -72,18 +72,65 @@ package struct APSDictionary: Sendable, Equatable {
     package init(payload: JSONValue) { raw = payload["aps"] }
 
     private var alert: JSONValue? { raw?["alert"] }
-    package var title: String? { alert?["title"]?.stringValue }
-    package var subtitle: String? { alert?["subtitle"]?.stringValue }
-    /// `alert.body`, or the alert itself when it is a string.
-    package var body: String? { alert?.stringValue ?? alert?["body"]?.stringValue }
-    /// Whether `alert` carries something to show (title, subtitle or body) — the service extension's trigger.
+    /// `alert.title`, or the localized `title-loc-key` with its `title-loc-args` (Tests/reference/ios-push-types.md §L).
+    package var title: String? { alert?["title"]?.stringValue ?? localized("title-loc-key", "title-loc-args") }
+    package var subtitle: String? {
+        alert?["subtitle"]?.stringValue ?? localized("subtitle-loc-key", "subtitle-loc-args")
+    }
+    /// `alert.body`, or the alert itself when it is a string, or the localized `loc-key` with its `loc-args`.
+    package var body: String? {
+        alert?.stringValue ?? alert?["body"]?.stringValue ?? localized("loc-key", "loc-args")
+    }
+    /// Whether `alert` carries something to show (title, subtitle or body, literal or localized) — the service
+    /// extension's trigger. A localized-only alert was none, and the push was dropped as empty.
     package var hasAlertText: Bool { title != nil || subtitle != nil || body != nil }
+
+    /// The text iOS shows for a localization key: the app's string for it (the simulated app has no
+    /// Localizable.strings, so the key itself, as iOS shows a key it does not find) with the arguments put in for
+    /// its `%@` and `%n$@` specifiers.
+    private func localized(_ key: String, _ argumentsKey: String) -> String? {
+        guard let format = alert?[key]?.stringValue else { return nil }
+        let arguments = alert?[argumentsKey]?.arrayValue?.map { $0.stringValue ?? $0.serialized() } ?? []
+        return Self.format(format, arguments)
+    }
+
+    /// `%@` takes the next argument, `%n$@` the n-th, `%%` is a percent sign; anything else is kept as written.
+    static func format(_ format: String, _ arguments: [String]) -> String {
+        var out = ""
+        var next = 0
+        var rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            if after.hasPrefix("%") {
+                out += "%"
+                rest = after.dropFirst()
+            } else if after.hasPrefix("@") {
+                out += next < arguments.count ? arguments[next] : ""
+                next += 1
+                rest = after.dropFirst()
+            } else if let dollar = after.firstIndex(of: "$"), let n = Int(after[..<dollar]),
+                after[after.index(after: dollar)...].hasPrefix("@")
+            {
+                out += n >= 1 && n <= arguments.count ? arguments[n - 1] : ""
+                rest = after[after.index(dollar, offsetBy: 2)...]
+            } else {
+                out += "%"
+                rest = after
+            }
+        }
+        return out + rest
+    }
     package var badge: Int? { raw?["badge"]?.intValue }
     /// `sound` as a name; the critical-alert dictionary form yields its `name`.
     package var sound: String? { raw?["sound"]?.stringValue ?? raw?["sound"]?["name"]?.stringValue }
     package var category: String? { raw?["category"]?.stringValue }
     package var threadID: String? { raw?["thread-id"]?.stringValue }
-    package var interruptionLevel: String? { raw?["interruption-level"]?.stringValue }
+    /// `interruption-level`, or `critical` for the sound dictionary's `critical: 1` (the iOS 12–14 way of sending a
+    /// critical alert, still in Apple's payload reference; Tests/reference/ios-push-types.md §6.2).
+    package var interruptionLevel: String? {
+        raw?["interruption-level"]?.stringValue ?? (raw?["sound"]?["critical"]?.intValue == 1 ? "critical" : nil)
+    }
     /// Only the number 1 counts (`content-available: 0` is not an "off" but is not a wake request either).
     package var contentAvailable: Bool { raw?["content-available"]?.intValue == 1 }
     var mutableContent: Bool { raw?["mutable-content"]?.intValue == 1 }

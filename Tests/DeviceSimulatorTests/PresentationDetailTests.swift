@@ -49,6 +49,37 @@ import Testing
         #expect(Fixture.presented(d.deliver(Fixture.push(payload)).events) == [expected])
     }
 
+    /// A localized alert (`title-loc-key`, `loc-key` with `loc-args`, no literal text) is shown, from the key as iOS
+    /// shows a key it does not find, its arguments put in (Tests/reference/ios-push-types.md §6.1); it was dropped as
+    /// an empty push, and the service extension did not run.
+    @Test func aLocalizedAlertIsShown() {
+        let (d, _) = Fixture.ready(Fixture.app(), state: .suspended)
+        let payload = Fixture.json(
+            #"{"aps":{"alert":{"title-loc-key":"GAME_INVITE","loc-key":"%@ and %2$@ play %1$@ (100%%)","loc-args":["Jenna","Frank"]}}}"#
+        )
+        let events = d.deliver(Fixture.push(payload)).events
+        #expect(Fixture.presented(events).count == 1, "\(events)")
+        #expect(
+            events.contains {
+                "\($0.kind)".contains("GAME_INVITE") && "\($0.kind)".contains("Jenna and Frank play Jenna (100%)")
+            },
+            "\(events.map { "\($0.kind)" })")
+        #expect(APSDictionary.format("%@ %1$@ %3$@ %q %%", ["a", "b"]) == "a a  %q %")
+    }
+
+    /// The sound dictionary's `critical: 1` (no `interruption-level`) is a critical alert: it plays its sound though
+    /// the sound switch is off (Tests/reference/ios-push-types.md §6.2); it played none.
+    @Test func theSoundDictionarysCriticalFlagIsACriticalAlert() {
+        let (d, _) = Fixture.ready(
+            Self.app(entitlements: ["com.apple.developer.usernotifications.critical-alerts": .bool(true)]),
+            state: .suspended, settings: NotificationSettings(status: .authorized, sound: false, criticalAlert: true))
+        let payload = Fixture.json(#"{"aps":{"alert":"Fire","sound":{"critical":1,"name":"default","volume":1.0}}}"#)
+        #expect(
+            Fixture.presented(d.deliver(Fixture.push(payload)).events) == [
+                Presentation(banner: true, list: true, sound: "default", quiet: false, interruptionLevel: "critical")
+            ])
+    }
+
     @Test func sceneAppGetsTheColdStartTapInConnectionOptions() throws {
         let (d, _) = Fixture.ready(Fixture.app(delegate: DelegateBehaviour(usesScenes: true)), state: .notRunning)
         d.deliver(Fixture.push(Fixture.alertPayload))
