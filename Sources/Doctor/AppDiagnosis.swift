@@ -73,6 +73,38 @@ extension Doctor {
             }
         }
         topicChecks(inputs, facts: facts, context: context, into: &list)
+        bundleIDKnownCheck(inputs, facts: facts, context: context, into: &list)
+    }
+
+    /// Without a bundle id (a source Info.plist's `$(PRODUCT_BUNDLE_IDENTIFIER)`, or entitlements alone) the checks
+    /// that compare it are not made: said as a finding, so a run never looks clean for checks it skipped.
+    static func bundleIDKnownCheck(
+        _ inputs: DoctorInputs, facts: AppFacts, context: DoctorContext, into list: inout Checklist
+    ) {
+        guard facts.bundleID == nil, let path = facts.infoPath ?? facts.entitlementsPath else { return }
+        var skipped: [String] = []
+        if inputs.profile?.value != nil { skipped.append("the profile's App ID") }
+        if context.topic != nil { skipped.append("the backend's apns-topic (--topic)") }
+        if inputs.googleServiceInfo?.value?["BUNDLE_ID"] != nil {
+            skipped.append("GoogleService-Info.plist's BUNDLE_ID")
+        }
+        if inputs.apnsCertificate?.value != nil { skipped.append("the push certificate's topic") }
+        if !inputs.extensions.isEmpty { skipped.append("the extensions' bundle id prefix") }
+        let said = inputs.infoPlist?.value?["CFBundleIdentifier"]?.stringValue
+        list.record(
+            "app.bundle-id", "the app's bundle id is known (Info.plist, --bundle-id or the profile's App ID)",
+            file: path,
+            [
+                DoctorFinding(
+                    id: "bundle-id-unknown", severity: .warning, file: path,
+                    cause: (said.map { "CFBundleIdentifier is \($0) (an Xcode build setting)" }
+                        ?? "no Info.plist or --bundle-id says the app's bundle id")
+                        + ", so the checks against it were not made"
+                        + (skipped.isEmpty ? "" : ": " + skipped.joined(separator: ", ")),
+                    breaks: "a bundle id mismatch (profile, topic, Firebase app, certificate) goes unreported",
+                    symptom: "none from doctor; a mismatch shows as install refused or APNs 400 DeviceTokenNotForTopic",
+                    fix: "pass --bundle-id with the app's PRODUCT_BUNDLE_IDENTIFIER (or --app with the built .app)")
+            ])
     }
 
     /// A bundle id that differs from the app's: pushes addressed with it do not match the app's tokens.

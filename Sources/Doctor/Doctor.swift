@@ -93,7 +93,8 @@ enum BundleIDSource {
 
 /// What the app's own files say, merged from every input that has a say.
 struct AppFacts {
-    /// The app's signing configuration, when entitlements or an Info.plist were given.
+    /// The app's signing configuration, when entitlements or an Info.plist were given. Its bundle id is
+    /// `bundleID` when that is known, else only a name for findings (checks that compare it use `bundleID`).
     var signing: AppSigningConfiguration?
     /// Entitlements were given (otherwise entitlement checks are skipped, not failed).
     var hasEntitlements: Bool
@@ -108,6 +109,9 @@ struct AppFacts {
     /// The environment the app's device tokens belong to: its signed aps-environment, else the profile's
     /// (Xcode writes the entitlement from the profile).
     var tokenEnvironment: APSEnvironment?
+
+    /// How findings name the app when neither its files nor `--bundle-id` say its bundle id.
+    static let unknownBundleID = "(bundle id unknown)"
 
     init(inputs: DoctorInputs, context: DoctorContext) {
         let profile = inputs.profile?.value?.profile
@@ -127,9 +131,12 @@ struct AppFacts {
         teamID = [entTeam, profile?.teamID, context.teamID].compactMap { $0 }.first {
             !$0.isEmpty && !$0.contains("$(")
         }
-        if let bundleID, entitlements != nil || info != nil {
+        // The entitlement and Info.plist rules need no bundle id: with none known (a source Info.plist says
+        // `$(PRODUCT_BUNDLE_IDENTIFIER)`, or entitlements alone) they still run, naming the app by what its file says.
+        if entitlements != nil || info != nil {
+            let named = info?["CFBundleIdentifier"]?.stringValue ?? Self.unknownBundleID
             signing = AppSigningConfiguration(
-                bundleID: bundleID, teamID: entTeam.flatMap { $0.contains("$(") ? nil : $0 } ?? "",
+                bundleID: bundleID ?? named, teamID: entTeam.flatMap { $0.contains("$(") ? nil : $0 } ?? "",
                 entitlements: entitlements ?? [:],
                 backgroundModes: info?["UIBackgroundModes"]?.stringArray ?? [],
                 firebaseAppDelegateProxyEnabled: info?["FirebaseAppDelegateProxyEnabled"]?.boolValue ?? true)

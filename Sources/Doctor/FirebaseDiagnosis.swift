@@ -73,7 +73,7 @@ extension Doctor {
             }
             list.record("firebase.sender-id", "the sender id is consistent", file: plistPath, senders)
 
-            if let bundle = plist["BUNDLE_ID"]?.stringValue, let app = facts.signing?.bundleID ?? facts.bundleID {
+            if let bundle = plist["BUNDLE_ID"]?.stringValue, let app = facts.bundleID {
                 list.record(
                     "bundle-id.firebase", "GoogleService-Info.plist BUNDLE_ID is the app's bundle id", file: plistPath,
                     bundle == app

@@ -95,6 +95,32 @@ struct DoctorDiagnosisTests {
         #expect(checks.flatMap(\.findings).count == 1)
     }
 
+    /// A source Info.plist says `$(PRODUCT_BUNDLE_IDENTIFIER)`: the entitlement and Info.plist rules still run, and
+    /// the checks that need the bundle id say they were not made (they were skipped silently: 0 checks, exit 0).
+    @Test func withoutABundleIDTheAppChecksStillRunAndTheSkippedOnesAreNamed() {
+        var inputs = DoctorInputs()
+        inputs.entitlements = DoctorFile(path: "App.entitlements", content: .success([:]))
+        inputs.infoPlist = DoctorFile(
+            path: "Info.plist",
+            content: .success([
+                "CFBundleIdentifier": .string("$(PRODUCT_BUNDLE_IDENTIFIER)"),
+                "FirebaseAppDelegateProxyEnabled": .bool(false),
+            ]))
+        var context = DoctorContext()
+        context.expectsSilentPush = true
+        let ids = Doctor.diagnose(inputs, context: context, now: Self.now).flatMap(\.findings).map(\.id)
+        #expect(
+            ids.sorted() == [
+                "apns-token-not-forwarded", "background-mode-missing", "bundle-id-unknown", "missing-aps-entitlement",
+            ])
+
+        var alone = DoctorInputs()
+        alone.entitlements = DoctorFile(path: "App.entitlements", content: .success([:]))
+        let findings = Doctor.diagnose(alone, context: DoctorContext(), now: Self.now).flatMap(\.findings)
+        #expect(findings.map(\.id) == ["missing-aps-entitlement", "bundle-id-unknown"])
+        #expect(findings.last?.fix.contains("--bundle-id") == true)
+    }
+
     @Test func keyIDComesFromApplesFileName() {
         #expect(Doctor.keyIDFromFileName("/x/AuthKey_ABCDE12345.p8") == "ABCDE12345")
         #expect(Doctor.keyIDFromFileName("/x/key.p8") == nil)
