@@ -22,8 +22,12 @@ extension Doctor {
                 let install = ProvisioningChecks.installFindings(
                     profile: profile, app: signing, udid: "", now: .distantPast)
                 var allowed = install.filter {
+                    // A source .entitlements' aps-environment value is replaced by the profile's at signing
+                    // (device.md §3.2): only a signed one can disagree with the profile. A profile without any
+                    // aps-environment still fails the build ("doesn't include the aps-environment entitlement").
                     switch $0 {
-                    case .entitlementNotAllowed, .entitlementMissingFromProfile: return true
+                    case .entitlementNotAllowed: return facts.entitlementsAreSigned
+                    case .entitlementMissingFromProfile: return true
                     default: return false
                     }
                 }
@@ -35,11 +39,14 @@ extension Doctor {
             }
         }
         if context.environment != nil, facts.tokenEnvironment != nil {
+            let fromProfile = !facts.entitlementsAreSigned && inputs.profile?.value != nil
             let file = facts.hasEntitlements ? facts.entitlementsPath : inputs.profile?.path
             list.record(
                 "environment.gateway", "the app's tokens belong to the gateway the backend sends to",
                 file: file ?? commandLine,
-                environmentFinding(facts: facts, context: context, file: file ?? commandLine))
+                environmentFinding(
+                    facts: facts, context: context, file: file ?? commandLine,
+                    fromProfile: fromProfile && facts.hasEntitlements))
         }
         if let path = facts.infoPath, let signing = facts.signing, inputs.infoPlist?.value != nil {
             if context.expectsSilentPush {

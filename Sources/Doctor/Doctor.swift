@@ -106,8 +106,11 @@ struct AppFacts {
     var bundleIDSource: BundleIDSource?
     /// The team: entitlements, then profile, then `--team-id`.
     var teamID: String?
-    /// The environment the app's device tokens belong to: its signed aps-environment, else the profile's
-    /// (Xcode writes the entitlement from the profile).
+    /// The entitlements are a built app's signed ones, not the project's source `.entitlements`.
+    var entitlementsAreSigned: Bool
+    /// The environment the app's device tokens belong to: its signed aps-environment; with a source `.entitlements`
+    /// the profile's, since "Xcode writes aps-environment from the current profile" (device.md §3.2); the source
+    /// file's value only when no profile is given.
     var tokenEnvironment: APSEnvironment?
 
     /// How findings name the app when neither its files nor `--bundle-id` say its bundle id.
@@ -141,6 +144,10 @@ struct AppFacts {
                 backgroundModes: info?["UIBackgroundModes"]?.stringArray ?? [],
                 firebaseAppDelegateProxyEnabled: info?["FirebaseAppDelegateProxyEnabled"]?.boolValue ?? true)
         }
-        tokenEnvironment = (hasEntitlements ? signing?.apsEnvironment : nil) ?? profile?.apsEnvironment
+        entitlementsAreSigned = inputs.entitlementsAreSigned
+        let appEnvironment = hasEntitlements ? signing?.apsEnvironment : nil
+        tokenEnvironment =
+            entitlementsAreSigned
+            ? appEnvironment ?? profile?.apsEnvironment : profile?.apsEnvironment ?? appEnvironment
     }
 }

@@ -40,6 +40,7 @@ package enum DoctorInputLoader {
         var inputs = DoctorInputs()
         inputs.profile = paths.profile.map(profile)
         inputs.entitlements = paths.entitlements.map { plist($0, expected: "an .entitlements property list") }
+        inputs.entitlementsAreSigned = paths.entitlements?.hasSuffix(".xcent") ?? false
         inputs.infoPlist = paths.infoPlist.map { plist($0, expected: "an Info.plist (XML or binary)") }
         if let app = paths.app { addBundle(app, to: &inputs) }
         inputs.apnsKey = paths.apnsKey.map(apnsKey)
@@ -81,6 +82,7 @@ package enum DoctorInputLoader {
         let xcent = app + "/archived-expanded-entitlements.xcent"
         if inputs.entitlements == nil, fm.fileExists(atPath: xcent) {
             inputs.entitlements = plist(xcent, expected: "the app's signed entitlements")
+            inputs.entitlementsAreSigned = true
         }
         let plugins = app + "/PlugIns"
         let appexes = ((try? fm.contentsOfDirectory(atPath: plugins)) ?? []).filter { $0.hasSuffix(".appex") }.sorted()

@@ -71,6 +71,9 @@ package struct ExtensionFile: Sendable {
 package struct DoctorInputs: Sendable {
     package var profile: DoctorFile<ProfileFile>?
     package var entitlements: DoctorFile<[String: PlistValue]>?
+    /// The entitlements are the ones a build was signed with (an `.xcent`, or `--app`'s), not the project's source
+    /// `.entitlements`, whose `aps-environment` Xcode replaces with the profile's at signing (device.md §3.2).
+    package var entitlementsAreSigned = false
     package var infoPlist: DoctorFile<[String: PlistValue]>?
     /// The `Info.plist` of each app extension (`PlugIns/*.appex/Info.plist`).
     package var extensions: [DoctorFile<ExtensionFile>] = []

@@ -108,14 +108,23 @@ extension Doctor {
     }
 
     /// The gateway check: tokens of a development-signed app only work with the sandbox, and vice versa.
-    static func environmentFinding(facts: AppFacts, context: DoctorContext, file: String) -> [DoctorFinding] {
+    /// - Parameter fromProfile: the environment is the profile's although a source `.entitlements` was given (Xcode
+    ///   signs with the profile's value, device.md §3.2): the cause says so.
+    static func environmentFinding(facts: AppFacts, context: DoctorContext, file: String, fromProfile: Bool = false)
+        -> [DoctorFinding]
+    {
         guard let target = context.environment, let env = facts.tokenEnvironment, env.apnsEnvironment != target else {
             return []
         }
+        let signedWith =
+            fromProfile
+            ? "the profile grants aps-environment=\(env.rawValue) (Xcode signs the app with the profile's value, "
+                + "whatever the source .entitlements says)"
+            : "the app is signed with aps-environment=\(env.rawValue)"
         return [
             DoctorFinding(
                 id: "environment-mismatch", severity: .error, file: file,
-                cause: "the app is signed with aps-environment=\(env.rawValue), so its device tokens are "
+                cause: signedWith + ", so its device tokens are "
                     + "\(env.apnsEnvironment.rawValue) tokens, but the backend sends to \(target.rawValue) (\(target.appleHost))",
                 breaks: "every push to this app's tokens is refused by the gateway",
                 symptom: "APNs answers 400 BadDeviceToken",

@@ -121,6 +121,31 @@ struct DoctorDiagnosisTests {
         #expect(findings.last?.fix.contains("--bundle-id") == true)
     }
 
+    /// A project's source `.entitlements` keeps aps-environment=development; signed with an ad hoc profile the app
+    /// gets the profile's production (device.md §3.2, "Xcode writes aps-environment from the current profile"). So no
+    /// entitlement-not-allowed, and the tokens' gateway is the profile's. A signed `.xcent` that disagrees is refused.
+    @Test func aSourceEntitlementsEnvironmentIsTheProfiles() {
+        let source = Self.inputs(
+            profile: Self.profile(aps: .production), entitlements: ["aps-environment": .string("development")],
+            info: ["CFBundleIdentifier": .string("com.example.app")])
+        var context = DoctorContext()
+        context.udid = "UDID-1"
+        context.environment = .production
+        #expect(Doctor.diagnose(source, context: context, now: Self.now).flatMap(\.findings).map(\.id) == [])
+
+        context.environment = .sandbox
+        let mismatch = Doctor.diagnose(source, context: context, now: Self.now).flatMap(\.findings)
+        #expect(mismatch.map(\.id) == ["environment-mismatch"])
+        #expect(mismatch.first?.file == "App.entitlements")
+        #expect(mismatch.first?.cause.contains("the profile grants aps-environment=production") == true)
+
+        var signed = source
+        signed.entitlementsAreSigned = true
+        context.environment = nil
+        let refused = Doctor.diagnose(signed, context: context, now: Self.now).flatMap(\.findings)
+        #expect(refused.map(\.id) == ["entitlement-not-allowed"])
+    }
+
     @Test func keyIDComesFromApplesFileName() {
         #expect(Doctor.keyIDFromFileName("/x/AuthKey_ABCDE12345.p8") == "ABCDE12345")
         #expect(Doctor.keyIDFromFileName("/x/key.p8") == nil)
