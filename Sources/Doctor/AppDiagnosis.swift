@@ -142,7 +142,7 @@ extension Doctor {
                     udid: context.udid ?? "", now: now
                 ).filter { finding in
                     switch finding {
-                    case .udidNotProvisioned: return context.udid != nil
+                    case .udidNotProvisioned: return context.udid != nil && profile.type != .appStore
                     case .profileExpired, .appIDMismatch: return true
                     default: return false
                     }

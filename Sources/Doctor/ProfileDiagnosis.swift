@@ -57,7 +57,14 @@ extension Doctor {
         }
 
         // The rest of the install rule, one check per cause; the udid finding needs --udid.
-        if let udid = context.udid {
+        if let udid = context.udid, profile.type == .appStore {
+            // App Store/TestFlight profiles list no devices: the build reaches a device through TestFlight or the
+            // App Store, re-signed by Apple (device.md §3.1, §3.2), so there is no device list to check.
+            list.record(
+                "profile.device",
+                "the profile is an App Store/TestFlight profile: device \(udid) installs the build from TestFlight or "
+                    + "the App Store (the profile lists no devices)", file: path, [])
+        } else if let udid = context.udid {
             let missing = install.filter { if case .udidNotProvisioned = $0 { return true } else { return false } }
             list.record(
                 "profile.device", "the profile provisions device \(udid)", file: path,

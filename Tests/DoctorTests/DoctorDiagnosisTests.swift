@@ -146,6 +146,20 @@ struct DoctorDiagnosisTests {
         #expect(refused.map(\.id) == ["entitlement-not-allowed"])
     }
 
+    /// An App Store/TestFlight profile lists no devices: a --udid is not "not provisioned", the build comes from
+    /// TestFlight or the App Store (device.md §3.2).
+    @Test func anAppStoreProfileHasNoDeviceToProvision() {
+        let inputs = Self.inputs(
+            profile: Self.profile(devices: nil, aps: .production),
+            entitlements: ["aps-environment": .string("production")],
+            info: ["CFBundleIdentifier": .string("com.example.app")])
+        var context = DoctorContext()
+        context.udid = "UDID-2"
+        let checks = Doctor.diagnose(inputs, context: context, now: Self.now)
+        #expect(checks.flatMap(\.findings).map(\.id) == [])
+        #expect(checks.first { $0.id == "profile.device" }?.title.contains("TestFlight") == true)
+    }
+
     @Test func keyIDComesFromApplesFileName() {
         #expect(Doctor.keyIDFromFileName("/x/AuthKey_ABCDE12345.p8") == "ABCDE12345")
         #expect(Doctor.keyIDFromFileName("/x/key.p8") == nil)
