@@ -157,7 +157,8 @@ package enum DoctorInputLoader {
             }
             return ProfileFile(
                 profile: profile, signatureVerifies: !(cms?.signers.isEmpty ?? true),
-                signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates)
+                signers: cms?.signerSubjects.map(\.oneLine) ?? [], developerCertificates: certificates,
+                isCMS: cms != nil)
         }
     }
 

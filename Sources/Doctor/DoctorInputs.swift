@@ -24,6 +24,9 @@ package struct ProfileFile: Sendable {
     /// The CMS signature over the embedded plist verifies with the embedded signer certificate
     /// (the chain to Apple's root is not checked: doctor has no Apple root, and needs none).
     var signatureVerifies: Bool
+    /// The file is a CMS SignedData (as downloaded), not a bare plist: a signature that is there and does not
+    /// verify is an edited or damaged profile, which a device refuses.
+    var isCMS: Bool
     /// The verified signers' subjects (`/CN=Apple iPhone OS Provisioning Profile Signing/…`).
     package var signers: [String]
     /// `DeveloperCertificates`: the certificates a build may be signed with under this profile.
@@ -31,10 +34,11 @@ package struct ProfileFile: Sendable {
 
     package init(
         profile: ProvisioningProfile, signatureVerifies: Bool, signers: [String],
-        developerCertificates: [CertificateInfo] = []
+        developerCertificates: [CertificateInfo] = [], isCMS: Bool = true
     ) {
         self.profile = profile
         self.signatureVerifies = signatureVerifies
+        self.isCMS = isCMS
         self.signers = signers
         self.developerCertificates = developerCertificates
     }

@@ -19,10 +19,13 @@ extension Doctor {
             file.signatureVerifies
                 ? []
                 : [
+                    // A bare plist (`security cms -D` output) only lacks the signature; a CMS signature that is
+                    // there and fails is what the device refuses (device.md §3.1, [A-TN3125]).
                     DoctorFinding(
-                        id: "profile-signature-invalid", severity: .warning, file: path,
-                        cause:
-                            "the profile's CMS signature does not verify (or the file is a bare plist, not the signed profile)",
+                        id: "profile-signature-invalid", severity: file.isCMS ? .error : .warning, file: path,
+                        cause: file.isCMS
+                            ? "the profile's CMS signature does not verify with its signer (the profile was edited or damaged)"
+                            : "the file is a bare plist, not the signed profile: its signature cannot be checked",
                         breaks: "a device refuses a profile whose signature does not verify",
                         symptom:
                             "install refused; Xcode: \"A valid provisioning profile for this executable was not found.\"",

@@ -160,6 +160,22 @@ struct DoctorDiagnosisTests {
         #expect(checks.first { $0.id == "profile.device" }?.title.contains("TestFlight") == true)
     }
 
+    /// A CMS signature that is there and fails is an error (the device refuses the profile); a bare plist, which only
+    /// has none, stays a warning.
+    @Test func aFailingCMSSignatureIsAnErrorABarePlistAWarning() {
+        func severity(isCMS: Bool) -> DoctorFinding.Severity? {
+            var inputs = DoctorInputs()
+            inputs.profile = DoctorFile(
+                path: "Dev.mobileprovision",
+                content: .success(
+                    ProfileFile(profile: Self.profile(), signatureVerifies: false, signers: [], isCMS: isCMS)))
+            return Doctor.diagnose(inputs, context: DoctorContext(), now: Self.now).flatMap(\.findings)
+                .first { $0.id == "profile-signature-invalid" }?.severity
+        }
+        #expect(severity(isCMS: true) == .error)
+        #expect(severity(isCMS: false) == .warning)
+    }
+
     @Test func keyIDComesFromApplesFileName() {
         #expect(Doctor.keyIDFromFileName("/x/AuthKey_ABCDE12345.p8") == "ABCDE12345")
         #expect(Doctor.keyIDFromFileName("/x/key.p8") == nil)
