@@ -77,8 +77,13 @@ package struct ProvisioningProfile: Sendable, Equatable {
     }
 
     /// Reads a `.mobileprovision` (CMS DER wrapping an XML plist). Also accepts a bare plist, as
-    /// produced by `security cms -D` or `openssl cms -verify -noverify`.
+    /// produced by `security cms -D` or `openssl cms -verify -noverify`, with or without an XML declaration, a BOM or
+    /// leading blank lines: anything that is not DER (a SEQUENCE, 0x30) and parses as a plist.
     package init(mobileprovision bytes: Data, source: String) throws(ProvisioningError) {
+        if bytes.first != 0x30, let bare = try? PlistValue.parse(bytes, source: source) {
+            try self.init(plist: bare, source: source)
+            return
+        }
         let plistBytes: Data
         if bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("bplist".utf8)) {
             plistBytes = bytes

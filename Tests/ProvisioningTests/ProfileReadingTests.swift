@@ -71,6 +71,17 @@ import Testing
         #expect(p.type == .development)
     }
 
+    /// A bare plist is read as --info-plist reads it: after a blank line, behind a BOM, without `<?xml …?>` (they
+    /// were refused as "not DER CMS").
+    @Test func acceptsABarePlistWithLeadingNewlineBOMOrNoDeclaration() throws {
+        let xml = ProfileFixture.profileXML()
+        let noDeclaration = String(xml[xml.range(of: "?>")!.upperBound...])
+        for text in ["\n" + xml, "\u{FEFF}" + xml, noDeclaration] {
+            let p = try ProvisioningProfile(mobileprovision: Data(text.utf8), source: "x.plist")
+            #expect(p.type == .development)
+        }
+    }
+
     @Test func garbageIsNotCMS() {
         #expect {
             try ProvisioningProfile(
