@@ -180,11 +180,26 @@ package enum DoctorInputLoader {
             if bytes.starts(with: Array("-----BEGIN".utf8))
                 || String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE")
             {
-                return try CertificateInfo(pem: String(decoding: bytes, as: UTF8.self))
+                return try pushCertificate(pem: String(decoding: bytes, as: UTF8.self))
             }
             if let der = try? CertificateInfo(der: bytes) { return der }
             return try PKCS12Bundle(der: bytes, password: password).info
         }
+    }
+
+    /// The push certificate among a PEM's certificates: a PEM exported with its chain may list the intermediate CA
+    /// first. The one with Apple's push extensions (…6.3.1/…6.3.2) or a UID (the App ID) is the client certificate;
+    /// else the first, as before.
+    static func pushCertificate(pem: String) throws -> CertificateInfo {
+        let end = "-----END CERTIFICATE-----"
+        let blocks = pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().compactMap { body in
+            body.range(of: end).map { "-----BEGIN CERTIFICATE-----" + body[..<$0.upperBound] }
+        }
+        let certificates = blocks.compactMap { try? CertificateInfo(pem: $0) }
+        if let push = certificates.first(where: { !$0.apnsEnvironments.isEmpty || $0.subject.userID != nil }) {
+            return push
+        }
+        return try certificates.first ?? CertificateInfo(pem: pem)
     }
 
     static func serviceAccount(_ path: String) -> DoctorFile<JSONValue> {

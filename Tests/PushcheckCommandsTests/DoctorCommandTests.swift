@@ -1,4 +1,5 @@
 import Foundation
+import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport
 import Testing
@@ -290,6 +291,20 @@ import Testing
             "--apns-cert", cert, "--bundle-id", "com.example.other", "--environment", "sandbox", "--json",
         ])
         #expect(other.findingIDs == ["apns-cert-topic"])
+    }
+
+    /// A PEM exported with its chain, the intermediate CA first: the push certificate is the one with Apple's push
+    /// extensions, not the first (the CA gave apns-cert-not-push and apns-cert-topic).
+    @Test func aPEMWithTheIntermediateFirstIsReadForItsPushCertificate() throws {
+        let f = try Self.shared.get()
+        let ca = try CertificateAuthority.generate(commonName: "Stand-in Apple Worldwide Developer Relations CA")
+        let push = try String(contentsOfFile: try f.writeAPNsCertificate("chain-leaf.pem"), encoding: .utf8)
+        let chain = try f.directory.write("chain-first.pem", ca.certificatePEM + push)
+        let run = try Self.doctor([
+            "--apns-cert", chain, "--bundle-id", DoctorFixtures.bundleID, "--environment", "sandbox", "--json",
+        ])
+        #expect(run.status == 0, "\(run.findingIDs)")
+        #expect(run.findingIDs == [])
     }
 
     @Test func wrongP12PasswordIsAFindingNamingTheFile() throws {
