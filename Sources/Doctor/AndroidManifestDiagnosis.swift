@@ -73,13 +73,19 @@ extension Doctor {
             channel)
 
         // POST_NOTIFICATIONS on targetSdk 33+ [AND-PERM]; the FCM SDK's own manifest declares it, merged in [R-SDK].
-        if let target = manifest.targetSdk ?? context.targetSdk, target >= 33 {
+        // A removal keeps it out of the merged manifest whatever the targetSdk, so it is an error even when a source
+        // manifest (no <uses-sdk>) leaves the targetSdk unknown; a missing declaration then is "not checked".
+        let target = manifest.targetSdk ?? context.targetSdk
+        let removed = manifest.removedPermissions.contains(AndroidManifestFile.postNotifications)
+        let hasPermission = manifest.permissions.contains(AndroidManifestFile.postNotifications)
+        if removed || target.map({ $0 >= 33 }) ?? !hasPermission {
             var permission: [DoctorFinding] = []
-            if manifest.removedPermissions.contains(AndroidManifestFile.postNotifications) {
+            if removed {
                 permission.append(
                     finding(
                         "post-notifications-removed", .error,
-                        cause: "POST_NOTIFICATIONS is removed with tools:node=\"remove\" (targetSdk \(target))",
+                        cause: "POST_NOTIFICATIONS is removed with tools:node=\"remove\""
+                            + (target.map { " (targetSdk \($0))" } ?? ""),
                         breaks:
                             "on Android 13+ the app can never be granted the permission: no notification is ever shown",
                         symptom:
@@ -87,7 +93,21 @@ extension Doctor {
                         fix:
                             "remove the tools:node=\"remove\" <uses-permission> for android.permission.POST_NOTIFICATIONS"
                     ))
-            } else if !manifest.permissions.contains(AndroidManifestFile.postNotifications) {
+            } else if target == nil {
+                permission.append(
+                    finding(
+                        "post-notifications-not-checked", .warning,
+                        cause:
+                            "the manifest has no <uses-sdk android:targetSdkVersion> (a source manifest: Gradle sets it) and no "
+                            + "--target-sdk, so whether POST_NOTIFICATIONS must be declared (targetSdk 33+) was not checked; "
+                            + "this manifest does not declare it",
+                        breaks:
+                            "if the app targets API 33+, notifications stay off until the permission is declared and granted",
+                        symptom: "none from doctor; on Android 13+ messages arrive but nothing appears in the tray",
+                        fix:
+                            "pass --target-sdk (the build.gradle targetSdk), or check the merged manifest under app/build/intermediates/merged_manifests/"
+                    ))
+            } else if let target, !hasPermission {
                 permission.append(
                     finding(
                         "post-notifications-not-declared", .warning,
@@ -102,7 +122,8 @@ extension Doctor {
                     ))
             }
             list.record(
-                "android-manifest.post-notifications", "POST_NOTIFICATIONS is declared (targetSdk 33+)", file: path,
+                "android-manifest.post-notifications",
+                "POST_NOTIFICATIONS is declared (targetSdk 33+) and not removed", file: path,
                 permission)
         }
 

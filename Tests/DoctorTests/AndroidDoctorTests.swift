@@ -71,9 +71,21 @@ import Testing
         }
         #expect(Self.ids(checks) == ["default-notification-channel-not-created", "post-notifications-not-declared"])
         #expect(checks.flatMap(\.findings).first?.symptom.contains("has not been created by the app") == true)
-        // targetSdk unknown: the permission check is not made; channels unknown: the channel check is not made.
+        // targetSdk unknown: the permission check is not made, and said so; channels unknown: the channel check is
+        // not made.
         #expect(
-            Self.ids(Self.run(manifest: "AndroidManifest-source.xml") { $0.packageName = "com.example.news" }) == [])
+            Self.ids(Self.run(manifest: "AndroidManifest-source.xml") { $0.packageName = "com.example.news" }) == [
+                "post-notifications-not-checked"
+            ])
+    }
+
+    /// A source manifest has no <uses-sdk>: a tools:node="remove" of POST_NOTIFICATIONS is still an error (it keeps
+    /// the permission out of the merged manifest whatever the targetSdk); it was skipped with the targetSdk unknown.
+    @Test func aRemovedPostNotificationsIsAnErrorWithoutATargetSdk() {
+        let checks = Self.run(manifest: "AndroidManifest-source-removed.xml") { $0.packageName = "com.example.news" }
+        let permission = checks.first { $0.id == "android-manifest.post-notifications" }?.findings ?? []
+        #expect(permission.map(\.id) == ["post-notifications-removed"])
+        #expect(permission.first?.severity == .error)
     }
 
     /// google-services.json of another project and package: sender and package mismatches, and the backend's
