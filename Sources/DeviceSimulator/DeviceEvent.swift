@@ -110,6 +110,9 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
     case tokenNotRegistered
     case notAuthorized
     case noRemoteNotificationBackgroundMode
+    /// A VoIP (`voip`) or Push to Talk (`push-to-talk`) push to an app whose UIBackgroundModes lack that mode
+    /// (ios-push-types.md §4.5).
+    case missingBackgroundMode(String)
     case noFetchHandler
     case appForceQuit
     case noWillPresentDelegate
@@ -152,6 +155,7 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .tokenNotRegistered: "token-not-registered"
         case .notAuthorized: "not-authorized"
         case .noRemoteNotificationBackgroundMode: "no-remote-notification-background-mode"
+        case .missingBackgroundMode(let mode): "no-\(mode)-background-mode"
         case .noFetchHandler: "no-fetch-handler"
         case .appForceQuit: "app-force-quit"
         case .noWillPresentDelegate: "no-willPresent-delegate"
