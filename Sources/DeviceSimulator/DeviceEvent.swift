@@ -110,6 +110,12 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
     case tokenNotRegistered
     case notAuthorized
     case noRemoteNotificationBackgroundMode
+    /// A VoIP (`voip`) or Push to Talk (`push-to-talk`) push to an app whose UIBackgroundModes lack that mode
+    /// (ios-push-types.md §4.5).
+    case missingBackgroundMode(String)
+    /// Part of a push: the alert, sound or badge of a push sent with `apns-push-type: background` is not shown
+    /// (the type decides; ios-push-types.md §5.9).
+    case userFacingInBackgroundPush
     case noFetchHandler
     case appForceQuit
     case noWillPresentDelegate
@@ -152,6 +158,9 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .tokenNotRegistered: "token-not-registered"
         case .notAuthorized: "not-authorized"
         case .noRemoteNotificationBackgroundMode: "no-remote-notification-background-mode"
+        case .missingBackgroundMode(let mode): "no-\(mode)-background-mode"
+        case .userFacingInBackgroundPush:
+            "alert-not-shown: apns-push-type is background (the alert, sound and badge are not presented)"
         case .noFetchHandler: "no-fetch-handler"
         case .appForceQuit: "app-force-quit"
         case .noWillPresentDelegate: "no-willPresent-delegate"

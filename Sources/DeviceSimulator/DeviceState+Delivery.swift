@@ -33,6 +33,15 @@ extension DeviceState {
         }
         if let dropped = tokenKindDrop(push, kind: kind, now: now) { return dropped }
         if let handled = deliverByType(push, now: now) { return handled }
+        if push.pushType == .background, aps.isUserFacing {
+            // The push type must match the payload; a mismatch may cause an error, delay or drop (device.md §1.2,
+            // ios-push-types.md §5.9). Choice: the device takes it as what its type says, a background push: the
+            // alert, sound and badge are not shown, the app is woken by the background rules (content-available: 1).
+            log(.pushReceived(apnsID: push.apnsID, kind: aps.contentAvailable ? .background : .empty), bundleID, now)
+            log(.pushDropped(apnsID: push.apnsID, reason: .userFacingInBackgroundPush), bundleID, now)
+            if aps.contentAvailable { handleBackground(push, now: now) }
+            return .accepted
+        }
         log(.pushReceived(apnsID: push.apnsID, kind: aps.kind), bundleID, now)
         if aps.isUserFacing { presentUserFacing(push, now: now) }
         if aps.contentAvailable { handleBackground(push, now: now) }

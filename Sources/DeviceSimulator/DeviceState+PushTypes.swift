@@ -50,8 +50,11 @@ extension DeviceState {
     mutating func deliverByType(_ push: IncomingPush, now: Date) -> DeviceDeliveryResult? {
         switch push.pushType {
         case nil, .alert?, .background?, .complication?, .mdm?: return nil
-        case .voip?: return deliverVoIP(push, now: now)
+        case .voip?:
+            if let dropped = backgroundModeDrop(push, "voip", now: now) { return dropped }
+            return deliverVoIP(push, now: now)
         case .pushtotalk?:
+            if let dropped = backgroundModeDrop(push, "push-to-talk", now: now) { return dropped }
             log(.pushReceived(apnsID: push.apnsID, kind: push.kind), push.bundleID, now)
             wakeForSystemPush(push.bundleID, now: now)
             log(.callback(.incomingPushResult(payload: push.payload)), push.bundleID, now)
@@ -65,6 +68,18 @@ extension DeviceState {
             log(.pushDropped(apnsID: push.apnsID, reason: .liveActivityNotHandled), push.bundleID, now)
             return .rejected(.liveActivityNotHandled)
         }
+    }
+
+    /// PushKit VoIP needs the `voip` background mode, Push to Talk the `push-to-talk` one (reference §4.5): without
+    /// it iOS does not launch or wake the app for the push. Nil when the app declares `mode`, else the drop it
+    /// logged.
+    mutating func backgroundModeDrop(_ push: IncomingPush, _ mode: String, now: Date) -> DeviceDeliveryResult? {
+        guard let app = apps[push.bundleID], !app.declaration.signing.backgroundModes.contains(mode) else {
+            return nil
+        }
+        let reason = DropReason.missingBackgroundMode(mode)
+        log(.pushDropped(apnsID: push.apnsID, reason: reason), push.bundleID, now)
+        return .rejected(reason)
     }
 
     /// A VoIP push at the PushKit token: PushKit launches or wakes the app in every state (a force-quit one

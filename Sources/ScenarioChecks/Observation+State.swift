@@ -90,7 +90,9 @@ extension Observation {
         case .subtitle: return s(content.subtitle)
         case .body: return s(content.body)
         case .badge: return content.badge.map { .number(Double($0)) }
-        case .sound: return s(p.sound ?? content.sound)
+        // What the device played, not what the payload asked for: absent (`sound: none` matches) when no sound
+        // was played (authorization's sound off, provisional/quiet delivery, `passive`, willPresent without `.sound`).
+        case .sound: return s(p.sound)
         case .category: return s(content.categoryID)
         case .threadID: return s(content.threadID)
         case .interruptionLevel: return .string(p.interruptionLevel)

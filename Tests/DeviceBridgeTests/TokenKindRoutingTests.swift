@@ -15,6 +15,8 @@ import Testing
     func host(_ kinds: [PushTokenKind] = AppDeclaration.declarableTokenKinds) -> HostedDevice {
         var app = BridgeFixture.app()
         app.pushTypes = kinds
+        // VoIP and Push to Talk pushes need their background modes (ios-push-types.md §4.5).
+        app.signing.backgroundModes += ["voip", "push-to-talk"]
         let declaration = DeviceDeclaration(
             name: "Test iPhone", udid: BridgeFixture.udid, iosVersion: "26.0", seed: 42, apps: [app.bundleID])
         return try! DeviceFleet(apps: [app], devices: [declaration], apns: f.apns, clock: f.clock).devices[0]

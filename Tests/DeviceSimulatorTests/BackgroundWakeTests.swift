@@ -30,6 +30,27 @@ import Testing
         #expect(warned)
     }
 
+    /// ios-push-types.md §5.9 (choice): `apns-push-type: background` with an alert payload is a background push:
+    /// the alert is not shown (a partial drop names why), and it wakes the app only as a background push would.
+    static let alertNotShown =
+        "alert-not-shown: apns-push-type is background (the alert, sound and badge are not presented)"
+
+    @Test func backgroundTypeWithAnAlertIsNotShown() {
+        let (d, _) = Fixture.ready(state: .background)
+        var p = Fixture.push(Fixture.json(#"{"aps":{"alert":{"title":"Hi"},"badge":3}}"#))
+        p.pushType = .background
+        let e = d.deliver(p).events
+        #expect(Fixture.drops(e).map(\.text) == [Self.alertNotShown])
+        #expect(d.snapshot.notificationCenter.isEmpty)
+        #expect(Fixture.callbacks(e).isEmpty)
+        var woken = Fixture.push(Fixture.json(#"{"aps":{"alert":{"title":"Hi"},"content-available":1}}"#), id: "p2")
+        woken.pushType = .background
+        let w = d.deliver(woken).events
+        #expect(Fixture.drops(w).map(\.text) == [Self.alertNotShown])
+        #expect(Fixture.callbacks(w) == ["didReceiveRemoteNotification"])
+        #expect(d.snapshot.notificationCenter.isEmpty)
+    }
+
     @Test func contentAvailableZeroIsNotAWake() {
         let (d, _) = Fixture.ready(state: .suspended)
         let e = d.deliver(Fixture.push(Fixture.json(#"{"aps":{"content-available":0}}"#))).events

@@ -125,6 +125,29 @@ import Testing
         #expect(after[0].contentState["eta"] == 7 && after[1].contentState["eta"] == 5)
     }
 
+    /// §2.3, §5.3: channels are iOS 18. On iOS 17.x a push-to-start with input-push-channel starts the activity
+    /// without a channel (an `activity-channel-ignored` event says why), and broadcasts on that channel never
+    /// reach it.
+    @Test func pushToStartChannelBelowIOS18StartsWithoutAChannel() throws {
+        let (d, _) = Self.device(ios: "17.5")
+        d.setUp(Self.app())
+        let start = try #require(d.snapshot.liveActivities.pushToStartTokens[Fixture.bundleID]?["RideAttributes"])
+        let channel =
+            #"{"event":"start","timestamp":1780272000,"attributes-type":"RideAttributes","attributes":{"ride_id":"R2"},"content-state":{"eta":7,"driver":"Bo"},"input-push-channel":"Y2hhbm5lbA=="}"#
+        let e = d.deliverLiveActivity(Self.push(start, channel, id: "p1")).events
+        let a = try #require(d.snapshot.liveActivities.activities.first)
+        #expect(a.channelID == nil)
+        #expect(
+            e.contains {
+                "\($0.kind)".hasSuffix(
+                    "a1 not subscribed to channel Y2hhbm5lbA==: broadcast channels need iOS 18.0 (device: 17.5)")
+            }, "\(e.map(\.kind))")
+        #expect(d.channelSubscribers("Y2hhbm5lbA==", environment: .sandbox).isEmpty)
+        let update = #"{"event":"update","timestamp":1780272010,"content-state":{"eta":5,"driver":"Bo"}}"#
+        d.deliverLiveActivity(Self.push(nil, update, id: "p2"), channelID: "Y2hhbm5lbA==")
+        #expect(d.snapshot.liveActivities.activities.first?.contentState["eta"] == 7)
+    }
+
     /// An alert push that reaches an ActivityKit address is not shown as a notification: the one token-kind rule
     /// (`PushTokenKind.outcome(of:at:)`) drops it before ActivityKit sees it.
     @Test func otherPushTypesAreNotForActivityKit() throws {

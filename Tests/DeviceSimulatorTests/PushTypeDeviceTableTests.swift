@@ -28,11 +28,34 @@ import Testing
         }
     }
 
+    /// The UIBackgroundModes an app needs for VoIP and Push to Talk pushes (§4.5).
+    static let callModes = ["remote-notification", "voip", "push-to-talk"]
+
+    /// §4.5: without the `voip` / `push-to-talk` background mode the push reaches nothing: dropped with the missing
+    /// mode named, no `pushReceived` (so `delivered:` is false), the app not launched.
+    @Test func voipAndPushToTalkNeedTheirBackgroundMode() throws {
+        var app = Fixture.app()
+        app.pushTypes = [.voip, .pushToTalk]
+        let d = SimulatedDevice(
+            name: "Test iPhone", udid: Fixture.udid, iosVersion: "17.5", seed: 42,
+            clock: ManualClock(start: Fixture.start))
+        d.setUp(app)
+        Fixture.put(d, app.bundleID, in: .notRunning)
+        let tokens = try #require(d.snapshot.apps[Fixture.bundleID]?.pushTokens)
+        let voip = d.deliver(Self.push(.voip, to: tokens[.voip], id: "v1"))
+        #expect(Fixture.drops(voip.events).map(\.text) == ["no-voip-background-mode"])
+        #expect(!Self.received(voip.events))
+        let ptt = d.deliver(Self.push(.pushtotalk, to: tokens[.pushToTalk], id: "t1"))
+        #expect(Fixture.drops(ptt.events).map(\.text) == ["no-push-to-talk-background-mode"])
+        #expect(!Self.received(ptt.events))
+        #expect(d.snapshot.apps[Fixture.bundleID]?.state == .notRunning)
+    }
+
     /// An app with every token it can ask for, registered, in `state`, on an iOS 26 device (widget push tokens).
     static func ready(
         state: AppState, reportsCall: Bool = true, rules: DeviceRules = DeviceRules(), ios: String = "26.0"
     ) -> (SimulatedDevice, InstalledApp) {
-        var app = Fixture.app()
+        var app = Fixture.app(backgroundModes: Self.callModes)
         app.pushTypes = AppDeclaration.declarableTokenKinds
         app.voip = VoIPBehaviour(reportsCall: reportsCall)
         let d = SimulatedDevice(
@@ -181,7 +204,7 @@ import Testing
         // Alert pushes still arrive: only PushKit stopped.
         #expect(Self.received(d.deliver(Self.push(.alert, to: app.token, payload: #"{"aps":{"alert":"x"}}"#)).events))
         // Reinstalled: a new install, a new token, VoIP pushes delivered again.
-        var decl = Fixture.app()
+        var decl = Fixture.app(backgroundModes: Self.callModes)
         decl.pushTypes = [.voip]
         d.uninstall(Fixture.bundleID)
         d.setUp(decl)
@@ -193,7 +216,7 @@ import Testing
     /// §4.3 (choice): a reported call resets the count of unreported ones in a row.
     @Test func aReportedCallResetsTheCount() throws {
         let rules = DeviceRules(voipUnreportedLimit: 2)
-        var decl = Fixture.app()
+        var decl = Fixture.app(backgroundModes: Self.callModes)
         decl.pushTypes = [.voip]
         decl.voip = VoIPBehaviour(reportsCall: false)
         let (d, _) = Fixture.ready(decl, state: .notRunning, rules: rules)

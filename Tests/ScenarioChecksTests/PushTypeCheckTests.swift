@@ -12,6 +12,7 @@ import Testing
     static func app(voip reportsCall: Bool) throws -> AppDeclaration {
         var app = try Fixture.app()
         app.pushTypes = [.voip, .fileProvider]
+        app.signing.backgroundModes += ["voip"]  // ios-push-types.md §4.5
         app.voip = VoIPBehaviour(reportsCall: reportsCall)
         return app
     }

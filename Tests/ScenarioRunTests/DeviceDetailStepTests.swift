@@ -58,6 +58,39 @@ import Testing
         #expect(f.message == "expect notification.actions" && Support.withoutReadNote(f.actual) == "[\"a\",\"b\"]")
     }
 
+    /// `notification.sound` is the sound the device played (the presentation's), `none` when it played none:
+    /// sound authorization off, or a `passive` notification, passes `sound: none` and fails `sound: default`.
+    @Test func theSoundCheckReadsWhatThePresentationPlayed() async throws {
+        let world = """
+            world:
+              apps:
+                - bundle_id: com.example.x
+                  team_id: T1
+                  aps_environment: development
+                  profile: { all_devices: true }
+                  authorization: { status: authorized, sound: false }
+            """
+        let (_, off) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: { title: Hi }, sound: default } } }
+              expect: { notification: { presented: true, sound: default } }
+            """, world: world)
+        let f = try #require(Support.onlyFailure(off))
+        #expect(f.message == "expect notification.sound" && Support.withoutReadNote(f.actual) == "absent")
+        let (_, none) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: { title: Hi }, sound: default } } }
+              expect: { notification: { presented: true, sound: none } }
+            """, world: world)
+        #expect(Support.passed(none), "\(Support.describe(none))")
+        let (_, passive) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: { title: Hi }, sound: chime.caf, interruption-level: passive } } }
+              expect: { notification: { sound: none, banner: false } }
+            """)
+        #expect(Support.passed(passive), "\(Support.describe(passive))")
+    }
+
     @Test func aTokenCapturedBeforeUninstallIs410() async throws {
         let (_, r) = try await Support.runSteps(
             """

@@ -12,6 +12,9 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
     case pushToken(id: String, token: DeviceToken)
     /// The activity listens to a broadcast channel.
     case channelSubscribed(id: String, channelID: String)
+    /// A push-to-start's `input-push-channel` the device did not act on (broadcast channels need iOS 18): the
+    /// activity started without a channel.
+    case channelIgnored(id: String, channelID: String, reason: String)
     case updated(id: String, contentState: JSONValue, alerted: Bool, priority: Int)
     case ended(id: String, contentState: JSONValue, dismissalDate: Date?)
     /// A push ActivityKit did not apply (the `pushDropped` event beside it has the reason).
@@ -28,6 +31,7 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
         case .started(let id, let t, let o, let c): return "\(id) \(t) started (\(o.rawValue)) \(c.serialized())"
         case .pushToken(let id, let token): return "\(id) push token \(token.hex)"
         case .channelSubscribed(let id, let c): return "\(id) subscribed to channel \(c)"
+        case .channelIgnored(let id, let c, let r): return "\(id) not subscribed to channel \(c): \(r)"
         case .updated(let id, let c, let alerted, let p):
             return "\(id) updated \(c.serialized()) priority \(p)" + (alerted ? " with an alert" : "")
         case .ended(let id, let c, let d):
@@ -54,6 +58,11 @@ package enum ActivityEvent: Sendable, Equatable, CustomStringConvertible {
             return ["type": "activity-push-token", "activity_id": .string(id), "token": .string(token.hex)]
         case .channelSubscribed(let id, let c):
             return ["type": "activity-channel", "activity_id": .string(id), "channel_id": .string(c)]
+        case .channelIgnored(let id, let c, let r):
+            return [
+                "type": "activity-channel-ignored", "activity_id": .string(id), "channel_id": .string(c),
+                "detail": .string(r),
+            ]
         case .updated(let id, let c, let alerted, let p):
             return [
                 "type": "activity-updated", "activity_id": .string(id), "content_state": c, "alerted": .bool(alerted),

@@ -210,8 +210,25 @@ extension DeviceState {
             case .success(var a):
                 a.id = nextActivityID()
                 if aps["input-push-token"]?.intValue == 1 { a.pushToken = activityToken(for: a.id, app) }
-                if let c = aps["input-push-channel"]?.stringValue { a.channelID = c }
+                var ignoredChannel: String?
+                if let c = aps["input-push-channel"]?.stringValue {
+                    // Channels are iOS 18 (live-activities.md §2.3, §5.3): an older ActivityKit has no
+                    // `input-push-channel`, so the activity starts and listens to no channel.
+                    if versionAtLeast(iosVersion, LiveActivityRules.channelMinimumIOS) {
+                        a.channelID = c
+                    } else {
+                        ignoredChannel = c
+                    }
+                }
                 begin(a, now: now)
+                if let c = ignoredChannel {
+                    log(
+                        .channelIgnored(
+                            id: a.id, channelID: c,
+                            reason:
+                                "broadcast channels need iOS \(LiveActivityRules.channelMinimumIOS) (device: \(iosVersion))"
+                        ), bundleID, now)
+                }
             }
             return .accepted
         }
@@ -243,7 +260,9 @@ extension DeviceState {
     }
 
     /// The app's activities subscribed to `channelID`, still updatable at `now`.
+    /// None below iOS 18 (live-activities.md §5.3): such a device has no broadcast channels.
     package func subscribers(of channelID: String, now: Date) -> [LiveActivity] {
-        liveActivities.activities.filter { $0.channelID == channelID && $0.updatable(at: now) }
+        guard versionAtLeast(iosVersion, LiveActivityRules.channelMinimumIOS) else { return [] }
+        return liveActivities.activities.filter { $0.channelID == channelID && $0.updatable(at: now) }
     }
 }
