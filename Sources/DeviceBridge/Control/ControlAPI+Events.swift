@@ -21,10 +21,7 @@ struct DeviceEventsQuery: Equatable {
     /// Parses the query; the error is the message of a 400.
     static func parse(_ query: [String: String]) -> Result<DeviceEventsQuery, QueryError> {
         var q = DeviceEventsQuery()
-        for key in query.keys.sorted() where !keys.contains(key) {
-            let hint = Spelling.closest(to: key, in: keys).map { "; did you mean '\($0)'?" } ?? ""
-            return .failure(QueryError("unknown query parameter '\(key)' (known: since, wait, type)\(hint)"))
-        }
+        if let unknown = QueryError.unknownParameter(in: query, known: keys) { return .failure(unknown) }
         if let s = query["since"] {
             guard let n = Int(s), n >= 0 else {
                 return .failure(QueryError("since must be a sequence number (0 or more)"))
@@ -66,6 +63,15 @@ struct DeviceEventsQuery: Equatable {
 struct QueryError: Error, Equatable {
     var message: String
     init(_ message: String) { self.message = message }
+
+    /// The first query parameter not in `known`, with a did-you-mean: every control route that reads a query refuses
+    /// the others, since a typo (`?stauts=403`, `?snce=`) would otherwise answer everything and a check on it pass on
+    /// the wrong data. Nil when all are known.
+    static func unknownParameter(in query: [String: String], known: [String]) -> QueryError? {
+        guard let key = query.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
+        let hint = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+        return QueryError("unknown query parameter '\(key)' (known: \(known.joined(separator: ", ")))\(hint)")
+    }
 }
 
 extension ControlAPI {

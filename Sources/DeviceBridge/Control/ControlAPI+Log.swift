@@ -2,7 +2,6 @@ import APNsGateway
 import HTTPServer
 import HTTPTypes
 import PushModel
-import YAMLSource
 
 /// `GET /apns/log` and `GET /apns/deliveries`: the delivery log and the store-and-forward history, a page at a time.
 extension ControlAPI {
@@ -97,14 +96,9 @@ extension ControlAPI {
         "after", "limit", "token", "topic", "apns_id", "apns_unique_id", "endpoint", "status", "channel_id",
     ]
 
-    /// A 400 naming the first query parameter not in `known`, with a did-you-mean: a typo (`?stauts=403`) would
-    /// otherwise answer every entry, and a CI check on it pass on the wrong data (as `/devices/{name}/events` does).
+    /// `QueryError.unknownParameter` as the 400 of a paged read.
     static func unknownParameter(_ query: [String: String], known: [String]) -> PageRefusal? {
-        guard let key = query.keys.sorted().first(where: { !known.contains($0) }) else { return nil }
-        let hint = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
-        return PageRefusal(
-            response: problem(
-                400, "unknown query parameter '\(key)' (known: \(known.joined(separator: ", ")))\(hint)"))
+        QueryError.unknownParameter(in: query, known: known).map { PageRefusal(response: problem(400, $0.message)) }
     }
 
     /// A 400 answer to bad paging parameters.
