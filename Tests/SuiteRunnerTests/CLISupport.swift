@@ -25,6 +25,16 @@ struct CLIWorkspace {
         try runTool(pushcheckExecutable(), arguments, environment: ["CI": "1"], timeout: timeout)
     }
 
+    /// `pushcheck ARGS` as a user without root's file-permission override: under root (CI) through `setpriv`,
+    /// dropping `dac_override` and `dac_read_search`, so modes such as 000 and 555 hold as a normal user meets them.
+    func pushcheckWithFilePermissions(_ arguments: [String], timeout: TimeInterval = 60) throws -> ToolOutput {
+        guard getuid() == 0 else { return try pushcheck(arguments, timeout: timeout) }
+        let drop = "-dac_override,-dac_read_search"
+        return try runTool(
+            "setpriv", ["--inh-caps=" + drop, "--bounding-set=" + drop, pushcheckExecutable()] + arguments,
+            environment: ["CI": "1"], timeout: timeout)
+    }
+
     /// `pushcheck run <dir>/suites --junit <dir>/Reports/junit.xml ARGS`.
     func run(_ arguments: [String] = [], timeout: TimeInterval = 60) throws -> ToolOutput {
         try pushcheck(["run", dir.file("suites"), "--junit", report] + arguments, timeout: timeout)

@@ -181,14 +181,7 @@ import Testing
         }
         let locked = ws.dir.file("suites/locked")
         #expect(chmod(locked, 0o000) == 0)
-        var tool = pushcheckExecutable()
-        var arguments = ["run", ws.dir.file("suites"), "--junit", ws.report]
-        if getuid() == 0 {
-            let drop = "-dac_override,-dac_read_search"
-            arguments = ["--inh-caps=" + drop, "--bounding-set=" + drop, tool] + arguments
-            tool = "setpriv"
-        }
-        let out = try runTool(tool, arguments, environment: ["CI": "1"], timeout: 60)
+        let out = try ws.pushcheckWithFilePermissions(["run", ws.dir.file("suites"), "--junit", ws.report])
         #expect(out.status == 2, "\(out)")
         #expect(out.stderr.contains("\(locked): cannot list directory (Permission denied)"), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.report), "nothing may run when a directory is unreadable")
