@@ -98,15 +98,8 @@ enum StepDecoder {
     /// belongs to the step, beside the keyword. Said so, with the column to move it to; the send's table listed its
     /// keys and stopped there.
     static func refuseStepKeysInside(_ value: YAMLNode, of keyword: String, at column: Int) throws(SourceError) {
-        guard let pairs = value.pairs else { return }
-        let own: [String] =
-            switch keyword {
-            case "send": SuiteKeys.send.names + SuiteKeys.fcmSend.names
-            case "run": SuiteKeys.run.names
-            default: []
-            }
-        for pair in pairs where ["expect", "capture", "name"].contains(pair.keyString) && !own.contains(pair.keyString)
-        {
+        guard let misplaced = stepKeysNotInside[keyword], let pairs = value.pairs else { return }
+        for pair in pairs where misplaced.contains(pair.keyString) {
             throw SourceError(
                 .unknownKey, "'\(pair.keyString):' is inside '\(keyword):'", at: pair.key.range,
                 expected: "expected '\(pair.keyString):' beside '\(keyword):', as a key of the step",
@@ -114,6 +107,15 @@ enum StepDecoder {
                     "move '\(pair.keyString):' left to column \(column), under '\(keyword):' (and its keys with it)")
         }
     }
+
+    /// Per keyword whose value is a table of its own (`send`, `run`), the step's keys that table does not have. Only
+    /// these two: an `expect:` value has a `name:` of its own (the FCM message name), device steps take no such keys.
+    static let stepKeysNotInside: [String: [String]] = {
+        let stepKeys = ["expect", "capture", "name"]
+        let send = Set(SuiteKeys.send.names + SuiteKeys.fcmSend.names)
+        let run = Set(SuiteKeys.run.names)
+        return ["send": stepKeys.filter { !send.contains($0) }, "run": stepKeys.filter { !run.contains($0) }]
+    }()
 
     // MARK: send
 

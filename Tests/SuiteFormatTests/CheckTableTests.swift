@@ -60,6 +60,9 @@ import Testing
         #expect(e.message == "'expect:' is inside 'send:'")
         #expect(e.range.start.line == 7 && e.range.start.column == 11, "\(e)")
         #expect(e.suggestion == "move 'expect:' left to column 9, under 'send:' (and its keys with it)")
+        // An expect step's own `name:` (the FCM message name) is a check, not a misplaced step key.
+        let fcmName = "name: s\nscenarios:\n  - name: one\n    steps:\n      - expect: { name: { exists: true } }\n"
+        #expect(try Support.loadError(fcmName) == nil, "\(fcmName)")
     }
 
     /// `steps: []` loaded and passed, checking nothing; a placeholder says so with `skip:`.
