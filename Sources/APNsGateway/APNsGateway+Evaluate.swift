@@ -57,8 +57,13 @@ extension APNsGateway {
                 status = rejection.reason.status
                 reason = rejection.reason.rawValue
                 timestamp = rejection.timestamp
-                // A rule that says no more than its reason is explained by what the reason means and what to do.
-                if decision.detail == nil { decision.detail = rejection.reason.description }
+                // A rule that says no more than its reason is explained by what the reason means and what to do. A
+                // token that passed (`auth` is set then) may have left a warning: it follows, it is not the cause.
+                if decision.detail == nil {
+                    decision.detail = rejection.reason.description
+                } else if case .token = decision.auth, let warning = decision.detail {
+                    decision.detail = rejection.reason.description + " (token: " + warning + ")"
+                }
             } else {
                 isAccepted = true
                 apnsUniqueID = accepted.apnsUniqueID

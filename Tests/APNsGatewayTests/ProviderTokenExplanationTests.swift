@@ -82,5 +82,13 @@ import Testing
         }
         // A rule with its own words keeps them.
         #expect(entry("bearer x.y.z")?.detail != APNsReason.invalidProviderToken.description)
+        // A token that passed with a warning (a string iat) before another rule refused the push: the refusal comes
+        // first, the warning after it (the warning alone read as the refusal's cause).
+        var request = f.request(token: "00ff", omit: ["authorization"])
+        request.headers.append(
+            HTTPField("authorization", "bearer \(try token(iat: "\(Int(f.clock.now().timeIntervalSince1970))"))"))
+        #expect(f.send(request).appleReason == .badDeviceToken)
+        let warned = try #require(f.gateway.log().last?.detail)
+        #expect(warned.hasPrefix(APNsReason.badDeviceToken.description + " (token: iat is a JSON string"), "\(warned)")
     }
 }
