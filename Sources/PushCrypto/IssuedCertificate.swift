@@ -60,16 +60,42 @@ package struct IssuedCertificate: Sendable, Equatable {
 
 /// Writing PEM text to disk.
 package enum PEMFiles {
-    /// Writes `text` to `path` atomically with POSIX permissions `mode`, creating parent directories.
+    /// Writes `text` to `path` atomically with POSIX permissions `mode`, creating parent directories. The file is
+    /// created with `mode` (a temporary file beside it, renamed over `path`), so a private key is never readable by
+    /// others, not even for the moment between writing and setting its permissions.
     package static func write(_ text: String, to path: String, mode: Int = 0o644) throws {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         } catch {
             throw CertificateError.file(path: path, detail: "\(error)")
+        }
+        func failure(_ what: String) -> CertificateError {
+            .file(path: path, detail: "\(what): \(String(cString: strerror(errno)))")
+        }
+        let temporary = path + ".\(getpid()).tmp"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw failure("cannot create") }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let error = failure("cannot write")
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            bytes = bytes.dropFirst(n)
+        }
+        // The umask may have narrowed `mode`; the file gets exactly `mode`.
+        let chmodFailed = fchmod(fd, mode_t(mode)) != 0
+        guard close(fd) == 0, !chmodFailed, rename(temporary, path) == 0 else {
+            let error = failure("cannot write")
+            unlink(temporary)
+            throw error
         }
     }
 

@@ -113,6 +113,23 @@ import Testing
         #expect((apnsLog["entries"]?.arrayValue?.count ?? 0) >= 5)
     }
 
+    /// The service-account file serve writes holds the account's private key: only its owner may read it, and it
+    /// goes when serve stops, as the generated CA file does.
+    @Test func credentialsFileIsOwnerOnlyAndGoesWithServe() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let child = try ChildProcess(pushcheckExecutable(), ["serve", "--config", fixture.configPath])
+        defer { _ = child.stop() }
+        let line = try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)")
+        let credentials = try #require(try JSONValue.parse(line)[path: "fcm_credentials"]?["demo-project"]?.stringValue)
+        var info = stat()
+        #expect(stat(credentials, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(try String(contentsOfFile: credentials, encoding: .utf8).contains("PRIVATE KEY"))
+        #expect(child.stop() == 0, "serve: \(child.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: credentials), "\(credentials) is left behind")
+    }
+
     @Test func controlRoutes() throws {
         let fixture = try Fixture()
         defer { fixture.dir.remove() }

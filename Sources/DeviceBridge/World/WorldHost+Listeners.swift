@@ -1,6 +1,7 @@
 import APNsGateway
 import Foundation
 import HTTPServer
+import PushCrypto
 import PushModel
 
 /// Which listeners a world opens of its own (`WorldHost.start(_:)`): `serve` opens them all, a scenario world
@@ -36,6 +37,8 @@ struct RunningListeners {
     var servers: [HTTPServer] = []
     var bound: [BoundListener] = []
     var proxies: [ConnectProxy] = []
+    /// The service-account files `start(_:)` wrote (each holds a private key): removed by `stop(grace:)`.
+    var credentialFiles: [String] = []
 }
 
 /// A world's started listeners: where each listens, and the credentials files written for them.
@@ -90,6 +93,8 @@ extension WorldHost {
                 server.shutdown(grace: .zero)
                 throw error
             }
+            let files = Set(started.fcmCredentials.values)
+            running.withLock { $0.credentialFiles += files.sorted() }
         }
         return started
     }
@@ -133,10 +138,12 @@ extension WorldHost {
         for p in started.proxies { p.shutdown() }
         for s in started.servers { s.beginShutdown(grace: grace) }
         for s in started.servers { s.waitUntilStopped() }
+        for f in started.credentialFiles { try? FileManager.default.removeItem(atPath: f) }
     }
 
     /// Writes one Google service-account JSON per account with a private key, `token_uri` at the mock; returns
-    /// project id → file (what `GOOGLE_APPLICATION_CREDENTIALS` should name).
+    /// project id → file (what `GOOGLE_APPLICATION_CREDENTIALS` should name). Each file holds the account's private
+    /// key, so only its owner may read it (0600, like the key a user gave), and `stop(grace:)` removes it.
     func writeFCMCredentials(baseURL: String) throws -> [String: String] {
         guard let configuration = fcm?.configuration else { return [:] }
         var out: [String: String] = [:]
@@ -155,7 +162,7 @@ extension WorldHost {
                 "universe_domain": "googleapis.com",
             ]
             let path = NSTemporaryDirectory() + "pushcheck-\(getpid())-\(serial)-fcm-\(i).json"
-            try json.serialized().write(toFile: path, atomically: true, encoding: .utf8)
+            try PEMFiles.write(json.serialized(), to: path, mode: 0o600)
             for p in projects where out[p.id] == nil { out[p.id] = path }
         }
         return out
