@@ -212,12 +212,17 @@ package final class APNsGateway: Sendable {
         return result
     }
 
-    /// Appends to the JSON-lines file, when one is configured.
+    /// Appends to the JSON-lines file, when one is configured. The provider token's signature stays out of the file
+    /// (`TraceEvent.redactedAuthorization`: header and claims kept, for `iat` and `kid`): a staging backend signs
+    /// with its real Apple key, and a token on disk would work against APNs for up to an hour.
     func writeToLogFile(_ packed: PackedLogEntry, sequence: UInt64) {
         guard configuration.logFilePath != nil else { return }
         var stored = packed
         stored.sequence = sequence
-        let entry = stored.entry
+        var entry = stored.entry
+        for i in entry.headers.indices where entry.headers[i].name == "authorization" {
+            entry.headers[i].value = TraceEvent.redactedAuthorization(entry.headers[i].value)
+        }
         appender.withLock { $0?.append(entry) }
     }
 }

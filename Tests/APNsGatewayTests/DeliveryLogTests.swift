@@ -61,6 +61,13 @@ import Testing
         #expect(first["token"] == .string(Fixture.sandboxToken.hex))
         #expect(first[path: "auth.kind"] == "token")
         #expect(try JSONValue.parse(String(lines[1]))["reason"] == "BadPriority")
+        // The provider token's signature never reaches the file; its header and claims do (for `iat` and `kid`).
+        let authorization = try #require(
+            first["headers"]?.arrayValue?.first { $0["name"] == "authorization" }?["value"]?.stringValue,
+            "no authorization header in \(first.serialized())")
+        let parts = authorization.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts[2] == "…", "\(authorization)")
+        #expect(authorization.hasPrefix("bearer eyJ"))
     }
 
     @Test func unwritableLogFileIsAConfigurationError() {
