@@ -84,6 +84,18 @@ final class CurlTransfer {
 
     // MARK: - setup
 
+    /// Hosts reached without the environment's proxy (`HTTPS_PROXY`, `http_proxy`, …): the environment's own
+    /// `no_proxy` / `NO_PROXY` list, plus loopback always, as Go's net/http does. The runner sends to its own
+    /// gateways on 127.0.0.1, and a proxy set for the backend under test (serve's CONNECT proxy, or a CI-wide one)
+    /// cannot reach them: every send failed with "CONNECT tunnel failed, response 403".
+    static let noProxy: String = {
+        let environment = ProcessInfo.processInfo.environment
+        let listed = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        if listed.trimmingCharacters(in: .whitespaces) == "*" { return "*" }
+        return (listed.split(separator: ",").map(String.init) + ["localhost", "127.0.0.1", "::1"]).joined(
+            separator: ",")
+    }()
+
     private func configure() throws(HTTPClientError) {
         let c = configuration
         if c.httpVersion == .http2, request.url.lowercased().hasPrefix("http://") {
@@ -104,6 +116,7 @@ final class CurlTransfer {
         case .http2PriorKnowledge: try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
         case .http1_1: try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         }
+        try set(CURLOPT_NOPROXY, Self.noProxy)
         try set(CURLOPT_PIPEWAIT, c.preferMultiplexing ? 1 : 0)
         try set(CURLOPT_CONNECTTIMEOUT_MS, c.connectTimeout.curlMilliseconds)
         try set(CURLOPT_TIMEOUT_MS, (request.timeout ?? c.totalTimeout).curlMilliseconds)

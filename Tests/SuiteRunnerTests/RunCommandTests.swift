@@ -29,6 +29,20 @@ import Testing
         #expect(xml.range(of: #"time="\d+\.\d{3}""#, options: .regularExpression) != nil)
     }
 
+    /// The runner's own sends go to its gateways on loopback, never through the environment's proxy: a proxy set
+    /// for the backend under test (serve's CONNECT proxy, or a CI-wide `HTTPS_PROXY`) cannot reach them. The proxy
+    /// here is a port nothing listens on, so a send that used it would fail.
+    @Test func sendsToTheRunnersGatewaysBypassTheEnvironmentsProxy() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SnapshotCLITests.suite("order_id")])
+        defer { ws.remove() }
+        let dead = "http://127.0.0.1:9"
+        let out = try runTool(
+            pushcheckExecutable(), ["run", ws.dir.file("suites"), "--junit", ws.report, "-u"],
+            environment: ["HTTPS_PROXY": dead, "https_proxy": dead, "ALL_PROXY": dead, "CI": ""], timeout: 60)
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.contains("1 passed, 0 failed, 0 skipped"), "\(out)")
+    }
+
     @Test func exitCodesFollowTheWorstOutcome() throws {
         let ws = try CLIWorkspace([
             "suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing,
