@@ -241,6 +241,14 @@ import Testing
         #expect(piped.status == 0 && piped.stdout.contains(#""status":200"#), "--payload -: \(piped)")
         let missing = try send("@" + fixture.dir.file("nope.json"))
         #expect(missing.status == 2 && missing.stderr.contains("cannot read payload file"), "\(missing)")
+        // A misspelt file name without `@` was sent as its own text ("payload.json"): now a usage error.
+        for path in [fixture.dir.file("nope.json"), "nope.json"] {
+            let misspelt = try send(path)
+            #expect(misspelt.status == 2 && misspelt.stderr.contains("no payload file '\(path)'"), "\(misspelt)")
+        }
+        // Text that is not shaped like a path is still sent as it is (the gateway answers it).
+        let word = try send("true")
+        #expect(word.status == 1 && word.stdout.contains(#""status":400"#), "\(word)")
         // JSON text is sent as it is, malformed or not: the gateway's answer to it is what such a send tests.
         let malformed = try send(#"{"aps":"#)
         #expect(malformed.status == 1 && malformed.stdout.contains(#""status":400"#), "\(malformed)")

@@ -86,6 +86,10 @@ enum SendCommand: PushcheckCommand {
             switch PayloadArgument(text) {
             case .text: return Array(text.utf8)
             case .file(let path): source = path
+            case .missingFile(let path):
+                throw UsageError(
+                    "no payload file '\(path)' (--payload takes JSON text, @FILE, a file's path or -; "
+                        + "to send other text as it is, pipe it to --payload -)")
             }
         } else {
             guard arguments.positionals.count == 1 else {
@@ -123,11 +127,14 @@ enum SendCommand: PushcheckCommand {
 }
 
 /// What `--payload VALUE` names: `-` is standard input, `@PATH` a file (curl's `-d @file`), a value that does not start
-/// like JSON and names an existing file that file; anything else is the payload's text, sent as it is (malformed
-/// JSON included: the gateway's answer to it is what such a send tests).
+/// like JSON and names an existing file that file; a value shaped like a file's path (no spaces, a `/` or a
+/// `.ext`) that names no file is a mistake, not a payload (a misspelt `payload.json` was sent as the text
+/// "payload.json"); anything else is the payload's text, sent as it is (malformed JSON included: the gateway's
+/// answer to it is what such a send tests).
 enum PayloadArgument: Equatable {
     case text
     case file(String)
+    case missingFile(String)
 
     init(_ value: String, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) {
         if value == "-" {
@@ -138,8 +145,18 @@ enum PayloadArgument: Equatable {
             [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first)
         {
             self = .text
+        } else if !value.isEmpty && fileExists(value) {
+            self = .file(value)
         } else {
-            self = !value.isEmpty && fileExists(value) ? .file(value) : .text
+            self = Self.looksLikePath(value) ? .missingFile(value) : .text
         }
+    }
+
+    /// No whitespace, and a `/` or a final extension that starts with a letter (`payload.json`, `./p`, not `1.5`).
+    static func looksLikePath(_ value: String) -> Bool {
+        guard !value.isEmpty, !value.contains(where: \.isWhitespace) else { return false }
+        if value.contains("/") { return true }
+        guard let dot = value.lastIndex(of: "."), dot != value.startIndex else { return false }
+        return value[value.index(after: dot)...].first?.isLetter == true
     }
 }
