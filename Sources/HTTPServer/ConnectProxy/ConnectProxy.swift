@@ -6,9 +6,14 @@ import Synchronization
 /// head per connection (`ConnectRequest`), answers `200 Connection established` and then copies bytes both
 /// ways between the client and the mock's TLS listener for that host (sandbox, production, or a
 /// channel-management one) on loopback. A tunnel costs two
-/// threads (blocking reads on each side); a test harness opens a handful, so this stays simple.
+/// threads (blocking reads on each side, small stacks); a test harness opens a handful, so this stays simple, and
+/// its limits keep a flood from taking the proxy down: at most `maxConnections` at once (the next gets
+/// `503`), the request head within `headTimeout` (else `408`) and 16 KiB (else `431`), and an `accept` that fails
+/// (out of file descriptors) is retried, never the end of the listener.
 package final class ConnectProxy: Sendable {
     private let listenFD: Int32
+    private let headTimeout: Duration
+    private let maxConnections: Int
     /// The bound port.
     package let port: Int
     /// `http://HOST:PORT`, for `HTTPS_PROXY` (a wildcard host is written as 127.0.0.1).
@@ -19,7 +24,10 @@ package final class ConnectProxy: Sendable {
 
     /// Binds `host:port` (0 = ephemeral) and starts accepting; `targets` are the loopback ports of the mock's TLS
     /// listeners (a target not given is answered 502).
-    package init(host: String, port: Int, targets: [ConnectRequest.Target: Int]) throws(ConnectProxyError) {
+    package init(
+        host: String, port: Int, targets: [ConnectRequest.Target: Int], headTimeout: Duration = .seconds(10),
+        maxConnections: Int = 256
+    ) throws(ConnectProxyError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .cannotListen("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
@@ -50,7 +58,16 @@ package final class ConnectProxy: Sendable {
         self.port = Int(UInt16(bigEndian: actual.sin_port))
         url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(self.port)"
         self.targets = targets
-        Thread.detachNewThread { [self] in acceptLoop() }
+        self.headTimeout = headTimeout
+        self.maxConnections = maxConnections
+        Self.startThread { [self] in acceptLoop() }
+    }
+
+    /// Tunnels copy 16 KiB at a time and call nothing deep: a small stack, not the default 8 MiB each.
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.stackSize = 256 * 1024
+        thread.start()
     }
 
     /// Stops accepting and closes every tunnel.
@@ -69,17 +86,32 @@ package final class ConnectProxy: Sendable {
         while !stopped.withLock({ $0 }) {
             let client = accept(listenFD, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
-                return
+                if stopped.withLock({ $0 }) { return }
+                // Out of descriptors or memory: wait for tunnels to close rather than spin; anything else (a
+                // connection reset before it was accepted, EINTR) is one client's problem, not the listener's.
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno) { usleep(50_000) }
+                continue
             }
-            Thread.detachNewThread { [self] in serve(client) }
+            guard open.withLock({ $0.count }) < maxConnections else {
+                Self.writeAll(client, Array(ConnectRefusal.tooManyConnections(maxConnections).response.utf8))
+                close(client)
+                continue
+            }
+            track(client)
+            Self.startThread { [self] in serve(client) }
         }
     }
 
     private func serve(_ client: Int32) {
-        track(client)
         defer { untrack(client) }
-        guard let (head, rest) = readHead(client) else { return }
+        let head: String, rest: [UInt8]
+        switch readHead(client) {
+        case .head(let h, let r): (head, rest) = (h, r)
+        case .closed: return
+        case .refused(let refusal):
+            writeAll(client, Array(refusal.response.utf8))
+            return
+        }
         let target: ConnectRequest.Target
         switch ConnectRequest.parse(head).flatMap({ $0.target }) {
         case .failure(let refusal):
@@ -100,7 +132,7 @@ package final class ConnectProxy: Sendable {
         writeAll(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
         if !rest.isEmpty { writeAll(upstream, rest) }
         let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        Self.startThread {
             Self.pump(from: upstream, to: client)
             done.signal()
         }
@@ -114,20 +146,42 @@ package final class ConnectProxy: Sendable {
         close(fd)
     }
 
-    /// Reads until the blank line ending the request head; returns the head and any bytes after it.
-    private func readHead(_ fd: Int32) -> (String, [UInt8])? {
+    /// What reading a request head gave.
+    private enum HeadRead {
+        case head(String, rest: [UInt8])
+        case closed
+        case refused(ConnectRefusal)
+    }
+
+    /// The most a request head may take.
+    static let maxHeadBytes = 16 * 1024
+
+    /// Reads until the blank line ending the request head, within `headTimeout` of the start and
+    /// `maxHeadBytes`; returns the head and any bytes after it.
+    private func readHead(_ fd: Int32) -> HeadRead {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
-        while buffer.count < 16 * 1024 {
+        let deadline = ContinuousClock.now + headTimeout
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .refused(.headTimeout(headTimeout)) }
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let p = poll(&ready, 1, milliseconds)
+            if p < 0, errno == EINTR { continue }
+            if p == 0 { continue }  // the deadline check above answers
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return nil }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return .closed }
             buffer += chunk[0..<n]
             if let r = buffer.firstRange(of: end) {
-                return (String(decoding: buffer[..<r.lowerBound], as: UTF8.self), Array(buffer[r.upperBound...]))
+                return .head(
+                    String(decoding: buffer[..<r.lowerBound], as: UTF8.self), rest: Array(buffer[r.upperBound...]))
             }
+            if buffer.count > Self.maxHeadBytes { return .refused(.headTooLarge(Self.maxHeadBytes)) }
         }
-        return nil
     }
 
     /// Copies until EOF on `from`, then half-closes `to` so the other direction can finish.

@@ -83,3 +83,26 @@ package struct ConnectRefusal: Error, Equatable {
             + "connection: close\r\n\r\n\(message)\n"
     }
 }
+
+extension ConnectRefusal {
+    /// The proxy already holds `limit` connections.
+    static func tooManyConnections(_ limit: Int) -> ConnectRefusal {
+        ConnectRefusal(
+            status: 503, reason: "Service Unavailable",
+            message: "pushcheck's proxy holds \(limit) connections already; close some and retry")
+    }
+
+    /// The request head did not arrive within `timeout` of the connection.
+    static func headTimeout(_ timeout: Duration) -> ConnectRefusal {
+        ConnectRefusal(
+            status: 408, reason: "Request Timeout",
+            message: "no complete CONNECT request head within \(timeout.components.seconds) s of connecting")
+    }
+
+    /// The request head passed `limit` bytes without its blank line.
+    static func headTooLarge(_ limit: Int) -> ConnectRefusal {
+        ConnectRefusal(
+            status: 431, reason: "Request Header Fields Too Large",
+            message: "the CONNECT request head is over \(limit / 1024) KiB")
+    }
+}
