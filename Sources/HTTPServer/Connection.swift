@@ -256,20 +256,25 @@ final class Connection {
         }
     }
 
-    /// Graceful shutdown: HTTP/2 gets GOAWAY(NO_ERROR) and finishes in-flight streams; HTTP/1.1 closes after
-    /// the current response; a connection still handshaking or sniffing closes now.
+    /// Graceful shutdown: HTTP/2 gets GOAWAY(NO_ERROR, `{"reason":"Shutdown"}`) and finishes in-flight streams;
+    /// HTTP/1.1 closes after the current response; a connection still handshaking or sniffing closes now.
     func beginShutdown() {
         guard let session else { return close() }
-        session.goAway(errorCode: 0, debugData: [])
+        session.goAway(errorCode: 0, debugData: Self.apnsReason("Shutdown"))
         flush()
     }
 
-    /// Idle timeout (or opening deadline): say goodbye on HTTP/2, then close without waiting.
-    func closeIdle(reason: String = "idle timeout") {
-        session?.goAway(errorCode: 0, debugData: Array(reason.utf8))
+    /// Idle timeout (or opening deadline): say goodbye on HTTP/2 with GOAWAY(NO_ERROR, `{"reason":"IdleTimeout"}`),
+    /// then close without waiting.
+    func closeIdle() {
+        session?.goAway(errorCode: 0, debugData: Self.apnsReason("IdleTimeout"))
         flush()
         close()
     }
+
+    /// GOAWAY debug data as APNs writes it: JSON with a `reason` from its error table (`IdleTimeout`, `Shutdown`;
+    /// shared/reference/apns.md §1.1), so a client that reads APNs' GOAWAY reason meets it on these closes too.
+    static func apnsReason(_ reason: String) -> [UInt8] { Array(#"{"reason":"\#(reason)"}"#.utf8) }
 
     // MARK: output
 

@@ -209,10 +209,8 @@ final class LoopState {
         }
         parkedListeners = []
         for connection in Array(connections.values) {
-            if connection.isIdle(now: now) {
+            if connection.isIdle(now: now) || connection.missedOpeningDeadline(now: now) {
                 connection.closeIdle()
-            } else if connection.missedOpeningDeadline(now: now) {
-                connection.closeIdle(reason: "handshake timeout")
             }
         }
         guard let deadline = shutdownDeadline else { return }

@@ -226,6 +226,25 @@ import Testing
         #expect(!s.handler.responded.withLock { $0.contains("/slow") })
     }
 
+    /// The server's own closes carry APNs' GOAWAY debug data, JSON with a `reason` (shared/reference/apns.md §1.1):
+    /// `IdleTimeout` when a connection idles out, `Shutdown` when the server stops. They were the text "idle
+    /// timeout" and nothing at all.
+    @Test func idleAndShutdownGoAwaysCarryAPNsJSONReasons() throws {
+        let idle = try TestServer { $0.idleTimeout = .milliseconds(300) }
+        let quiet = try RawSocket(port: idle.port, receiveTimeout: 5)
+        quiet.send(H2Frame.preface + H2Frame.emptySettings)
+        let idled = goAways(quiet.readUntilClose().bytes)
+        #expect(idled.map(\.code) == [0] && idled.map(\.debug) == [#"{"reason":"IdleTimeout"}"#], "\(idled)")
+
+        let stopping = try TestServer()
+        let open = try RawSocket(port: stopping.port, receiveTimeout: 5)
+        open.send(H2Frame.preface + H2Frame.emptySettings)
+        _ = open.read(atLeast: 9)  // the server's SETTINGS: the session is up
+        stopping.server.shutdown(grace: .milliseconds(200))
+        let stopped = goAways(open.readUntilClose().bytes)
+        #expect(stopped.map(\.code) == [0] && stopped.map(\.debug) == [#"{"reason":"Shutdown"}"#], "\(stopped)")
+    }
+
     @Test func anOpenedConnectionIsNotCutByTheOpeningDeadline() throws {
         let s = try TestServer {
             $0.idleTimeout = .seconds(5); $0.handshakeTimeout = .milliseconds(300)

@@ -255,6 +255,45 @@ import Testing
         #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
     }
 
+    /// The CONNECT proxy outlives running out of file descriptors: its `accept` failed with EMFILE once and the
+    /// listener ended for good (serve and its gateways kept running, the ready line still named the proxy). Here
+    /// serve gets 40 descriptors and the test holds 30 silent proxy connections, closes them, then asks again.
+    @Test func theProxyAcceptsAgainAfterRunningOutOfDescriptors() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let child = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c", #"ulimit -n 40 && exec "$0" serve --config "$1" --proxy-port 0"#, pushcheckExecutable(),
+                fixture.configPath,
+            ])
+        defer { _ = child.stop() }
+        let ready = try JSONValue.parse(try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)"))
+        let proxy = try #require(ready["proxy"]?.stringValue)
+        let port = try #require(Int(proxy.split(separator: ":").last ?? ""))
+        var held: [Int32] = []
+        for _ in 0..<30 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+            let r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            #expect(r == 0)
+            held.append(fd)
+        }
+        usleep(300_000)  // serve has hit its limit by now
+        for fd in held { close(fd) }
+        usleep(300_000)
+        let answer = try runTool(
+            "curl", ["-s", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "-x", proxy, "http://example.com/"])
+        #expect(answer.stdout == "405", "the proxy did not answer after running out of descriptors: \(answer)")
+    }
+
     /// curl over HTTP/1.1 gets 505 HTTP2Required from the APNs listener, as APNs answers no HTTP/1.1 request (it got
     /// 200); with `allow_http1: true` it gets its 200.
     @Test(arguments: [false, true])
@@ -274,7 +313,7 @@ import Testing
         if allowed {
             #expect(out.stdout.hasPrefix("HTTP/1.1 200"), "\(out)")
         } else {
-            #expect(out.stdout.hasPrefix("HTTP/1.1 505"), "\(out)")
+            #expect(out.stdout.hasPrefix("HTTP/1.1 505 HTTP Version Not Supported\r\n"), "\(out)")
             #expect(out.stdout.hasSuffix(#"{"reason":"HTTP2Required"}"#), "\(out)")
         }
     }
