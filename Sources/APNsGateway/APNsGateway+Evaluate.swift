@@ -41,10 +41,8 @@ extension APNsGateway {
         // by `DeliveredPush.init` into an optional, it was built in a temporary and copied twice per push.
         var accepted = DeliveredPush(unfilledAt: now)
         var isAccepted = false
-        if configuration.requireHTTP2 && push.version != .http2 {
-            status = 505
-            reason = Self.http2RequiredReason
-            actions = [.goAway(errorCode: 0, debugData: [])]
+        if let refusal = http2Refusal(push.version) {
+            (status, reason, actions) = (refusal.status, refusal.reason, refusal.actions)
             decision.detail = Self.http2RequiredDetail
         } else if let answer = effect.preemptingAnswer {
             (status, reason, actions) = answer
@@ -115,6 +113,13 @@ extension APNsGateway {
         return APNsOutcome(
             status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, timestamp: timestamp,
             delay: delay, actions: actions, push: consume accepted, auth: decision.takeAuth())
+    }
+
+    /// The answer to a request on HTTP/1.1 when `requireHTTP2` is on (nil: it may go on), on every APNs listener:
+    /// pushes, broadcasts and channel management (Apple requires HTTP/2 of each; Tests/reference/apns.md §1, §8.1).
+    func http2Refusal(_ version: HTTPVersion) -> (status: Int, reason: String, actions: [ConnectionAction])? {
+        guard configuration.requireHTTP2, version != .http2 else { return nil }
+        return (505, Self.http2RequiredReason, [.goAway(errorCode: 0, debugData: [])])
     }
 
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
