@@ -36,16 +36,21 @@ package enum LiveActivityEngine {
         aps[key]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// An `update` or `end` push to `activity` (by its push token or its channel).
+    /// An `update` or `end` push to `activity`: by its push token, or by the broadcast channel `channelID`.
     package static func apply(
         _ aps: JSONValue, priority: APNsPriority?, to activity: LiveActivity, declaration: LiveActivityDeclaration?,
-        now: Date
+        channelID: String? = nil, now: Date
     ) -> Result<(LiveActivity, ActivityChange), ActivityDrop> {
         let event = aps["event"]?.stringValue
         guard event == "update" || event == "end" else {
             let what = event.map { "'\($0)'" } ?? "missing"
-            return .failure(
-                ActivityDrop(.activityEventInvalid, "aps.event \(what): an activity's token takes update or end"))
+            // "You can't use broadcast push notifications to start a Live Activity" (Tests/reference/apns.md §8).
+            let address =
+                channelID.map {
+                    "broadcast channel \($0) takes update or end"
+                        + (event == "start" ? " (a broadcast push cannot start a Live Activity)" : "")
+                } ?? "an activity's token takes update or end"
+            return .failure(ActivityDrop(.activityEventInvalid, "aps.event \(what): \(address)"))
         }
         guard activity.updatable(at: now) else {
             return .failure(
