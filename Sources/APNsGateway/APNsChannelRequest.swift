@@ -8,6 +8,8 @@ import PushModel
 /// path, headers, body and what the connection proves.
 package struct APNsChannelRequest: Sendable {
     package var environment: APNsEnvironment
+    /// The HTTP version it came on (`APNsGateway.http2Refusal`).
+    package var version: HTTPVersion
     package var method: String
     package var path: String
     package var headers: APNsHeaderFields
@@ -19,10 +21,11 @@ package struct APNsChannelRequest: Sendable {
     package var connection: APNsConnectionFacts
 
     package init(
-        environment: APNsEnvironment, method: String, path: String, fields: [HTTPField], body: [UInt8] = [],
-        connection: APNsConnectionFacts
+        environment: APNsEnvironment, version: HTTPVersion = .http2, method: String, path: String,
+        fields: [HTTPField], body: [UInt8] = [], connection: APNsConnectionFacts
     ) {
         self.environment = environment
+        self.version = version
         self.method = method
         self.path = path
         self.headers = APNsHeaderFields(fields)
@@ -34,7 +37,8 @@ package struct APNsChannelRequest: Sendable {
     /// The request a listener received.
     package init(_ request: HTTPRequest, connection: ConnectionContext, environment: APNsEnvironment) {
         self.init(
-            environment: environment, method: request.method, path: request.path, fields: request.headers,
+            environment: environment, version: request.version, method: request.method, path: request.path,
+            fields: request.headers,
             body: request.body, connection: APNsConnectionFacts(connection))
         bodyOverLimit = request.bodyOverLimit
     }

@@ -33,10 +33,9 @@ extension APNsGateway {
         }
         outcome.delay = effect.delay
         var decision = BroadcastDecision()
-        if configuration.requireHTTP2 && push.version != .http2 {
-            outcome.status = 505
-            outcome.reason = Self.http2RequiredReason
-            outcome.actions = [.goAway(errorCode: 0, debugData: [])]
+        if let refusal = http2Refusal(push.version) {
+            (outcome.status, outcome.reason, outcome.actions) = (refusal.status, refusal.reason, refusal.actions)
+            decision.detail = Self.http2RequiredDetail
         } else if let answer = effect.preemptingAnswer {
             (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
@@ -150,6 +149,9 @@ extension APNsGateway {
         }
         guard JSONValue.isValidObject(push.payload) else { return reject(.badRequestPayload) }
         guard state.withLock({ $0.channels.allowSend(channel, now: now) }) else { return reject(.tooManyRequests) }
+        if let warning = Self.broadcastStartWarning(push.payload, channel: channel) {
+            d.detail = d.detail.map { $0 + "; " + warning } ?? warning
+        }
         var accepted = DeliveredPush(
             environment: push.environment, token: DeliveredPush.broadcastToken,
             topic: bundleID + APNsPushType.liveactivity.topicSuffix, pushType: .liveactivity, priority: sent.priority,
@@ -160,6 +162,19 @@ extension APNsGateway {
         accepted.channelID = channelID
         d.accepted = accepted
         return d
+    }
+
+    /// A broadcast with `aps.event: start`: "You can't use broadcast push notifications to start a Live Activity"
+    /// (Tests/reference/apns.md §8), so every device drops it. Apple does not document APNs refusing one (no reason
+    /// exists for it): it is accepted, and kept as a storing channel's most recent message like any other, which a
+    /// late subscriber then gets instead of the last update (README "Broadcast channels").
+    static func broadcastStartWarning(_ payload: [UInt8], channel: BroadcastChannel) -> String? {
+        guard (try? JSONValue.parse(payload))?[path: "aps.event"]?.stringValue == "start" else { return nil }
+        return "aps.event is start: iOS ignores it (a broadcast push cannot start a Live Activity; every subscribed "
+            + "device drops it)"
+            + (channel.storagePolicy == .mostRecentMessageStored
+                ? "; it still replaces the channel's stored message, so a late subscriber gets this start, not the "
+                    + "last update" : "")
     }
 
     /// The message a device subscribing now to `channelID` gets at once: the channel's most recent message (Most

@@ -3,7 +3,7 @@ import PushModel
 
 extension APNsGateway {
     /// Evaluates a channel-management request as APNs would ("Sending channel management requests to APNs";
-    /// Tests/reference/apns.md §8.1, §8.3). Order of checks: faults (route `channels`) → route (404 BadPath, 405
+    /// Tests/reference/apns.md §8.1, §8.3). Order of checks: HTTP/2 (if required; `http2Refusal`) → faults (route `channels`) → route (404 BadPath, 405
     /// MethodNotAllowed) → body over the listener limit (413 PayloadTooLarge) → `apns-request-id` (BadMessageId)
     /// → authentication and the bundle ID (`authenticateBroadcast`: 403s, TopicDisallowed, TopicMismatch) →
     /// FeatureNotEnabled → the route's own rules:
@@ -33,7 +33,10 @@ extension APNsGateway {
         var bundleID: String?
         var channelID = request.headers.channelID
         var detail: String?
-        if let answer = effect.preemptingAnswer {
+        if let refusal = http2Refusal(request.version) {
+            (outcome.status, outcome.reason, outcome.actions) = (refusal.status, refusal.reason, refusal.actions)
+            detail = Self.http2RequiredDetail
+        } else if let answer = effect.preemptingAnswer {
             (outcome.status, outcome.reason, outcome.actions) = answer
         } else {
             var identity = BroadcastIdentity()

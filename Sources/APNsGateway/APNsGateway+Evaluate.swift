@@ -41,10 +41,8 @@ extension APNsGateway {
         // by `DeliveredPush.init` into an optional, it was built in a temporary and copied twice per push.
         var accepted = DeliveredPush(unfilledAt: now)
         var isAccepted = false
-        if configuration.requireHTTP2 && push.version != .http2 {
-            status = 505
-            reason = Self.http2RequiredReason
-            actions = [.goAway(errorCode: 0, debugData: [])]
+        if let refusal = http2Refusal(push.version) {
+            (status, reason, actions) = (refusal.status, refusal.reason, refusal.actions)
             decision.detail = Self.http2RequiredDetail
         } else if let answer = effect.preemptingAnswer {
             (status, reason, actions) = answer
@@ -59,10 +57,11 @@ extension APNsGateway {
                 timestamp = rejection.timestamp
                 // A rule that says no more than its reason is explained by what the reason means and what to do. A
                 // token that passed (`auth` is set then) may have left a warning: it follows, it is not the cause.
+                let meaning = Self.explanation(rejection.reason, decision, path: push.path)
                 if decision.detail == nil {
-                    decision.detail = rejection.reason.description
+                    decision.detail = meaning
                 } else if case .token = decision.auth, let warning = decision.detail {
-                    decision.detail = rejection.reason.description + " (token: " + warning + ")"
+                    decision.detail = meaning + " (token: " + warning + ")"
                 }
             } else {
                 isAccepted = true
@@ -117,6 +116,46 @@ extension APNsGateway {
             delay: delay, actions: actions, push: consume accepted, auth: decision.takeAuth())
     }
 
+    /// What a refusal's log detail says: the reason's meaning (`APNsReason.description`), or, where the request
+    /// tells more, the rule it broke. Status and reason stay APNs's.
+    static func explanation(_ reason: APNsReason, _ d: Decision, path: String) -> String {
+        switch reason {
+        case .badPriority where d.parsedPushType == .background:
+            // "Always use priority 5. Using priority 10 is an error." (Tests/reference/apns.md §2)
+            return "Background pushes take apns-priority 5 or 1, not 10"
+                + (d.pushTypeInferred
+                    ? ": with no apns-push-type header the type was inferred from the payload (content-available "
+                        + "without alert, badge or sound is background); send apns-priority: 5, or apns-push-type "
+                        + "alert if it shows something."
+                    : ".")
+        case .topicDisallowed where d.refusedAtTokenKind == .voip:
+            // An alert or background push (bare bundle topic) at a PushKit token (Tests/reference/ios-push-types.md
+            // §1.3).
+            let type = d.parsedPushType?.rawValue ?? "alert"
+            return "The device token is a PushKit VoIP token: APNs refuses an \(type) push (topic without .voip) at "
+                + "it. Send \(type) pushes to the app's APNs device token, and only VoIP pushes (apns-topic "
+                + "<bundle id>.voip, apns-push-type voip) to this one."
+        case .methodNotAllowed where Self.isChannelManagementPath(path),
+            .badPath where Self.isChannelManagementPath(path):
+            return reason.description
+                + " Channel management (/1/apps/<bundle id>/channels, /all-channels) is on the channel-management "
+                + "listener (`broadcast` in serve's ready line, $PUSHCHECK_APNS_BROADCAST_SANDBOX_URL), not on this "
+                + "push listener."
+        default:
+            return reason.description
+        }
+    }
+
+    /// A path of the channel-management API (`/1/apps/…`).
+    static func isChannelManagementPath(_ path: String) -> Bool { path.hasPrefix("/1/apps/") }
+
+    /// The answer to a request on HTTP/1.1 when `requireHTTP2` is on (nil: it may go on), on every APNs listener:
+    /// pushes, broadcasts and channel management (Apple requires HTTP/2 of each; Tests/reference/apns.md §1, §8.1).
+    func http2Refusal(_ version: HTTPVersion) -> (status: Int, reason: String, actions: [ConnectionAction])? {
+        guard configuration.requireHTTP2, version != .http2 else { return nil }
+        return (505, Self.http2RequiredReason, [.goAway(errorCode: 0, debugData: [])])
+    }
+
     /// The (non-Apple) reason for HTTP/1.1 requests when `requireHTTP2` is on.
     static let http2RequiredReason = "HTTP2Required"
     /// What the log says of such a request.
@@ -144,6 +183,10 @@ extension APNsGateway {
         var parsedPushType: APNsPushType?
         var topic: String?
         var firstValidToken = false
+        /// No `apns-push-type` header: the type was inferred from the topic and payload.
+        var pushTypeInferred = false
+        /// The kind of the registered token a push type was refused at (`PushTokenKind.outcome(of:at:)`).
+        var refusedAtTokenKind: PushTokenKind?
         /// Why the request was refused (which rule, by how much) or a warning about what APNs tolerates.
         var detail: String?
 
@@ -182,6 +225,7 @@ extension APNsGateway {
         let shapeChecked = wasValidated && parsed.topic != nil
         d.parsedToken = parsed.token
         d.parsedPushType = parsed.pushType
+        d.pushTypeInferred = !parsed.pushTypeWasSent
         d.topic = parsed.topic
         // A body past the listener's 1 MiB limit was not kept (only counted): PayloadTooLarge before anything
         // reads it, authenticated or not, like any payload over the push type's limit.
@@ -246,9 +290,21 @@ extension APNsGateway {
             }
             return v
         }
-        if case .rejected(let r, let ts) = verdict { return reject(r, timestamp: ts) }
+        if case .rejected(let r, let ts) = verdict {
+            if r == .topicDisallowed { d.refusedAtTokenKind = state.withLock { $0.registry.entries[token]?.kind } }
+            return reject(r, timestamp: ts)
+        }
 
         d.rejection = nil
+        if parsed.pushType == .mdm {
+            // Tests/reference/apns.md §1.3: an mdm push's topic is the UID topic of the MDM push certificate. What
+            // APNs answers for another topic is undocumented, so the push passes; the log says so.
+            let warning =
+                "apns-push-type mdm: real APNs expects the MDM push certificate's UID topic "
+                + "(com.apple.mgmt.External.<uid>), not an app's bundle ID; pushcheck does not model MDM topics or "
+                + "the device's MDM check-in (the device drops it: not-modelled)"
+            d.detail = d.detail.map { $0 + "; " + warning } ?? warning
+        }
         // Field by field into the caller's push (which has `receivedAt`); see `DeliveredPush.init(unfilledAt:)`.
         accepted.environment = endpoint
         swap(&accepted.token, &parsed.token)  // moved (swapped with the placeholders), not retained

@@ -93,6 +93,7 @@ package final class HostedDevice: Sendable {
             isDeviceOnline: { [weak device] in device?.snapshot.online ?? false })
         device.addRegistrationSink(registrations)
         device.addRegistrationSink(LiveActivitySink(apns: apns, index: index, name: declaration.name, device: device))
+        device.useBroadcastChannels(LiveActivitySink.channelLookup(apns))
         declaration.setUp(device, apps: apps)
         launchState.withLock { $0 = device.snapshot }
     }

@@ -39,6 +39,13 @@ struct LiveActivitySink: DeviceRegistrationSink {
         s.apps[bundleID]?.declaration.signing.apsEnvironment?.apnsEnvironment ?? .sandbox
     }
 
+    /// ActivityKit's channel check: a channel of the app in the gateway's channel store.
+    static func channelLookup(_ apns: APNsGateway) -> BroadcastChannelLookup {
+        BroadcastChannelLookup { [weak apns] id, bundleID, environment in
+            apns?.channel(id, environment: environment)?.bundleID == bundleID
+        }
+    }
+
     func deliverStored(_ channel: String, bundleID: String, environment: APNsEnvironment) {
         guard let stored = apns.storedBroadcast(channelID: channel, environment: environment) else { return }
         device?.deliverLiveActivity(IncomingPush(stored, bundleID: bundleID), channelID: channel)

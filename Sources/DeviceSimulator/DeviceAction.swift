@@ -106,8 +106,10 @@ extension SimulatedDevice {
     /// Applies `action` and returns the events it caused.
     @discardableResult
     package func apply(_ action: DeviceAction) throws(DeviceActionError) -> [DeviceEvent] {
-        try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in try s.apply(action, now: now) }
-            .events
+        let channels = broadcastChannels.withLock { $0 }
+        return try perform { (s: inout DeviceState, now: Date) throws(DeviceActionError) in
+            try s.apply(action, channels: channels, now: now)
+        }.events
     }
 }
 
@@ -154,7 +156,10 @@ extension DeviceState {
     }
 
     /// Applies a `DeviceAction`.
-    package mutating func apply(_ action: DeviceAction, now: Date) throws(DeviceActionError) {
+    /// `channels`: where a `start_activity` with a channel checks it (`BroadcastChannelLookup`).
+    package mutating func apply(
+        _ action: DeviceAction, channels: BroadcastChannelLookup = .unwired, now: Date
+    ) throws(DeviceActionError) {
         switch action {
         case .launch(let a): launch(try resolveApp(a), now: now)
         case .background(let a): moveToBackground(try resolveApp(a), now: now)
@@ -190,7 +195,8 @@ extension DeviceState {
         case .quickAction(let a, let type): performQuickAction(try resolveApp(a), type: type, now: now)
         case .forceStop, .clearData, .doze, .permission, .lock, .openLink:
             throw .notOnThisPlatform(action: "\(action)", platform: .ios)
-        case .startActivity(let a, let request): startActivity(try resolveApp(a), request, now: now)
+        case .startActivity(let a, let request):
+            startActivity(try resolveApp(a), request, channels: channels, now: now)
         }
     }
 }

@@ -150,6 +150,9 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
     case activityBudgetExhausted
     /// No activity (or push-to-start type) on the device holds the address any more.
     case activityNotFound
+    /// A push-to-start's `input-push-channel` is not a channel APNs has: the activity does not start
+    /// (`BroadcastChannelLookup`).
+    case activityChannelNotFound
 
     /// The text `dropped:` compares and the event log shows.
     package var text: String {
@@ -187,6 +190,7 @@ package enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .activityEnded: "activity-ended"
         case .activityBudgetExhausted: "activity-update-budget-exhausted"
         case .activityNotFound: "activity-not-found"
+        case .activityChannelNotFound: "activity-channel-not-found"
         }
     }
 

@@ -62,7 +62,7 @@ extension DeviceState {
         case .location?: return deliverToSystem(push, .locationPushServiceExtension, now: now)
         case .widgets?: return deliverToSystem(push, .widgetReload, now: now)
         case .controls?: return deliverToSystem(push, .controlsReload, now: now)
-        case .fileprovider?: return deliverToSystem(push, .fileProviderExtension, now: now)
+        case .fileprovider?: return deliverFileProvider(push, now: now)
         case .liveactivity?:
             // The Live Activity engine (activity and push-to-start tokens) takes these; without it, nothing does.
             log(.pushDropped(apnsID: push.apnsID, reason: .liveActivityNotHandled), push.bundleID, now)
@@ -121,6 +121,18 @@ extension DeviceState {
         log(.pushReceived(apnsID: push.apnsID, kind: push.kind), push.bundleID, now)
         log(.pushHandled(receiver), push.bundleID, now)
         return .accepted
+    }
+
+    /// A File Provider push: the system signals the extension's enumerator, and "It also delivers the notification to
+    /// any PKPushRegistryDelegate objects" (reference §5.7 [FP-PUSH]) — the app's `PKPushRegistry(.fileProvider)`
+    /// delegate, which the token came from. Apple does not say the system launches or wakes the app for it, so the
+    /// delegate is called only while the app runs (foreground or background).
+    mutating func deliverFileProvider(_ push: IncomingPush, now: Date) -> DeviceDeliveryResult {
+        let result = deliverToSystem(push, .fileProviderExtension, now: now)
+        if let state = apps[push.bundleID]?.state, state == .foreground || state == .background {
+            log(.callback(.didReceiveIncomingPush(payload: push.payload, state: state)), push.bundleID, now)
+        }
+        return result
     }
 
     /// PushKit and Push to Talk launch a stopped app (force-quit included) in the background, or wake a suspended

@@ -44,6 +44,8 @@ extension DeviceRegistrationSink {
 package final class SimulatedDevice: Sendable {
     private let core: PhoneCore<DeviceState>
     private let sinks = Mutex<[any DeviceRegistrationSink]>([])
+    /// Where ActivityKit checks a broadcast channel (`useBroadcastChannels`).
+    let broadcastChannels = Mutex<BroadcastChannelLookup>(.unwired)
     /// The clock events are stamped with.
     package var clock: any PushClock { core.clock }
 
@@ -59,6 +61,10 @@ package final class SimulatedDevice: Sendable {
 
     /// Adds a sink for token registrations, invalidations and online changes.
     package func addRegistrationSink(_ sink: any DeviceRegistrationSink) { sinks.withLock { $0.append(sink) } }
+
+    /// ActivityKit checks the channels activities subscribe to with `lookup` from now on (the gateway's channel
+    /// store); without one, every channel id is taken to exist.
+    package func useBroadcastChannels(_ lookup: BroadcastChannelLookup) { broadcastChannels.withLock { $0 = lookup } }
 
     /// Apps using Firebase get their FCM tokens from `service` from now on (without one, the device issues them
     /// itself, seeded, as an offline stand-in for Firebase).

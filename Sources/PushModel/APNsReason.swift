@@ -111,7 +111,9 @@ package enum APNsReason: String, Sendable, Hashable, CaseIterable, Codable, Erro
             return
                 "The JWT's key ID is not related to the key bound by this connection's first push; open a new connection."
         case .badEnvironmentKeyIdInToken: return "The JWT's key is scoped to the other environment."
-        case .badPath: return "The :path must be /3/device/<token>."
+        case .badPath:
+            return
+                "The :path is not one of APNs's: /3/device/<token> for a push, /4/broadcasts/apps/<bundle id> for a broadcast."
         case .methodNotAllowed: return "Only POST is supported."
         case .expiredToken: return "The device token has expired; stop sending to it."
         case .unregistered: return "The device token is no longer active for the topic; stop sending to it."

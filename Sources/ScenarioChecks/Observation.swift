@@ -78,11 +78,19 @@ package struct Observation: Sendable {
         case .dropped: return droppedReason().map(JSONValue.string)
         case .reached: return reached().map(JSONValue.string)
         case .callkit:
-            for e in window.reversed() {
-                if case .incomingCallReported = e.kind { return "reported" }
-                if case .callback(.didReceiveIncomingPush) = e.kind { return "not-reported" }
+            // Only a VoIP push's PushKit callback asks for a CallKit report (a File Provider push reaches the same
+            // delegate, and no call is expected of it).
+            var verdict: JSONValue?
+            var voip = false
+            for e in window {
+                switch e.kind {
+                case .pushReceived(_, let kind): voip = kind == .voip
+                case .incomingCallReported: verdict = "reported"
+                case .callback(.didReceiveIncomingPush) where voip: verdict = "not-reported"
+                default: break
+                }
             }
-            return nil
+            return verdict
         case .stored:
             guard let s = lastSend, DeviceToken(hex: s.token) != nil else { return nil }
             return .bool(storedPushes.contains { $0.apnsID == s.apnsID })

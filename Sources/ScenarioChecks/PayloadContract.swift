@@ -71,9 +71,11 @@ package struct PayloadContract: Sendable {
             )
         }
         var outcomes: [RouteOutcome] = []
-        // A silent push shows nothing to tap.
+        if pushType == .liveactivity { problems += liveActivityProblems(devicePayload) }
+        // A silent push shows nothing to tap; a Live Activity push goes to ActivityKit, never to the app's router.
         let triggers: [RouteTrigger] =
-            pushType == .background && !aps.hasAlertText ? [.foreground] : [.tap, .foreground]
+            pushType == .liveactivity
+            ? [] : pushType == .background && !aps.hasAlertText ? [.foreground] : [.tap, .foreground]
         for trigger in triggers {
             let outcome = route(devicePayload, trigger: trigger)
             outcomes.append(outcome)
@@ -106,6 +108,21 @@ package struct PayloadContract: Sendable {
             }
         }
         return Report(outcomes: outcomes, pushType: pushType, bytes: bytes.count, problems: problems)
+    }
+
+    /// A `liveactivity` payload against the app's `live_activities:` (the device's own decoding rules,
+    /// `LiveActivityEngine.payloadDrop`).
+    func liveActivityProblems(_ payload: JSONValue) -> [String] {
+        guard app.supportsLiveActivities else {
+            return ["the app does not support Live Activities (NSSupportsLiveActivities is not YES): iOS drops it"]
+        }
+        guard !app.liveActivities.isEmpty else {
+            return ["the app declares no live_activities: nothing on the device takes a liveactivity push"]
+        }
+        guard
+            let drop = LiveActivityEngine.payloadDrop(payload["aps"] ?? .object([:]), declarations: app.liveActivities)
+        else { return [] }
+        return ["the device drops it (\(drop.reason.text)): \(drop.detail)"]
     }
 
     /// Runs the app's `Router` from its start state.

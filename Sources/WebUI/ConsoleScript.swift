@@ -136,6 +136,7 @@ extension WebUI {
               hint.className = 'hint wide ok';
               hint.appendChild(h('div', { text: isFCM() ? '✓ passes FCM\u2019s message rules (' + r.json.body_bytes + ' bytes)'
                 : '✓ passes the gateway\u2019s request rules (' + r.json.payload_bytes + ' bytes)' }));
+              for (const w of r.json.warnings || []) hint.appendChild(h('div', { class: 'warning', text: '⚠ ' + w.message }));
             } else {
               hint.className = 'hint wide bad';
               for (const p of r.json.problems) hint.appendChild(h('div', { class: 'problem', 'data-reason': p.reason,

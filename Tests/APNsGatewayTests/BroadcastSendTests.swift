@@ -74,6 +74,22 @@ import Testing
         #expect(f.gateway.storedBroadcast(channelID: BroadcastFixture.stored, environment: .sandbox) == nil)
     }
 
+    /// "You can't use broadcast push notifications to start a Live Activity" (Tests/reference/apns.md §8); APNs's
+    /// answer to one is undocumented, so it is accepted and stored, and the log says iOS ignores it (it said nothing).
+    @Test func aBroadcastStartIsAcceptedWithAWarning() throws {
+        let body = #"{"aps":{"event":"start","timestamp":3,"attributes-type":"T","attributes":{},"content-state":{}}}"#
+        #expect(f.send(f.broadcast(omit: ["apns-expiration"], body: body)).status == 200)
+        let detail = try #require(f.gateway.log().last?.detail)
+        #expect(detail.contains("aps.event is start: iOS ignores it"), "\(detail)")
+        #expect(detail.contains("a late subscriber gets this start"), "\(detail)")
+        let stored = f.gateway.storedBroadcast(channelID: BroadcastFixture.stored, environment: .sandbox)
+        #expect(stored?.json[path: "aps.event"] == "start")
+        #expect(
+            f.send(f.broadcast(channel: BroadcastFixture.unstored, body: body)).status == 200)
+        let unstored = try #require(f.gateway.log().last?.detail)
+        #expect(unstored.contains("iOS ignores it") && !unstored.contains("late subscriber"), "\(unstored)")
+    }
+
     @Test func anEarlierExpirationShortensTheStorage() {
         let until = Int(f.clock.now().timeIntervalSince1970) + 600
         #expect(f.send(f.broadcast(headers: [("apns-expiration", String(until))])).status == 200)

@@ -89,6 +89,25 @@ import Testing
         #expect(deleted.status == 204)
     }
 
+    /// Channel management needs HTTP/2 as pushes do (Tests/reference/apns.md §8.1): curl over HTTP/1.1 gets the push
+    /// listener's 505 HTTP2Required and creates nothing (it got 201 and 200).
+    @Test func http1ChannelRequestsAreRefused() throws {
+        defer { server.shutdown(grace: .seconds(1)) }
+        let manage = "api-manage-broadcast.sandbox.push.apple.com"
+        let before = f.gateway.channels.count
+        let created = try curl(
+            manage, managePort, "/1/apps/\(Fixture.topic)/channels",
+            ["--http1.1", "--header", "authorization: bearer \(jwt())", "--data", "@" + Self.dir.file("create.json")])
+        #expect(created.status == 505, "\(created.head)")
+        #expect(f.gateway.channels.count == before)
+        #expect(f.gateway.log().last?.reason == APNsGateway.http2RequiredReason)
+        #expect(f.gateway.log().last?.detail == APNsGateway.http2RequiredDetail)
+        let list = try curl(
+            manage, managePort, "/1/apps/\(Fixture.topic)/all-channels",
+            ["--http1.1", "--header", "authorization: bearer \(jwt())"])
+        #expect(list.status == 505, "\(list.head)")
+    }
+
     @Test func nghttpReadsAndBroadcasts() throws {
         defer { server.shutdown(grace: .seconds(1)) }
         let list = try runTool(

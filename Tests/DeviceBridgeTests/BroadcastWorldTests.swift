@@ -53,6 +53,51 @@ import Testing
             trustRoots: try TrustRoots.pem([Array(ca.certificatePEM.utf8)]), timeout: .seconds(20))
     }
 
+    static let activityWorld = """
+        apns:
+          broadcast:
+            apps: [com.example.app]
+            channels:
+              - { bundle_id: com.example.app, channel_id: c3BvcnRzLWZpbmFs, message_storage_policy: 1 }
+        apps:
+          - bundle_id: com.example.app
+            team_id: ABCDE12345
+            aps_environment: development
+            profile: { devices: [00008110-000A1C2E0E12801E], expires: 2099-01-01T00:00:00Z }
+            authorization: authorized
+            supports_live_activities: true
+            live_activities:
+              - { attributes: MatchAttributes, attributes_fields: { home: string }, content_state: { score: string } }
+        devices:
+          - { name: phone, udid: 00008110-000A1C2E0E12801E, ios: "18.2", seed: 7, apps: [com.example.app] }
+        """
+
+    /// `POST /devices/{name}/actions` with a `start_activity` on a channel the gateway does not have: ActivityKit
+    /// fails the request (Tests/reference/apns.md §8) and the control API answers 422 with why (it answered 200 and
+    /// the activity subscribed); a channel the gateway has starts.
+    @Test func startingAnActivityOnAnUnknownChannelIsRefused() throws {
+        let world = try WorldHost(try WorldFixture.declaration(Self.activityWorld), providerKeys: [])
+        defer { world.shutdown() }
+        let control = ControlAPI(host: world)
+        func start(_ channel: String) -> (status: Int, body: JSONValue?) {
+            let body =
+                #"[{"launch":"com.example.app"},{"start_activity":{"attributes":{"home":"Lyon"},"#
+                + #""content_state":{"score":"0-0"},"channel":"\#(channel)"}}]"#
+            let r = control.route(
+                HTTPRequest(
+                    version: .http1_1, method: "POST", path: "/devices/phone/actions", body: Array(body.utf8)))
+            return (r.status, try? JSONValue.parse(r.body))
+        }
+        let unknown = start("bm8tc3VjaC1jaGFubmVs")
+        #expect(unknown.status == 422, "\(String(describing: unknown.body))")
+        #expect(
+            unknown.body?["error"]?.stringValue?.contains("bm8tc3VjaC1jaGFubmVs is not a valid channel") == true,
+            "\(String(describing: unknown.body))")
+        #expect(unknown.body?["index"] == 1)
+        let known = start("c3BvcnRzLWZpbmFs")
+        #expect(known.status == 200, "\(String(describing: known.body))")
+    }
+
     @Test func ownListenersWithPushchecksClient() async throws {
         let world = try Self.world()
         defer { world.shutdown() }

@@ -95,6 +95,35 @@ import Testing
         #expect(typo.status == 400 && String(decoding: typo.body, as: UTF8.self).contains("unknown field 'tokn'"))
     }
 
+    /// The token-kind rule the device applies after APNs's 200 (`token-kind-mismatch`) is a warning of the check
+    /// (it said ok with nothing more); a refused pair reads "an alert push" (it read "a alert push").
+    @Test func theCheckWarnsOfATokenKindTheDeviceDrops() throws {
+        let fixture = try WorldFixture()
+        let api = ControlAPI(host: fixture.world)
+        let token = try #require(fixture.world.device(named: "phone")?.iphone!.snapshot.apps["com.example.app"]?.token)
+        let body = JSONValue.object([
+            "token": .string(token.hex), "topic": "com.example.app.push-type.liveactivity",
+            "push_type": "liveactivity",
+            "payload": #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
+        ]).serialized()
+        let json = try JSONValue.parse(api.route(Self.request("POST", "/ui/api/check", body: body)).body)
+        #expect(json["ok"] == true, "\(json)")
+        let warning = try #require(json["warnings"]?.arrayValue?.first?["message"]?.stringValue, "\(json)")
+        #expect(
+            warning.contains("the device drops a liveactivity push at the app's apns token: token-kind-mismatch"),
+            "\(warning)")
+        let voip = try #require(DeviceToken(bytes: Array(repeating: 0x5A, count: 32)))
+        var form = ConsoleSendForm()
+        form.token = voip.hex
+        form.topic = "com.example.app"
+        form.payload = #"{"aps":{"alert":"hi"}}"#
+        let refused = form.check(registered: [
+            RegisteredDeviceToken(token: voip, topic: "com.example.app", environment: .sandbox, kind: .voip)
+        ])
+        let message = try #require(refused["problems"]?.arrayValue?.first?["message"]?.stringValue)
+        #expect(message.hasSuffix("(an alert push at the app's voip token)"), "\(message)")
+    }
+
     @Test func aSendGoesOverTLSToTheGatewayAndReachesTheDevice() async throws {
         let ca = try CertificateAuthority.generate(commonName: "console test CA")
         let leaf = try ca.issueServerCertificate()

@@ -148,6 +148,25 @@ import Testing
         #expect(d.snapshot.liveActivities.activities.first?.contentState["eta"] == 7)
     }
 
+    /// A push that came by a broadcast channel with another event than update/end is dropped naming the channel (it
+    /// said "an activity's token"); a start says a broadcast cannot start one (Tests/reference/apns.md §8).
+    @Test func aBroadcastStartIsDroppedNamingTheChannel() throws {
+        let (d, _) = Self.device()
+        d.setUp(Self.app())
+        d.launch(Fixture.bundleID)
+        d.startActivity(Fixture.bundleID, Self.request(.channel("Y2hhbm5lbA==")))
+        let start =
+            #"{"event":"start","timestamp":1780272010,"attributes-type":"RideAttributes","attributes":{"ride_id":"R2"},"content-state":{"eta":5,"driver":"Bo"}}"#
+        let e = d.deliverLiveActivity(Self.push(nil, start, id: "b1"), channelID: "Y2hhbm5lbA==").events
+        #expect(
+            e.contains {
+                "\($0.kind)".hasSuffix(
+                    "aps.event 'start': broadcast channel Y2hhbm5lbA== takes update or end (a broadcast push cannot "
+                        + "start a Live Activity)")
+            }, "\(e.map(\.kind))")
+        #expect(d.snapshot.liveActivities.activities.first?.contentState["eta"] == 7)
+    }
+
     /// An alert push that reaches an ActivityKit address is not shown as a notification: the one token-kind rule
     /// (`PushTokenKind.outcome(of:at:)`) drops it before ActivityKit sees it.
     @Test func otherPushTypesAreNotForActivityKit() throws {

@@ -85,6 +85,15 @@ import Testing
         #expect(d.detail == #"content-state.eta: expected int, got string "soon""#)
     }
 
+    /// A null required field is named null, not missing (JSONDecoder's valueNotFound; it said "missing").
+    @Test func aNullFieldIsCalledNull() throws {
+        let r = LiveActivityEngine.apply(
+            Self.aps(#"{"event":"update","timestamp":1780272060,"content-state":{"eta":5,"driver":null}}"#),
+            priority: .immediate, to: Self.activity(), declaration: Self.ride, now: Self.t0)
+        guard case .failure(let d) = r else { Issue.record("applied"); return }
+        #expect(d.detail == "content-state.driver is null (string required)")
+    }
+
     /// §3.4: the default dismissal is four hours after the end; a dismissal-date is kept within that window.
     @Test func endAndDismissal() throws {
         let end = #"{"event":"end","timestamp":1780272060}"#

@@ -164,6 +164,22 @@ import Testing
         #expect(Fixture.state(d) == .background)
     }
 
+    /// §5.7 [FP-PUSH]: "It also delivers the notification to any PKPushRegistryDelegate objects": a running app's
+    /// PushKit delegate gets a File Provider push besides the extension (it reached the extension only); the app
+    /// is not launched or woken for it (Apple does not say it is).
+    @Test func aFileProviderPushAlsoReachesARunningAppsPushKitDelegate() throws {
+        for (state, callbacks) in [
+            (AppState.foreground, ["didReceiveIncomingPush"]), (.background, ["didReceiveIncomingPush"]),
+            (.suspended, []), (.notRunning, []),
+        ] {
+            let (d, app) = Self.ready(state: state)
+            let e = d.deliver(Self.push(.fileprovider, to: app.pushTokens[.fileProvider])).events
+            #expect(e.map(\.kind).contains(.pushHandled(.fileProviderExtension)), "\(state)")
+            #expect(Fixture.callbacks(e) == callbacks, "\(state)")
+            #expect(Fixture.state(d) == state, "\(state)")
+        }
+    }
+
     /// §4.1: a VoIP push wakes the app in every state, force-quit included, and the app reports the call.
     @Test func voipWakesTheAppInEveryState() throws {
         let table: [(AppState, [String])] = [

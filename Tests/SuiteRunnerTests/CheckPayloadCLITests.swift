@@ -35,6 +35,37 @@ import Testing
         #expect(badApp.status == 2)
     }
 
+    /// `--push-type liveactivity` checks the payload against the app's `live_activities:` as the device decodes it
+    /// (it said "all fit" for a content-state the device drops) and prints no tap/foreground route: ActivityKit
+    /// takes the push, never the app's router.
+    @Test func liveActivityPayloadsAreCheckedAgainstTheDeclaredActivity() throws {
+        let rides = URL(fileURLWithPath: Self.app).deletingLastPathComponent().appendingPathComponent("rides-app.yaml")
+            .path
+        let dir = try TempDirectory("check-payload-la")
+        defer { dir.remove() }
+        let bad = try dir.write(
+            "bad.json", #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":"soon"}}}"#)
+        let good = try dir.write(
+            "good.json", #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":3,"driver":"Ann"}}}"#)
+        let start = try dir.write(
+            "start.json",
+            #"{"aps":{"event":"start","timestamp":1,"attributes-type":"RideAttributes","attributes":{},"content-state":{"eta":3,"driver":"Ann"}}}"#
+        )
+        let r = try runTool(
+            pushcheckExecutable(), ["check-payload", "--app", rides, "--push-type", "liveactivity", bad, good, start])
+        #expect(r.status == 1, "\(r)")
+        #expect(
+            r.stdout.contains(
+                #"FAIL the device drops it (activity-content-state-invalid): content-state.eta: expected int, got string "soon""#
+            ), "\(r)")
+        #expect(
+            r.stdout.contains(
+                "FAIL the device drops it (activity-attributes-invalid): attributes.ride_id missing (string required)"),
+            "\(r)")
+        #expect(r.stdout.contains("3 payloads checked against com.example.rides: 2 broken"), "\(r)")
+        #expect(!r.stdout.contains("tap:") && !r.stdout.contains("foreground:"), "\(r)")
+    }
+
     /// CRLF line ends and blank lines on stdin: one payload per non-blank line, named by its physical line.
     @Test func crlfAndBlankLinesOnStdin() throws {
         let lines = Array(

@@ -95,6 +95,11 @@ struct ConsoleSendForm: Equatable {
         return .success(form)
     }
 
+    /// "a" or "an" before a push type or token kind name ("an alert", "a voip").
+    static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
+
     /// The `apns-*` headers the form sends, in order (empty fields left out).
     var headers: [(String, String)] {
         [
@@ -108,6 +113,8 @@ struct ConsoleSendForm: Equatable {
     /// topic and environment now. Each problem is `{reason, status, message}`; nothing is sent or logged.
     func check(registered: [RegisteredDeviceToken]) -> JSONValue {
         var problems: [JSONValue] = []
+        // What APNs accepts but the device discards (`PushTokenKind.outcome(of:at:)`: mismatch, not modelled).
+        var warnings: [JSONValue] = []
         func problem(_ reason: APNsReason, _ note: String? = nil) {
             problems.append([
                 "reason": .string(reason.rawValue), "status": .number(Double(reason.status)),
@@ -136,14 +143,30 @@ struct ConsoleSendForm: Equatable {
                 problem(.badDeviceToken, "(the token is registered for \(known[0].environment.rawValue))")
             } else if !topic.isEmpty, !known.contains(where: { $0.topic == bundle }) {
                 problem(.deviceTokenNotForTopic, "(it was issued for \(known[0].topic))")
-            } else if let kind = known[0].kind,
-                case .refuse(let r) = PushTokenKind.outcome(of: parsed.pushType, at: kind)
-            {
-                problem(r, "(a \(parsed.pushType.rawValue) push at the app's \(kind.rawValue) token)")
+            } else if let kind = known[0].kind {
+                let what =
+                    "\(Self.article(parsed.pushType.rawValue)) \(parsed.pushType.rawValue) push at the app's "
+                    + "\(kind.rawValue) token"
+                switch PushTokenKind.outcome(of: parsed.pushType, at: kind) {
+                case .refuse(let r): problem(r, "(\(what))")
+                case .mismatch:
+                    warnings.append([
+                        "message": .string(
+                            "APNs answers 200, but the device drops \(what): token-kind-mismatch (send it to the token "
+                                + "meant for \(parsed.pushType.rawValue) pushes)")
+                    ])
+                case .notModelled:
+                    warnings.append([
+                        "message": .string(
+                            "APNs answers 200, but the simulated device does not model \(parsed.pushType.rawValue) "
+                                + "pushes: it drops it (not-modelled)")
+                    ])
+                case .deliver: break
+                }
             }
         }
         return [
-            "ok": .bool(problems.isEmpty), "problems": .array(problems),
+            "ok": .bool(problems.isEmpty), "problems": .array(problems), "warnings": .array(warnings),
             "payload_bytes": .number(Double(payload.utf8.count)),
         ]
     }

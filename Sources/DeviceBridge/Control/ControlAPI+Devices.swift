@@ -71,12 +71,24 @@ extension ControlAPI {
             for n in nodes { actions.append(try DeviceAction.decode(try YAMLMapping(n))) }
             let before = device.lastEventSequence
             for (i, action) in actions.enumerated() {
+                func refuse(_ message: String) -> HTTPResponse {
+                    var extra: [String: JSONValue] = ["events": device.eventsJSON(since: before)["events"] ?? []]
+                    if nodes.count > 1 { extra["index"] = .number(Double(i)) }
+                    return Self.problem(422, message, extra: extra)
+                }
+                let from = device.lastEventSequence
                 do throws(DeviceActionError) {
                     try device.apply(action)
                 } catch {
-                    var extra: [String: JSONValue] = ["events": device.eventsJSON(since: before)["events"] ?? []]
-                    if nodes.count > 1 { extra["index"] = .number(Double(i)) }
-                    return Self.problem(422, error.description, extra: extra)
+                    return refuse(error.description)
+                }
+                // `Activity.request` throws in the app: a start that failed is the caller's error too.
+                if case .startActivity = action,
+                    let failed = device.eventsJSON(since: from)["events"]?.arrayValue?.first(where: {
+                        $0["type"] == "activity-request-failed"
+                    })
+                {
+                    return refuse("Activity.request failed: \(failed["reason"]?.stringValue ?? "")")
                 }
             }
             return Self.json(200, device.eventsJSON(since: before).objectValue ?? [:])

@@ -96,8 +96,11 @@ extension DeviceState {
     }
 
     /// `Activity.request` in the app: only in the foreground, for a declared type, with an app that supports Live
-    /// Activities; content and attributes must encode as declared. Fails with a `requestFailed` event.
-    mutating func startActivity(_ bundleID: String, _ request: ActivityRequest, now: Date) {
+    /// Activities; content and attributes must encode as declared; a channel must be one APNs has (`channels`).
+    /// Fails with a `requestFailed` event.
+    mutating func startActivity(
+        _ bundleID: String, _ request: ActivityRequest, channels: BroadcastChannelLookup = .unwired, now: Date
+    ) {
         guard let app = apps[bundleID] else { return }
         let type = request.attributesType ?? app.declaration.liveActivities.first?.attributesType ?? "(none declared)"
         func fail(_ reason: String) { log(.requestFailed(attributesType: type, reason: reason), bundleID, now) }
@@ -120,6 +123,9 @@ extension DeviceState {
         }
         if request.pushType != nil, app.declaration.signing.apsEnvironment == nil {
             return fail("pushType needs the aps-environment entitlement")
+        }
+        if case .channel(let c) = request.pushType, let reason = unknownChannelReason(c, bundleID: bundleID, channels) {
+            return fail(reason)
         }
         var a = LiveActivity(
             id: nextActivityID(), bundleID: bundleID, attributesType: type, attributes: request.attributes,
@@ -164,9 +170,9 @@ extension DeviceState {
     /// (`update`/`end`), a push-to-start token (`start`) or, with `channelID`, a broadcast channel (every activity
     /// of the app subscribed to it).
     @discardableResult
-    package mutating func deliverLiveActivity(_ push: IncomingPush, channelID: String? = nil, now: Date)
-        -> DeviceDeliveryResult
-    {
+    package mutating func deliverLiveActivity(
+        _ push: IncomingPush, channelID: String? = nil, channels: BroadcastChannelLookup = .unwired, now: Date
+    ) -> DeviceDeliveryResult {
         guard online else { return .deviceOffline }
         let bundleID = push.bundleID
         if let channelID, !push.apnsID.isEmpty,
@@ -194,7 +200,7 @@ extension DeviceState {
                 let a = liveActivities.activities[$0]
                 return a.bundleID == bundleID && a.channelID == channelID && a.lastPushID != push.apnsID
             }
-            for i in targets { update(at: i, push, aps, app, now: now) }
+            for i in targets { update(at: i, push, aps, app, channelID: channelID, now: now) }
             return .accepted
         }
         if let token = push.token, let i = liveActivities.activities.firstIndex(where: { $0.pushToken == token }) {
@@ -205,9 +211,20 @@ extension DeviceState {
             let type = liveActivities.pushToStartTokens[bundleID]?.first(where: { $0.value == token })?.key,
             let declaration = app.declaration.liveActivity(type)
         {
+            // An iOS 18 device asks APNs for the channel; an older one ignores the key (below).
+            let channelProblem = aps["input-push-channel"]?.stringValue.flatMap {
+                versionAtLeast(iosVersion, LiveActivityRules.channelMinimumIOS)
+                    ? unknownChannelReason($0, bundleID: bundleID, channels) : nil
+            }
             switch LiveActivityEngine.start(aps, declaration: declaration, id: "", bundleID: bundleID, now: now) {
             case .failure(let d): drop(push, d, activity: nil, now: now)
             case .success(var a):
+                if let problem = channelProblem {
+                    drop(
+                        push, ActivityDrop(.activityChannelNotFound, "input-push-channel: " + problem), activity: nil,
+                        now: now)
+                    break
+                }
                 a.id = nextActivityID()
                 if aps["input-push-token"]?.intValue == 1 { a.pushToken = activityToken(for: a.id, app) }
                 var ignoredChannel: String?
@@ -238,10 +255,15 @@ extension DeviceState {
         return .accepted
     }
 
-    private mutating func update(at i: Int, _ push: IncomingPush, _ aps: JSONValue, _ app: InstalledApp, now: Date) {
+    /// `channelID`: the broadcast channel it came by (nil: the activity's push token).
+    private mutating func update(
+        at i: Int, _ push: IncomingPush, _ aps: JSONValue, _ app: InstalledApp, channelID: String? = nil, now: Date
+    ) {
         let a = liveActivities.activities[i]
         let declaration = app.declaration.liveActivity(a.attributesType)
-        switch LiveActivityEngine.apply(aps, priority: push.priority, to: a, declaration: declaration, now: now) {
+        switch LiveActivityEngine.apply(
+            aps, priority: push.priority, to: a, declaration: declaration, channelID: channelID, now: now)
+        {
         case .failure(let d): drop(push, d, activity: a.id, now: now)
         case .success((var changed, let change)):
             changed.lastPushID = push.apnsID

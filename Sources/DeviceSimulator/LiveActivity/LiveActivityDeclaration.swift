@@ -95,7 +95,7 @@ package struct LiveActivityDeclaration: Sendable, Equatable {
         for f in fields {
             guard let v = o[f.name], !v.isNull else {
                 if f.type.optional { continue }
-                return "\(what).\(f.name) missing (\(f.type) required)"
+                return "\(what).\(f.name) \(o[f.name] == nil ? "missing" : "is null") (\(f.type) required)"
             }
             guard f.type.accepts(v) else {
                 return "\(what).\(f.name): expected \(f.type), got \(Self.describe(v))"

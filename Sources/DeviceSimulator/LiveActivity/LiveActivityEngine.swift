@@ -36,16 +36,21 @@ package enum LiveActivityEngine {
         aps[key]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
     }
 
-    /// An `update` or `end` push to `activity` (by its push token or its channel).
+    /// An `update` or `end` push to `activity`: by its push token, or by the broadcast channel `channelID`.
     package static func apply(
         _ aps: JSONValue, priority: APNsPriority?, to activity: LiveActivity, declaration: LiveActivityDeclaration?,
-        now: Date
+        channelID: String? = nil, now: Date
     ) -> Result<(LiveActivity, ActivityChange), ActivityDrop> {
         let event = aps["event"]?.stringValue
         guard event == "update" || event == "end" else {
             let what = event.map { "'\($0)'" } ?? "missing"
-            return .failure(
-                ActivityDrop(.activityEventInvalid, "aps.event \(what): an activity's token takes update or end"))
+            // "You can't use broadcast push notifications to start a Live Activity" (Tests/reference/apns.md §8).
+            let address =
+                channelID.map {
+                    "broadcast channel \($0) takes update or end"
+                        + (event == "start" ? " (a broadcast push cannot start a Live Activity)" : "")
+                } ?? "an activity's token takes update or end"
+            return .failure(ActivityDrop(.activityEventInvalid, "aps.event \(what): \(address)"))
         }
         guard activity.updatable(at: now) else {
             return .failure(
@@ -94,6 +99,46 @@ package enum LiveActivityEngine {
         let latest = now.addingTimeInterval(LiveActivityRules.defaultDismissalDelay)
         a.dismissalDate = date(aps, "dismissal-date").map { min(max($0, now), latest) } ?? latest
         return .success((a, .ended))
+    }
+
+    /// What the device would drop a Live Activity push for, from its `aps` alone, checked against every type the app
+    /// declares (`pushcheck check-payload --push-type liveactivity`): the event, `start`'s attributes type and
+    /// attributes, the `content-state`, the `timestamp`. An `update`/`end` does not name its type: it is dropped
+    /// only when it decodes as none of them. Nil: some activity of the app would take it. What depends on the
+    /// activity (ended, older timestamp, budget) is not known here.
+    package static func payloadDrop(_ aps: JSONValue, declarations: [LiveActivityDeclaration]) -> ActivityDrop? {
+        let event = aps["event"]?.stringValue
+        switch event {
+        case "start":
+            guard let type = aps["attributes-type"]?.stringValue else {
+                return ActivityDrop(.activityAttributesInvalid, "aps.attributes-type missing")
+            }
+            guard let declaration = declarations.first(where: { $0.attributesType == type }) else {
+                let known = declarations.map(\.attributesType).joined(separator: ", ")
+                return ActivityDrop(
+                    .activityAttributesInvalid,
+                    "attributes-type '\(type)' is not one of the app's live_activities (\(known.isEmpty ? "none" : known))"
+                )
+            }
+            if case .failure(let d) = start(aps, declaration: declaration, id: "", bundleID: "", now: Date()) {
+                return d
+            }
+            return nil
+        case "update", "end":
+            if case .failure(let d) = timestamp(aps) { return d }
+            let state = aps["content-state"]
+            guard event == "update" || state != nil else { return nil }
+            guard state != nil else { return ActivityDrop(.activityContentStateInvalid, "content-state missing") }
+            let problems = declarations.map { ($0.attributesType, $0.contentStateProblem(state)) }
+            guard !problems.isEmpty, !problems.contains(where: { $0.1 == nil }) else { return nil }
+            if problems.count == 1 { return ActivityDrop(.activityContentStateInvalid, problems[0].1!) }
+            return ActivityDrop(
+                .activityContentStateInvalid,
+                problems.map { "\($0.0): \($0.1!)" }.joined(separator: "; "))
+        default:
+            let what = event.map { "'\($0)'" } ?? "missing"
+            return ActivityDrop(.activityEventInvalid, "aps.event \(what): start, update or end")
+        }
     }
 
     /// A push-to-start push (`event: start`) for the attributes type whose push-to-start token it was sent to.

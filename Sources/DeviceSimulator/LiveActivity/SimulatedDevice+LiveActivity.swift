@@ -47,14 +47,16 @@ extension SimulatedDevice {
     package func deliverLiveActivity(_ push: IncomingPush, channelID: String? = nil) -> (
         disposition: DeviceDeliveryResult, events: [DeviceEvent]
     ) {
-        let r = perform { $0.deliverLiveActivity(push, channelID: channelID, now: $1) }
+        let channels = broadcastChannels.withLock { $0 }
+        let r = perform { $0.deliverLiveActivity(push, channelID: channelID, channels: channels, now: $1) }
         return (r.result, r.events)
     }
 
     /// The app calls `Activity.request` (a `start_activity` step).
     @discardableResult
     package func startActivity(_ bundleID: String, _ request: ActivityRequest) -> [DeviceEvent] {
-        perform { $0.startActivity(bundleID, request, now: $1) }.events
+        let channels = broadcastChannels.withLock { $0 }
+        return perform { $0.startActivity(bundleID, request, channels: channels, now: $1) }.events
     }
 
     /// The apps (bundle ids) with an updatable activity subscribed to `channelID` in `environment`.
