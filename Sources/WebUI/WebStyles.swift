@@ -12,6 +12,7 @@ extension WebUI {
           align-items: baseline; flex-wrap: wrap; }
         header.top h1 { font-size: 17px; margin: 0; font-weight: 600; }
         header.top .facts { color: #c7c7cc; font-size: 12px; display: flex; gap: 14px; flex-wrap: wrap; }
+        header.top .facts .down { color: #ff6961; font-weight: 600; }
         main { padding: 14px 18px; }
         .chips { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 10px; }
         .chip { border: 1px solid var(--line); background: var(--card); border-radius: 14px; padding: 3px 11px;
@@ -150,5 +151,6 @@ extension WebUI {
         .device { border-top: 1px solid #ececf0; padding-top: 10px; margin-top: 10px; }
         .device:first-of-type { border-top: 0; margin-top: 0; }
         .facts-line { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+        .device-note { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
         """#
 }
