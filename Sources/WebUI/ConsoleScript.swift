@@ -210,7 +210,8 @@ extension WebUI {
                 'data-key': r.key, 'data-status': e.status, on: { click: () => { state.selected = r.key; drawLog(new Set()); showEntry(r); } } },
                 [h('td', { text: (r.fcm ? 'F' : '') + e.sequence }), h('td', { text: time(r.at) }),
                   h('td', { text: r.fcm ? 'FCM' : 'APNs ' + e.endpoint }), h('td', { text: what }),
-                  h('td', { class: 'status ' + (e.status === 200 ? 'ok' : 'bad'), text: e.status + (e.reason ? ' ' + e.reason : '') })]);
+                  h('td', { class: 'status ' + (e.status === 200 ? 'ok' : 'bad'),
+                    text: e.status + (e.reason ? ' ' + e.reason : '') + (r.fcm && e.error_code ? ' ' + e.error_code : '') })]);
               logBody.appendChild(tr);
             }
             if (!rows.length) logBody.appendChild(h('tr', {}, [h('td', { colspan: 5, class: 'hint', text: 'No requests yet: send one.' })]));
@@ -314,7 +315,7 @@ extension WebUI {
                 a.permission + ' · FCM ' + (a.fcm_token ? short(a.fcm_token, 16) : 'none') + ' · task ' +
                 ((a.task || []).map(t => t.activity + (t.stack.length ? ' > ' + t.stack.join(' > ') : '')).join(' | ') || 'none') }));
             }
-            const pics = [notificationCenter(tray, { caption: 'tray', onTap: n => act(d.name, Object.assign({ tap: n.id }, pkgs.length > 1 ? { app: n.bundle_id } : {})) })];
+            const pics = [notificationCenter(tray, { title: 'Notifications', empty: 'No notifications', caption: 'notification shade', onTap: n => act(d.name, Object.assign({ tap: n.id }, pkgs.length > 1 ? { app: n.bundle_id } : {})) })];
             section.appendChild(h('div', { class: 'pictures' }, pics));
             return section;
           }
@@ -361,6 +362,7 @@ extension WebUI {
               const page = snap.apps[b].web_page;
               if (page) pics.push(pageView({ requested_url: page.requested_url, final_url: page.url, status: page.status,
                 title: page.title, redirects: page.redirects, html: page.html,
+                served_bytes: page.html_truncated ? page.served_bytes : undefined,
                 text: (page.title || '') + '\n\nlinks:\n' + (page.links || []).join('\n') }));
             }
             section.appendChild(h('div', { class: 'pictures' }, pics));
@@ -428,7 +430,16 @@ extension WebUI {
               } catch (e) { disconnected(); await sleep(1000); }
             }
           }
-          quietly(refresh).then(check).then(live);
+          // A config without an iPhone app (an Android-only serve): the form opens on FCM, where there is something
+          // to send to, rather than on APNs with no target and a MissingDeviceToken.
+          async function start() {
+            await quietly(refresh);
+            if (facts.fcm && !target.options.length && fcmTarget.options.length) {
+              via.value = 'fcm';
+              via.dispatchEvent(new Event('change'));
+            } else await check();
+          }
+          start().then(live);
         })();
         """#
 }

@@ -26,7 +26,8 @@ extension WebUI {
 
           const facts = [data.timestamp, data.hostname && 'on ' + data.hostname,
             'duration ' + seconds(data.wall_seconds !== undefined ? data.wall_seconds : t.time),
-            data.seed !== undefined && 'seed ' + data.seed, data.shard && data.shard !== '1/1' && 'shard ' + data.shard,
+            data.seed !== undefined && 'seed ' + data.seed, data.seeds && 'seeds ' + data.seeds.join(', '),
+            data.shard && data.shard !== '1/1' && 'shard ' + data.shard, data.shards && 'shards ' + data.shards,
             data.generator].filter(Boolean);
           app.appendChild(h('header', { class: 'top' }, [h('h1', { text: data.name === 'pushcheck' ? 'pushcheck report' : data.name }),
             h('div', { class: 'facts' }, facts.map(f => h('span', { text: f })))]));
@@ -73,7 +74,8 @@ extension WebUI {
             const shown = cases.filter(matches);
             for (const c of shown) {
               list.appendChild(h('div', { class: 'row o-' + c.outcome + (state.selected === c.id ? ' selected' : ''),
-                role: 'listitem', 'data-id': c.id, 'data-outcome': outcomeWord(c), on: { click: () => open(c.id) } }, [
+                role: 'listitem', tabindex: 0, 'data-id': c.id, 'data-outcome': outcomeWord(c), on: { click: () => open(c.id),
+                  keydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(c.id); } } } }, [
                 h('span', { class: 'dot', title: outcomeWord(c) }),
                 h('div', {}, [h('div', { class: 'name' }, [c.name, c.flaky ? h('span', { class: 'badge flaky', text: 'flaky' }) : null,
                   !c.flaky && c.retries && c.retries.length ? h('span', { class: 'badge retried', text: c.retries.length + ' retries' }) : null]),
@@ -135,8 +137,12 @@ extension WebUI {
             const out = [];
             const shown = trace.filter(e => e.notification).map(e => e.notification);
             if (shown.length) {
+              // The last one's delivery: the events after the previous delivery or presentation, up to it.
+              const at = trace.map(e => !!e.notification).lastIndexOf(true);
+              let from = at;
+              while (from > 0 && trace[from - 1].kind !== 'delivery' && !trace[from - 1].notification) from--;
               out.push(h('h3', { text: 'Notifications' }));
-              out.push(notificationPictures(shown[shown.length - 1]));
+              out.push(notificationPictures(shown[shown.length - 1], trace.slice(from, at)));
               if (shown.length > 1) out.push(h('div', { class: 'pictures', style: 'margin-top:10px' },
                 [notificationCenter(shown), lockScreen(shown)]));
             }

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser
-from conftest import KEY_ID, PUSHCHECK, TEAM_ID, serve_config, start_serve, stop
+from conftest import KEY_ID, PUSHCHECK, ROOT, TEAM_ID, serve_config, start_serve, stop
 
 TOPIC = "com.example.pushdemo"
 
@@ -362,3 +362,29 @@ def test_a_page_the_web_view_refuses_is_said_in_the_device_section(serve, chrome
     note = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "#devices [data-device=iphone] .device-note").text)
     assert "cancelled" in note and "scheme 'javascript' is not loaded by the web view" in note, note
     assert chrome.execute_script("return window.__ran") is None
+
+
+def test_an_android_only_serve_opens_on_fcm_with_android_words_and_fcm_errors(tmp_path, p8_key, chrome):
+    """No iPhone app: the form opens on FCM (not APNs with no target and a red MissingDeviceToken); the Pixel's
+    notifications are not "Notification Center"; an FCM refusal in the log shows FCM's error, not the status alone."""
+    config = f"include: [{ROOT}/Suites/apps/android-shop.yaml]\n" + FCM_CONFIG
+    serve = start_serve(tmp_path, p8_key, config_text=config)
+    try:
+        chrome.get(serve.ready["console"])
+        WebDriverWait(chrome, 15).until(lambda d: d.find_element(By.ID, "live").text == "live")
+        fcm_token = serve.ready["devices"]["pixel"]["fcm_tokens"]["com.example.shop"]
+        wait(chrome, lambda d: fcm_token in d.find_element(By.ID, "message").get_attribute("value"))
+        assert Select(chrome.find_element(By.ID, "via")).first_selected_option.get_attribute("value") == "fcm"
+        wait(chrome, lambda d: "passes FCM" in d.find_element(By.ID, "check").text)
+        assert "MissingDeviceToken" not in chrome.find_element(By.ID, "check").text
+        pixel = chrome.find_element(By.CSS_SELECTOR, "#devices [data-device=pixel]").text
+        assert "Notification Center" not in pixel and "Notifications" in pixel, pixel
+        # A refusal: the log row says FCM's error status as an APNs row says its reason.
+        Select(chrome.find_element(By.ID, "project")).select_by_value("other-demo")
+        wait(chrome, lambda d: "SENDER_ID_MISMATCH" in d.find_element(By.ID, "check").text)
+        chrome.find_element(By.ID, "send").click()
+        wait(chrome, lambda d: any("403" in r.text and "SENDER_ID_MISMATCH" in r.text
+                                   for r in d.find_elements(By.CSS_SELECTOR, "#log-rows tr[data-status]")))
+        assert browser.console_errors(chrome) == []
+    finally:
+        stop(serve)
