@@ -198,6 +198,7 @@ package enum ReportData {
             "system_out": .string(suite.systemOut), "system_err": .string(suite.systemErr),
         ]
         o["file"] = suite.file.map(JSONValue.string)
+        o["title"] = suite.title.map(JSONValue.string)
         return o
     }
 

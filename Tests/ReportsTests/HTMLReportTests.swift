@@ -72,7 +72,8 @@ import Testing
             properties: [ReportProperty("seed", "7"), ReportProperty("shard", "2/3")],
             suites: [
                 TestSuiteReport(
-                    name: "Suites/shop.yaml", file: "Suites/shop.yaml", timestamp: date, hostname: "ci-7", cases: cases)
+                    name: "Suites/shop.yaml", file: "Suites/shop.yaml", timestamp: date, hostname: "ci-7", cases: cases,
+                    title: "shop checkout")
             ])
     }
 
@@ -123,6 +124,7 @@ import Testing
             json["totals"] == [
                 "tests": 4, "passed": 1, "failures": 1, "errors": 1, "skipped": 1, "flaky": 0, "time": 1.35,
             ])
+        #expect(json["suites"]?.arrayValue?.first?["title"] == "shop checkout")  // the suite's name:, for the page
         let first = try #require(json["suites"]?.arrayValue?.first?["cases"]?.arrayValue?.first)
         #expect(first["id"]?.stringValue == "Suites/shop.yaml::order \(Self.hostile)")
         #expect(first["outcome"] == "failed" && first["failures"]?.arrayValue?.first?["hop"] == "apns")

@@ -522,3 +522,18 @@ scenarios:
     srcdoc = chrome.execute_script("return document.querySelector('#detail .browser iframe').srcdoc")
     assert srcdoc.endswith("é") and "\ufffd" not in srcdoc
     assert len(srcdoc.encode()) <= 64 * 1024
+
+
+def test_the_suite_name_is_shown_beside_its_file(tmp_path, chrome):
+    """A suite's `name:` was in neither report; the HTML shows it with the path (JUnit keeps the path as its name)."""
+    html = run_suite(tmp_path)
+    chrome.get(html.as_uri())
+    rows = wait_rows(chrome)
+    web = str(tmp_path / "suites" / "web.yaml")
+    assert all(r.find_element(By.CSS_SELECTOR, ".suite").text == f"web report fixture · {web}" for r in rows)
+    options = [o.text for o in chrome.find_elements(By.CSS_SELECTOR, "#suite option")]
+    assert f"web report fixture · {web}" in options
+    rows[0].click()
+    WebDriverWait(chrome, 5).until(lambda d: "web report fixture · " in d.find_element(By.CSS_SELECTOR, "#detail .where").text)
+    junit = (tmp_path / "junit.xml").read_text()
+    assert f'<testsuite name="{web}"' in junit
