@@ -128,6 +128,7 @@ extension HostedDevice {
                     }),
                 // The document as served (its first WebPage.sourceLimit bytes), for the console's sandboxed frame.
                 "html": .string(page.source), "html_truncated": .bool(page.sourceTruncated),
+                "served_bytes": .number(Double(page.servedBytes)),
             ])
         }
         return .object(o)

@@ -22,6 +22,8 @@ package struct WebPage: Sendable, Equatable {
     package var source: String = ""
     /// The page was longer than `source` holds.
     package var sourceTruncated = false
+    /// The document's size as served, in bytes (`source` holds at most `sourceLimit` of them).
+    package var servedBytes = 0
 
     /// Each redirect's target, in order.
     package var redirects: [String] { redirectChain.map(\.to) }
@@ -143,7 +145,7 @@ package final class WebView: Sendable {
                 httpVersion: response.httpVersion.rawValue, redirectChain: response.redirects, contentType: type,
                 title: doc.title, text: doc.text, links: doc.links, wellFormed: doc.wellFormed,
                 source: HTMLDocument.text(of: response.body.prefix(WebPage.sourceLimit), charset: doc.charset),
-                sourceTruncated: response.body.count > WebPage.sourceLimit))
+                sourceTruncated: response.body.count > WebPage.sourceLimit, servedBytes: response.body.count))
     }
 
     private static func failure(_ error: HTTPClientError, url: String) -> WebLoadFailure {

@@ -128,10 +128,12 @@ package struct PagePicture: Sendable, Equatable {
     package var html: String?
     /// The page's text, for when `html` is not kept.
     package var text: String?
+    /// The document's size in bytes when `html` holds only its start (nil: `html` is all of it).
+    package var servedBytes: Int?
 
     package init(
         requestedURL: String, finalURL: String, status: Int, title: String? = nil, redirects: [Redirect] = [],
-        html: String? = nil, text: String? = nil
+        html: String? = nil, text: String? = nil, servedBytes: Int? = nil
     ) {
         self.requestedURL = requestedURL
         self.finalURL = finalURL
@@ -140,5 +142,6 @@ package struct PagePicture: Sendable, Equatable {
         self.redirects = redirects
         self.html = html
         self.text = text
+        self.servedBytes = servedBytes
     }
 }

@@ -104,17 +104,21 @@ package enum HTMLReport {
     /// A page that says a run is under way, written where the report will be before the run starts: a path that
     /// cannot be written fails then, not after the last scenario, and a run that dies leaves this page, not an earlier
     /// run's report. Small whatever the plan (the report as planned, every scenario "not run", was rendered for it:
-    /// 0.8 KB of peak memory a scenario). It holds no report data, so `merge-reports` refuses it as a shard.
+    /// 0.8 KB of peak memory a scenario). It holds no report data, so `merge-reports` refuses it as a shard; its
+    /// `runInProgressMarker` lets that refusal say it is the page of a run that did not finish.
     package static func writeRunInProgress(scenarios: Int, to url: URL) throws(ReportsError) {
         try AtomicFile.write(to: url, example: "Reports/report.html") {
             (writer: inout AtomicFile.Writer) throws(ReportsError) in
             writer.append(
-                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pushcheck: run in progress"
-                    + "</title></head>\n<body><h1>pushcheck: run in progress</h1><p>\(scenarios) scenario"
+                "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\(runInProgressMarker)"
+                    + "<title>pushcheck: run in progress</title></head>\n<body><h1>pushcheck: run in progress</h1><p>\(scenarios) scenario"
                     + "\(scenarios == 1 ? "" : "s") planned. The report replaces this page when the run ends; if the "
                     + "run was killed, it never finished.</p></body></html>\n")
         }
     }
+
+    /// What marks the page `writeRunInProgress` writes.
+    static let runInProgressMarker = #"<meta name="pushcheck-report" content="run in progress">"#
 
     /// The data embedded in an HTML report written by `render` (`merge-reports` reads shards back with it).
     package static func read(contentsOf url: URL) throws(ReportsError) -> (TestReport, ReportData.RunFacts) {
@@ -131,6 +135,12 @@ package enum HTMLReport {
         let opening = Array(WebUI.dataOpeningTag.utf8)
         let closing = Array("</script>".utf8)
         guard let start = find(opening, in: bytes, from: 0) else {
+            if find(Array(runInProgressMarker.utf8), in: bytes, from: 0) != nil {
+                throw .invalidReportData(
+                    path: path, line: 0,
+                    reason: "the 'run in progress' page of a run that did not finish (killed before it wrote its "
+                        + "report): no report data; its JUnit report (--junit) holds the scenarios it finished")
+            }
             throw .invalidReportData(
                 path: path, line: 0,
                 reason: "no embedded report data (\(WebUI.dataOpeningTag)); pass HTML reports written by "

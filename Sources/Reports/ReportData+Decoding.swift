@@ -40,7 +40,8 @@ extension ReportData {
             name: name, file: o["file"]?.stringValue,
             timestamp: o["timestamp"]?.stringValue.flatMap(JUnitXMLReader.parseTimestamp) ?? Date(),
             hostname: o["hostname"]?.stringValue ?? "localhost", properties: properties(o["properties"]), cases: cases,
-            systemOut: o["system_out"]?.stringValue ?? "", systemErr: o["system_err"]?.stringValue ?? "")
+            systemOut: o["system_out"]?.stringValue ?? "", systemErr: o["system_err"]?.stringValue ?? "",
+            title: o["title"]?.stringValue)
     }
 
     static func testCase(_ json: JSONValue) -> TestCaseReport? {

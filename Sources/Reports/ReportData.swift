@@ -142,10 +142,43 @@ package enum ReportData {
             ],
         ]
         o["wall_seconds"] = facts.wallSeconds.map(JSONValue.number)
-        for name in ["seed", "shard"] {
-            if let p = report.properties.first(where: { $0.name == name }) { o[name] = .string(p.value) }
+        // One shard's run has one seed and one shard; a merged report has each shard's (distinct values only):
+        // `seeds` and `shards` then say all of them, where the first alone would misstate the run.
+        let seeds = distinctValues(report.properties, named: "seed")
+        let shards = distinctValues(report.properties, named: "shard")
+        if seeds.count == 1 {
+            o["seed"] = .string(seeds[0])
+        } else if seeds.count > 1 {
+            o["seeds"] = .array(seeds.map(JSONValue.string))
+        }
+        if shards.count == 1 {
+            o["shard"] = .string(shards[0])
+        } else if shards.count > 1 {
+            o["shards"] = .string(shardsSummary(shards))
         }
         return o
+    }
+
+    private static func distinctValues(_ properties: [ReportProperty], named name: String) -> [String] {
+        var seen = Set<String>()
+        return properties.filter { $0.name == name && seen.insert($0.value).inserted }.map(\.value)
+    }
+
+    /// `["1/3", "2/3", "3/3"]` → `1–3 of 3`; `["1/4", "3/4"]` → `1, 3 of 4`; anything else is listed as given.
+    static func shardsSummary(_ shards: [String]) -> String {
+        let parsed = shards.compactMap { text -> (Int, Int)? in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+            return (i, n)
+        }
+        guard parsed.count == shards.count, let total = parsed.first?.1, parsed.allSatisfy({ $0.1 == total }) else {
+            return shards.joined(separator: ", ")
+        }
+        let indices = Set(parsed.map(\.0)).sorted()
+        if indices.count > 2, indices.last! - indices.first! == indices.count - 1 {
+            return "\(indices.first!)–\(indices.last!) of \(total)"
+        }
+        return indices.map(String.init).joined(separator: ", ") + " of \(total)"
     }
 
     /// `suite::name`: the case's id in the data and its URL fragment.
@@ -165,6 +198,7 @@ package enum ReportData {
             "system_out": .string(suite.systemOut), "system_err": .string(suite.systemErr),
         ]
         o["file"] = suite.file.map(JSONValue.string)
+        o["title"] = suite.title.map(JSONValue.string)
         return o
     }
 

@@ -128,7 +128,7 @@ final class ReportDataStream {
             name: planned.name, file: planned.file,
             timestamp: starts[index.positions(ofSuite: s)].lazy.filter { !$0.isNaN }.min()
                 .map(Date.init(timeIntervalSinceReferenceDate:)) ?? header.timestamp,
-            hostname: header.hostname, properties: planned.properties)
+            hostname: header.hostname, properties: planned.properties, title: planned.title)
     }
 
     /// Suites without cases have nothing to wait for: the stream does not take them (`finish` refuses them).

@@ -25,10 +25,15 @@ package struct PlannedSuite: Sendable, Equatable {
     package var properties: [ReportProperty]
     /// Scenarios in run order.
     package var cases: [PlannedCase]
+    /// The suite's `name:` (`TestSuiteReport.title`).
+    package var title: String?
 
     /// Creates a planned suite.
-    package init(name: String, file: String? = nil, properties: [ReportProperty] = [], cases: [PlannedCase]) {
+    package init(
+        name: String, file: String? = nil, properties: [ReportProperty] = [], cases: [PlannedCase], title: String? = nil
+    ) {
         self.name = name
+        self.title = title
         self.file = file
         self.properties = properties
         self.cases = cases
@@ -194,7 +199,7 @@ struct ReportProgress {
         for (s, planned) in plan.enumerated() {
             var suite = TestSuiteReport(
                 name: planned.name, file: planned.file, timestamp: header.timestamp, hostname: header.hostname,
-                properties: planned.properties)
+                properties: planned.properties, title: planned.title)
             let suiteSlots = slots[index.positions(ofSuite: s)]
             suite.timestamp = suiteSlots.lazy.compactMap(\.started).min() ?? header.timestamp
             var suiteRendered: [RenderedCase] = []

@@ -221,13 +221,17 @@ package struct TestSuiteReport: Sendable, Equatable {
     package var systemOut: String
     /// Suite-level standard error not tied to a scenario.
     var systemErr: String
+    /// The suite's `name:` (the HTML report's heading for it; JUnit keeps the path as the testsuite's name).
+    package var title: String?
 
     /// Creates a suite result.
     package init(
         name: String, file: String? = nil, timestamp: Date, hostname: String,
-        properties: [ReportProperty] = [], cases: [TestCaseReport] = [], systemOut: String = "", systemErr: String = ""
+        properties: [ReportProperty] = [], cases: [TestCaseReport] = [], systemOut: String = "", systemErr: String = "",
+        title: String? = nil
     ) {
         self.name = name
+        self.title = title
         self.file = file
         self.timestamp = timestamp
         self.hostname = hostname

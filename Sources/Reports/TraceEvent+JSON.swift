@@ -146,6 +146,7 @@ extension PagePicture {
         o["title"] = title.map(JSONValue.string)
         o["html"] = html.map(JSONValue.string)
         o["text"] = text.map(JSONValue.string)
+        o["served_bytes"] = servedBytes.map { .number(Double($0)) }
         return .object(o)
     }
 
@@ -157,6 +158,6 @@ extension PagePicture {
             redirects: (o["redirects"]?.arrayValue ?? []).compactMap { r in
                 guard let from = r["from"]?.stringValue, let to = r["to"]?.stringValue else { return nil }
                 return Redirect(status: r["status"]?.intValue ?? 0, from: from, to: to)
-            }, html: o["html"]?.stringValue, text: o["text"]?.stringValue)
+            }, html: o["html"]?.stringValue, text: o["text"]?.stringValue, servedBytes: o["served_bytes"]?.intValue)
     }
 }

@@ -253,7 +253,7 @@ enum StepRunner {
         }
         if !outcome.stdout.isEmpty { context.transcript.add(indent(outcome.stdout, "    | ")) }
         if !outcome.stderr.isEmpty { context.transcript.add(indent(outcome.stderr, "    ! ")) }
-        context.transcript.add("  exit \(outcome.exitCode)")
+        context.transcript.add("  " + exitLine(outcome, timeout: timeout))
         // What the backend sent while it ran, before its exit.
         context.collectTrace(world)
         context.trace.add(exitEvent(outcome, timeout: timeout, step: step))
@@ -287,6 +287,13 @@ enum StepRunner {
                 }.map(Matcher.text)
             }
         }
+    }
+
+    /// How the command ended, for the transcript: a signal's number is not an exit status (`exit 9` read as if the
+    /// command had chosen 9), and a kill by the step's `timeout:` says so.
+    static func exitLine(_ outcome: CommandRunner.Outcome, timeout: Duration) -> String {
+        let end = outcome.signalled ? "killed by signal \(outcome.exitCode)" : "exit \(outcome.exitCode)"
+        return outcome.timedOut ? end + " after the timeout (\(timeout))" : end
     }
 
     /// The backend's answer to the runner on the diagram: its exit (or how it was stopped) and its output's ends.

@@ -210,6 +210,7 @@ package enum SuiteRun {
             cases[item.classname, default: []].append(
                 PlannedCase(name: item.name, line: item.line > 0 ? item.line : nil))
         }
-        return order.map { PlannedSuite(name: $0, file: $0, cases: cases[$0] ?? []) }
+        let titles = Dictionary(prepared.loaded.suites.map { ($0.path, $0.name) }) { first, _ in first }
+        return order.map { PlannedSuite(name: $0, file: $0, cases: cases[$0] ?? [], title: titles[$0]) }
     }
 }

@@ -11,10 +11,23 @@ extension WebUI {
           async function api(method, path, body) {
             const init = { method: method, cache: 'no-store', headers: {} };
             if (body !== undefined) { init.headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
-            const r = await fetch(path, init);
+            let r;
+            try { r = await fetch(path, init); } catch (e) { disconnected(); throw new Unreachable(e); }
             let json = null;
             try { json = await r.json(); } catch (_) { json = null; }
             return { status: r.status, json: json };
+          }
+          // serve did not answer at all (stopped, restarted): the header says so at once, whoever asked.
+          class Unreachable extends Error {
+            constructor(cause) { super('serve is unreachable (' + (cause && cause.message || cause) + ')'); }
+          }
+          function disconnected() {
+            const status = document.getElementById('live');
+            if (status) { status.textContent = 'disconnected (retrying)'; status.className = 'down'; }
+          }
+          // Runs `work`; a failed fetch is already in the header, so it is not thrown again (no uncaught rejection).
+          async function quietly(work) {
+            try { return await work(); } catch (e) { if (!(e instanceof Unreachable)) throw e; }
           }
           const sleep = t => new Promise(r => setTimeout(r, t));
           const short = (s, n) => !s ? '' : s.length > (n || 14) ? s.slice(0, n || 14) + '…' : s;
@@ -123,18 +136,28 @@ extension WebUI {
             for (const type of ['input', 'change'])
               input.addEventListener(type, () => { clearTimeout(timer); timer = setTimeout(check, 250); });
           // The gateway's own request rules on the form, nothing sent (POST /ui/api/check).
+          // Only the latest check's answer is drawn: an older one answering late (or twice on load) is dropped.
+          let checks = 0;
           async function check() {
-            clear(hint);
-            try { JSON.parse(isFCM() ? message.value : payload.value); } catch (e) {
-              hint.className = 'hint wide bad';
-              hint.appendChild(h('div', { text: (isFCM() ? 'message' : 'payload') + ' is not JSON: ' + e.message }));
+            const mine = ++checks;
+            const fcm = isFCM();
+            let notJSON = null;
+            try { JSON.parse(fcm ? message.value : payload.value); } catch (e) {
+              notJSON = (fcm ? 'message' : 'payload') + ' is not JSON: ' + e.message;
             }
-            const r = await api('POST', '/ui/api/check', form());
+            let r;
+            try { r = await api('POST', '/ui/api/check', form()); } catch (e) {
+              if (!(e instanceof Unreachable)) throw e;
+              r = { status: 0, json: { error: 'not checked: ' + e.message } };
+            }
+            if (mine !== checks) return;
+            clear(hint);
+            if (notJSON) { hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: notJSON })); }
             if (!r.json) return;
             if (r.status !== 200) { hint.className = 'hint wide bad'; hint.appendChild(h('div', { text: r.json.error })); return; }
             if (r.json.ok) {
               hint.className = 'hint wide ok';
-              hint.appendChild(h('div', { text: isFCM() ? '✓ passes FCM\u2019s message rules (' + r.json.body_bytes + ' bytes)'
+              hint.appendChild(h('div', { text: fcm ? '✓ passes FCM\u2019s message rules (' + r.json.body_bytes + ' bytes)'
                 : '✓ passes the gateway\u2019s request rules (' + r.json.payload_bytes + ' bytes)' }));
               for (const w of r.json.warnings || []) hint.appendChild(h('div', { class: 'warning', text: '⚠ ' + w.message }));
             } else {
@@ -156,12 +179,17 @@ extension WebUI {
               answer.appendChild(h('div', { class: 'answer ' + (ok ? 'ok' : 'bad'), id: 'answer-box', 'data-status': a.status || r.status }, [
                 h('div', { class: 'status ' + (ok ? 'ok' : 'bad'), text: r.status === 200
                   ? a.status + said : 'not sent (' + r.status + '): ' + (a.error || '') }),
-                a.message ? h('div', { text: a.message }) : null, a.detail ? h('div', { class: 'hint', text: a.detail }) : null,
+                a.message ? h('div', { text: a.message }) : null,
+                a.detail && a.detail !== a.message ? h('div', { class: 'hint', text: a.detail }) : null,
                 kvTable(fcm ? [['name', a.name], ['authorization', a.auth], ['http', a.http_version], ['FCM log #', a.log_sequence]]
                   : [['apns-id', a.apns_id], ['apns-unique-id', a.apns_unique_id], ['timestamp', a.timestamp],
                     ['authorization', a.auth], ['http', a.http_version], ['log #', a.log_sequence], ['help', a.help]])]));
+            } catch (e) {
+              if (!(e instanceof Unreachable)) throw e;
+              answer.appendChild(h('div', { class: 'answer bad', id: 'answer-box', 'data-status': 0 }, [
+                h('div', { class: 'status bad', text: 'not sent: ' + e.message })]));
             } finally { send.disabled = false; }
-            await refresh();
+            await quietly(refresh);
           });
 
           // MARK: delivery log (APNs and FCM), newest first; a row opens its detail
@@ -183,7 +211,8 @@ extension WebUI {
                 'data-key': r.key, 'data-status': e.status, on: { click: () => { state.selected = r.key; drawLog(new Set()); showEntry(r); } } },
                 [h('td', { text: (r.fcm ? 'F' : '') + e.sequence }), h('td', { text: time(r.at) }),
                   h('td', { text: r.fcm ? 'FCM' : 'APNs ' + e.endpoint }), h('td', { text: what }),
-                  h('td', { class: 'status ' + (e.status === 200 ? 'ok' : 'bad'), text: e.status + (e.reason ? ' ' + e.reason : '') })]);
+                  h('td', { class: 'status ' + (e.status === 200 ? 'ok' : 'bad'),
+                    text: e.status + (e.reason ? ' ' + e.reason : '') + (r.fcm && e.error_code ? ' ' + e.error_code : '') })]);
               logBody.appendChild(tr);
             }
             if (!rows.length) logBody.appendChild(h('tr', {}, [h('td', { colspan: 5, class: 'hint', text: 'No requests yet: send one.' })]));
@@ -215,11 +244,31 @@ extension WebUI {
           // MARK: devices
           const devicesPanel = h('section', { class: 'panel', id: 'devices' }, [h('h2', { text: 'Devices' })]);
           right.appendChild(devicesPanel);
-          async function act(device, action) {
-            const r = await api('POST', '/devices/' + encodeURIComponent(device) + '/actions', action);
-            if (r.status !== 200 && r.json) alert(r.json.error || ('action failed: ' + r.status));
-            await refresh();
+          // What the last action on a device came to, when it was not simply done: a refusal, or a page the web
+          // view did not load (a cancelled scheme, a failed fetch). Drawn in the device's section.
+          const notes = {};
+          function actionNote(r) {
+            if (r.status !== 200) return (r.json && r.json.error) || ('action failed: ' + r.status);
+            const web = ((r.json && r.json.events) || []).filter(e => e.type === 'web-view' && e.outcome !== 'loaded');
+            return web.map(e => 'page ' + e.outcome + (e.url ? ' ' + e.url : '') + (e.reason ? ': ' + e.reason : '') +
+              (e.error ? ': ' + e.error : '')).join('\n') || undefined;
           }
+          async function act(device, action) {
+            try {
+              notes[device] = actionNote(await api('POST', '/devices/' + encodeURIComponent(device) + '/actions', action));
+            } catch (e) {
+              if (!(e instanceof Unreachable)) throw e;
+              notes[device] = 'not done: ' + e.message;
+              drawDevices();
+              return;
+            }
+            await quietly(refresh);
+          }
+          async function resetDevice(name) {
+            delete notes[name];
+            await quietly(async () => { await api('POST', '/devices/' + encodeURIComponent(name) + '/reset', {}); await refresh(); });
+          }
+          const noteLine = name => notes[name] ? h('div', { class: 'hint bad device-note', text: notes[name] }) : null;
           // Each device's section is redrawn only when its snapshot changed (a redraw would close an open menu and
           // lose focus); the app picked in its menu is kept across redraws.
           const drawn = new Map();
@@ -232,7 +281,7 @@ extension WebUI {
             if (!state.devices.length && !none) devicesPanel.appendChild(h('div', { class: 'hint no-devices', text: 'No simulated devices: declare apps: and devices: in the config.' }));
             for (const d of state.devices) {
               const snap = state.snapshots[d.name] || { apps: {}, notification_center: [] };
-              const key = JSON.stringify([d, snap]);
+              const key = JSON.stringify([d, snap, notes[d.name] || '']);
               const old = drawn.get(d.name);
               if (old && old.key === key) continue;
               const section = deviceSection(d, snap);
@@ -260,14 +309,14 @@ extension WebUI {
                 button('back', withApp('back', true)), button('load page', withApp('load_page', true)),
                 button(snap.doze ? 'doze off' : 'doze on', () => act(d.name, { doze: !snap.doze })),
                 button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
-                button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
+                button('reset', () => resetDevice(d.name))]), noteLine(d.name)]);
             for (const b of pkgs) {
               const a = snap.apps[b];
               section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · POST_NOTIFICATIONS ' +
                 a.permission + ' · FCM ' + (a.fcm_token ? short(a.fcm_token, 16) : 'none') + ' · task ' +
                 ((a.task || []).map(t => t.activity + (t.stack.length ? ' > ' + t.stack.join(' > ') : '')).join(' | ') || 'none') }));
             }
-            const pics = [notificationCenter(tray, { caption: 'tray', onTap: n => act(d.name, Object.assign({ tap: n.id }, pkgs.length > 1 ? { app: n.bundle_id } : {})) })];
+            const pics = [notificationCenter(tray, { title: 'Notifications', empty: 'No notifications', caption: 'notification shade', onTap: n => act(d.name, Object.assign({ tap: n.id }, pkgs.length > 1 ? { app: n.bundle_id } : {})) })];
             section.appendChild(h('div', { class: 'pictures' }, pics));
             return section;
           }
@@ -289,7 +338,7 @@ extension WebUI {
                 button('expand latest', withApp('expand', 'latest')), button('back', withApp('back', true)),
                 button('load page', withApp('load_page', true)),
                 button(snap.online === false ? 'go online' : 'go offline', () => act(d.name, { online: snap.online === false })),
-                button('reset', async () => { await api('POST', '/devices/' + encodeURIComponent(d.name) + '/reset', {}); await refresh(); })])]);
+                button('reset', () => resetDevice(d.name))]), noteLine(d.name)]);
             for (const b of bundles) {
               const a = snap.apps[b];
               section.appendChild(h('div', { class: 'facts-line', 'data-app': b, text: b + ': ' + a.state + ' · ' +
@@ -314,6 +363,7 @@ extension WebUI {
               const page = snap.apps[b].web_page;
               if (page) pics.push(pageView({ requested_url: page.requested_url, final_url: page.url, status: page.status,
                 title: page.title, redirects: page.redirects, html: page.html,
+                served_bytes: page.html_truncated ? page.served_bytes : undefined,
                 text: (page.title || '') + '\n\nlinks:\n' + (page.links || []).join('\n') }));
             }
             section.appendChild(h('div', { class: 'pictures' }, pics));
@@ -323,9 +373,11 @@ extension WebUI {
           // MARK: live updates
           async function refresh(changes) {
             const fresh = new Set();
+            // A cleared log (POST /reset, DELETE /apns/log) or a restarted serve numbers from 1 again: read it from
+            // the start, or every new entry would sit below the old `after`.
+            if (changes && changes.apns_last < state.apnsLast) { state.log = []; state.apnsLast = 0; }
             const log = await api('GET', '/apns/log?after=' + state.apnsLast);
             if (log.json && log.json.entries) {
-              if (changes && changes.apns_last < state.apnsLast) state.log = [];
               for (const e of log.json.entries) { state.log.unshift(e); fresh.add('a' + e.sequence); }
               state.apnsLast = log.json.next_after || state.apnsLast;
               state.log = state.log.slice(0, 500);
@@ -374,11 +426,21 @@ extension WebUI {
               try {
                 const r = await api('GET', '/ui/api/changes?since=' + encodeURIComponent(state.version) + '&wait=25');
                 status.textContent = 'live';
+                status.className = '';
                 if (r.json && r.json.version !== state.version) { state.version = r.json.version; await refresh(r.json); }
-              } catch (e) { status.textContent = 'disconnected (retrying)'; await sleep(1000); }
+              } catch (e) { disconnected(); await sleep(1000); }
             }
           }
-          refresh().then(check).then(live);
+          // A config without an iPhone app (an Android-only serve): the form opens on FCM, where there is something
+          // to send to, rather than on APNs with no target and a MissingDeviceToken.
+          async function start() {
+            await quietly(refresh);
+            if (facts.fcm && !target.options.length && fcmTarget.options.length) {
+              via.value = 'fcm';
+              via.dispatchEvent(new Event('change'));
+            } else await check();
+          }
+          start().then(live);
         })();
         """#
 }

@@ -5,19 +5,38 @@ extension WebUI {
     static let drawingScript = #"""
         // h(tag, props, children): the one way the pages make elements. `text` sets textContent; other props become
         // attributes (names are ours, values may be untrusted: no href/src from data is ever set).
+        // Bidi controls (embeddings, overrides, isolates, LRM/RLM) reorder what is shown, so the text on screen would not
+        // be the text sent (Trojan Source): they are shown as their escape, `\u202E`, marked, never applied.
+        const BIDI = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+        function bidiEscaped(text) {
+          return String(text).replace(new RegExp(BIDI.source, 'g'),
+            c => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'));
+        }
+        function setText(e, text) {
+          text = String(text);
+          if (!BIDI.test(text)) { e.textContent = text; return; }
+          if (['OPTION', 'TEXTAREA', 'TITLE'].includes(e.tagName)) { e.textContent = bidiEscaped(text); return; }
+          for (const part of text.split(new RegExp('(' + BIDI.source + ')'))) {
+            if (!part) continue;
+            if (BIDI.test(part)) e.appendChild(h('span', { class: 'bidi', title: 'bidi control character (not applied)', text: bidiEscaped(part) }));
+            else e.appendChild(document.createTextNode(part));
+          }
+        }
         function h(tag, props, children) {
           const e = document.createElement(tag);
           for (const k in (props || {})) {
             const v = props[k];
             if (v === undefined || v === null || v === false) continue;
-            if (k === 'text') e.textContent = String(v);
+            if (k === 'text') setText(e, v);
             else if (k === 'class') e.className = v;
             else if (k === 'on') { for (const ev in v) e.addEventListener(ev, v[ev]); }
             else e.setAttribute(k, v === true ? '' : String(v));
           }
           for (const c of [].concat(children === undefined ? [] : children)) {
             if (c === null || c === undefined || c === false) continue;
-            e.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+            if (typeof c === 'object') e.appendChild(c);
+            else if (BIDI.test(String(c))) setText(e.appendChild(document.createElement('span')), c);
+            else e.appendChild(document.createTextNode(String(c)));
           }
           return e;
         }
@@ -104,15 +123,27 @@ extension WebUI {
         }
         function notificationCenter(list, opts) {
           opts = opts || {};
-          return phone('wall', [statusBar(), h('div', { class: 'nc-title', text: 'Notification Center' }),
+          return phone('wall', [statusBar(), h('div', { class: 'nc-title', text: opts.title || 'Notification Center' }),
             ...groupByThread(list.filter(n => n.list !== false)).map(g =>
               notifCard(g[0], { count: g.length, onclick: opts.onTap && (() => opts.onTap(g[0])) })),
-            list.length ? null : h('div', { class: 'hint', style: 'padding:8px 14px;color:#eee', text: 'No Older Notifications' })],
+            list.length ? null : h('div', { class: 'hint', style: 'padding:8px 14px;color:#eee', text: opts.empty || 'No Older Notifications' })],
             opts.caption || 'Notification Center');
         }
-        function bannerScreen(n, caption) {
+        // Why a notification had no banner, from what the device recorded: provisional (quiet) delivery, the
+        // passive interruption level, or the app's willPresent answer in the foreground (`before`: the trace events
+        // of the same delivery, before it was presented). Else the device's alert setting was off.
+        function noBannerReason(n, before) {
+          if (n.quiet) return 'no banner: delivered quietly (provisional authorization), to Notification Center only';
+          if (n.interruption_level === 'passive') return 'no banner: interruption-level passive (no banner, no sound, the screen stays dark)';
+          const present = (before || []).filter(e => e.kind === 'callback' && e.label === 'willPresent').pop();
+          if (present) return 'no banner: the app was in the foreground and its willPresent answer left the banner out' +
+            (present.notes && present.notes.length ? ': ' + present.notes[0].split(' -> ').pop() : '');
+          if (before) return 'no banner: alerts (banners) are off in the app\u2019s notification settings';
+          return 'no banner';
+        }
+        function bannerScreen(n, caption, before) {
           return phone('', [statusBar(), notifCard(n, { style: 'banner' }),
-            h('div', { class: 'content', text: n.banner === false ? '(no banner: the app chose list only or was in the foreground without banner)' : '' })],
+            h('div', { class: 'content no-banner', text: n.banner === false ? '(' + noBannerReason(n, before) + ')' : '' })],
             caption || (n.banner === false ? 'not shown as a banner' : 'banner'));
         }
         function expandedView(n) {
@@ -127,8 +158,8 @@ extension WebUI {
             n.expanded ? 'content extension (expanded)' : 'expanded (long press)');
         }
         // Every way one presented notification showed.
-        function notificationPictures(n) {
-          const pics = [bannerScreen(n), lockScreen([n])];
+        function notificationPictures(n, before) {
+          const pics = [bannerScreen(n, undefined, before), lockScreen([n])];
           if (n.expanded || (n.actions && n.actions.length)) pics.push(expandedView(n));
           return h('div', { class: 'pictures' }, pics);
         }
@@ -174,6 +205,8 @@ extension WebUI {
               h('div', { text: (r.status ? r.status + ' ' : '') + r.from + ' → ' + r.to }))) : null,
             p.requested_url && p.requested_url !== p.final_url && !(p.redirects && p.redirects.length)
               ? h('div', { class: 'redirects', text: 'requested ' + p.requested_url }) : null,
+            p.served_bytes ? h('div', { class: 'redirects page-cut', text: 'first 64 KiB of ' +
+              p.served_bytes.toLocaleString('en-US') + ' bytes shown' }) : null,
             frame]);
         }
         """#

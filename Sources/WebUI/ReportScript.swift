@@ -14,7 +14,13 @@ extension WebUI {
         reportData().then(function (data) {
           const app = document.getElementById('app');
           const cases = [];
-          for (const suite of data.suites || []) for (const c of suite.cases || []) { c.suite = suite.name; cases.push(c); }
+          for (const suite of data.suites || []) for (const c of suite.cases || []) {
+            c.suite = suite.name;
+            c.suiteTitle = suite.title && suite.title !== suite.name ? suite.title : '';
+            cases.push(c);
+          }
+          // A suite as people name it: its `name:` with its file (the path alone when it has none).
+          const suiteLabel = (title, path) => title ? title + ' · ' + path : path;
           const rank = c => c.outcome === 'failed' ? 0 : c.outcome === 'error' ? 1 : c.flaky ? 2 : c.outcome === 'passed' ? 3 : 4;
           cases.forEach((c, i) => { c.order = i; });
           cases.sort((a, b) => rank(a) - rank(b) || a.order - b.order);
@@ -26,7 +32,8 @@ extension WebUI {
 
           const facts = [data.timestamp, data.hostname && 'on ' + data.hostname,
             'duration ' + seconds(data.wall_seconds !== undefined ? data.wall_seconds : t.time),
-            data.seed !== undefined && 'seed ' + data.seed, data.shard && data.shard !== '1/1' && 'shard ' + data.shard,
+            data.seed !== undefined && 'seed ' + data.seed, data.seeds && 'seeds ' + data.seeds.join(', '),
+            data.shard && data.shard !== '1/1' && 'shard ' + data.shard, data.shards && 'shards ' + data.shards,
             data.generator].filter(Boolean);
           app.appendChild(h('header', { class: 'top' }, [h('h1', { text: data.name === 'pushcheck' ? 'pushcheck report' : data.name }),
             h('div', { class: 'facts' }, facts.map(f => h('span', { text: f })))]));
@@ -38,11 +45,11 @@ extension WebUI {
             h('button', { class: 'chip', type: 'button', 'data-outcome': k, 'aria-pressed': String(k === state.outcome),
               on: { click: () => { state.outcome = k; refresh(); } } }, [label, h('span', { class: 'n', text: counts[k] })])));
           const tags = Array.from(new Set(cases.flatMap(c => c.tags || []))).sort();
-          const suites = (data.suites || []).map(x => x.name);
+          const suites = (data.suites || []).map(x => [x.name, x.title && x.title !== x.name ? x.title : '']);
           const tagSelect = h('select', { id: 'tag', 'aria-label': 'tag', on: { change: ev => { state.tag = ev.target.value; refresh(); } } },
             [h('option', { value: '', text: 'every tag' }), ...tags.map(x => h('option', { value: x, text: x }))]);
           const suiteSelect = h('select', { id: 'suite', 'aria-label': 'suite', on: { change: ev => { state.suite = ev.target.value; refresh(); } } },
-            [h('option', { value: '', text: 'every suite' }), ...suites.map(x => h('option', { value: x, text: x }))]);
+            [h('option', { value: '', text: 'every suite' }), ...suites.map(([x, t]) => h('option', { value: x, text: suiteLabel(t, x) }))]);
           const search = h('input', { type: 'search', id: 'search', placeholder: 'search names, messages, transcripts',
             on: { input: ev => { state.text = ev.target.value.toLowerCase(); refresh(); } } });
           main.appendChild(chips);
@@ -60,7 +67,7 @@ extension WebUI {
             if (state.tag && !(c.tags || []).includes(state.tag)) return false;
             if (state.suite && c.suite !== state.suite) return false;
             if (state.text) {
-              const hay = [c.name, c.suite, (c.tags || []).join(' '), c.problem && c.problem.message, c.transcript,
+              const hay = [c.name, c.suite, c.suiteTitle, (c.tags || []).join(' '), c.problem && c.problem.message, c.transcript,
                 ...(c.failures || []).map(f => f.message)].join('\n').toLowerCase();
               if (!hay.includes(state.text)) return false;
             }
@@ -73,11 +80,12 @@ extension WebUI {
             const shown = cases.filter(matches);
             for (const c of shown) {
               list.appendChild(h('div', { class: 'row o-' + c.outcome + (state.selected === c.id ? ' selected' : ''),
-                role: 'listitem', 'data-id': c.id, 'data-outcome': outcomeWord(c), on: { click: () => open(c.id) } }, [
+                role: 'listitem', tabindex: 0, 'data-id': c.id, 'data-outcome': outcomeWord(c), on: { click: () => open(c.id),
+                  keydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(c.id); } } } }, [
                 h('span', { class: 'dot', title: outcomeWord(c) }),
                 h('div', {}, [h('div', { class: 'name' }, [c.name, c.flaky ? h('span', { class: 'badge flaky', text: 'flaky' }) : null,
                   !c.flaky && c.retries && c.retries.length ? h('span', { class: 'badge retried', text: c.retries.length + ' retries' }) : null]),
-                  h('div', { class: 'suite', text: c.suite })]),
+                  h('div', { class: 'suite', text: suiteLabel(c.suiteTitle, c.suite) })]),
                 h('span', { class: 'time', text: seconds(c.time) })]));
             }
             if (!shown.length) list.appendChild(h('div', { class: 'empty', text: 'No scenario matches these filters.' }));
@@ -95,7 +103,7 @@ extension WebUI {
             detail.appendChild(scenarioDetail(c));
           }
           function scenarioDetail(c) {
-            const where = c.file ? c.file + (c.line ? ':' + c.line : '') : c.suite;
+            const where = (c.suiteTitle ? c.suiteTitle + ' · ' : '') + (c.file ? c.file + (c.line ? ':' + c.line : '') : c.suite);
             const out = [h('h2', {}, [h('span', { class: 'dot o-' + c.outcome }), ' ', c.name]),
               h('div', { class: 'where', text: where + ' · ' + seconds(c.time) + ' · ' + outcomeWord(c) }),
               c.tags && c.tags.length ? h('div', {}, c.tags.map(x => h('span', { class: 'badge tag', text: x }))) : null];
@@ -135,8 +143,12 @@ extension WebUI {
             const out = [];
             const shown = trace.filter(e => e.notification).map(e => e.notification);
             if (shown.length) {
+              // The last one's delivery: the events after the previous delivery or presentation, up to it.
+              const at = trace.map(e => !!e.notification).lastIndexOf(true);
+              let from = at;
+              while (from > 0 && trace[from - 1].kind !== 'delivery' && !trace[from - 1].notification) from--;
               out.push(h('h3', { text: 'Notifications' }));
-              out.push(notificationPictures(shown[shown.length - 1]));
+              out.push(notificationPictures(shown[shown.length - 1], trace.slice(from, at)));
               if (shown.length > 1) out.push(h('div', { class: 'pictures', style: 'margin-top:10px' },
                 [notificationCenter(shown), lockScreen(shown)]));
             }

@@ -11,7 +11,7 @@ extension WebUI {
         function s(tag, attrs, children) {
           const e = document.createElementNS(SVG, tag);
           for (const k in (attrs || {})) {
-            if (k === 'text') e.textContent = String(attrs[k]); else e.setAttribute(k, String(attrs[k]));
+            if (k === 'text') e.textContent = bidiEscaped(attrs[k]); else e.setAttribute(k, String(attrs[k]));
           }
           for (const c of children || []) e.appendChild(c);
           return e;

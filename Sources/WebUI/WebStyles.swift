@@ -12,6 +12,7 @@ extension WebUI {
           align-items: baseline; flex-wrap: wrap; }
         header.top h1 { font-size: 17px; margin: 0; font-weight: 600; }
         header.top .facts { color: #c7c7cc; font-size: 12px; display: flex; gap: 14px; flex-wrap: wrap; }
+        header.top .facts .down { color: #ff6961; font-weight: 600; }
         main { padding: 14px 18px; }
         .chips { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 10px; }
         .chip { border: 1px solid var(--line); background: var(--card); border-radius: 14px; padding: 3px 11px;
@@ -27,6 +28,7 @@ extension WebUI {
           max-height: calc(100vh - 150px); }
         .row { display: grid; grid-template-columns: 16px 1fr auto; gap: 8px; padding: 7px 10px;
           border-bottom: 1px solid #ececf0; cursor: pointer; align-items: baseline; }
+        .row:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
         .row:hover { background: #f0f4fa; } .row.selected { background: #e3edf9; }
         .row .name { font-weight: 500; overflow-wrap: anywhere; } .row .suite { color: var(--muted); font-size: 12px; }
         .row .time { color: var(--muted); font-size: 12px; font-variant-numeric: tabular-nums; }
@@ -150,5 +152,8 @@ extension WebUI {
         .device { border-top: 1px solid #ececf0; padding-top: 10px; margin-top: 10px; }
         .device:first-of-type { border-top: 0; margin-top: 0; }
         .facts-line { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+        .bidi { font-family: var(--mono); font-size: 0.85em; color: var(--fail); background: #fff0f0;
+          border: 1px solid #f5c2c7; border-radius: 3px; padding: 0 2px; unicode-bidi: isolate; }
+        .device-note { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
         """#
 }

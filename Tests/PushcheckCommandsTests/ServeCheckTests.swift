@@ -39,6 +39,27 @@ import Testing
             "\(out)")
     }
 
+    /// news-app.yaml's `devices:` (an iPhone) beside android-shop.yaml: the Android app is on no device, which the
+    /// summary alone ("1 device (iphone)") did not show.
+    @Test func anAppOnNoDeviceIsAWarning() throws {
+        let apps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Suites/apps").path
+        let dir = try TempDirectory("serve-check-hosted")
+        defer { dir.remove() }
+        try dir.write("serve.yaml", "include: [\(apps)/news-app.yaml, \(apps)/android-shop.yaml]\n")
+        let out = try runTool(pushcheckExecutable(), ["serve", "--config", dir.file("serve.yaml"), "--check"])
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.contains("1 device (iphone)"), "\(out)")
+        #expect(
+            out.stderr
+                == "warning: app 'com.example.shop' is on no device (devices: iphone): it gets no token and nothing "
+                + "pushed to it reaches a phone; list it in a device's apps:\n", "\(out)")
+        // Without devices: every app gets the default device of its platform: nothing to warn of.
+        try dir.write("alone.yaml", "include: [\(apps)/android-shop.yaml]\n")
+        let alone = try runTool(pushcheckExecutable(), ["serve", "--config", dir.file("alone.yaml"), "--check"])
+        #expect(alone.status == 0 && alone.stderr.isEmpty, "\(alone)")
+    }
+
     @Test func aKeyThatIsNotTheCertificatesIsAnErrorAtItsLine() throws {
         let files = try Files(key: "other.key")
         defer { files.dir.remove() }

@@ -22,7 +22,8 @@ import Testing
             alert: .init(title: "確認", message: "Leave?", buttons: ["キャンセル", "OK"]))
         let page = PagePicture(
             requestedURL: "http://f/o", finalURL: "http://f/orders/42", status: 200, title: "Order",
-            redirects: [.init(status: 302, from: "http://f/o", to: "http://f/orders/42")], html: hostile, text: "t")
+            redirects: [.init(status: 302, from: "http://f/o", to: "http://f/orders/42")], html: hostile, text: "t",
+            servedBytes: 70_000)
         let trace = [
             TraceEvent(
                 .request, from: .runner, to: .apns, label: "POST /3/device/7c1f", atMilliseconds: 1.5,
@@ -71,7 +72,8 @@ import Testing
             properties: [ReportProperty("seed", "7"), ReportProperty("shard", "2/3")],
             suites: [
                 TestSuiteReport(
-                    name: "Suites/shop.yaml", file: "Suites/shop.yaml", timestamp: date, hostname: "ci-7", cases: cases)
+                    name: "Suites/shop.yaml", file: "Suites/shop.yaml", timestamp: date, hostname: "ci-7", cases: cases,
+                    title: "shop checkout")
             ])
     }
 
@@ -122,6 +124,7 @@ import Testing
             json["totals"] == [
                 "tests": 4, "passed": 1, "failures": 1, "errors": 1, "skipped": 1, "flaky": 0, "time": 1.35,
             ])
+        #expect(json["suites"]?.arrayValue?.first?["title"] == "shop checkout")  // the suite's name:, for the page
         let first = try #require(json["suites"]?.arrayValue?.first?["cases"]?.arrayValue?.first)
         #expect(first["id"]?.stringValue == "Suites/shop.yaml::order \(Self.hostile)")
         #expect(first["outcome"] == "failed" && first["failures"]?.arrayValue?.first?["hop"] == "apns")
@@ -129,7 +132,24 @@ import Testing
         #expect(first["trace"]?.arrayValue?.first?["headers"]?.arrayValue?.first?["value"] == "bearer a.b.…")
     }
 
-    @Test func anotherVersionOrNoDataIsRefusedWithAReason() {
+    @Test func aMergedReportNamesEveryShardAndEverySeed() {
+        var merged = Self.report
+        merged.properties = [
+            ReportProperty("seed", "7"), ReportProperty("shard", "2/3"), ReportProperty("seed", "8"),
+            ReportProperty("shard", "1/3"), ReportProperty("shard", "3/3"), ReportProperty("seed", "7"),
+        ]
+        let json = ReportData.encode(merged, facts: .init())
+        #expect(json["shards"] == "1–3 of 3" && json["shard"] == nil)
+        #expect(json["seeds"] == ["7", "8"] && json["seed"] == nil)
+        #expect(ReportData.shardsSummary(["1/4", "3/4"]) == "1, 3 of 4")
+        #expect(ReportData.shardsSummary(["1/2", "x"]) == "1/2, x")
+        // Shards that shared their seed: one seed, as a single run says it.
+        merged.properties = [ReportProperty("seed", "7"), ReportProperty("shard", "1/2"), ReportProperty("seed", "7")]
+        let same = ReportData.encode(merged, facts: .init())
+        #expect(same["seed"] == "7" && same["seeds"] == nil && same["shard"] == "1/2")
+    }
+
+    @Test func anotherVersionOrNoDataIsRefusedWithAReason() throws {
         let future =
             #"<script type="application/json" id="pushcheck-data">{"format":"pushcheck-report","version":2}</script>"#
         #expect(throws: ReportsError.self) { try HTMLReport.parse(Array(future.utf8), path: "f.html") }
@@ -143,6 +163,19 @@ import Testing
             Issue.record("a page without data was read")
         } catch {
             #expect(error.description.contains("x.html") && error.description.contains("no embedded report data"))
+        }
+        // A killed run leaves the page that says it is under way: the refusal says so.
+        let dir = try TempDirectory("in-progress")
+        defer { dir.remove() }
+        let placeholder = URL(fileURLWithPath: dir.file("intr.html"))
+        try HTMLReport.writeRunInProgress(scenarios: 3, to: placeholder)
+        do {
+            _ = try HTMLReport.read(contentsOf: placeholder)
+            Issue.record("a run-in-progress page was read")
+        } catch {
+            #expect(error.description.contains("intr.html"))
+            #expect(error.description.contains("'run in progress' page of a run that did not finish"))
+            #expect(error.description.contains("JUnit report"))
         }
         let cut = "<p>\n" + WebUI_dataTag + #"{"format":"pushcheck-report","#
         do {

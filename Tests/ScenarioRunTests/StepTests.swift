@@ -187,12 +187,16 @@ import Testing
             return
         }
         #expect(type == .timeout && message.contains("sleep 20"))
+        // The transcript says the step's timeout killed it, not "exit 9" as if the command had exited with 9.
+        #expect(slow.transcript.contains("  killed by signal 9 after the timeout (0.3 seconds)"), "\(slow.transcript)")
+        #expect(!slow.transcript.contains("exit 9"))
         let (_, crash) = try await Support.runSteps("- run: kill -SEGV $$")
         guard case .error(let ctype, _, _) = crash.status else {
             Issue.record("expected a command error: \(Support.describe(crash))")
             return
         }
         #expect(ctype == .command)
+        #expect(crash.transcript.contains("  killed by signal 11"), "\(crash.transcript)")
     }
 
     @Test func undefinedEnvironmentVariableIsAnErrorAtItsPosition() async throws {

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import browser
-from conftest import KEY_ID, PUSHCHECK, TEAM_ID, serve_config, start_serve, stop
+from conftest import KEY_ID, PUSHCHECK, ROOT, TEAM_ID, serve_config, start_serve, stop
 
 TOPIC = "com.example.pushdemo"
 
@@ -42,10 +42,10 @@ def open_console(chrome, serve):
     WebDriverWait(chrome, 10).until(lambda d: d.find_element(By.ID, "token").get_attribute("value") == serve.token())
 
 
-def curl_push(serve, title, token=None, expect="200"):
+def curl_push(serve, title, token=None, expect="200", url="https://example.com/a"):
     bearer = subprocess.run([PUSHCHECK, "jwt", "--team-id", TEAM_ID, "--key-id", KEY_ID, "--key", serve.key],
                             capture_output=True, text=True, check=True).stdout.strip()
-    payload = json.dumps({"aps": {"alert": {"title": title}}, "url": "https://example.com/a"})
+    payload = json.dumps({"aps": {"alert": {"title": title}}, "url": url})
     out = subprocess.run(["curl", "-s", "--http2", "--cacert", serve.ca, "-o", "/dev/null", "-w", "%{http_code}",
                           "-H", f"authorization: bearer {bearer}", "-H", f"apns-topic: {TOPIC}", "-d", payload,
                           f"{serve.sandbox}/3/device/{token or serve.token()}"], capture_output=True, text=True,
@@ -272,3 +272,119 @@ def test_the_console_fcm_form_is_refused_when_it_cannot_be_sent(serve):
     assert status == 400 and "project" in body["error"]
     status, body = post({"via": "carrier-pigeon"})
     assert status == 400 and "via must be apns or fcm" in body["error"]
+
+
+def log_rows(chrome):
+    return [r.text for r in chrome.find_elements(By.CSS_SELECTOR, "#log-rows tr[data-status]")]
+
+
+def test_the_log_reads_from_the_start_again_after_it_was_cleared(serve, chrome):
+    """POST /reset and DELETE /apns/log number the log from 1 again: the open page shows the pushes after them
+    (it read /apns/log?after=<the old last> and so showed "No requests yet" until a reload)."""
+    open_console(chrome, serve)
+    chrome.execute_script("window.__sameDocument = true")
+    for n in range(3):
+        curl_push(serve, f"Before {n}")
+    wait(chrome, lambda d: len(log_rows(d)) == 3)
+    serve.post("/reset")
+    wait(chrome, lambda d: "No requests yet" in d.find_element(By.ID, "log-rows").text)
+    curl_push(serve, "After the reset")
+    wait(chrome, lambda d: len(log_rows(d)) == 1)
+    request = urllib.request.Request(serve.control + "/apns/log", method="DELETE")
+    urllib.request.urlopen(request, timeout=10).read()
+    wait(chrome, lambda d: "No requests yet" in d.find_element(By.ID, "log-rows").text)
+    curl_push(serve, "After the delete")
+    wait(chrome, lambda d: len(log_rows(d)) == 1)
+    assert chrome.execute_script("return window.__sameDocument") is True
+    assert browser.console_errors(chrome) == []
+
+
+def test_a_stopped_serve_is_said_at_once_and_a_send_says_it_was_not_sent(tmp_path, p8_key, chrome):
+    serve = start_serve(tmp_path, p8_key)
+    try:
+        open_console(chrome, serve)
+    finally:
+        stop(serve)
+    # Send: an answer that says why, the header disconnected at once (not "live" until the long poll gave up).
+    chrome.find_element(By.ID, "send").click()
+    box = wait(chrome, lambda d: d.find_element(By.ID, "answer-box"), seconds=3)
+    assert box.get_attribute("data-status") == "0" and "not sent: serve is unreachable" in box.text, box.text
+    assert chrome.find_element(By.ID, "live").text == "disconnected (retrying)"
+    # The form check says so too, instead of throwing.
+    Select(chrome.find_element(By.ID, "priority")).select_by_value("5")
+    wait(chrome, lambda d: "not checked: serve is unreachable" in d.find_element(By.ID, "check").text, seconds=3)
+    assert browser.console_errors(chrome, allow=("Failed to load resource", "ERR_CONNECTION_REFUSED")) == []
+
+
+def test_the_form_check_shows_one_answer_the_latest(serve, chrome):
+    """On load the check ran twice (after the target was picked, then once more) and both answers were shown; an
+    older answer arriving after a newer one must not be drawn either."""
+    open_console(chrome, serve)
+    wait(chrome, lambda d: "passes the gateway" in d.find_element(By.ID, "check").text)
+    assert len(chrome.find_elements(By.CSS_SELECTOR, "#check > div")) == 1, chrome.find_element(By.ID, "check").text
+    # A slow first answer (BadPriority) overtaken by a fast second one (passes): only the second is drawn.
+    chrome.execute_script("""
+        const real = window.fetch; let n = 0;
+        window.fetch = function (path, init) {
+          if (String(path).endsWith('/ui/api/check') && n++ === 0)
+            return new Promise(r => setTimeout(r, 1500)).then(() => real(path, init));
+          return real(path, init);
+        };
+        const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
+        set('push_type', 'background'); set('priority', '10');
+        setTimeout(() => set('push_type', 'alert'), 600);
+        setTimeout(() => { window.__settled = true; }, 2500);""")
+    wait(chrome, lambda d: d.execute_script("return window.__settled") is True)
+    text = chrome.find_element(By.ID, "check").text
+    assert "passes the gateway" in text and "BadPriority" not in text, text
+    assert len(chrome.find_elements(By.CSS_SELECTOR, "#check > div")) == 1, text
+
+
+def test_an_error_answer_says_each_sentence_once(serve, chrome):
+    open_console(chrome, serve)
+    Select(chrome.find_element(By.ID, "push_type")).select_by_value("background")
+    Select(chrome.find_element(By.ID, "priority")).select_by_value("10")
+    chrome.find_element(By.ID, "send").click()
+    box = wait(chrome, lambda d: d.find_element(By.ID, "answer-box"))
+    assert "BadPriority" in box.text
+    lines = [line for line in box.text.split("\n") if line.strip()]
+    assert len(lines) == len(set(lines)), box.text
+
+
+def test_a_page_the_web_view_refuses_is_said_in_the_device_section(serve, chrome):
+    open_console(chrome, serve)
+    curl_push(serve, "Scripted", url="javascript:window.__ran=1")
+    click_card(chrome, "Scripted")
+    # The tap redraws the section: wait for the screen it opened, then press the button (found again if redrawn).
+    wait(chrome, lambda d: "Scripted" in d.find_element(By.CSS_SELECTOR, f"[data-screens='{TOPIC}']").text)
+    wait(chrome, lambda d: d.find_element(
+        By.CSS_SELECTOR, "#devices [data-device=iphone] button[data-action='load page']").click() or True)
+    note = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "#devices [data-device=iphone] .device-note").text)
+    assert "cancelled" in note and "scheme 'javascript' is not loaded by the web view" in note, note
+    assert chrome.execute_script("return window.__ran") is None
+
+
+def test_an_android_only_serve_opens_on_fcm_with_android_words_and_fcm_errors(tmp_path, p8_key, chrome):
+    """No iPhone app: the form opens on FCM (not APNs with no target and a red MissingDeviceToken); the Pixel's
+    notifications are not "Notification Center"; an FCM refusal in the log shows FCM's error, not the status alone."""
+    config = f"include: [{ROOT}/Suites/apps/android-shop.yaml]\n" + FCM_CONFIG
+    serve = start_serve(tmp_path, p8_key, config_text=config)
+    try:
+        chrome.get(serve.ready["console"])
+        WebDriverWait(chrome, 15).until(lambda d: d.find_element(By.ID, "live").text == "live")
+        fcm_token = serve.ready["devices"]["pixel"]["fcm_tokens"]["com.example.shop"]
+        wait(chrome, lambda d: fcm_token in d.find_element(By.ID, "message").get_attribute("value"))
+        assert Select(chrome.find_element(By.ID, "via")).first_selected_option.get_attribute("value") == "fcm"
+        wait(chrome, lambda d: "passes FCM" in d.find_element(By.ID, "check").text)
+        assert "MissingDeviceToken" not in chrome.find_element(By.ID, "check").text
+        pixel = chrome.find_element(By.CSS_SELECTOR, "#devices [data-device=pixel]").text
+        assert "Notification Center" not in pixel and "Notifications" in pixel, pixel
+        # A refusal: the log row says FCM's error status as an APNs row says its reason.
+        Select(chrome.find_element(By.ID, "project")).select_by_value("other-demo")
+        wait(chrome, lambda d: "SENDER_ID_MISMATCH" in d.find_element(By.ID, "check").text)
+        chrome.find_element(By.ID, "send").click()
+        wait(chrome, lambda d: any("403" in r.text and "SENDER_ID_MISMATCH" in r.text
+                                   for r in d.find_elements(By.CSS_SELECTOR, "#log-rows tr[data-status]")))
+        assert browser.console_errors(chrome) == []
+    finally:
+        stop(serve)

@@ -390,3 +390,150 @@ def test_a_real_run_draws_every_scenario_hop_by_hop(tmp_path, chrome):
     assert pictures.find_elements(By.CSS_SELECTOR, ".expanded .action")
     browser.element_screenshot(pictures, "report-pictures.png")
     assert browser.console_errors(chrome) == []
+
+
+def hand_shard(cases, properties=(), suite="Suites/shop.yaml", suite_extra=None) -> str:
+    """A shard's HTML with `cases` (ReportData's case objects) in one suite, as `run --html` writes it."""
+    data = {"format": "pushcheck-report", "version": 1, "generator": "hand-written shard", "name": "pushcheck",
+            "timestamp": "2026-01-01T00:00:00Z", "hostname": "ci", "wall_seconds": 1.0,
+            "properties": [{"name": n, "value": v} for n, v in properties],
+            "suites": [dict({"name": suite, "file": suite, "timestamp": "2026-01-01T00:00:00Z", "properties": [],
+                             "system_out": "", "system_err": "", "cases": cases}, **(suite_extra or {}))]}
+    embedded = json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<!DOCTYPE html><script type="application/json" id="pushcheck-data">{embedded}</script>'
+
+
+def hand_case(name, trace=(), transcript="", suite="Suites/shop.yaml"):
+    return {"id": f"{suite}::{name}", "name": name, "classname": suite, "file": suite, "line": 3, "time": 0.1,
+            "tags": [], "outcome": "passed", "flaky": False, "failures": [], "retries": [],
+            "transcript": transcript, "stderr": "", "trace": list(trace)}
+
+
+def merge_html(tmp_path, shards) -> Path:
+    paths = []
+    for i, text in enumerate(shards, 1):
+        path = tmp_path / f"report-{i}-of-{len(shards)}.html"
+        path.write_text(text)
+        paths.append(str(path))
+    merged = tmp_path / "merged.html"
+    done = subprocess.run([PUSHCHECK, "merge-reports", str(tmp_path / "junit-merged.xml"), *paths, "--html", str(merged)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return merged
+
+
+def presented(notification, *before):
+    return [*before, {"kind": "presented", "from": "device", "to": "device", "label": "Notification Center",
+                      "notification": dict({"id": "n1", "app_name": "Shop", "bundle_id": "com.example.shop",
+                                            "title": "Order 42", "banner": False, "list": True, "quiet": False,
+                                            "actions": []}, **notification)}]
+
+
+def test_a_merged_report_names_every_shard_and_seed(tmp_path, chrome):
+    merged = merge_html(tmp_path, [hand_shard([hand_case(f"case {i}")], [("seed", seed), ("shard", f"{i}/3")])
+                                   for i, seed in ((1, "7"), (2, "8"), (3, "7"))])
+    chrome.get(merged.as_uri())
+    wait_rows(chrome, 3)
+    facts = chrome.find_element(By.CSS_SELECTOR, "header .facts").text
+    assert "shards 1–3 of 3" in facts and "seeds 7, 8" in facts, facts
+    assert "shard 1/3" not in facts
+
+
+def test_a_notification_without_a_banner_says_why(tmp_path, chrome):
+    delivery = {"kind": "delivery", "from": "apns", "to": "device", "label": "delivered to iphone"}
+    will_present = {"kind": "callback", "from": "device", "to": "app", "label": "willPresent",
+                    "notes": ['willPresent({"aps":{}}) -> [list, sound]']}
+    merged = merge_html(tmp_path, [hand_shard([
+        hand_case("passive", presented({"interruption_level": "passive"}, delivery)),
+        hand_case("foreground", presented({}, delivery, will_present)),
+        hand_case("provisional", presented({"quiet": True}, delivery)),
+        hand_case("alerts off", presented({}, delivery))])])
+    expected = {"passive": "interruption-level passive",
+                "foreground": "in the foreground and its willPresent answer left the banner out: [list, sound]",
+                "provisional": "provisional authorization",
+                "alerts off": "alerts (banners) are off in the app\u2019s notification settings"}
+    for name, why in expected.items():
+        chrome.get(merged.as_uri() + "#" + quote(f"Suites/shop.yaml::{name}", safe=""))
+        note = WebDriverWait(chrome, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#detail .no-banner"))
+        assert why in note.text, (name, note.text)
+        assert ("foreground" in note.text) == (name == "foreground"), (name, note.text)
+
+
+def test_bidi_controls_are_shown_not_applied(tmp_path, chrome):
+    """Trojan Source: a right-to-left override in a payload would show another text than was sent."""
+    title = "Pay \u202eredro\u202c now \u2066x\u2069"
+    body = json.dumps({"aps": {"alert": {"title": title}}}, ensure_ascii=False)
+    trace = presented({"title": title, "banner": True}, {
+        "kind": "request", "from": "runner", "to": "apns", "label": "POST /3/device/7c1f… (alert)", "body": body})
+    merged = merge_html(tmp_path, [hand_shard([hand_case("bidi", trace, transcript="sent " + title)])])
+    chrome.get(merged.as_uri() + "#" + quote("Suites/shop.yaml::bidi", safe=""))
+    detail = WebDriverWait(chrome, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "#detail pre.body"))
+    for where in (detail, chrome.find_element(By.CSS_SELECTOR, "#detail pre.transcript"),
+                  chrome.find_element(By.CSS_SELECTOR, "#detail .notif .t")):
+        assert "\\u202E" in where.text and "\\u202C" in where.text and "\\u2066" in where.text, where.text
+        assert where.find_elements(By.CSS_SELECTOR, ".bidi")
+    page_text = chrome.execute_script("return document.getElementById('detail').textContent")
+    assert not any(c in page_text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+    assert browser.console_errors(chrome) == []
+
+
+def test_a_scenario_opens_from_the_keyboard(tmp_path, chrome):
+    merged = merge_html(tmp_path, [hand_shard([hand_case("first"), hand_case("second")])])
+    chrome.get(merged.as_uri())
+    rows = wait_rows(chrome, 2)
+    assert all(r.get_attribute("tabindex") == "0" for r in rows)
+    from selenium.webdriver.common.keys import Keys
+    rows[1].send_keys(Keys.ENTER)
+    WebDriverWait(chrome, 5).until(lambda d: "second" in d.find_element(By.CSS_SELECTOR, "#detail h2").text)
+    rows = wait_rows(chrome, 2)
+    rows[0].send_keys(Keys.SPACE)
+    WebDriverWait(chrome, 5).until(lambda d: "first" in d.find_element(By.CSS_SELECTOR, "#detail h2").text)
+
+
+def test_a_page_past_64_kib_says_it_was_cut_on_a_character(tmp_path, chrome):
+    suites = tmp_path / "suites"
+    (suites / "apps").mkdir(parents=True)
+    shutil.copy(ROOT / "Suites" / "apps" / "news-app.yaml", suites / "apps")
+    shutil.copytree(ROOT / "Suites" / "pages", suites / "pages")
+    big = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Big</title></head><body><p>' + "é" * 40000 +
+           "</p></body></html>")
+    (suites / "pages" / "news" / "big.html").write_text(big, encoding="utf-8")
+    (suites / "big.yaml").write_text("""
+name: a big page
+world:
+  include: apps/news-app.yaml
+scenarios:
+  - name: big page
+    steps:
+      - send:
+          payload: { aps: { alert: { title: Big } }, url: "${fixture.https}/news/big.html" }
+        expect: { status: 200 }
+      - tap
+      - load_page
+""")
+    html = tmp_path / "report.html"
+    done = subprocess.run([PUSHCHECK, "run", str(suites), "--junit", str(tmp_path / "junit.xml"), "--html", str(html),
+                           "--color", "never"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    chrome.get(html.as_uri() + "#" + quote(f"{suites / 'big.yaml'}::big page", safe=""))
+    WebDriverWait(chrome, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#detail .browser"))
+    note = chrome.find_element(By.CSS_SELECTOR, "#detail .browser .page-cut").text
+    assert note == f"first 64 KiB of {len(big.encode()):,} bytes shown", note
+    srcdoc = chrome.execute_script("return document.querySelector('#detail .browser iframe').srcdoc")
+    assert srcdoc.endswith("é") and "\ufffd" not in srcdoc
+    assert len(srcdoc.encode()) <= 64 * 1024
+
+
+def test_the_suite_name_is_shown_beside_its_file(tmp_path, chrome):
+    """A suite's `name:` was in neither report; the HTML shows it with the path (JUnit keeps the path as its name)."""
+    html = run_suite(tmp_path)
+    chrome.get(html.as_uri())
+    rows = wait_rows(chrome)
+    web = str(tmp_path / "suites" / "web.yaml")
+    assert all(r.find_element(By.CSS_SELECTOR, ".suite").text == f"web report fixture · {web}" for r in rows)
+    options = [o.text for o in chrome.find_elements(By.CSS_SELECTOR, "#suite option")]
+    assert f"web report fixture · {web}" in options
+    rows[0].click()
+    WebDriverWait(chrome, 5).until(lambda d: "web report fixture · " in d.find_element(By.CSS_SELECTOR, "#detail .where").text)
+    junit = (tmp_path / "junit.xml").read_text()
+    assert f'<testsuite name="{web}"' in junit

@@ -167,7 +167,7 @@ package enum WorldTrace {
             loaded.page = PagePicture(
                 requestedURL: page.requestedURL, finalURL: page.finalURL, status: page.status, title: page.title,
                 redirects: page.redirectChain.map { .init(status: $0.status, from: $0.from, to: $0.to) },
-                html: page.source, text: page.text)
+                html: page.source, text: page.text, servedBytes: page.sourceTruncated ? page.servedBytes : nil)
             return [request, loaded]
         case .failed(let failure):
             var failed = arrow(.page, .webView, .webView, "failed: \(failure)")

@@ -107,6 +107,7 @@ enum ServeCommand: PushcheckCommand {
         if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
         if arguments.has("check") {
             console.out(config.checkSummary(path: arguments.value("config")))
+            for warning in config.checkWarnings() { console.err(warning) }
             return ExitCode.success
         }
 

@@ -158,4 +158,16 @@ extension ServeConfiguration {
         if tlsCertificatePEM != nil { parts.append("tls: the config's certificate") }
         return "\(path ?? "no --config, the defaults"): ok: " + parts.joined(separator: "; ")
     }
+
+    /// What `serve --check` warns of beside its summary: an app declared (or included) but installed on no device
+    /// has no token and no phone to push to, which `devices:` from one included file can leave unnoticed.
+    func checkWarnings() -> [String] {
+        let hosted = Set(world.devices.flatMap(\.apps))
+        let apps = world.apps.map(\.bundleID) + world.androidApps.map(\.packageName)
+        return apps.filter { !hosted.contains($0) }.map { app in
+            "warning: app '\(app)' is on no device (devices: "
+                + (world.devices.isEmpty ? "none" : world.devices.map(\.name).joined(separator: ", "))
+                + "): it gets no token and nothing pushed to it reaches a phone; list it in a device's apps:"
+        }
+    }
 }
