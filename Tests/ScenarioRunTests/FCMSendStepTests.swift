@@ -139,6 +139,11 @@ import Testing
                 user_info: { k: v, gcm.message_id: { exists: true } }
             - run: echo "$PUSHCHECK_FCM_URL $PUSHCHECK_FCM_PROJECT $GOOGLE_APPLICATION_CREDENTIALS ${gateway.fcm}"
               capture: { env: stdout }
+            - run: >-
+                grep -q "\\"token_uri\\":\\"$PUSHCHECK_FCM_URL/token\\"" "$GOOGLE_APPLICATION_CREDENTIALS" &&
+                grep -q '"type":"service_account"' "$GOOGLE_APPLICATION_CREDENTIALS" &&
+                stat -c %a "$GOOGLE_APPLICATION_CREDENTIALS"
+              expect: { exit: 0, stdout: "600\\n" }
             """, world: Self.world)
         #expect(Support.passed(r), "\(Support.describe(r))")
         #expect(r.transcript.contains("/v1/projects/fcm-demo/messages:send (FCM v1, OAuth bearer for"))
@@ -150,9 +155,10 @@ import Testing
         #expect(parts.count == 4)
         #expect(parts[0].hasPrefix("https://127.0.0.1:") && !parts[0].contains("/w/"))
         #expect(parts[1] == "fcm-demo")
-        let credentials = try JSONValue.parse(String(contentsOfFile: parts[2], encoding: .utf8))
-        #expect(credentials["token_uri"]?.stringValue == parts[0] + "/token")
-        #expect(credentials["type"] == "service_account")
+        // The file (read in the run: step above: token_uri at the mock, owner-only) holds a private key: it goes
+        // with the world.
+        #expect(parts[2].hasSuffix(".json"))
+        #expect(!FileManager.default.fileExists(atPath: parts[2]), "\(parts[2]) outlived its world")
         #expect(parts[3] == parts[0])
     }
 
