@@ -38,7 +38,9 @@ enum SuiteKeys {
                 "One scenario per value (a mapping of lists: every combination; a list: these sets); ${scenario.<key>}."
             ),
             .init("steps", .list(.named(SuiteSchema.stepName)), "The steps, in order.", required: true),
-            .init("skip", .text, "Report the scenario as skipped, with this reason."),
+            .init(
+                "skip", .named(SuiteSchema.skipName),
+                "true: report the scenario as skipped; a text: skipped, with this reason; false: run it."),
             .init("requires", .object(requires), "A file the scenario needs (else it is skipped, saying why)."),
             .init("description", .ignored, "What the scenario shows, for people (the runner does not read it)."),
             .init(

@@ -72,6 +72,28 @@ import Testing
         #expect(try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: later\n    steps: []\n") == nil)
     }
 
+    /// `skip: false` skipped the scenario (any text did, "false" too): true skips, false runs, a text is the
+    /// reason, and `""`, `no`, a number or a `${…}` (not expanded there) are errors at the value.
+    @Test func skipIsTrueFalseOrAReason() throws {
+        func reason(_ value: String) throws -> String? {
+            let path = try Support.write("name: s\nscenarios:\n  - name: one\n    skip: \(value)\n    steps: [ tap ]\n")
+            return try Support.load(path).scenarios.first?.skipReason
+        }
+        #expect(try reason("true") == "skip: true")
+        #expect(try reason("false") == nil)
+        #expect(try reason("null") == nil)
+        #expect(try reason("\"waits for the new backend\"") == "waits for the new backend")
+        for bad in ["\"\"", "\" \"", "no", "yes", "Off", "42", "[a]", "{ a: 1 }", "\"${env.SKIP}\""] {
+            let e = try #require(
+                try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: \(bad)\n    steps: [ tap ]\n"),
+                "skip: \(bad) loaded")
+            #expect(e.range.start.line == 4 && e.range.start.column == 11, "\(bad): \(e)")
+            #expect(e.suggestion?.contains("skip: true") == true || e.expected?.contains("${") == true, "\(e)")
+        }
+        // false is not a placeholder: a scenario without steps still needs a reason.
+        #expect(try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: false\n    steps: []\n") != nil)
+    }
+
     /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
     /// compile here until it has a sample.
     static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {
