@@ -14,7 +14,8 @@ enum MergeReportsCommand: PushcheckCommand {
         embedded data is read back, so the merged HTML keeps tags, failed checks and traces); they may be mixed.
         OUT is written as JUnit XML, or as HTML when it ends in .html. Suites with the same name are combined;
         totals are recomputed from the test cases. The same scenario in two files is an error (usually a shard
-        passed twice). OUT itself is ignored if it is among FILES. Prints the merged summary line. Exit codes: 0
+        passed twice), and so are reports that record shard i/N (or are named …-<i>-of-<N>.xml/.html) without
+        every shard of 1…N (the missing shards are named). OUT itself is ignored if it is among FILES. Prints the merged summary line. Exit codes: 0
         merged and all passed, 1 the merged report has failures or errors, 2 usage error or an unreadable/invalid
         input, 3 OUT could not be written.
         """
