@@ -11,7 +11,7 @@ extension SuiteSchema {
             var nullable = false
             switch key.value {
             case .check(let checked):
-                schema = check(checked)
+                schema = typedCheck(key) ?? check(checked)
                 nullable = true
             case .keyPaths(let checked, let of): schema = keyPaths(check(checked), of: of)
             case .fields(let entries):
@@ -37,6 +37,23 @@ extension SuiteSchema {
             "type": ["object", "null"],
             "description": "Checks after the step; every one is evaluated and all failures are reported together.",
             "properties": .object(properties), "additionalProperties": false,
+        ]
+    }
+
+    /// The checks whose plain value the loader types (`ExpectationDecoder.requirePlainValue`): `status`/`exit` an
+    /// integer (or a quoted one), `delivered`/`stored` true or false; as the loader, a `${…}`, a list or a matcher
+    /// passes. (`status: 200.0` is the number 200 to a JSON Schema validator: only the loader refuses it.)
+    static func typedCheck(_ key: ExpectKey) -> JSONValue? {
+        let plain: JSONValue
+        switch key {
+        case .status, .exit: plain = ["anyOf": [["type": "integer"], ["type": "string", "pattern": "^[+-]?[0-9]+$"]]]
+        case .delivered, .stored: plain = ["type": "boolean"]
+        default: return nil
+        }
+        return [
+            "anyOf": [
+                plain, ["type": "string", "pattern": "\\$\\{"], ["type": "array"], SchemaBuilder.ref(matcherName),
+            ]
         ]
     }
 
