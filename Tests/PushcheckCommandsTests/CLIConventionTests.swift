@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    /// `--verison`, `-V`, `-v` were "unknown command" with no suggestion; `--version extra` ignored `extra`;
+    /// `help --man run` was "unknown command '--man'".
+    @Test(arguments: [
+        (["--verison"], 2, "unknown option '--verison' (did you mean '--version'?)"),
+        (["-V"], 2, "unknown option '-V' (did you mean '--version'?)"),
+        (["-v"], 2, "unknown option '-v' (did you mean '--version'?)"),
+        (["--version", "extra"], 2, "'--version' takes no arguments, got 'extra'"),
+        (["help", "runn"], 2, "unknown command 'runn' (did you mean 'run'?)"),
+        (["help", "run", "serve"], 2, "help takes one command, got 'run serve'"),
+        (["help", "--man", "run"], 0, ""), (["help", "run", "--man"], 0, ""),
+    ])
+    func topLevelMistakesSayWhatToType(arguments: [String], status: Int32, message: String) throws {
+        let out = try runTool(pushcheckExecutable(), arguments)
+        #expect(out.status == status, "\(out)")
+        if status == 0 {
+            #expect(out.stdout.hasPrefix(".TH PUSHCHECK 1 "), "\(out)")
+        } else {
+            #expect(out.stderr.hasPrefix("pushcheck: error: " + message + "\n"), "\(out)")
+        }
+    }
+
     @Test func helpCommandAndEmptySelectionAndColor() throws {
         let help = try runTool(pushcheckExecutable(), ["help", "run"])
         #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: Run scenario suites"), "\(help)")
