@@ -62,7 +62,13 @@ enum RunCommand: PushcheckCommand {
             let color = colorChoice.resolve(
                 auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
                     && environment["TERM"] != "dumb")
-            console.err(error.rendered(color: color))
+            // Suite-file errors are rendered like Hurl's (`error: …` and `--> file:line:col`); the others are one line,
+            // said by the command as its other errors are.
+            if case .load = error {
+                console.err(error.rendered(color: color))
+            } else {
+                console.err("pushcheck run: " + error.rendered(color: color))
+            }
             // Nothing ran: the reports say why, in place of an earlier run's (a stale green one in CI).
             if case .load(let errors) = error, !arguments.has("list") {
                 do throws(ReportsError) {
@@ -215,6 +221,12 @@ enum RunCommand: PushcheckCommand {
             if let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite {
                 return .milliseconds(Int64((number * scale * 1000).rounded()))
             }
+        }
+        // `0s` is a duration, but no step or scenario can finish within it.
+        if let number = Double(text.trimmingCharacters(in: CharacterSet(charactersIn: "ms"))), number <= 0 {
+            throw UsageError(
+                "option '--\(name)' must be a positive duration (nothing finishes within 0), got '\(raw)'; e.g. 30s, 500ms or 2m"
+            )
         }
         throw UsageError("option '--\(name)' expects a duration such as 30s, 500ms or 2m, got '\(raw)'")
     }
