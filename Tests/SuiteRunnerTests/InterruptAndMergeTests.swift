@@ -127,4 +127,20 @@ import Testing
         let whole = try ws.pushcheck(["merge-reports", merged] + files)
         #expect(whole.status == 0 && whole.stdout.contains("2 passed"), "\(whole)")
     }
+
+    /// A missing input was "cannot read the report: The operation could not be completed. The file doesn’t exist..":
+    /// it is "no such file", and a glob the shell left unexpanded says so.
+    @Test func aMissingReportIsNamedAndAnUnexpandedGlobSaid() throws {
+        let ws = try CLIWorkspace(["suites/s.yaml": "scenarios:\n  - name: one\n    steps: [ { run: \"true\" } ]\n"])
+        defer { ws.remove() }
+        let glob = try ws.pushcheck(["merge-reports", ws.dir.file("out.xml"), "Reports/report-*-of-5.html"])
+        #expect(glob.status == 2, "\(glob)")
+        #expect(
+            glob.stderr
+                == "pushcheck merge-reports: no such file: Reports/report-*-of-5.html (the shell did not expand this "
+                + "pattern: no file matches it)\n", "\(glob)")
+        let missing = try ws.pushcheck(["merge-reports", ws.dir.file("out.xml"), "nope.xml"])
+        #expect(
+            missing.status == 2 && missing.stderr == "pushcheck merge-reports: no such file: nope.xml\n", "\(missing)")
+    }
 }

@@ -31,6 +31,15 @@ enum MergeReportsCommand: PushcheckCommand {
         let inputs = arguments.positionals.dropFirst().map { URL(fileURLWithPath: $0) }.filter { input in
             !outputs.contains { $0.standardizedFileURL == input.standardizedFileURL }
         }
+        // A missing file is named as such (not "cannot read the report: The operation could not be completed"); an
+        // unmatched glob reaches us unexpanded, which is worth saying.
+        for path in arguments.positionals.dropFirst() where !FileManager.default.fileExists(atPath: path) {
+            let pattern = path.contains(where: { "*?[".contains($0) })
+            console.err(
+                "pushcheck merge-reports: no such file: \(path)"
+                    + (pattern ? " (the shell did not expand this pattern: no file matches it)" : ""))
+            return ExitCode.usage
+        }
         let merged: TestReport
         let facts: ReportData.RunFacts
         do {
