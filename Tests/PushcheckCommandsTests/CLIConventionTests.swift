@@ -75,6 +75,25 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("expects auto, always or never"), "\(bad)")
     }
 
+    /// `jwt --team-id SHORT` signed without a word though Apple's Team ID is 10 characters: it still signs (a test
+    /// may want a bad token) and warns on stderr; a 10-character pair is signed silently. Its help has exit codes.
+    @Test func jwtWarnsAboutIDsThatAreNotTenCharacters() throws {
+        let dir = try TempDirectory("jwt")
+        defer { dir.remove() }
+        let keyPath = try dir.write("AuthKey.p8", try P256PrivateKey.generate().pkcs8PEM)
+        let short = try runTool(
+            pushcheckExecutable(), ["jwt", "--team-id", "SHORT", "--key-id", "KEY1234567", "--key", keyPath])
+        #expect(short.status == 0 && short.stdout.split(separator: ".").count == 3, "\(short)")
+        #expect(
+            short.stderr
+                == "pushcheck jwt: warning: --team-id 'SHORT' is 5 characters; an Apple Team ID (iss) is 10 (signed anyway)\n",
+            "\(short)")
+        let good = try runTool(
+            pushcheckExecutable(), ["jwt", "--team-id", "ABCDE12345", "--key-id", "KEY1234567", "--key", keyPath])
+        #expect(good.status == 0 && good.stderr.isEmpty, "\(good)")
+        #expect(JWTCommand.help.contains("Exit codes: 0 signed"))
+    }
+
     @Test func jwtVerifyWarnsAboutAnIatAppleAccepts() throws {
         let dir = try TempDirectory("jwt")
         defer { dir.remove() }
