@@ -120,7 +120,7 @@ enum SuiteKeys {
             .init(
                 "run", .either([.text, .object(run)]), "Run a command (your backend) with the gateways' URLs.",
                 acceptsNull: false),
-            .init("expect", .named(SuiteSchema.expectName), "Checks only."),
+            .init("expect", .named(SuiteSchema.expectName), "Checks only.", acceptsNull: false),
         ] + DeviceAction.keyTable.keys + suiteOnlySteps)
 
     /// The keys a step may carry beside its keyword.
@@ -133,7 +133,7 @@ enum SuiteKeys {
             .init(
                 "capture", .dictionary(keys: "variable name", .named(SuiteSchema.captureName)),
                 "Values taken from the step's result into ${variables}."),
-            .init("expect", .named(SuiteSchema.expectName), "Checked after the step."),
+            .init("expect", .named(SuiteSchema.expectName), "Checked after the step.", acceptsNull: false),
             .init("on", DeviceAction.notificationShape, "The notification an action: step applies to."),
         ])
 

@@ -13,18 +13,22 @@ extension SuiteSchema {
             case .check(let checked):
                 schema = typedCheck(key) ?? check(checked)
                 nullable = true
-            case .keyPaths(let checked, let of): schema = keyPaths(check(checked), of: of)
+            case .keyPaths(let checked, let of): schema = nonEmpty(keyPaths(check(checked), of: of))
             case .fields(let entries):
                 var fields: [String: JSONValue] = [:]
                 for e in entries { fields[e.name] = SchemaBuilder.describe(check(e.checked), e.summary) }
-                schema = ["type": "object", "properties": .object(fields), "additionalProperties": false]
-            case .callbacks: schema = callbacks()
+                schema = [
+                    "type": "object", "properties": .object(fields), "additionalProperties": false, "minProperties": 1,
+                ]
+            case .callbacks: schema = nonEmpty(callbacks())
             case .wholeObjects:
                 var objects: [String: JSONValue] = [:]
                 for w in WholeObject.allCases {
                     objects[w.rawValue] = ["type": "object", "description": .string(w.summary)]
                 }
-                schema = ["type": "object", "properties": .object(objects), "additionalProperties": false]
+                schema = [
+                    "type": "object", "properties": .object(objects), "additionalProperties": false, "minProperties": 1,
+                ]
             case .snapshot: schema = b.shape(SuiteKeys.snapshotShape, steps: true)
             case .request:
                 schema = SchemaBuilder.text
@@ -33,8 +37,9 @@ extension SuiteSchema {
             properties[key.rawValue] = SchemaBuilder.describe(
                 nullable ? SchemaBuilder.nullable(schema) : schema, key.summary)
         }
+        // Null, `{}` and a mapping under a check with no key check nothing: the loader refuses them.
         return [
-            "type": ["object", "null"],
+            "type": "object", "minProperties": 1,
             "description": "Checks after the step; every one is evaluated and all failures are reported together.",
             "properties": .object(properties), "additionalProperties": false,
         ]
@@ -59,6 +64,13 @@ extension SuiteSchema {
 
     static func check(_ checked: CheckedValue) -> JSONValue {
         SchemaBuilder.ref(checked == .any ? checkAnyName : checkName)
+    }
+
+    /// `schema`, a mapping, with at least one key (`user_info: {}` checks nothing; the loader refuses it).
+    static func nonEmpty(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var o) = schema else { return schema }
+        o["minProperties"] = 1
+        return .object(o)
     }
 
     static func keyPaths(_ value: JSONValue, of: String) -> JSONValue {
