@@ -48,7 +48,7 @@ mkdir -p "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions
 "$root/usr/bin/pushcheck" completions zsh >"$root/usr/share/zsh/vendor-completions/_pushcheck"
 "$root/usr/bin/pushcheck" completions fish >"$root/usr/share/fish/vendor_completions.d/pushcheck.fish"
 # The suite format (Suites/README.md, compressed as dh_compress would) and an example suite with the schema beside
-# it, as the man page's SEE ALSO names them.
+# it, as the man page's FILES section names them.
 mkdir -p "$root/usr/share/doc/pushcheck/examples"
 gzip -9n <Suites/README.md >"$root/usr/share/doc/pushcheck/suite-format.md.gz"
 cp Tests/dist/example-suite.yaml "$root/usr/share/doc/pushcheck/examples/example-suite.yaml"
