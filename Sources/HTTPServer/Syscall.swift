@@ -123,3 +123,14 @@ func errnoDescription(_ code: Int32) -> String {
     while q.pointee != 0 { out.append(UInt8(bitPattern: q.pointee)); q += 1 }
     return String(decoding: out, as: UTF8.self)
 }
+
+/// True when `host` is a numeric IPv4 or IPv6 address, as the listeners bind to (`inet_pton`): what `serve --host`
+/// checks before starting anything, so a malformed address is a usage error rather than a failed start.
+package func isNumericIPAddress(_ host: String) -> Bool {
+    if host.contains(":") {
+        var a = in6_addr()
+        return inet_pton(AF_INET6, host, &a) == 1
+    }
+    var a = in_addr()
+    return inet_pton(AF_INET, host, &a) == 1
+}

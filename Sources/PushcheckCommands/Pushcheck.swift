@@ -43,6 +43,24 @@ package enum Pushcheck {
         return text + "\nOPTIONS:\n" + renderOptions(globalOptions) + "\n"
     }
 
+    /// ` (did you mean '…'?)` for a misspelt command or top-level option (`--verison`, `-V`, `-v`: `--version`), or "".
+    static func commandHint(_ word: String) -> String {
+        if word == "-v" || word == "-V" { return " (did you mean '--version'?)" }
+        var names = ["--help", "--version"]
+        if !word.hasPrefix("-") {
+            names = ["help"]
+            for command in commands { names.append(command.name) }
+        }
+        var best: String?
+        var bestDistance = Int.max
+        for name in names {
+            let distance = editDistance(word, name)
+            if distance < bestDistance { (best, bestDistance) = (name, distance) }
+        }
+        guard let best, bestDistance <= 2 else { return "" }
+        return " (did you mean '\(best)'?)"
+    }
+
     /// Runs `pushcheck` with `arguments` (without the program name) and returns the exit code.
     package static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         guard let first = arguments.first else {
@@ -51,32 +69,44 @@ package enum Pushcheck {
         }
         switch first {
         case "--help", "-h", "help":
-            // `pushcheck help run` is `pushcheck run --help`.
-            if arguments.count == 2, arguments[1] == "--man" {
+            // `pushcheck help run` is `pushcheck run --help`; `--man` prints the whole page (every command's section
+            // is in it), before or after a command's name.
+            let named = arguments.dropFirst().filter { $0 != "--man" }
+            if named.count > 1 {
+                console.err(
+                    "pushcheck: error: help takes one command, got '\(named.joined(separator: " "))'\n\n" + usage)
+                return ExitCode.usage
+            }
+            if let name = named.first, !commands.contains(where: { $0.name == name }) {
+                console.err("pushcheck: error: unknown command '\(name)'\(commandHint(name))\n\n" + usage)
+                return ExitCode.usage
+            }
+            if arguments.dropFirst().contains("--man") {
                 let build = BuildInfo.current
                 console.out(ManPage.render(.current, version: version, date: build.date))
                 return ExitCode.success
             }
-            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+            if let name = named.first, let command = commands.first(where: { $0.name == name }) {
                 console.out(command.help)
                 return ExitCode.success
-            }
-            if arguments.count > 1 {
-                console.err("pushcheck: error: unknown command '\(arguments[1])'\n\n" + usage)
-                return ExitCode.usage
             }
             console.out(usage)
             return ExitCode.success
         case "--version":
+            guard arguments.count == 1 else {
+                console.err(
+                    "pushcheck: error: '--version' takes no arguments, got '\(arguments.dropFirst().joined(separator: " "))'"
+                        + "\n\n" + usage)
+                return ExitCode.usage
+            }
             console.out(BuildInfo.current.versionLine(version))
             return ExitCode.success
         default:
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let guess = commands.map { ($0.name, editDistance(first, $0.name)) }.min { $0.1 < $1.1 }
-            let hint = guess.map { $0.1 <= 2 ? " (did you mean '\($0.0)'?)" : "" } ?? ""
-            console.err("pushcheck: error: unknown command '\(first)'\(hint)\n\n" + usage)
+            let what = first.hasPrefix("-") ? "option" : "command"
+            console.err("pushcheck: error: unknown \(what) '\(first)'\(commandHint(first))\n\n" + usage)
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())

@@ -178,7 +178,11 @@ package enum HTMLReport {
         guard !urls.isEmpty else { throw .noInputs }
         let ordered = ReportMerger.orderedShardFiles(urls)
         // JUnit only: the XML merge, whose duplicate-scenario errors name the line.
-        guard ordered.contains(where: isHTML) else { return (try ReportMerger.merge(reports: ordered), .init()) }
+        guard ordered.contains(where: isHTML) else {
+            let merged = try ReportMerger.merge(reports: ordered)
+            try ReportMerger.checkShardsComplete([merged], files: ordered)
+            return (merged, .init())
+        }
         var reports: [TestReport] = []
         var facts = ReportData.RunFacts()
         for url in ordered {
@@ -191,7 +195,9 @@ package enum HTMLReport {
                 reports.append(try JUnitXMLReader.read(contentsOf: url))
             }
         }
-        return (try ReportMerger.merge(reports, sources: ordered.map(\.path)), facts)
+        let merged = try ReportMerger.merge(reports, sources: ordered.map(\.path))
+        try ReportMerger.checkShardsComplete(reports, files: ordered)
+        return (merged, facts)
     }
 
     /// True for `.html`/`.htm` paths.

@@ -24,6 +24,7 @@ package enum ReportMerger {
     static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
         let inputs = orderedShardFiles(urls.filter { $0.standardizedFileURL != output.standardizedFileURL })
         let merged = try merge(reports: inputs)
+        try checkShardsComplete([merged], files: inputs)
         try JUnitXMLWriter.write(merged, to: output)
         return merged
     }
@@ -37,6 +38,33 @@ package enum ReportMerger {
                 path: index < sources.count ? sources[index] : "report \(index + 1)")
         }
         return try merge(located)
+    }
+
+    /// Throws `.missingShards` when the reports are shards (their `shard` property, or a `-<i>-of-<N>` file name:
+    /// an empty shard's report holds no suite to carry the property) but not every shard `1...N` is among them.
+    /// Reports of an unsharded run (`shard 1/1`) are always complete.
+    package static func checkShardsComplete(_ reports: [TestReport], files: [URL]) throws(ReportsError) {
+        var seen: [Int: Set<Int>] = [:]
+        for report in reports {
+            for property in report.properties + report.suites.flatMap(\.properties) where property.name == "shard" {
+                if let shard = try? ShardSelector.parse(property.value) {
+                    seen[shard.count, default: []].insert(shard.index)
+                }
+            }
+        }
+        for url in files {
+            if let shard = ShardSelector.shard(fromFileName: url.lastPathComponent), shard.count >= 1,
+                (1...shard.count).contains(shard.index)
+            {
+                seen[shard.count, default: []].insert(shard.index)
+            }
+        }
+        var missing: [Int: [Int]] = [:]
+        for (count, indices) in seen where count > 1 {
+            let absent = (1...count).filter { !indices.contains($0) }
+            if !absent.isEmpty { missing[count] = absent }
+        }
+        if !missing.isEmpty { throw .missingShards(missing: missing) }
     }
 
     /// Sorts shard files by shard index (`junit-2-of-10.xml` before `junit-10-of-10.xml`);

@@ -16,6 +16,8 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
     case invalidReportData(path: String, line: Int, reason: String)
     /// `merge` was given no files.
     case noInputs
+    /// The reports record `shard i/N` but not every shard of N is among them: `missing` per shard count.
+    case missingShards(missing: [Int: [Int]])
     /// The XSD itself could not be loaded.
     case schemaUnusable(path: String, reason: String)
     /// A document does not satisfy the XSD; one entry per violation, `line: message`.
@@ -39,6 +41,15 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
             return "\(path):\(line): cannot read the HTML report's data: \(reason)."
         case .noInputs:
             return "merge: no report files given. Pass the shard files, e.g. Reports/junit-*-of-*.xml."
+        case let .missingShards(missing):
+            let parts = missing.keys.sorted().map { count in
+                let list = missing[count, default: []].map { "\($0)/\(count)" }
+                return (list.count == 1 ? "shard " : "shards ") + list.joined(separator: ", ")
+            }
+            return "the reports are incomplete: \(parts.joined(separator: "; ")) "
+                + (parts.count == 1 && missing.values.first?.count == 1 ? "is" : "are")
+                + " missing (its scenarios would be left out of the merged report). "
+                + "Pass every shard's report (junit-<i>-of-<N>.xml or report-<i>-of-<N>.html), or re-run the missing shards."
         case let .schemaUnusable(path, reason):
             return "\(path): cannot load the XML schema: \(reason)."
         case let .schemaViolations(path, violations):

@@ -1,3 +1,4 @@
+import Foundation
 import PushModel
 import XMLSupport
 
@@ -22,18 +23,15 @@ package enum ShardError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Picks this shard's scenarios: a scenario belongs to shard `i` of `N` when
-/// `fmix64(fnv1a64(suitePath ‖ 0x00 ‖ scenarioName)) % N == i - 1`.
+/// Picks this shard's scenarios: the selected scenarios are sorted by (suite path relative to the suite root, scenario
+/// name) and dealt round-robin, the first to shard 1, the second to shard 2, …, so every shard gets the same number
+/// give or take one, and a shard is empty only when there are fewer scenarios than shards.
 ///
-/// The MurmurHash3 finalizer `fmix64` is applied because FNV-1a alone mixes the last bytes poorly:
-/// `fnv1a64 % 4` depends only on the low two bits of each byte, so "check a" and "check e" (0x61, 0x65)
-/// would always share a shard.
-///
-/// The split depends only on the two strings (UTF-8 bytes, FNV-1a 64-bit, not Swift's per-process
-/// seeded `Hasher`), so every machine agrees on it and a scenario stays on its shard while others are
-/// added or removed. Pass `suitePath` as the repository-relative path (`Suites/checkout.yaml`) so the
-/// split does not depend on the checkout directory. Shards are disjoint and together cover every
-/// scenario; they are balanced only statistically.
+/// The suite root is the path given on the command line: the directory a suite was found under (`Suites/a.yaml` run
+/// as `run Suites` is `a.yaml`), or a suite file's own name. So `run .` in `Suites/`, `run Suites` and `run
+/// /checkout/Suites` split alike, and CI machines that check the repository out in different directories agree.
+/// Shards are disjoint and together cover every selected scenario, provided every shard selects with the same
+/// `--filter`/`--tags`/`--exclude-tags` and the same suites (adding a scenario moves others to another shard).
 package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
     /// 1-based shard index.
     package let index: Int
@@ -67,34 +65,52 @@ package struct ShardSelector: Sendable, Equatable, CustomStringConvertible {
         return try ShardSelector(index: index, count: count)
     }
 
-    /// True when the scenario `scenarioName` of the suite at `suitePath` runs on this shard.
-    package func includes(suitePath: String, scenarioName: String) -> Bool {
-        Self.shard(suitePath: suitePath, scenarioName: scenarioName, count: count) == index
+    /// The positions in `keys` (each a scenario's suite path relative to its root, and its name) this shard runs:
+    /// the keys sorted, then dealt round-robin (`rank % count == index - 1`).
+    package func positions(of keys: [(path: String, name: String)]) -> [Int] {
+        guard count > 1 else { return Array(keys.indices) }
+        let sorted = keys.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            // Compared as UTF-8 bytes: the same order on every machine and locale.
+            if x.path != y.path { return x.path.utf8.lexicographicallyPrecedes(y.path.utf8) }
+            if x.name != y.name { return x.name.utf8.lexicographicallyPrecedes(y.name.utf8) }
+            return a < b
+        }
+        return sorted.enumerated().filter { $0.offset % count == index - 1 }.map(\.element).sorted()
     }
 
-    /// The 1-based shard of `count` that owns the scenario.
-    package static func shard(suitePath: String, scenarioName: String, count: Int) -> Int {
-        let hash = StableHash.fmix64(fnv1a64(Array(suitePath.utf8) + [0] + Array(scenarioName.utf8)))
-        return Int(hash % UInt64(max(count, 1))) + 1
+    /// `path` relative to the suite root it was found under: the longest of `roots` (the command line's paths,
+    /// normalized like discovered paths) that is `path` itself (a suite file named on the command line: its file
+    /// name) or a directory holding it (the rest of the path). A path under no root is returned as it is.
+    package static func relativePath(_ path: String, roots: [String]) -> String {
+        var best: String?
+        for root in roots {
+            if root == path {
+                return (path as NSString).lastPathComponent
+            }
+            let prefix = root == "/" ? "/" : root + "/"
+            if root != ".", path.hasPrefix(prefix), best.map({ root.count > $0.count }) ?? true { best = root }
+        }
+        guard let best else { return path }
+        return String(path.dropFirst(best == "/" ? 1 : best.count + 1))
     }
 
     /// The report file name for this shard: `junit-<i>-of-<N>.xml`.
     package var reportFileName: String { "junit-\(index)-of-\(count).xml" }
 
     /// The shard index in a `junit-<i>-of-<N>.xml` (or `report-<i>-of-<N>.html`, …) name, or nil for other names.
-    static func shardIndex(fromFileName name: String) -> Int? {
-        // `<anything>-<i>-of-<N>.<ext>`: junit-2-of-3.xml, report-2-of-3.html.
+    static func shardIndex(fromFileName name: String) -> Int? { shard(fromFileName: name)?.index }
+
+    /// The shard `i/N` a `<anything>-<i>-of-<N>.<ext>` name gives (junit-2-of-3.xml, report-2-of-3.html), or nil.
+    static func shard(fromFileName name: String) -> (index: Int, count: Int)? {
         guard let dot = name.lastIndex(of: ".") else { return nil }
         let parts = name[..<dot].split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[parts.count - 2] == "of", let index = Int(parts[parts.count - 3]),
-            Int(parts[parts.count - 1]) != nil
+            let count = Int(parts[parts.count - 1])
         else { return nil }
-        return index
+        return (index, count)
     }
 
     /// `i/N`.
     package var description: String { "\(index)/\(count)" }
-
-    /// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the shard key's hash.
-    package static func fnv1a64(_ bytes: [UInt8]) -> UInt64 { StableHash.fnv1a64(bytes) }
 }

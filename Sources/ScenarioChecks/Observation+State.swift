@@ -131,7 +131,8 @@ extension Observation {
                 }
                 return " [read: \(CheckScope.window.rawValue): #\(first.sequence)–#\(last.sequence)]"
             case .state: return " [read: the current state]"
-            case .lastSend, .lastRun, .deviceLog: return ""
+            case .lastSend: return noSendNote
+            case .lastRun, .deviceLog: return ""
             }
         }
         switch scope {
@@ -144,8 +145,15 @@ extension Observation {
             case .userInfo?: return " [read: the current state: \(userInfoDescription)]"
             default: return " [read: the current state]"
             }
-        case .lastSend, .lastRun, .deviceLog: return ""
+        case .lastSend: return noSendNote
+        case .lastRun, .deviceLog: return ""
         }
+    }
+
+    /// ` (the run: step's backend made no request)` when there is no last send and the runner knows why.
+    var noSendNote: String {
+        guard lastSend == nil, let lastSendNote else { return "" }
+        return " (\(lastSendNote))"
     }
 
     /// `the events since the previous expect: #9–#14` (or `: none`; with `request:`, the picked push's events).

@@ -31,6 +31,8 @@ package struct Observation: Sendable {
     package var lastSendEntry: APNsLogEntry?
     package var lastSend: SendRecord?
     package var lastRun: RunRecord?
+    /// Why there is no last send (`the run: step's backend made no request`), said by a failed check of it.
+    package var lastSendNote: String?
     /// Set when the device is an Android phone: the subjects about the device are answered from it (`snapshot` and
     /// `window` are then an empty iPhone's).
     package var android: AndroidObservation?

@@ -24,6 +24,7 @@ extension BackendRequests {
         var record = record(for: entry, world: world)
         FCMSendRunner.followAndroidHop(entry, world: world, into: &record)
         context.lastSend = record
+        context.lastSendNote = nil
     }
 
     /// The FCM log entry as the runner's own `send: { via: fcm }` records it, following its first APNs hop.

@@ -21,7 +21,10 @@ enum BackendRequests {
             records.append(sendRecord(entry, world: world))
         }
         context.backendRequests = records
-        if let last = records.last { context.lastSend = last }
+        // A backend that sent nothing leaves no last send: the checks of the last send must not read an earlier
+        // step's push (`recordFCM` sets it when the backend sent through FCM).
+        context.lastSend = records.last
+        context.lastSendNote = records.isEmpty ? "the run: step's backend made no request" : nil
     }
 
     /// The request as the transcript shows a `send`: `→ POST …`, headers, payload, `← status reason ids`.

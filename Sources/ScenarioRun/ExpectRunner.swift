@@ -97,6 +97,7 @@ enum ExpectRunner {
                 window: [], gatewayRequests: host.gatewayEntries(after: context.gatewayWindowStart),
                 fcmRequests: host.fcmLog(after: context.fcmWindowStart), lastSend: lastSend, lastRun: context.lastRun)
             o.android = AndroidObservation(snapshot: android, packageName: bundleID, window: window)
+            if lastSend == nil { o.lastSendNote = context.lastSendNote }
             return o
         }
         guard let snapshot = host.deviceSnapshot(device) else { return nil }
@@ -117,6 +118,7 @@ enum ExpectRunner {
             lastSendEntry: lastSend.flatMap { s in host.gatewayLog().last { $0.apnsID == s.apnsID } },
             lastSend: lastSend, lastRun: context.lastRun)
         o.now = host.clock.now()
+        if lastSend == nil { o.lastSendNote = context.lastSendNote }
         return o
     }
 

@@ -22,6 +22,8 @@ struct RunContext {
     let environment: RunEnvironment
     var variables: [String: String]
     var lastSend: SendRecord?
+    /// Why there is no last send, shown with a failed check of it (a `run:` step whose backend sent nothing).
+    var lastSendNote: String?
     var lastRun: RunRecord?
     /// The requests the last `run:` step's backend made to the world's gateways, in arrival order.
     var backendRequests: [SendRecord] = []

@@ -72,6 +72,7 @@ enum ExpectationDecoder {
             case .status, .exit, .delivered, .stored: try Self.requirePlainValue(v, of: key)
             default: break
             }
+            let (checksBefore, objectsBefore) = (checks.count, objects.count)
             switch key {
             case .status: try add(.status, v)
             case .reason: try add(.reason, v)
@@ -130,6 +131,18 @@ enum ExpectationDecoder {
             case .request: break  // read below: it picks the send, it is not a check
             case .activity: checks += try LiveActivityField.decodeChecks(v)
             }
+            // `notification: {}`, `user_info: {}`, `exactly: {}` checked nothing and passed: a silent green.
+            if key != .request, key != .snapshot, checks.count == checksBefore, objects.count == objectsBefore {
+                throw v.invalidValue(
+                    expected: "expected what '\(key.rawValue)' must hold: '\(key.rawValue): {}' checks nothing",
+                    suggestion: "name the fields to check (Suites/README.md, Checks), or remove '\(key.rawValue):'")
+            }
+        }
+        // `expect: {}` (or only `request:`, which picks a request and checks nothing) passed, checking nothing.
+        if checks.isEmpty, objects.isEmpty, snapshot == nil {
+            throw node.invalidValue(
+                expected: "expected at least one check: this expect: checks nothing",
+                suggestion: "write what must hold, e.g. expect: { status: 200, delivered: true }, or remove it")
         }
         return Expectation(
             checks: checks, range: node.range, objects: objects, snapshot: snapshot,

@@ -62,7 +62,15 @@ enum StepDecoder {
                 step.app = bundle
             }
         }
-        if let e = m["expect"], !e.isNull { step.expectation = try ExpectationDecoder.decode(e) }
+        if let e = m["expect"] {
+            // `expect:` with nothing after it checked nothing and passed.
+            guard !e.isNull else {
+                throw e.invalidValue(
+                    expected: "expected the checks: an empty expect: checks nothing",
+                    suggestion: "write what must hold, e.g. expect: { status: 200 }, or remove 'expect:'")
+            }
+            step.expectation = try ExpectationDecoder.decode(e)
+        }
         step.name = try m.optional("name")
         if let c = try m.optionalMapping("capture") {
             guard keyword != "expect" else {

@@ -38,7 +38,9 @@ enum SuiteKeys {
                 "One scenario per value (a mapping of lists: every combination; a list: these sets); ${scenario.<key>}."
             ),
             .init("steps", .list(.named(SuiteSchema.stepName)), "The steps, in order.", required: true),
-            .init("skip", .text, "Report the scenario as skipped, with this reason."),
+            .init(
+                "skip", .named(SuiteSchema.skipName),
+                "true: report the scenario as skipped; a text: skipped, with this reason; false: run it."),
             .init("requires", .object(requires), "A file the scenario needs (else it is skipped, saying why)."),
             .init("description", .ignored, "What the scenario shows, for people (the runner does not read it)."),
             .init(
@@ -118,7 +120,7 @@ enum SuiteKeys {
             .init(
                 "run", .either([.text, .object(run)]), "Run a command (your backend) with the gateways' URLs.",
                 acceptsNull: false),
-            .init("expect", .named(SuiteSchema.expectName), "Checks only."),
+            .init("expect", .named(SuiteSchema.expectName), "Checks only.", acceptsNull: false),
         ] + DeviceAction.keyTable.keys + suiteOnlySteps)
 
     /// The keys a step may carry beside its keyword.
@@ -131,7 +133,7 @@ enum SuiteKeys {
             .init(
                 "capture", .dictionary(keys: "variable name", .named(SuiteSchema.captureName)),
                 "Values taken from the step's result into ${variables}."),
-            .init("expect", .named(SuiteSchema.expectName), "Checked after the step."),
+            .init("expect", .named(SuiteSchema.expectName), "Checked after the step.", acceptsNull: false),
             .init("on", DeviceAction.notificationShape, "The notification an action: step applies to."),
         ])
 

@@ -342,7 +342,7 @@ package enum SuiteLoader {
         let line = s.keyNode("name")?.range.line ?? node.range.line
         let tags = try s.optional("tags", as: [String].self) ?? []
         let missing = checking ? try requirementMissing(s, file: file) : nil
-        let skip: String? = try s.optional("skip") ?? missing
+        let skip: String? = try skipReason(s["skip"]) ?? missing
         let stepsNode = try s.required("steps", as: YAMLNode.self)
         // No step checks nothing and passed: a silent green. A placeholder says so with `skip:`.
         if try stepsNode.sequence().isEmpty, skip == nil {
@@ -374,6 +374,38 @@ package enum SuiteLoader {
                     steps: steps))
         }
         return out
+    }
+
+    /// `skip:`: `true` skips (the reason says `skip: true`), `false` or null runs, a non-empty text skips with it as
+    /// the reason. Anything else is refused, so a scenario meant to run is never reported skipped: `""`, a number,
+    /// YAML 1.1's `yes`/`no`/`on`/`off`, and `${…}`, which `skip:` does not expand (it is read when the suite
+    /// loads, before variables and the environment are known).
+    static func skipReason(_ node: YAMLNode?) throws(SourceError) -> String? {
+        guard let node, !node.isNull else { return nil }
+        let what = "write 'skip: true', 'skip: false', or 'skip: \"why it is skipped\"'"
+        if case .bool(let value)? = node.value { return value ? "skip: true" : nil }
+        guard case .string(let text)? = node.value else {
+            throw SourceError(
+                .typeMismatch, "wrong type", at: node.range,
+                expected:
+                    "expected true, false or a reason (text), found \(node.scalar.map { "'\($0.value)'" } ?? "a mapping or list")",
+                suggestion: what)
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty {
+            throw node.invalidValue(expected: "expected true, false or a non-empty reason", suggestion: what)
+        }
+        if ["yes", "no", "on", "off", "y", "n"].contains(trimmed.lowercased()) {
+            throw node.invalidValue(
+                expected: "expected true, false or a reason, found '\(text)' (YAML 1.2 reads it as text)",
+                suggestion: what)
+        }
+        if text.contains("${") {
+            throw node.invalidValue(
+                expected: "expected a literal reason: skip: does not expand ${…}",
+                suggestion: "write the reason as text; to skip by environment, select with --tags/--exclude-tags")
+        }
+        return text
     }
 
     /// `requires: { file: ../.build/venv/bin/python3, install: make venv }`: a scenario needing a tool outside

@@ -11,20 +11,24 @@ extension SuiteSchema {
             var nullable = false
             switch key.value {
             case .check(let checked):
-                schema = check(checked)
+                schema = typedCheck(key) ?? check(checked)
                 nullable = true
-            case .keyPaths(let checked, let of): schema = keyPaths(check(checked), of: of)
+            case .keyPaths(let checked, let of): schema = nonEmpty(keyPaths(check(checked), of: of))
             case .fields(let entries):
                 var fields: [String: JSONValue] = [:]
                 for e in entries { fields[e.name] = SchemaBuilder.describe(check(e.checked), e.summary) }
-                schema = ["type": "object", "properties": .object(fields), "additionalProperties": false]
-            case .callbacks: schema = callbacks()
+                schema = [
+                    "type": "object", "properties": .object(fields), "additionalProperties": false, "minProperties": 1,
+                ]
+            case .callbacks: schema = nonEmpty(callbacks())
             case .wholeObjects:
                 var objects: [String: JSONValue] = [:]
                 for w in WholeObject.allCases {
                     objects[w.rawValue] = ["type": "object", "description": .string(w.summary)]
                 }
-                schema = ["type": "object", "properties": .object(objects), "additionalProperties": false]
+                schema = [
+                    "type": "object", "properties": .object(objects), "additionalProperties": false, "minProperties": 1,
+                ]
             case .snapshot: schema = b.shape(SuiteKeys.snapshotShape, steps: true)
             case .request:
                 schema = SchemaBuilder.text
@@ -33,15 +37,40 @@ extension SuiteSchema {
             properties[key.rawValue] = SchemaBuilder.describe(
                 nullable ? SchemaBuilder.nullable(schema) : schema, key.summary)
         }
+        // Null, `{}` and a mapping under a check with no key check nothing: the loader refuses them.
         return [
-            "type": ["object", "null"],
+            "type": "object", "minProperties": 1,
             "description": "Checks after the step; every one is evaluated and all failures are reported together.",
             "properties": .object(properties), "additionalProperties": false,
         ]
     }
 
+    /// The checks whose plain value the loader types (`ExpectationDecoder.requirePlainValue`): `status`/`exit` an
+    /// integer (or a quoted one), `delivered`/`stored` true or false; as the loader, a `${…}`, a list or a matcher
+    /// passes. (`status: 200.0` is the number 200 to a JSON Schema validator: only the loader refuses it.)
+    static func typedCheck(_ key: ExpectKey) -> JSONValue? {
+        let plain: JSONValue
+        switch key {
+        case .status, .exit: plain = ["anyOf": [["type": "integer"], ["type": "string", "pattern": "^[+-]?[0-9]+$"]]]
+        case .delivered, .stored: plain = ["type": "boolean"]
+        default: return nil
+        }
+        return [
+            "anyOf": [
+                plain, ["type": "string", "pattern": "\\$\\{"], ["type": "array"], SchemaBuilder.ref(matcherName),
+            ]
+        ]
+    }
+
     static func check(_ checked: CheckedValue) -> JSONValue {
         SchemaBuilder.ref(checked == .any ? checkAnyName : checkName)
+    }
+
+    /// `schema`, a mapping, with at least one key (`user_info: {}` checks nothing; the loader refuses it).
+    static func nonEmpty(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var o) = schema else { return schema }
+        o["minProperties"] = 1
+        return .object(o)
     }
 
     static func keyPaths(_ value: JSONValue, of: String) -> JSONValue {

@@ -29,6 +29,7 @@ package enum SuiteSchema {
     static let checkName = "check"
     static let checkAnyName = "checkAnyValue"
     static let variablesName = "variables"
+    static let skipName = "skip"
 
     /// The schema as Suites/suite.schema.json holds it: sorted keys, two-space indent, a final newline.
     package static func text() -> String { document().prettySerialized() + "\n" }
@@ -59,6 +60,15 @@ package enum SuiteSchema {
         for (kind, sources) in captureSources { b.define(captureName + "From" + kind, sources) }
         b.define(captureName, ["anyOf": .array(captureSources.map { SchemaBuilder.ref(captureName + "From" + $0.0) })])
         b.define(variablesName, variables())
+        b.define(
+            skipName,
+            [
+                "description": "true, false, or a non-empty reason (not ${…}: skip: is read as written).",
+                "anyOf": [
+                    ["type": "boolean"],
+                    ["type": "string", "minLength": 1, "pattern": "[^ ]", "not": ["pattern": "\\$\\{"]],
+                ],
+            ])
         b.define(sendName, send(&b))
         b.define(expectName, expect(&b))
         b.define(stepName, step(&b))

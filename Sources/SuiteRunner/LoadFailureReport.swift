@@ -16,13 +16,15 @@ package enum LoadFailureReport {
     /// shard the split gives its `<file> › suite file` case, so that merging the shards' reports has it once.
     static func report(_ errors: [SourceError], configuration: RunConfiguration, at timestamp: Date) -> TestReport {
         let hostname = TestReport.currentHostname()
-        var order: [String] = []
         var byFile: [String: [SourceError]] = [:]
-        let shard = configuration.selection.shard
-        for error in errors where shard.includes(suitePath: error.file, scenarioName: caseName) {
-            if byFile[error.file] == nil { order.append(error.file) }
+        var files: [String] = []
+        for error in errors {
+            if byFile[error.file] == nil { files.append(error.file) }
             byFile[error.file, default: []].append(error)
         }
+        // The broken files are dealt to the shards as scenarios are (by path relative to the suite root).
+        let keys = files.map { (path: ShardSelector.relativePath($0, roots: configuration.suiteRoots), name: caseName) }
+        let order = configuration.selection.shard.positions(of: keys).map { files[$0] }
         let suites = order.map { file in
             TestSuiteReport(
                 name: file, file: file, timestamp: timestamp, hostname: hostname,

@@ -65,8 +65,13 @@ package struct RunConfiguration: Sendable {
         shard.count > 1 ? "Reports/" + shard.reportFileName : "Reports/junit.xml"
     }
 
+    /// The suite roots `--shard` splits by: the command line's paths, spelled as discovery spells the files found
+    /// under them.
+    package var suiteRoots: [String] { paths.map(SuiteDiscovery.normalized) }
+
     /// `<first directory>/pages` when it exists; for a suite file, the `pages/` of the nearest directory
     /// above it that has one (its suite root); else `Suites/pages`.
+
     static func defaultPagesDirectory(paths: [String]) -> String {
         func isDirectory(_ p: String) -> Bool {
             var flag: ObjCBool = false

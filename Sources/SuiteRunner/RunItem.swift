@@ -60,20 +60,27 @@ package struct Selection: Sendable, Equatable {
         self.shard = shard
     }
 
-    /// True when `item` runs in this selection. The shard split uses only `classname` and `name`, so a
-    /// scenario's shard does not depend on the filters, and shards are disjoint and cover every scenario.
-    package func includes(_ item: RunItem) -> Bool {
+    /// True when `item` passes `--filter`, `--tags` and `--exclude-tags` (the shard is chosen among those).
+    package func matches(_ item: RunItem) -> Bool {
         if let filter, !filter.isEmpty, !item.classname.contains(filter), !item.name.contains(filter) { return false }
         if !tags.isEmpty, tags.isDisjoint(with: item.tags) { return false }
         if !excludedTags.isDisjoint(with: item.tags) { return false }
-        return shard.includes(suitePath: item.classname, scenarioName: item.name)
+        return true
     }
 
-    /// The selected items, in their original order.
+    /// The selected items, in their original order: those `matches` keeps, then this shard's share of them
+    /// (`ShardSelector.positions(of:)`: sorted by path relative to `roots` and name, dealt round-robin).
     /// `items` itself (the same storage, not a copy) when it selects them all.
-    package func apply(_ items: [RunItem]) -> [RunItem] {
-        guard let first = items.firstIndex(where: { !includes($0) }) else { return items }
-        return Array(items[..<first]) + items[(first + 1)...].filter(includes)
+    package func apply(_ items: [RunItem], roots: [String] = []) -> [RunItem] {
+        let matching: [RunItem]
+        if let first = items.firstIndex(where: { !matches($0) }) {
+            matching = Array(items[..<first]) + items[(first + 1)...].filter(matches)
+        } else {
+            matching = items
+        }
+        guard shard.count > 1 else { return matching }
+        let keys = matching.map { (path: ShardSelector.relativePath($0.classname, roots: roots), name: $0.name) }
+        return shard.positions(of: keys).map { matching[$0] }
     }
 
     /// Parses a comma-separated tag list (`a,b`, spaces ignored, empty entries dropped).

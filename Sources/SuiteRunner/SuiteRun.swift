@@ -82,7 +82,7 @@ package enum SuiteRun {
         // them.
         FreedMemory.release()
         guard errors.isEmpty else { throw .load(errors) }
-        let selected = configuration.selection.apply(loaded.items)
+        let selected = configuration.selection.apply(loaded.items, roots: configuration.suiteRoots)
         // What the selection leaves out never runs: let go of it now (`--filter` picking 10 of 10,000 keeps 10).
         let kept = Set(selected.map(\.handle))
         for item in loaded.items where !kept.contains(item.handle) { loaded.release(item) }

@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    /// `--verison`, `-V`, `-v` were "unknown command" with no suggestion; `--version extra` ignored `extra`;
+    /// `help --man run` was "unknown command '--man'".
+    @Test(arguments: [
+        (["--verison"], 2, "unknown option '--verison' (did you mean '--version'?)"),
+        (["-V"], 2, "unknown option '-V' (did you mean '--version'?)"),
+        (["-v"], 2, "unknown option '-v' (did you mean '--version'?)"),
+        (["--version", "extra"], 2, "'--version' takes no arguments, got 'extra'"),
+        (["help", "runn"], 2, "unknown command 'runn' (did you mean 'run'?)"),
+        (["help", "run", "serve"], 2, "help takes one command, got 'run serve'"),
+        (["help", "--man", "run"], 0, ""), (["help", "run", "--man"], 0, ""),
+    ])
+    func topLevelMistakesSayWhatToType(arguments: [String], status: Int32, message: String) throws {
+        let out = try runTool(pushcheckExecutable(), arguments)
+        #expect(out.status == status, "\(out)")
+        if status == 0 {
+            #expect(out.stdout.hasPrefix(".TH PUSHCHECK 1 "), "\(out)")
+        } else {
+            #expect(out.stderr.hasPrefix("pushcheck: error: " + message + "\n"), "\(out)")
+        }
+    }
+
     @Test func helpCommandAndEmptySelectionAndColor() throws {
         let help = try runTool(pushcheckExecutable(), ["help", "run"])
         #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: Run scenario suites"), "\(help)")
@@ -52,6 +73,25 @@ import Testing
         #expect(plain.status == 0 && !plain.stdout.contains("\u{1B}["), "\(plain)")
         let bad = try runTool(pushcheckExecutable(), smoke + ["--color", "sometimes"])
         #expect(bad.status == 2 && bad.stderr.contains("expects auto, always or never"), "\(bad)")
+    }
+
+    /// `jwt --team-id SHORT` signed without a word though Apple's Team ID is 10 characters: it still signs (a test
+    /// may want a bad token) and warns on stderr; a 10-character pair is signed silently. Its help has exit codes.
+    @Test func jwtWarnsAboutIDsThatAreNotTenCharacters() throws {
+        let dir = try TempDirectory("jwt")
+        defer { dir.remove() }
+        let keyPath = try dir.write("AuthKey.p8", try P256PrivateKey.generate().pkcs8PEM)
+        let short = try runTool(
+            pushcheckExecutable(), ["jwt", "--team-id", "SHORT", "--key-id", "KEY1234567", "--key", keyPath])
+        #expect(short.status == 0 && short.stdout.split(separator: ".").count == 3, "\(short)")
+        #expect(
+            short.stderr
+                == "pushcheck jwt: warning: --team-id 'SHORT' is 5 characters; an Apple Team ID (iss) is 10 (signed anyway)\n",
+            "\(short)")
+        let good = try runTool(
+            pushcheckExecutable(), ["jwt", "--team-id", "ABCDE12345", "--key-id", "KEY1234567", "--key", keyPath])
+        #expect(good.status == 0 && good.stderr.isEmpty, "\(good)")
+        #expect(JWTCommand.help.contains("Exit codes: 0 signed"))
     }
 
     @Test func jwtVerifyWarnsAboutAnIatAppleAccepts() throws {

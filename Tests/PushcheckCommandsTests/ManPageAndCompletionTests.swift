@@ -145,4 +145,29 @@ import Testing
             #expect(text.contains(needle), "rendered page lacks \(needle)")
         }
     }
+
+    /// The page named only curl(1) and openssl(1), and its EXIT STATUS stopped at 5: it names the suite format and
+    /// the example suite the .deb installs (Tests/dist/make-deb.sh), `pushcheck schema`, and 130/143.
+    @Test func manPageNamesTheSuiteFormatAndEveryExitStatus() throws {
+        let page = try runTool(pushcheckExecutable(), ["help", "--man"]).requireSuccess().stdout
+        for needle in [
+            "/usr/share/doc/pushcheck/suite-format.md.gz", "/usr/share/doc/pushcheck/examples/example-suite.yaml",
+            "\\fBpushcheck schema\\fR", ".B 130", ".B 143",
+        ] {
+            #expect(page.contains(needle), "the man page lacks \(needle)")
+        }
+        let script = try String(contentsOfFile: SuiteFiles.root + "/Tests/dist/make-deb.sh", encoding: .utf8)
+        #expect(script.contains("$root/usr/share/doc/pushcheck/suite-format.md.gz"))
+        #expect(script.contains("$root/usr/share/doc/pushcheck/examples/example-suite.yaml"))
+    }
+
+    /// The example suite the .deb ships passes, and validates against the schema shipped beside it.
+    @Test func theShippedExampleSuitePasses() throws {
+        let dir = try TempDirectory("example")
+        defer { dir.remove() }
+        let example = try String(contentsOfFile: SuiteFiles.root + "/Tests/dist/example-suite.yaml", encoding: .utf8)
+        let path = try dir.write("example-suite.yaml", example)
+        let out = try runTool(pushcheckExecutable(), ["run", path, "--junit", dir.file("junit.xml")])
+        #expect(out.status == 0 && out.stdout.contains("2 passed, 0 failed, 0 skipped"), "\(out)")
+    }
 }

@@ -214,6 +214,25 @@ import Testing
         #expect(child.stop(signal: SIGTERM) == 0, "serve exits 0 after SIGTERM; stderr: \(child.stderr)")
     }
 
+    /// `--ca-out ca.pem` put `"ca":"ca.pem"` in the ready line, which a script in another directory cannot open: it
+    /// is absolute. `--host 999.1.1.1` exited 3 (cannot start); a malformed address is a usage error (2).
+    @Test func theReadyLineNamesTheCAAbsolutelyAndAMalformedHostIsAUsageError() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        // `exec`: the shell becomes serve, so SIGTERM reaches it.
+        let child = try ChildProcess(
+            "/bin/bash",
+            ["-c", "cd \"$1\" && exec \"$2\" serve --ca-out ca.pem", "bash", fixture.dir.path, pushcheckExecutable()])
+        let ready = try JSONValue.parse(try #require(child.firstLine(), "no ready line; stderr: \(child.stderr)"))
+        #expect(ready["ca"]?.stringValue == fixture.dir.file("ca.pem"), "\(ready)")
+        #expect(child.stop(signal: SIGTERM) == 0, "stderr: \(child.stderr)")
+        for host in ["999.1.1.1", "localhost"] {
+            let bad = try runTool(pushcheckExecutable(), ["serve", "--host", host])
+            #expect(bad.status == 2, "\(bad)")
+            #expect(bad.stderr.contains("option '--host' expects a numeric IP address"), "\(bad)")
+        }
+    }
+
     /// `--payload FILE`, `--payload @FILE` and `--payload -` send the file's (or stdin's) bytes, as `send --help` says;
     /// they were sent as the text "FILE" or "-" (400 PayloadEmpty at the gateway).
     @Test func sendsThePayloadOfAFileOrStdinNamedByPayload() throws {

@@ -86,6 +86,24 @@ import Testing
         #expect(f.actual == "2 request(s) to the gateway during the run step")
     }
 
+    /// A backend that sends nothing: the step's checks of the last send read no send (they read the previous
+    /// step's push and passed), and say why.
+    @Test func aRunStepWhoseBackendSentNothingHasNoLastSend() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - send: { payload: { aps: { alert: warm-up } } }
+            - run: echo backend forgot to push
+              expect: { exit: 0, status: 200, delivered: true }
+            """,
+            world: "world:\n  include: \(Support.suites)/apps/news-app.yaml")
+        guard case .failed(let failures) = r.status else {
+            Issue.record("passed: \(Support.describe(r))")
+            return
+        }
+        #expect(failures.map(\.message) == ["expect status", "expect delivered"], "\(failures)")
+        #expect(failures.allSatisfy { $0.actual.contains("(the run: step's backend made no request)") }, "\(failures)")
+    }
+
     @Test func aRefusedTokenSaysWhichRuleAndByHowMuch() async throws {
         // A token signed 8 h 12 min in the world clock's future (pinned): refused, and the log says why.
         let (_, r) = try await Support.runSteps(

@@ -72,6 +72,51 @@ import Testing
         #expect(try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: later\n    steps: []\n") == nil)
     }
 
+    /// `skip: false` skipped the scenario (any text did, "false" too): true skips, false runs, a text is the
+    /// reason, and `""`, `no`, a number or a `${…}` (not expanded there) are errors at the value.
+    @Test func skipIsTrueFalseOrAReason() throws {
+        func reason(_ value: String) throws -> String? {
+            let path = try Support.write("name: s\nscenarios:\n  - name: one\n    skip: \(value)\n    steps: [ tap ]\n")
+            return try Support.load(path).scenarios.first?.skipReason
+        }
+        #expect(try reason("true") == "skip: true")
+        #expect(try reason("false") == nil)
+        #expect(try reason("null") == nil)
+        #expect(try reason("\"waits for the new backend\"") == "waits for the new backend")
+        for bad in ["\"\"", "\" \"", "no", "yes", "Off", "42", "[a]", "{ a: 1 }", "\"${env.SKIP}\""] {
+            let e = try #require(
+                try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: \(bad)\n    steps: [ tap ]\n"),
+                "skip: \(bad) loaded")
+            #expect(e.range.start.line == 4 && e.range.start.column == 11, "\(bad): \(e)")
+            #expect(e.suggestion?.contains("skip: true") == true || e.expected?.contains("${") == true, "\(e)")
+        }
+        // false is not a placeholder: a scenario without steps still needs a reason.
+        #expect(try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: false\n    steps: []\n") != nil)
+    }
+
+    /// `expect: {}`, a null `expect:`, `exactly: {}`, `user_info: {}`, `notification: {}` loaded and passed, checking
+    /// nothing: errors at the value, as `steps: []` is. `callbacks: []` (no callback was called) is a check.
+    @Test(arguments: [
+        ("{}", 17), ("", 16), ("{ exactly: {} }", 28), ("{ at_least: {} }", 29), ("{ user_info: {} }", 30),
+        ("{ notification: {} }", 33), ("{ headers: {} }", 28), ("{ request: 1 }", 17),
+    ])
+    func checksThatCheckNothingAreErrors(expect: String, column: Int) throws {
+        let text =
+            "name: s\nscenarios:\n  - name: one\n    steps:\n      - send: { payload: {} }\n        expect: \(expect)\n"
+        let e = try #require(try Support.loadError(text), "expect: \(expect) loaded")
+        #expect(e.range.start.line == 6 && e.range.start.column == column, "\(expect): \(e.range.start)")
+        #expect(e.suggestion?.contains("remove") == true, "\(e)")
+        let standalone = "name: s\nscenarios:\n  - name: one\n    steps:\n      - expect: \(expect)\n"
+        #expect(try Support.loadError(standalone) != nil, "standalone expect: \(expect) loaded")
+    }
+
+    @Test func anEmptyListOfCallbacksIsACheck() throws {
+        let text = "name: s\nscenarios:\n  - name: one\n    steps:\n      - expect: { callbacks: [] }\n"
+        #expect(try Support.loadError(text) == nil)
+        let whole = "name: s\nscenarios:\n  - name: one\n    steps:\n      - expect: { exactly: { user_info: {} } }\n"
+        #expect(try Support.loadError(whole) == nil)
+    }
+
     /// A value each top-level key accepts, and what it must decode to. Exhaustive: a new key fails to
     /// compile here until it has a sample.
     static func sample(_ key: ExpectKey) -> (yaml: String, check: (SuiteFormat.Expectation) -> Bool) {
@@ -140,7 +185,8 @@ import Testing
                 { $0.objects.map(\.label) == ["at_least.notification"] && $0.objects[0].mode == .subset }
             )
         case .snapshot: return ("true", { $0.snapshot != nil })
-        case .request: return ("2", { if case .index(2)? = $0.request { true } else { false } })
+        // `request:` picks a request and checks nothing: alone it is refused (an expect that checks nothing).
+        case .request: return ("2\nstatus: 200", { if case .index(2)? = $0.request { true } else { false } })
         }
     }
 

@@ -87,4 +87,14 @@ import Testing
             out.stdout.contains("stdin:1: alert, 22 of 4096 bytes\n  FAIL invalid JSON at byte 21: "), "\(out.stdout)")
         #expect(out.stdout.contains("1 payload checked against com.example.shop: 1 broken"), "\(out.stdout)")
     }
+
+    /// No payloads (empty stdin, or only blank lines) printed "0 payloads checked … all fit" and exited 0: a
+    /// pipeline that lost its payloads passed. It is exit 5, as run's nothing selected.
+    @Test(arguments: ["", "\n  \r\n\n"])
+    func noPayloadsIsExitFive(stdin: String) throws {
+        let out = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: Array(stdin.utf8))
+        #expect(out.status == 5, "\(out)")
+        #expect(out.stderr.contains("pushcheck check-payload: no payloads to check"), "\(out)")
+        #expect(!out.stdout.contains("all fit"), "\(out)")
+    }
 }

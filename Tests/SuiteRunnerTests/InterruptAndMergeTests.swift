@@ -61,14 +61,12 @@ import Testing
         var listed: [String] = []
         for i in 1...3 {
             let file = ws.dir.file("Reports/junit-\(i)-of-3.xml")
-            // `--allow-empty`: the split hashes the suite path, which holds the temp directory's random name, so
-            // about one run in 200 leaves a shard of 3 with none of the 16 scenarios (exit 5 without it).
-            let out = try ws.pushcheck([
-                "run", ws.dir.file("suites"), "--shard", "\(i)/3", "--allow-empty", "--junit", file,
-            ])
+            let out = try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--junit", file])
             #expect([0, 1].contains(out.status), "\(out)")
-            listed += try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--list"]).stdout
+            let shard = try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--list"]).stdout
                 .split(separator: "\n").map(String.init)
+            #expect((5...6).contains(shard.count), "16 over 3 shards: 6, 5, 5; got \(shard.count)")
+            listed += shard
             shardFiles.append(file)
             try SchemaCheck.expectValid(file)
         }
@@ -91,5 +89,58 @@ import Testing
         #expect(twice.status == 2)
         #expect(twice.stderr.contains("appears twice"))
         #expect(try ws.pushcheck(["merge-reports", merged]).status == 2)
+    }
+
+    /// More shards than scenarios: the empty shard exits 0 saying why (it exited 5 and failed CI); a selection that
+    /// matches nothing still exits 5. Two scenarios over two shards are one each (the hash split gave 0 and 2).
+    /// merge-reports without every shard of N fails, naming the missing one.
+    @Test func anEmptyShardPassesAndMergingWithoutAShardFails() throws {
+        let ws = try CLIWorkspace([
+            "suites/s.yaml": "scenarios:\n  - name: one\n    steps: [ { run: \"true\" } ]\n"
+                + "  - name: two\n    steps: [ { run: \"true\" } ]\n"
+        ])
+        defer { ws.remove() }
+        let suites = ws.dir.file("suites")
+        for i in 1...2 {
+            let list = try ws.pushcheck(["run", suites, "--shard", "\(i)/2", "--list"])
+            #expect(list.stdout.split(separator: "\n").count == 1, "\(list)")
+        }
+        var files: [String] = []
+        for i in 1...3 {
+            files.append(ws.dir.file("Reports/junit-\(i)-of-3.xml"))
+            let out = try ws.pushcheck(["run", suites, "--shard", "\(i)/3", "--junit", files[i - 1]])
+            #expect(out.status == 0, "\(out)")
+            if i == 3 {
+                #expect(out.stderr.contains("shard 3/3 has no scenarios (the selection has 2 for 3 shards)"), "\(out)")
+            }
+        }
+        let nothing = try ws.pushcheck(["run", suites, "--shard", "1/3", "--filter", "zz"])
+        #expect(nothing.status == 5, "\(nothing)")
+        let list = try ws.pushcheck(["run", suites, "--list", "--filter", "zz"])
+        #expect(list.status == 5 && !list.stderr.contains("report"), "--list writes no report: \(list)")
+        #expect(list.stderr.contains("pushcheck run: no scenario matches the selection"), "\(list)")
+
+        let merged = ws.dir.file("Reports/merged.xml")
+        let partial = try ws.pushcheck(["merge-reports", merged, files[0], files[2]])
+        #expect(partial.status == 2, "\(partial)")
+        #expect(partial.stderr.contains("shard 2/3 is missing"), "\(partial)")
+        let whole = try ws.pushcheck(["merge-reports", merged] + files)
+        #expect(whole.status == 0 && whole.stdout.contains("2 passed"), "\(whole)")
+    }
+
+    /// A missing input was "cannot read the report: The operation could not be completed. The file doesn’t exist..":
+    /// it is "no such file", and a glob the shell left unexpanded says so.
+    @Test func aMissingReportIsNamedAndAnUnexpandedGlobSaid() throws {
+        let ws = try CLIWorkspace(["suites/s.yaml": "scenarios:\n  - name: one\n    steps: [ { run: \"true\" } ]\n"])
+        defer { ws.remove() }
+        let glob = try ws.pushcheck(["merge-reports", ws.dir.file("out.xml"), "Reports/report-*-of-5.html"])
+        #expect(glob.status == 2, "\(glob)")
+        #expect(
+            glob.stderr
+                == "pushcheck merge-reports: no such file: Reports/report-*-of-5.html (the shell did not expand this "
+                + "pattern: no file matches it)\n", "\(glob)")
+        let missing = try ws.pushcheck(["merge-reports", ws.dir.file("out.xml"), "nope.xml"])
+        #expect(
+            missing.status == 2 && missing.stderr == "pushcheck merge-reports: no such file: nope.xml\n", "\(missing)")
     }
 }

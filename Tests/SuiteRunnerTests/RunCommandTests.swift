@@ -43,6 +43,25 @@ import Testing
         #expect(out.stdout.contains("1 passed, 0 failed, 0 skipped"), "\(out)")
     }
 
+    /// A zero timeout said "expects a duration such as 30s…, got '0s'" (0s is one); a missing path and an empty
+    /// directory were said without the `pushcheck run:` prefix every other error of the command has.
+    @Test func zeroTimeoutsAndMissingSuitesSayWhatIsWrong() throws {
+        let ws = try CLIWorkspace(["suites/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        for option in ["--step-timeout", "--scenario-timeout"] {
+            let zero = try ws.run([option, "0s"])
+            #expect(zero.status == 2, "\(zero)")
+            #expect(zero.stderr.contains("option '\(option)' must be a positive duration"), "\(zero)")
+        }
+        let missing = try ws.pushcheck(["run", ws.dir.file("nope")])
+        #expect(
+            missing.status == 2 && missing.stderr.hasPrefix("pushcheck run: \(ws.dir.file("nope")): no such"),
+            "\(missing)")
+        try FileManager.default.createDirectory(atPath: ws.dir.file("empty"), withIntermediateDirectories: true)
+        let empty = try ws.pushcheck(["run", ws.dir.file("empty")])
+        #expect(empty.status == 2 && empty.stderr.hasPrefix("pushcheck run: no suite files in "), "\(empty)")
+    }
+
     @Test func exitCodesFollowTheWorstOutcome() throws {
         let ws = try CLIWorkspace([
             "suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing,

@@ -38,11 +38,19 @@ import Testing
         }
     }
 
-    @Test func shardDoesNotDependOnFilters() throws {
-        let shard = try ShardSelector(index: 2, count: 3)
-        let all = Selection(shard: shard).apply(Self.sample)
-        let smoke = Selection(tags: ["smoke"], shard: shard).apply(Self.sample)
-        #expect(Set(smoke.map(\.id)).isSubset(of: Set(all.map(\.id))))
+    /// The shards split what the filters selected, evenly (smoke: 2 scenarios, one a shard), and alike whatever
+    /// the suite root's spelling: `run .` in Suites/ and `run /ci/Suites` give each shard the same scenarios.
+    @Test func shardsSplitTheSelectionEvenlyWhateverTheRootsSpelling() throws {
+        let smoke = try (1...2).map { Selection(tags: ["smoke"], shard: try ShardSelector(index: $0, count: 2)) }
+        #expect(smoke.map { $0.apply(Self.sample).map(\.name) } == [["tap opens cart"], ["breaking news"]])
+        let relative = (0..<10).map { RunItem(classname: "s\($0 % 3).yaml", name: "n\($0)") }
+        let absolute = (0..<10).map { RunItem(classname: "/ci/Suites/s\($0 % 3).yaml", name: "n\($0)") }
+        for index in 1...4 {
+            let s = Selection(shard: try ShardSelector(index: index, count: 4))
+            let here = s.apply(relative, roots: ["."]).map(\.name)
+            #expect(here == s.apply(absolute, roots: ["/ci/Suites"]).map(\.name))
+            #expect((2...3).contains(here.count), "\(here)")
+        }
     }
 }
 

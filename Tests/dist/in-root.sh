@@ -73,6 +73,13 @@ MANWIDTH=100 man pushcheck 2>/tmp/man.err | sed -n '1,6p'
 check test ! -s /tmp/man.err
 check grep -q -- '--update-snapshots' <(MANWIDTH=100 man pushcheck 2>/dev/null)
 
+step "the suite format and the example suite in /usr/share/doc/pushcheck"
+check test -s /usr/share/doc/pushcheck/suite-format.md.gz
+check grep -q suite-format.md <(MANWIDTH=100 man pushcheck 2>/dev/null)
+cp -r /usr/share/doc/pushcheck/examples /tmp/examples
+(cd /tmp/examples && pushcheck run example-suite.yaml --junit junit.xml --color never) | tail -n 2
+check test -s /tmp/examples/junit.xml
+
 step "completions: bash, zsh, fish"
 install_quietly zsh fish
 complete_bash() {

@@ -47,6 +47,12 @@ mkdir -p "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions
 "$root/usr/bin/pushcheck" completions bash >"$root/usr/share/bash-completion/completions/pushcheck"
 "$root/usr/bin/pushcheck" completions zsh >"$root/usr/share/zsh/vendor-completions/_pushcheck"
 "$root/usr/bin/pushcheck" completions fish >"$root/usr/share/fish/vendor_completions.d/pushcheck.fish"
+# The suite format (Suites/README.md, compressed as dh_compress would) and an example suite with the schema beside
+# it, as the man page's FILES section names them.
+mkdir -p "$root/usr/share/doc/pushcheck/examples"
+gzip -9n <Suites/README.md >"$root/usr/share/doc/pushcheck/suite-format.md.gz"
+cp Tests/dist/example-suite.yaml "$root/usr/share/doc/pushcheck/examples/example-suite.yaml"
+"$root/usr/bin/pushcheck" schema >"$root/usr/share/doc/pushcheck/examples/suite.schema.json"
 
 # 4. /usr/share/doc: copyright (Debian policy 12.5) and a changelog for this build (a native package's).
 # Maintainer: DEBFULLNAME/DEBEMAIL as Debian's tools read them, else the git identity building it, else the

@@ -14,7 +14,8 @@ enum MergeReportsCommand: PushcheckCommand {
         embedded data is read back, so the merged HTML keeps tags, failed checks and traces); they may be mixed.
         OUT is written as JUnit XML, or as HTML when it ends in .html. Suites with the same name are combined;
         totals are recomputed from the test cases. The same scenario in two files is an error (usually a shard
-        passed twice). OUT itself is ignored if it is among FILES. Prints the merged summary line. Exit codes: 0
+        passed twice), and so are reports that record shard i/N (or are named …-<i>-of-<N>.xml/.html) without
+        every shard of 1…N (the missing shards are named). OUT itself is ignored if it is among FILES. Prints the merged summary line. Exit codes: 0
         merged and all passed, 1 the merged report has failures or errors, 2 usage error or an unreadable/invalid
         input, 3 OUT could not be written.
         """
@@ -29,6 +30,15 @@ enum MergeReportsCommand: PushcheckCommand {
         let outputs = [output] + (html.map { [$0] } ?? [])
         let inputs = arguments.positionals.dropFirst().map { URL(fileURLWithPath: $0) }.filter { input in
             !outputs.contains { $0.standardizedFileURL == input.standardizedFileURL }
+        }
+        // A missing file is named as such (not "cannot read the report: The operation could not be completed"); an
+        // unmatched glob reaches us unexpanded, which is worth saying.
+        for path in arguments.positionals.dropFirst() where !FileManager.default.fileExists(atPath: path) {
+            let pattern = path.contains(where: { "*?[".contains($0) })
+            console.err(
+                "pushcheck merge-reports: no such file: \(path)"
+                    + (pattern ? " (the shell did not expand this pattern: no file matches it)" : ""))
+            return ExitCode.usage
         }
         let merged: TestReport
         let facts: ReportData.RunFacts

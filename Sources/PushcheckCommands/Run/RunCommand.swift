@@ -16,7 +16,7 @@ enum RunCommand: PushcheckCommand {
         .value("filter", "TEXT", "Only scenarios whose suite path or name contains TEXT.").short("k"),
         .repeated("tags", "a,b", "Only scenarios with at least one of these tags."),
         .repeated("exclude-tags", "a,b", "Leave out scenarios with any of these tags."),
-        .value("shard", "i/N", "Run shard i of N (1-based, stable split by file and scenario)."),
+        .value("shard", "i/N", "Run shard i of N (1-based): the selected scenarios by file and name, dealt in turn."),
         .value("retries", "N", "Re-run a failed scenario up to N times; earlier attempts stay in the report."),
         .value("step-timeout", "DURATION", "Upper bound per step, e.g. 30s, 500ms (default 30s)."),
         .value("scenario-timeout", "DURATION", "Upper bound per scenario attempt (default 300s)."),
@@ -43,7 +43,8 @@ enum RunCommand: PushcheckCommand {
         Exit codes: 0 all passed, 1 an assertion failed, 2 suite file or usage error (a suite file error is
         written to the report as an <error type="suite-file">), 3 harness error (timeout, crashed command,
         unreachable page, report not writable), 5 no scenario selected (an empty report is still written;
-        --allow-empty makes it 0), 130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
+        --allow-empty makes it 0; a --shard left empty because there are fewer scenarios than shards exits 0),
+        130 interrupted by SIGINT (Ctrl-C), 143 stopped by SIGTERM.
         Colour: NO_COLOR (non-empty) or CI gives plain lines; --color always|never overrides.
         """
 
@@ -61,7 +62,13 @@ enum RunCommand: PushcheckCommand {
             let color = colorChoice.resolve(
                 auto: isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty
                     && environment["TERM"] != "dumb")
-            console.err(error.rendered(color: color))
+            // Suite-file errors are rendered like Hurl's (`error: …` and `--> file:line:col`); the others are one line,
+            // said by the command as its other errors are.
+            if case .load = error {
+                console.err(error.rendered(color: color))
+            } else {
+                console.err("pushcheck run: " + error.rendered(color: color))
+            }
             // Nothing ran: the reports say why, in place of an earlier run's (a stale green one in CI).
             if case .load(let errors) = error, !arguments.has("list") {
                 do throws(ReportsError) {
@@ -75,17 +82,34 @@ enum RunCommand: PushcheckCommand {
             return error.exitCode
         }
         let empty = prepared.selected.isEmpty
-        if empty {
+        // More shards than selected scenarios leaves a shard empty: the split's doing, not the selection's, so it
+        // is not a failure (exit 0). Exit 5 stays for a selection that matches nothing on any shard.
+        let shard = configuration.selection.shard
+        let selectedOverall: Int = {
+            guard empty, shard.count > 1 else { return prepared.selected.count }
+            var unsharded = configuration.selection
+            unsharded.shard = .all
+            return unsharded.apply(prepared.loaded.items).count
+        }()
+        let emptyShard = empty && selectedOverall > 0
+        if emptyShard {
+            console.err(
+                "pushcheck run: shard \(shard) has no scenarios (the selection has \(selectedOverall) for \(shard.count) "
+                    + "shards)" + (arguments.has("list") ? "" : "; writing an empty report and exiting 0"))
+        } else if empty {
             // Blame the selection only when there was something to select from.
             let why =
                 prepared.loaded.items.isEmpty
                 ? "the suites hold no scenarios (their scenarios: lists are empty)"
                 : "no scenario matches the selection (--filter/--tags/--exclude-tags/--shard)"
-            console.err(
-                "pushcheck run: \(why); writing an empty report"
-                    + (arguments.has("allow-empty") ? "" : " and exiting 5 (--allow-empty: 0)"))
+            let exiting = arguments.has("allow-empty") ? "" : "exiting 5 (--allow-empty: 0)"
+            let action =
+                arguments.has("list")
+                ? (exiting.isEmpty ? "" : "; " + exiting)
+                : "; writing an empty report" + (exiting.isEmpty ? "" : " and " + exiting)
+            console.err("pushcheck run: \(why)\(action)")
         }
-        let emptyExit = arguments.has("allow-empty") ? ExitCode.success : ExitCode.noScenarios
+        let emptyExit = arguments.has("allow-empty") || emptyShard ? ExitCode.success : ExitCode.noScenarios
         if arguments.has("list") {
             for item in prepared.selected { console.out(item.id) }
             return empty ? emptyExit : ExitCode.success
@@ -197,6 +221,12 @@ enum RunCommand: PushcheckCommand {
             if let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite {
                 return .milliseconds(Int64((number * scale * 1000).rounded()))
             }
+        }
+        // `0s` is a duration, but no step or scenario can finish within it.
+        if let number = Double(text.trimmingCharacters(in: CharacterSet(charactersIn: "ms"))), number <= 0 {
+            throw UsageError(
+                "option '--\(name)' must be a positive duration (nothing finishes within 0), got '\(raw)'; e.g. 30s, 500ms or 2m"
+            )
         }
         throw UsageError("option '--\(name)' expects a duration such as 30s, 500ms or 2m, got '\(raw)'")
     }

@@ -105,6 +105,14 @@ enum ServeCommand: PushcheckCommand {
         let loops = try arguments.int("loops", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let grace = try arguments.int("grace", in: 0...3600) ?? 5
         if let p = try arguments.int("proxy-port", in: 0...65535) { config.proxyPort = p }
+        // The listeners bind numeric addresses only: a malformed one is the caller's mistake (exit 2), said before
+        // anything starts.
+        guard isNumericIPAddress(config.host) else {
+            let source =
+                arguments.value("host") != nil
+                ? "option '--host'" : "listen: host in \(arguments.value("config") ?? "")"
+            throw UsageError("\(source) expects a numeric IP address such as 127.0.0.1 or ::1, got '\(config.host)'")
+        }
         if arguments.has("check") {
             console.out(config.checkSummary(path: arguments.value("config")))
             for warning in config.checkWarnings() { console.err(warning) }
@@ -117,7 +125,12 @@ enum ServeCommand: PushcheckCommand {
         defer { if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) } }
         let running: RunningGateway
         do {
-            running = try RunningGateway.start(config, loops: loops, caOut: arguments.value("ca-out"))
+            // The ready line names the CA file absolutely: a script reading it may run elsewhere.
+            let caOut = arguments.value("ca-out").map { path in
+                path.hasPrefix("/")
+                    ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+            }
+            running = try RunningGateway.start(config, loops: loops, caOut: caOut)
         } catch {
             console.err("pushcheck serve: cannot start: \(error)")
             return ExitCode.harness

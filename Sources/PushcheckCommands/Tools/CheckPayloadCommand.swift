@@ -31,7 +31,8 @@ enum CheckPayloadCommand: PushcheckCommand {
         its size against the APNs limit of its push type (4096 bytes; background when it is content-available
         only), and with --fcm the FCM data rules.
         Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule, or
-        is not a JSON object: invalid JSON at byte N), 2 usage or app file error.
+        is not a JSON object: invalid JSON at byte N), 2 usage or app file error, 5 no payloads (empty stdin,
+        or only blank lines: as run exits 5 when nothing is selected).
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -66,6 +67,13 @@ enum CheckPayloadCommand: PushcheckCommand {
         if files.isEmpty || arguments.positionals.contains("-") {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes)) }
+        }
+        // Nothing to check is not "all fit": a backend test piping an empty list must not pass (run's exit 5).
+        guard !inputs.isEmpty else {
+            console.err(
+                "pushcheck check-payload: no payloads to check (stdin held no JSON lines); "
+                    + "pass PAYLOAD.json files, or one JSON payload per line on stdin")
+            return ExitCode.noScenarios
         }
         var pushType: APNsPushType?
         if let raw = arguments.value("push-type") {

@@ -16,6 +16,13 @@ enum JWTCommand: PushcheckCommand {
         .value("verify", "TOKEN", "Validate TOKEN instead of signing; exit 1 when APNs would reject it."),
     ]
 
+    static let discussion = """
+        Signing does not check the IDs: a Team ID or Key ID that is not 10 characters (Apple's are) is signed all
+        the same, with a warning on stderr, since a test may want a token APNs refuses.
+        Exit codes: 0 signed (or, with --verify, every check passed), 1 --verify: APNs would reject the token,
+        2 usage error or a key file that cannot be read.
+        """
+
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard let keyPath = arguments.value("key") else { throw UsageError("missing --key PATH") }
         guard let pem = try? String(contentsOfFile: keyPath, encoding: .utf8) else {
@@ -32,6 +39,13 @@ enum JWTCommand: PushcheckCommand {
             return ExitCode.usage
         }
         let iat = try arguments.int("iat", in: 0...Int(Int32.max) * 2) ?? Int(Date().timeIntervalSince1970)
+        // Apple's Team ID (iss) and Key ID (kid) are 10 characters (../shared/reference/apns.md §1.5 [A3]).
+        for (option, value, what) in [("team-id", team, "Team ID (iss)"), ("key-id", kid, "Key ID (kid)")]
+        where value.count != 10 {
+            console.err(
+                "pushcheck jwt: warning: --\(option) '\(value)' is \(value.count) characters; an Apple \(what) is 10 "
+                    + "(signed anyway)")
+        }
         console.out(try JWT.apnsProviderToken(teamID: team, keyID: kid, issuedAt: iat, key: key))
         return ExitCode.success
     }
