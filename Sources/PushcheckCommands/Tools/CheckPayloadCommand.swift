@@ -21,7 +21,7 @@ enum CheckPayloadCommand: PushcheckCommand {
             "The apns-push-type the payloads are sent with (alert, background, voip, …; default: from the payload)."),
         .flag(
             "fcm",
-            "Payloads are FCM messages (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."
+            "Payloads are FCM messages, checked as FCM translates and sizes them (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."
         ),
     ]
     static let discussion = """
