@@ -37,6 +37,8 @@ package struct PayloadContract: Sendable {
         /// Problems that make the payload wrong (exit 1): a failed route, a size over the limit, FCM rules,
         /// `--route` not taken.
         package var problems: [String]
+        /// Not JSON: where it breaks (1-based line and column in Unicode scalars) and why; no push type or size then.
+        package var invalidJSON: (line: Int, column: Int, message: String)?
         package var ok: Bool { problems.isEmpty }
     }
 
@@ -51,8 +53,13 @@ package struct PayloadContract: Sendable {
     ) -> Report {
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch {
-            // Where it breaks, as a suite's inline payload says it: "invalid JSON at byte N: …".
-            return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: [error.description])
+            // Where it breaks, as line:column (the suite loader's positions).
+            let at = error.lineAndColumn(in: bytes)
+            var report = Report(
+                outcomes: [], pushType: .alert, bytes: bytes.count,
+                problems: ["invalid JSON at \(at.line):\(at.column): \(error.message)"])
+            report.invalidJSON = (at.line, at.column, error.message)
+            return report
         }
         guard case .object = json else {
             return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: ["not a JSON object"])

@@ -107,6 +107,6 @@ import Testing
         #expect(try check("[1]").problems == ["not a JSON object"])
         // Invalid JSON says where, as a suite's inline payload does (`JSONParseError`).
         let broken = try check(#"{"aps":{"alert":"a"},}"#).problems
-        #expect(broken.count == 1 && broken[0].hasPrefix("invalid JSON at byte 21: "), "\(broken)")
+        #expect(broken.count == 1 && broken[0].hasPrefix("invalid JSON at 1:22: "), "\(broken)")
     }
 }

@@ -31,7 +31,7 @@ enum CheckPayloadCommand: PushcheckCommand {
         its size against the APNs limit of its push type (4096 bytes; background when it is content-available
         only), and with --fcm the FCM data rules.
         Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule, or
-        is not a JSON object: invalid JSON at byte N), 2 usage or app file error.
+        is not a JSON object: invalid JSON says FILE:LINE:COL), 2 usage or app file error.
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -55,17 +55,17 @@ enum CheckPayloadCommand: PushcheckCommand {
             }
             app = first
         }
-        var inputs: [(name: String, bytes: [UInt8])] = []
+        var inputs: [(name: String, bytes: [UInt8], fromStdin: Bool)] = []
         let files = arguments.positionals.filter { $0 != "-" }
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw UsageError("cannot read payload file '\(file)'")
             }
-            inputs.append((file, [UInt8](data)))
+            inputs.append((file, [UInt8](data), false))
         }
         if files.isEmpty || arguments.positionals.contains("-") {
             let data = FileHandle.standardInput.readDataToEndOfFile()
-            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes)) }
+            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes, true)) }
         }
         var pushType: APNsPushType?
         if let raw = arguments.value("push-type") {
@@ -82,6 +82,13 @@ enum CheckPayloadCommand: PushcheckCommand {
         for input in inputs {
             let report = contract.check(
                 input.bytes, route: arguments.value("route"), fcm: arguments.has("fcm"), pushType: pushType)
+            if let bad = report.invalidJSON {
+                // `file:line:col: …` as the suite loader says it; a stdin payload is one line: `stdin:N:col: …`.
+                let place = input.fromStdin ? "\(input.name):\(bad.column)" : "\(input.name):\(bad.line):\(bad.column)"
+                console.out("\(place): invalid JSON: \(bad.message)")
+                broken += 1
+                continue
+            }
             console.out(
                 "\(input.name): \(report.pushType.rawValue), \(report.bytes) of \(report.pushType.maxPayloadBytes) bytes"
             )
