@@ -290,6 +290,11 @@ private struct JSONParser {
             return .number(negative ? -Double(v) : Double(v))
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // A longer integer that a Double would round (beyond ±2^53) stays exact when it fits 64 bits, as iOS's
+        // JSONSerialization keeps it (Tests/reference/ios-json.md).
+        if index - digitsStart <= 20, let i = Int128(text), i >= Int128(Int64.min), i <= Int128(UInt64.max) {
+            return JSONValue.exactInteger(i)
+        }
         guard let d = Double(text) else { throw error("bad number") }
         return .number(d)
     }

@@ -114,6 +114,28 @@ import Testing
         #expect(try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == before)
     }
 
+    /// A 64-bit integer ID beyond ±2^53 reaches the device's userInfo and the snapshot file exact (iOS keeps it exact
+    /// in an NSNumber), so a change in its last digit is a diff, not a pass.
+    @Test func a64BitIntegerIDIsExactInUserInfoAndSnapshots() async throws {
+        func suite(_ nid: String) -> String {
+            Self.suite().replacingOccurrences(
+                of: "order_id: A1001\n", with: "order_id: A1001\n            nid: \(nid)\n")
+        }
+        let dir = try Self.freshDirectory()
+        let first = try await Self.run(suite("9007199254740993"), in: dir, mode: .local)
+        for (s, r) in first.results { #expect(Support.passed(r), "\(s.name): \(Support.describe(r))") }
+        let text = try String(contentsOfFile: first.snapshotFile, encoding: .utf8)
+        let json = try JSONValue.parse(text)
+        #expect(json[path: "order push.delivered.pushes.0.payload.nid"] == .integer(9_007_199_254_740_993))
+        #expect(json[path: "order push.2.callbacks.0.user_info.nid"] == .integer(9_007_199_254_740_993))
+        #expect(text.contains("\"nid\": 9007199254740993"), "written as the integer: \(text)")
+        let changed = try await Self.run(suite("9007199254740992"), in: dir, mode: .ci)
+        let failures = Support.failures(try #require(changed.results.first?.1))
+        #expect(
+            failures.first?.actual.contains("~ pushes[0].payload.nid: 9007199254740993 → 9007199254740992") == true,
+            "\(failures.map(\.actual))")
+    }
+
     @Test func updateModeRewritesChangedSnapshots() async throws {
         let dir = try Self.freshDirectory()
         _ = try await Self.run(Self.suite(), in: dir, mode: .local)
