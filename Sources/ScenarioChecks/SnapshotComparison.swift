@@ -50,6 +50,19 @@ extension SnapshotCheck {
                 return ra != rb ? ra < rb : a.offset < b.offset
             }.map(\.element)
             var text = "\n" + indent(JSONDiff.render(changes))
+            // An entry written before masks kept the JSON type: say so, or the diff reads as a change of the app's.
+            let untyped = changes.compactMap { c -> String? in
+                guard case .changed(let path, let from, let to) = c,
+                    SnapshotMask.isUntypedMaskOfNonString(stored: from, now: to)
+                else { return nil }
+                return JSONDiff.label(path)
+            }
+            if !untyped.isEmpty {
+                text +=
+                    "\n  note: \(untyped.joined(separator: ", ")) stored as \"<masked>\" by an older pushcheck, which masked"
+                    + " every type alike; masks now keep the JSON type (\"<masked number>\", …) so a type change fails."
+                    + " If nothing else differs, rewrite the entry with `pushcheck run --update-snapshots`."
+            }
             let effects = Self.consequences(changes)
             if !effects.isEmpty {
                 text += "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
