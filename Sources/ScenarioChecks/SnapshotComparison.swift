@@ -33,16 +33,44 @@ extension SnapshotCheck {
         }
         switch outcome {
         case .matched: return SnapshotVerdict(lines: ["  snapshot \(entry): matches \(file)"])
-        case .written: return SnapshotVerdict(lines: ["  snapshot \(entry): written to \(file) (new)"])
+        case .written(let closest):
+            var lines = ["  snapshot \(entry): written to \(file) (new)"]
+            if let closest {
+                lines.append(
+                    "    renamed? the closest obsolete snapshot is '\(closest.label)'; what changed"
+                        + (closest.changes.isEmpty ? ": nothing" : ":"))
+                for line in JSONDiff.render(closest.changes).split(separator: "\n") { lines.append("      " + line) }
+            }
+            return SnapshotVerdict(lines: lines)
         case .updated: return SnapshotVerdict(lines: ["  snapshot \(entry): updated in \(file)"])
         case .unreadable(let why): throw SnapshotFileUnreadable(why: why)
-        case .missing:
+        case .missing(let closest):
+            var lines = ["  snapshot \(entry): missing from \(file)"]
+            var actual = "\n" + indent(value.prettySerialized())
+            var effects: [String] = []
+            if let closest {
+                // A renamed scenario: the diff against its old entry is what matters, not the whole new value.
+                let rendered = closest.changes.isEmpty ? "(no difference)" : JSONDiff.render(closest.changes)
+                actual =
+                    "\n  renamed? the closest obsolete snapshot is '\(closest.label)'; what changed (- stored, + now):\n"
+                    + indent(rendered)
+                effects = Self.consequences(closest.changes)
+                if !effects.isEmpty {
+                    actual +=
+                        "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
+                }
+                lines.append("    renamed? the closest obsolete snapshot is '\(closest.label)'; what changed:")
+                for line in rendered.split(separator: "\n") { lines.append("      " + line) }
+            }
+            let expected =
+                store.mode == .ci
+                ? "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))"
+                : "a stored snapshot (a renamed scenario's snapshot is not written as new while it differs from its old one: "
+                    + "accept the change with `pushcheck run --update-snapshots`, which also removes the old entry)"
             let failure = fail(
-                "snapshot '\(scenario) › \(entry)' is missing from \(file)",
-                expected:
-                    "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))",
-                actual: "\n" + indent(value.prettySerialized()))
-            return SnapshotVerdict(lines: ["  snapshot \(entry): missing from \(file)"], failure: (failure, []))
+                "snapshot '\(scenario) › \(entry)' is missing from \(file)", expected: expected,
+                actual: actual, diff: closest.map { JSONDiff.render($0.changes) })
+            return SnapshotVerdict(lines: lines, failure: (failure, effects))
         case .mismatch(let stored):
             // The push (the cause) first, then what the app did, each in path order.
             let changes = JSONDiff.diff(stored, value).enumerated().sorted { a, b in

@@ -49,6 +49,7 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let suite = try Support.load(path)
         let store = SnapshotStore(mode: mode)
+        store.register(suite: suite.path, scenarios: suite.scenarios.map(\.name))
         var environment = FixturePages.environment
         environment.snapshots = store
         let results = await Support.run(suite, environment: environment)
@@ -134,6 +135,35 @@ import Testing
         #expect(
             failures.first?.actual.contains("~ pushes[0].payload.nid: 9007199254740993 → 9007199254740992") == true,
             "\(failures.map(\.actual))")
+    }
+
+    /// A scenario renamed with its push changed (a recorded suite regenerated after the backend reworded a title):
+    /// its snapshot is missing and the file holds the old one as obsolete. The missing snapshot shows the diff against
+    /// the closest obsolete entry, locally (where it is not written as new: the change would pass) and in CI, and a CI
+    /// run with obsolete entries fails.
+    @Test func aRenamedScenarioIsComparedWithItsClosestObsoleteSnapshot() async throws {
+        let dir = try Self.freshDirectory()
+        _ = try await Self.run(Self.suite(), in: dir, mode: .local)
+        let renamed = Self.suite(orderKey: "orderId").replacingOccurrences(
+            of: "name: order push", with: "name: order push, reworded")
+        for mode in [SnapshotStore.Mode.local, .ci] {
+            let run = try await Self.run(renamed, in: dir, mode: mode)
+            let failures = Support.failures(try #require(run.results.first?.1))
+            let first = try #require(failures.first, "\(mode)")
+            #expect(first.message.contains("snapshot 'order push, reworded › delivered' is missing"))
+            #expect(
+                first.actual.contains("renamed? the closest obsolete snapshot is 'order push › delivered'"), "\(mode)")
+            #expect(first.actual.contains(#"+ pushes[0].payload.orderId: "A1001""#), "\(first.actual)")
+            #expect(run.summary.obsolete.count == 2)
+            #expect(run.summary.obsoleteFailsRun == (mode == .ci))
+        }
+        // Unchanged but renamed: written locally (nothing differs), the old entries reported obsolete.
+        let same = try await Self.run(
+            Self.suite().replacingOccurrences(of: "name: order push", with: "name: order push again"), in: dir,
+            mode: .local)
+        for (s, r) in same.results { #expect(Support.passed(r), "\(s.name): \(Support.describe(r))") }
+        #expect(
+            same.summary.lines.contains { $0.contains("the closest obsolete snapshot is 'order push › delivered'") })
     }
 
     @Test func updateModeRewritesChangedSnapshots() async throws {
