@@ -54,7 +54,7 @@ extension SnapshotCheck {
                 actual =
                     "\n  renamed? the closest obsolete snapshot is '\(closest.label)'; what changed (- stored, + now):\n"
                     + indent(rendered)
-                effects = Self.consequences(closest.changes)
+                effects = Self.consequences(closest.changes, snapshot: value)
                 if !effects.isEmpty {
                     actual +=
                         "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
@@ -91,7 +91,7 @@ extension SnapshotCheck {
                     + " every type alike; masks now keep the JSON type (\"<masked number>\", …) so a type change fails."
                     + " If nothing else differs, rewrite the entry with `pushcheck run --update-snapshots`."
             }
-            let effects = Self.consequences(changes)
+            let effects = Self.consequences(changes, snapshot: value)
             if !effects.isEmpty {
                 text += "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
             }
@@ -127,7 +127,16 @@ extension SnapshotCheck {
 
     /// The later behaviour a snapshot change touched, one line per thing: a route that failed (or no longer
     /// ran), a notification field, the screen, the page. Changes to the push itself are the cause, not listed.
-    static func consequences(_ changes: [JSONDiff.Change]) -> [String] {
+    static func consequences(_ changes: [JSONDiff.Change], snapshot: JSONValue? = nil) -> [String] {
+        // What the snapshot shows that did not change: a changed userInfo that changed nothing the user sees says so.
+        let touched = Set(
+            changes.map { $0.path.split(whereSeparator: { $0 == "." || $0 == "[" }).first.map(String.init) })
+        var unchanged: [String] = []
+        if snapshot?["navigation"] != nil, !touched.contains("navigation") { unchanged += ["route", "navigation"] }
+        if snapshot?["notification"] != nil, !touched.contains("notification") { unchanged.append("notification") }
+        let userInfoLine =
+            "the userInfo the app's callbacks saw differs"
+            + (unchanged.isEmpty ? "" : " (" + Self.listed(unchanged) + " unchanged)")
         var out: [String] = []
         func add(_ s: String) { if !out.contains(s) { out.append(s) } }
         var fields: [(area: String, names: [String])] = []
@@ -154,7 +163,7 @@ extension SnapshotCheck {
             }
             guard let head = parts.first, head != "pushes" else { continue }
             if head == "callbacks" {
-                add("the userInfo the app's callbacks saw differs")
+                add(userInfoLine)
                 continue
             }
             let name = parts.count > 1 ? parts[1] : "(all)"
@@ -168,6 +177,14 @@ extension SnapshotCheck {
             let names = f.names.filter { $0 != "(all)" }
             add(names.isEmpty ? "\(f.area) differs" : "\(f.area) differs: " + names.joined(separator: ", "))
         }
+        if out.isEmpty, !changes.isEmpty, !unchanged.isEmpty {
+            add("only the push differs: " + Self.listed(unchanged) + " unchanged")
+        }
         return out
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 }

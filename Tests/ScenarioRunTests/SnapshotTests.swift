@@ -166,6 +166,28 @@ import Testing
             same.summary.lines.contains { $0.contains("the closest obsolete snapshot is 'order push › delivered'") })
     }
 
+    /// An added key nothing reads changes only the userInfo: the failure says that route, navigation and
+    /// notification did not change, so it reads as harmless rather than as a broken tap.
+    @Test func anUnusedAddedKeySaysWhatDidNotChange() async throws {
+        let dir = try Self.freshDirectory()
+        _ = try await Self.run(Self.suite(), in: dir, mode: .local)
+        let added = Self.suite().replacingOccurrences(
+            of: "order_id: A1001\n", with: "order_id: A1001\n            utm: x\n")
+        let run = try await Self.run(added, in: dir, mode: .ci)
+        let failures = Support.failures(try #require(run.results.first?.1))
+        let delivered = try #require(failures.first)
+        #expect(
+            delivered.actual.contains("only the push differs: route, navigation and notification unchanged"),
+            "\(delivered.actual)")
+        #expect(
+            delivered.actual.contains("the userInfo the app's callbacks saw differs (route and navigation unchanged)"),
+            "told on the first failure too: \(delivered.actual)")
+        let opened = try #require(failures.last)
+        #expect(
+            opened.actual.contains("the userInfo the app's callbacks saw differs (route and navigation unchanged)"),
+            "\(opened.actual)")
+    }
+
     @Test func updateModeRewritesChangedSnapshots() async throws {
         let dir = try Self.freshDirectory()
         _ = try await Self.run(Self.suite(), in: dir, mode: .local)
