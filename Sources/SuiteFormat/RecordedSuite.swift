@@ -45,6 +45,7 @@ package enum RecordedSuite {
             ]
             if let p = headers["apns-priority"].flatMap(Int.init) { o["priority"] = .number(Double(p)) }
             if let c = headers["apns-collapse-id"] { o["collapse_id"] = .string(c) }
+            if payload.serialized() != payloadText { o["payload_text"] = .string(payloadText) }
             out.append(Recording(name: String(format: "%04d", out.count + 1) + ".json", json: .object(o)))
         }
         return out
@@ -112,6 +113,10 @@ package enum RecordedSuite {
             let key = stableKey(pushType: pushType, bundle: bundle, payload: payload)
             seen[key, default: 0] += 1
             let name = seen[key]! == 1 ? key : "\(key) #\(seen[key]!)"
+            if payload["google.c.sender.id"] != nil, payload["gcm.message_id"] != nil {
+                // What FCM handed to APNs, not what the backend sent FCM: FCM's own rules are not exercised.
+                out += "  # sent through FCM: replayed as FCM's APNs translation, straight to APNs\n"
+            }
             out += "  - name: \(q(name))\n"
             out += "    description: \(q(r.name + (alertText(payload).map { ": " + $0 } ?? "")))\n"
             out += "    tags: [recorded]\n    steps:\n"
@@ -123,8 +128,13 @@ package enum RecordedSuite {
             if let c = r.json["collapse_id"]?.stringValue { headers.append("apns-collapse-id: \(q(c))") }
             if let t = r.json["topic"]?.stringValue, t != bundle { headers.append("apns-topic: \(q(t))") }
             out += "          headers: { \(headers.joined(separator: ", ")) }\n"
-            // JSON text as recorded; `${` is written `$${` so the suite does not read it as a variable.
-            let text = payload.serialized().replacingOccurrences(of: "${", with: "$${")
+            // The payload's text as sent (`payload_text`, when it differs from `payload`'s compact form); `${` is
+            // written `$${` so the suite does not read it as a variable.
+            // Line breaks (JSON whitespace: a JSON string holds none raw) become spaces, for the one-line YAML scalar.
+            let sent = (r.json["payload_text"]?.stringValue ?? payload.serialized()).replacingOccurrences(
+                of: "\r\n", with: " "
+            ).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+            let text = sent.replacingOccurrences(of: "${", with: "$${")
             out += "          payload: '\(text.replacingOccurrences(of: "'", with: "''"))'\n"
             out += "        expect: { status: 200, snapshot: received }\n"
             if tappable {

@@ -72,6 +72,13 @@ import Testing
         let suite = try runTool(pushcheckExecutable(), ["record-suite", recordings, "--app", Self.shopApp])
         #expect(suite.status == 0, "\(suite)")
         #expect(suite.stdout.contains("$${here}"), "payload text is not read as a variable")
+        // Replayed as sent (its key order), not as the recording's sorted `payload`.
+        #expect(first["payload_text"] != nil)
+        #expect(
+            suite.stdout.contains(
+                #"payload: '{"aps":{"alert":{"title":"Order A1001 shipped"}},"order_id":"A1001","note":"it''s $${here}"}'"#
+            ),
+            "\(suite.stdout)")
         try suite.stdout.write(toFile: suites + "/recorded.yaml", atomically: true, encoding: .utf8)
 
         // First run (not CI) writes the snapshots; a CI run then compares and passes.

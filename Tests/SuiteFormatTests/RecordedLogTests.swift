@@ -39,6 +39,21 @@ import Testing
         #expect(before.hasPrefix("# Replays the pushes recorded by `pushcheck serve --record rec`"))
     }
 
+    /// A log's payload is replayed as it was sent (key order, `1.0`), not rewritten; a push FCM sent says so.
+    @Test func aLoggedPayloadIsReplayedAsSent() throws {
+        let dir = try TempDirectory("recorded-log")
+        defer { dir.remove() }
+        let line =
+            #"{"status":200,"topic":"com.example.shop","endpoint":"sandbox","payload":"{\"order_id\":\"A1\",\"price\":1.0,\"aps\":{\"alert\":\"x\"},\"gcm.message_id\":\"1\",\"google.c.sender.id\":\"2\"}","headers":[]}"#
+        let log = try dir.write("log.jsonl", line + "\n")
+        let text = RecordedSuite.yaml(try RecordedSuite.load(path: log), appInclude: nil, source: log, fromLog: true)
+        #expect(
+            text.contains(
+                #"payload: '{"order_id":"A1","price":1.0,"aps":{"alert":"x"},"gcm.message_id":"1","google.c.sender.id":"2"}'"#
+            ), "\(text)")
+        #expect(text.contains("# sent through FCM: replayed as FCM's APNs translation, straight to APNs"))
+    }
+
     @Test func crlfAndBlankLinesAreReadLineByLine() throws {
         let dir = try TempDirectory("recorded-log")
         defer { dir.remove() }
