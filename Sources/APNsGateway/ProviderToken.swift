@@ -87,6 +87,7 @@ package struct DecodedProviderToken: Sendable, Equatable {
     static func issuedAt(_ value: JSONValue) -> IssuedAtClaim? {
         switch value {
         case .number(let n): return IssuedAtClaim(number: n)
+        case .integer(let i): return IssuedAtClaim(number: Double(i))
         case .string(let s): return IssuedAtClaim(string: s)
         default: return nil
         }

@@ -7,7 +7,8 @@ package enum RouteValueType: String, Sendable, Equatable, CaseIterable {
     /// Whether `value` has this type.
     package func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
-        case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object), (.array, .array):
+        case (.string, .string), (.number, .number), (.number, .integer), (.integer, .integer), (.boolean, .bool),
+            (.object, .object), (.array, .array):
             return true
         case (.integer, .number): return value.intValue != nil
         case (.url, .string(let s)):

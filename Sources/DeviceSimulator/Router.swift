@@ -218,7 +218,7 @@ package struct Router: Sendable, Equatable {
         switch v {
         case .null: return "null"
         case .bool: return "boolean"
-        case .number: return "number"
+        case .number, .integer: return "number"
         case .string(let s): return "string \"\(s)\""
         case .array: return "array"
         case .object: return "object"

@@ -75,11 +75,7 @@ extension FCMGateway {
         let limit =
             message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
         if request.body.count > limit / Self.maxSizeGrowth {
-            let size =
-                message.target.isFanOut || recipients.isEmpty
-                ? FCMMessageSize.largestCount(message)
-                : FCMMessageSize.count(message, for: FCMPlatform(recipients[0].entry))
-            if size > limit { throw Self.messageTooBig }
+            try Self.checkSize(message, recipient: recipients.first.map { FCMPlatform($0.entry) })
         }
         // apns.headers and the translated payload, by the APNs gateway's own rules, once: on the first recipient's
         // translation, which a token send then delivers as validated (the gateway does not run them again).
@@ -92,11 +88,7 @@ extension FCMGateway {
         var validated = apnsPush(
             translated, token: first?.entry.apnsToken ?? Self.placeholderToken, path: first?.apnsPath,
             runtime: runtime)
-        if let r = APNsRequestValidation.validate(&validated) {
-            // APNs' 4 KB limit is on the payload an iOS instance gets: nothing to exceed for the others.
-            if r != .payloadTooLarge { throw Self.apnsHeaderError(r) }
-            if first?.entry.apnsToken != nil { throw Self.messageTooBig }
-        }
+        try Self.checkTranslation(&validated, toIOSInstance: first?.entry.apnsToken != nil)
         try checkQuota(runtime, recipients: recipients, target: message.target, now: now, counting: !validateOnly)
 
         if validateOnly { return name }
@@ -192,6 +184,27 @@ extension FCMGateway {
     /// `\u0008`). A body of at most limit ÷ 8 therefore cannot be too big, and the exact count (which serializes
     /// the payload again) is skipped for it (the usual send).
     static let maxSizeGrowth = 8
+
+    /// FCM's size rule: the count of what the recipient's platform receives (`FCMMessageSize`) against 4096 bytes;
+    /// a fan-out (or a send with no recipient), before it knows its recipients, by the largest platform's against
+    /// 2048 (a topic or condition) or 4096. The send path and `FCMDeviceDelivery` (check-payload) both run it.
+    static func checkSize(_ message: FCMMessage, recipient: FCMPlatform?) throws(FCMErrorResponse) {
+        let limit =
+            message.target.isFanOut ? FCMMessageRules.maxTopicPayloadBytes : FCMMessageRules.maxPayloadBytes
+        let size =
+            message.target.isFanOut || recipient == nil
+            ? FCMMessageSize.largestCount(message) : FCMMessageSize.count(message, for: recipient!)
+        if size > limit { throw messageTooBig }
+    }
+
+    /// The APNs gateway's own rules on the translated request (headers from `apns.headers`, the translated payload's
+    /// size against its push type's limit). APNs' 4 KB limit is on the payload an iOS instance gets: nothing to
+    /// exceed for the others.
+    static func checkTranslation(_ push: inout APNsPushRequest, toIOSInstance: Bool) throws(FCMErrorResponse) {
+        guard let r = APNsRequestValidation.validate(&push) else { return }
+        if r != .payloadTooLarge { throw apnsHeaderError(r) }
+        if toIOSInstance { throw messageTooBig }
+    }
 
     /// The largest of `FCMMessageSize`'s per-platform counts (what a topic send is held to).
     static func payloadSize(_ m: FCMMessage) -> Int { FCMMessageSize.largestCount(m) }

@@ -3,6 +3,20 @@ package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertib
     package var offset: Int
     package var message: String
     package var description: String { "invalid JSON at byte \(offset): \(message)" }
+
+    /// Where `offset` is in `bytes` (the text it was parsed from) as a 1-based line and column, the column in Unicode
+    /// scalars as the suite loader's positions count it (`SourcePosition`).
+    package func lineAndColumn(in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1, lineStart = 0
+        for i in 0..<end where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        // UTF-8 continuation bytes (10xxxxxx) do not start a scalar.
+        let column = 1 + bytes[lineStart..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (line, column)
+    }
 }
 
 extension JSONValue {
@@ -276,6 +290,11 @@ private struct JSONParser {
             return .number(negative ? -Double(v) : Double(v))
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // A longer integer that a Double would round (beyond ±2^53) stays exact when it fits 64 bits, as iOS's
+        // JSONSerialization keeps it (Tests/reference/ios-json.md).
+        if index - digitsStart <= 20, let i = Int128(text), i >= Int128(Int64.min), i <= Int128(UInt64.max) {
+            return JSONValue.exactInteger(i)
+        }
         guard let d = Double(text) else { throw error("bad number") }
         return .number(d)
     }

@@ -4,6 +4,10 @@ package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
+    /// An integer a Double cannot hold exactly (beyond ±2^53, within Int64.min...UInt64.max): what iOS's
+    /// JSONSerialization keeps exact in an NSNumber (Tests/reference/ios-json.md). Every other number is `.number`,
+    /// so each value has one representation and `==` compares values.
+    case integer(Int128)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -34,10 +38,32 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    package var doubleValue: Double? { if case .number(let d) = self { return d } else { return nil } }
+    /// A number as a Double (an `.integer` rounded to the nearest one).
+    package var doubleValue: Double? {
+        switch self {
+        case .number(let d): return d
+        case .integer(let i): return Double(i)
+        default: return nil
+        }
+    }
     package var intValue: Int? {
         if case .number(let d) = self, d.rounded() == d, abs(d) < 9.0e15 { return Int(d) }
+        if case .integer(let i) = self { return Int(exactly: i) }
         return nil
+    }
+    /// True for `.number` and `.integer`.
+    package var isNumber: Bool {
+        switch self {
+        case .number, .integer: return true
+        default: return false
+        }
+    }
+
+    /// The integer `i` as JSON: `.number` when a Double holds it exactly, else `.integer` (one representation per
+    /// value).
+    package static func exactInteger(_ i: Int128) -> JSONValue {
+        let d = Double(i)
+        return Int128(exactly: d) == i ? .number(d) : .integer(i)
     }
     package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     package var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
@@ -91,6 +117,7 @@ extension JSONValue {
         case .null: out += Array("null".utf8)
         case .bool(let b): out += Array((b ? "true" : "false").utf8)
         case .number(let d): out += Array(JSONValue.format(d).utf8)
+        case .integer(let i): out += Array(String(i).utf8)
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))

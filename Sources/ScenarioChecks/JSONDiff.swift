@@ -88,7 +88,7 @@ package enum JSONDiff {
         switch v {
         case .null: return "null"
         case .bool: return "bool"
-        case .number: return "number"
+        case .number, .integer: return "number"
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"

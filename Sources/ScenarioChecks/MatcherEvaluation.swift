@@ -79,7 +79,7 @@ extension Matcher {
     /// A value for messages: JSON (strings quoted).
     static func show(_ v: JSONValue?) -> String {
         guard let v else { return "absent" }
-        if case .number = v { return text(v) }
+        if v.isNumber { return text(v) }
         return v.serialized()
     }
 }

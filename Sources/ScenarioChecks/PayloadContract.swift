@@ -1,5 +1,6 @@
 import APNsGateway
 import DeviceSimulator
+import FCMGateway
 import Foundation
 import PushModel
 import SuiteFormat
@@ -36,6 +37,8 @@ package struct PayloadContract: Sendable {
         /// Problems that make the payload wrong (exit 1): a failed route, a size over the limit, FCM rules,
         /// `--route` not taken.
         package var problems: [String]
+        /// Not JSON: where it breaks (1-based line and column in Unicode scalars) and why; no push type or size then.
+        package var invalidJSON: (line: Int, column: Int, message: String)?
         package var ok: Bool { problems.isEmpty }
     }
 
@@ -50,22 +53,51 @@ package struct PayloadContract: Sendable {
     ) -> Report {
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch {
-            // Where it breaks, as a suite's inline payload says it: "invalid JSON at byte N: …".
-            return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: [error.description])
+            // Where it breaks, as line:column (the suite loader's positions).
+            let at = error.lineAndColumn(in: bytes)
+            var report = Report(
+                outcomes: [], pushType: .alert, bytes: bytes.count,
+                problems: ["invalid JSON at \(at.line):\(at.column): \(error.message)"])
+            report.invalidJSON = (at.line, at.column, error.message)
+            return report
         }
         guard case .object = json else {
             return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: ["not a JSON object"])
         }
         var problems: [String] = []
         var devicePayload = json
-        if fcm {
-            let (data, rules) = Self.fcmData(json)
+        var deviceBytes = bytes.count
+        var translatedPushType: APNsPushType?
+        var sizeCheckedByFCM = false
+        if fcm, let message = Self.fcmMessage(json) {
+            // What FCM builds for the device, by the FCM gateway's own rules (FCMDeviceDelivery).
+            let (data, dataProblems) = Self.fcmDataRules(message["data"]?.objectValue ?? [:], sent: true)
+            problems += dataProblems
+            var checked = message
+            if case .object(var fields) = message, !dataProblems.isEmpty {
+                fields["data"] = .object(data)  // the rest of the message is still checked
+                checked = .object(fields)
+            }
+            let delivery = FCMDeviceDelivery(message: checked, bundleID: app.bundleID)
+            if let refusal = delivery.refusal { problems.append("FCM refuses the message: " + refusal.summary) }
+            guard let payload = delivery.payload, let translated = try? JSONValue.parse(payload) else {
+                return Report(outcomes: [], pushType: .alert, bytes: bytes.count, problems: problems)
+            }
+            devicePayload = translated
+            deviceBytes = payload.count
+            translatedPushType = delivery.pushType
+            sizeCheckedByFCM = true
+        } else if fcm {
+            let (data, rules) = Self.fcmDataRules(
+                (json.objectValue ?? [:]).filter { $0.key != "aps" }, sent: false)
             problems += rules
-            devicePayload = data
+            var device = data
+            if let aps = json["aps"] { device["aps"] = aps }
+            devicePayload = .object(device)
         }
         let aps = APSDictionary(payload: devicePayload)
-        let pushType = declared ?? APNsPushType.implied(byPayload: devicePayload)
-        if bytes.count > pushType.maxPayloadBytes {
+        let pushType = declared ?? translatedPushType ?? APNsPushType.implied(byPayload: devicePayload)
+        if !sizeCheckedByFCM, bytes.count > pushType.maxPayloadBytes {
             problems.append(
                 "\(bytes.count) bytes is over the APNs limit of \(pushType.maxPayloadBytes) for \(pushType.rawValue) pushes (413 PayloadTooLarge)"
             )
@@ -107,7 +139,7 @@ package struct PayloadContract: Sendable {
                         + " — routes: \(names.joined(separator: ", "))")
             }
         }
-        return Report(outcomes: outcomes, pushType: pushType, bytes: bytes.count, problems: problems)
+        return Report(outcomes: outcomes, pushType: pushType, bytes: deviceBytes, problems: problems)
     }
 
     /// A `liveactivity` payload against the app's `live_activities:` (the device's own decoding rules,
@@ -175,28 +207,31 @@ package struct PayloadContract: Sendable {
         return Spelling.closest(to: leaf, in: candidates).map { parent.isEmpty ? $0 : parent + "." + $0 }
     }
 
-    /// FCM `data` rules (string values; reserved keys `from`, `message_type`, `google…`, `gcm…`) and what
-    /// the device receives: `message.data` / `data` keys beside `apns.payload`, or the keys beside `aps`.
-    static func fcmData(_ json: JSONValue) -> (devicePayload: JSONValue, problems: [String]) {
-        let message = json["message"] ?? json
-        var data: [String: JSONValue]
-        var device: [String: JSONValue] = [:]
-        if case .object(let d)? = message["data"] {
-            data = d
-            if case .object(let p)? = message["apns"]?["payload"] { device = p }
-        } else {
-            data = (json.objectValue ?? [:]).filter { $0.key != "aps" }
-            if let aps = json["aps"] { device["aps"] = aps }
-        }
+    /// The v1 message in `json`: `{"message":{…}}`, or a bare message (`data`, `notification`, `apns`, a target …
+    /// and no `aps`). Nil: the keys FCM delivers beside `aps` (a received push).
+    static func fcmMessage(_ json: JSONValue) -> JSONValue? {
+        if case .object? = json["message"] { return json["message"] }
+        guard json["aps"] == nil else { return nil }
+        let messageKeys = ["data", "notification", "apns", "android", "webpush", "token", "topic", "condition", "fid"]
+        return messageKeys.contains { json[$0] != nil } ? json : nil
+    }
+
+    /// FCM `data` rules, every broken key at once (FCM's parser stops at the first): string values; reserved keys
+    /// `from`, `message_type`, `google…`, `gcm…`. `sent`: the data of a message as a backend sends it; otherwise the
+    /// keys beside `aps` of a received push, where `gcm.message_id` and `google.c.…` were added by FCM. Returns the
+    /// keys that pass.
+    static func fcmDataRules(_ data: [String: JSONValue], sent: Bool) -> (
+        passing: [String: JSONValue], problems: [String]
+    ) {
+        var passing: [String: JSONValue] = [:]
         var problems: [String] = []
         for key in data.keys.sorted() {
             let value = data[key]!
+            var ok = true
             if key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm") {
-                // gcm.message_id on a received push was added by FCM; in what a backend sends it is reserved.
-                if json["message"] != nil || json["data"] != nil
-                    || !(key == "gcm.message_id" || key.hasPrefix("google.c."))
-                {
+                if sent || !(key == "gcm.message_id" || key.hasPrefix("google.c.")) {
                     problems.append("FCM data key '\(key)' is reserved (400 INVALID_ARGUMENT)")
+                    ok = false
                 }
             }
             if case .string = value {
@@ -204,9 +239,10 @@ package struct PayloadContract: Sendable {
                 problems.append(
                     "FCM data value '\(key)' is a \(JSONDiff.typeName(value)), FCM takes only strings (400 INVALID_ARGUMENT)"
                 )
+                ok = false
             }
-            device[key] = value
+            if ok || !sent { passing[key] = value }
         }
-        return (.object(device), problems)
+        return (passing, problems)
     }
 }

@@ -33,16 +33,44 @@ extension SnapshotCheck {
         }
         switch outcome {
         case .matched: return SnapshotVerdict(lines: ["  snapshot \(entry): matches \(file)"])
-        case .written: return SnapshotVerdict(lines: ["  snapshot \(entry): written to \(file) (new)"])
+        case .written(let closest):
+            var lines = ["  snapshot \(entry): written to \(file) (new)"]
+            if let closest {
+                lines.append(
+                    "    renamed? the closest obsolete snapshot is '\(closest.label)'; what changed"
+                        + (closest.changes.isEmpty ? ": nothing" : ":"))
+                for line in JSONDiff.render(closest.changes).split(separator: "\n") { lines.append("      " + line) }
+            }
+            return SnapshotVerdict(lines: lines)
         case .updated: return SnapshotVerdict(lines: ["  snapshot \(entry): updated in \(file)"])
         case .unreadable(let why): throw SnapshotFileUnreadable(why: why)
-        case .missing:
+        case .missing(let closest):
+            var lines = ["  snapshot \(entry): missing from \(file)"]
+            var actual = "\n" + indent(value.prettySerialized())
+            var effects: [String] = []
+            if let closest {
+                // A renamed scenario: the diff against its old entry is what matters, not the whole new value.
+                let rendered = closest.changes.isEmpty ? "(no difference)" : JSONDiff.render(closest.changes)
+                actual =
+                    "\n  renamed? the closest obsolete snapshot is '\(closest.label)'; what changed (- stored, + now):\n"
+                    + indent(rendered)
+                effects = Self.consequences(closest.changes, snapshot: value)
+                if !effects.isEmpty {
+                    actual +=
+                        "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
+                }
+                lines.append("    renamed? the closest obsolete snapshot is '\(closest.label)'; what changed:")
+                for line in rendered.split(separator: "\n") { lines.append("      " + line) }
+            }
+            let expected =
+                store.mode == .ci
+                ? "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))"
+                : "a stored snapshot (a renamed scenario's snapshot is not written as new while it differs from its old one: "
+                    + "accept the change with `pushcheck run --update-snapshots`, which also removes the old entry)"
             let failure = fail(
-                "snapshot '\(scenario) › \(entry)' is missing from \(file)",
-                expected:
-                    "a stored snapshot (CI mode writes none: run `pushcheck run --update-snapshots` locally and commit \(file))",
-                actual: "\n" + indent(value.prettySerialized()))
-            return SnapshotVerdict(lines: ["  snapshot \(entry): missing from \(file)"], failure: (failure, []))
+                "snapshot '\(scenario) › \(entry)' is missing from \(file)", expected: expected,
+                actual: actual, diff: closest.map { JSONDiff.render($0.changes) })
+            return SnapshotVerdict(lines: lines, failure: (failure, effects))
         case .mismatch(let stored):
             // The push (the cause) first, then what the app did, each in path order.
             let changes = JSONDiff.diff(stored, value).enumerated().sorted { a, b in
@@ -50,7 +78,20 @@ extension SnapshotCheck {
                 return ra != rb ? ra < rb : a.offset < b.offset
             }.map(\.element)
             var text = "\n" + indent(JSONDiff.render(changes))
-            let effects = Self.consequences(changes)
+            // An entry written before masks kept the JSON type: say so, or the diff reads as a change of the app's.
+            let untyped = changes.compactMap { c -> String? in
+                guard case .changed(let path, let from, let to) = c,
+                    SnapshotMask.isUntypedMaskOfNonString(stored: from, now: to)
+                else { return nil }
+                return JSONDiff.label(path)
+            }
+            if !untyped.isEmpty {
+                text +=
+                    "\n  note: \(untyped.joined(separator: ", ")) stored as \"<masked>\" by an older pushcheck, which masked"
+                    + " every type alike; masks now keep the JSON type (\"<masked number>\", …) so a type change fails."
+                    + " If nothing else differs, rewrite the entry with `pushcheck run --update-snapshots`."
+            }
+            let effects = Self.consequences(changes, snapshot: value)
             if !effects.isEmpty {
                 text += "\n  what the app did differently:\n" + effects.map { "    • " + $0 }.joined(separator: "\n")
             }
@@ -86,7 +127,16 @@ extension SnapshotCheck {
 
     /// The later behaviour a snapshot change touched, one line per thing: a route that failed (or no longer
     /// ran), a notification field, the screen, the page. Changes to the push itself are the cause, not listed.
-    static func consequences(_ changes: [JSONDiff.Change]) -> [String] {
+    static func consequences(_ changes: [JSONDiff.Change], snapshot: JSONValue? = nil) -> [String] {
+        // What the snapshot shows that did not change: a changed userInfo that changed nothing the user sees says so.
+        let touched = Set(
+            changes.map { $0.path.split(whereSeparator: { $0 == "." || $0 == "[" }).first.map(String.init) })
+        var unchanged: [String] = []
+        if snapshot?["navigation"] != nil, !touched.contains("navigation") { unchanged += ["route", "navigation"] }
+        if snapshot?["notification"] != nil, !touched.contains("notification") { unchanged.append("notification") }
+        let userInfoLine =
+            "the userInfo the app's callbacks saw differs"
+            + (unchanged.isEmpty ? "" : " (" + Self.listed(unchanged) + " unchanged)")
         var out: [String] = []
         func add(_ s: String) { if !out.contains(s) { out.append(s) } }
         var fields: [(area: String, names: [String])] = []
@@ -113,7 +163,7 @@ extension SnapshotCheck {
             }
             guard let head = parts.first, head != "pushes" else { continue }
             if head == "callbacks" {
-                add("the userInfo the app's callbacks saw differs")
+                add(userInfoLine)
                 continue
             }
             let name = parts.count > 1 ? parts[1] : "(all)"
@@ -127,6 +177,14 @@ extension SnapshotCheck {
             let names = f.names.filter { $0 != "(all)" }
             add(names.isEmpty ? "\(f.area) differs" : "\(f.area) differs: " + names.joined(separator: ", "))
         }
+        if out.isEmpty, !changes.isEmpty, !unchanged.isEmpty {
+            add("only the push differs: " + Self.listed(unchanged) + " unchanged")
+        }
         return out
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 }

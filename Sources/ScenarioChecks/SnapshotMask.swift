@@ -2,7 +2,8 @@ import Foundation
 import PushModel
 
 /// Replaces values that differ from run to run (or machine to machine) so a snapshot compares what
-/// matters: by key name anywhere in the tree (`apns-id`, tokens, timestamps, `gcm.message_id`), loopback
+/// matters: by key name anywhere in the tree (`apns-id`, tokens, timestamps, `gcm.message_id`; the value's JSON type
+/// is kept: `<masked>` for a string, `<masked number>` …), loopback
 /// ports inside strings (`127.0.0.1:43117` → `127.0.0.1:<port>`), device tokens inside strings, and the
 /// paths a `snapshot: { ignore: […] }` names.
 package struct SnapshotMask: Sendable {
@@ -12,8 +13,23 @@ package struct SnapshotMask: Sendable {
         "fcm_token", "timestamp", "sent_at", "received_at", "answered_at", "gcm.message_id", "google.message_id",
         "google.sent_time", "message_id",
     ]
-    /// What a masked value becomes.
+    /// What a masked string becomes.
     static let masked: JSONValue = "<masked>"
+
+    /// What a masked value becomes: `<masked>` for a string (what snapshot files have always held), and the JSON type
+    /// kept for the others (`<masked number>`, `<masked object>`, …), so a value that changes type fails.
+    static func masked(_ value: JSONValue) -> JSONValue {
+        // A stored snapshot is masked again before the comparison: its placeholders stay as they are.
+        if case .string(let s) = value { return s.hasPrefix("<masked") && s.hasSuffix(">") ? value : masked }
+        return .string("<masked \(JSONDiff.typeName(value))>")
+    }
+
+    /// A stored `<masked>` where the value now masks as `<masked number>` (…): the entry was written before masks
+    /// kept the type.
+    static func isUntypedMaskOfNonString(stored: JSONValue?, now: JSONValue?) -> Bool {
+        guard stored == masked, case .string(let s)? = now else { return false }
+        return s.hasPrefix("<masked ") && s.hasSuffix(">")
+    }
     package static let ignored: JSONValue = "<ignored>"
 
     /// `ignore:` patterns: a path as the diff prints it (`user_info.sent_at`, `callbacks[*].user_info.id`);
@@ -31,7 +47,7 @@ package struct SnapshotMask: Sendable {
 
     private func walk(_ value: JSONValue, path: String, key: String?) -> JSONValue {
         if !path.isEmpty, matchesIgnore(path) { return Self.ignored }
-        if let key, Self.volatileKeys.contains(key), value != .null { return Self.masked }
+        if let key, Self.volatileKeys.contains(key), value != .null { return Self.masked(value) }
         switch value {
         case .object(let o):
             var out: [String: JSONValue] = [:]

@@ -22,11 +22,23 @@ package final class SnapshotStore: Sendable {
     /// What comparing one snapshot gave.
     enum Outcome {
         case matched
-        case written
+        case written(closest: ClosestObsolete?)
         case updated
-        case missing
+        case missing(closest: ClosestObsolete?)
         case mismatch(stored: JSONValue)
         case unreadable(String)
+    }
+
+    /// A stored entry no scenario of the suite takes any more that looks like a new snapshot's old self: a
+    /// scenario renamed (a reworded title in a recorded suite's names) keeps its snapshots under the old name.
+    struct ClosestObsolete {
+        /// `scenario › name` of the stored entry.
+        var label: String
+        /// Stored → now.
+        var changes: [JSONDiff.Change]
+        /// Close enough to be the same snapshot renamed: at most half its values differ. A local run does not write
+        /// such a snapshot as new (that would let the change pass): it fails like a mismatch until `-u` accepts it.
+        var looksRenamed: Bool
     }
 
     package let mode: Mode
@@ -36,10 +48,13 @@ package final class SnapshotStore: Sendable {
         var files: [String: Loaded] = [:]
         var written: [String] = []
         var updated: [String] = []
+        var writtenBesideObsolete: [String] = []
         /// suite path → scenario name → snapshot names compared in this run.
         var checked: [String: [String: Set<String>]] = [:]
         /// suite path → scenarios that ran to the end and passed (their unchecked entries are obsolete).
         var passed: [String: Set<String>] = [:]
+        /// suite path → every scenario name of the suite (`register`): entries of other scenarios are obsolete.
+        var scenarios: [String: Set<String>] = [:]
     }
 
     private struct Loaded {
@@ -49,6 +64,12 @@ package final class SnapshotStore: Sendable {
     }
 
     package init(mode: Mode) { self.mode = mode }
+
+    /// The scenario names of a suite, before its scenarios run: a missing snapshot is then compared with the entries
+    /// of scenarios no longer in the suite (`ClosestObsolete`).
+    package func register(suite: String, scenarios: [String]) {
+        state.withLock { $0.scenarios[suite] = Set(scenarios) }
+    }
 
     /// `Suites/checkout.yaml` → `Suites/__snapshots__/checkout.yaml.snap.json`.
     package static func file(forSuite suitePath: String) -> String {
@@ -67,11 +88,25 @@ package final class SnapshotStore: Sendable {
             if let error = file.error { return .unreadable(error) }
             let label = "\(scenario) › \(name)"
             guard let stored = file.entries[scenario]?[name] else {
-                if mode == .ci { return .missing }
+                let closest = Self.closestObsolete(
+                    to: value, named: name, in: file.entries, scenarios: s.scenarios[suite], mask: mask)
+                if mode == .ci { return .missing(closest: closest) }
+                if mode == .local, let closest, closest.looksRenamed, !closest.changes.isEmpty {
+                    return .missing(closest: closest)
+                }
                 file.entries[scenario, default: [:]][name] = value
                 file.dirty = true
                 s.written.append(label)
-                return .written
+                if let closest {
+                    // Locally a renamed scenario passes (its new snapshot is written): the summary shows its diff.
+                    let diff =
+                        closest.changes.isEmpty
+                        ? ["nothing"] : JSONDiff.render(closest.changes).split(separator: "\n").map(String.init)
+                    s.writtenBesideObsolete.append(
+                        "snapshot \(label) is new — renamed? the closest obsolete snapshot is '\(closest.label)'; "
+                            + "what changed:\n" + diff.map { "    " + $0 }.joined(separator: "\n"))
+                }
+                return .written(closest: closest)
             }
             if mask.apply(stored) == value { return .matched }
             if mode == .update {
@@ -102,6 +137,7 @@ package final class SnapshotStore: Sendable {
     package func finish(suites: [(path: String, scenarios: [String])], findObsolete: Bool = true) -> SnapshotSummary {
         state.withLock { s in
             var summary = SnapshotSummary(written: s.written, updated: s.updated)
+            summary.writtenBesideObsolete = s.writtenBesideObsolete
             for suite in suites {
                 let path = Self.file(forSuite: suite.path)
                 var file = s.files[suite.path] ?? Self.load(path)
@@ -141,7 +177,43 @@ package final class SnapshotStore: Sendable {
                 }
                 s.files[suite.path] = file
             }
+            summary.obsoleteFailsRun = mode == .ci && !summary.obsolete.isEmpty
             return summary
+        }
+    }
+
+    /// The entry of a scenario not in the suite (`scenarios`; unknown: none is looked at) closest to `value`: the
+    /// fewest differences, an entry of the same snapshot name first. Nil when the file has none.
+    static func closestObsolete(
+        to value: JSONValue, named name: String, in entries: [String: [String: JSONValue]], scenarios: Set<String>?,
+        mask: SnapshotMask
+    ) -> ClosestObsolete? {
+        guard let scenarios else { return nil }
+        var best: (sameName: Bool, count: Int, label: String, changes: [JSONDiff.Change])?
+        for (scenario, snapshots) in entries where !scenarios.contains(scenario) {
+            for (entryName, stored) in snapshots {
+                let changes = JSONDiff.diff(mask.apply(stored), value)
+                let candidate = (entryName == name, changes.count, "\(scenario) › \(entryName)", changes)
+                if let b = best {
+                    let better =
+                        candidate.0 != b.sameName
+                        ? candidate.0 : (candidate.1, candidate.2) < (b.count, b.label)
+                    if !better { continue }
+                }
+                best = candidate
+            }
+        }
+        let leaves = leafCount(value)
+        return best.map {
+            ClosestObsolete(label: $0.label, changes: $0.changes, looksRenamed: $0.sameName && $0.count * 2 <= leaves)
+        }
+    }
+
+    static func leafCount(_ v: JSONValue) -> Int {
+        switch v {
+        case .object(let o): return o.values.reduce(0) { $0 + leafCount($1) }
+        case .array(let a): return a.reduce(0) { $0 + leafCount($1) }
+        default: return 1
         }
     }
 
@@ -188,8 +260,14 @@ package struct SnapshotSummary: Sendable, Equatable {
     package var written: [String] = []
     /// Rewritten by `--update-snapshots`.
     package var updated: [String] = []
-    /// `suite: scenario › name` of entries nothing compared (reported; removed by `--update-snapshots`).
-    var obsolete: [String] = []
+    /// `suite: scenario › name` of entries nothing compared (reported; removed by `--update-snapshots`; under
+    /// `--ci` they fail the run).
+    package internal(set) var obsolete: [String] = []
+    /// A CI run (`--ci`) that left obsolete entries: it fails (exit 1), as it can neither remove them nor tell a
+    /// renamed scenario from a deleted one.
+    package internal(set) var obsoleteFailsRun = false
+    /// New snapshots written while their file holds obsolete entries, each with the closest one's diff.
+    package internal(set) var writtenBesideObsolete: [String] = []
     package var removed: [String] = []
     /// Snapshot files written.
     package var files: [String] = []
@@ -207,6 +285,16 @@ package struct SnapshotSummary: Sendable, Equatable {
         for u in updated { out.append("snapshot updated: \(u)") }
         for r in removed { out.append("snapshot removed (obsolete): \(r)") }
         for o in obsolete { out.append("snapshot obsolete: \(o) (run with --update-snapshots to remove it)") }
+        out += writtenBesideObsolete
+        if !obsolete.isEmpty {
+            let n = obsolete.count
+            out.append(
+                "\(n) obsolete snapshot\(n == 1 ? "" : "s")"
+                    + (obsoleteFailsRun
+                        ? ": the run fails (--ci); a scenario renamed? see the closest-obsolete diff above, then run with -u locally"
+                        : ": no scenario takes \(n == 1 ? "it" : "them") any more (a renamed scenario? -u removes them)")
+            )
+        }
         for e in errors { out.append("snapshot error: \(e)") }
         if !files.isEmpty { out.append("snapshot files written: " + files.joined(separator: ", ")) }
         return out

@@ -39,7 +39,7 @@ package struct RunSummary: Sendable {
         if reportError != nil { return 3 }
         let totals = report.totals
         if totals.errors > 0 { return 3 }
-        if totals.failures > 0 { return 1 }
+        if totals.failures > 0 || snapshots.obsoleteFailsRun { return 1 }
         return 0
     }
 }
@@ -137,6 +137,9 @@ package enum SuiteRun {
         }
 
         let snapshots = SnapshotStore(mode: configuration.snapshotMode)
+        for (suite, names) in zip(prepared.loaded.suites, prepared.loaded.scenarioNames) {
+            snapshots.register(suite: suite.path, scenarios: names)
+        }
         let environment = RunEnvironment(
             fixtureHTTPURL: fixture.httpURL, fixtureHTTPSURL: fixture.httpsURL, fixtureCAPath: fixture.caPath,
             environment: configuration.environment, stepTimeout: configuration.stepTimeout, seed: configuration.seed,

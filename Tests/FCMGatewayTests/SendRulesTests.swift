@@ -240,6 +240,30 @@ import Testing
         #expect(w.send(#"{"topic":"news","data":{"k":"\#(String(repeating: "x", count: 2000))"}}"#).0 == 200)
     }
 
+    /// `check-payload --fcm`'s verdict (`FCMDeviceDelivery`) is the send path's: around the limit, where the count
+    /// of the request passes and the translated payload (with FCM's own keys) is over APNs' 4096 bytes, both refuse
+    /// the same messages; and the payload it routes is the one the device gets (`data` beside `aps`, the
+    /// notification's title as `aps.alert.title`).
+    @Test func deviceDeliveryVerdictIsTheSendPaths() throws {
+        for pad in stride(from: 3880, through: 3990, by: 5) {
+            let message =
+                #"{"token":"\#(Fixture.tokenA)","data":{"order_id":"A1","pad":"\#(String(repeating: "x", count: pad))"},"apns":{"payload":{"aps":{"alert":{"title":"Order"}}}}}"#
+            let delivery = FCMDeviceDelivery(
+                message: try JSONValue.parse(Array(message.utf8)), bundleID: Fixture.bundle)
+            let (status, body) = w.send(message)
+            #expect((delivery.refusal == nil) == (status == 200), "pad \(pad): \(status) \(body)")
+            if status != 200 { #expect(delivery.refusal?.message == body[path: "error.message"]?.stringValue) }
+        }
+        let withNotification = FCMDeviceDelivery(
+            message: try JSONValue.parse(
+                Array(#"{"token":"t","data":{"order_id":"A1"},"notification":{"title":"T"}}"#.utf8)),
+            bundleID: Fixture.bundle)
+        let payload = try JSONValue.parse(try #require(withNotification.payload))
+        #expect(
+            payload[path: "aps.alert.title"] == "T" && payload["order_id"] == "A1" && withNotification.refusal == nil)
+        #expect(withNotification.pushType == .alert)
+    }
+
     /// The size check is skipped for bodies of at most limit ÷ 8 (`maxSizeGrowth`): what it counts never
     /// exceeds 4 × the body, even for the text that grows most when written again (short exponent numbers, `\b`).
     @Test func countedSizeIsBoundedByTheBody() throws {

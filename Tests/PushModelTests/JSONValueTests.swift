@@ -43,6 +43,26 @@ import Testing
         #expect(JSONValue.number(0.25).serialized() == "0.25")
     }
 
+    /// An integer a Double would round (beyond ±2^53) keeps its exact value when it fits 64 bits, as iOS's
+    /// JSONSerialization keeps it in an NSNumber: parsed, written back and compared exactly. Integers a Double holds
+    /// exactly stay `.number` (one representation per value), and ordinary numbers are written as before.
+    @Test func integersBeyondDoublePrecisionStayExact() throws {
+        let texts = ["1234567890123456789", "9007199254740993", "-9223372036854775807", "18446744073709551615"]
+        for text in texts {
+            let v = try JSONValue.parse(Array(#"{"nid":\#(text)}"#.utf8))
+            #expect(v.serialized() == #"{"nid":\#(text)}"#)
+            #expect(v["nid"] == .integer(Int128(text)!))
+            #expect(v.prettySerialized().contains(text))
+        }
+        #expect(try JSONValue.parse("9007199254740993") != JSONValue.parse("9007199254740992"))
+        #expect(try JSONValue.parse("9007199254740992") == .number(9_007_199_254_740_992), "2^53 is exact")
+        #expect(try JSONValue.parse("1152921504606846976") == .number(1_152_921_504_606_846_976), "2^60 is exact")
+        #expect(
+            try JSONValue.parse("18446744073709551616") == .number(18_446_744_073_709_551_616), "past UInt64: Double")
+        #expect(try JSONValue.parse("1.0").serialized() == "1" && JSONValue.number(1e20).serialized() == "1e+20")
+        #expect(try JSONValue.parse("9007199254740993").intValue == 9_007_199_254_740_993)
+    }
+
     @Test func rejectsDeepNesting() {
         let deep = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
         #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }

@@ -72,19 +72,28 @@ import Testing
         let suite = try runTool(pushcheckExecutable(), ["record-suite", recordings, "--app", Self.shopApp])
         #expect(suite.status == 0, "\(suite)")
         #expect(suite.stdout.contains("$${here}"), "payload text is not read as a variable")
+        // Replayed as sent (its key order), not as the recording's sorted `payload`.
+        #expect(first["payload_text"] != nil)
+        #expect(
+            suite.stdout.contains(
+                #"payload: '{"aps":{"alert":{"title":"Order A1001 shipped"}},"order_id":"A1001","note":"it''s $${here}"}'"#
+            ),
+            "\(suite.stdout)")
         try suite.stdout.write(toFile: suites + "/recorded.yaml", atomically: true, encoding: .utf8)
 
         // First run (not CI) writes the snapshots; a CI run then compares and passes.
         let run1 = try runTool(
             pushcheckExecutable(), ["run", suites, "--junit", dir.file("j1.xml")], environment: ["CI": ""])
         #expect(run1.status == 0, "\(run1)")
-        #expect(run1.stdout.contains("snapshot written: 0001 alert com.example.shop — Order A1001 shipped › tapped"))
+        #expect(run1.stdout.contains("snapshot written: alert com.example.shop: aps{alert} note order_id › tapped"))
         let snap = try JSONValue.parse(
             Array(try Data(contentsOf: URL(fileURLWithPath: suites + "/__snapshots__/recorded.yaml.snap.json"))))
-        let tapped = try #require(snap["0001 alert com.example.shop — Order A1001 shipped"]?["tapped"])
+        let tapped = try #require(snap["alert com.example.shop: aps{alert} note order_id"]?["tapped"])
         #expect(tapped[path: "navigation.title"] == "Order A1001 shipped")
         #expect(tapped[path: "callbacks.0.user_info.note"] == "it's ${here}")
-        #expect(snap["0002 background com.example.shop"]?["received"]?[path: "pushes.0.headers.apns-priority"] == "5")
+        #expect(
+            snap["background com.example.shop: aps{content-available} sync"]?["received"]?[
+                path: "pushes.0.headers.apns-priority"] == "5")
         let run2 = try runTool(
             pushcheckExecutable(), ["run", suites, "--junit", dir.file("j2.xml")], environment: ["CI": "true"])
         #expect(run2.status == 0, "\(run2)")
@@ -103,9 +112,14 @@ import Testing
         let fromLog = try runTool(
             pushcheckExecutable(), ["record-suite", dir.file("log.jsonl"), "--app", Self.shopApp])
         #expect(fromLog.status == 0, "\(fromLog)")
-        #expect(fromLog.stdout.contains(#"- name: "0001 alert com.example.shop — Order A1001 shipped""#))
-        #expect(fromLog.stdout.contains(#"- name: "0002 background com.example.shop""#))
+        #expect(fromLog.stdout.contains(#"- name: "alert com.example.shop: aps{alert} note order_id""#))
+        #expect(fromLog.stdout.contains(#"description: "0001.json: Order A1001 shipped""#))
+        #expect(fromLog.stdout.contains(#"- name: "background com.example.shop: aps{content-available} sync""#))
         #expect(!fromLog.stdout.contains("0003"))
+        // A log is not a `serve --record` directory: the header says which it was.
+        #expect(
+            fromLog.stdout.hasPrefix("# Replays the pushes accepted in the delivery log `\(dir.file("log.jsonl"))`"))
+        #expect(!fromLog.stdout.contains("serve --record"))
         #expect(fromLog.stdout.contains(#"apns-priority: "5""#))
         let missing = try runTool(pushcheckExecutable(), ["record-suite", dir.file("nope")])
         #expect(missing.status == 2 && missing.stderr.contains("no such file or directory"))

@@ -75,10 +75,38 @@ import Testing
         #expect(received.ok, "gcm.message_id on a received push was added by FCM: \(received.problems)")
     }
 
+    /// An FCM message is checked as the device receives it: FCM's translation (the FCM gateway's own), so
+    /// `notification.title` is `aps.alert.title`, `apns.payload`'s keys arrive beside `aps` without any `data`, and the
+    /// size is FCM's verdict on what it builds (its own keys included), not the request's.
+    @Test func fcmMessageIsCheckedAsTranslated() throws {
+        let notification = try check(
+            #"{"message":{"token":"t","data":{"order_id":"A1"},"notification":{"title":"T"}}}"#, fcm: true)
+        #expect(notification.ok, "\(notification.problems)")
+        #expect(notification.outcomes.first { $0.trigger == .tap }?.title == "T")
+        let noData = try check(
+            #"{"message":{"token":"t","notification":{"title":"x"},"apns":{"payload":{"aps":{"sound":"default"},"order_id":"A1"}}}}"#,
+            fcm: true)
+        #expect(noData.ok, "\(noData.problems)")
+        #expect(noData.outcomes.first { $0.trigger == .tap }?.route == "order")
+        // A bare message (no "message" wrapper, no target) is one too.
+        #expect(try check(#"{"notification":{"title":"x"},"data":{"order_id":"A1"}}"#, fcm: true).ok)
+        let pad = String(repeating: "x", count: 3950)
+        let big = try check(
+            #"{"message":{"token":"t","data":{"order_id":"A1","pad":"\#(pad)"},"apns":{"payload":{"aps":{"alert":{"title":"Order"}}}}}}"#,
+            fcm: true)
+        #expect(big.problems == ["FCM refuses the message: 400 INVALID_ARGUMENT: Message is too big (message)"])
+        #expect(big.bytes > 4096, "the size shown is the payload FCM builds")
+        // What FCM refuses for its own rules, with its error.
+        let badHeader = try check(
+            #"{"message":{"token":"t","data":{"order_id":"A1"},"apns":{"headers":{"apns-priority":"7"},"payload":{"aps":{"alert":"x"}}}}}"#,
+            fcm: true)
+        #expect(badHeader.problems.first?.hasPrefix("FCM refuses the message: 400 INVALID_ARGUMENT") == true)
+    }
+
     @Test func notJSON() throws {
         #expect(try check("[1]").problems == ["not a JSON object"])
         // Invalid JSON says where, as a suite's inline payload does (`JSONParseError`).
         let broken = try check(#"{"aps":{"alert":"a"},}"#).problems
-        #expect(broken.count == 1 && broken[0].hasPrefix("invalid JSON at byte 21: "), "\(broken)")
+        #expect(broken.count == 1 && broken[0].hasPrefix("invalid JSON at 1:22: "), "\(broken)")
     }
 }

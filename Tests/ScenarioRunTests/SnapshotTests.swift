@@ -49,6 +49,7 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let suite = try Support.load(path)
         let store = SnapshotStore(mode: mode)
+        store.register(suite: suite.path, scenarios: suite.scenarios.map(\.name))
         var environment = FixturePages.environment
         environment.snapshots = store
         let results = await Support.run(suite, environment: environment)
@@ -112,6 +113,79 @@ import Testing
         #expect(failures[1].actual.contains(#"- callbacks[0].user_info.order_id: "A1001""#))
         // A failing run does not touch the file.
         #expect(try String(contentsOfFile: dir + "/__snapshots__/orders.yaml.snap.json", encoding: .utf8) == before)
+    }
+
+    /// A 64-bit integer ID beyond ±2^53 reaches the device's userInfo and the snapshot file exact (iOS keeps it exact
+    /// in an NSNumber), so a change in its last digit is a diff, not a pass.
+    @Test func a64BitIntegerIDIsExactInUserInfoAndSnapshots() async throws {
+        func suite(_ nid: String) -> String {
+            Self.suite().replacingOccurrences(
+                of: "order_id: A1001\n", with: "order_id: A1001\n            nid: \(nid)\n")
+        }
+        let dir = try Self.freshDirectory()
+        let first = try await Self.run(suite("9007199254740993"), in: dir, mode: .local)
+        for (s, r) in first.results { #expect(Support.passed(r), "\(s.name): \(Support.describe(r))") }
+        let text = try String(contentsOfFile: first.snapshotFile, encoding: .utf8)
+        let json = try JSONValue.parse(text)
+        #expect(json[path: "order push.delivered.pushes.0.payload.nid"] == .integer(9_007_199_254_740_993))
+        #expect(json[path: "order push.2.callbacks.0.user_info.nid"] == .integer(9_007_199_254_740_993))
+        #expect(text.contains("\"nid\": 9007199254740993"), "written as the integer: \(text)")
+        let changed = try await Self.run(suite("9007199254740992"), in: dir, mode: .ci)
+        let failures = Support.failures(try #require(changed.results.first?.1))
+        #expect(
+            failures.first?.actual.contains("~ pushes[0].payload.nid: 9007199254740993 → 9007199254740992") == true,
+            "\(failures.map(\.actual))")
+    }
+
+    /// A scenario renamed with its push changed (a recorded suite regenerated after the backend reworded a title):
+    /// its snapshot is missing and the file holds the old one as obsolete. The missing snapshot shows the diff against
+    /// the closest obsolete entry, locally (where it is not written as new: the change would pass) and in CI, and a CI
+    /// run with obsolete entries fails.
+    @Test func aRenamedScenarioIsComparedWithItsClosestObsoleteSnapshot() async throws {
+        let dir = try Self.freshDirectory()
+        _ = try await Self.run(Self.suite(), in: dir, mode: .local)
+        let renamed = Self.suite(orderKey: "orderId").replacingOccurrences(
+            of: "name: order push", with: "name: order push, reworded")
+        for mode in [SnapshotStore.Mode.local, .ci] {
+            let run = try await Self.run(renamed, in: dir, mode: mode)
+            let failures = Support.failures(try #require(run.results.first?.1))
+            let first = try #require(failures.first, "\(mode)")
+            #expect(first.message.contains("snapshot 'order push, reworded › delivered' is missing"))
+            #expect(
+                first.actual.contains("renamed? the closest obsolete snapshot is 'order push › delivered'"), "\(mode)")
+            #expect(first.actual.contains(#"+ pushes[0].payload.orderId: "A1001""#), "\(first.actual)")
+            #expect(run.summary.obsolete.count == 2)
+            #expect(run.summary.obsoleteFailsRun == (mode == .ci))
+        }
+        // Unchanged but renamed: written locally (nothing differs), the old entries reported obsolete.
+        let same = try await Self.run(
+            Self.suite().replacingOccurrences(of: "name: order push", with: "name: order push again"), in: dir,
+            mode: .local)
+        for (s, r) in same.results { #expect(Support.passed(r), "\(s.name): \(Support.describe(r))") }
+        #expect(
+            same.summary.lines.contains { $0.contains("the closest obsolete snapshot is 'order push › delivered'") })
+    }
+
+    /// An added key nothing reads changes only the userInfo: the failure says that route, navigation and
+    /// notification did not change, so it reads as harmless rather than as a broken tap.
+    @Test func anUnusedAddedKeySaysWhatDidNotChange() async throws {
+        let dir = try Self.freshDirectory()
+        _ = try await Self.run(Self.suite(), in: dir, mode: .local)
+        let added = Self.suite().replacingOccurrences(
+            of: "order_id: A1001\n", with: "order_id: A1001\n            utm: x\n")
+        let run = try await Self.run(added, in: dir, mode: .ci)
+        let failures = Support.failures(try #require(run.results.first?.1))
+        let delivered = try #require(failures.first)
+        #expect(
+            delivered.actual.contains("only the push differs: route, navigation and notification unchanged"),
+            "\(delivered.actual)")
+        #expect(
+            delivered.actual.contains("the userInfo the app's callbacks saw differs (route and navigation unchanged)"),
+            "told on the first failure too: \(delivered.actual)")
+        let opened = try #require(failures.last)
+        #expect(
+            opened.actual.contains("the userInfo the app's callbacks saw differs (route and navigation unchanged)"),
+            "\(opened.actual)")
     }
 
     @Test func updateModeRewritesChangedSnapshots() async throws {

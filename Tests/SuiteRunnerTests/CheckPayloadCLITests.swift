@@ -78,14 +78,22 @@ import Testing
         #expect(out.stdout.contains("2 payloads checked against com.example.shop: 2 broken"), "\(out.stdout)")
     }
 
-    /// A payload that is not JSON is a broken payload (exit 1) whose problem says where: invalid JSON at byte N.
+    /// A payload that is not JSON is a broken payload (exit 1) that says where as the suite loader does,
+    /// `file:line:col:` (a stdin payload is one line: `stdin:N:col:`), with no push type or size line.
     @Test func invalidJSONSaysWhere() throws {
         let lines = Array((#"{"aps":{"alert":"a"},}"# + "\n").utf8)
         let out = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app], stdin: lines)
         #expect(out.status == 1, "\(out)")
-        #expect(
-            out.stdout.contains("stdin:1: alert, 22 of 4096 bytes\n  FAIL invalid JSON at byte 21: "), "\(out.stdout)")
+        #expect(out.stdout.hasPrefix("stdin:1:22: invalid JSON: expected a string key\n"), "\(out.stdout)")
+        #expect(!out.stdout.contains("bytes"), "no size for what is not JSON: \(out.stdout)")
         #expect(out.stdout.contains("1 payload checked against com.example.shop: 1 broken"), "\(out.stdout)")
+        let dir = try TempDirectory("check-payload")
+        defer { dir.remove() }
+        let bad = try dir.write(
+            "bad.json", "{\n  \"aps\": {\"alert\": \"é\"},\n  \"order_id\": \"A1\",\n  \"count\": ,\n}\n")
+        let file = try runTool(pushcheckExecutable(), ["check-payload", "--app", Self.app, bad])
+        #expect(file.status == 1)
+        #expect(file.stdout.hasPrefix("\(bad):4:12: invalid JSON: "), "\(file.stdout)")
     }
 
     /// No payloads (empty stdin, or only blank lines) printed "0 payloads checked … all fit" and exited 0: a

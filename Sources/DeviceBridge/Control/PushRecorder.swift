@@ -34,7 +34,8 @@ package final class PushRecorder: Sendable {
         }
     }
 
-    /// The recording of one push: what a replay needs (headers that change behaviour, the payload as sent).
+    /// The recording of one push: what a replay needs (headers that change behaviour, the payload as sent). Not
+    /// recorded: `apns-expiration` (a replay delivers to an online device either way), `apns-id`, the token.
     package static func record(_ push: DeliveredPush) -> JSONValue {
         var o: [String: JSONValue] = [
             "environment": .string(push.environment.rawValue), "topic": .string(push.topic),
@@ -43,6 +44,11 @@ package final class PushRecorder: Sendable {
             "payload": (try? JSONValue.parse(push.payload)) ?? .string(String(decoding: push.payload, as: UTF8.self)),
         ]
         if let c = push.collapseID { o["collapse_id"] = .string(c) }
+        // `payload` is readable JSON (keys sorted, numbers rewritten: `1.0` is `1`); the bytes as sent, when they
+        // differ, so a replay sends them unchanged.
+        if let parsed = o["payload"], parsed.serializedBytes() != push.payload {
+            o["payload_text"] = .string(String(decoding: push.payload, as: UTF8.self))
+        }
         return .object(o)
     }
 }

@@ -107,7 +107,7 @@ package struct LiveActivityDeclaration: Sendable, Equatable {
     static func describe(_ v: JSONValue) -> String {
         switch v {
         case .string(let s): return "string \"\(s)\""
-        case .number(let n): return n.rounded() == n ? "number \(Int(n))" : "number \(n)"
+        case .number, .integer: return "number \(v.serialized())"
         case .bool(let b): return "bool \(b)"
         case .array: return "an array"
         case .object: return "an object"

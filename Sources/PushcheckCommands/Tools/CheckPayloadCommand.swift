@@ -21,7 +21,7 @@ enum CheckPayloadCommand: PushcheckCommand {
             "The apns-push-type the payloads are sent with (alert, background, voip, …; default: from the payload)."),
         .flag(
             "fcm",
-            "Payloads are FCM messages (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."
+            "Payloads are FCM messages, checked as FCM translates and sizes them (or the keys FCM delivers beside aps): data values must be strings, reserved keys refused."
         ),
     ]
     static let discussion = """
@@ -31,8 +31,8 @@ enum CheckPayloadCommand: PushcheckCommand {
         its size against the APNs limit of its push type (4096 bytes; background when it is content-available
         only), and with --fcm the FCM data rules.
         Exit codes: 0 every payload fits, 1 a payload breaks a route (or the size limit, or an FCM rule, or
-        is not a JSON object: invalid JSON at byte N), 2 usage or app file error, 5 no payloads (empty stdin,
-        or only blank lines: as run exits 5 when nothing is selected).
+        is not a JSON object: invalid JSON says FILE:LINE:COL), 2 usage or app file error, 5 no payloads
+        (empty stdin, or only blank lines: as run exits 5 when nothing is selected).
         """
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -56,17 +56,17 @@ enum CheckPayloadCommand: PushcheckCommand {
             }
             app = first
         }
-        var inputs: [(name: String, bytes: [UInt8])] = []
+        var inputs: [(name: String, bytes: [UInt8], fromStdin: Bool)] = []
         let files = arguments.positionals.filter { $0 != "-" }
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw UsageError("cannot read payload file '\(file)'")
             }
-            inputs.append((file, [UInt8](data)))
+            inputs.append((file, [UInt8](data), false))
         }
         if files.isEmpty || arguments.positionals.contains("-") {
             let data = FileHandle.standardInput.readDataToEndOfFile()
-            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes)) }
+            for line in JSONLines.lines([UInt8](data)) { inputs.append(("stdin:\(line.number)", line.bytes, true)) }
         }
         // Nothing to check is not "all fit": a backend test piping an empty list must not pass (run's exit 5).
         guard !inputs.isEmpty else {
@@ -90,6 +90,13 @@ enum CheckPayloadCommand: PushcheckCommand {
         for input in inputs {
             let report = contract.check(
                 input.bytes, route: arguments.value("route"), fcm: arguments.has("fcm"), pushType: pushType)
+            if let bad = report.invalidJSON {
+                // `file:line:col: …` as the suite loader says it; a stdin payload is one line: `stdin:N:col: …`.
+                let place = input.fromStdin ? "\(input.name):\(bad.column)" : "\(input.name):\(bad.line):\(bad.column)"
+                console.out("\(place): invalid JSON: \(bad.message)")
+                broken += 1
+                continue
+            }
             console.out(
                 "\(input.name): \(report.pushType.rawValue), \(report.bytes) of \(report.pushType.maxPayloadBytes) bytes"
             )

@@ -33,7 +33,9 @@ enum RecordSuiteCommand: PushcheckCommand {
             console.err("pushcheck record-suite: no recorded pushes (*.json) in \(dir)")
             return ExitCode.failure
         }
-        let text = RecordedSuite.yaml(recordings, appInclude: arguments.value("app"), source: dir)
+        var isDirectory: ObjCBool = false
+        let fromLog = FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) && !isDirectory.boolValue
+        let text = RecordedSuite.yaml(recordings, appInclude: arguments.value("app"), source: dir, fromLog: fromLog)
         console.out(String(text.dropLast()))  // out adds the final newline
         return ExitCode.success
     }
