@@ -6,8 +6,9 @@ package enum JSONValue: Sendable, Hashable {
     case number(Double)
     /// An integer a Double cannot hold exactly (beyond ±2^53, within Int64.min...UInt64.max): what iOS's
     /// JSONSerialization keeps exact in an NSNumber (Tests/reference/ios-json.md). Every other number is `.number`,
-    /// so each value has one representation and `==` compares values.
-    case integer(Int128)
+    /// so each value has one representation and `==` compares values. Boxed (`indirect`): an Int128 payload would
+    /// align every JSONValue to 16 bytes (stride 32, not 24) for a case few payloads have.
+    indirect case integer(Int128)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])

@@ -43,6 +43,13 @@ import Testing
         #expect(JSONValue.number(0.25).serialized() == "0.25")
     }
 
+    /// The exact-integer case is boxed: an inline Int128 would align every JSONValue (in every array and object the
+    /// runner and the device hold) to 16 bytes, a stride of 32 instead of 24.
+    @Test func theExactIntegerCaseDoesNotWidenEveryValue() {
+        #expect(MemoryLayout<JSONValue>.stride == 24)
+        #expect(MemoryLayout<JSONValue>.alignment == 8)
+    }
+
     /// An integer a Double would round (beyond ±2^53) keeps its exact value when it fits 64 bits, as iOS's
     /// JSONSerialization keeps it in an NSNumber: parsed, written back and compared exactly. Integers a Double holds
     /// exactly stay `.number` (one representation per value), and ordinary numbers are written as before.
