@@ -291,20 +291,7 @@ import Testing
         let proxy = try #require(ready["proxy"]?.stringValue)
         let port = try #require(Int(proxy.split(separator: ":").last ?? ""))
         var held: [Int32] = []
-        for _ in 0..<30 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = in_port_t(UInt16(port).bigEndian)
-            addr.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-            let r = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            #expect(r == 0)
-            held.append(fd)
-        }
+        for _ in 0..<30 { held.append(try connectToLoopback(port: port)) }
         usleep(300_000)  // serve has hit its limit by now
         for fd in held { close(fd) }
         usleep(300_000)
