@@ -73,7 +73,7 @@ package final class SnapshotStore: Sendable {
 
     /// `Suites/checkout.yaml` → `Suites/__snapshots__/checkout.yaml.snap.json`.
     package static func file(forSuite suitePath: String) -> String {
-        let dir = (suitePath as NSString).deletingLastPathComponent
+        let dir = PathText.directory(of: suitePath)
         let name = (suitePath as NSString).lastPathComponent
         let base = dir.isEmpty ? "" : (dir.hasSuffix("/") ? dir : dir + "/")
         return base + "__snapshots__/" + name + ".snap.json"

@@ -1,5 +1,6 @@
 import DeviceSimulator
 import Foundation
+import PushModel
 import HTTPClient
 import PushCrypto
 import SuiteFormat
@@ -106,7 +107,7 @@ final class SharedCredentials: Sendable {
 
     /// PEM files of the provider certificate for `bundleID` and its key (for `run` steps).
     func providerCertificateFiles(bundleID: String, teamID: String) throws -> (certificate: String, key: String) {
-        let dir = (caPath as NSString).deletingLastPathComponent
+        let dir = PathText.directory(of: caPath)
         let cert = dir + "/\(bundleID).cert.pem"
         let key = dir + "/\(bundleID).key.pem"
         if !FileManager.default.fileExists(atPath: key) {

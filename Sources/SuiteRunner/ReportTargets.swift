@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// The files a run's reports go to, checked against each other and against the suites before anything runs: a
 /// report written over the other report, or over a suite file of the run, would lose it without a word.
@@ -40,7 +41,7 @@ enum ReportTargets {
                 guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
                     let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
                 else { break }
-                let directory = (current as NSString).deletingLastPathComponent
+                let directory = PathText.directory(of: current)
                 current = target.hasPrefix("/") || directory.isEmpty ? target : directory + "/" + target
             }
             var info = stat()

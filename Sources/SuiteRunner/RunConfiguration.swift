@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 import Reports
 import ScenarioChecks
 import SuiteFormat
@@ -79,7 +80,7 @@ package struct RunConfiguration: Sendable {
         }
         for path in paths {
             var dir = SuiteDiscovery.normalized(path)
-            if !isDirectory(dir) { dir = (dir as NSString).deletingLastPathComponent }
+            if !isDirectory(dir) { dir = PathText.directory(of: dir) }
             if dir.isEmpty { dir = "." }
             // Walk up from the file's directory: `Suites/sub/x.yaml` finds `Suites/pages`.
             // `standardizingPath` turns "." into "", and Foundation traps on `deletingLastPathComponent` of "":
@@ -89,7 +90,7 @@ package struct RunConfiguration: Sendable {
             while true {
                 if isDirectory(current + "/pages") { return current + "/pages" }
                 if current == "." || current == "/" { break }
-                let parent = (current as NSString).deletingLastPathComponent
+                let parent = PathText.directory(of: current)
                 if parent == current || parent.isEmpty { break }
                 current = parent
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PushModel
 
 /// Loads YAML (and JSON, which goes through the same parser) into position-carrying
 /// `YAMLNode` trees.
@@ -93,7 +94,7 @@ package enum YAMLLoader {
 
     /// The directory that relative `include:` paths in `file` are resolved against.
     package static func baseDirectory(of file: String) -> String {
-        let directory = (file as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: file)
         return directory.isEmpty ? "." : directory
     }
 

@@ -62,6 +62,19 @@ import Testing
         #expect(empty.status == 2 && empty.stderr.hasPrefix("pushcheck run: no suite files in "), "\(empty)")
     }
 
+    /// A suite in a one-letter directory, named relative to the working directory (`run q/a.yaml`), crashed the run
+    /// with SIGILL before anything ran: Foundation's `deletingLastPathComponent` traps on `q` (`PathText`).
+    @Test func aSuiteInAOneLetterDirectoryRuns() throws {
+        let ws = try CLIWorkspace(["q/a.yaml": SampleSuites.passing])
+        defer { ws.remove() }
+        let out = try runTool(
+            "/bin/sh",
+            ["-c", #"cd "$1" && exec "$2" run q/a.yaml --junit r.xml"#, "sh", ws.dir.path, pushcheckExecutable()],
+            environment: ["CI": "1"], timeout: 60)
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.contains("2 passed, 0 failed, 0 skipped"), "\(out)")
+    }
+
     @Test func exitCodesFollowTheWorstOutcome() throws {
         let ws = try CLIWorkspace([
             "suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing,
