@@ -395,10 +395,14 @@ package enum SuiteLoader {
         if trimmed.isEmpty {
             throw node.invalidValue(expected: "expected true, false or a non-empty reason", suggestion: what)
         }
-        if ["yes", "no", "on", "off", "y", "n"].contains(trimmed.lowercased()) {
+        // A word meant as a boolean is not a reason: quoted (`"false"`), or YAML 1.1's `yes`/`no`/`on`/`off`, which
+        // YAML 1.2 reads as text. Taken as a reason, `skip: "false"` skipped the scenario.
+        if ["true", "false", "yes", "no", "on", "off", "y", "n"].contains(trimmed.lowercased()) {
             throw node.invalidValue(
-                expected: "expected true, false or a reason, found '\(text)' (YAML 1.2 reads it as text)",
-                suggestion: what)
+                expected:
+                    "expected true, false or a reason, found the text '\(text)' (quoted, or a YAML 1.1 word that YAML "
+                    + "1.2 does not read as a boolean), not a reason",
+                suggestion: what + ", without quotes for true and false")
         }
         if text.contains("${") {
             throw node.invalidValue(

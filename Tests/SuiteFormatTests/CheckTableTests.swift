@@ -83,7 +83,10 @@ import Testing
         #expect(try reason("false") == nil)
         #expect(try reason("null") == nil)
         #expect(try reason("\"waits for the new backend\"") == "waits for the new backend")
-        for bad in ["\"\"", "\" \"", "no", "yes", "Off", "42", "[a]", "{ a: 1 }", "\"${env.SKIP}\""] {
+        for bad in [
+            "\"\"", "\" \"", "no", "yes", "Off", "42", "[a]", "{ a: 1 }", "\"${env.SKIP}\"", "\"false\"", "'false'",
+            "\"False\"", "\"true\"", "\"no\"",
+        ] {
             let e = try #require(
                 try Support.loadError("name: s\nscenarios:\n  - name: one\n    skip: \(bad)\n    steps: [ tap ]\n"),
                 "skip: \(bad) loaded")
