@@ -46,7 +46,8 @@ package enum RecordedSuite {
             if let p = headers["apns-priority"].flatMap(Int.init) { o["priority"] = .number(Double(p)) }
             if let c = headers["apns-collapse-id"] { o["collapse_id"] = .string(c) }
             if payload.serialized() != payloadText { o["payload_text"] = .string(payloadText) }
-            out.append(Recording(name: String(format: "%04d", out.count + 1) + ".json", json: .object(o)))
+            // Named by where it is: the log and its line (a log has no per-push files to name).
+            out.append(Recording(name: "\((path as NSString).lastPathComponent):\(line.number)", json: .object(o)))
         }
         return out
     }
