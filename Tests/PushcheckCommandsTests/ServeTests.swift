@@ -233,6 +233,33 @@ import Testing
         }
     }
 
+    /// serve that cannot start (its control port is taken) exits 3 and leaves no generated CA file behind: "A
+    /// generated CA file (no --ca-out) is removed on exit" held only for a serve that had started.
+    @Test func aServeThatCannotStartLeavesNoCAFile() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.remove() }
+        let tmp = fixture.dir.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let busy = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(busy) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(busy, $0, len) == 0 && listen(busy, 1) == 0 && getsockname(busy, $0, &len) == 0
+            }
+        }
+        try #require(listening)
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let out = try runTool(
+            pushcheckExecutable(), ["serve", "--config", fixture.configPath, "--control-port", String(port)],
+            environment: ["TMPDIR": tmp])
+        #expect(out.status == 3, "\(out)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasSuffix("-ca.pem") } == [])
+    }
+
     /// `--payload FILE`, `--payload @FILE` and `--payload -` send the file's (or stdin's) bytes, as `send --help` says;
     /// they were sent as the text "FILE" or "-" (400 PayloadEmpty at the gateway).
     @Test func sendsThePayloadOfAFileOrStdinNamedByPayload() throws {

@@ -52,6 +52,10 @@ import Testing
             let zero = try ws.run([option, "0s"])
             #expect(zero.status == 2, "\(zero)")
             #expect(zero.stderr.contains("option '\(option)' must be a positive duration"), "\(zero)")
+            #expect(zero.stderr.contains("(nothing finishes within 0)"), "\(zero)")
+            let negative = try ws.run([option, "-1s"])
+            #expect(negative.status == 2, "\(negative)")
+            #expect(negative.stderr.contains("positive duration (a time limit cannot be negative)"), "\(negative)")
         }
         let missing = try ws.pushcheck(["run", ws.dir.file("nope")])
         #expect(

@@ -222,11 +222,11 @@ enum RunCommand: PushcheckCommand {
                 return .milliseconds(Int64((number * scale * 1000).rounded()))
             }
         }
-        // `0s` is a duration, but no step or scenario can finish within it.
+        // `0s` is a duration, but no step or scenario can finish within it (nor within a negative one).
         if let number = Double(text.trimmingCharacters(in: CharacterSet(charactersIn: "ms"))), number <= 0 {
+            let why = number == 0 ? "nothing finishes within 0" : "a time limit cannot be negative"
             throw UsageError(
-                "option '--\(name)' must be a positive duration (nothing finishes within 0), got '\(raw)'; e.g. 30s, 500ms or 2m"
-            )
+                "option '--\(name)' must be a positive duration (\(why)), got '\(raw)'; e.g. 30s, 500ms or 2m")
         }
         throw UsageError("option '--\(name)' expects a duration such as 30s, 500ms or 2m, got '\(raw)'")
     }

@@ -215,6 +215,9 @@ struct RunningGateway {
             try PEMFiles.write(ca.certificatePEM, to: path)
             caPath = path
         }
+        // A generated CA file goes if serve cannot start after all (a busy port): "removed on exit" holds then too.
+        var started = false
+        defer { if !started, caOut == nil, let caPath { try? FileManager.default.removeItem(atPath: caPath) } }
         // Devices are set up as the world is built, so their tokens are registered before a provider connects.
         let host = try WorldHost(
             config.world, webTrust: caPath, serviceAccounts: try WorldHost.consoleServiceAccounts(for: config.world))
@@ -245,6 +248,7 @@ struct RunningGateway {
                 throw error
             }
         }
+        started = true
         return running
     }
 
