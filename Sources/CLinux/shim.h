@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <poll.h>
 #include <sys/wait.h>
+#include <spawn.h>
 
 static inline int pc_errno(void) { return errno; }
 
@@ -103,8 +104,8 @@ static inline int pc_install_termination_pipe(int write_fd) {
 /* Scenarios: a run: step's descendants. As a child subreaper, pushcheck inherits every orphan its
    commands leave (a setsid grandchild included) instead of init, so it can find and kill them. */
 static inline int pc_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
-/* Blocks until child pid has exited, WITHOUT reaping it (WNOWAIT: Foundation's Process reaps its own
-   children). *code is CLD_EXITED, CLD_KILLED or CLD_DUMPED; *status the exit status or signal number.
+/* Blocks until child pid has exited, WITHOUT reaping it (WNOWAIT: the step's processes are killed
+   first, while the shell's pid cannot be reused). *code is CLD_EXITED, CLD_KILLED or CLD_DUMPED; *status the exit status or signal number.
    Returns 0, or -1 with errno (ECHILD: already reaped). */
 static inline int pc_wait_exit_nowait(pid_t pid, int *code, int *status) {
     siginfo_t info; memset(&info, 0, sizeof info);
@@ -114,6 +115,55 @@ static inline int pc_wait_exit_nowait(pid_t pid, int *code, int *status) {
     return r;
 }
 static inline int pc_CLD_EXITED(void) { return CLD_EXITED; }
+/* glibc declares these only under _GNU_SOURCE (all three there since glibc 2.34 at the latest). */
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *restrict, const char *restrict);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+extern int pipe2(int pipefd[2], int flags);
+/* A pipe whose both ends are close-on-exec; fds[0] reads, fds[1] writes. Returns 0 or -1 with errno. */
+static inline int pc_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+/* Starts argv[0] (a run: step's /bin/sh -c) as a shell would start a command: an empty signal mask and
+   every catchable signal at its default disposition. Without this the child inherits the spawning
+   thread's mask (libdispatch's and Swift's worker threads block almost every signal) and pushcheck's
+   SIG_IGN for SIGPIPE, so a backend script could not be stopped by SIGTERM or die of a closed pipe.
+   stdin is /dev/null, stdout/stderr are out_fd/err_fd, the directory is dir, and no other descriptor is
+   inherited. Returns 0 with *pid, or an errno value. */
+static inline int pc_spawn_command(const char *dir, char *const argv[], char *const envp[], int out_fd,
+                                   int err_fd, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    int r = posix_spawn_file_actions_init(&actions);
+    if (r != 0) return r;
+    r = posix_spawnattr_init(&attr);
+    if (r != 0) { posix_spawn_file_actions_destroy(&actions); return r; }
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    /* Bits set directly: sigaddset refuses glibc's two internal signals (32, 33), which posix_spawn would
+       then leave ignored in the child (and an ignored signal stays ignored across exec). glibc's layout:
+       signal n is bit (n-1) of an array of unsigned long. */
+    const int bits = 8 * (int)sizeof(unsigned long);
+    for (int sig = 1; sig <= SIGRTMAX && (sig - 1) / bits < (int)(sizeof defaults.__val / sizeof defaults.__val[0]); sig++) {
+        if (sig != SIGKILL && sig != SIGSTOP) defaults.__val[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
+    }
+    if ((r = posix_spawnattr_setsigmask(&attr, &empty)) == 0
+        && (r = posix_spawnattr_setsigdefault(&attr, &defaults)) == 0
+        && (r = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) == 0
+        && (r = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)) == 0
+        && (r = posix_spawn_file_actions_adddup2(&actions, out_fd, 1)) == 0
+        && (r = posix_spawn_file_actions_adddup2(&actions, err_fd, 2)) == 0
+        && (r = posix_spawn_file_actions_addchdir_np(&actions, dir)) == 0
+        && (r = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0) {
+        r = posix_spawn(pid, argv[0], &actions, &attr, argv, envp);
+    }
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    return r;
+}
+/* Reaps child pid (already exited). */
+static inline void pc_reap(pid_t pid) {
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+}
 /* Waits up to timeout_ms for fd to be readable (or hung up); returns poll's result. */
 static inline int pc_poll_readable(int fd, int timeout_ms) {
     struct pollfd p; p.fd = fd; p.events = POLLIN; p.revents = 0;

@@ -179,8 +179,7 @@ package enum HTMLReport {
         let ordered = ReportMerger.orderedShardFiles(urls)
         // JUnit only: the XML merge, whose duplicate-scenario errors name the line.
         guard ordered.contains(where: isHTML) else {
-            let merged = try ReportMerger.merge(reports: ordered)
-            try ReportMerger.checkShardsComplete([merged], files: ordered)
+            let merged = try ReportMerger.merge(reports: ordered, checkingShards: true)
             return (merged, .init())
         }
         var reports: [TestReport] = []

@@ -10,12 +10,20 @@ import Foundation
 package enum ReportMerger {
     /// Reads every file (in the given order; see `orderedShardFiles(_:)`) and merges them.
     package static func merge(reports urls: [URL]) throws(ReportsError) -> TestReport {
+        try merge(reports: urls, checkingShards: false)
+    }
+
+    /// Reads and merges the files, first checking (`checkShardsComplete`) that no shard is missing among them.
+    package static func merge(reports urls: [URL], checkingShards: Bool) throws(ReportsError) -> TestReport {
         guard !urls.isEmpty else { throw .noInputs }
         var located: [JUnitXMLReader.Located] = []
         for url in urls {
             located.append(try JUnitXMLReader.readLocated(contentsOf: url))
         }
-        return try merge(located)
+        let merged = try merge(located)
+        // Each input's own properties: the merge leaves out an empty shard's suite, which carries its `shard`.
+        if checkingShards { try checkShardsComplete(located.map(\.report), files: urls) }
+        return merged
     }
 
     /// `merge-reports` in one call: orders the shard files, merges them, writes the result atomically
@@ -23,8 +31,7 @@ package enum ReportMerger {
     @discardableResult
     static func mergeFiles(_ urls: [URL], into output: URL) throws(ReportsError) -> TestReport {
         let inputs = orderedShardFiles(urls.filter { $0.standardizedFileURL != output.standardizedFileURL })
-        let merged = try merge(reports: inputs)
-        try checkShardsComplete([merged], files: inputs)
+        let merged = try merge(reports: inputs, checkingShards: true)
         try JUnitXMLWriter.write(merged, to: output)
         return merged
     }
@@ -40,8 +47,8 @@ package enum ReportMerger {
         return try merge(located)
     }
 
-    /// Throws `.missingShards` when the reports are shards (their `shard` property, or a `-<i>-of-<N>` file name:
-    /// an empty shard's report holds no suite to carry the property) but not every shard `1...N` is among them.
+    /// Throws `.missingShards` when the reports are shards (their `shard` property — an empty shard's report carries
+    /// it in a suite without cases —, or a `-<i>-of-<N>` file name) but not every shard `1...N` is among them.
     /// Reports of an unsharded run (`shard 1/1`) are always complete.
     package static func checkShardsComplete(_ reports: [TestReport], files: [URL]) throws(ReportsError) {
         var seen: [Int: Set<Int>] = [:]
@@ -86,6 +93,8 @@ package enum ReportMerger {
         for input in inputs {
             merged.timestamp = min(merged.timestamp, input.report.timestamp)
             merged.properties = union(merged.properties, input.report.properties)
+            // An empty shard's report: its one suite only carries the run's properties (`JUnitXMLWriter`). Left out.
+            if isEmptyShard(input.report) { continue }
             for (position, suite) in input.report.suites.enumerated() {
                 for (caseNumber, testCase) in suite.cases.enumerated() {
                     let key = testCase.classname + "\u{0}" + testCase.name
@@ -105,6 +114,12 @@ package enum ReportMerger {
             }
         }
         return merged
+    }
+
+    /// The report of a run that had no scenario (`JUnitXMLWriter`): one suite `pushcheck` without cases or file.
+    static func isEmptyShard(_ report: TestReport) -> Bool {
+        guard report.suites.count == 1, let suite = report.suites.first else { return false }
+        return suite.cases.isEmpty && suite.file == nil && suite.name == "pushcheck"
     }
 
     private static func combine(_ target: inout TestSuiteReport, with other: TestSuiteReport) {

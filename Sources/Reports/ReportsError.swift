@@ -46,9 +46,10 @@ package enum ReportsError: Error, Equatable, CustomStringConvertible {
                 let list = missing[count, default: []].map { "\($0)/\(count)" }
                 return (list.count == 1 ? "shard " : "shards ") + list.joined(separator: ", ")
             }
+            let one = parts.count == 1 && missing.values.first?.count == 1
             return "the reports are incomplete: \(parts.joined(separator: "; ")) "
-                + (parts.count == 1 && missing.values.first?.count == 1 ? "is" : "are")
-                + " missing (its scenarios would be left out of the merged report). "
+                + (one ? "is missing (its" : "are missing (their")
+                + " scenarios would be left out of the merged report). "
                 + "Pass every shard's report (junit-<i>-of-<N>.xml or report-<i>-of-<N>.html), or re-run the missing shards."
         case let .schemaUnusable(path, reason):
             return "\(path): cannot load the XML schema: \(reason)."

@@ -47,37 +47,23 @@ enum CommandRunner {
         let token = "\(getpid())-\(tokens.add(1, ordering: .relaxed).newValue)"
         var environment = environment
         environment[ProcessTree.tokenVariable] = token
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let reaped = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in reaped.signal() }
-        do { try process.run() } catch { throw .cannotStart("\(error)") }
-        let pid = process.processIdentifier
+        let (pid, outFD, errFD) = try spawn(command, environment: environment, directory: directory)
         // Blocking reads and waits run on threads of their own: parked on Dispatch's global queue they
         // would hold its few (one per core) threads and stall everything else queued there.
         let readers = DispatchGroup()
         let outBox = Box()
         let errBox = Box()
         let abandon = Box()
-        for (pipe, box) in [(out, outBox), (err, errBox)] {
-            let handle = pipe.fileHandleForReading
+        for (fd, box) in [(outFD, outBox), (errFD, errBox)] {
             readers.enter()
             Thread.detachNewThread {
-                drain(handle.fileDescriptor, into: box, abandon: abandon)
+                drain(fd, into: box, abandon: abandon)
+                close(fd)
                 readers.leave()
             }
         }
-        // The shell's exit, seen with waitid(WNOWAIT) rather than through Foundation: Foundation notices a
-        // child's end only when every copy of an inherited descriptor is closed, which a grandchild keeps
-        // open for as long as it lives.
+        // The shell's exit, seen with waitid(WNOWAIT): it stays a zombie (its pid not reusable) until the
+        // step's processes, found from it, are killed; it is reaped at the end.
         let exit = Mutex<(code: Int32, status: Int32)?>(nil)
         let exited = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -101,23 +87,57 @@ enum CommandRunner {
                         abandon.flag.withLock { $0 = true }
                         readers.wait()
                     }
-                    // Let Foundation reap the shell (it can once the step's processes are gone).
-                    _ = reaped.wait(timeout: .now() + .nanoseconds(Int(clamping: drainGrace.nanosecondCount)))
+                    pc_reap(pid)
                     continuation.resume()
                 }
             }
         } onCancel: {
             ProcessTree.kill(token: token, root: pid)
         }
-        // waitid's status; Foundation's only if waitid came too late (the shell already reaped).
-        let status = exit.withLock { $0 }
-        let signalled = status.map { $0.code != pc_CLD_EXITED() } ?? (process.terminationReason == .uncaughtSignal)
+        let status: (code: Int32, status: Int32) = exit.withLock { $0 } ?? (code: pc_CLD_EXITED(), status: 255)
         return Outcome(
-            exitCode: status?.status ?? process.terminationStatus,
+            exitCode: status.status,
             stdout: outBox.output.withLock { $0.text(stream: "stdout") },
             stderr: errBox.output.withLock { $0.text(stream: "stderr") },
             timedOut: timedOut.flag.withLock { $0 },
-            signalled: signalled, abandonedOutput: abandon.flag.withLock { $0 })
+            signalled: status.code != pc_CLD_EXITED(), abandonedOutput: abandon.flag.withLock { $0 })
+    }
+
+    /// Starts `/bin/sh -c command` as a shell starts a command: an empty signal mask and default dispositions
+    /// (not pushcheck's: SIGPIPE ignored, and the spawning thread's mask, which blocks almost every signal),
+    /// stdin `/dev/null`, no descriptor but the output pipes inherited. Returns the shell's pid and the
+    /// pipes' read ends.
+    private static func spawn(
+        _ command: String, environment: [String: String], directory: String
+    ) throws(Failure) -> (pid: pid_t, out: Int32, err: Int32) {
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
+        guard pc_pipe_cloexec(&out) == 0 else { throw .cannotStart("pipe: \(String(cString: strerror(pc_errno())))") }
+        guard pc_pipe_cloexec(&err) == 0 else {
+            let e = pc_errno()
+            close(out[0])
+            close(out[1])
+            throw .cannotStart("pipe: \(String(cString: strerror(e)))")
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (s: String) in strdup(s) }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            for p in argv + envp { free(p) }
+            close(out[1])
+            close(err[1])
+        }
+        var pid: pid_t = 0
+        let r = (argv + [nil]).withUnsafeBufferPointer { a in
+            (envp + [nil]).withUnsafeBufferPointer { e in
+                pc_spawn_command(directory, a.baseAddress, e.baseAddress, out[1], err[1], &pid)
+            }
+        }
+        if r != 0 {
+            close(out[0])
+            close(err[0])
+            throw .cannotStart("\(directory): \(String(cString: strerror(r)))")
+        }
+        return (pid, out[0], err[0])
     }
 
     /// Reads `fd` to end of file into a bounded buffer; polls so that `abandon` can stop it.

@@ -199,6 +199,25 @@ import Testing
         #expect(crash.transcript.contains("  killed by signal 11"), "\(crash.transcript)")
     }
 
+    /// A backend script starts as it would from a shell: no signal blocked, none ignored (SIGPIPE included),
+    /// whatever pushcheck's own threads block or ignore.
+    @Test func runStepsStartWithAnEmptySignalMaskAndDefaultDispositions() async throws {
+        let (_, r) = try await Support.runSteps(
+            """
+            - run: grep -E '^Sig(Blk|Ign)' /proc/self/status
+              expect: { exit: 0, stdout: "SigBlk:\\t0000000000000000\\nSigIgn:\\t0000000000000000\\n" }
+            """)
+        #expect(Support.passed(r), "\(Support.describe(r))")
+        let (_, term) = try await Support.runSteps("- run: kill -TERM $$; echo survived $?")
+        guard case .error(let type, _, _) = term.status else {
+            Issue.record("expected the command to be ended by SIGTERM: \(Support.describe(term))")
+            return
+        }
+        #expect(type == .command)
+        #expect(term.transcript.contains("  killed by signal 15"), "\(term.transcript)")
+        #expect(!term.transcript.contains("| survived"), "\(term.transcript)")
+    }
+
     @Test func undefinedEnvironmentVariableIsAnErrorAtItsPosition() async throws {
         let (scenario, r) = try await Support.runSteps("- run: echo ${env.PUSHCHECK_TEST_SURELY_UNSET}")
         guard case .error(let type, let message, let detail) = r.status else {

@@ -128,6 +128,33 @@ import Testing
         #expect(whole.status == 0 && whole.stdout.contains("2 passed"), "\(whole)")
     }
 
+    /// Custom report names: the empty shard's report records `shard 3/3` itself (in a suite without cases, which the
+    /// merge leaves out), so a complete set merges (it was "shard 3/3 is missing"), and the report is valid JUnit.
+    @Test func anEmptyShardsCustomNamedReportCompletesTheMerge() throws {
+        let ws = try CLIWorkspace([
+            "suites/s.yaml": "scenarios:\n  - name: one\n    steps: [ { run: \"true\" } ]\n"
+                + "  - name: two\n    steps: [ { run: \"true\" } ]\n"
+        ])
+        defer { ws.remove() }
+        let files = (1...3).map { ws.dir.file("r\($0).xml") }
+        for i in 1...3 {
+            let out = try ws.pushcheck(["run", ws.dir.file("suites"), "--shard", "\(i)/3", "--junit", files[i - 1]])
+            #expect(out.status == 0, "\(out)")
+        }
+        let empty = try String(contentsOfFile: files[2], encoding: .utf8)
+        #expect(empty.contains("<property name=\"shard\" value=\"3/3\"/>"), "\(empty)")
+        try SchemaCheck.expectValid(files[2])
+        let merged = ws.dir.file("m.xml")
+        let whole = try ws.pushcheck(["merge-reports", merged] + files)
+        #expect(whole.status == 0 && whole.stdout.contains("2 passed"), "\(whole)")
+        try SchemaCheck.expectValid(merged)
+        let xml = try String(contentsOfFile: merged, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testsuite ").count == 2, "the empty shard adds no suite: \(xml)")
+        let partial = try ws.pushcheck(["merge-reports", merged, files[0]])
+        #expect(partial.status == 2, "\(partial)")
+        #expect(partial.stderr.contains("shards 2/3, 3/3 are missing (their scenarios"), "\(partial)")
+    }
+
     /// A missing input was "cannot read the report: The operation could not be completed. The file doesn’t exist..":
     /// it is "no such file", and a glob the shell left unexpanded says so.
     @Test func aMissingReportIsNamedAndAnUnexpandedGlobSaid() throws {

@@ -79,6 +79,22 @@ import Testing
         #expect(out.stdout.contains("2 passed, 0 failed, 0 skipped"), "\(out)")
     }
 
+    /// pushcheck ignores SIGPIPE and its threads block most signals; a `run:` command inherits neither.
+    @Test func runCommandsStartWithAnEmptySignalMaskAndDefaultDispositions() throws {
+        let ws = try CLIWorkspace([
+            "suites/sig.yaml": """
+            scenarios:
+              - name: signals
+                steps:
+                  - run: grep -E '^Sig(Blk|Ign)' /proc/self/status
+                    expect: { stdout: "SigBlk:\\t0000000000000000\\nSigIgn:\\t0000000000000000\\n" }
+            """
+        ])
+        defer { ws.remove() }
+        let r = try ws.run([])
+        #expect(r.status == 0, "\(r)")
+    }
+
     @Test func exitCodesFollowTheWorstOutcome() throws {
         let ws = try CLIWorkspace([
             "suites/a.yaml": SampleSuites.passing, "suites/b.yaml": SampleSuites.failing,
