@@ -174,7 +174,9 @@ extension WebUI {
               const a = r.json || {};
               const ok = r.status === 200 && a.status === 200;
               const fcm = isFCM();
-              const said = fcm ? (a.status === 200 ? ' OK' : ' ' + [a.error_status, a.error_code].filter(x => x).join(' '))
+              // FCM's status and error code are often the same word (INVALID_ARGUMENT): said once.
+              const said = fcm ? (a.status === 200 ? ' OK'
+                : ' ' + [a.error_status, a.error_code].filter((x, i, all) => x && all.indexOf(x) === i).join(' '))
                 : (a.reason ? ' ' + a.reason : ' OK');
               answer.appendChild(h('div', { class: 'answer ' + (ok ? 'ok' : 'bad'), id: 'answer-box', 'data-status': a.status || r.status }, [
                 h('div', { class: 'status ' + (ok ? 'ok' : 'bad'), text: r.status === 200
