@@ -427,6 +427,8 @@ extension WebUI {
             for (;;) {
               try {
                 const r = await api('GET', '/ui/api/changes?since=' + encodeURIComponent(state.version) + '&wait=25');
+                // 503: serve is stopping (it answers held polls at once); said now, not after its grace period.
+                if (r.status === 503) { disconnected(); await sleep(1000); continue; }
                 status.textContent = 'live';
                 status.className = '';
                 if (r.json && r.json.version !== state.version) { state.version = r.json.version; await refresh(r.json); }

@@ -5,6 +5,7 @@ import Foundation
 @testable import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport
+import Synchronization
 import Testing
 
 @testable import DeviceBridge
@@ -204,7 +205,6 @@ import Testing
                     body: #"{"auth":"none","token":"\#(token.hex)","topic":"com.example.app","payload":"{}"}"#)))
         let missing = try JSONValue.parse(await bare().body)
         #expect(missing["status"] == 403 && missing["reason"] == "MissingProviderToken")
-    }
         // A refusal's message is the rule the gateway's log names (it said "must be 1, 5 or 10" above a detail
         // that said otherwise).
         let inferred = try #require(
@@ -218,6 +218,7 @@ import Testing
         let said = try #require(badPriority["message"]?.stringValue)
         #expect(said.hasPrefix("Background pushes take apns-priority 5 or 1, not 10: with no apns-push-type header"))
         #expect(badPriority["detail"]?.stringValue == said)
+    }
 
     @Test func theChangesPollAnswersWhenSomethingMoves() async throws {
         let fixture = try WorldFixture()
@@ -239,5 +240,13 @@ import Testing
         let held = ContinuousClock.now
         _ = await quiet()
         #expect(ContinuousClock.now - held >= .milliseconds(300))
+        // serve is stopping: a held poll answers at once (503), so the console says so within its grace period.
+        fixture.world.stopping.store(true, ordering: .relaxed)
+        let stopping = try #require(
+            api.consoleAsync(
+                Self.request("GET", "/ui/api/changes?since=\(ConsoleChanges(fixture.world).version)&wait=10")))
+        let asked = ContinuousClock.now
+        #expect(await stopping().status == 503)
+        #expect(ContinuousClock.now - asked < .seconds(2))
     }
 }
