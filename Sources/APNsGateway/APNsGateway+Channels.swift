@@ -90,12 +90,26 @@ extension APNsGateway {
         var warning: String?
     }
 
+    /// A push or broadcast send's path on the channel-management listener: the answer stays APNs's (404 BadPath:
+    /// the channel-management host lists no such path, Tests/reference/apns.md §8.3, §8.4), and the detail points at the
+    /// push listener, as a channel-management path on the push listener points here
+    /// (`APNsGateway.explanation`).
+    static func pushPathHint(_ reason: APNsBroadcastReason, path: String) -> String? {
+        guard reason == .badPath, path.hasPrefix("/3/device/") || path.hasPrefix(BroadcastRules.broadcastPrefix)
+        else { return nil }
+        return "Pushes (/3/device/<token>) and broadcasts (/4/broadcasts/apps/<bundle id>) go to the push listener "
+            + "(`apns` in serve's ready line, sandbox or production; $PUSHCHECK_APNS_SANDBOX_URL), not to this "
+            + "channel-management listener."
+    }
+
     func decideChannelRequest(
         _ request: APNsChannelRequest, rules: AuthRules, now: Date, identity: inout BroadcastIdentity
     ) -> Result<ChannelAnswer, ChannelRefusal> {
         let route: BroadcastRules.ChannelRoute
         switch BroadcastRules.channelRoute(method: request.method, path: request.path) {
-        case .failure(let r): return .failure(ChannelRefusal(rejection: BroadcastRejection(r)))
+        case .failure(let r):
+            return .failure(
+                ChannelRefusal(rejection: BroadcastRejection(r), detail: Self.pushPathHint(r, path: request.path)))
         case .success(let r): route = r
         }
         let bundleID = route.bundleID

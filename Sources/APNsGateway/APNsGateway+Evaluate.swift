@@ -57,7 +57,9 @@ extension APNsGateway {
                 timestamp = rejection.timestamp
                 // A rule that says no more than its reason is explained by what the reason means and what to do. A
                 // token that passed (`auth` is set then) may have left a warning: it follows, it is not the cause.
-                let meaning = Self.explanation(rejection.reason, decision, path: push.path)
+                let meaning = Self.explanation(
+                    rejection.reason, pushType: decision.parsedPushType, pushTypeInferred: decision.pushTypeInferred,
+                    refusedAtTokenKind: decision.refusedAtTokenKind, path: push.path)
                 if decision.detail == nil {
                     decision.detail = meaning
                 } else if case .token = decision.auth, let warning = decision.detail {
@@ -117,22 +119,28 @@ extension APNsGateway {
     }
 
     /// What a refusal's log detail says: the reason's meaning (`APNsReason.description`), or, where the request
-    /// tells more, the rule it broke. Status and reason stay APNs's.
-    static func explanation(_ reason: APNsReason, _ d: Decision, path: String) -> String {
+    /// tells more, the rule it broke. Status and reason stay APNs's. The console's check and send answers say the
+    /// same (`ConsoleSendForm.check`). `pushTypeInferred`: no `apns-push-type` header was sent;
+    /// `refusedAtTokenKind`: the kind of the registered token the push type was refused at.
+    package static func explanation(
+        _ reason: APNsReason, pushType: APNsPushType?, pushTypeInferred: Bool, refusedAtTokenKind: PushTokenKind?,
+        path: String
+    ) -> String {
         switch reason {
-        case .badPriority where d.parsedPushType == .background:
+        case .badPriority where pushType == .background:
             // "Always use priority 5. Using priority 10 is an error." (Tests/reference/apns.md §2)
             return "Background pushes take apns-priority 5 or 1, not 10"
-                + (d.pushTypeInferred
+                + (pushTypeInferred
                     ? ": with no apns-push-type header the type was inferred from the payload (content-available "
                         + "without alert, badge or sound is background); send apns-priority: 5, or apns-push-type "
                         + "alert if it shows something."
                     : ".")
-        case .topicDisallowed where d.refusedAtTokenKind == .voip:
+        case .topicDisallowed where refusedAtTokenKind == .voip:
             // An alert or background push (bare bundle topic) at a PushKit token (Tests/reference/ios-push-types.md
             // §1.3).
-            let type = d.parsedPushType?.rawValue ?? "alert"
-            return "The device token is a PushKit VoIP token: APNs refuses an \(type) push (topic without .voip) at "
+            let type = pushType?.rawValue ?? "alert"
+            return
+                "The device token is a PushKit VoIP token: APNs refuses \(APNsPushType.article(type)) \(type) push (topic without .voip) at "
                 + "it. Send \(type) pushes to the app's APNs device token, and only VoIP pushes (apns-topic "
                 + "<bundle id>.voip, apns-push-type voip) to this one."
         case .methodNotAllowed where Self.isChannelManagementPath(path),

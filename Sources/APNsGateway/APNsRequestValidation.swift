@@ -14,7 +14,7 @@ package struct APNsParsedRequest: Sendable, Equatable {
     var priorityWasSent: Bool
     /// The push type sent, or the one implied by the topic suffix when the header is absent.
     package var pushType: APNsPushType
-    var pushTypeWasSent: Bool
+    package var pushTypeWasSent: Bool
     /// `apns-topic`, `nil` when absent (allowed only with a certificate).
     package var topic: String?
     package var collapseID: String?

@@ -95,6 +95,12 @@ package enum APNsPushType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// "a" or "an" before a push type or token kind name ("an alert", "a background", "a voip"): by the word's
+    /// first sound, which for these lowercase names is their first letter.
+    package static func article(_ word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
+
     /// The bundle ID part of a topic: the topic without any known push-type suffix.
     package static func bundleID(ofTopic topic: String) -> String {
         if let t = impliedBy(topic: topic) { return String(topic.dropLast(t.topicSuffix.count)) }

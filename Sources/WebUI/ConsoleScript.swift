@@ -174,7 +174,9 @@ extension WebUI {
               const a = r.json || {};
               const ok = r.status === 200 && a.status === 200;
               const fcm = isFCM();
-              const said = fcm ? (a.status === 200 ? ' OK' : ' ' + [a.error_status, a.error_code].filter(x => x).join(' '))
+              // FCM's status and error code are often the same word (INVALID_ARGUMENT): said once.
+              const said = fcm ? (a.status === 200 ? ' OK'
+                : ' ' + [a.error_status, a.error_code].filter((x, i, all) => x && all.indexOf(x) === i).join(' '))
                 : (a.reason ? ' ' + a.reason : ' OK');
               answer.appendChild(h('div', { class: 'answer ' + (ok ? 'ok' : 'bad'), id: 'answer-box', 'data-status': a.status || r.status }, [
                 h('div', { class: 'status ' + (ok ? 'ok' : 'bad'), text: r.status === 200
@@ -425,6 +427,8 @@ extension WebUI {
             for (;;) {
               try {
                 const r = await api('GET', '/ui/api/changes?since=' + encodeURIComponent(state.version) + '&wait=25');
+                // 503: serve is stopping (it answers held polls at once); said now, not after its grace period.
+                if (r.status === 503) { disconnected(); await sleep(1000); continue; }
                 status.textContent = 'live';
                 status.className = '';
                 if (r.json && r.json.version !== state.version) { state.version = r.json.version; await refresh(r.json); }

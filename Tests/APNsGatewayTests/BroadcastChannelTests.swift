@@ -47,6 +47,20 @@ import Testing
         #expect(again != id)
     }
 
+    /// A push or a broadcast send sent to the channel-management listener: still 404 BadPath (that host lists no
+    /// such path), and the detail points at the push listener (it was null), as channel-management paths on the
+    /// push listener point here.
+    @Test func pushPathsOnTheChannelListenerPointAtThePushListener() throws {
+        for path in ["/3/device/" + String(repeating: "ab", count: 32), "/4/broadcasts/apps/\(Fixture.topic)"] {
+            let o = f.channelRequest("POST", path, body: #"{"aps":{"alert":"hi"}}"#)
+            #expect(o.status == 404 && o.reason == "BadPath", "\(path)")
+            let detail = try #require(f.gateway.log().last?.detail, "\(path)")
+            #expect(detail.contains("go to the push listener (`apns` in serve's ready line"), "\(detail)")
+        }
+        _ = f.channelRequest("POST", "/1/apps/\(Fixture.topic)/channels/abc")
+        #expect(f.gateway.log().last?.detail == nil)
+    }
+
     @Test func environmentsAreNotShared() throws {
         let id = try #require(f.channelRequest("POST", path, body: BroadcastFixture.createBody).createdChannelID)
         let elsewhere = f.channelRequest("GET", path, channel: id, environment: .production)

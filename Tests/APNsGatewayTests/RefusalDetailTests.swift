@@ -22,6 +22,13 @@ import Testing
         #expect(
             detail.contains("is a PushKit VoIP token: APNs refuses an alert push (topic without .voip)"), "\(detail)")
         #expect(!detail.contains("certificates"), "\(detail)")
+        // The article follows the push type's first sound (it said "an background push").
+        _ = f.send(
+            f.request(
+                token: voip.hex, headers: [("apns-push-type", "background"), ("apns-priority", "5")],
+                body: #"{"aps":{"content-available":1}}"#))
+        let background = try #require(f.gateway.log().last?.detail)
+        #expect(background.contains("APNs refuses a background push (topic without .voip)"), "\(background)")
     }
 
     /// Background at priority 10 with no apns-push-type: the detail says background takes 5 or 1 and that the type

@@ -5,6 +5,7 @@ import Foundation
 @testable import PushCrypto
 @testable import PushModel
 import PushcheckTestSupport
+import Synchronization
 import Testing
 
 @testable import DeviceBridge
@@ -121,7 +122,40 @@ import Testing
             RegisteredDeviceToken(token: voip, topic: "com.example.app", environment: .sandbox, kind: .voip)
         ])
         let message = try #require(refused["problems"]?.arrayValue?.first?["message"]?.stringValue)
-        #expect(message.hasSuffix("(an alert push at the app's voip token)"), "\(message)")
+        #expect(message.contains("APNs refuses an alert push (topic without .voip)"), "\(message)")
+    }
+
+    /// The check names the rule the gateway's log detail names (`APNsGateway.explanation`): an alert or background
+    /// push at a PushKit VoIP token (it cited the certificate rule), background at priority 10 with the type
+    /// inferred (it said 1, 5 or 10 are allowed); "a background push" (the gateway's detail said "an background").
+    @Test func theCheckNamesTheRuleTheGatewayApplies() throws {
+        let voip = try #require(DeviceToken(bytes: Array(repeating: 0x5A, count: 32)))
+        var form = ConsoleSendForm()
+        form.token = voip.hex
+        form.topic = "com.example.app"
+        form.payload = #"{"aps":{"alert":"hi"}}"#
+        let registered = [
+            RegisteredDeviceToken(token: voip, topic: "com.example.app", environment: .sandbox, kind: .voip)
+        ]
+        func message(_ form: ConsoleSendForm) -> String {
+            form.check(registered: registered)["problems"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        }
+        #expect(
+            message(form)
+                == "The device token is a PushKit VoIP token: APNs refuses an alert push (topic without .voip) at it. "
+                + "Send alert pushes to the app's APNs device token, and only VoIP pushes (apns-topic <bundle "
+                + "id>.voip, apns-push-type voip) to this one.")
+        form.pushType = "background"
+        form.payload = #"{"aps":{"content-available":1}}"#
+        #expect(message(form).contains("APNs refuses a background push (topic without .voip)"), "\(message(form))")
+        form.pushType = ""
+        form.priority = "10"
+        #expect(
+            message(form).hasPrefix(
+                "Background pushes take apns-priority 5 or 1, not 10: with no apns-push-type header the type was "
+                    + "inferred"), "\(message(form))")
+        form.pushType = "background"
+        #expect(message(form) == "Background pushes take apns-priority 5 or 1, not 10.", "\(message(form))")
     }
 
     @Test func aSendGoesOverTLSToTheGatewayAndReachesTheDevice() async throws {
@@ -171,6 +205,19 @@ import Testing
                     body: #"{"auth":"none","token":"\#(token.hex)","topic":"com.example.app","payload":"{}"}"#)))
         let missing = try JSONValue.parse(await bare().body)
         #expect(missing["status"] == 403 && missing["reason"] == "MissingProviderToken")
+        // A refusal's message is the rule the gateway's log names (it said "must be 1, 5 or 10" above a detail
+        // that said otherwise).
+        let inferred = try #require(
+            api.consoleAsync(
+                Self.request(
+                    "POST", "/ui/api/send",
+                    body: #"{"token":"\#(token.hex)","topic":"com.example.app","priority":"10","#
+                        + #""payload":"{\"aps\":{\"content-available\":1}}"}"#)))
+        let badPriority = try JSONValue.parse(await inferred().body)
+        #expect(badPriority["reason"] == "BadPriority", "\(badPriority)")
+        let said = try #require(badPriority["message"]?.stringValue)
+        #expect(said.hasPrefix("Background pushes take apns-priority 5 or 1, not 10: with no apns-push-type header"))
+        #expect(badPriority["detail"]?.stringValue == said)
     }
 
     @Test func theChangesPollAnswersWhenSomethingMoves() async throws {
@@ -193,5 +240,13 @@ import Testing
         let held = ContinuousClock.now
         _ = await quiet()
         #expect(ContinuousClock.now - held >= .milliseconds(300))
+        // serve is stopping: a held poll answers at once (503), so the console says so within its grace period.
+        fixture.world.stopping.store(true, ordering: .relaxed)
+        let stopping = try #require(
+            api.consoleAsync(
+                Self.request("GET", "/ui/api/changes?since=\(ConsoleChanges(fixture.world).version)&wait=10")))
+        let asked = ContinuousClock.now
+        #expect(await stopping().status == 503)
+        #expect(ContinuousClock.now - asked < .seconds(2))
     }
 }

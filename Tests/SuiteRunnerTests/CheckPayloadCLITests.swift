@@ -66,6 +66,24 @@ import Testing
         #expect(!r.stdout.contains("tap:") && !r.stdout.contains("foreground:"), "\(r)")
     }
 
+    /// Without `--push-type`, a payload with `aps.event` or `aps.content-state` is checked as an alert and fits; it
+    /// says it looks like a Live Activity push (it said nothing), and the exit stays 0.
+    @Test func aLiveActivityPayloadWithoutPushTypeIsWarned() throws {
+        let rides = URL(fileURLWithPath: Self.app).deletingLastPathComponent().appendingPathComponent("rides-app.yaml")
+            .path
+        let r = try runTool(
+            pushcheckExecutable(), ["check-payload", "--app", rides],
+            stdin: Array(
+                (#"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":"soon"}}}"# + "\n"
+                    + #"{"aps":{"alert":"hi"}}"# + "\n").utf8))
+        #expect(r.status == 0, "\(r)")
+        let warning =
+            "  WARN  looks like a Live Activity push: give --push-type liveactivity to check it against the app's "
+            + "live_activities"
+        #expect(r.stdout.components(separatedBy: warning).count == 2, "\(r)")
+        #expect(r.stdout.range(of: warning)!.lowerBound < r.stdout.range(of: "stdin:2:")!.lowerBound, "\(r)")
+    }
+
     /// CRLF line ends and blank lines on stdin: one payload per non-blank line, named by its physical line.
     @Test func crlfAndBlankLinesOnStdin() throws {
         let lines = Array(

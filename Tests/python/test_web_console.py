@@ -5,7 +5,9 @@ delivers to the simulated iPhone and shows the answer; tapping the notification 
 moves the device; the console answers loopback names only.
 """
 import json
+import signal
 import subprocess
+import time
 import urllib.error
 import urllib.request
 
@@ -244,7 +246,9 @@ def test_the_send_form_sends_through_fcm_to_the_android_phone(tmp_path, p8_key, 
         wait(chrome, lambda d: "400 INVALID_ARGUMENT" in d.find_element(By.ID, "check").text)
         chrome.find_element(By.ID, "send").click()
         wait(chrome, lambda d: d.find_element(By.ID, "answer-box").get_attribute("data-status") == "400")
-        assert "INVALID_ARGUMENT" in chrome.find_element(By.ID, "answer-box").text
+        status_line = chrome.find_element(By.CSS_SELECTOR, "#answer-box .status").text
+        # Status and error code are the same word here: said once (it read "400 INVALID_ARGUMENT INVALID_ARGUMENT").
+        assert status_line == "400 INVALID_ARGUMENT", status_line
         Select(chrome.find_element(By.ID, "fcm_auth")).select_by_value("none")
         chrome.find_element(By.ID, "send").click()
         wait(chrome, lambda d: d.find_element(By.ID, "answer-box").get_attribute("data-status") == "401")
@@ -314,6 +318,22 @@ def test_a_stopped_serve_is_said_at_once_and_a_send_says_it_was_not_sent(tmp_pat
     Select(chrome.find_element(By.ID, "priority")).select_by_value("5")
     wait(chrome, lambda d: "not checked: serve is unreachable" in d.find_element(By.ID, "check").text, seconds=3)
     assert browser.console_errors(chrome, allow=("Failed to load resource", "ERR_CONNECTION_REFUSED")) == []
+
+
+def test_a_stopping_serve_is_said_within_a_second_not_after_its_grace(tmp_path, p8_key, chrome):
+    """SIGTERM with a 5 s grace: the console's held long poll kept the header "live" until serve exited; serve now
+    answers it at once (503) and the header says disconnected within about a second."""
+    serve = start_serve(tmp_path, p8_key, "--grace", "5")
+    try:
+        open_console(chrome, serve)
+        time.sleep(0.5)  # the long poll is held now
+        serve.process.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        wait(chrome, lambda d: d.find_element(By.ID, "live").text == "disconnected (retrying)", seconds=3)
+        assert time.monotonic() - started < 2, time.monotonic() - started
+    finally:
+        serve.process.wait(timeout=30)
+    assert browser.console_errors(chrome, allow=("Failed to load resource", "ERR_CONNECTION_REFUSED", "503")) == []
 
 
 def test_the_form_check_shows_one_answer_the_latest(serve, chrome):

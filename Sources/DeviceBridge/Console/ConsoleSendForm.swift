@@ -95,11 +95,6 @@ struct ConsoleSendForm: Equatable {
         return .success(form)
     }
 
-    /// "a" or "an" before a push type or token kind name ("an alert", "a voip").
-    static func article(_ word: String) -> String {
-        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-    }
-
     /// The `apns-*` headers the form sends, in order (empty fields left out).
     var headers: [(String, String)] {
         [
@@ -115,18 +110,27 @@ struct ConsoleSendForm: Equatable {
         var problems: [JSONValue] = []
         // What APNs accepts but the device discards (`PushTokenKind.outcome(of:at:)`: mismatch, not modelled).
         var warnings: [JSONValue] = []
-        func problem(_ reason: APNsReason, _ note: String? = nil) {
+        let path = "/3/device/" + token
+        // The reason's meaning or the rule it broke, in the gateway's words (`APNsGateway.explanation`, as its log
+        // detail says), then what the console adds.
+        var parsedType: APNsPushType?
+        var typeInferred = false
+        func problem(_ reason: APNsReason, _ note: String? = nil, atTokenKind: PushTokenKind? = nil) {
+            let meaning = APNsGateway.explanation(
+                reason, pushType: parsedType, pushTypeInferred: typeInferred, refusedAtTokenKind: atTokenKind,
+                path: path)
             problems.append([
                 "reason": .string(reason.rawValue), "status": .number(Double(reason.status)),
-                "message": .string(reason.description + (note.map { " " + $0 } ?? "")),
+                "message": .string(meaning + (note.map { " " + $0 } ?? "")),
             ])
         }
         let request = HTTPRequest(
-            version: .http2, method: "POST", path: "/3/device/" + token,
+            version: .http2, method: "POST", path: path,
             headers: headers.map { HTTPField($0.0, $0.1) }, body: Array(payload.utf8))
         switch APNsRequestValidation.parse(request) {
         case .failure(let reason): problem(reason)
         case .success(let parsed):
+            (parsedType, typeInferred) = (parsed.pushType, !parsed.pushTypeWasSent)
             if let t = parsed.topic, !t.isEmpty {
                 if let r = APNsRequestValidation.checkTopicShape(parsed, topic: t) { problem(r) }
             } else if auth != .none {
@@ -145,10 +149,12 @@ struct ConsoleSendForm: Equatable {
                 problem(.deviceTokenNotForTopic, "(it was issued for \(known[0].topic))")
             } else if let kind = known[0].kind {
                 let what =
-                    "\(Self.article(parsed.pushType.rawValue)) \(parsed.pushType.rawValue) push at the app's "
+                    "\(APNsPushType.article(parsed.pushType.rawValue)) \(parsed.pushType.rawValue) push at the app's "
                     + "\(kind.rawValue) token"
                 switch PushTokenKind.outcome(of: parsed.pushType, at: kind) {
-                case .refuse(let r): problem(r, "(\(what))")
+                // At a VoIP token the explanation names the push and the token already.
+                case .refuse(let r) where kind == .voip: problem(r, atTokenKind: kind)
+                case .refuse(let r): problem(r, "(\(what))", atTokenKind: kind)
                 case .mismatch:
                     warnings.append([
                         "message": .string(

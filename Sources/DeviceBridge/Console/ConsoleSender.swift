@@ -77,18 +77,23 @@ enum ConsoleSender {
             "status": .number(Double(response.status)), "auth": .string(authText),
             "http_version": .string(response.http.httpVersion.rawValue),
         ]
-        if let r = response.reasonText {
-            answer["reason"] = .string(r)
-            if let known = response.reason { answer["message"] = .string(known.description) }
-        }
+        var detail: String?
         if let id = response.apnsID {
             answer["apns_id"] = .string(id)
             // The gateway's own words on why (which rule, by how much), from its log.
             let entry = host.gatewayLogPage(matching: APNsLogQuery(apnsID: id), limit: 1).entries.last
             if let entry {
                 answer["log_sequence"] = .number(Double(entry.sequence))
+                detail = entry.detail
                 if let d = entry.detail { answer["detail"] = .string(d) }
             }
+        }
+        if let r = response.reasonText {
+            answer["reason"] = .string(r)
+            // A refusal's log detail is the gateway's own words: the rule's detail, or its explanation
+            // (`APNsGateway.explanation`: the reason's meaning or the rule that applied). The reason's bare meaning
+            // is the message only without one (a fault's forced answer), so message and detail never disagree.
+            if let known = response.reason { answer["message"] = .string(detail ?? known.description) }
         }
         if let id = response.apnsUniqueID { answer["apns_unique_id"] = .string(id) }
         if let t = response.timestamp { answer["timestamp"] = .number(Double(t)) }

@@ -3,6 +3,7 @@ import APNsGateway
 import Foundation
 import HTTPServer
 import PushModel
+import Synchronization
 import WebUI
 
 /// `serve`'s web console on the control endpoint: `GET /ui` is the page (drawn by `WebUI`); it reads the existing
@@ -107,6 +108,8 @@ extension ControlAPI {
                 let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
                 var now = ConsoleChanges(host)
                 while now.version == since, ContinuousClock.now < deadline, !Task.isCancelled {
+                    // serve is stopping: a held poll kept the console saying "live" for the grace period.
+                    if host.stopping.load(ordering: .relaxed) { return Self.problem(503, "serve is stopping") }
                     try? await Task.sleep(for: .milliseconds(100))
                     now = ConsoleChanges(host)
                 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import PushCrypto
 import PushModel
+import Synchronization
 
 /// Which listeners a world opens of its own (`WorldHost.start(_:)`): `serve` opens them all, a scenario world
 /// only the APNs environment a backend script needs at the root. A nil port is no listener; 0 is ephemeral.
@@ -57,6 +58,7 @@ extension WorldHost {
     /// (call it again for more; `stop(grace:)` stops them all). With an FCM listener, writes one credentials file
     /// per service account with a private key (`fcmCredentials`), `token_uri` at the mock.
     package func start(_ plan: WorldListenPlan) throws -> WorldListeners {
+        stopping.store(false, ordering: .relaxed)
         func listener(_ name: String, _ port: Int, secure: Bool, _ endpoint: WorldEndpoint) -> ListenerConfiguration {
             ListenerConfiguration(
                 name: name, host: plan.host, port: port, tls: secure ? plan.tls : nil,
@@ -131,6 +133,7 @@ extension WorldHost {
     /// Stops the proxies and every server `start(_:)` started: no new connections, then in-flight streams get
     /// `grace`.
     package func stop(grace: Duration) {
+        stopping.store(true, ordering: .relaxed)
         let started = running.withLock { r in
             defer { r = RunningListeners() }
             return r

@@ -77,6 +77,9 @@ package final class WorldHost: Sendable {
     private let extraProviderKeys: [APNsProviderKey]
     /// Servers and proxies started by `start(_:)` and `startProxy`, stopped by `stop(grace:)`.
     let running = Mutex(RunningListeners())
+    /// `stop(grace:)` began: the console's long polls answer at once instead of holding the grace period open
+    /// (the console then sees serve refuse its next poll).
+    let stopping = Atomic<Bool>(false)
 
     /// Builds the world: the gateways from the declaration, then every device set up (install → permission →
     /// registration → tokens registered with the gateway), so its tokens exist before a provider connects.
