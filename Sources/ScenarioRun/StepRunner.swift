@@ -272,7 +272,10 @@ enum StepRunner {
         }
         if outcome.signalled {
             throw .harness(
-                kind: .command, message: "command crashed (signal \(outcome.exitCode)): \(command)",
+                kind: .command,
+                message:
+                    "command was killed by signal \(outcome.exitCode) (\(String(cString: strsignal(outcome.exitCode)))): "
+                    + command,
                 detail: "step at \(step.range)\nstderr:\n\(outcome.stderr)")
         }
         context.lastRun = RunRecord(exitCode: outcome.exitCode, stdout: outcome.stdout, stderr: outcome.stderr)

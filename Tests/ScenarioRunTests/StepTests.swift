@@ -209,11 +209,13 @@ import Testing
             """)
         #expect(Support.passed(r), "\(Support.describe(r))")
         let (_, term) = try await Support.runSteps("- run: kill -TERM $$; echo survived $?")
-        guard case .error(let type, _, _) = term.status else {
+        guard case .error(let type, let message, _) = term.status else {
             Issue.record("expected the command to be ended by SIGTERM: \(Support.describe(term))")
             return
         }
         #expect(type == .command)
+        // Said as what happened: a signal it was sent, not a crash.
+        #expect(message.hasPrefix("command was killed by signal 15 (Terminated): "), "\(message)")
         #expect(term.transcript.contains("  killed by signal 15"), "\(term.transcript)")
         #expect(!term.transcript.contains("| survived"), "\(term.transcript)")
     }
